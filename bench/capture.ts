@@ -1,0 +1,67 @@
+// `npm run bench`: capture throughput and latency against a bare node:http server on the same
+// machine, in one run. Prints a report and writes the full JSON to bench/results/.
+//
+// The report is a list of sections; each is one object { name, title, run(ctx) } (see
+// bench/harness.ts for Section and the helpers: startService, startBare, load). To add one
+// (action-chain overhead, sandbox cost...), write bench/sections/<name>.ts and append it to
+// SECTIONS below; a section can read earlier results through ctx.results.get(name).
+//
+// Exit code: 0 when the run worked, even if a goal was missed (it is a report); 1 when the run
+// itself failed (a server did not start, a section threw, non-2xx answers or socket errors).
+//
+// Settings (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
+// BENCH_SERVICE_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
+// BENCH_ONLY (comma-separated section names to run, e.g. "capture"; sections that need the
+// baseline then report their ratio as n/a). The chain and sandbox sections send single sequential
+// requests instead: BENCH_OVERHEAD_REQUESTS (500) measured and BENCH_OVERHEAD_WARMUP (100) per token.
+import { loadSettings, type BenchContext, type Section, type SectionResult } from './harness.js';
+import { addSection, newReport, renderText, writeJson } from './report.js';
+import { bareSection } from './sections/bare.js';
+import { captureSection } from './sections/capture.js';
+import { chainSection } from './sections/chain.js';
+import { sandboxSection } from './sections/sandbox.js';
+
+const SECTIONS: Section[] = [
+  bareSection, // must come first: the others compare with it
+  captureSection,
+  chainSection, // added latency of a 5-action text/logic chain vs a plain token (issue 4)
+  sandboxSection, // added latency of one javascript action, plain and with lodash (issue 4)
+];
+
+async function main(): Promise<number> {
+  const settings = loadSettings();
+  const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const ctx: BenchContext = {
+    settings,
+    results: new Map<string, SectionResult>(),
+    log: (msg) => process.stderr.write(`[bench] ${msg}\n`),
+  };
+  const report = newReport(settings);
+  for (const section of SECTIONS) {
+    if (only.length && !only.includes(section.name)) continue;
+    const started = performance.now();
+    let result: SectionResult | null = null;
+    let error: unknown = null;
+    try {
+      result = await section.run(ctx);
+      ctx.results.set(section.name, result);
+    } catch (e) {
+      error = e;
+      ctx.log(`${section.name} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    addSection(report, section, (performance.now() - started) / 1000, result, error);
+  }
+  report.finishedAt = new Date().toISOString();
+  process.stdout.write(renderText(report));
+  const file = writeJson(report);
+  process.stdout.write(`Full report: ${file}\n`);
+  return report.runOk ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

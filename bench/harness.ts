@@ -1,0 +1,385 @@
+// Shared machinery of `npm run bench`: settings, child processes (bare server, the service),
+// HTTP helpers and one load-generator call. Sections (bench/sections/*.ts) use only this module.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/** The repository root (this file runs as dist/bench/harness.js). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Settings {
+  /** Length of each measured run, seconds (BENCH_SECONDS, default 10). */
+  seconds: number;
+  /** Warm-up before each measured run, seconds (BENCH_WARMUP_SECONDS, default 2). */
+  warmupSeconds: number;
+  /** Concurrent connections of the load generator (BENCH_CONNECTIONS, default 32). */
+  connections: number;
+  /** The request body: small JSON, about 100 bytes. */
+  body: string;
+  /** Extra node flags for the service child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (BENCH_SERVICE_NODE_ARGS). */
+  serviceNodeArgs: string[];
+}
+
+function num(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name}=${JSON.stringify(raw)}: expected a number >= ${min}`);
+  return n;
+}
+
+export function loadSettings(): Settings {
+  return {
+    seconds: num('BENCH_SECONDS', 10, 1),
+    warmupSeconds: num('BENCH_WARMUP_SECONDS', 2, 0),
+    connections: Math.floor(num('BENCH_CONNECTIONS', 32, 1)),
+    body: JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }),
+    serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report shape
+
+export interface Goal {
+  name: string;
+  target: string;
+  actual: string;
+  pass: boolean;
+}
+
+export interface SectionResult {
+  /** Numbers for the JSON report (free-form per section). */
+  metrics: Record<string, unknown>;
+  /** Timing and correctness goals; a missed goal is reported, not fatal. */
+  goals: Goal[];
+  /** Human-readable lines for the console report. */
+  lines: string[];
+  /** Problems that make the run itself invalid (non-2xx answers, socket errors...): exit code 1. */
+  runErrors: string[];
+}
+
+export interface BenchContext {
+  settings: Settings;
+  /** Results of the sections that already ran, by section name (e.g. `bare` for the baseline). */
+  results: Map<string, SectionResult>;
+  /** Progress messages (stderr, so stdout stays the report). */
+  log(msg: string): void;
+}
+
+/** A section of the report: adding one to the list in bench/capture.ts is all it takes. */
+export interface Section {
+  name: string;
+  title: string;
+  run(ctx: BenchContext): Promise<SectionResult>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  url: string;
+  proc: ChildProcess;
+  /** The last lines the child wrote (stdout and stderr), for error messages. */
+  output(): string;
+  /** SIGTERM, then SIGKILL after 10 s; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+async function waitForHttp(url: string, proc: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`child exited (${proc.exitCode ?? proc.signalCode}) before answering ${url}\n${output()}`);
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startChild(opts: { script: string; env: Record<string, string>; nodeArgs?: string[]; readyPath: string; port: number }): Promise<Child> {
+  if (!fs.existsSync(opts.script)) throw new Error(`${opts.script} does not exist: did the build run?`);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+  children.add(proc);
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-8000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => {
+    children.delete(proc);
+    resolve(code);
+  }));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const child: Child = {
+    url,
+    proc,
+    output: () => tail,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+        const code = await exited;
+        clearTimeout(timer);
+        return code;
+      }
+      return proc.exitCode;
+    },
+  };
+  try {
+    await waitForHttp(url + opts.readyPath, proc, child.output);
+  } catch (e) {
+    await child.stop();
+    throw e;
+  }
+  return child;
+}
+
+/** The baseline server of bench/bare-server.ts. */
+export async function startBare(): Promise<Child> {
+  const port = await freePort();
+  return startChild({
+    script: path.join(ROOT, 'dist/bench/bare-server.js'),
+    env: { PORT: String(port), HOST: '127.0.0.1' },
+    readyPath: '/',
+    port,
+  });
+}
+
+export const ADMIN_API_KEY = 'bench-admin-key-0123456789abcdef';
+
+export interface Service extends Child {
+  dataDir: string;
+  /** JSON API call; throws unless the answer is 2xx. `admin` sends the Api-Key header. */
+  api<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, admin?: boolean): Promise<T>;
+  /** Creates an anonymous token (as a webhook.site visitor would) and returns its UUID. */
+  createToken(settings?: Record<string, unknown>): Promise<string>;
+  /** How many requests the token holds now (`total` of the request list). */
+  storedCount(uuid: string): Promise<number>;
+  /** Stops the process and removes its data directory. */
+  stop(): Promise<number | null>;
+}
+
+/** The real service (`node dist/core/main.js`) on a fresh SQLite data directory. */
+export async function startService(extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY,
+    LOG_LEVEL: 'warn',
+    TOKEN_CREATE_PER_MIN_FREE: '1000000',
+    TOKEN_CREATE_PER_MIN_PREMIUM: '1000000',
+    // The embedded store is what we measure, whatever the caller's shell says.
+    MONGODB_URI: '',
+    BASE_URL: '',
+    // Any free port for the e-mail and DNS servers, so a running service does not stop the bench.
+    SMTP_PORT: '0',
+    DNS_PORT: '0',
+    ...extraEnv,
+  };
+  let child: Child;
+  try {
+    child = await startChild({ script: path.join(ROOT, 'dist/core/main.js'), env, nodeArgs, readyPath: '/healthz', port });
+  } catch (e) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+
+  async function api<T>(method: string, urlPath: string, body?: unknown, admin = false): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (admin) headers['Api-Key'] = ADMIN_API_KEY;
+    const res = await fetch(child.url + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${urlPath} answered ${res.status}: ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  return {
+    ...child,
+    dataDir,
+    api,
+    async createToken(settings = {}) {
+      const t = await api<{ uuid: string }>('POST', '/token', settings);
+      if (typeof t.uuid !== 'string') throw new Error(`POST /token gave no uuid: ${JSON.stringify(t)}`);
+      return t.uuid;
+    },
+    async storedCount(uuid) {
+      const page = await api<{ total: number }>('GET', `/token/${uuid}/requests?per_page=1`, undefined, true);
+      if (typeof page.total !== 'number') throw new Error(`GET /token/${uuid}/requests gave no total: ${JSON.stringify(page)}`);
+      return page.total;
+    },
+    async stop() {
+      const code = await child.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+export interface LoadOptions {
+  url: string;
+  seconds: number;
+  connections: number;
+  method?: string;
+  /** Used when `requests` is not given. */
+  path?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Each connection cycles through this list (e.g. one path per token). */
+  requests?: autocannon.Request[];
+  /** The server's process: its CPU time over the run is reported (Linux /proc only). */
+  serverPid?: number;
+}
+
+export interface Measurement {
+  /** Completed responses per second over the run. */
+  rps: number;
+  latencyMs: { p50: number; p90: number; p99: number; p99_9: number; avg: number; max: number };
+  /** Answers by class: `answered2xx` is what autocannon counted as 2xx. */
+  answered2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  completed: number;
+  durationS: number;
+  statusCodes: Record<string, number>;
+  /**
+   * CPU time the server process spent per completed request, in µs (user + system), and its busy
+   * share of one core. Less sensitive to other jobs on the machine than req/s. Null without /proc.
+   */
+  serverCpuUsPerRequest: number | null;
+  serverCpuBusy: number | null;
+  /** 1-minute load average when the run started: context for noisy numbers. */
+  loadavg1m: number;
+}
+
+let clockTicks: number | null = null;
+/** user + system CPU milliseconds of a process, from /proc/<pid>/stat; null where unavailable. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state) of proc(5); utime and stime are fields 14 and 15.
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (clockTicks === null) {
+      try {
+        clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      } catch {
+        clockTicks = 100;
+      }
+    }
+    return Number.isFinite(ticks) ? (ticks * 1000) / clockTicks : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function load(opts: LoadOptions): Promise<Measurement> {
+  const loadavg1m = os.loadavg()[0] ?? 0;
+  const cpu0 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
+  const wall0 = performance.now();
+  const r = await autocannon({
+    url: opts.requests ? opts.url : opts.url + (opts.path ?? ''),
+    connections: opts.connections,
+    duration: opts.seconds,
+    method: opts.method ?? 'POST',
+    headers: opts.headers ?? { 'Content-Type': 'application/json' },
+    body: opts.body,
+    ...(opts.requests ? { requests: opts.requests } : {}),
+  });
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count;
+  const completed = r.requests.total;
+  const cpu1 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
+  const cpuMs = cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null;
+  return {
+    rps: r.duration > 0 ? completed / r.duration : 0,
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p99_9: r.latency.p99_9, avg: r.latency.average, max: r.latency.max },
+    answered2xx: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    completed,
+    durationS: r.duration,
+    statusCodes,
+    serverCpuUsPerRequest: cpuMs !== null && completed > 0 ? (cpuMs * 1000) / completed : null,
+    serverCpuBusy: cpuMs !== null ? cpuMs / (performance.now() - wall0) : null,
+    loadavg1m,
+  };
+}
+
+/**
+ * Warm-up load (JIT, caches, lazily started parts of the service). Only wrong answers count as
+ * problems: a cold server may answer nothing at all within a short warm-up.
+ */
+export async function warmUp(label: string, opts: LoadOptions): Promise<string[]> {
+  if (opts.seconds <= 0) return [];
+  const m = await load(opts);
+  const out: string[] = [];
+  if (m.non2xx > 0) out.push(`${label}: ${m.non2xx} non-2xx answers (${JSON.stringify(m.statusCodes)})`);
+  if (m.errors > 0) out.push(`${label}: ${m.errors} socket errors`);
+  return out;
+}
+
+/** Sends one request and waits for a 2xx answer (first answers of a fresh process can be slow). */
+export async function firstAnswer(url: string, init: RequestInit, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  return performance.now() - started;
+}
+
+/** Run-level problems of a measurement (anything but clean 2xx answers). */
+export function loadErrors(label: string, m: Measurement): string[] {
+  const out: string[] = [];
+  if (m.answered2xx === 0) out.push(`${label}: no 2xx answers at all`);
+  if (m.non2xx > 0) out.push(`${label}: ${m.non2xx} non-2xx answers (${JSON.stringify(m.statusCodes)})`);
+  if (m.errors > 0) out.push(`${label}: ${m.errors} socket errors`);
+  if (m.timeouts > 0) out.push(`${label}: ${m.timeouts} timeouts`);
+  return out;
+}
+
+export const fmt = {
+  int: (n: number) => Math.round(n).toLocaleString('en-US'),
+  ms: (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`,
+  cpu: (m: Measurement) =>
+    m.serverCpuUsPerRequest === null ? 'n/a' : `${Math.round(m.serverCpuUsPerRequest)} µs per request (server busy ${Math.round((m.serverCpuBusy ?? 0) * 100)}% of a core)`,
+  latency: (m: Measurement) => `p50 ${fmt.ms(m.latencyMs.p50)}, p90 ${fmt.ms(m.latencyMs.p90)}, p99 ${fmt.ms(m.latencyMs.p99)} (max ${fmt.ms(m.latencyMs.max)})`,
+};

@@ -1,0 +1,110 @@
+// Capture throughput and latency of the real service (`node dist/core/main.js`, SQLite, group
+// commit), compared with the bare baseline, and a check that every answered capture was stored.
+import { firstAnswer, fmt, load, loadErrors, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+import type { BareMetrics } from './bare.js';
+
+/** The most a token keeps (`request_limit` tops out at 10000); older captures are trimmed. */
+const REQUEST_LIMIT = 10_000;
+/** Generous upper bound on capture throughput on the benchmark machine, to size the token pool. */
+const MAX_EXPECTED_RPS = 50_000;
+
+export const GOALS = { minRatio: 0.5, maxP99Ms: 20 };
+
+export const captureSection: Section = {
+  name: 'capture',
+  title: 'Capture: POST /{uuid} on the service (SQLite, group commit)',
+  async run(ctx: BenchContext): Promise<SectionResult> {
+    const { settings } = ctx;
+    const svc = await startService({}, settings.serviceNodeArgs);
+    const runErrors: string[] = [];
+    try {
+      const headers = { 'Content-Type': 'application/json' };
+
+      // Warm-up goes to its own token, so the verified tokens below see only the measured run.
+      // The service finishes starting some parts after it listens: wait for one capture first.
+      const warm = await svc.createToken({ request_limit: REQUEST_LIMIT });
+      const firstMs = await firstAnswer(`${svc.url}/${warm}`, { method: 'POST', headers, body: settings.body });
+      ctx.log(`capture: first capture answered in ${Math.round(firstMs)} ms; warm-up ${settings.warmupSeconds} s`);
+      runErrors.push(...(await warmUp('capture warm-up', { url: svc.url, path: `/${warm}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
+
+      // Verifying "stored == answered": a token keeps at most REQUEST_LIMIT requests and trims the
+      // oldest beyond that, so one token cannot hold a 10 s run. Instead the measured run spreads
+      // its captures round-robin over a pool of fresh tokens: every autocannon connection cycles
+      // through the same list of capture URLs, so each token gets about answered / pool (give or
+      // take one per connection). The pool is sized so a token gets at most half its limit even
+      // at MAX_EXPECTED_RPS; nothing is trimmed, and the sum of the tokens' `total` is exactly
+      // what was stored. If a token still reaches its limit the check is inconclusive and the run
+      // is reported as failed rather than trusted.
+      const poolSize = Math.max(settings.connections, Math.ceil((settings.seconds * MAX_EXPECTED_RPS) / (REQUEST_LIMIT / 2)));
+      ctx.log(`capture: creating ${poolSize} tokens`);
+      const tokens: string[] = [];
+      for (let i = 0; i < poolSize; i++) tokens.push(await svc.createToken({ request_limit: REQUEST_LIMIT }));
+
+      ctx.log(`capture: measuring ${settings.seconds} s, ${settings.connections} connections, ${poolSize} tokens round-robin`);
+      const m = await load({
+        url: svc.url,
+        connections: settings.connections,
+        seconds: settings.seconds,
+        headers,
+        serverPid: svc.proc.pid,
+        requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
+      });
+      runErrors.push(...loadErrors('capture', m));
+
+      // Captures still in flight when autocannon stopped may commit after it returned.
+      await new Promise((r) => setTimeout(r, 500));
+      const counts = await Promise.all(tokens.map((t) => svc.storedCount(t)));
+      const stored = counts.reduce((a, b) => a + b, 0);
+      const maxPerToken = Math.max(...counts);
+      if (maxPerToken >= REQUEST_LIMIT) runErrors.push(`capture: a token reached its request_limit (${maxPerToken}); the stored count is inconclusive, enlarge the token pool`);
+      // Answered but not stored: must be 0. Stored but not counted as answered: requests in flight
+      // when the run stopped (autocannon drops their answers), at most one per connection.
+      const lost = Math.max(0, m.answered2xx - stored);
+      const unanswered = Math.max(0, stored - m.answered2xx);
+      if (unanswered > settings.connections) runErrors.push(`capture: ${unanswered} more captures stored than answered, more than could be in flight (${settings.connections})`);
+
+      const code = await svc.stop();
+      if (code !== 0) runErrors.push(`capture: the service exited with ${code} on SIGTERM\n${svc.output()}`);
+
+      const bare = ctx.results.get('bare')?.metrics as BareMetrics | undefined;
+      const ratio = bare && bare.measurement.rps > 0 ? m.rps / bare.measurement.rps : null;
+      const bareCpu = bare?.measurement.serverCpuUsPerRequest ?? null;
+      const cpuRatio = bareCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / bareCpu : null;
+      const goals: Goal[] = [
+        {
+          name: 'throughput vs bare node:http',
+          target: `>= ${GOALS.minRatio}x`,
+          actual: ratio === null ? 'n/a (no baseline)' : `${ratio.toFixed(2)}x`,
+          pass: ratio !== null && ratio >= GOALS.minRatio,
+        },
+        { name: 'capture latency p99', target: `< ${GOALS.maxP99Ms} ms`, actual: fmt.ms(m.latencyMs.p99), pass: m.latencyMs.p99 < GOALS.maxP99Ms },
+        { name: 'answered but not stored (lost)', target: '0', actual: String(lost), pass: lost === 0 },
+      ];
+      const metrics: Record<string, unknown> = {
+        measurement: m satisfies Measurement,
+        ratioToBare: ratio,
+        cpuPerRequestVsBare: cpuRatio,
+        firstCaptureMs: firstMs,
+        tokens: poolSize,
+        stored,
+        lost,
+        storedButUnanswered: unanswered,
+        maxStoredPerToken: maxPerToken,
+      };
+      return {
+        metrics,
+        goals,
+        lines: [
+          `throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)` + (ratio === null ? '' : `, ${ratio.toFixed(2)}x bare`),
+          `latency     ${fmt.latency(m)}`,
+          `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
+          `cold start  the first capture (right after /healthz and POST /token) took ${fmt.ms(firstMs)}`,
+          `stored      ${fmt.int(stored)} over ${poolSize} tokens (max ${fmt.int(maxPerToken)} per token): lost ${lost}, stored but unanswered at stop ${unanswered}`,
+        ],
+        runErrors,
+      };
+    } finally {
+      await svc.stop();
+    }
+  },
+};

@@ -1,0 +1,162 @@
+// The action runtime as a service module: loads the plugins, runs a token's chain on every capture,
+// and serves the actions, workflow, action-types and global-variables APIs.
+import 'reflect-metadata';
+import { container as rootContainer, instanceCachingFactory } from 'tsyringe';
+import { requestView } from '../http/requests/request.view.js';
+import { actionsRouter } from '../http/actions/actions.router.js';
+import { globalsRouter } from '../http/globals/globals.router.js';
+import type { CapturedResponse } from '../capture/pipeline.js';
+import type { ModuleContext, ServiceModule } from '../modules.js';
+import type { RequestRecord, TokenRecord } from '../store/types.js';
+import { sleep } from '../util/time.js';
+import { applyWorkflowDir } from '../workflows/apply-dir.js';
+import type { Step } from '../workflows/document.js';
+import { WorkflowService } from '../workflows/service.js';
+import { createOutboundClient } from '../net/outbound.js';
+import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
+import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, type CapturedRequest, type HttpClient, type Services } from '../sdk/index.js';
+import { MAILER, type Mailer } from '../sdk/mail.js';
+import { loadPlugins } from './loader.js';
+import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
+import type { ActionRegistry } from './registry.js';
+import { runChain, type ChainResult } from './runner.js';
+
+/** Whose global variables a token's actions see: its owner's, or the token's own when anonymous. */
+export function globalsOwner(token: Pick<TokenRecord, 'uuid' | 'user_id'>): string {
+  return token.user_id !== null ? `user:${token.user_id}` : `token:${token.uuid}`;
+}
+
+export interface RunOptions {
+  budgetMs?: number;
+  /** Runtime variables the chain starts with (queued actions continue from the inline ones). */
+  variables?: Record<string, string>;
+  /** Default timeout of the actions' HTTP requests. */
+  httpTimeoutMs?: number;
+}
+
+export interface ActionRuntime {
+  registry: ActionRegistry;
+  workflows: WorkflowService;
+  /** Runs steps on a stored or fresh capture, starting from the given response. */
+  run(token: TokenRecord, record: RequestRecord, steps: Step[], start: CapturedResponse, opts?: RunOptions): Promise<ChainResult>;
+}
+
+export function createActionsModule(): ServiceModule {
+  return {
+    name: 'actions',
+    async start(ctx: ModuleContext) {
+      const { store, clock, logger, config } = ctx;
+      // Every request an action makes goes through the one outbound client and its policy.
+      const outbound = createOutboundClient(config);
+      const http: HttpClient = {
+        async request(req) {
+          const r = await outbound.request({ method: req.method, url: req.url, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, signal: req.signal });
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
+          return { status: r.status, headers, body: r.body };
+        },
+      };
+      const sdkClock = { now: () => clock.now(), sleep: (ms: number, signal?: AbortSignal) => sleep(ms, signal) };
+      const parent = rootContainer.createChildContainer();
+      parent.registerInstance(HTTP_CLIENT, http);
+      parent.registerInstance(COUNTERS, store.counters);
+      parent.registerInstance(CLOCK, sdkClock);
+      parent.registerInstance(LOGGER, logger);
+      // Outgoing mail (send_email): the mail module's mailer (core/mail), looked up on first use.
+      const noMailer: Mailer = { send: () => Promise.reject(new Error('Sending e-mail is not available: the mail module is not running')) };
+      parent.register(MAILER, { useFactory: () => (ctx.shared.get('mailer') as Mailer | undefined) ?? noMailer });
+      // One JavaScript sandbox pool per process, started on first use and closed with the module.
+      let pool: SandboxPool | undefined;
+      parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool())) });
+      const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
+      for (const f of failures) logger.error('action plugin skipped', { plugin: f.source, error: f.message });
+
+      const workflows = new WorkflowService(store, registry, clock);
+      ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
+
+      const servicesFor = (token: TokenRecord): Services => {
+        const owner = globalsOwner(token);
+        return {
+          http,
+          counters: store.counters,
+          clock: sdkClock,
+          logger,
+          globals: {
+            get: async (name) => (await store.globals.get(owner, name))?.value ?? null,
+            set: async (name, value) => void (await store.globals.set(owner, name, value, clock.now())),
+            all: () => store.globals.all(owner),
+          },
+        };
+      };
+
+      const runtime: ActionRuntime = {
+        registry,
+        workflows,
+        run(token, record, steps, start, opts = {}) {
+          const services = servicesFor(token);
+          if (opts.httpTimeoutMs) {
+            const timeoutMs = opts.httpTimeoutMs;
+            services.http = { request: (req) => http.request({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs }) };
+          }
+          return runChain({
+            token: { ...token, default_status: start.status, default_content: String(start.content), default_content_type: start.contentType },
+            request: requestView(record) as unknown as CapturedRequest,
+            rawBody: record.body,
+            actions: steps.map((s, i) => ({ uuid: s.id, type: s.type, order: i + 1, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action })),
+            services,
+            registry,
+            budgetMs: opts.budgetMs,
+            variables: opts.variables,
+          });
+        },
+      };
+      ctx.shared.set('actions', runtime);
+
+      const jobs = ctx.shared.get('jobs') as JobQueueLike | undefined;
+      if (jobs) {
+        defineQueuedActions(jobs, {
+          store,
+          workflows,
+          logger,
+          run: (token, record, steps, variables) =>
+            runtime.run(token, record, steps, { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} }, {
+              budgetMs: QUEUED_BUDGET_MS,
+              httpTimeoutMs: QUEUED_HTTP_TIMEOUT_MS,
+              variables,
+            }),
+        });
+      }
+
+      ctx.pipeline.actions = async (token, record, _files, start) => {
+        const steps = await workflows.steps(token);
+        if (!steps.length) return null;
+        // Without a job queue (no scheduler module), queued actions run inline.
+        const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };
+        const result = await runtime.run(token, record, inline, start);
+        const output = [...result.output];
+        if (groups.length && !result.stopped) {
+          for (const g of groups) {
+            const data: QueuedJobData = { token: token.uuid, request: record.uuid, steps: g.steps.map((s) => s.id), variables: result.runtimeVariables };
+            if (result.dontSave || token.request_limit <= 0) data.snapshot = snapshotOf(record);
+            await jobs!.enqueue(QUEUED_ACTIONS_JOB, data, clock.now() + g.delay * 1000);
+            output.push(`Queued ${g.steps.length} action(s) to run in ${g.delay} s`);
+          }
+        }
+        return {
+          response: result.response ? { status: result.response.status, content: result.response.content, contentType: result.response.contentType, headers: result.response.headers } : null,
+          dontSave: result.dontSave,
+          output,
+          errors: result.errors,
+        };
+      };
+
+      await applyWorkflowDir(ctx, workflows);
+      return {
+        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx)],
+        async stop() {
+          await pool?.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Queued actions (`queue: true`, optional `delay` up to 86400 s): they run after the capture was
+// answered, as a job on the scheduler, with a 120 s budget and a 60 s HTTP timeout. Consecutive
+// queued actions with the same delay run together in one job and share their variables; they start
+// from the runtime variables the inline actions left. Their output is appended to the stored request.
+import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
+import type { Logger } from '../logger.js';
+import type { Step } from '../workflows/document.js';
+import type { WorkflowService } from '../workflows/service.js';
+import type { ChainResult } from './runner.js';
+
+export const QUEUED_ACTIONS_JOB = 'queued-actions';
+export const QUEUED_BUDGET_MS = 120_000;
+export const QUEUED_HTTP_TIMEOUT_MS = 60_000;
+/** A request that was not stored travels with its job, its body cut to this many bytes. */
+const SNAPSHOT_BODY_BYTES = 1024 * 1024;
+
+export interface QueuedGroup {
+  delay: number;
+  steps: Step[];
+}
+
+export interface QueuedJobData {
+  token: string;
+  request: string;
+  steps: string[];
+  variables: Record<string, string>;
+  /** The request itself, when it was not stored (dont_save, request_limit 0). */
+  snapshot?: Omit<RequestRecord, 'body'> & { body: string };
+}
+
+export interface JobQueueLike {
+  define<T>(name: string, handler: (data: T) => Promise<void>, opts?: { lockLifetimeMs?: number; concurrency?: number }): void;
+  enqueue<T>(name: string, data: T, runAt: Date | number): Promise<string>;
+}
+
+/** Splits a chain into the actions that run now and the groups that are queued. */
+export function splitQueued(steps: Step[]): { inline: Step[]; groups: QueuedGroup[] } {
+  const inline: Step[] = [];
+  const groups: QueuedGroup[] = [];
+  let last: Step | undefined;
+  for (const s of steps) {
+    if (!s.queue) inline.push(s);
+    else if (last?.queue && (last.delay ?? 0) === (s.delay ?? 0)) groups[groups.length - 1]!.steps.push(s);
+    else groups.push({ delay: s.delay ?? 0, steps: [s] });
+    last = s;
+  }
+  return { inline, groups };
+}
+
+export function snapshotOf(record: RequestRecord): QueuedJobData['snapshot'] {
+  return { ...record, body: record.body.subarray(0, SNAPSHOT_BODY_BYTES).toString('base64') };
+}
+
+export interface QueuedDeps {
+  store: Store;
+  workflows: WorkflowService;
+  logger: Logger;
+  run(token: TokenRecord, record: RequestRecord, steps: Step[], variables: Record<string, string>): Promise<ChainResult>;
+}
+
+export function defineQueuedActions(jobs: JobQueueLike, deps: QueuedDeps): void {
+  jobs.define<QueuedJobData>(
+    QUEUED_ACTIONS_JOB,
+    async (data) => {
+      const token = await deps.store.tokens.get(data.token);
+      if (!token) return; // deleted meanwhile
+      const stored = await deps.store.requests.get(token.uuid, data.request);
+      const record = stored ?? (data.snapshot ? { ...data.snapshot, body: Buffer.from(data.snapshot.body, 'base64') } : null);
+      if (!record) return; // the request was deleted meanwhile
+      const all = await deps.workflows.steps(token);
+      const steps = data.steps.map((id) => all.find((s) => s.id === id)).filter((s): s is Step => !!s);
+      if (!steps.length) return;
+      const result = await deps.run(token, record, steps, data.variables);
+      if (stored) {
+        await deps.store.requests.update(token.uuid, stored.uuid, {
+          custom_action_output: [...stored.custom_action_output, ...result.output],
+          custom_action_errors: [...stored.custom_action_errors, ...result.errors],
+          updated_at: Date.now(),
+        });
+      }
+      if (result.errors.length) deps.logger.info('queued actions reported errors', { token: token.uuid, request: record.uuid, errors: result.errors.length });
+    },
+    { lockLifetimeMs: QUEUED_BUDGET_MS + 60_000, concurrency: 4 },
+  );
+}

@@ -1,0 +1,247 @@
+// Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
+// parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
+import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
+import type { ActionRegistry } from './registry.js';
+import { templateValue } from './templating.js';
+import { VariableScope, requestVariables } from './variables.js';
+
+export interface ChainAction {
+  uuid: string;
+  type: string;
+  order: number;
+  parameters: Record<string, unknown>;
+  disabled?: boolean | null;
+  /** UUID of an earlier `condition`/`conditions` action: this one runs only when that one passed. */
+  condition?: string | null;
+  /** `'false'` runs the action when the referenced condition failed instead. Default `'true'`. */
+  condition_action?: 'true' | 'false' | null;
+}
+
+export interface ChainInput {
+  token: TokenInfo;
+  request: CapturedRequest;
+  rawBody: Buffer;
+  actions: ChainAction[];
+  services: Services;
+  registry: ActionRegistry;
+  /** Total time for the chain; 30 s for a capture URL. */
+  budgetMs?: number;
+  /** Runtime variables defined before the first action (template variables, tests). */
+  variables?: Record<string, string>;
+}
+
+export interface ChainLine {
+  action: string;
+  type: string;
+  order: number;
+  text: string;
+  markdown?: boolean;
+  error?: boolean;
+}
+
+export interface ChainResult {
+  /** The response to send, or null when no action changed the token's default response. */
+  response: ResponseDraft | null;
+  dontSave: boolean;
+  stopped: boolean;
+  /** Output lines, each prefixed with `[order type]`, errors included. */
+  output: string[];
+  /** The same lines with their action attributed (for the test-action API and the web page). */
+  lines: ChainLine[];
+  errors: Array<{ action: string; message: string }>;
+  /** Request and runtime variables at the end of the run. */
+  variables: Record<string, string>;
+  /** Only the variables actions set. */
+  runtimeVariables: Record<string, string>;
+}
+
+export const DEFAULT_BUDGET_MS = 30_000;
+export const MAX_REPETITIONS = 100;
+
+class BudgetSpent extends Error {
+  constructor(budgetMs: number) {
+    super(`The actions' time budget of ${budgetMs / 1000} s was spent; the remaining actions were skipped`);
+  }
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function sameResponse(a: ResponseDraft, b: ResponseDraft): boolean {
+  const ha = Object.entries(a.headers);
+  return (
+    a.status === b.status &&
+    a.contentType === b.contentType &&
+    (Buffer.isBuffer(a.content) && Buffer.isBuffer(b.content) ? a.content.equals(b.content) : a.content === b.content) &&
+    ha.length === Object.keys(b.headers).length &&
+    ha.every(([k, v]) => b.headers[k] === v)
+  );
+}
+
+/** A Content-Type set as a header becomes the response's content type. */
+function normalise(r: ResponseDraft): ResponseDraft {
+  const headers: Record<string, string> = {};
+  let contentType = r.contentType;
+  for (const [name, value] of Object.entries(r.headers)) {
+    if (name.toLowerCase() === 'content-type') contentType = value;
+    else headers[name] = value;
+  }
+  return { status: r.status, content: r.content, contentType, headers };
+}
+
+export async function runChain(input: ChainInput): Promise<ChainResult> {
+  const { token, request, rawBody, registry, services } = input;
+  const budgetMs = input.budgetMs ?? DEFAULT_BUDGET_MS;
+  const clock = services.clock;
+  const deadline = clock.now() + budgetMs;
+  const steps = [...input.actions].map((a, i) => ({ a, i })).sort((x, y) => x.a.order - y.a.order || x.i - y.i).map((x) => x.a);
+
+  const initial: ResponseDraft = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
+  const response: ResponseDraft = { ...initial, headers: {} };
+  const lines: ChainLine[] = [];
+  const errors: ChainResult['errors'] = [];
+  const results = new Map<string, boolean>();
+  let stopped = false;
+  let dontSave = false;
+
+  let globalsSnapshot = new Map<string, string>();
+  if (steps.some((s) => !s.disabled)) {
+    try {
+      globalsSnapshot = new Map(Object.entries(await services.globals.all()));
+    } catch (e) {
+      services.logger.warn('Could not read global variables for the action chain', { error: message(e) });
+    }
+  }
+  const scope = new VariableScope(requestVariables(request, token), globalsSnapshot);
+  for (const [k, v] of Object.entries(input.variables ?? {})) scope.set(k, v);
+
+  // Stored globals also update the snapshot so later actions see them.
+  const globals: GlobalVariables = {
+    get: (name) => services.globals.get(name),
+    all: () => services.globals.all(),
+    set: async (name, value) => {
+      await services.globals.set(name, value);
+      scope.setGlobal(name, value);
+    },
+  };
+  const actionServices: Services = { ...services, globals };
+
+  const controller = new AbortController();
+  const budgetError = new BudgetSpent(budgetMs);
+  const timer = setTimeout(() => controller.abort(budgetError), budgetMs);
+  const budgetSpent = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(budgetError), { once: true }));
+  budgetSpent.catch(() => {});
+
+  const line = (step: ChainAction, text: string, extra: Partial<ChainLine> = {}) =>
+    lines.push({ action: step.uuid, type: step.type, order: step.order, text, ...extra });
+  const fail = (step: ChainAction, msg: string) => {
+    errors.push({ action: step.uuid, message: msg });
+    line(step, `Error: ${msg}`, { error: true });
+    scope.set(`error.${step.order}`, msg);
+  };
+
+  /** Runs one action; returns the items to repeat the rest of the chain over, if it asked to. */
+  async function runStep(step: ChainAction): Promise<Array<Record<string, string>> | undefined> {
+    const entry = registry.get(step.type);
+    if (!entry) return void fail(step, `Unknown action type "${step.type}"`);
+    const def = entry.definition;
+    const raw = step.parameters ?? {};
+    const parsed = def.parameters.safeParse(templateValue(raw, scope.resolve, def.untemplated ?? []));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return void fail(step, `Invalid parameter ${['parameters', ...issue.path.map(String)].join('.')}: ${issue.message}`);
+    }
+    let live = true; // an action still running after the budget must not change the result
+    let repeatItems: Array<Record<string, string>> | undefined;
+    const ctx: ActionContext = {
+      params: parsed.data,
+      rawParams: raw,
+      action: { uuid: step.uuid, type: step.type, order: step.order },
+      token,
+      request,
+      rawBody,
+      response,
+      vars: {
+        get: (name) => scope.get(name),
+        has: (name) => scope.has(name),
+        all: () => scope.all(),
+        set: (name, value) => void (live && scope.set(name, value)),
+      },
+      template: scope.template,
+      log: (text: string, options?: LogOptions) => void (live && line(step, text, options?.markdown ? { markdown: true } : {})),
+      error: (msg) => void (live && fail(step, msg)),
+      stop: () => void (live && (stopped = true)),
+      dontSave: () => void (live && (dontSave = true)),
+      setResult: (passed) => void (live && results.set(step.uuid, passed)),
+      repeat: (items) => void (live && (repeatItems = items.slice(0, MAX_REPETITIONS))),
+      signal: controller.signal,
+      timeLeftMs: () => Math.max(0, deadline - clock.now()),
+      services: actionServices,
+      container: entry.container,
+    };
+    try {
+      await Promise.race([Promise.resolve().then(() => def.execute(ctx, parsed.data)), budgetSpent]);
+    } catch (e) {
+      if (e === budgetError) {
+        fail(step, budgetError.message);
+        stopped = true;
+      } else {
+        fail(step, message(e));
+      }
+    } finally {
+      live = false;
+    }
+    return repeatItems;
+  }
+
+  async function runFrom(start: number): Promise<void> {
+    for (let i = start; i < steps.length && !stopped; i++) {
+      const step = steps[i];
+      if (step.disabled) continue;
+      if (controller.signal.aborted || clock.now() >= deadline) {
+        controller.abort(budgetError);
+        fail(step, budgetError.message);
+        stopped = true;
+        return;
+      }
+      if (step.condition) {
+        const passed = results.get(step.condition);
+        const wanted = step.condition_action !== 'false';
+        if (passed !== wanted) {
+          line(step, `Skipped: condition ${step.condition} ${passed === undefined ? 'did not run' : passed ? 'passed' : 'did not pass'}`);
+          continue;
+        }
+      }
+      const items = await runStep(step);
+      if (items) {
+        for (const item of items) {
+          if (stopped) break;
+          for (const [k, v] of Object.entries(item)) scope.set(k, v);
+          await runFrom(i + 1);
+        }
+        return;
+      }
+    }
+  }
+
+  try {
+    await runFrom(0);
+  } catch (e) {
+    // Only a bug in the runner itself gets here; still no exception out of runChain.
+    services.logger.error('Action chain failed', { error: message(e), token: token.uuid });
+    errors.push({ action: '', message: message(e) });
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const final = normalise({ ...response, headers: { ...response.headers } });
+  return {
+    response: sameResponse(final, initial) ? null : final,
+    dontSave,
+    stopped,
+    output: lines.map((l) => `[${l.order} ${l.type}] ${l.text}`),
+    lines,
+    errors,
+    variables: scope.all(),
+    runtimeVariables: scope.runtimeVariables(),
+  };
+}

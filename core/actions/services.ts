@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import type { DependencyContainer } from 'tsyringe';
+import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, systemClock, type Clock, type GlobalVariables, type Services } from '../sdk/index.js';
+
+/**
+ * The services a chain run needs, from the container core registered them in (under the SDK's
+ * tokens). Global variables belong to the token's account: pass that account's view in
+ * `overrides.globals` (the container's GLOBAL_VARIABLES is only a fallback).
+ */
+export function servicesFromContainer(container: DependencyContainer, overrides: Partial<Services> = {}): Services {
+  return {
+    http: overrides.http ?? container.resolve(HTTP_CLIENT),
+    globals: overrides.globals ?? container.resolve(GLOBAL_VARIABLES),
+    counters: overrides.counters ?? container.resolve(COUNTERS),
+    clock: overrides.clock ?? container.resolve(CLOCK),
+    logger: overrides.logger ?? container.resolve(LOGGER),
+  };
+}
+
+/** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */
+export interface GlobalVariableStore {
+  get(owner: string, name: string): Promise<{ value: string } | null>;
+  set(owner: string, name: string, value: string, now: number): Promise<unknown>;
+  all(owner: string): Promise<Record<string, string>>;
+}
+
+/** One account's global variables as actions see them, over the store's repository. */
+export function accountGlobals(store: GlobalVariableStore, owner: string, clock: Pick<Clock, 'now'> = systemClock): GlobalVariables {
+  return {
+    get: async (name) => (await store.get(owner, name))?.value ?? null,
+    set: async (name, value) => void (await store.set(owner, name, value, clock.now())),
+    all: () => store.all(owner),
+  };
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { testRequest } from '../sdk/testing.js';
+import { MODIFIERS, template, templateValue } from './templating.js';
+import { VariableScope, requestVariables } from './variables.js';
+
+const token = { uuid: '11111111-1111-4111-8111-111111111111', alias: 'shop' };
+
+function scope(vars: Record<string, string> = {}, globals: Record<string, string> = {}, request = testRequest()) {
+  const s = new VariableScope(requestVariables(request, token), new Map(Object.entries(globals)));
+  for (const [k, v] of Object.entries(vars)) s.set(k, v);
+  return s;
+}
+
+describe('template', () => {
+  it('replaces known variables and leaves unknown ones as typed', () => {
+    const s = scope({ name: 'Bob' });
+    expect(s.template('hi $name$, $missing$ costs $5 and $6')).toBe('hi Bob, $missing$ costs $5 and $6');
+  });
+
+  it('does not scan replaced values again', () => {
+    const s = scope({ body: 'give me $secret$' }, { secret: 'hunter2' });
+    expect(s.template('$body$')).toBe('give me $secret$');
+  });
+
+  it('\\$name\\$ is the literal $name$ while a lone \\$ (regex) is kept', () => {
+    const s = scope({ a: '1' });
+    expect(s.template('\\$a\\$ = $a$')).toBe('$a$ = 1');
+    expect(s.template('^\\$(\\d+)')).toBe('^\\$(\\d+)');
+  });
+
+  it('an unresolved $ lets the next $ start a variable', () => {
+    expect(scope({ b: 'x' }).template('$ $b$')).toBe('$ x');
+    expect(scope({ b: 'x' }).template('$$b$')).toBe('$x');
+  });
+
+  it('applies modifiers, chained left to right', () => {
+    const s = scope({ v: '{"json": "<b>value</b>"}', u: 'Hello World' });
+    expect(s.template('$v.json$')).toBe('{\\"json\\": \\"<b>value</b>\\"}');
+    expect(s.template('$u.upper$ $u.lower$')).toBe('HELLO WORLD hello world');
+    expect(s.template('$v.base64_encode$')).toBe(Buffer.from('{"json": "<b>value</b>"}').toString('base64'));
+    expect(s.template('$u.base64_encode.base64_decode$')).toBe('Hello World');
+    expect(s.template('$v.html_encode$')).toBe('{&quot;json&quot;: &quot;&lt;b&gt;value&lt;/b&gt;&quot;}');
+    expect(s.template('$v.html_strip$')).toBe('{"json": "value"}');
+  });
+
+  it('modifiers follow the documented examples', () => {
+    expect(MODIFIERS.url_encode('{"json": "value"}')).toBe('%7B%22json%22%3A+%22value%22%7D');
+    expect(MODIFIERS.url_decode('%7B%22json%22%3A+%22value%22%7D')).toBe('{"json": "value"}');
+    expect(MODIFIERS.html_decode('&lt;p&gt;some html&lt;/p&gt; &#39;&#x41;&amp;')).toBe("<p>some html</p> 'A&");
+    expect(MODIFIERS.json_format('{"json": "value"}')).toBe('{\n  "json": "value"\n}');
+    expect(MODIFIERS.json('a\nb\t"c"\\')).toBe('a\\nb\\t\\"c\\"\\\\');
+  });
+
+  it('a variable whose name ends like a modifier wins over the modifier', () => {
+    expect(scope({ 'x.upper': 'own', x: 'abc' }).template('$x.upper$')).toBe('own');
+  });
+
+  it('walks into variables holding JSON', () => {
+    const s = scope({ json: '{"order":{"id":"A7","items":[{"sku":"x"},{"sku":"y"}]}}' });
+    expect(s.template('$json.order.items.1.sku$ $json.order.id.lower$')).toBe('y a7');
+    expect(s.template('$json.order.items.0$')).toBe('{"sku":"x"}');
+    expect(s.template('$json.order.nope$')).toBe('$json.order.nope$');
+  });
+
+  it('reads global variables by name or as global.name; runtime variables win', () => {
+    const s = scope({ shared: 'runtime' }, { api_key: 'k1', shared: 'global' });
+    expect(s.template('$api_key$ $global.api_key$ $shared$ $global.shared$')).toBe('k1 k1 runtime global');
+  });
+
+  it('templateValue goes through objects and arrays, skipping listed keys', () => {
+    const s = scope({ a: '1' });
+    const out = templateValue({ x: '$a$', list: [{ y: '$a$' }, 2, null], script: '$a$', n: 5 }, s.resolve, ['script']);
+    expect(out).toEqual({ x: '1', list: [{ y: '1' }, 2, null], script: '$a$', n: 5 });
+  });
+
+  it('template works with any resolver', () => {
+    expect(template('$a$-$b$', (n) => (n === 'a' ? 'A' : undefined))).toBe('A-$b$');
+  });
+});
+
+describe('request variables', () => {
+  const request = testRequest({
+    method: 'PUT',
+    url: 'https://capture.example/shop/orders/7?name=bob&x=1',
+    content: 'body',
+    headers: { 'content-type': ['text/plain'], 'x-multi': ['a', 'b'] },
+    query: { name: 'bob', x: '1' },
+    request: { field: 'v', list: ['a', 'b'] },
+    files: [{ id: 'f1', name: 'upload', filename: 'a.png', size: 3, content_type: 'image/png', content: Buffer.from('PNG') }],
+    created_at: '2024-01-02 03:04:05',
+  });
+  const vars = Object.fromEntries(requestVariables(request, token));
+
+  it('has the documented names', () => {
+    expect(vars).toMatchObject({
+      'request.method': 'PUT',
+      'request.content': 'body',
+      'request.path': '/orders/7',
+      'request.query': 'name=bob&x=1',
+      'request.query.name': 'bob',
+      'request.form.field': 'v',
+      'request.form.list': '["a","b"]',
+      'request.header.content-type': 'text/plain',
+      'request.headers.x-multi': 'a, b',
+      'request.file.upload.filename': 'a.png',
+      'request.file.upload.content': 'PNG',
+      'request.date': '2024-01-02 03:04:05',
+      'request.timestamp': String(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000),
+      'request.ip': '127.0.0.1',
+      'request.type': 'web',
+    });
+  });
+
+  it('the path is / when there is no sub-path', () => {
+    expect(requestVariables(testRequest({ url: `http://h/${token.uuid}?a=1` }), token).get('request.path')).toBe('/');
+  });
+
+  it('e-mail captures get the e-mail variables and no web ones', () => {
+    const mail = requestVariables(testRequest({ type: 'email', sender: 'a@b.c', destinations: ['x@y', 'z@y'], checks: { spf: true } }), token);
+    expect(mail.get('request.sender')).toBe('a@b.c');
+    expect(mail.get('request.destinations')).toBe('x@y,z@y');
+    expect(mail.get('request.checks.spf')).toBe('true');
+    expect(mail.has('request.method')).toBe(false);
+  });
+});

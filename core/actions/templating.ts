@@ -1,0 +1,141 @@
+// `$name$` replacement, the one implementation every action parameter goes through.
+//
+// - `$name$` is replaced by the variable's value; an unknown name is left as typed (so `$5 and $6`
+//   or a stray `$` survive, and a missing variable is visible in the output).
+// - Replaced values are never scanned again: a request body containing `$global.secret$` stays text.
+// - `\$name\$` is written as the literal `$name$`. A lone `\$` (a regex's escaped dollar) is kept.
+// - A name may end in modifiers: `$body.json$`, `$x.base64_encode.url_encode$` (applied left to right).
+
+export type Resolver = (name: string) => string | undefined;
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+export const MODIFIERS: Record<string, (v: string) => string> = {
+  // The inside of a JSON string literal: quotes, backslashes and control characters escaped.
+  json: (v) => JSON.stringify(v).slice(1, -1),
+  json_format: (v) => {
+    try {
+      return JSON.stringify(JSON.parse(v), null, 2);
+    } catch {
+      return v;
+    }
+  },
+  html_encode: (v) => v.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]),
+  html_decode: (v) =>
+    v.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
+      if (e[0] === '#') {
+        const code = e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      }
+      return HTML_ENTITIES[e.toLowerCase()] ?? whole;
+    }),
+  html_strip: (v) => v.replace(/<!--[\s\S]*?-->|<\/?[a-z!][^>]*>/gi, ''),
+  base64_encode: (v) => Buffer.from(v, 'utf8').toString('base64'),
+  base64_decode: (v) => Buffer.from(v, 'base64').toString('utf8'),
+  // Form encoding as the docs show it: spaces become "+", everything but [A-Za-z0-9-_.] is escaped.
+  url_encode: (v) =>
+    encodeURIComponent(v)
+      .replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+      .replace(/%20/g, '+'),
+  url_decode: (v) => {
+    try {
+      return decodeURIComponent(v.replace(/\+/g, ' '));
+    } catch {
+      return v;
+    }
+  },
+  upper: (v) => v.toUpperCase(),
+  lower: (v) => v.toLowerCase(),
+};
+
+const MAX_MODIFIERS = 4;
+const NAME = /^[^\s$\\][^$\n]{0,255}$/;
+
+/**
+ * Resolves a name that may end in modifiers. The longest name that resolves wins, so a variable
+ * literally named `x.upper` beats the modifier.
+ */
+export function resolveWithModifiers(name: string, lookup: Resolver): string | undefined {
+  const direct = lookup(name);
+  if (direct !== undefined) return direct;
+  const mods: string[] = [];
+  let base = name;
+  for (let i = 0; i < MAX_MODIFIERS; i++) {
+    const dot = base.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const mod = base.slice(dot + 1);
+    if (!Object.hasOwn(MODIFIERS, mod)) return undefined;
+    mods.unshift(mod);
+    base = base.slice(0, dot);
+    const value = lookup(base);
+    if (value !== undefined) return mods.reduce((v, m) => MODIFIERS[m](v), value);
+  }
+  return undefined;
+}
+
+/** Replaces every `$name$` in `text`. `resolve` should already handle modifiers. */
+export function template(text: string, resolve: Resolver): string {
+  if (!text.includes('$')) return text;
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '\\' && text[i + 1] === '$') {
+      // `\$name\$` -> literal `$name$`.
+      const close = text.indexOf('\\$', i + 2);
+      const name = close === -1 ? '' : text.slice(i + 2, close);
+      if (close !== -1 && NAME.test(name)) {
+        out += '$' + name + '$';
+        i = close + 2;
+        continue;
+      }
+      out += '\\$';
+      i += 2;
+      continue;
+    }
+    if (ch === '$') {
+      const close = text.indexOf('$', i + 1);
+      if (close === -1) {
+        out += text.slice(i);
+        break;
+      }
+      const name = text.slice(i + 1, close);
+      const value = NAME.test(name) ? resolve(name) : undefined;
+      if (value !== undefined) {
+        out += value;
+        i = close + 1;
+      } else {
+        // Not a variable: keep this `$` and let the closing one start the next candidate.
+        out += '$';
+        i += 1;
+      }
+      continue;
+    }
+    const next = text.indexOf('$', i + 1);
+    const nextEsc = text.indexOf('\\$', i + 1);
+    const stop = Math.min(next === -1 ? text.length : next, nextEsc === -1 ? text.length : nextEsc);
+    out += text.slice(i, stop);
+    i = stop;
+  }
+  return out;
+}
+
+/**
+ * Replaces variables in every string inside `value` (objects and arrays recursively). Top-level
+ * keys in `skip` are left as typed.
+ */
+export function templateValue<T>(value: T, resolve: Resolver, skip: readonly string[] = []): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return template(v, resolve);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  if (value && typeof value === 'object' && !Array.isArray(value) && skip.length) {
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, skip.includes(k) ? x : walk(x)])) as T;
+  }
+  return walk(value) as T;
+}

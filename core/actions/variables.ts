@@ -1,0 +1,175 @@
+// The variables of one chain run: the request's default variables, the runtime variables actions
+// set, and a snapshot of the account's global variables.
+import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../sdk/index.js';
+import { resolveWithModifiers, template as replaceVariables } from './templating.js';
+
+const str = (v: unknown): string =>
+  v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) or ISO -> epoch ms. */
+function parseCreatedAt(s: string): number {
+  const t = Date.parse(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(s) ? s.replace(' ', 'T') + 'Z' : s);
+  return Number.isNaN(t) ? Date.now() : t;
+}
+
+/** The sub-path after the token id or alias; `/` when there is none. */
+function subPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string {
+  let pathname = '/';
+  try {
+    pathname = new URL(url, 'http://localhost').pathname;
+  } catch {
+    return '/';
+  }
+  const segments = pathname.split('/');
+  const first = decodeURIComponent(segments[1] ?? '');
+  if (first === token.uuid || (token.alias && first === token.alias)) return '/' + segments.slice(2).join('/');
+  return pathname || '/';
+}
+
+/** The default variables of a capture (`request.*`), as the docs list them. */
+export function requestVariables(request: CapturedRequest, token: Pick<TokenInfo, 'uuid' | 'alias'>): Map<string, string> {
+  const vars = new Map<string, string>();
+  const set = (name: string, value: unknown) => vars.set(name, str(value));
+  const created = parseCreatedAt(request.created_at);
+  set('request.uuid', request.uuid);
+  set('request.token_id', request.token_id || token.uuid);
+  set('request.content', request.content);
+  set('request.date', request.created_at);
+  set('request.timestamp', Math.floor(created / 1000));
+  set('request.hostname', request.hostname);
+  set('request.size', request.size);
+  set('request.type', request.type);
+  for (const [name, values] of Object.entries(request.headers ?? {})) {
+    const value = Array.isArray(values) ? values.join(', ') : str(values);
+    set(`request.header.${name.toLowerCase()}`, value);
+    // `request.headers.x` is a common slip for the documented `request.header.x`; both work.
+    set(`request.headers.${name.toLowerCase()}`, value);
+  }
+  const files: CapturedFile[] = Array.isArray(request.files) ? request.files : Object.values(request.files ?? {});
+  for (const f of files) {
+    const p = `request.file.${f.name}`;
+    set(`${p}.filename`, f.filename);
+    set(`${p}.size`, f.size);
+    set(`${p}.content_type`, f.content_type);
+    set(`${p}.id`, f.id);
+    if (f.link !== undefined) set(`${p}.link`, f.link);
+    if (f.content !== undefined) set(`${p}.content`, Buffer.isBuffer(f.content) ? f.content.toString('utf8') : f.content);
+  }
+  if (request.type === 'web') {
+    for (const [name, value] of Object.entries(request.query ?? {})) set(`request.query.${name}`, value);
+    for (const [name, value] of Object.entries(request.request ?? {})) set(`request.form.${name}`, value);
+    set('request.ip', request.ip);
+    set('request.user_agent', request.user_agent);
+    set('request.url', request.url);
+    set('request.path', subPath(request.url, token));
+    const q = request.url.indexOf('?');
+    set('request.query', q === -1 ? '' : request.url.slice(q + 1));
+    set('request.method', request.method);
+  }
+  if (request.type === 'email') {
+    set('request.sender', request.sender);
+    set('request.message_id', request.message_id);
+    set('request.text_content', request.text_content);
+    set('request.html_content', request.html_content);
+    set('request.destinations', (request.destinations ?? []).join(','));
+    // A check that could not be computed (null) is empty, not 'false'.
+    for (const [name, ok] of Object.entries(request.checks ?? {})) set(`request.checks.${name}`, ok === null || ok === undefined ? '' : ok ? 'true' : 'false');
+  }
+  if (request.type === 'dns') {
+    const dns = (request.dns ?? {}) as Record<string, unknown>;
+    set('request.dns.name', dns.name);
+    set('request.dns.type', dns.type);
+    set('request.dns.subdomain', dns.subdomain);
+    set('request.ip', request.ip);
+  }
+  return vars;
+}
+
+const MAX_JSON_CACHE = 16;
+
+export class VariableScope implements Variables {
+  private readonly runtime = new Map<string, string>();
+  private readonly json = new Map<string, { text: string; value: unknown }>();
+  /**
+   * Variables first (with modifiers), then paths into JSON variables (with modifiers): so the
+   * documented `$example.json$` escapes a document even when it has a "json" key.
+   */
+  readonly resolve = (name: string): string | undefined =>
+    resolveWithModifiers(name, this.lookup) ?? resolveWithModifiers(name, (n) => this.jsonPath(n));
+
+  constructor(
+    private readonly base: Map<string, string>,
+    private readonly globals: Map<string, string> = new Map(),
+  ) {}
+
+  get(name: string): string | undefined {
+    return this.resolve(name);
+  }
+
+  set(name: string, value: string | number | boolean): void {
+    this.runtime.set(name, String(value));
+  }
+
+  has(name: string): boolean {
+    return this.resolve(name) !== undefined;
+  }
+
+  all(): Record<string, string> {
+    return Object.fromEntries([...this.base, ...this.runtime]);
+  }
+
+  /** Only what actions set (and the initial variables a test passed in). */
+  runtimeVariables(): Record<string, string> {
+    return Object.fromEntries(this.runtime);
+  }
+
+  /** Keeps the snapshot current after an action stored a global variable. */
+  setGlobal(name: string, value: string): void {
+    this.globals.set(name, value);
+  }
+
+  template = (text: string): string => replaceVariables(text, this.resolve);
+
+  /** A name without modifiers: runtime, then request, then `global.x` or a global's own name. */
+  private readonly lookup = (name: string): string | undefined =>
+    this.runtime.get(name) ?? this.base.get(name) ?? (name.startsWith('global.') ? this.globals.get(name.slice(7)) : undefined) ?? this.globals.get(name);
+
+  /**
+   * `$json.order.items.1.sku$` where an earlier variable (`json`, `http.content`,
+   * `request.content`...) holds a JSON document: the longest defined prefix is parsed and walked.
+   */
+  private jsonPath(name: string): string | undefined {
+    const parts = name.split('.');
+    for (let n = parts.length - 1; n >= 1; n--) {
+      const prefix = parts.slice(0, n).join('.');
+      const text = this.runtime.get(prefix) ?? this.base.get(prefix) ?? this.globals.get(prefix);
+      if (text === undefined) continue;
+      const doc = this.parse(prefix, text);
+      if (doc === undefined) return undefined;
+      let cur: unknown = doc;
+      for (const key of parts.slice(n)) {
+        if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return undefined;
+        cur = (cur as Record<string, unknown>)[key];
+      }
+      return str(cur);
+    }
+    return undefined;
+  }
+
+  private parse(name: string, text: string): unknown {
+    const hit = this.json.get(name);
+    if (hit && hit.text === text) return hit.value;
+    const t = text.trimStart();
+    let value: unknown;
+    if (t.startsWith('{') || t.startsWith('[')) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = undefined;
+      }
+    }
+    if (this.json.size >= MAX_JSON_CACHE) this.json.delete(this.json.keys().next().value!);
+    this.json.set(name, { text, value });
+    return value;
+  }
+}

@@ -1,0 +1,71 @@
+// Who is calling, and what they may open. Used by every API route; capture URLs are public.
+import { Forbidden, Unauthorized } from '../errors.js';
+import type { Store, TokenRecord, UserRecord } from '../store/types.js';
+import { hashApiKey, safeEqual, verifyPassword } from './secrets.js';
+
+export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'user'; user: UserRecord };
+
+export const ANONYMOUS: Caller = { kind: 'anonymous' };
+
+/** Resolves the `Api-Key` header. A key that is present but unknown is a 401, never anonymous. */
+export async function identify(apiKey: string | undefined, store: Store, adminKey: string | undefined): Promise<Caller> {
+  if (apiKey === undefined || apiKey === '') return ANONYMOUS;
+  if (adminKey && safeEqual(apiKey, adminKey)) return { kind: 'admin' };
+  const user = await store.users.findByApiKeyHash(hashApiKey(apiKey));
+  if (!user) throw new Unauthorized('Invalid API key');
+  return { kind: 'user', user };
+}
+
+export function requireCaller(caller: Caller): asserts caller is Exclude<Caller, { kind: 'anonymous' }> {
+  if (caller.kind === 'anonymous') throw new Unauthorized('Authentication required: send the Api-Key header');
+}
+
+export function requireAdmin(caller: Caller): void {
+  requireCaller(caller);
+  if (caller.kind !== 'admin') throw new Forbidden('Only the administrator may do this');
+}
+
+export function requirePremium(caller: Caller, what: string): void {
+  requireCaller(caller);
+  if (caller.kind === 'user' && !caller.user.premium) throw new Forbidden(`${what} needs a premium account`);
+}
+
+export function isOwner(caller: Caller, token: TokenRecord): boolean {
+  if (caller.kind === 'admin') return true;
+  return caller.kind === 'user' && token.user_id !== null && caller.user.id === token.user_id;
+}
+
+/** The password offered with a request: `?password=` or HTTP Basic Auth (any user name). */
+export function offeredPassword(query: Record<string, unknown>, authorization: string | undefined): string | undefined {
+  if (typeof query.password === 'string') return query.password;
+  const m = /^Basic\s+(.+)$/i.exec(authorization ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  return i >= 0 ? decoded.slice(i + 1) : decoded;
+}
+
+/**
+ * Opens a token's API resources: its owner (or the admin) always; otherwise the token password when
+ * one is set; an anonymous token without a password is open to everyone.
+ */
+export function authorizeToken(caller: Caller, token: TokenRecord, password: string | undefined): void {
+  if (isOwner(caller, token)) return;
+  if (token.password_hash) {
+    if (password !== undefined && verifyPassword(password, token.password_hash)) return;
+    throw new Unauthorized(password === undefined ? 'This token is password protected' : 'Wrong token password');
+  }
+  if (token.user_id === null) return;
+  if (caller.kind === 'anonymous') throw new Unauthorized('Authentication required: send the Api-Key header');
+  throw new Forbidden('This token belongs to another user');
+}
+
+/**
+ * The calling user's ID, for resources that belong to users (groups, global variables, schedules):
+ * 401 without a key, 403 for the administrator, who is no user.
+ */
+export function requireUser(caller: Caller, what: string): number {
+  requireCaller(caller);
+  if (caller.kind !== 'user') throw new Forbidden(`${what} belong to users: use a user API key`);
+  return caller.user.id;
+}

@@ -1,0 +1,66 @@
+// Form fields of a captured body: the API's `request` object, and uploaded files. A body that does
+// not parse is still captured whole; it just has no form fields.
+import { randomUUID } from 'node:crypto';
+import busboy from 'busboy';
+import type { FileMeta } from '../store/types.js';
+
+export interface ParsedForm {
+  fields: Record<string, unknown> | null;
+  files: FileMeta[];
+}
+
+const NONE: ParsedForm = { fields: null, files: [] };
+
+function addField(fields: Record<string, unknown>, name: string, value: string): void {
+  const prev = fields[name];
+  if (prev === undefined) fields[name] = value;
+  else fields[name] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+}
+
+function parseMultipart(contentType: string, body: Buffer, files: Map<string, Buffer>): Promise<ParsedForm> {
+  return new Promise((resolve) => {
+    const fields: Record<string, unknown> = {};
+    const metas: FileMeta[] = [];
+    const pending: Array<Promise<void>> = [];
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: { 'content-type': contentType }, limits: { fields: 1000, files: 100, parts: 1100 } });
+    } catch {
+      return resolve(NONE);
+    }
+    bb.on('field', (name, value) => addField(fields, name, value));
+    bb.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      pending.push(
+        new Promise<void>((done) => {
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            const data = Buffer.concat(chunks);
+            const id = randomUUID();
+            files.set(id, data);
+            metas.push({ id, name, filename: info.filename ?? name, size: data.length, content_type: info.mimeType || 'application/octet-stream' });
+            done();
+          });
+          stream.on('error', () => done());
+        }),
+      );
+    });
+    bb.on('close', () => void Promise.all(pending).then(() => resolve({ fields, files: metas })));
+    bb.on('error', () => {
+      files.clear();
+      resolve(NONE);
+    });
+    bb.end(body);
+  });
+}
+
+export async function parseForm(contentType: string | null, body: Buffer, files: Map<string, Buffer>): Promise<ParsedForm> {
+  if (!contentType || body.length === 0) return NONE;
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(body.toString('utf8'))) addField(fields, k, v);
+    return { fields, files: [] };
+  }
+  if (/^multipart\/form-data/i.test(contentType)) return parseMultipart(contentType, body, files);
+  return NONE;
+}

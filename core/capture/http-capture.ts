@@ -1,0 +1,195 @@
+// The capture pipeline for HTTP: resolve token -> read body -> run actions -> store -> respond.
+// It runs on plain node:http (not Koa): this is the hot path, and it needs nothing Koa offers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { renderError } from '../http/middleware/errors.js';
+import type { RequestRecord, Store } from '../store/types.js';
+import type { CapturedResponse, CapturePipeline } from './pipeline.js';
+import { sleep, type Clock } from '../util/time.js';
+import { uuidv7 } from '../util/uuid.js';
+import { clientIp } from './client-ip.js';
+import { parseForm } from './form.js';
+import { responseFromSet, waitForSetResponse } from './listen.js';
+import type { TokenCache } from './token-cache.js';
+
+export interface CaptureServices {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  sortingKey: () => number;
+  pipeline: CapturePipeline;
+  /** Resolves capture URLs' tokens; the store itself when absent. */
+  tokens?: TokenCache;
+}
+
+/** Capture URLs of tokens with a timeout get `100 / timeout` requests a minute (reference docs). */
+export function timeoutRateLimit(timeout: number): number {
+  return Math.max(1, Math.floor(100 / timeout));
+}
+
+function headersOf(req: IncomingMessage): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    (out[name] ??= []).push(raw[i + 1]!);
+  }
+  return out;
+}
+
+function queryOf(search: string): Record<string, string> | null {
+  if (!search) return null;
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(search)) out[k] = v;
+  return out;
+}
+
+function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return {
+    'Access-Control-Allow-Origin': origin ?? '*',
+    'Access-Control-Allow-Methods': String(req.headers['access-control-request-method'] ?? 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD'),
+    'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? '*'),
+    'Access-Control-Expose-Headers': '*',
+    ...(origin ? { 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' } : {}),
+  };
+}
+
+/** Answers; `headers` is the caller's own object and gets Content-Length. */
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  // A string body stays a string: node:http then sends it in the same write as the head, where a
+  // Buffer takes a second chunk (writev).
+  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, logger: Logger): void {
+  const r = renderError(err, logger);
+  if (res.headersSent) return void res.destroy();
+  // The body may not have been read: do not keep the connection for a half-read request.
+  if (!req.complete) r.headers.Connection = 'close';
+  send(req, res, r.status, { 'Content-Type': 'application/json', ...r.headers }, JSON.stringify(r.body));
+}
+
+export function createCaptureHandler(s: CaptureServices) {
+  const { config, store, clock } = s;
+
+  async function capture(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const rawUrl = req.url ?? '/';
+    if (rawUrl.length > config.MAX_QUERY_LENGTH) throw new HttpError(414, `URL longer than ${config.MAX_QUERY_LENGTH} characters`);
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const search = q < 0 ? '' : rawUrl.slice(q + 1);
+    const segments = path.split('/');
+    let ref: string;
+    try {
+      ref = decodeURIComponent(segments[1] ?? '');
+    } catch {
+      throw new NotFound('Token not found');
+    }
+    const token = await (s.tokens ?? store.tokens).resolve(ref);
+    const now = clock.now();
+    if (!token || (token.expires_at !== null && token.expires_at <= now)) throw new NotFound('Token not found');
+
+    if (token.timeout > 0) {
+      const window = now - (now % 60_000);
+      const limit = timeoutRateLimit(token.timeout);
+      if ((await store.counters.hit(`capture-timeout:${token.uuid}`, window, 120_000)) > limit) {
+        throw new TooManyRequests(`This URL has a timeout of ${token.timeout}s and takes at most ${limit} requests a minute`, (window + 60_000 - now) / 1000);
+      }
+    }
+
+    const body = await readLimited(req, config.MAX_BODY_BYTES);
+    const headers = headersOf(req);
+    const contentType = req.headers['content-type'] ?? null;
+    const host = req.headers.host ?? '';
+    const base = config.baseUrl ?? `http://${host}`;
+    const files = new Map<string, Buffer>();
+    const form = await parseForm(contentType, body, files);
+    const record: RequestRecord = {
+      uuid: uuidv7(now),
+      token_id: token.uuid,
+      type: 'web',
+      team_id: null,
+      ip: clientIp(req, config.TRUSTED_PROXIES),
+      hostname: host.replace(/:\d+$/, ''),
+      method: req.method ?? 'GET',
+      user_agent: req.headers['user-agent'] ?? '',
+      url: base + rawUrl,
+      content_type: contentType,
+      body,
+      size: body.length,
+      query: queryOf(search),
+      headers,
+      form: form.fields,
+      files: form.files,
+      custom_action_output: [],
+      custom_action_errors: [],
+      time: 0,
+      note: null,
+      sorting: s.sortingKey(),
+      created_at: now,
+      updated_at: now,
+      extra: {},
+    };
+
+    const statusSegment = segments[2] ?? '';
+    const pathStatus = /^[1-5]\d\d$/.test(statusSegment) ? Number(statusSegment) : null;
+    let response: CapturedResponse = {
+      status: pathStatus ?? token.default_status,
+      content: token.default_content,
+      contentType: token.default_content_type,
+      headers: {},
+    };
+
+    ({ response } = await s.pipeline.process(token, record, files, response, started));
+
+    if (token.listen > 0) {
+      const set = await waitForSetResponse(store, clock, token.uuid, record.uuid, token.listen);
+      if (set) response = responseFromSet(set, response.contentType);
+    }
+    if (token.timeout > 0) await sleep(token.timeout * 1000);
+
+    const out: Record<string, string> = {
+      'Content-Type': response.contentType,
+      'X-Request-Id': record.uuid,
+      'X-Token-Id': token.uuid,
+      ...response.headers,
+    };
+    if (token.cors) Object.assign(out, corsHeaders(req));
+    send(req, res, response.status, out, response.content);
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await capture(req, res);
+    } catch (err) {
+      if (!(err instanceof HttpError)) s.logger.error('capture failed', { err, url: req.url });
+      sendError(req, res, err, s.logger);
+    }
+  };
+}

@@ -1,0 +1,82 @@
+// What every capture channel (HTTP, e-mail, DNS) does once it has a request record: run the
+// token's Custom Actions, store the request unless an action said not to, tell the listeners.
+import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
+import { uuidv7 } from '../util/uuid.js';
+
+export interface CapturedResponse {
+  status: number;
+  content: string | Buffer;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+export interface ActionOutcome {
+  /** The response the actions built, or null to keep the one given. */
+  response: CapturedResponse | null;
+  dontSave: boolean;
+  output: string[];
+  errors: unknown[];
+}
+
+/** Runs a token's Custom Actions on a capture; provided by the action runtime. */
+export type ActionsHook = (token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse) => Promise<ActionOutcome | null>;
+/** Told about every stored capture, after it is committed (realtime fan-out). */
+export type CapturedHook = (token: TokenRecord, record: RequestRecord) => void;
+
+export interface CapturePipeline {
+  /** Set by the action runtime when it starts. */
+  actions: ActionsHook | null;
+  captured: CapturedHook[];
+  /**
+   * Runs actions, stores, notifies. `started` is the performance.now() at which the capture began,
+   * for the request's `time`.
+   */
+  process(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number): Promise<{ response: CapturedResponse; stored: boolean }>;
+}
+
+export function createCapturePipeline(store: Store, onHookError: (err: unknown) => void = () => {}): CapturePipeline {
+  const pipeline: CapturePipeline = {
+    actions: null,
+    captured: [],
+    async process(token, record, files, response, started) {
+      let dontSave = false;
+      if (token.actions && pipeline.actions) {
+        const outcome = await pipeline.actions(token, record, files, response);
+        if (outcome) {
+          if (outcome.response) response = outcome.response;
+          dontSave = outcome.dontSave;
+          record.custom_action_output = outcome.output;
+          record.custom_action_errors = outcome.errors;
+        }
+      }
+      record.time = (performance.now() - started) / 1000;
+      if (dontSave || token.request_limit <= 0) return { response, stored: false };
+      await store.requests.insert(record, token.request_limit, files.size ? files : undefined);
+      for (const hook of pipeline.captured) {
+        try {
+          hook(token, record);
+        } catch (err) {
+          onHookError(err);
+        }
+      }
+      return { response, stored: true };
+    },
+  };
+  return pipeline;
+}
+
+/**
+ * A new request record: the fields every channel sets the same way (empty outputs, no note, the
+ * capture clock and key), plus what the channel knows.
+ */
+export function newRequestRecord(
+  fields: Pick<RequestRecord, 'token_id' | 'type' | 'ip' | 'hostname' | 'method' | 'url' | 'sorting'> & Partial<RequestRecord>,
+  now: number,
+): RequestRecord {
+  const body = fields.body ?? Buffer.alloc(0);
+  return {
+    uuid: uuidv7(now), team_id: null, user_agent: '', content_type: null, body, size: body.length, query: null, headers: {},
+    form: null, files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, created_at: now,
+    updated_at: now, extra: {}, ...fields,
+  };
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ PORT: 8084, MAX_BODY_BYTES: 10 * 1024 * 1024, EMAIL_DOMAIN: 'email.localhost', SMTP_PORT: 2525, DNS_PORT: 5353, SQLITE_SYNCHRONOUS: 'NORMAL' });
+    expect(c.baseUrl).toBeNull();
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', MAX_BODY_BYTES: '-1' })).toThrowError(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', MONGODB_URI: 'postgres://x' });
+    } catch (e) {
+      expect((e as Error).message).toMatch(/PORT="eighty"/);
+      expect((e as Error).message).toMatch(/MONGODB_URI/);
+    }
+  });
+
+  it('reads lists and trims the base URL', () => {
+    const c = loadConfig({ PLUGINS: 'a, b', TRUSTED_PROXIES: '10.0.0.1', BASE_URL: 'https://hooks.example.test/' });
+    expect(c.PLUGINS).toEqual(['a', 'b']);
+    expect(c.TRUSTED_PROXIES).toEqual(['10.0.0.1']);
+    expect(c.baseUrl).toBe('https://hooks.example.test');
+  });
+});

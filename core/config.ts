@@ -1,0 +1,96 @@
+// Every setting of the service, read from the environment and validated once at start-up.
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+export const ConfigSchema = z.object({
+  PORT: int(0, 65535).default(8084),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  EMAIL_DOMAIN: z.string().min(1).default('email.localhost'),
+  DNS_DOMAIN: z.string().min(1).default('dns.localhost'),
+  SMTP_PORT: int(0, 65535).default(2525),
+  DNS_PORT: int(0, 65535).default(5353),
+  MAX_BODY_BYTES: int(1, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  MAX_QUERY_LENGTH: int(64, 1024 * 1024).default(16 * 1024),
+  MAX_HEADER_BYTES: int(1024, 1024 * 1024).default(64 * 1024),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  PLUGINS: csv.default([]),
+  TRUSTED_PROXIES: csv.default([]),
+  SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
+  TOKEN_CREATE_PER_MIN_FREE: int(1, 10_000_000).default(10),
+  TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
+  OUTBOUND_ALLOW_PRIVATE: bool.default(true),
+  OUTBOUND_ALLOW_LOOPBACK: bool.default(true),
+
+  // E-mail capture (core/mail). SMTP_PORT 0 picks a free port (tests); SMTP_ENABLED=false turns the
+  // SMTP server off. STARTTLS is offered when both PEM files are set.
+  SMTP_ENABLED: bool.default(true),
+  SMTP_TLS_CERT: z.string().min(1).optional(),
+  SMTP_TLS_KEY: z.string().min(1).optional(),
+  /** Largest accepted message (the raw EML), in bytes: 552 beyond it. */
+  SMTP_MAX_MESSAGE_BYTES: int(1024, 1024 * 1024 * 1024).default(25 * 1024 * 1024),
+  /** Recipients accepted per message (452 beyond it). */
+  SMTP_MAX_RECIPIENTS: int(1, 10_000).default(100),
+  /** SPF/DKIM/DMARC of incoming mail (DNS look-ups); false reports every check as unknown (null). */
+  SMTP_AUTH_CHECKS: bool.default(true),
+  /** How many times a message may pass through this service (X-Capture-Loop headers); refused beyond. */
+  SMTP_LOOP_LIMIT: int(1, 100).default(5),
+  // Outgoing mail (the send_email action). Without SMTP_RELAY_URL mail goes to this service's own
+  // SMTP server, so it reaches token addresses only. URL form: smtp[s]://user:pass@host:port.
+  SMTP_RELAY_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  /** From address of sent mail; default noreply@EMAIL_DOMAIN. */
+  SMTP_RELAY_FROM: z.string().email().optional(),
+  // DNS capture (core/dns). DNS_PORT 0 picks a free port (the same one for UDP and TCP).
+  DNS_ENABLED: bool.default(true),
+  /** TTL of the answers, in seconds (0: resolvers do not cache, so every lookup is captured). */
+  DNS_TTL: int(0, 86_400).default(0),
+  // Scheduler (core/scheduler: Agenda). SCHEDULER_ENABLED=false: this process writes jobs (the API
+  // works) but runs none, for deployments where only some processes run jobs.
+  SCHEDULER_ENABLED: bool.default(true),
+  /** How often each process polls the job list, in ms (jobs due within it are locked ahead and run on time). */
+  SCHEDULER_POLL_MS: int(100, 600_000).default(5000),
+  /** Schedule error notifications: at most one per schedule per this many seconds (de-duplication window). */
+  SCHEDULE_NOTIFY_WINDOW_SECONDS: int(60, 7 * 86_400).default(3600),
+});
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+
+export interface Config extends RawConfig {
+  baseUrl: string | null;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const parsed = ConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(input[String(i.path[0])] ?? '')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  if (!c.SMTP_TLS_CERT !== !c.SMTP_TLS_KEY) {
+    throw new ConfigError(`Invalid configuration:\n  ${c.SMTP_TLS_CERT ? 'SMTP_TLS_KEY' : 'SMTP_TLS_CERT'}: SMTP_TLS_CERT and SMTP_TLS_KEY must be set together`);
+  }
+  return { ...c, baseUrl: c.BASE_URL ? c.BASE_URL.replace(/\/$/, '') : null, dataDir: c.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(c.DATA_DIR) };
+}
+
+/** Settings for tests: defaults plus overrides, no environment. */
+export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
+  return loadConfig({ DATA_DIR: ':memory:', SMTP_PORT: '0', DNS_PORT: '0', ...overrides } as NodeJS.ProcessEnv);
+}

@@ -1,0 +1,28 @@
+// The DNS module: the DNS capture server (DNS_ENABLED, DNS_PORT, DNS_DOMAIN). Later modules and
+// tests find its port in `shared` under 'dns' ({port}).
+import type { ModuleContext, ServiceModule } from '../modules.js';
+import { startDnsServer, type DnsCapture } from './server.js';
+
+export { isHostname, parseAnswers, select, txtStrings, type DnsAnswer } from './answers.js';
+export { startDnsServer } from './server.js';
+
+export interface DnsInfo {
+  /** The port of the DNS server (UDP and TCP), or null when it is off. */
+  port: number | null;
+}
+
+export function createDnsModule(): ServiceModule {
+  return {
+    name: 'dns',
+    async start(ctx: ModuleContext) {
+      let server: DnsCapture | null = null;
+      if (ctx.config.DNS_ENABLED) server = await startDnsServer(ctx);
+      ctx.shared.set('dns', { port: server?.port ?? null } satisfies DnsInfo);
+      return {
+        async stop() {
+          await server?.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
+
+let s: TestServer;
+let owner: { id: number; key: string };
+beforeAll(async () => {
+  s = await startTestServer();
+  owner = await s.user(true);
+});
+afterAll(() => s?.close());
+
+const split = (source: string, variable_name = 'part') => ({ type: 'text_split', parameters: { source, delimiter: ',', variable_name } });
+
+describe('actions API', () => {
+  it('creates actions in order, lists, updates, reorders and deletes them', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const a = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { order: 1, ...split('a,b') } });
+    expect(a.status).toBe(200);
+    expect(a.data).toMatchObject({ token_id: t.uuid, type: 'text_split', order: 1, disabled: false });
+    const b = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { order: 1, ...split('c,d', 'other') } });
+    expect(b.data.order).toBe(1);
+    let list = (await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data;
+    expect(list.map((x: { uuid: string }) => x.uuid)).toEqual([b.data.uuid, a.data.uuid]);
+    const u = await s.call('PUT', `/token/${t.uuid}/actions/${b.data.uuid}`, { key: owner.key, json: { order: 2, ...split('e,f', 'other'), disabled: true } });
+    expect(u.data).toMatchObject({ order: 2, disabled: true });
+    list = (await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data;
+    expect(list.map((x: { uuid: string }) => x.uuid)).toEqual([a.data.uuid, b.data.uuid]);
+    expect((await s.call('DELETE', `/token/${t.uuid}/actions/${a.data.uuid}`, { key: owner.key })).status).toBe(204);
+    expect((await s.call('DELETE', `/token/${t.uuid}/actions/${a.data.uuid}`, { key: owner.key })).status).toBe(404);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toHaveLength(1);
+  });
+
+  it('refuses unknown types and bad parameters with 422 naming the field, and changes nothing', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const unknown = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'nope', parameters: {} } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.data.errors.type).toBeDefined();
+    const bad = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'text_split', parameters: { source: 'x' } } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.data.errors)[0]).toMatch(/^parameters\./);
+    expect((await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { parameters: {} } })).status).toBe(422);
+    expect((await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { ...split('a'), condition: '00000000-0000-4000-8000-000000000000' } })).status).toBe(422);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toEqual([]);
+  });
+
+  it("needs the token owner's key", async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`)).status).toBe(401);
+    const other = await s.user(false);
+    expect((await s.call('POST', `/token/${t.uuid}/actions`, { key: other.key, json: split('a') })).status).toBe(403);
+  });
+
+  it('runs the chain on captures and keeps its output on the request', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'javascript', parameters: { script: "console.log('seen ' + get('request.method'))" } } });
+    await s.call('PUT', `/${t.uuid}`, { body: 'x' });
+    const q = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data;
+    expect(JSON.stringify(q.custom_action_output)).toContain('seen PUT');
+    expect(q.custom_action_errors).toEqual([]);
+  });
+
+  it('does not run actions while the token has actions off', async () => {
+    const t = await s.token({ actions: false }, owner.key);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'javascript', parameters: { script: "respond('from js', 201)" } } });
+    const r = await s.call('GET', `/${t.uuid}`);
+    expect(r.status).toBe(200);
+  });
+
+  it('test-action runs a temporary action on a stored request and reports output and variables', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/${t.uuid}?n=1`, { body: 'a,b,c' });
+    const id = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data.uuid;
+    const r = await s.call('POST', `/token/${t.uuid}/test-action?request_id=${id}`, { key: owner.key, json: split('$request.content$') });
+    expect(r.status).toBe(200);
+    expect(r.data.success).toBe(true);
+    expect(r.data.result.variables).toMatchObject({ 'part.1': 'a', 'part.3': 'c', 'request.method': 'POST' });
+    expect(Object.keys(r.data.result.output)).toContain('00000000-0000-4000-0000-000000000000');
+    // Nothing was saved by the test run.
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toEqual([]);
+    expect((await s.call('POST', `/token/${t.uuid}/test-action?request_id=00000000-0000-4000-8000-000000000000`, { key: owner.key, json: split('x') })).status).toBe(404);
+  });
+
+  it('execute re-runs the chain on a stored request', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: split('$request.content$', 'x') });
+    await s.call('POST', `/${t.uuid}`, { body: '1,2' });
+    const id = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data.uuid;
+    const r = await s.call('POST', `/token/${t.uuid}/request/${id}/execute`, { key: owner.key });
+    expect(r.data.result.variables).toMatchObject({ 'x.1': '1', 'x.2': '2' });
+  });
+
+  it('lists action types with their JSON Schemas', async () => {
+    const r = await s.call('GET', '/action-types');
+    const split = r.data.data.find((x: { type: string }) => x.type === 'text_split');
+    expect(split.schema.properties.delimiter).toBeDefined();
+  });
+});
+
+describe('workflow documents', () => {
+  it('exports the chain as YAML and applies an edited document idempotently', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: split('a,b') });
+    const y = await s.call('GET', `/token/${t.uuid}/workflow`, { key: owner.key, headers: { Accept: 'application/yaml' } });
+    expect(y.headers.get('content-type')).toMatch(/yaml/);
+    const doc = YAML.parse(y.text);
+    expect(doc).toMatchObject({ apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token: t.uuid } });
+    const id = doc.spec.steps[0].id;
+    doc.spec.steps.push({ name: 'second', type: 'text_split', parameters: { source: 'x,y', delimiter: ',', variable_name: 'second' } });
+    delete doc.spec.steps[0].id;
+    const put = await s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, body: YAML.stringify(doc), headers: { 'Content-Type': 'application/yaml' } });
+    expect(put.status).toBe(200);
+    const again = await s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, body: YAML.stringify(doc), headers: { 'Content-Type': 'application/yaml' } });
+    const steps = YAML.parse(again.text).spec.steps;
+    expect(steps[0].id).toBe(id);
+    expect(steps).toHaveLength(2);
+    const list = (await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data;
+    expect(list.map((a: { uuid: string }) => a.uuid)).toEqual(steps.map((x: { id: string }) => x.id));
+  });
+
+  it('refuses invalid documents with 400/422 naming the place, keeping the old chain', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: split('a,b') });
+    const put = (body: string) => s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, body, headers: { 'Content-Type': 'application/yaml' } });
+    expect((await put('kind: [unclosed')).status).toBe(400);
+    const wrongKind = await put('apiVersion: capture/v1\nkind: Other\nmetadata: {token: x}\nspec: {steps: []}');
+    expect(wrongKind.status).toBe(422);
+    expect(Object.keys(wrongKind.data.errors)).toContain('kind');
+    const badStep = await put(`apiVersion: capture/v1\nkind: TokenActions\nmetadata: {token: x}\nspec:\n  steps:\n    - type: text_split\n      parameters: {source: a}\n`);
+    expect(badStep.status).toBe(422);
+    expect(Object.keys(badStep.data.errors)[0]).toMatch(/^spec\.steps\.0\.parameters\./);
+    const badCondition = await put(`apiVersion: capture/v1\nkind: TokenActions\nmetadata: {token: x}\nspec:\n  steps:\n    - type: text_split\n      condition: later\n      parameters: {source: a, delimiter: ","}\n`);
+    expect(badCondition.status).toBe(422);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toHaveLength(1);
+  });
+
+  it('cloning a token copies its chain', async () => {
+    const src = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/token/${src.uuid}/actions`, { key: owner.key, json: split('a,b') });
+    const clone = await s.token({ clone_from: src.uuid }, owner.key);
+    const list = (await s.call('GET', `/token/${clone.uuid}/actions`, { key: owner.key })).data.data;
+    expect(list).toHaveLength(1);
+    expect(list[0].type).toBe('text_split');
+    expect(clone.actions).toBe(true);
+  });
+});
+
+describe('global variables API', () => {
+  it('creates, lists, searches, updates and deletes the caller variables; actions see them', async () => {
+    const u = await s.user(false);
+    expect((await s.call('POST', '/global-variables', { json: { name: 'a', value: 'b' } })).status).toBe(401);
+    const g = await s.call('POST', '/global-variables', { key: u.key, json: { name: 'greeting', value: 'hello' } });
+    expect(g.status).toBe(200);
+    expect(g.data).toMatchObject({ name: 'greeting', value: 'hello', user_id: u.id });
+    expect((await s.call('POST', '/global-variables', { key: u.key, json: { name: 'bad name!', value: '' } })).status).toBe(422);
+    await s.call('POST', '/global-variables', { key: u.key, json: { name: 'other', value: '1' } });
+    const found = await s.call('GET', '/global-variables?search=GREET', { key: u.key });
+    expect(found.data.data.map((x: { name: string }) => x.name)).toEqual(['greeting']);
+    const t = await s.token({ actions: true }, u.key);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: u.key, json: { type: 'javascript', parameters: { script: "respond((await global('greeting')) + ' world')" } } });
+    expect((await s.call('GET', `/${t.uuid}`)).text).toBe('hello world');
+    const up = await s.call('PUT', `/global-variables/${g.data.id}`, { key: u.key, json: { value: 'hi' } });
+    expect(up.data.value).toBe('hi');
+    const stranger = await s.user(false);
+    expect((await s.call('GET', `/global-variables/${g.data.id}`, { key: stranger.key })).status).toBe(404);
+    expect((await s.call('DELETE', `/global-variables/${g.data.id}`, { key: u.key })).status).toBe(204);
+    expect((await s.call('GET', `/global-variables/${g.data.id}`, { key: u.key })).status).toBe(404);
+  });
+});

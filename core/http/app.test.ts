@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+describe('service routes', () => {
+  it('/healthz answers 200 while the store is reachable', async () => {
+    const r = await s.call('GET', '/healthz');
+    expect(r.status).toBe(200);
+    expect(r.data).toEqual({ status: 'ok', store: 'sqlite' });
+  });
+
+  it('/openapi.json describes the routes with schemas from zod', async () => {
+    const r = await s.call('GET', '/openapi.json');
+    expect(r.data.openapi).toBe('3.1.0');
+    const create = r.data.paths['/token'].post.requestBody.content['application/json'].schema;
+    expect(create.properties.default_status).toMatchObject({ minimum: 200, maximum: 599 });
+    expect(r.data.paths['/token/{token_id}/requests'].get.parameters.map((p: { name: string }) => p.name)).toContain('sorting');
+  });
+
+  it('unknown API routes are a JSON 404, wrong methods a 405', async () => {
+    const r = await s.call('GET', '/token/x/nothing-here');
+    expect(r.status).toBe(404);
+    expect(typeof r.data.message).toBe('string');
+    expect((await s.call('PATCH', '/healthz')).status).toBe(405);
+  });
+});

@@ -1,0 +1,75 @@
+// The HTTP front: API routes on Koa, every other path a capture URL on the plain handler.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { identify } from '../auth/access.js';
+import { createCaptureHandler, type CaptureServices } from '../capture/http-capture.js';
+import { errorHandler } from './middleware/errors.js';
+import { jsonBody } from './middleware/body.js';
+import { groupsRouter } from './groups/groups.router.js';
+import { openApiDocument } from './openapi.js';
+import { requestsRouter } from './requests/requests.router.js';
+import type { AppState, HttpServices } from './services.js';
+import { RESERVED_SEGMENTS } from './tokens/tokens.schema.js';
+import { tokensRouter } from './tokens/tokens.router.js';
+import { usersRouter } from './users/users.router.js';
+
+export interface AppOptions {
+  /** Extra routers of later modules (actions, schedules, realtime, web page). */
+  routers?: Array<Router<AppState>>;
+  capture: Pick<CaptureServices, 'sortingKey' | 'pipeline' | 'tokens'>;
+}
+
+export function createApp(services: HttpServices, opts: AppOptions) {
+  const { config, store, logger } = services;
+  const koa = new Koa<AppState>({ proxy: config.TRUSTED_PROXIES.length > 0 });
+  koa.silent = true;
+
+  koa.use(async (ctx, next) => {
+    ctx.state.requestId = randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    const started = performance.now();
+    await next();
+    logger.debug('api', { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) });
+  });
+  koa.use(errorHandler(logger));
+  koa.use(async (ctx, next) => {
+    ctx.state.caller = await identify(ctx.get('api-key') || undefined, store, config.ADMIN_API_KEY);
+    await next();
+  });
+  // Room for a base64 set-response of MAX_BODY_BYTES.
+  koa.use(jsonBody(Math.max(Math.ceil((config.MAX_BODY_BYTES * 4) / 3) + 64 * 1024, 1024 * 1024)));
+
+  const base = new Router<AppState>();
+  base.get('/healthz', async (ctx) => {
+    await store.ping();
+    ctx.body = { status: 'ok', store: store.kind };
+  });
+  base.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(config.baseUrl);
+  });
+
+  for (const r of [base, tokensRouter(services), requestsRouter(services), usersRouter(services), groupsRouter(services), ...(opts.routers ?? [])]) {
+    koa.use(r.routes());
+    koa.use(r.allowedMethods());
+  }
+  koa.use((ctx) => {
+    ctx.status = 404;
+    ctx.body = { message: `No route for ${ctx.method} ${ctx.path}` };
+  });
+
+  const api = koa.callback();
+  const capture = createCaptureHandler({ ...opts.capture, config, store, clock: services.clock, logger });
+
+  /** Node request listener: reserved first segments (and `/`) go to the API, the rest is captured. */
+  function handler(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    const end = url.slice(1).search(/[/?#]/);
+    const first = end < 0 ? url.slice(1) : url.slice(1, end + 1);
+    if (first === '' || RESERVED_SEGMENTS.has(first.toLowerCase())) void api(req, res);
+    else void capture(req, res);
+  }
+
+  return { koa, handler };
+}

@@ -1,0 +1,111 @@
+// /openapi.json, generated from the same zod schemas the routes validate with.
+import { z } from 'zod';
+import { ActionBody } from '../workflows/service.js';
+import { GlobalBody } from './globals/globals.router.js';
+import { GroupBody } from './groups/groups.schema.js';
+import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
+import { NoteBody, RequestListQuery, RequestView, SetResponseBody } from './requests/requests.schema.js';
+import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
+import { UserCreateBody } from './users/users.schema.js';
+
+const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+
+type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string };
+
+const ops: Record<string, Record<string, Op>> = {
+  '/token': {
+    post: { summary: 'Create a token', body: TokenCreateSchema, response: TokenView },
+    get: { summary: "List the caller's tokens", query: TokenListQuery },
+  },
+  '/token/{token_id}': {
+    get: { summary: 'Get a token', response: TokenView },
+    put: { summary: 'Update a token', body: TokenUpdateSchema, response: TokenView },
+    delete: { summary: 'Delete a token and its requests', status: '204' },
+  },
+  '/token/{token_id}/password': { put: { summary: 'Set the token password (premium)', body: PasswordBody, response: TokenView } },
+  '/token/{token_id}/alias': { put: { summary: 'Set the token alias (premium)', body: AliasBody, response: TokenView } },
+  '/token/{token_id}/cors/toggle': { put: { summary: 'Toggle CORS headers on capture responses' } },
+  '/token/{token_id}/requests': { get: { summary: 'List captured requests', query: RequestListQuery } },
+  '/token/{token_id}/request/{request_id}': {
+    get: { summary: 'Get a captured request (or `latest`)', response: RequestView },
+    delete: { summary: 'Delete a captured request', status: '204' },
+  },
+  '/token/{token_id}/request/{request_id}/raw': { get: { summary: 'Replay the stored body with its content type' } },
+  '/token/{token_id}/request': { delete: { summary: 'Delete all (or the matching) requests', status: '204' } },
+  '/token/{token_id}/request/{request_id}/note': { put: { summary: 'Set the note of a request', body: NoteBody, response: RequestView } },
+  '/token/{token_id}/request/{request_id}/response': { put: { summary: 'Answer a capture that is listening (base64 content)', body: SetResponseBody } },
+  '/token/{token_id}/request/{request_id}/download/{file_id}': { get: { summary: 'Download an uploaded file or attachment' } },
+  '/token/{token_id}/requests/export': { get: { summary: 'CSV export of the (matching) requests' } },
+  '/token/{token_id}/actions': {
+    get: { summary: "List the token's Custom Actions" },
+    post: { summary: 'Add a Custom Action', body: ActionBody },
+  },
+  '/token/{token_id}/actions/{action_id}': {
+    put: { summary: 'Update a Custom Action', body: ActionBody },
+    delete: { summary: 'Delete a Custom Action', status: '204' },
+  },
+  '/token/{token_id}/workflow': {
+    get: { summary: 'The action chain as a YAML (or JSON) workflow document' },
+    put: { summary: 'Replace the action chain with a workflow document' },
+  },
+  '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
+  '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
+  '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
+  '/global-variables': { get: { summary: 'List global variables' }, post: { summary: 'Create or replace a global variable', body: GlobalBody } },
+  '/global-variables/{id}': { get: { summary: 'Get a global variable' }, put: { summary: 'Update a global variable', body: GlobalBody }, delete: { summary: 'Delete a global variable', status: '204' } },
+  '/groups': { get: { summary: 'List groups' }, post: { summary: 'Create a group', body: GroupBody } },
+  '/groups/{group_id}': { get: { summary: 'Get a group' }, put: { summary: 'Rename a group', body: GroupBody }, delete: { summary: 'Delete a group', status: '204' } },
+  '/users': {
+    post: { summary: 'Create a user (administrator)', body: UserCreateBody },
+    get: { summary: 'List users (administrator)' },
+  },
+  '/users/{user_id}/api-keys': { post: { summary: 'Issue an API key' }, get: { summary: "List a user's API keys" } },
+  '/users/{user_id}/api-keys/{key_id}': { delete: { summary: 'Revoke an API key', status: '204' } },
+  '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
+  '/schedules': { get: { summary: "List the caller's schedules", query: ScheduleListQuery }, post: { summary: 'Create a schedule', body: ScheduleBody } },
+  '/schedules/{schedule_id}': {
+    get: { summary: 'Get a schedule' },
+    put: { summary: 'Update a schedule', body: ScheduleBody },
+    delete: { summary: 'Delete a schedule', status: '204' },
+  },
+  '/schedules/{schedule_id}/run-now': { post: { summary: 'Run the schedule now; answers its log entry' } },
+  '/schedules/{schedule_id}/logs': { get: { summary: 'Log entries of the schedule (60 a minute)', query: ScheduleLogsQuery } },
+  '/schedules/{schedule_id}/document': { get: { summary: 'The schedule as a workflow document' }, put: { summary: 'Replace the schedule from a workflow document' } },
+  '/schedules/notifications': { get: { summary: 'Where error notifications go' }, put: { summary: 'Set where error notifications go', body: NotificationSettingsBody } },
+  '/healthz': { get: { summary: 'Health check: 200 when the store is reachable' } },
+};
+
+let cached: Record<string, unknown> | undefined;
+
+export function openApiDocument(baseUrl: string | null): Record<string, unknown> {
+  if (cached) return cached;
+  const paths: Record<string, unknown> = {};
+  for (const [path, methods] of Object.entries(ops)) {
+    const item: Record<string, unknown> = {};
+    for (const [method, op] of Object.entries(methods)) {
+      const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      if (op.query) {
+        for (const [name, s] of Object.entries(op.query.shape)) params.push({ name, in: 'query', required: false, schema: schema(s as z.ZodType) as never });
+      }
+      item[method] = {
+        summary: op.summary,
+        parameters: params,
+        ...(op.body ? { requestBody: { content: { 'application/json': { schema: schema(op.body) } } } } : {}),
+        responses: {
+          [op.status ?? '200']: op.response ? { description: 'OK', content: { 'application/json': { schema: schema(op.response) } } } : { description: 'OK' },
+          default: { description: 'Error: {"message": "...", "errors": {"field": ["..."]}}' },
+        },
+      };
+    }
+    paths[path] = item;
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: { title: 'Request capture service', version: '0.1.0', description: 'webhook.site-compatible request capture and automation API' },
+    servers: baseUrl ? [{ url: baseUrl }] : [],
+    components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'Api-Key' } } },
+    security: [{ ApiKey: [] }, {}],
+    paths,
+  };
+  return cached;
+}

@@ -1,0 +1,31 @@
+// A captured request as the API (and the realtime channel) shows it.
+import type { RequestRecord } from '../../store/types.js';
+import { formatTimestamp } from '../../util/time.js';
+
+export function requestView(r: RequestRecord): Record<string, unknown> {
+  return {
+    uuid: r.uuid,
+    type: r.type,
+    token_id: r.token_id,
+    team_id: r.team_id,
+    ip: r.ip,
+    hostname: r.hostname,
+    method: r.method,
+    user_agent: r.user_agent,
+    content: r.body.toString('utf8'),
+    query: r.query,
+    request: r.form ?? {},
+    headers: r.headers,
+    url: r.url,
+    size: r.size,
+    files: r.files,
+    custom_action_output: r.custom_action_output,
+    custom_action_errors: r.custom_action_errors,
+    note: r.note,
+    time: r.time,
+    sorting: r.sorting,
+    ...r.extra,
+    created_at: formatTimestamp(r.created_at),
+    updated_at: formatTimestamp(r.updated_at),
+  };
+}

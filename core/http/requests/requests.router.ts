@@ -1,0 +1,146 @@
+import Router from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import { Conflict, NotFound, PayloadTooLarge, ValidationError, fromZod } from '../../errors.js';
+import { QuerySyntaxError, parseQuery } from '../../store/query/index.js';
+import type { RealtimeBus, RequestDeletedData } from '../../realtime/bus.js';
+import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
+import type { AppState, HttpServices } from '../services.js';
+import { loadToken } from '../token-access.js';
+import { requestView } from './request.view.js';
+import { requestsToCsv } from './csv.js';
+import { ExportQuery, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
+
+export function parseSearch(text: string | undefined) {
+  try {
+    return text === undefined ? null : parseQuery(text);
+  } catch (e) {
+    if (e instanceof QuerySyntaxError) throw new ValidationError(`query: ${e.message}`, { query: [e.message] });
+    throw e;
+  }
+}
+
+export function requestsRouter(services: HttpServices): Router<AppState> {
+  const router = new Router<AppState>();
+  const { store, clock } = services;
+
+  /** Tells realtime subscribers, through the bus a realtime module shared (when one runs). */
+  function publishDeleted(tokenId: string, data: RequestDeletedData): void {
+    (services.shared?.get('bus') as RealtimeBus | undefined)?.publish({ type: 'request.deleted', tokenId, data });
+  }
+  function publishDeletedMany(ctx: ParameterizedContext<AppState>, tokenId: string, count: number): void {
+    const param = (k: string) => (typeof ctx.query[k] === 'string' && ctx.query[k] !== '' ? (ctx.query[k] as string) : null);
+    const filter = { query: param('query'), date_from: param('date_from'), date_to: param('date_to') };
+    publishDeleted(tokenId, filter.query === null && filter.date_from === null && filter.date_to === null ? { all: true } : { filter, count });
+  }
+
+  async function loadRequest(ctx: ParameterizedContext<AppState>, token: TokenRecord, id: string): Promise<RequestRecord> {
+    const r = id === 'latest' ? await store.requests.latest(token.uuid) : await store.requests.get(token.uuid, id);
+    if (!r) throw new NotFound('Request not found');
+    return r;
+  }
+
+  function filterOf(ctx: ParameterizedContext<AppState>): RequestFilter {
+    const q = RequestFilterQuery.safeParse(ctx.query);
+    if (!q.success) throw fromZod(q.error);
+    return { query: parseSearch(q.data.query), dateFrom: q.data.date_from ?? null, dateTo: q.data.date_to ?? null, now: clock.now() };
+  }
+
+  router.get('/token/:token/requests', async (ctx) => {
+    const token = await loadToken(ctx, services, ctx.params.token!);
+    const q = RequestListQuery.safeParse(ctx.query);
+    if (!q.success) throw fromZod(q.error);
+    const { page, per_page, sorting } = q.data;
+    const result = await store.requests.list(token.uuid, { ...filterOf(ctx), sorting, page, perPage: per_page });
+    const from = result.items.length ? (page - 1) * per_page + 1 : 0;
+    ctx.body = {
+      data: result.items.map(requestView),
+      total: result.total,
+      per_page,
+      current_page: page,
+      is_last_page: page * per_page >= result.total,
+      from,
+      to: result.items.length ? from + result.items.length - 1 : 0,
+    };
+  });
+
+  // Before /requests/:request, which would take `export` for a request ID.
+  router.get('/token/:token/requests/export', async (ctx) => {
+    const token = await loadToken(ctx, services, ctx.params.token!);
+    const q = ExportQuery.safeParse(ctx.query);
+    if (!q.success) throw fromZod(q.error);
+    const perPage = q.data.per_page ?? Math.max(token.request_limit, 1);
+    const result = await store.requests.list(token.uuid, { ...filterOf(ctx), sorting: q.data.sorting, page: 1, perPage });
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', `attachment; filename="requests-${token.uuid}.csv"`);
+    ctx.body = requestsToCsv(result.items);
+  });
+
+  for (const prefix of ['request', 'requests']) {
+    router.put(`/token/:token/${prefix}/:request/response`, async (ctx) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      const body = SetResponseBody.safeParse(ctx.request.body ?? {});
+      if (!body.success) throw fromZod(body.error);
+      if (Math.floor((body.data.content.length * 3) / 4) > MAX_SET_RESPONSE_BYTES) throw new PayloadTooLarge('content is larger than 10 MiB');
+      const ok = await store.listeners.respond(token.uuid, ctx.params.request!, body.data, clock.now());
+      if (!ok) throw new Conflict('No capture of this token is waiting for a response with this request ID (listen ended, or already answered)');
+      ctx.body = { status: true };
+    });
+
+    router.get(`/token/:token/${prefix}/:request/download/:file`, async (ctx) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      const r = await loadRequest(ctx, token, ctx.params.request!);
+      const meta = r.files.find((f) => f.id === ctx.params.file);
+      const data = meta ? await store.requests.getFile(token.uuid, r.uuid, meta.id) : null;
+      if (!meta || !data) throw new NotFound('File not found');
+      const ascii = meta.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      ctx.type = meta.content_type;
+      ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(meta.filename)}`);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.body = data;
+    });
+
+    router.get(`/token/:token/${prefix}/:request`, async (ctx) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      ctx.body = requestView(await loadRequest(ctx, token, ctx.params.request!));
+    });
+
+    router.get(`/token/:token/${prefix}/:request/raw`, async (ctx) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      const r = await loadRequest(ctx, token, ctx.params.request!);
+      ctx.status = 200;
+      ctx.type = r.content_type ?? 'text/plain';
+      ctx.body = r.body;
+    });
+
+    router.delete(`/token/:token/${prefix}/:request`, async (ctx) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      const r = await loadRequest(ctx, token, ctx.params.request!);
+      if (await store.requests.delete(token.uuid, r.uuid)) publishDeleted(token.uuid, { uuid: r.uuid });
+      ctx.status = 204;
+    });
+
+    const setNote = async (ctx: ParameterizedContext<AppState>) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      const r = await loadRequest(ctx, token, ctx.params.request!);
+      const body = NoteBody.safeParse(ctx.request.body ?? {});
+      if (!body.success) throw fromZod(body.error);
+      const updated = await store.requests.update(token.uuid, r.uuid, { note: body.data.note, updated_at: clock.now() });
+      ctx.body = requestView(updated!);
+    };
+    router.put(`/token/:token/${prefix}/:request`, setNote);
+    router.put(`/token/:token/${prefix}/:request/note`, setNote);
+  }
+
+  router.delete('/token/:token/request', async (ctx) => {
+    const token = await loadToken(ctx, services, ctx.params.token!);
+    publishDeletedMany(ctx, token.uuid, await store.requests.deleteMany(token.uuid, filterOf(ctx)));
+    ctx.status = 204;
+  });
+  router.delete('/token/:token/requests', async (ctx) => {
+    const token = await loadToken(ctx, services, ctx.params.token!);
+    publishDeletedMany(ctx, token.uuid, await store.requests.deleteMany(token.uuid, filterOf(ctx)));
+    ctx.status = 204;
+  });
+
+  return router;
+}

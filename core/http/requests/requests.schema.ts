@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { parseTimestamp } from '../../util/time.js';
+
+const dateParam = z
+  .string()
+  .transform((v, ctx) => {
+    const t = parseTimestamp(v);
+    if (t === null) {
+      ctx.addIssue({ code: 'custom', message: 'must be a date of the form YYYY-MM-DD HH:MM:SS' });
+      return z.NEVER;
+    }
+    return t;
+  })
+  .optional();
+
+export const RequestFilterQuery = z.object({
+  query: z.string().max(4096).optional(),
+  date_from: dateParam,
+  date_to: dateParam,
+});
+
+export const RequestListQuery = RequestFilterQuery.extend({
+  sorting: z.enum(['newest', 'oldest']).default('oldest'),
+  // Clients asking for more than the maximum get the maximum.
+  per_page: z.coerce.number().int().min(1).default(50).transform((n) => Math.min(n, 100)),
+  page: z.coerce.number().int().min(1).default(1),
+});
+
+export const NoteBody = z.object({ note: z.string().max(10_000).nullable() });
+
+/** 10 MiB of body, in base64. */
+export const MAX_SET_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+export const SetResponseBody = z.object({
+  status: z.coerce.number().int().min(100).max(599).default(200),
+  content: z.string().default(''),
+  // The CLI sends name -> array of values; plain name -> string is accepted too.
+  headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+});
+
+export const ExportQuery = RequestFilterQuery.extend({
+  sorting: z.enum(['newest', 'oldest']).default('oldest'),
+  per_page: z.coerce.number().int().min(1).max(100_000).optional(),
+});
+
+/** A captured request as the API returns it (documentation, /openapi.json and schemas/). */
+export const RequestView = z.object({
+  uuid: z.string().uuid(),
+  type: z.enum(['web', 'email', 'dns']),
+  token_id: z.string().uuid(),
+  team_id: z.number().int().nullable(),
+  ip: z.string(),
+  hostname: z.string(),
+  method: z.string(),
+  user_agent: z.string(),
+  content: z.string().describe('The body as UTF-8 text; `raw` returns the exact bytes'),
+  query: z.record(z.string(), z.string()).nullable(),
+  request: z.record(z.string(), z.unknown()).describe('Form fields (urlencoded or multipart)'),
+  headers: z.record(z.string(), z.array(z.string())),
+  url: z.string(),
+  size: z.number().int(),
+  files: z.array(z.object({ id: z.string(), name: z.string(), filename: z.string(), size: z.number().int(), content_type: z.string() })),
+  custom_action_output: z.array(z.string()),
+  custom_action_errors: z.array(z.unknown()),
+  note: z.string().nullable(),
+  time: z.number(),
+  sorting: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  sender: z.string().optional(),
+  message_id: z.string().optional(),
+  destinations: z.array(z.string()).optional(),
+  text_content: z.string().optional(),
+  html_content: z.string().optional(),
+  checks: z.record(z.string(), z.unknown()).optional(),
+});

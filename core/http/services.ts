@@ -1,0 +1,22 @@
+// What the HTTP layer is given by the composition root (core/main.ts).
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/types.js';
+import type { TokenService } from '../tokens/service.js';
+import type { Clock } from '../util/time.js';
+import type { Caller } from '../auth/access.js';
+
+export interface HttpServices {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  /** What modules exported (ModuleContext.shared), e.g. the realtime bus under `bus`. */
+  shared?: Map<string, unknown>;
+}
+
+export interface AppState {
+  caller: Caller;
+  requestId: string;
+}

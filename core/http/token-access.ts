@@ -1,0 +1,43 @@
+// Loads the token named in a route and checks the caller may open it.
+import type { ParameterizedContext } from 'koa';
+import { authorizeToken, offeredPassword } from '../auth/access.js';
+import { NotFound } from '../errors.js';
+import type { TokenRecord } from '../store/types.js';
+import type { AppState, HttpServices } from './services.js';
+
+export async function loadToken(ctx: ParameterizedContext<AppState>, services: HttpServices, idOrAlias: string): Promise<TokenRecord> {
+  const token = await services.store.tokens.resolve(idOrAlias);
+  if (!token) throw new NotFound('Token not found');
+  authorizeToken(ctx.state.caller, token, offeredPassword(ctx.query, ctx.get('authorization') || undefined));
+  return token;
+}
+
+/** Builds `?page=N` links of a Laravel-style page envelope. */
+export function pageEnvelope<T>(ctx: ParameterizedContext<AppState>, baseUrl: string, data: T[], total: number, page: number, perPage: number) {
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const path = baseUrl + ctx.path;
+  const link = (p: number) => {
+    const q = new URLSearchParams(ctx.querystring);
+    q.set('page', String(p));
+    return `${path}?${q.toString()}`;
+  };
+  const from = data.length ? (page - 1) * perPage + 1 : null;
+  return {
+    data,
+    current_page: page,
+    first_page_url: link(1),
+    from,
+    last_page: lastPage,
+    last_page_url: link(lastPage),
+    next_page_url: page < lastPage ? link(page + 1) : null,
+    path,
+    per_page: perPage,
+    prev_page_url: page > 1 ? link(page - 1) : null,
+    to: from === null ? null : from + data.length - 1,
+    total,
+  };
+}
+
+export function publicBaseUrl(ctx: ParameterizedContext<AppState>, services: HttpServices): string {
+  return services.config.baseUrl ?? `${ctx.protocol}://${ctx.host}`;
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
+/** First path segments the API and the web page own; no alias may take them. */
+export const RESERVED_SEGMENTS = new Set([
+  'token', 'tokens', 'users', 'user', 'schedules', 'healthz', 'openapi.json', 'api', 'app', 'assets', 'static',
+  'action-types', 'groups', 'global-variables', 'variables', 'ws', 'socket.io', 'events', 'sse', 'realtime',
+  'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html',
+]);
+
+export const AliasSchema = z
+  .string()
+  .regex(ALIAS, 'must be 3 to 32 characters of letters, digits, - and _')
+  .refine((a) => !RESERVED_SEGMENTS.has(a.toLowerCase()), 'is reserved');
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** The create body of the seed; every field optional. */
+export const TokenCreateSchema = z.object({
+  default_status: int(200, 599).optional(),
+  default_content: z.string().max(10 * 1024 * 1024).optional(),
+  default_content_type: z.string().min(1).max(255).optional(),
+  timeout: int(0, 30).optional(),
+  listen: int(0, 10).optional(),
+  expiry: z.union([z.number().int().min(1), z.boolean(), z.null()]).optional(),
+  request_limit: int(0, 10000).optional(),
+  cors: z.boolean().optional(),
+  alias: AliasSchema.nullable().optional(),
+  actions: z.boolean().optional(),
+  clone_from: z.string().min(1).max(64).optional(),
+  group_id: z.number().int().min(1).nullable().optional(),
+  description: z.string().max(1000).nullable().optional(),
+  redirect: z.boolean().optional(),
+});
+export type TokenCreateBody = z.infer<typeof TokenCreateSchema>;
+
+/**
+ * Fields of a Token that a client may send back unchanged (read-modify-write) but that the API
+ * sets itself; they are dropped before validation.
+ */
+export const READ_ONLY_TOKEN_FIELDS = [
+  'uuid', 'premium', 'premium_expires_at', 'user_id', 'ip', 'user_agent', 'created_at', 'updated_at', 'expires_at',
+  'requests', 'latest_request_id', 'latest_request_at', 'password', 'email', 'url', 'email_address', 'dns_name',
+] as const;
+
+export const TokenUpdateSchema = TokenCreateSchema.omit({ clone_from: true });
+export type TokenUpdateBody = z.infer<typeof TokenUpdateSchema>;
+
+export const TokenListQuery = z.object({
+  per_page: z.coerce.number().int().min(1).max(100).default(50),
+  page: z.coerce.number().int().min(1).default(1),
+  order_by: z.enum(['created_at', 'token_id']).default('created_at'),
+  order_direction: z.enum(['asc', 'desc']).default('asc'),
+});
+
+export const PasswordBody = z.object({
+  password: z.string().max(256),
+  old_password: z.string().max(256).nullable().optional(),
+});
+
+export const AliasBody = z.object({ alias: AliasSchema.nullable() });
+
+/** A Token as the API returns it (documentation and /openapi.json). */
+export const TokenView = z.object({
+  uuid: z.string().uuid(),
+  redirect: z.boolean(),
+  alias: z.string().nullable(),
+  actions: z.boolean(),
+  cors: z.boolean(),
+  expiry: z.union([z.number(), z.boolean(), z.null()]),
+  timeout: z.number().int(),
+  listen: z.number().int(),
+  premium: z.boolean(),
+  premium_expires_at: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  ip: z.string(),
+  user_agent: z.string(),
+  default_content: z.string(),
+  default_status: z.number().int(),
+  default_content_type: z.string(),
+  request_limit: z.number().int().nullable(),
+  description: z.string().nullable(),
+  group_id: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string().nullable(),
+  requests: z.number().int().optional(),
+  latest_request_id: z.string().nullable().optional(),
+  latest_request_at: z.string().nullable().optional(),
+});

@@ -1,0 +1,55 @@
+// Optional parts of the service (action runtime, scheduler, realtime, web page, e-mail, DNS) plug
+// in here: each is started by core/server.ts with the shared services, may add API routers and
+// capture hooks, and is stopped in reverse order on shutdown.
+import type http from 'node:http';
+import type Router from '@koa/router';
+import type { CapturePipeline } from './capture/pipeline.js';
+import type { Config } from './config.js';
+import type { AppState } from './http/services.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store/types.js';
+import type { TokenService } from './tokens/service.js';
+import type { Clock } from './util/time.js';
+
+export interface ModuleContext {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenService;
+  pipeline: CapturePipeline;
+  /** The HTTP server, not yet listening (socket.io attaches here). */
+  httpServer: http.Server;
+  /** Microsecond capture keys for new request records. */
+  sortingKey: () => number;
+  /** What earlier modules exported for later ones (e.g. the event bus). */
+  shared: Map<string, unknown>;
+}
+
+export interface StartedModule {
+  routers?: Array<Router<AppState>>;
+  /** Called once the HTTP server listens, with its base URL. */
+  listening?(url: string): void | Promise<void>;
+  /**
+   * Called when shutdown begins, before the HTTP server stops accepting: end long-lived connections
+   * (SSE, WebSockets), which would otherwise keep the server from closing.
+   */
+  closing?(): void | Promise<void>;
+  stop?(): Promise<void>;
+}
+
+export interface ServiceModule {
+  name: string;
+  start(ctx: ModuleContext): Promise<StartedModule>;
+}
+
+/** The modules, in start order. Each entry is one import and one line. */
+export async function loadModules(): Promise<ServiceModule[]> {
+  const { createMailModule } = await import('./mail/index.js');
+  const { createDnsModule } = await import('./dns/index.js');
+  const { createSchedulerModule } = await import('./scheduler/module.js');
+  const { createActionsModule } = await import('./actions/module.js');
+  const { createRealtimeModule } = await import('./realtime/module.js');
+  const { web } = await import('./web/web.module.js');
+  return [createMailModule(), createSchedulerModule(), createActionsModule(), createRealtimeModule(), web, createDnsModule()];
+}

@@ -1,0 +1,300 @@
+// The one outgoing HTTP client of the service (schedules, the HTTP Request action, sandbox fetch,
+// schema downloads). Every address a host name resolves to is checked against the outbound policy
+// at connect time, inside the socket's own DNS lookup, so a name that resolves to a public address
+// when validated and to a private one when connecting (DNS rebinding) is still refused. Literal IP
+// hosts are checked before any socket is opened, and every redirect hop is checked again.
+//
+// Policy: link-local (169.254.0.0/16, fe80::/10), cloud metadata addresses, "this host"
+// (0.0.0.0/8, ::), multicast and reserved ranges are always refused; loopback (127.0.0.0/8, ::1)
+// and private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are allowed unless
+// OUTBOUND_ALLOW_LOOPBACK / OUTBOUND_ALLOW_PRIVATE say false.
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Config } from '../config.js';
+
+export type OutboundErrorCode = 'refused' | 'invalid_url' | 'timeout' | 'aborted' | 'too_many_redirects' | 'dns' | 'network';
+
+/** Every failure of an outgoing request, with a message fit for a user's log. */
+export class OutboundError extends Error {
+  constructor(
+    readonly code: OutboundErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'OutboundError';
+  }
+}
+
+/** An address the outbound policy does not allow. */
+export class OutboundRefused extends OutboundError {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+    readonly host?: string,
+  ) {
+    super('refused', `Outbound request refused: ${host && host !== address ? `${host} resolves to ${address}` : address}, ${reason}`);
+    this.name = 'OutboundRefused';
+  }
+}
+
+export interface OutboundPolicy {
+  allowLoopback: boolean;
+  allowPrivate: boolean;
+}
+
+export interface OutboundRequest {
+  method: string;
+  url: string;
+  /** Header values may repeat (arrays). */
+  headers?: Record<string, string | string[]>;
+  body?: string | Buffer;
+  /** Whole request: connect, send, response and body. Default 30 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Bytes of response body kept; the rest is not read (`truncated` is set). Default 10 MiB. */
+  maxBodyBytes?: number;
+  /** Redirects followed, each hop checked again. Default 5; 0 returns the 3xx itself. */
+  maxRedirects?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  /** Lower-case header names to their values in order received. */
+  headers: Record<string, string[]>;
+  body: Buffer;
+  /** True when the body was cut at maxBodyBytes. */
+  truncated: boolean;
+  /** Milliseconds from the start of the first request to the end of the body. */
+  timeMs: number;
+  /** The URL that answered (after redirects). */
+  url: string;
+}
+
+export interface OutboundClient {
+  request(req: OutboundRequest): Promise<OutboundResponse>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_REDIRECTS = 5;
+
+const ALWAYS = new net.BlockList();
+// "This host" and the unspecified addresses reach the local machine on some systems.
+ALWAYS.addSubnet('0.0.0.0', 8, 'ipv4');
+ALWAYS.addAddress('::', 'ipv6');
+// Link-local, which is where most cloud metadata services live (169.254.169.254, fd00:ec2::254).
+ALWAYS.addSubnet('169.254.0.0', 16, 'ipv4');
+ALWAYS.addSubnet('fe80::', 10, 'ipv6');
+// Multicast, reserved and broadcast.
+ALWAYS.addSubnet('224.0.0.0', 4, 'ipv4');
+ALWAYS.addSubnet('240.0.0.0', 4, 'ipv4');
+ALWAYS.addSubnet('ff00::', 8, 'ipv6');
+
+const METADATA: Record<string, string> = {
+  '169.254.169.254': 'the cloud metadata service',
+  '169.254.170.2': 'the ECS task metadata service',
+  'fd00:ec2::254': 'the AWS metadata service (IPv6)',
+  '100.100.100.200': 'the Alibaba Cloud metadata service',
+  '168.63.129.16': 'the Azure host service',
+  '192.0.0.192': 'the Oracle Cloud metadata service',
+};
+
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+const PRIVATE = new net.BlockList();
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6');
+
+/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
+function embeddedIpv4(address: string): string | null {
+  const lower = address.toLowerCase();
+  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (m) return m[1]!;
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hex) {
+    const hi = parseInt(hex[1]!, 16);
+    const lo = parseInt(hex[2]!, 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return null;
+}
+
+/** Why the policy refuses this IP address, or null when it is allowed. */
+export function refusalReason(address: string, policy: OutboundPolicy): string | null {
+  const family = net.isIP(address);
+  if (family === 0) return 'not an IP address';
+  if (family === 6) {
+    const v4 = embeddedIpv4(address);
+    if (v4) return refusalReason(v4, policy);
+  }
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const meta = METADATA[address.toLowerCase()];
+  if (meta) return `which is ${meta}; such addresses are never allowed`;
+  if (ALWAYS.check(address, type)) return 'which is a link-local, unspecified, multicast or reserved address; such addresses are never allowed';
+  if (LOOPBACK.check(address, type) && !policy.allowLoopback) return 'which is a loopback address (OUTBOUND_ALLOW_LOOPBACK is false)';
+  if (PRIVATE.check(address, type) && !policy.allowPrivate) return 'which is a private-network address (OUTBOUND_ALLOW_PRIVATE is false)';
+  return null;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/** A `lookup` for sockets: resolves, then refuses the connection if any address is not allowed. */
+export function policyLookup(policy: OutboundPolicy, resolve: typeof dns.lookup = dns.lookup) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as unknown as dns.LookupAddress[];
+      for (const a of list) {
+        const reason = refusalReason(a.address, policy);
+        if (reason) return callback(new OutboundRefused(a.address, reason, hostname) as unknown as NodeJS.ErrnoException, '');
+      }
+      if (!list.length) return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: 'ENOTFOUND' }), '');
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+function toHeaders(raw: NodeJS.Dict<string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(raw)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
+function parseUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new OutboundError('invalid_url', `Invalid URL: ${url}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundError('invalid_url', `Only http and https URLs can be requested, not ${u.protocol}`);
+  return u;
+}
+
+interface Hop {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Repeated headers kept apart (`headers` joins them). */
+  distinct: NodeJS.Dict<string[]>;
+  body: Buffer;
+  truncated: boolean;
+}
+
+export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBACK' | 'OUTBOUND_ALLOW_PRIVATE'>, opts: { resolve?: typeof dns.lookup } = {}): OutboundClient {
+  const policy: OutboundPolicy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
+  const lookup = policyLookup(policy, opts.resolve);
+
+  function checkLiteral(u: URL): void {
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host)) {
+      const reason = refusalReason(host, policy);
+      if (reason) throw new OutboundRefused(host, reason);
+    }
+  }
+
+  function once(u: URL, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, signal: AbortSignal, maxBodyBytes: number): Promise<Hop> {
+    checkLiteral(u);
+    return new Promise<Hop>((resolve, reject) => {
+      const mod = u.protocol === 'https:' ? https : http;
+      const h: Record<string, string | string[]> = { ...headers };
+      if (body !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-length')) h['Content-Length'] = String(body.length);
+      const req = mod.request(
+        u,
+        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          let truncated = false;
+          const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, distinct: res.headersDistinct, body: Buffer.concat(chunks, size), truncated });
+          res.on('data', (chunk: Buffer) => {
+            if (truncated) return;
+            const room = maxBodyBytes - size;
+            if (chunk.length > room) {
+              if (room > 0) chunks.push(chunk.subarray(0, room));
+              size += Math.max(0, room);
+              truncated = true;
+              // Stop reading: what is kept is answered now, the rest is dropped with the socket.
+              finish();
+              res.destroy();
+              return;
+            }
+            chunks.push(chunk);
+            size += chunk.length;
+          });
+          res.on('end', () => {
+            if (!truncated) finish();
+          });
+          res.on('error', (err) => {
+            if (!truncated) reject(err);
+          });
+        },
+      );
+      req.on('error', reject);
+      if (body !== undefined) req.end(body);
+      else req.end();
+    });
+  }
+
+  return {
+    async request(r) {
+      const started = performance.now();
+      const timeoutMs = r.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const maxBodyBytes = r.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const maxRedirects = r.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = r.signal ? AbortSignal.any([r.signal, timeout]) : timeout;
+      let url = parseUrl(r.url);
+      let method = r.method.toUpperCase();
+      let headers = { ...(r.headers ?? {}) };
+      let body = r.body === undefined ? undefined : Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body, 'utf8');
+      if (method === 'GET' || method === 'HEAD') body = body?.length ? body : undefined;
+      try {
+        for (let hop = 0; ; hop++) {
+          if (signal.aborted) throw signal.reason;
+          const res = await once(url, method, headers, body, signal, maxBodyBytes);
+          const location = res.headers.location;
+          if (res.status >= 300 && res.status < 400 && res.status !== 304 && location && maxRedirects > 0) {
+            if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, stopped at ${url.href}`);
+            const next = parseUrl(new URL(location, url).href);
+            // 303, and 301/302 after a POST, continue as a GET without a body (what browsers do).
+            if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+              if (method !== 'HEAD') method = 'GET';
+              body = undefined;
+              headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !['content-length', 'content-type'].includes(k.toLowerCase())));
+            }
+            // Credentials are not sent to another origin.
+            if (next.origin !== url.origin) {
+              headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase())));
+            }
+            url = next;
+            continue;
+          }
+          return { status: res.status, headers: toHeaders(res.distinct), body: res.body, truncated: res.truncated, timeMs: performance.now() - started, url: url.href };
+        }
+      } catch (err) {
+        throw normaliseError(err, url, timeout, timeoutMs);
+      }
+    },
+  };
+}
+
+function normaliseError(err: unknown, url: URL, timeout: AbortSignal, timeoutMs: number): OutboundError {
+  if (err instanceof OutboundError) return err;
+  // The lookup's refusal may come back wrapped by the socket.
+  const cause = (err as { cause?: unknown })?.cause;
+  if (cause instanceof OutboundError) return cause;
+  if (timeout.aborted) return new OutboundError('timeout', `Timed out after ${timeoutMs / 1000} s requesting ${url.href}`, { cause: err });
+  const e = err as NodeJS.ErrnoException;
+  if (e?.name === 'AbortError' || e?.code === 'ABORT_ERR') return new OutboundError('aborted', `Request to ${url.href} was aborted`, { cause: err });
+  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return new OutboundError('dns', `Could not resolve ${url.hostname}`, { cause: err });
+  return new OutboundError('network', `Request to ${url.href} failed: ${e?.message ?? String(err)}`, { cause: err });
+}

@@ -1,0 +1,152 @@
+// Fan-out across processes that share one store. A Feed delivers other processes' events to the
+// local bus and shares this process's non-capture events with them. Captures need no sharing: the
+// requests table/collection is itself the feed. Implementations: SQLite polling (this file), MongoDB
+// change streams or polling (mongo-feed.ts, loaded only when the store is MongoDB).
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/types.js';
+import type { RealtimeBus, RealtimeEvent, RequestDeletedData, SharedEvent } from './bus.js';
+
+export interface Feed {
+  readonly kind: 'none' | 'sqlite-poll' | 'mongo-change-stream' | 'mongo-poll';
+  start(bus: RealtimeBus): Promise<void>;
+  /** Tells the other processes about a locally published event. */
+  share(e: SharedEvent): void;
+  stop(): Promise<void>;
+}
+
+export interface FeedOptions {
+  /** Polling interval (ms) where polling is used. */
+  pollMs?: number;
+}
+
+/** The feed that fits the store: none for an in-memory SQLite database (no other process can open it). */
+export async function createFeed(store: Store, logger: Logger, opts: FeedOptions = {}): Promise<Feed> {
+  if (store.kind === 'sqlite' && 'db' in store) {
+    const db = (store as Store & { db: Database }).db;
+    return db.memory ? noFeed : sqliteFeed(db, store, logger, opts);
+  }
+  if (store.kind === 'mongo' && 'c' in store) {
+    const { mongoFeed } = await import('./mongo-feed.js');
+    return mongoFeed((store as unknown as { c: Parameters<typeof mongoFeed>[0] }).c, store, logger, opts);
+  }
+  return noFeed;
+}
+
+export const noFeed: Feed = {
+  kind: 'none',
+  async start() {},
+  share() {},
+  async stop() {},
+};
+
+/** Turns a shared event of another process back into a bus event (loading what it refers to). */
+export async function materialize(store: Store, e: SharedEvent): Promise<RealtimeEvent | null> {
+  switch (e.type) {
+    case 'request.deleted':
+      return { type: e.type, tokenId: e.tokenId, data: e.data as RequestDeletedData };
+    case 'token.updated': {
+      const token = await store.tokens.get(e.tokenId);
+      return token ? { type: e.type, tokenId: e.tokenId, token } : null;
+    }
+    case 'token.deleted':
+      return { type: e.type, tokenId: e.tokenId };
+    default:
+      return null;
+  }
+}
+
+const EVENT_TTL_MS = 10 * 60_000;
+
+/**
+ * SQLite: polls the requests table by `seq` (AUTOINCREMENT, and SQLite has one writer at a time, so
+ * seq order is commit order and nothing committed is skipped) and the realtime_events table
+ * (migration 6) for deletions and token changes of other processes.
+ */
+export function sqliteFeed(db: Database, store: Store, logger: Logger, opts: FeedOptions = {}): Feed {
+  const origin = randomUUID();
+  const pollMs = opts.pollMs ?? 200;
+  const maxSeq = db.prepare<[], { n: number }>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'requests'), 0) AS n");
+  const newRequests = db.prepare<[number], { seq: number; uuid: string; token_id: string }>(
+    'SELECT seq, uuid, token_id FROM requests WHERE seq > ? ORDER BY seq LIMIT 1000',
+  );
+  const maxEvent = db.prepare<[], { n: number }>('SELECT coalesce(max(id), 0) AS n FROM realtime_events');
+  const newEvents = db.prepare<[number], { id: number; origin: string; token_id: string; type: SharedEvent['type']; data: string }>(
+    'SELECT id, origin, token_id, type, data FROM realtime_events WHERE id > ? ORDER BY id LIMIT 1000',
+  );
+  const insertEvent = db.prepare('INSERT INTO realtime_events (origin, token_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)');
+  const prune = db.prepare('DELETE FROM realtime_events WHERE created_at < ?');
+
+  let lastSeq = 0;
+  let lastEvent = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let lastPrune = 0;
+  let bus: RealtimeBus | null = null;
+
+  async function poll(b: RealtimeBus): Promise<void> {
+    if (!b.hasWatchers()) {
+      // Nobody to tell: skip what was committed meanwhile without reading it.
+      lastSeq = Math.max(lastSeq, maxSeq.get()?.n ?? 0);
+      lastEvent = Math.max(lastEvent, maxEvent.get()?.n ?? 0);
+      return;
+    }
+    for (;;) {
+      const rows = newRequests.all(lastSeq);
+      for (const row of rows) {
+        lastSeq = row.seq;
+        if (!b.watches(row.token_id) || b.seen(row.uuid)) continue;
+        const request = await store.requests.get(row.token_id, row.uuid);
+        if (request) b.deliverRemote({ type: 'request.created', tokenId: row.token_id, request });
+      }
+      if (rows.length < 1000) break;
+    }
+    for (;;) {
+      const rows = newEvents.all(lastEvent);
+      for (const row of rows) {
+        lastEvent = row.id;
+        if (row.origin === origin || !b.watches(row.token_id)) continue;
+        const e = await materialize(store, { type: row.type, tokenId: row.token_id, data: JSON.parse(row.data) });
+        if (e) b.deliverRemote(e);
+      }
+      if (rows.length < 1000) break;
+    }
+    const now = Date.now();
+    if (now - lastPrune > 60_000) {
+      lastPrune = now;
+      prune.run(now - EVENT_TTL_MS);
+    }
+  }
+
+  function tick(): void {
+    if (running || !bus) return;
+    const b = bus;
+    running = poll(b)
+      .catch((err) => logger.warn('realtime: polling the store failed', { err }))
+      .finally(() => {
+        running = null;
+      });
+  }
+
+  return {
+    kind: 'sqlite-poll',
+    async start(b) {
+      bus = b;
+      lastSeq = maxSeq.get()?.n ?? 0;
+      lastEvent = maxEvent.get()?.n ?? 0;
+      timer = setInterval(tick, pollMs);
+      timer.unref();
+    },
+    share(e) {
+      if (!db.open) return;
+      insertEvent.run(origin, e.tokenId, e.type, JSON.stringify(e.data ?? {}), Date.now());
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      bus = null;
+      await running;
+    },
+  };
+}

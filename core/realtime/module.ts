@@ -1,0 +1,54 @@
+// The realtime module: event bus (shared as `bus`), cross-process feed, SSE endpoint, socket.io.
+import type { ServiceModule } from '../modules.js';
+import { createBus, type RealtimeBus } from './bus.js';
+import { createFeed } from './feed.js';
+import { attachSocketIo } from './socket.js';
+import { sseRouter, type SseOptions, type SseStream } from './sse.js';
+
+export interface RealtimeOptions {
+  sse?: SseOptions;
+  /** Polling interval (ms) of the cross-process feed where it polls. */
+  pollMs?: number;
+  /** Attach the socket.io server (default true). */
+  socketIo?: boolean;
+}
+
+/** The key under which the bus is put in ModuleContext.shared. */
+export const BUS_KEY = 'bus';
+
+export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule {
+  return {
+    name: 'realtime',
+    async start(ctx) {
+      const { config, store, clock, logger, tokens, pipeline } = ctx;
+      const log = logger.child({ module: 'realtime' });
+      const bus = createBus({ onListenerError: (err) => log.error('realtime listener failed', { err }) });
+      const feed = await createFeed(store, log, { pollMs: opts.pollMs });
+      bus.setShare((e) => feed.share(e));
+      await feed.start(bus);
+      ctx.shared.set(BUS_KEY, bus satisfies RealtimeBus);
+
+      pipeline.captured.push((token, record) => bus.publish({ type: 'request.created', tokenId: token.uuid, request: record }));
+      tokens.updateHooks.push((token) => bus.publish({ type: 'token.updated', tokenId: token.uuid, token }));
+      tokens.deleteHooks.push(async (token) => bus.publish({ type: 'token.deleted', tokenId: token.uuid }));
+
+      const streams = new Set<SseStream>();
+      const router = sseRouter({ config, store, clock, logger: log, tokens }, bus, streams, opts.sse);
+      const socket = opts.socketIo === false ? null : attachSocketIo(ctx.httpServer, { config, store, bus, logger: log, now: () => clock.now() });
+
+      const disconnectAll = () => {
+        for (const s of [...streams]) s.close();
+        socket?.disconnectAll();
+      };
+      return {
+        routers: [router],
+        closing: disconnectAll,
+        async stop() {
+          disconnectAll();
+          await feed.stop();
+          ctx.shared.delete(BUS_KEY);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// The socket.io channel, speaking the Laravel Echo protocol the official CLI (whcli) uses.
+//
+// Client -> server:  subscribe   {channel: "private-token.{id}", auth: {headers: {"Api-Key": "..."}}}
+//                    unsubscribe {channel: "private-token.{id}"}
+// Server -> client:  request.created   (channel, {request, variables, runtime_variables})
+//                    request.deleted   (channel, {uuid} | {all: true} | {filter, count})
+//                    token.updated     (channel, {token})
+//                    token.deleted     (channel, {uuid})
+//                    subscription_error (channel, status)   when the token is unknown or closed to the caller
+//                    subscribed        (channel)            once the subscription is active
+//
+// `request` is the API's request object (requestView). A subscription is checked like the token's
+// API: anonymous tokens are open; owned ones need the owner's (or the admin) key; a token password
+// may come as Basic Auth in auth.headers.Authorization or as auth.password. socket.io v4 with
+// allowEIO3 accepts the v2 clients of the CLI as well as current ones.
+import type http from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { authorizeToken, identify, offeredPassword } from '../auth/access.js';
+import type { Config } from '../config.js';
+import { HttpError, NotFound } from '../errors.js';
+import { requestView } from '../http/requests/request.view.js';
+import type { Logger } from '../logger.js';
+import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
+import { tokenView } from '../tokens/service.js';
+import type { RealtimeBus, RealtimeEvent } from './bus.js';
+
+export interface SocketDeps {
+  config: Config;
+  store: Store;
+  bus: RealtimeBus;
+  logger: Logger;
+  now: () => number;
+}
+
+const CHANNEL = /^(?:private-)?token\.(.{1,200})$/;
+
+/** The default (base) variables of a request, as Custom Actions name them. */
+export function requestVariables(r: RequestRecord, token: Pick<TokenRecord, 'uuid' | 'alias'>): Record<string, string> {
+  const v: Record<string, string> = {};
+  v['request.uuid'] = r.uuid;
+  v['request.token_id'] = r.token_id;
+  v['request.type'] = r.type;
+  v['request.content'] = r.body.toString('utf8');
+  v['request.size'] = String(r.size);
+  v['request.hostname'] = r.hostname;
+  v['request.date'] = new Date(r.created_at).toISOString().slice(0, 19).replace('T', ' ');
+  v['request.timestamp'] = String(Math.floor(r.created_at / 1000));
+  for (const [name, values] of Object.entries(r.headers)) v[`request.header.${name}`] = values.join(', ');
+  if (r.type === 'web') {
+    v['request.method'] = r.method;
+    v['request.ip'] = r.ip;
+    v['request.user_agent'] = r.user_agent;
+    v['request.url'] = r.url;
+    const q = r.url.indexOf('?');
+    v['request.query'] = q < 0 ? '' : r.url.slice(q + 1);
+    for (const [name, value] of Object.entries(r.query ?? {})) v[`request.query.${name}`] = value;
+    for (const [name, value] of Object.entries(r.form ?? {})) v[`request.form.${name}`] = typeof value === 'string' ? value : JSON.stringify(value);
+    let path = '/';
+    try {
+      const segments = new URL(r.url, 'http://localhost').pathname.split('/');
+      const first = decodeURIComponent(segments[1] ?? '');
+      path = first === token.uuid || first === token.alias ? '/' + segments.slice(2).join('/') : segments.join('/') || '/';
+    } catch {
+      // keep '/'
+    }
+    v['request.path'] = path;
+  }
+  return v;
+}
+
+function headerMap(auth: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const headers = auth && typeof auth === 'object' ? (auth as { headers?: unknown }).headers : undefined;
+  if (headers && typeof headers === 'object') {
+    for (const [k, v] of Object.entries(headers)) if (typeof v === 'string') out[k.toLowerCase()] = v;
+  }
+  return out;
+}
+
+export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
+  const { store, bus, logger, config } = deps;
+  const io = new Server(httpServer, {
+    allowEIO3: true,
+    serveClient: false,
+    // Subscriptions carry their own credentials (no cookies), so any origin may connect.
+    cors: { origin: '*' },
+  });
+
+  async function authorize(payload: { channel: string; auth?: unknown }, id: string): Promise<TokenRecord> {
+    const headers = headerMap(payload.auth);
+    const caller = await identify(headers['api-key'] || undefined, store, config.ADMIN_API_KEY);
+    const token = await store.tokens.resolve(id);
+    if (!token || (token.expires_at !== null && token.expires_at <= deps.now())) throw new NotFound('Token not found');
+    const password = payload.auth && typeof payload.auth === 'object' ? (payload.auth as { password?: unknown }).password : undefined;
+    authorizeToken(caller, token, offeredPassword(typeof password === 'string' ? { password } : {}, headers.authorization));
+    return token;
+  }
+
+  // One payload per event, whatever the number of subscribers.
+  const payloads = new WeakMap<RealtimeEvent, unknown>();
+  function payloadOf(e: RealtimeEvent, token: TokenRecord): unknown {
+    let p = payloads.get(e);
+    if (p === undefined) {
+      switch (e.type) {
+        case 'request.created': {
+          const variables = requestVariables(e.request, token);
+          p = { request: requestView(e.request), variables, runtime_variables: variables };
+          break;
+        }
+        case 'request.deleted':
+          p = e.data;
+          break;
+        case 'token.updated':
+          p = { token: tokenView(e.token) };
+          break;
+        case 'token.deleted':
+          p = { uuid: e.tokenId };
+          break;
+      }
+      payloads.set(e, p);
+    }
+    return p;
+  }
+
+  io.on('connection', (socket: Socket) => {
+    const subscriptions = new Map<string, () => void>();
+
+    socket.on('subscribe', async (payload: unknown) => {
+      const channel = payload && typeof payload === 'object' ? (payload as { channel?: unknown }).channel : undefined;
+      if (typeof channel !== 'string') return;
+      const m = CHANNEL.exec(channel);
+      if (!m) {
+        socket.emit('subscription_error', channel, 404);
+        return;
+      }
+      if (subscriptions.has(channel)) return;
+      let token: TokenRecord;
+      try {
+        token = await authorize(payload as { channel: string; auth?: unknown }, m[1]!);
+      } catch (err) {
+        const status = err instanceof HttpError ? err.status : 500;
+        if (status === 500) logger.error('realtime: subscribe failed', { err });
+        socket.emit('subscription_error', channel, status);
+        return;
+      }
+      if (!socket.connected || subscriptions.has(channel)) return;
+      subscriptions.set(
+        channel,
+        bus.subscribe(token.uuid, (e) => {
+          socket.emit(e.type, channel, payloadOf(e, token));
+        }),
+      );
+      socket.emit('subscribed', channel);
+    });
+
+    socket.on('unsubscribe', (payload: unknown) => {
+      const channel = payload && typeof payload === 'object' ? (payload as { channel?: unknown }).channel : undefined;
+      if (typeof channel !== 'string') return;
+      subscriptions.get(channel)?.();
+      subscriptions.delete(channel);
+    });
+
+    socket.on('disconnect', () => {
+      for (const off of subscriptions.values()) off();
+      subscriptions.clear();
+    });
+  });
+
+  return {
+    io,
+    /** Disconnects every client (so the HTTP server can close) without closing the HTTP server. */
+    disconnectAll(): void {
+      io.disconnectSockets(true);
+      io.engine.close();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+// Server-Sent Events for the web page: GET /token/:token/events.
+//
+//   id: <request sorting>          (request.created only, so Last-Event-ID resumes from it)
+//   event: request.created | request.deleted | token.updated | token.deleted
+//   data: <one line of JSON>
+//
+// A comment line (`: ping`) every heartbeat. With Last-Event-ID (header, or ?last_event_id= since
+// EventSource cannot set headers on the first connection) the stored requests with a higher
+// sorting key are replayed first, oldest first; live events that arrive meanwhile are held back and
+// sent after the replay, without the ones the replay already sent.
+import type { ServerResponse } from 'node:http';
+import Router from '@koa/router';
+import { identify } from '../auth/access.js';
+import type { AppState, HttpServices } from '../http/services.js';
+import { requestView } from '../http/requests/request.view.js';
+import { loadToken } from '../http/token-access.js';
+import type { RequestRecord, Store } from '../store/types.js';
+import { tokenView } from '../tokens/service.js';
+import type { RealtimeBus, RealtimeEvent } from './bus.js';
+
+export interface SseOptions {
+  /** Interval of the `: ping` comment (ms). Default 15 s. */
+  heartbeatMs?: number;
+  /** A client this far behind (bytes queued) is dropped; it reconnects and resumes. Default 8 MiB. */
+  maxQueuedBytes?: number;
+  /** EventSource reconnection delay sent as `retry:` (ms). Default 2000. */
+  retryMs?: number;
+}
+
+const REPLAY_PAGE = 200;
+
+/** Stored requests of a token with a sorting key above `after`, oldest first. */
+export async function requestsSince(store: Store, tokenId: string, after: number): Promise<RequestRecord[]> {
+  const out: RequestRecord[] = [];
+  const seen = new Set<string>();
+  for (let page = 1; ; page++) {
+    const { items } = await store.requests.list(tokenId, { sorting: 'newest', page, perPage: REPLAY_PAGE });
+    let done = items.length < REPLAY_PAGE;
+    for (const r of items) {
+      if (r.sorting <= after) {
+        done = true;
+        break;
+      }
+      // A capture committed between two pages shifts the list by one: skip the repeat.
+      if (!seen.has(r.uuid)) out.push(r);
+      seen.add(r.uuid);
+    }
+    if (done) break;
+  }
+  return out.reverse();
+}
+
+/** `Last-Event-ID` as a sorting key; null when absent or not one of our ids. */
+export function parseLastEventId(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+/** One open event stream. */
+export class SseStream {
+  private closed = false;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly maxQueuedBytes: number,
+  ) {
+    res.on('close', () => this.close());
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  onClose(fn: () => void): void {
+    if (this.closed) fn();
+    else this.cleanups.push(fn);
+  }
+
+  startHeartbeat(ms: number): void {
+    this.heartbeat = setInterval(() => this.write(': ping\n\n'), ms);
+    this.heartbeat.unref();
+  }
+
+  send(event: string, data: unknown, id?: number): void {
+    this.write(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  write(chunk: string): void {
+    if (this.closed) return;
+    this.res.write(chunk);
+    if (this.res.writableLength > this.maxQueuedBytes) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const fn of this.cleanups.splice(0)) fn();
+    if (!this.res.writableEnded) this.res.end();
+  }
+}
+
+/** The SSE frame of a bus event, or null when the stream does not carry it. */
+export function sseFrame(e: RealtimeEvent): { event: string; data: unknown; id?: number } {
+  switch (e.type) {
+    case 'request.created':
+      return { event: e.type, data: requestView(e.request), id: e.request.sorting };
+    case 'request.deleted':
+      return { event: e.type, data: e.data };
+    case 'token.updated':
+      return { event: e.type, data: tokenView(e.token) };
+    case 'token.deleted':
+      return { event: e.type, data: { uuid: e.tokenId } };
+  }
+}
+
+export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set<SseStream>, opts: SseOptions = {}): Router<AppState> {
+  const router = new Router<AppState>();
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const maxQueued = opts.maxQueuedBytes ?? 8 * 1024 * 1024;
+
+  router.get('/token/:token/events', async (ctx) => {
+    // EventSource cannot send headers: the API key may come in the query string instead.
+    const queryKey = ctx.query.api_key;
+    if (!ctx.get('api-key') && typeof queryKey === 'string' && queryKey !== '') {
+      ctx.state.caller = await identify(queryKey, services.store, services.config.ADMIN_API_KEY);
+    }
+    const token = await loadToken(ctx, services, ctx.params.token!);
+    const lastId = parseLastEventId(ctx.get('last-event-id') || ctx.query.last_event_id);
+
+    ctx.respond = false;
+    const res = ctx.res;
+    ctx.req.socket.setNoDelay(true);
+    ctx.req.socket.setTimeout(0);
+    // The connection serves this one response: once it ends (client gone, token deleted, shutdown)
+    // the socket closes too, so it never keeps the server from closing.
+    res.shouldKeepAlive = false;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      // nginx and similar proxies: do not buffer this response.
+      'X-Accel-Buffering': 'no',
+    });
+    const stream = new SseStream(res, maxQueued);
+    streams.add(stream);
+    stream.onClose(() => streams.delete(stream));
+
+    // Subscribe before reading the store, so nothing committed meanwhile is missed; hold live
+    // events back until the replay is out.
+    let held: RealtimeEvent[] | null = [];
+    const deliver = (e: RealtimeEvent) => {
+      const f = sseFrame(e);
+      stream.send(f.event, f.data, f.id);
+      if (e.type === 'token.deleted') stream.close();
+    };
+    stream.onClose(bus.subscribe(token.uuid, (e) => (held ? held.push(e) : deliver(e))));
+    stream.write(`retry: ${opts.retryMs ?? 2000}\n: connected\n\n`);
+    stream.startHeartbeat(heartbeatMs);
+
+    const replayed = new Set<string>();
+    if (lastId !== null) {
+      try {
+        for (const r of await requestsSince(services.store, token.uuid, lastId)) {
+          if (stream.isClosed) break;
+          replayed.add(r.uuid);
+          stream.send('request.created', requestView(r), r.sorting);
+        }
+      } catch (err) {
+        services.logger.error('realtime: replay failed', { err, token: token.uuid });
+        stream.close();
+      }
+    }
+    const pending = held;
+    held = null;
+    for (const e of pending) {
+      if (e.type === 'request.created' && replayed.has(e.request.uuid)) continue;
+      deliver(e);
+    }
+  });
+
+  return router;
+}

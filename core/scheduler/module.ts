@@ -1,0 +1,84 @@
+// The scheduler as a service module: Agenda on the store's database, the Schedules API, schedule
+// documents applied from workflows/ at start-up, token cleanup as a recurring job, and a job queue
+// for other modules.
+//
+// Exports in `shared`: 'jobs' (JobQueue: `define(name, handler, opts)` and
+// `enqueue(name, data, runAt)`, e.g. for queued actions), 'outbound' (the outbound HTTP client)
+// and 'schedules' ({service, scheduler}).
+import path from 'node:path';
+import { REPO_ROOT } from '../actions/loader.js';
+import { schedulesRouter } from '../http/schedules/schedules.router.js';
+import type { HttpServices } from '../http/services.js';
+import { cleanupTokens } from '../lifecycle/cleanup.js';
+import type { ModuleContext, ServiceModule } from '../modules.js';
+import { createOutboundClient, type OutboundClient } from '../net/outbound.js';
+import { createNotifier, type MailerLike } from './notify.js';
+import { createScheduler, type SchedulerOptions } from './scheduler.js';
+import { ScheduleService } from './service.js';
+
+export interface SchedulerModuleOptions extends Pick<SchedulerOptions, 'scheduleLockLifetimeMs' | 'cleanupEveryMs' | 'name'> {
+  /** Folder of workflow documents applied at start-up; default the repository's workflows/. */
+  workflowsDir?: string;
+  /** Outgoing HTTP (tests may pass their own); default the policy-enforcing client. */
+  http?: OutboundClient;
+  /** Mailer for e-mail notifications; default the mail module's ('mailer' in shared). */
+  mailer?: MailerLike;
+  /** Poll interval override (ms); default SCHEDULER_POLL_MS. */
+  processEvery?: number;
+}
+
+export function createSchedulerModule(options: SchedulerModuleOptions = {}): ServiceModule {
+  return {
+    name: 'scheduler',
+    async start(ctx: ModuleContext) {
+      const { config, store, clock, logger } = ctx;
+      const log = logger.child({ module: 'scheduler' });
+      const http = options.http ?? createOutboundClient(config);
+      let baseUrl = config.baseUrl;
+      const notifier = createNotifier({
+        store,
+        http,
+        clock,
+        logger: log,
+        mailer: () => options.mailer ?? (ctx.shared.get('mailer') as MailerLike | undefined),
+        windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
+        baseUrl: () => baseUrl,
+      });
+      const scheduler = createScheduler(
+        { store, clock, logger: log, http, notifier, cleanup: () => cleanupTokens(store, ctx.tokens, clock, log) },
+        {
+          name: options.name,
+          processEvery: options.processEvery ?? config.SCHEDULER_POLL_MS,
+          process: config.SCHEDULER_ENABLED,
+          scheduleLockLifetimeMs: options.scheduleLockLifetimeMs,
+          cleanupEveryMs: options.cleanupEveryMs,
+        },
+      );
+      const service = new ScheduleService(store, clock, scheduler);
+      ctx.shared.set('jobs', scheduler.jobs);
+      ctx.shared.set('outbound', http);
+      ctx.shared.set('schedules', { service, scheduler });
+
+      try {
+        await service.applyDirectory(options.workflowsDir ?? path.join(REPO_ROOT, 'workflows'), log);
+        const synced = await scheduler.sync();
+        if (synced.planned || synced.removed) log.info('schedule jobs synced', synced);
+        await scheduler.start();
+      } catch (err) {
+        await scheduler.stop().catch(() => undefined);
+        throw err;
+      }
+
+      const services: HttpServices = { config, store, clock, logger, tokens: ctx.tokens, shared: ctx.shared };
+      return {
+        routers: [schedulesRouter(services, { service, scheduler })],
+        listening(url) {
+          baseUrl ??= url;
+        },
+        async stop() {
+          await scheduler.stop();
+        },
+      };
+    },
+  };
+}

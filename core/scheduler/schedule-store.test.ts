@@ -1,0 +1,94 @@
+// The schedules part of the storage port, on SQLite (always) and MongoDB (when MONGODB_URI is set).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../store/sqlite/index.js';
+import type { ScheduleLogRecord, Store } from '../store/types.js';
+
+function scheduleRepoContract(label: string, open: () => Promise<{ store: Store; cleanup(): Promise<void> }>) {
+  describe(`schedule repository: ${label}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, cleanup } = await open());
+    });
+    afterEach(async () => cleanup());
+
+    const doc = (name: string) => ({ apiVersion: 'capture/v1', kind: 'Schedule', metadata: { name }, spec: { interval: 'hourly', 'x.y': { $z: 1 } } });
+    const log = (scheduleId: number, n: number): Omit<ScheduleLogRecord, 'id'> => ({
+      schedule_id: scheduleId,
+      response_status: 200 + n,
+      response_headers: { 'Content-Type': ['text/plain'], 'x.dotted': ['a', 'b'] },
+      response_body: `body ${n}`,
+      time: 0.25,
+      error: n % 2 ? 'odd' : null,
+      created_at: 1000 + n,
+      updated_at: 1000 + n,
+    });
+
+    it('creates, reads, lists per user, updates and deletes schedules', async () => {
+      const a = await store.schedules.create({ user_id: 1, document: doc('a'), source: null, last_run_at: null, last_status: null, created_at: 10, updated_at: 10 });
+      const b = await store.schedules.create({ user_id: 1, document: doc('b'), source: 'file:x.yaml#b', last_run_at: null, last_status: null, created_at: 11, updated_at: 11 });
+      await store.schedules.create({ user_id: 2, document: doc('c'), source: null, last_run_at: null, last_status: null, created_at: 12, updated_at: 12 });
+      expect(b.id).toBeGreaterThan(a.id);
+      expect(await store.schedules.get(a.id)).toEqual(a);
+      expect((await store.schedules.get(a.id))!.document).toEqual(doc('a'));
+      expect((await store.schedules.getBySource('file:x.yaml#b'))!.id).toBe(b.id);
+      expect(await store.schedules.getBySource('nope')).toBeNull();
+      const page = await store.schedules.list(1, 2, 1);
+      expect(page.total).toBe(2);
+      expect(page.items.map((s) => s.id)).toEqual([b.id]);
+      expect(await store.schedules.ids(a.id, 10)).toHaveLength(2);
+      const u = await store.schedules.update(a.id, doc('renamed'), 20);
+      expect(u).toMatchObject({ id: a.id, updated_at: 20, document: doc('renamed'), created_at: 10 });
+      expect(await store.schedules.update(9999, doc('x'), 20)).toBeNull();
+      await store.schedules.recordRun(a.id, 30, 503);
+      expect(await store.schedules.get(a.id)).toMatchObject({ last_run_at: 30, last_status: 503 });
+      expect(await store.schedules.delete(a.id)).toBe(true);
+      expect(await store.schedules.delete(a.id)).toBe(false);
+      expect(await store.schedules.get(a.id)).toBeNull();
+    });
+
+    it('adds logs, keeps the newest N, pages them both ways, and deletes them with the schedule', async () => {
+      const s = await store.schedules.create({ user_id: 1, document: doc('a'), source: null, last_run_at: null, last_status: null, created_at: 1, updated_at: 1 });
+      for (let n = 1; n <= 7; n++) await store.schedules.addLog(log(s.id, n), 5);
+      const oldest = await store.schedules.listLogs(s.id, { sorting: 'oldest', page: 1, perPage: 2 });
+      expect(oldest.total).toBe(5);
+      expect(oldest.items.map((l) => l.response_body)).toEqual(['body 3', 'body 4']);
+      expect(oldest.items[0]).toMatchObject({ schedule_id: s.id, response_status: 203, response_headers: { 'Content-Type': ['text/plain'], 'x.dotted': ['a', 'b'] }, time: 0.25, error: 'odd' });
+      const newest = await store.schedules.listLogs(s.id, { sorting: 'newest', page: 2, perPage: 2 });
+      expect(newest.items.map((l) => l.response_body)).toEqual(['body 5', 'body 4']);
+      await store.schedules.delete(s.id);
+      expect((await store.schedules.listLogs(s.id, { sorting: 'oldest', page: 1, perPage: 10 })).total).toBe(0);
+    });
+
+    it('stores notification settings per user', async () => {
+      expect(await store.schedules.getNotificationSettings(5)).toBeNull();
+      await store.schedules.putNotificationSettings({ user_id: 5, email: null, email_enabled: true, webhook_url: 'http://hook.test/x', updated_at: 1 });
+      await store.schedules.putNotificationSettings({ user_id: 5, email: 'ops@example.test', email_enabled: false, webhook_url: null, updated_at: 2 });
+      expect(await store.schedules.getNotificationSettings(5)).toEqual({ user_id: 5, email: 'ops@example.test', email_enabled: false, webhook_url: null, updated_at: 2 });
+    });
+  });
+}
+
+scheduleRepoContract('sqlite', async () => {
+  const store = createSqliteStore(':memory:');
+  return { store, cleanup: () => store.close() };
+});
+
+const uri = process.env.MONGODB_URI;
+if (uri) {
+  const { createMongoStore } = await import('../store/mongo/index.js');
+  const { MongoClient } = await import('mongodb');
+  scheduleRepoContract('mongo', async () => {
+    const dbName = `capture_sched_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+    const store = await createMongoStore(uri, { dbName });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        const client = await MongoClient.connect(uri);
+        await client.db(dbName).dropDatabase();
+        await client.close();
+      },
+    };
+  });
+}

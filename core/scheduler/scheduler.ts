@@ -1,0 +1,253 @@
+// Agenda, the one scheduler of the service: schedules, token cleanup and the jobs other modules
+// queue (queued actions). With MongoDB it stores jobs through @agendajs/mongo-backend, with
+// SQLite through our own backend (sqlite-backend.ts), in the store's own database either way, so
+// every process on that database shares one job list and each job runs in exactly one of them.
+//
+// A schedule is one Agenda job (`schedule.run`, unique per schedule id) whose nextRunAt is the
+// schedule's next tick. The job carries no repeatInterval: while it runs its nextRunAt is null and
+// it stays locked, so if the process dies mid-run the lock expires and another process runs that
+// tick again; the handler sets the following tick itself, from the schedule as it is after the run.
+import os from 'node:os';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import { Agenda, type AgendaBackend, type Job } from 'agenda';
+import type { Database } from 'better-sqlite3';
+import type { Db } from 'mongodb';
+import type { Logger } from '../logger.js';
+import type { OutboundClient } from '../net/outbound.js';
+import type { ScheduleRecord, Store } from '../store/types.js';
+import type { Clock } from '../util/time.js';
+import type { ScheduleDocument } from './document.js';
+import { nextRun } from './intervals.js';
+import type { Notifier } from './notify.js';
+import { runSchedule, type RunnerDeps } from './runner.js';
+import { SqliteBackend } from './sqlite-backend.js';
+
+export const JOBS = {
+  schedule: 'schedule.run',
+  cleanup: 'tokens.cleanup',
+} as const;
+
+/** Agenda's storage for a store: the same database the store uses. */
+export const AGENDA_COLLECTION = 'agenda_jobs';
+
+function mongoDbOf(store: Store): Db {
+  const db = (store as Store & { c?: { db?: Db } }).c?.db;
+  if (!db) throw new Error('The MongoDB store does not expose its database');
+  return db;
+}
+
+export function agendaBackendFor(store: Store): AgendaBackend {
+  if (store.kind === 'sqlite') {
+    const db = (store as Store & { db?: Database }).db;
+    if (!db) throw new Error('The SQLite store does not expose its database handle');
+    return new SqliteBackend(db);
+  }
+  return new MongoBackend({ mongo: mongoDbOf(store), collection: AGENDA_COLLECTION });
+}
+
+/**
+ * One job per schedule even when processes plan the same schedule at once. SQLite serialises the
+ * upserts (IMMEDIATE transactions); MongoDB's upserts may race, so there a unique index decides.
+ */
+async function ensureJobIndexes(store: Store): Promise<void> {
+  if (store.kind !== 'mongo') return;
+  await mongoDbOf(store)
+    .collection(AGENDA_COLLECTION)
+    .createIndex({ name: 1, 'data.scheduleId': 1 }, { name: 'schedule_job_unique', unique: true, partialFilterExpression: { name: JOBS.schedule } });
+}
+
+const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;
+
+export interface JobOptions {
+  /** How long a run may hold its lock before another process may take the job over. */
+  lockLifetimeMs?: number;
+  /** Runs of this job at once in one process. */
+  concurrency?: number;
+}
+
+/** What other modules get as `shared.get('jobs')`. */
+export interface JobQueue {
+  /** Defines the handler of a job name (before or after start). */
+  define<T>(name: string, handler: (data: T, job: Job<T>) => Promise<void>, opts?: JobOptions): void;
+  /** Runs `name` with `data` once at `runAt` (in whichever process locks it first). */
+  enqueue<T>(name: string, data: T, runAt: Date | number): Promise<string>;
+}
+
+export interface SchedulerDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  http: OutboundClient;
+  notifier?: Notifier;
+  /** The recurring token expiry/inactivity cleanup. */
+  cleanup?: () => Promise<unknown>;
+}
+
+export interface SchedulerOptions {
+  /** Agenda instance name, recorded on the jobs it locks. */
+  name?: string;
+  /** How often the job list is polled (ms). */
+  processEvery?: number;
+  /** Lock lifetime of a schedule run (ms). Default 2 minutes: a run takes at most ~45 s. */
+  scheduleLockLifetimeMs?: number;
+  /** Whether this process runs jobs (false: it only writes them, e.g. an API-only process). */
+  process?: boolean;
+  /** How often token cleanup runs (ms). */
+  cleanupEveryMs?: number;
+}
+
+export interface Scheduler {
+  agenda: Agenda;
+  jobs: JobQueue;
+  /** Creates or moves the job of a schedule to its next tick after now. */
+  plan(schedule: ScheduleRecord): Promise<void>;
+  /** Removes the job of a deleted schedule. */
+  unplan(scheduleId: number): Promise<void>;
+  /** Runs a schedule now, outside its timetable; resolves with the log entry. */
+  runNow(schedule: ScheduleRecord): ReturnType<typeof runSchedule>;
+  /** Gives every schedule a job and drops jobs of schedules that are gone. */
+  sync(): Promise<{ planned: number; removed: number }>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createScheduler(deps: SchedulerDeps, opts: SchedulerOptions = {}): Scheduler {
+  const { store, clock, logger } = deps;
+  const agenda = new Agenda({
+    backend: agendaBackendFor(store),
+    name: opts.name ?? `${os.hostname()}:${process.pid}`,
+    processEvery: opts.processEvery ?? 5000,
+    maxConcurrency: 50,
+    defaultConcurrency: 5,
+    defaultLockLifetime: 10 * 60_000,
+    // One-off jobs (queued work) are dropped once they succeed; failed ones stay for inspection.
+    removeOnComplete: true,
+  });
+  agenda.on('error', (err: Error) => logger.error('scheduler error', { err }));
+  let running = 0;
+  agenda.on('start', () => running++);
+  agenda.on('complete', () => running--);
+
+  const runner: RunnerDeps = { store, http: deps.http, clock, logger, onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined };
+
+  const tickAfter = (s: ScheduleRecord, after: number) => {
+    const doc = s.document as unknown as ScheduleDocument;
+    return new Date(nextRun(doc.spec.interval, doc.spec.cron, after));
+  };
+
+  agenda.define(
+    JOBS.schedule,
+    async (job: Job<{ scheduleId: number }>) => {
+      const id = job.attrs.data.scheduleId;
+      const schedule = await store.schedules.get(id);
+      if (!schedule) {
+        // The schedule was deleted while its job waited: drop the job.
+        job.attrs.nextRunAt = null;
+        await agenda.cancel({ id: job.attrs._id });
+        return;
+      }
+      const started = clock.now();
+      // Set first, so that a run that throws still keeps the timetable.
+      job.attrs.nextRunAt = tickAfter(schedule, started);
+      try {
+        await runSchedule(runner, schedule);
+      } finally {
+        // The schedule may have changed (or gone) while it ran.
+        const now = await store.schedules.get(id);
+        job.attrs.nextRunAt = now ? tickAfter(now, Math.max(started, clock.now())) : null;
+      }
+    },
+    { lockLifetime: opts.scheduleLockLifetimeMs ?? 2 * 60_000, concurrency: 10 },
+  );
+
+  if (deps.cleanup) {
+    const cleanup = deps.cleanup;
+    agenda.define(
+      JOBS.cleanup,
+      async () => {
+        await cleanup();
+      },
+      { lockLifetime: 10 * 60_000, concurrency: 1 },
+    );
+  }
+
+  let indexes: Promise<void> | undefined;
+
+  const jobs: JobQueue = {
+    define(name, handler, o = {}) {
+      agenda.define(name, async (job: Job<never>) => handler(job.attrs.data, job), { lockLifetime: o.lockLifetimeMs, concurrency: o.concurrency });
+    },
+    async enqueue(name, data, runAt) {
+      const job = await agenda.schedule(new Date(runAt), name, data);
+      return String(job.attrs._id);
+    },
+  };
+
+  const scheduler: Scheduler = {
+    agenda,
+    jobs,
+    async plan(schedule) {
+      await (indexes ??= ensureJobIndexes(store));
+      const save = () =>
+        agenda
+          .create(JOBS.schedule, { scheduleId: schedule.id })
+          .unique({ 'data.scheduleId': schedule.id })
+          .schedule(tickAfter(schedule, clock.now()))
+          .save();
+      try {
+        await save();
+      } catch (e) {
+        // Another process inserted the job first: now the upsert finds it.
+        if (!isDuplicateKey(e)) throw e;
+        await save();
+      }
+    },
+    async unplan(scheduleId) {
+      await agenda.cancel({ name: JOBS.schedule, data: { scheduleId } });
+    },
+    runNow(schedule) {
+      return runSchedule(runner, schedule);
+    },
+    async sync() {
+      const planned = new Set<number>();
+      let removed = 0;
+      const { jobs: existing } = await agenda.queryJobs({ name: JOBS.schedule });
+      for (const j of existing) {
+        const id = (j.data as { scheduleId?: number } | undefined)?.scheduleId;
+        if (typeof id === 'number' && (await store.schedules.get(id))) planned.add(id);
+        else removed += await agenda.cancel({ id: j._id });
+      }
+      let count = 0;
+      for (let after = 0; ; ) {
+        const ids = await store.schedules.ids(after, 500);
+        for (const id of ids) {
+          if (planned.has(id)) continue;
+          const s = await store.schedules.get(id);
+          if (s) {
+            await scheduler.plan(s);
+            count++;
+          }
+        }
+        if (ids.length < 500) break;
+        after = ids[ids.length - 1]!;
+      }
+      return { planned: count, removed };
+    },
+    async start() {
+      await agenda.ready;
+      if (deps.cleanup) {
+        await agenda.every(opts.cleanupEveryMs ?? 60_000, JOBS.cleanup, undefined, { skipImmediate: true });
+      }
+      if (opts.process !== false) await agenda.start();
+    },
+    async stop() {
+      // Stop taking jobs (idle locks are released), then let running ones finish for a while.
+      await agenda.stop();
+      // Within main.ts's 10 s shutdown limit; a run cut short is retried elsewhere once its lock expires.
+      const deadline = Date.now() + 7_000;
+      while (running > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await deps.notifier?.idle();
+    },
+  };
+  return scheduler;
+}

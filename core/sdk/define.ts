@@ -1,0 +1,15 @@
+import type { z } from 'zod';
+import type { ActionDefinition, PluginDefinition } from './types.js';
+
+const TYPE_NAME = /^[a-z][a-z0-9_]*$/;
+
+/** Declares an action type. Only checks the definition's shape; the registry does the rest. */
+export function defineAction<S extends z.ZodType>(def: ActionDefinition<S>): ActionDefinition<S> {
+  if (!TYPE_NAME.test(def.type)) throw new Error(`Action type "${def.type}" must be lower_snake_case`);
+  return Object.freeze({ creatable: true, sets: [], untemplated: [], ...def });
+}
+
+/** Declares a plugin: a name and the actions it provides. */
+export function definePlugin(def: PluginDefinition): PluginDefinition {
+  return Object.freeze({ ...def, actions: [...def.actions] });
+}

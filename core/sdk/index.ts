@@ -1,0 +1,28 @@
+// The public plugin SDK. A plugin imports only from here (or receives this module from the loader
+// when it exports a factory), never from core internals.
+import 'reflect-metadata';
+
+export { z } from 'zod';
+export type { DependencyContainer, InjectionToken } from 'tsyringe';
+export { defineAction, definePlugin } from './define.js';
+export type {
+  ActionContext,
+  ActionDefinition,
+  AnyActionDefinition,
+  CapturedFile,
+  CapturedRequest,
+  LogOptions,
+  PluginDefinition,
+  ResponseDraft,
+  TokenInfo,
+  Variables,
+} from './types.js';
+export type { Clock, Counters, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, LogLevel, Services } from './services.js';
+export { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, consoleLogger, fetchHttpClient, systemClock } from './services.js';
+export { boolean, integer, numeric, optionalText, variableName } from './params.js';
+export type { Bounds } from './params.js';
+export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, isDecimal, isNumeric } from './operators.js';
+export type { Operator, ValueOperator } from './operators.js';
+export { REGEX_TIMEOUT_MS, RegexTimeout, parseRegex, regexExec, regexMatchAll, regexReplace, regexTest } from './regex.js';
+export { SANDBOX } from './sandbox.js';
+export type { HostCalls, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';

@@ -1,0 +1,65 @@
+// Parameter schema helpers. Parameters arrive as JSON from the API and again after `$variable$`
+// replacement, when every value is text: these accept both forms and keep a plain JSON Schema.
+import { z } from 'zod';
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+export interface Bounds {
+  min?: number;
+  max?: number;
+  /** Message when out of bounds; default zod's. */
+  message?: string;
+}
+
+function bounded(n: z.ZodNumber, b: Bounds): z.ZodNumber {
+  let out = n;
+  if (b.min !== undefined) out = out.min(b.min, b.message);
+  if (b.max !== undefined) out = out.max(b.max, b.message);
+  return out;
+}
+
+/** A number given as a JSON number or as text ("1.5"), optionally within bounds. */
+export function numeric(bounds: Bounds = {}) {
+  const n = () => bounded(z.number(), bounds);
+  return z.union([n(), z.string().trim().regex(NUMBER, 'must be a number').transform(Number).pipe(n())]);
+}
+
+/** An integer given as a JSON number or as text ("60"), optionally within bounds. */
+export function integer(bounds: Bounds = {}) {
+  const n = () => bounded(z.number().int(), bounds);
+  return z.union([n(), z.string().trim().regex(INTEGER, 'must be an integer').transform(Number).pipe(n())]);
+}
+
+const TRUE = ['true', '1', 'yes', 'on'];
+const FALSE = ['false', '0', 'no', 'off', ''];
+
+/** A boolean given as JSON or as text ("true", "1", "on"...). */
+export function boolean() {
+  return z.union([
+    z.boolean(),
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => TRUE.includes(v) || FALSE.includes(v), 'must be true or false')
+      .transform((v) => TRUE.includes(v)),
+  ]);
+}
+
+/** A variable name; `$name$` as typed in the editor is accepted and unwrapped. */
+export function variableName() {
+  return z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/^\$(.*)\$$/, '$1'))
+    .pipe(z.string().min(1, 'must not be empty').max(200).regex(/^[^$\s]/, 'must not start with a space or $'));
+}
+
+/** An optional text field where `null` (as the API allows) means "not set". */
+export function optionalText() {
+  return z
+    .string()
+    .nullish()
+    .transform((v) => v ?? undefined);
+}

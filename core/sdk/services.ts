@@ -1,0 +1,116 @@
+// The services an action may use. They are interfaces only: core supplies the real
+// implementations (the outbound-policy HTTP client, the store's counters and global variables)
+// and tests supply the in-memory ones from ./testing.ts. Plugins never import core internals.
+import 'reflect-metadata';
+import type { InjectionToken } from 'tsyringe';
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names are lower-case; repeated headers are joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Outgoing HTTP. Core's implementation enforces the outbound policy on the resolved address. */
+export interface HttpClient {
+  request(req: HttpRequest): Promise<HttpResponse>;
+}
+
+/** The account's permanent variables (the Global Variables API). */
+export interface GlobalVariables {
+  get(name: string): Promise<string | null>;
+  set(name: string, value: string): Promise<void>;
+  all(): Promise<Record<string, string>>;
+}
+
+/** Fixed-window counters shared by every process on the store (the store's CounterRepo). */
+export interface Counters {
+  /** Adds one to `key` in the window starting at `windowStart` (epoch ms); returns the new count. */
+  hit(key: string, windowStart: number, ttlMs: number): Promise<number>;
+}
+
+export interface Clock {
+  now(): number;
+  /** Waits `ms`, or less when the signal aborts (resolves either way). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** What every action gets through `ctx.services`. */
+export interface Services {
+  http: HttpClient;
+  globals: GlobalVariables;
+  counters: Counters;
+  clock: Clock;
+  logger: Logger;
+}
+
+// Explicit injection tokens: esbuild (vitest, tsx) emits no decorator metadata, so tsyringe cannot
+// infer constructor parameter types; plugins resolve services by these symbols instead.
+export const HTTP_CLIENT: InjectionToken<HttpClient> = Symbol.for('capture.sdk.HttpClient');
+export const GLOBAL_VARIABLES: InjectionToken<GlobalVariables> = Symbol.for('capture.sdk.GlobalVariables');
+export const COUNTERS: InjectionToken<Counters> = Symbol.for('capture.sdk.Counters');
+export const CLOCK: InjectionToken<Clock> = Symbol.for('capture.sdk.Clock');
+export const LOGGER: InjectionToken<Logger> = Symbol.for('capture.sdk.Logger');
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+
+const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LEVELS)[number];
+
+/** One JSON line per entry on stderr, at or above `level`. */
+export function consoleLogger(level: LogLevel = 'info'): Logger {
+  const min = LEVELS.indexOf(level);
+  const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
+    if (LEVELS.indexOf(lvl) >= min) process.stderr.write(JSON.stringify({ level: lvl, message, ...fields }) + '\n');
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/**
+ * A plain fetch-based client with no outbound policy. For tests and tools only: the server
+ * registers core's policy-enforcing client under HTTP_CLIENT.
+ */
+export const fetchHttpClient: HttpClient = {
+  async request({ method, url, headers, body, timeoutMs, signal }) {
+    const signals = [signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined || method === 'GET' || method === 'HEAD' ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
+      signal: signals.length ? AbortSignal.any(signals) : undefined,
+      redirect: 'follow',
+    });
+    const out: Record<string, string> = {};
+    res.headers.forEach((value, name) => (out[name] = value));
+    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+  },
+};

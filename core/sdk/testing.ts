@@ -1,0 +1,181 @@
+// Runs one action the way the chain runner does (variables replaced, parameters parsed, errors
+// captured), with in-memory services and no server. For plugin tests.
+import 'reflect-metadata';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { ActionRegistry } from '../actions/registry.js';
+import { runChain, type ChainLine } from '../actions/runner.js';
+import type { Clock, Counters, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, Services } from './services.js';
+import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
+
+export const TEST_TOKEN: TokenInfo = {
+  uuid: '11111111-1111-4111-8111-111111111111',
+  alias: null,
+  user_id: 1,
+  default_status: 200,
+  default_content: '',
+  default_content_type: 'text/plain',
+};
+
+/** A web capture of an empty POST, with `overrides` applied. */
+export function testRequest(overrides: Partial<CapturedRequest> = {}): CapturedRequest {
+  const content = overrides.content ?? '';
+  return {
+    uuid: '22222222-2222-4222-8222-222222222222',
+    token_id: TEST_TOKEN.uuid,
+    type: 'web',
+    method: 'POST',
+    url: `http://localhost:8084/${TEST_TOKEN.uuid}`,
+    hostname: 'localhost',
+    ip: '127.0.0.1',
+    user_agent: 'vitest',
+    content,
+    headers: { 'user-agent': ['vitest'] },
+    query: {},
+    request: {},
+    files: [],
+    size: Buffer.byteLength(content),
+    created_at: '2024-01-02 03:04:05',
+    ...overrides,
+  };
+}
+
+export interface FakeClock extends Clock {
+  advance(ms: number): void;
+}
+
+/** A clock that only moves when told to; `sleep` moves it and returns at once. */
+export function fakeClock(start = Date.UTC(2024, 0, 2, 3, 4, 5)): FakeClock {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms) => void (t += ms),
+    sleep: async (ms, signal) => {
+      if (!signal?.aborted) t += Math.max(0, ms);
+    },
+  };
+}
+
+export function memoryGlobals(initial: Record<string, string> = {}): GlobalVariables & { values: Map<string, string> } {
+  const values = new Map(Object.entries(initial));
+  return {
+    values,
+    get: async (name) => values.get(name) ?? null,
+    set: async (name, value) => void values.set(name, value),
+    all: async () => Object.fromEntries(values),
+  };
+}
+
+export function memoryCounters(): Counters {
+  const counts = new Map<string, number>();
+  return {
+    hit: async (key, windowStart) => {
+      const k = `${key}@${windowStart}`;
+      const n = (counts.get(k) ?? 0) + 1;
+      counts.set(k, n);
+      return n;
+    },
+  };
+}
+
+/** An HTTP client answering from a function; it records what was sent. */
+export function stubHttp(
+  answer: (req: HttpRequest) => Omit<Partial<HttpResponse>, 'body'> & { body?: Buffer | string } = () => ({}),
+): HttpClient & { sent: HttpRequest[] } {
+  const sent: HttpRequest[] = [];
+  return {
+    sent,
+    request: async (req) => {
+      sent.push(req);
+      const r = answer(req);
+      return { status: r.status ?? 200, headers: r.headers ?? {}, body: Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body ?? '') };
+    },
+  };
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export function testServices(overrides: Partial<Services> = {}): Services {
+  return {
+    http: stubHttp(() => {
+      throw new Error('no HTTP in this test (pass services.http)');
+    }),
+    globals: memoryGlobals(),
+    counters: memoryCounters(),
+    clock: fakeClock(),
+    logger: silentLogger,
+    ...overrides,
+  };
+}
+
+export interface RunActionOptions {
+  request?: Partial<CapturedRequest>;
+  rawBody?: Buffer;
+  token?: Partial<TokenInfo>;
+  /** Runtime variables set before the action. */
+  vars?: Record<string, string>;
+  /** Global variables of the account before the action (ignored when services.globals is given). */
+  globals?: Record<string, string>;
+  services?: Partial<Services>;
+  budgetMs?: number;
+  container?: DependencyContainer;
+  /** The action's order (names `error.<order>`). Default 1. */
+  order?: number;
+}
+
+export interface RunActionResult {
+  /** Runtime variables after the action (what it set, plus `vars`). */
+  vars: Record<string, string>;
+  /** Every variable, request ones included. */
+  variables: Record<string, string>;
+  /** The action's output lines, without the runner's `[order type]` prefix. */
+  output: string[];
+  lines: ChainLine[];
+  errors: string[];
+  /** The response after the action (the token's default when unchanged). */
+  response: ResponseDraft;
+  stopped: boolean;
+  dontSave: boolean;
+  /** Global variables after the action. */
+  globals: Record<string, string>;
+  /** The services the action ran with (to look at stubs). */
+  services: Services;
+}
+
+export async function runAction(action: AnyActionDefinition, params: Record<string, unknown>, options: RunActionOptions = {}): Promise<RunActionResult> {
+  const registry = new ActionRegistry();
+  registry.addAll('test', [action], options.container ?? rootContainer.createChildContainer());
+  const token = { ...TEST_TOKEN, ...options.token };
+  const request = testRequest(options.request);
+  const rawBody = options.rawBody ?? Buffer.from(request.content);
+  const globals = options.services?.globals ?? memoryGlobals(options.globals);
+  const services = testServices({ ...options.services, globals });
+  const r = await runChain({
+    token,
+    request,
+    rawBody,
+    registry,
+    services,
+    budgetMs: options.budgetMs,
+    variables: options.vars,
+    actions: [{ uuid: '33333333-3333-4333-8333-333333333333', type: action.type, order: options.order ?? 1, parameters: params }],
+  });
+  return {
+    vars: r.runtimeVariables,
+    variables: r.variables,
+    output: r.lines.filter((l) => !l.error).map((l) => l.text),
+    lines: r.lines,
+    errors: r.errors.map((e) => e.message),
+    response: r.response ?? { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} },
+    stopped: r.stopped,
+    dontSave: r.dontSave,
+    globals: await globals.all(),
+    services,
+  };
+}
+
+/** Validates parameters as the API does on create (throws the 422 ValidationError). */
+export function validateParams(action: AnyActionDefinition, params: unknown): Record<string, unknown> {
+  const registry = new ActionRegistry();
+  registry.addAll('test', [action]);
+  return registry.validate(action.type, params, { allowDeprecated: true });
+}

@@ -1,0 +1,143 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { z } from 'zod';
+import type { Services } from './services.js';
+
+export interface CapturedFile {
+  id: string;
+  /** Form field name (or 'attachment' for e-mail). */
+  name: string;
+  filename: string;
+  size: number;
+  content_type: string;
+  /** The bytes, when the capture pipeline hands them to the actions (`$request.file.x.content$`). */
+  content?: Buffer | string;
+  /** Download URL of the stored file. */
+  link?: string;
+}
+
+/** The captured request as the API shows it (`GET /token/{id}/request/{id}`). */
+export interface CapturedRequest {
+  uuid: string;
+  token_id: string;
+  type: 'web' | 'email' | 'dns';
+  method: string;
+  url: string;
+  hostname: string;
+  ip: string;
+  user_agent: string;
+  /** The body as text (UTF-8). The exact bytes are `ctx.rawBody`. */
+  content: string;
+  /** Lower-case name -> values. */
+  headers: Record<string, string[]>;
+  query: Record<string, unknown> | null;
+  /** Parsed form fields. */
+  request: Record<string, unknown> | null;
+  files: CapturedFile[] | Record<string, CapturedFile>;
+  size: number;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  created_at: string;
+  // E-mail captures.
+  sender?: string;
+  message_id?: string;
+  destinations?: string[];
+  text_content?: string;
+  html_content?: string;
+  /** true = verified, false = checked and not passed, null = could not be checked (or not scanned). */
+  checks?: Record<string, boolean | null>;
+  // DNS captures.
+  dns?: { name: string; type: string; protocol: 'udp' | 'tcp'; subdomain: string };
+  [field: string]: unknown;
+}
+
+export interface TokenInfo {
+  uuid: string;
+  alias: string | null;
+  user_id: number | null;
+  default_status: number;
+  default_content: string;
+  default_content_type: string;
+}
+
+/** The response being built. Starts as the token's default response; actions change it in place. */
+export interface ResponseDraft {
+  status: number;
+  content: string | Buffer;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+export interface Variables {
+  /** Resolves like `$name$` does (runtime, request, global variables; modifiers; JSON paths). */
+  get(name: string): string | undefined;
+  set(name: string, value: string | number | boolean): void;
+  has(name: string): boolean;
+  /** Runtime and request variables (not the global ones). */
+  all(): Record<string, string>;
+}
+
+export interface LogOptions {
+  /** Render the line as Markdown where output is shown. */
+  markdown?: boolean;
+}
+
+export interface ActionContext<P = Record<string, unknown>> {
+  /** Parameters after `$variable$` replacement and schema parsing. */
+  params: P;
+  /** Parameters as configured, before replacement (e.g. to see which variable a field names). */
+  rawParams: Record<string, unknown>;
+  action: { uuid: string; type: string; order: number };
+  token: TokenInfo;
+  request: CapturedRequest;
+  rawBody: Buffer;
+  response: ResponseDraft;
+  vars: Variables;
+  /** Replaces variables in a string computed at run time (parameters are already replaced). */
+  template(text: string): string;
+  log(line: string, options?: LogOptions): void;
+  /** Records an action error without throwing; the chain goes on. */
+  error(message: string): void;
+  /** No further actions run after this one. */
+  stop(): void;
+  /** The request is not stored. */
+  dontSave(): void;
+  /** The outcome of a condition, for actions that reference this one through `condition`. */
+  setResult(passed: boolean): void;
+  /**
+   * Runs the actions after this one once per item, with the item's variables set (repeating
+   * actions). At most 100 items; the chain ends after the last repetition.
+   */
+  repeat(items: Array<Record<string, string>>): void;
+  /** Aborts when the chain's time budget is spent. */
+  signal: AbortSignal;
+  timeLeftMs(): number;
+  services: Services;
+  /** The plugin's own child container (core services are registered in its parent). */
+  container: DependencyContainer;
+}
+
+export interface ActionDefinition<S extends z.ZodType = z.ZodType> {
+  /** The API name, e.g. `auto_json`. */
+  type: string;
+  title: string;
+  category: string;
+  description: string;
+  parameters: S;
+  /** Variables it sets, for the editor (`<variable_name>.1`, `validator.count`...). */
+  sets?: string[];
+  /** False for deprecated types that still run but cannot be created. Default true. */
+  creatable?: boolean;
+  /** Top-level parameters left as typed, without `$variable$` replacement (scripts, names). */
+  untemplated?: string[];
+  // Method syntax keeps the parameter bivariant so every definition fits the registry's type.
+  execute(ctx: ActionContext<z.output<S>>, params: z.output<S>): void | Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyActionDefinition = ActionDefinition<any>;
+
+export interface PluginDefinition {
+  name: string;
+  actions: AnyActionDefinition[];
+  /** Called once with the plugin's child container before its actions are registered. */
+  register?(container: DependencyContainer): void | Promise<void>;
+}

@@ -1,0 +1,118 @@
+// Builds the whole service from a configuration: store, services, modules, HTTP server. main.ts
+// runs it; integration tests and the benchmark start it on a free port.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCapturePipeline, type CapturePipeline } from './capture/pipeline.js';
+import type { Config } from './config.js';
+import { createTokenCache } from './capture/token-cache.js';
+import { createApp } from './http/app.js';
+import type { HttpServices } from './http/services.js';
+import { createLogger, type Logger } from './logger.js';
+import { loadModules, type ModuleContext, type ServiceModule, type StartedModule } from './modules.js';
+import { openStore } from './store/index.js';
+import type { Store } from './store/types.js';
+import { TokenService } from './tokens/service.js';
+import { createSortingKeys, systemClock, type Clock } from './util/time.js';
+
+export interface RunningServer {
+  url: string;
+  server: http.Server;
+  services: HttpServices;
+  pipeline: CapturePipeline;
+  shared: Map<string, unknown>;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Use this store instead of opening one from the configuration. */
+  store?: Store;
+  /** Use these modules instead of the configured ones. */
+  modules?: ServiceModule[];
+}
+
+export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = opts.clock ?? systemClock;
+  const store = opts.store ?? (await openStore(config));
+  const services: HttpServices = { config, store, clock, logger, tokens: new TokenService(store, config, clock) };
+  const pipeline = createCapturePipeline(store, (err) => logger.error('capture hook failed', { err }));
+  const sortingKey = createSortingKeys(clock);
+
+  let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
+  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, (req, res) => handler(req, res));
+  server.keepAliveTimeout = 65_000;
+  // Oversized headers and malformed requests get a JSON error instead of a bare socket reset.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const message = status === 431 ? `Request headers larger than ${config.MAX_HEADER_BYTES} bytes` : 'Malformed HTTP request';
+    const body = JSON.stringify({ message });
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+
+  const shared = new Map<string, unknown>();
+  services.shared = shared;
+  const ctx: ModuleContext = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, shared };
+  const started: Array<{ name: string; module: StartedModule }> = [];
+  const stopModules = async () => {
+    for (const m of started.reverse()) {
+      try {
+        await m.module.stop?.();
+      } catch (err) {
+        logger.error('module failed to stop', { module: m.name, err });
+      }
+    }
+  };
+  try {
+    for (const m of opts.modules ?? (await loadModules())) {
+      started.push({ name: m.name, module: await m.start(ctx) });
+      logger.debug('module started', { module: m.name });
+    }
+  } catch (err) {
+    await stopModules();
+    await store.close();
+    throw err;
+  }
+
+  const tokenCache = createTokenCache(store, clock);
+  services.tokens.updateHooks.push((t) => tokenCache.forget(t));
+  services.tokens.deleteHooks.push(async (t) => tokenCache.forget(t));
+  const app = createApp(services, { capture: { sortingKey, pipeline, tokens: tokenCache }, routers: started.flatMap((m) => m.module.routers ?? []) });
+  handler = app.handler;
+  // Token expiry and inactivity cleanup runs as a recurring job of the scheduler module (core/scheduler).
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  for (const m of started) await m.module.listening?.(url);
+
+  return {
+    url,
+    server,
+    services,
+    pipeline,
+    shared,
+    async close() {
+      for (const m of started) {
+        try {
+          await m.module.closing?.();
+        } catch (err) {
+          logger.error('module failed to prepare shutdown', { module: m.name, err });
+        }
+      }
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      });
+      await stopModules();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Fixed-window rate-limit counters shared by every process on the database.
+// Documents expire through the TTL index on `expires_at` (the TTL monitor runs about once a minute).
+import type { CounterRepo, Millis } from '../types.js';
+import { isDuplicateKey, type Cols } from './docs.js';
+
+function counterId(key: string, windowStart: Millis): string {
+  return `${key}@${windowStart}`;
+}
+
+export class MongoCounterRepo implements CounterRepo {
+  constructor(private readonly c: Cols) {}
+
+  async hit(key: string, windowStart: Millis, ttlMs: number): Promise<number> {
+    const _id = counterId(key, windowStart);
+    // Kept at least ttlMs from now, so a window is never reaped while it can still be counted.
+    const expires_at = new Date(Math.max(windowStart, Date.now()) + ttlMs);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.c.counters.findOneAndUpdate(
+          { _id },
+          { $inc: { count: 1 }, $setOnInsert: { expires_at } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        return doc?.count ?? 1;
+      } catch (err) {
+        // Two concurrent upserts of a new window: one insert wins, the other retries as an update.
+        if (attempt < 2 && isDuplicateKey(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  async peek(key: string, windowStart: Millis): Promise<number> {
+    const doc = await this.c.counters.findOne({ _id: counterId(key, windowStart) });
+    return doc?.count ?? 0;
+  }
+}

@@ -1,0 +1,291 @@
+// Document shapes of the MongoDB adapter and the conversions between them and the port's records.
+import { Binary, MongoServerError, type Db, type ObjectId } from 'mongodb';
+import type {
+  ApiKeyRecord,
+  FileMeta,
+  GlobalVariableRecord,
+  GroupRecord,
+  RequestRecord,
+  RequestType,
+  SetResponse,
+  TokenRecord,
+  UserRecord,
+  WorkflowRecord,
+} from '../types.js';
+
+/** Text of a body kept for search only (never returned): the first 1 MiB, read as UTF-8. */
+export const CONTENT_TEXT_BYTES = 1024 * 1024;
+/** A single file is kept in one document; BSON documents stop at 16 MiB, so refuse beyond this. */
+export const MAX_FILE_BYTES = 15 * 1024 * 1024;
+
+export interface UserDoc extends UserRecord {
+  _id: number;
+}
+
+export interface ApiKeyDoc extends ApiKeyRecord {
+  _id: number;
+}
+
+export interface TokenDoc extends TokenRecord {
+  _id: string;
+  /** Denormalised figures, kept up to date by request inserts and deletes. */
+  request_count: number;
+  latest_request_id: string | null;
+  latest_request_at: number | null;
+  /** `sorting` of the latest request, to decide whether a new capture is the latest. */
+  latest_sorting: number | null;
+}
+
+export interface RequestDoc extends Omit<RequestRecord, 'body'> {
+  _id: string;
+  body: Binary;
+  content_text: string;
+  /** Insertion order within equal `sorting` values (client-generated, increasing per process). */
+  ins: ObjectId;
+}
+
+export interface FileDoc {
+  _id: string;
+  token_id: string;
+  request_uuid: string;
+  data: Binary;
+}
+
+export interface SequenceDoc {
+  _id: string;
+  seq: number;
+}
+
+export interface GroupDoc extends GroupRecord {
+  _id: number;
+}
+
+/** A capture waiting for a set-response; `_id` is the request's uuid. */
+export interface ListenerDoc {
+  _id: string;
+  token_id: string;
+  /** Epoch milliseconds after which no response is accepted. */
+  deadline: number;
+  /**
+   * The response as JSON text, null until one is set. Kept as text because header names may hold
+   * `.` or start with `$`, which update operators refuse as field names.
+   */
+  response: string | null;
+  /** deadline + LISTENER_GRACE_MS: the TTL index reaps listeners a crashed process left open. */
+  expires_at: Date;
+}
+
+/** How long a listener outlives its deadline before the TTL index may reap it. */
+export const LISTENER_GRACE_MS = 60_000;
+
+/** A token's workflow document; `_id` is the token's uuid. */
+export interface WorkflowDoc {
+  _id: string;
+  /**
+   * The document as JSON text. Kept as text because parameter names may hold `.` or start with
+   * `$`, which MongoDB would otherwise take for paths or operators.
+   */
+  document: string;
+  updated_at: number;
+}
+
+/** A global variable; `_id` is its numeric id (sequence `global_variables`), unique per (owner, name). */
+export interface GlobalVariableDoc extends GlobalVariableRecord {
+  _id: number;
+}
+
+export interface CounterDoc {
+  _id: string;
+  count: number;
+  expires_at: Date;
+}
+
+export function cols(db: Db) {
+  return {
+    db,
+    sequences: db.collection<SequenceDoc>('sequences'),
+    users: db.collection<UserDoc>('users'),
+    apiKeys: db.collection<ApiKeyDoc>('api_keys'),
+    tokens: db.collection<TokenDoc>('tokens'),
+    requests: db.collection<RequestDoc>('requests'),
+    files: db.collection<FileDoc>('files'),
+    counters: db.collection<CounterDoc>('rate_counters'),
+    groups: db.collection<GroupDoc>('groups'),
+    listeners: db.collection<ListenerDoc>('listeners'),
+    workflows: db.collection<WorkflowDoc>('workflows'),
+    globals: db.collection<GlobalVariableDoc>('global_variables'),
+  };
+}
+
+export type Cols = ReturnType<typeof cols>;
+
+/** Next value of a named sequence (1, 2, 3...), shared by every process on the database. */
+export async function nextSeq(c: Cols, name: string): Promise<number> {
+  const doc = await c.sequences.findOneAndUpdate(
+    { _id: name },
+    { $inc: { seq: 1 } },
+    { upsert: true, returnDocument: 'after' },
+  );
+  if (!doc) throw new Error(`sequence ${name} did not return a value`);
+  return doc.seq;
+}
+
+export function isDuplicateKey(err: unknown): err is MongoServerError {
+  return err instanceof MongoServerError && err.code === 11000;
+}
+
+/** Bytes of a BSON binary (or of a Buffer, when the driver promoted it) as a fresh Node Buffer. */
+export function toBuffer(v: unknown): Buffer {
+  if (v instanceof Binary) return Buffer.from(v.value());
+  if (Buffer.isBuffer(v)) return v;
+  if (v instanceof Uint8Array) return Buffer.from(v);
+  return Buffer.alloc(0);
+}
+
+export function toBinary(b: Buffer): Binary {
+  return new Binary(b);
+}
+
+/** Drops keys whose value is undefined, so a patch never writes them. */
+export function defined<T extends object>(o: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}
+
+export function toUser(d: UserDoc): UserRecord {
+  return {
+    id: d.id,
+    name: d.name,
+    email: d.email,
+    premium: d.premium,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+  };
+}
+
+export function toApiKey(d: ApiKeyDoc): ApiKeyRecord {
+  return { id: d.id, user_id: d.user_id, hash: d.hash, prefix: d.prefix, created_at: d.created_at };
+}
+
+export function toGroup(d: GroupDoc): GroupRecord {
+  return { id: d.id, user_id: d.user_id, name: d.name, created_at: d.created_at, updated_at: d.updated_at };
+}
+
+export function toWorkflowDoc(tokenId: string, document: Record<string, unknown>, now: number): WorkflowDoc {
+  return { _id: tokenId, document: JSON.stringify(document), updated_at: now };
+}
+
+export function toWorkflow(d: WorkflowDoc): WorkflowRecord {
+  return { token_id: d._id, document: JSON.parse(d.document) as Record<string, unknown>, updated_at: d.updated_at };
+}
+
+export function toGlobalVariable(d: GlobalVariableDoc): GlobalVariableRecord {
+  return { id: d.id, owner: d.owner, name: d.name, value: d.value, created_at: d.created_at, updated_at: d.updated_at };
+}
+
+/** `s` as a regular expression matching itself literally (metacharacters escaped). */
+export function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
+}
+
+export function toListenerDoc(requestUuid: string, tokenId: string, deadline: number): ListenerDoc {
+  return { _id: requestUuid, token_id: tokenId, deadline, response: null, expires_at: new Date(deadline + LISTENER_GRACE_MS) };
+}
+
+export function encodeSetResponse(r: SetResponse): string {
+  return JSON.stringify({ status: r.status, content: r.content, headers: r.headers });
+}
+
+export function decodeSetResponse(text: string | null | undefined): SetResponse | null {
+  return text ? (JSON.parse(text) as SetResponse) : null;
+}
+
+export function toToken(d: TokenDoc): TokenRecord {
+  return {
+    uuid: d._id,
+    user_id: d.user_id ?? null,
+    alias: d.alias ?? null,
+    redirect: d.redirect,
+    actions: d.actions,
+    cors: d.cors,
+    expiry: d.expiry ?? null,
+    timeout: d.timeout,
+    listen: d.listen,
+    premium: d.premium,
+    premium_expires_at: d.premium_expires_at ?? null,
+    ip: d.ip,
+    user_agent: d.user_agent,
+    default_content: d.default_content,
+    default_status: d.default_status,
+    default_content_type: d.default_content_type,
+    request_limit: d.request_limit,
+    description: d.description ?? null,
+    group_id: d.group_id ?? null,
+    password_hash: d.password_hash ?? null,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    expires_at: d.expires_at ?? null,
+  };
+}
+
+export function toRequestDoc(r: RequestRecord, ins: ObjectId): RequestDoc {
+  return {
+    _id: r.uuid,
+    uuid: r.uuid,
+    token_id: r.token_id,
+    type: r.type,
+    team_id: r.team_id,
+    ip: r.ip,
+    hostname: r.hostname,
+    method: r.method,
+    user_agent: r.user_agent,
+    url: r.url,
+    content_type: r.content_type,
+    body: toBinary(r.body),
+    content_text: r.body.subarray(0, CONTENT_TEXT_BYTES).toString('utf8'),
+    size: r.size,
+    query: r.query,
+    headers: r.headers,
+    form: r.form,
+    files: r.files,
+    custom_action_output: r.custom_action_output,
+    custom_action_errors: r.custom_action_errors,
+    time: r.time,
+    note: r.note,
+    sorting: r.sorting,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    extra: r.extra,
+    ins,
+  };
+}
+
+export function toRequest(d: RequestDoc): RequestRecord {
+  return {
+    uuid: d.uuid ?? d._id,
+    token_id: d.token_id,
+    type: d.type as RequestType,
+    team_id: d.team_id ?? null,
+    ip: d.ip,
+    hostname: d.hostname,
+    method: d.method,
+    user_agent: d.user_agent,
+    url: d.url,
+    content_type: d.content_type ?? null,
+    body: toBuffer(d.body),
+    size: d.size,
+    query: d.query ?? null,
+    headers: d.headers ?? {},
+    form: d.form ?? null,
+    files: (d.files ?? []) as FileMeta[],
+    custom_action_output: d.custom_action_output ?? [],
+    custom_action_errors: d.custom_action_errors ?? [],
+    time: d.time,
+    note: d.note ?? null,
+    sorting: d.sorting,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    extra: d.extra ?? {},
+  };
+}

@@ -1,0 +1,118 @@
+// The MongoDB adapter of the storage port (used when MONGODB_URI is set).
+//
+// Collections: users, api_keys, sequences (numeric ids), tokens (with denormalised request
+// figures), requests (body as BinData plus `content_text` for search), files (one document per
+// uploaded file, at most 15 MiB each), rate_counters (TTL-expired), groups (numeric ids),
+// listeners (captures awaiting a set-response, TTL-expired after their deadline), workflows (one
+// document per token, kept as JSON text, `_id` = token uuid) and global_variables (numeric ids,
+// unique per owner and name). No multi-document transactions are used, so a standalone mongod, a
+// replica set or a sharded cluster all work.
+import { MongoClient } from 'mongodb';
+import type { Store } from '../types.js';
+import { MongoCounterRepo } from './counters.js';
+import { cols, type Cols } from './docs.js';
+import { MongoGlobalVariableRepo } from './globals.js';
+import { MongoGroupRepo } from './groups.js';
+import { MongoListenerRepo } from './listeners.js';
+import { MongoRequestRepo } from './requests.js';
+import { MongoScheduleRepo, ensureScheduleIndexes } from './schedules.js';
+import { MongoTokenRepo } from './tokens.js';
+import { MongoUserRepo } from './users.js';
+import { MongoWorkflowRepo } from './workflows.js';
+
+export const DEFAULT_DB_NAME = 'capture';
+
+/** The database named in the URI's path (`mongodb://host/dbname?opts`), or null. */
+export function dbNameFromUri(uri: string): string | null {
+  const rest = uri.replace(/^mongodb(\+srv)?:\/\//i, '');
+  const slash = rest.indexOf('/');
+  if (slash < 0) return null;
+  const path = rest.slice(slash + 1).split('?')[0] ?? '';
+  const name = decodeURIComponent(path);
+  return name.length > 0 ? name : null;
+}
+
+export async function ensureIndexes(c: Cols): Promise<void> {
+  await Promise.all([
+    c.requests.createIndexes([
+      // Lists, `latest` and retention trimming: capture key, then insertion order.
+      { key: { token_id: 1, sorting: 1, ins: 1 }, name: 'token_sorting' },
+      { key: { token_id: 1, created_at: 1 }, name: 'token_created_at' },
+    ]),
+    c.tokens.createIndexes([
+      { key: { user_id: 1, created_at: 1 }, name: 'user_created_at' },
+      { key: { alias: 1 }, name: 'alias_unique', unique: true, partialFilterExpression: { alias: { $type: 'string' } } },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+      // Inactivity cleanup: non-premium tokens by last activity.
+      { key: { premium: 1, latest_request_at: 1 }, name: 'premium_latest_request_at' },
+      // clearGroup.
+      { key: { group_id: 1 }, name: 'group_id' },
+    ]),
+    c.apiKeys.createIndexes([
+      { key: { hash: 1 }, name: 'hash_unique', unique: true },
+      { key: { user_id: 1 }, name: 'user_id' },
+    ]),
+    c.files.createIndexes([
+      { key: { request_uuid: 1 }, name: 'request_uuid' },
+      { key: { token_id: 1 }, name: 'token_id' },
+    ]),
+    c.counters.createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
+    c.groups.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
+    c.listeners.createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
+    // One variable per (owner, name); also serves the owner's lookups, lists and searches.
+    c.globals.createIndex({ owner: 1, name: 1 }, { name: 'owner_name_unique', unique: true }),
+    // workflows need none: `_id` is the token uuid.
+  ]);
+}
+
+class MongoStore implements Store {
+  readonly kind = 'mongo' as const;
+  readonly users: MongoUserRepo;
+  readonly tokens: MongoTokenRepo;
+  readonly requests: MongoRequestRepo;
+  readonly counters: MongoCounterRepo;
+  readonly groups: MongoGroupRepo;
+  readonly listeners: MongoListenerRepo;
+  readonly schedules: MongoScheduleRepo;
+  readonly workflows: MongoWorkflowRepo;
+  readonly globals: MongoGlobalVariableRepo;
+
+  constructor(
+    private readonly client: MongoClient,
+    readonly c: Cols,
+  ) {
+    this.users = new MongoUserRepo(c);
+    this.tokens = new MongoTokenRepo(c);
+    this.requests = new MongoRequestRepo(c);
+    this.counters = new MongoCounterRepo(c);
+    this.groups = new MongoGroupRepo(c);
+    this.listeners = new MongoListenerRepo(c);
+    this.schedules = new MongoScheduleRepo(c);
+    this.workflows = new MongoWorkflowRepo(c);
+    this.globals = new MongoGlobalVariableRepo(c);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.db('admin').command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+export async function createMongoStore(uri: string, opts?: { dbName?: string }): Promise<Store> {
+  // ignoreUndefined: an undefined field is left out, as JSON would, rather than stored as null.
+  const client = new MongoClient(uri, { ignoreUndefined: true });
+  try {
+    await client.connect();
+    const db = client.db(opts?.dbName ?? dbNameFromUri(uri) ?? DEFAULT_DB_NAME);
+    const c = cols(db);
+    await ensureIndexes(c);
+    await ensureScheduleIndexes(db);
+    return new MongoStore(client, c);
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,141 @@
+// Tokens. Each token document also carries its request count and latest request, kept up to date
+// by the request repository, so the token list and stats need no aggregation.
+import {
+  AliasTaken,
+  type Millis,
+  type Page,
+  type TokenListOptions,
+  type TokenPatch,
+  type TokenRecord,
+  type TokenRepo,
+  type TokenWithStats,
+} from '../types.js';
+import { defined, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
+
+function withStats(d: TokenDoc): TokenWithStats {
+  return {
+    ...toToken(d),
+    requests: d.request_count ?? 0,
+    latest_request_id: d.latest_request_id ?? null,
+    latest_request_at: d.latest_request_at ?? null,
+  };
+}
+
+export class MongoTokenRepo implements TokenRepo {
+  constructor(private readonly c: Cols) {}
+
+  async create(t: TokenRecord): Promise<void> {
+    const doc: TokenDoc = {
+      ...t,
+      _id: t.uuid,
+      request_count: 0,
+      latest_request_id: null,
+      latest_request_at: null,
+      latest_sorting: null,
+    };
+    try {
+      await this.c.tokens.insertOne(doc);
+    } catch (err) {
+      if (isDuplicateKey(err) && t.alias != null && (err.keyPattern?.alias !== undefined || /alias/.test(err.message))) {
+        throw new AliasTaken(t.alias);
+      }
+      throw err;
+    }
+  }
+
+  async get(uuid: string): Promise<TokenRecord | null> {
+    const d = await this.c.tokens.findOne({ _id: uuid });
+    return d ? toToken(d) : null;
+  }
+
+  async resolve(idOrAlias: string): Promise<TokenRecord | null> {
+    const byId = await this.c.tokens.findOne({ _id: idOrAlias });
+    if (byId) return toToken(byId);
+    // The $type clause matches the partial unique index's filter, so the index serves this lookup.
+    const byAlias = await this.c.tokens.findOne({ alias: { $eq: idOrAlias, $type: 'string' } });
+    return byAlias ? toToken(byAlias) : null;
+  }
+
+  async update(uuid: string, patch: TokenPatch): Promise<TokenRecord | null> {
+    const set: Record<string, unknown> = defined(patch);
+    delete set.uuid;
+    delete set.created_at;
+    if (Object.keys(set).length === 0) return this.get(uuid);
+    try {
+      const d = await this.c.tokens.findOneAndUpdate({ _id: uuid }, { $set: set }, { returnDocument: 'after' });
+      return d ? toToken(d) : null;
+    } catch (err) {
+      if (isDuplicateKey(err) && typeof patch.alias === 'string') throw new AliasTaken(patch.alias);
+      throw err;
+    }
+  }
+
+  async delete(uuid: string): Promise<boolean> {
+    const res = await this.c.tokens.deleteOne({ _id: uuid });
+    await this.c.requests.deleteMany({ token_id: uuid });
+    await this.c.files.deleteMany({ token_id: uuid });
+    await this.c.workflows.deleteOne({ _id: uuid });
+    return res.deletedCount > 0;
+  }
+
+  async list(userId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>> {
+    const filter = { user_id: userId };
+    const dir = opts.direction === 'asc' ? 1 : -1;
+    const sort: Record<string, 1 | -1> = opts.orderBy === 'token_id' ? { _id: dir } : { created_at: dir, _id: dir };
+    const perPage = Math.floor(opts.perPage);
+    const page = Math.max(1, Math.floor(opts.page));
+    const [docs, total] = await Promise.all([
+      perPage > 0
+        ? this.c.tokens.find(filter).sort(sort).skip((page - 1) * perPage).limit(perPage).toArray()
+        : Promise.resolve([] as TokenDoc[]),
+      this.c.tokens.countDocuments(filter),
+    ]);
+    return { items: docs.map(withStats), total };
+  }
+
+  async stats(uuid: string): Promise<{ requests: number; latest_request_id: string | null; latest_request_at: Millis | null }> {
+    const d = await this.c.tokens.findOne(
+      { _id: uuid },
+      { projection: { request_count: 1, latest_request_id: 1, latest_request_at: 1 } },
+    );
+    return {
+      requests: d?.request_count ?? 0,
+      latest_request_id: d?.latest_request_id ?? null,
+      latest_request_at: d?.latest_request_at ?? null,
+    };
+  }
+
+  async expired(now: Millis, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    // $lte on a number never matches null or a missing field.
+    const docs = await this.c.tokens
+      .find({ expires_at: { $lte: now } }, { projection: { _id: 1 } })
+      .sort({ expires_at: 1, _id: 1 })
+      .limit(Math.floor(limit))
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  async inactive(before: Millis, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    // Under the inactivity rule: non-premium, or legacy `expiry: true` (a boolean, never the number 1).
+    // Last activity is the latest request, or creation when there is none (null or missing).
+    const docs = await this.c.tokens
+      .find(
+        {
+          $and: [
+            { $or: [{ premium: false }, { expiry: true }] },
+            { $or: [{ latest_request_at: { $lt: before } }, { latest_request_at: null, created_at: { $lt: before } }] },
+          ],
+        },
+        { projection: { _id: 1 } },
+      )
+      .limit(Math.floor(limit))
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  async clearGroup(groupId: number): Promise<void> {
+    await this.c.tokens.updateMany({ group_id: groupId }, { $set: { group_id: null } });
+  }
+}

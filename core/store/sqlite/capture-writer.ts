@@ -1,0 +1,250 @@
+// Where RequestRepo.insert() sends captures. Both writers group-commit with the same code
+// (batch-writer.ts) and settle each capture only once its transaction is committed:
+// - in-thread: on the main connection, one transaction per event-loop turn (':memory:' databases,
+//   which another thread cannot open);
+// - worker: on a writer thread with its own connection to the file. The main thread only posts the
+//   records (one message per event-loop turn) and settles them when the thread acknowledges.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import { NotFound } from '../../errors.js';
+import type { RequestRecord } from '../types.js';
+import { BODY, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
+
+export interface CaptureWriter {
+  write(record: RequestRecord, limit: number, files?: Map<string, Buffer>): Promise<void>;
+  /** Commits everything queued, then stops (call it before closing the store's connection). */
+  close(): Promise<void>;
+  /** Tests and diagnostics: which writer is in use now. */
+  readonly mode: 'in-thread' | 'worker';
+}
+
+interface Pending {
+  record: RequestRecord;
+  limit: number;
+  files?: Map<string, Buffer>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
+  if (o === null) return p.resolve();
+  if (o.gone) return p.reject(new NotFound('Token not found'));
+  if ('error' in o) return p.reject(o.error);
+  p.reject(Object.assign(new Error(o.message), o.code ? { code: o.code } : {}));
+}
+
+/** Group commit on the given connection: one transaction per event-loop turn. */
+export function inThreadWriter(db: Database): CaptureWriter {
+  const writer = createBatchWriter(db);
+  let queue: Pending[] = [];
+  function flush(): void {
+    const batch = queue;
+    queue = [];
+    if (!batch.length) return;
+    const items: WriteItem[] = [];
+    const sent: Pending[] = [];
+    for (const p of batch) {
+      try {
+        items.push({ row: toRow(p.record), limit: p.limit, files: p.files });
+        sent.push(p);
+      } catch (e) {
+        p.reject(e);
+      }
+    }
+    const outcomes = writer.commit(items);
+    for (let i = 0; i < sent.length; i++) settle(sent[i]!, outcomes[i]!);
+  }
+  return {
+    mode: 'in-thread',
+    write(record, limit, files) {
+      return new Promise<void>((resolve, reject) => {
+        if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(flush);
+      });
+    },
+    async close() {
+      flush();
+    },
+  };
+}
+
+const nodeRequire = createRequire(import.meta.url);
+
+/** Compiled (dist/) the thread runs writer-worker.js; from TypeScript sources (vitest, tsx) through tsx's loader. */
+function startThread(data: WriterData): Worker {
+  if (import.meta.url.endsWith('.ts')) {
+    const api = pathToFileURL(nodeRequire.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const entry = new URL('./writer-worker.ts', import.meta.url).href;
+    const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+    return new Worker(boot, { eval: true, workerData: data });
+  }
+  return new Worker(new URL('./writer-worker.js', import.meta.url), { workerData: data });
+}
+
+/**
+ * The bytes of one batch (bodies, files) copied into one fresh ArrayBuffer: a Buffer may be a view
+ * of a shared pool (cloning it would copy the whole pool), and one buffer is one transfer.
+ */
+class Arena {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  add(b: Uint8Array): number {
+    this.parts.push(b);
+    this.size += b.byteLength;
+    return this.parts.length - 1;
+  }
+  /** Views on the copy, one per add(), in order. */
+  seal(): { views: Uint8Array[]; buffer: ArrayBuffer } {
+    const all = new Uint8Array(this.size);
+    const views: Uint8Array[] = new Array(this.parts.length);
+    let at = 0;
+    for (let i = 0; i < this.parts.length; i++) {
+      const b = this.parts[i]!;
+      all.set(b, at);
+      views[i] = all.subarray(at, at + b.byteLength);
+      at += b.byteLength;
+    }
+    return { views, buffer: all.buffer };
+  }
+}
+
+export interface WorkerWriterOptions {
+  file: string;
+  synchronous: 'NORMAL' | 'FULL';
+  /** The checkpointer thread runs: the writer's connection must not checkpoint in its commits. */
+  noAutocheckpoint: boolean;
+  /** Told when the thread died and captures went back to the main connection. */
+  onFallback?: (err: unknown) => void;
+}
+
+/**
+ * Group commit on a writer thread. If the thread dies, the captures it had not acknowledged are
+ * rejected (it acknowledges only after commit, so none of the acknowledged ones is lost) and the
+ * writer falls back to the in-thread one on `db`.
+ */
+export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void } {
+  const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint });
+  worker.unref();
+  let fallback: CaptureWriter | null = null;
+  let stopping: Promise<void> | null = null;
+  let queue: Pending[] = [];
+  let nextId = 1;
+  const inflight = new Map<number, Pending[]>();
+
+  function post(): void {
+    const batch = queue;
+    queue = [];
+    if (!batch.length) return;
+    if (fallback) {
+      for (const p of batch) fallback.write(p.record, p.limit, p.files).then(p.resolve, p.reject);
+      return;
+    }
+    const arena = new Arena();
+    const items: WriteItem[] = [];
+    const sent: Pending[] = [];
+    const fileSlots: Array<Array<[string, number]> | null> = [];
+    for (const p of batch) {
+      try {
+        // JSON columns are serialized here: strings cross the thread boundary as one copy, where
+        // objects would be walked twice (cloned here, rebuilt there) and then serialized anyway.
+        const row = toRow(p.record, undefined);
+        row[BODY] = arena.add(p.record.body);
+        items.push({ row, limit: p.limit });
+        fileSlots.push(p.files ? [...p.files].map(([id, data]): [string, number] => [id, arena.add(data)]) : null);
+        sent.push(p);
+      } catch (e) {
+        p.reject(e);
+      }
+    }
+    if (!sent.length) return;
+    const { views, buffer } = arena.seal();
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i]!;
+      it.row[BODY] = views[it.row[BODY] as number];
+      const f = fileSlots[i];
+      if (f) it.files = new Map(f.map(([id, slot]) => [id, views[slot]!]));
+    }
+    const id = nextId++;
+    if (inflight.size === 0) worker.ref();
+    inflight.set(id, sent);
+    worker.postMessage({ t: 'w', id, items } satisfies ToWriter, [buffer]);
+  }
+
+  worker.on('message', (m: FromWriter) => {
+    if (m.t !== 'ack') return;
+    // `failed` indexes the items of all of `ids`, in order, as one list.
+    const failed = m.failed;
+    let base = 0;
+    let f = 0;
+    for (const id of m.ids) {
+      const batch = inflight.get(id);
+      if (!batch) continue;
+      inflight.delete(id);
+      for (let i = 0; i < batch.length; i++) {
+        if (failed && f < failed.length && failed[f]![0] === base + i) settle(batch[i]!, failed[f++]![1]);
+        else batch[i]!.resolve();
+      }
+      base += batch.length;
+    }
+    if (inflight.size === 0 && !stopping) worker.unref();
+  });
+
+  function died(err: unknown): void {
+    if (fallback || stopping) return;
+    fallback = inThreadWriter(db);
+    const error = new Error(`Capture writer thread stopped: ${err instanceof Error ? err.message : String(err)}`);
+    for (const batch of inflight.values()) for (const p of batch) p.reject(error);
+    inflight.clear();
+    opts.onFallback?.(err);
+  }
+  worker.on('error', died);
+  worker.on('exit', (code) => died(new Error(`exit code ${code}`)));
+
+  return {
+    get mode() {
+      return fallback ? 'in-thread' : 'worker';
+    },
+    write(record, limit, files) {
+      if (fallback) return fallback.write(record, limit, files);
+      if (stopping) return Promise.reject(new Error('The store is closed'));
+      return new Promise<void>((resolve, reject) => {
+        if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(post);
+      });
+    },
+    close() {
+      if (stopping) return stopping;
+      post();
+      if (fallback) return (stopping = fallback.close());
+      stopping = new Promise<void>((resolve) => {
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          // Whatever was not acknowledged by now never will be.
+          const error = new Error('Capture writer stopped before committing');
+          for (const batch of inflight.values()) for (const p of batch) p.reject(error);
+          inflight.clear();
+          void worker.terminate().finally(resolve);
+        };
+        const timer = setTimeout(finish, 10_000);
+        worker.ref();
+        worker.on('message', (m: FromWriter) => {
+          if (m.t === 'stopped') finish();
+        });
+        worker.once('exit', finish);
+        worker.postMessage({ t: 'stop' } satisfies ToWriter);
+      });
+      return stopping;
+    },
+    /** The checkpointer thread is gone: the writer's connection checkpoints by itself again. */
+    autocheckpoint(pages) {
+      if (!fallback && !stopping) worker.postMessage({ t: 'autocheckpoint', pages } satisfies ToWriter);
+    },
+    crashForTesting() {
+      worker.postMessage({ t: 'crash' } satisfies ToWriter);
+    },
+  };
+}

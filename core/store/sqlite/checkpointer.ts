@@ -1,0 +1,59 @@
+// WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside a COMMIT on the
+// event loop and fsyncs there, stalling every capture waiting behind it; a second connection on a
+// worker copies the WAL back into the database instead. Crash safety is unchanged: with
+// synchronous=NORMAL the WAL is what makes a commit durable, and checkpoints only move it.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 5000');
+const checkpoint = (mode) => { try { db.pragma('wal_checkpoint(' + mode + ')'); } catch {} };
+const timer = setInterval(() => checkpoint('PASSIVE'), workerData.everyMs);
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  checkpoint('TRUNCATE');
+  db.close();
+  parentPort.postMessage('stopped');
+});
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(db: Database, file: string, everyMs = 500, onFallback?: () => void): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  db.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs } });
+  worker.unref();
+  let alive = true;
+  // Without the worker, SQLite must checkpoint by itself again, or the WAL would grow forever.
+  const fallBack = () => {
+    if (!alive) return;
+    alive = false;
+    if (db.open) db.pragma('wal_autocheckpoint = 1000');
+    onFallback?.();
+  };
+  worker.on('error', fallBack);
+  worker.on('exit', fallBack);
+  return {
+    stop() {
+      if (!alive) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          alive = false;
+          void worker.terminate().finally(resolve);
+        };
+        worker.once('message', done);
+        worker.once('exit', () => resolve());
+        worker.postMessage('stop');
+        setTimeout(done, 3000).unref();
+      });
+    },
+  };
+}

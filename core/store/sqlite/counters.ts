@@ -1,0 +1,22 @@
+import type { Database } from 'better-sqlite3';
+import type { CounterRepo } from '../types.js';
+
+export function sqliteCounters(db: Database, now: () => number = Date.now): CounterRepo {
+  const hit = db.prepare<[string, number, number], { count: number }>(
+    `INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+  );
+  const peek = db.prepare<[string, number], { count: number }>('SELECT count FROM rate_counters WHERE key = ? AND window_start = ?');
+  const sweep = db.prepare('DELETE FROM rate_counters WHERE expires_at < ?');
+  let hits = 0;
+  return {
+    async hit(key, windowStart, ttlMs) {
+      // Expired windows are swept now and then rather than on every hit.
+      if (++hits % 1000 === 0) sweep.run(now());
+      return hit.get(key, windowStart, windowStart + ttlMs)!.count;
+    },
+    async peek(key, windowStart) {
+      return peek.get(key, windowStart)?.count ?? 0;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// The embedded default store: one SQLite file in WAL mode under DATA_DIR.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Store } from '../types.js';
+import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writer.js';
+import { startCheckpointer } from './checkpointer.js';
+import { sqliteCounters } from './counters.js';
+import { sqliteGlobals } from './globals.js';
+import { sqliteGroups } from './groups.js';
+import { sqliteListeners } from './listeners.js';
+import { migrate } from './migrations.js';
+import { sqliteRequests } from './requests.js';
+import { sqliteSchedules } from './schedules.js';
+import { sqliteTokens } from './tokens.js';
+import { sqliteUsers } from './users.js';
+import { sqliteWorkflows } from './workflows.js';
+
+export interface SqliteOptions {
+  /** NORMAL keeps every acknowledged capture through a process crash; FULL also through power loss. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * Where captures are written (file databases only; ':memory:' is always in-thread): 'worker' (the
+   * default) on a writer thread with its own connection, so the event loop only parses and answers.
+   */
+  writer?: 'worker' | 'in-thread';
+}
+
+/** `file` is a path, or ':memory:' for tests. */
+export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store & { db: Database.Database; writer: CaptureWriter } {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
+  db.pragma('foreign_keys = ON');
+  // Several processes may share the file: wait for a lock rather than fail at once.
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  const onFile = file !== ':memory:';
+  let writer: CaptureWriter;
+  let onCheckpointerGone: (() => void) | undefined;
+  if (onFile && (opts.writer ?? 'worker') === 'worker') {
+    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true });
+    onCheckpointerGone = () => w.autocheckpoint(1000);
+    writer = w;
+  } else writer = inThreadWriter(db);
+  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.()) : null;
+  return {
+    kind: 'sqlite',
+    db,
+    writer,
+    users: sqliteUsers(db),
+    tokens: sqliteTokens(db),
+    requests: sqliteRequests(db, writer),
+    counters: sqliteCounters(db),
+    groups: sqliteGroups(db),
+    listeners: sqliteListeners(db),
+    schedules: sqliteSchedules(db),
+    workflows: sqliteWorkflows(db),
+    globals: sqliteGlobals(db),
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async close() {
+      // Pending captures are committed first, then the threads stop, then the connection closes.
+      await writer.close();
+      await checkpointer?.stop();
+      if (db.open) db.close();
+    },
+  };
+}

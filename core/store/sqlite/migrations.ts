@@ -1,0 +1,148 @@
+// Schema migrations, versioned in code and recorded in schema_migrations. Append only: a released
+// migration is never edited, a new one is added with a new version. Versions by module: 1-2 core,
+// 3 actions/workflows/global variables, 4 schedules/Agenda, 5 e-mail/DNS, 6 realtime.
+import type { Database } from 'better-sqlite3';
+
+export const migrations: Array<{ version: number; up: string }> = [
+  {
+    version: 1,
+    up: `
+      CREATE TABLE users (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL, email TEXT NOT NULL, premium INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        hash TEXT NOT NULL UNIQUE, prefix TEXT NOT NULL, created_at INTEGER NOT NULL
+      );
+      CREATE TABLE tokens (
+        uuid TEXT PRIMARY KEY,
+        user_id INTEGER, alias TEXT UNIQUE, redirect INTEGER NOT NULL, actions INTEGER NOT NULL, cors INTEGER NOT NULL,
+        expiry TEXT, timeout INTEGER NOT NULL, listen INTEGER NOT NULL, premium INTEGER NOT NULL,
+        premium_expires_at INTEGER, ip TEXT NOT NULL, user_agent TEXT NOT NULL,
+        default_content TEXT NOT NULL, default_status INTEGER NOT NULL, default_content_type TEXT NOT NULL,
+        request_limit INTEGER NOT NULL, description TEXT, group_id INTEGER, password_hash TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER,
+        request_count INTEGER NOT NULL DEFAULT 0, latest_request_id TEXT, latest_request_at INTEGER
+      );
+      CREATE INDEX tokens_user ON tokens(user_id, created_at);
+      CREATE INDEX tokens_expires ON tokens(expires_at) WHERE expires_at IS NOT NULL;
+      CREATE TABLE requests (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        token_id TEXT NOT NULL REFERENCES tokens(uuid) ON DELETE CASCADE,
+        type TEXT NOT NULL, team_id INTEGER, ip TEXT, hostname TEXT, method TEXT, user_agent TEXT, url TEXT,
+        content_type TEXT, body BLOB NOT NULL, size INTEGER NOT NULL,
+        query TEXT, headers TEXT NOT NULL, form TEXT, files TEXT NOT NULL, output TEXT NOT NULL, errors TEXT NOT NULL,
+        time REAL NOT NULL, note TEXT, sorting INTEGER NOT NULL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL
+      );
+      CREATE INDEX requests_token_sorting ON requests(token_id, sorting, seq);
+      CREATE INDEX requests_token_created ON requests(token_id, created_at);
+      CREATE TABLE request_files (
+        request_uuid TEXT NOT NULL REFERENCES requests(uuid) ON DELETE CASCADE,
+        file_id TEXT NOT NULL, data BLOB NOT NULL,
+        PRIMARY KEY (request_uuid, file_id)
+      );
+      CREATE TABLE rate_counters (
+        key TEXT NOT NULL, window_start INTEGER NOT NULL, count INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+        PRIMARY KEY (key, window_start)
+      );
+      CREATE INDEX rate_counters_expiry ON rate_counters(expires_at);
+    `,
+  },
+  {
+    version: 2,
+    up: `
+      CREATE TABLE groups (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX groups_user ON groups(user_id, id);
+      CREATE TABLE listeners (
+        request_uuid TEXT PRIMARY KEY, token_id TEXT NOT NULL, deadline INTEGER NOT NULL, response TEXT
+      );
+      CREATE INDEX tokens_activity ON tokens(premium, latest_request_at);
+    `,
+  },
+  {
+    version: 3,
+    up: `
+      CREATE TABLE token_workflows (
+        token_id TEXT PRIMARY KEY REFERENCES tokens(uuid) ON DELETE CASCADE,
+        document TEXT NOT NULL, updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE global_variables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        owner TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+        UNIQUE (owner, name)
+      );
+    `,
+  },
+  {
+    // Schedules (core/scheduler): the schedule's workflow document, its run logs, users' error
+    // notification settings, and Agenda's jobs (core/scheduler/sqlite-backend.ts).
+    version: 4,
+    up: `
+      CREATE TABLE schedules (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL, document TEXT NOT NULL, source TEXT,
+        last_run_at INTEGER, last_status INTEGER,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX schedules_user ON schedules(user_id, id);
+      CREATE UNIQUE INDEX schedules_source ON schedules(source) WHERE source IS NOT NULL;
+      CREATE TABLE schedule_logs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        schedule_id INTEGER NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+        response_status INTEGER NOT NULL, response_headers TEXT NOT NULL, response_body TEXT NOT NULL,
+        time REAL NOT NULL, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX schedule_logs_schedule ON schedule_logs(schedule_id, id);
+      CREATE TABLE notification_settings (
+        user_id INTEGER PRIMARY KEY, email TEXT, email_enabled INTEGER NOT NULL, webhook_url TEXT, updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE agenda_jobs (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL, priority INTEGER NOT NULL DEFAULT 0, next_run_at INTEGER, type TEXT NOT NULL,
+        locked_at INTEGER, last_run_at INTEGER, last_finished_at INTEGER, failed_at INTEGER,
+        fail_count INTEGER, fail_reason TEXT, repeat_timezone TEXT, repeat_interval TEXT, repeat_at TEXT,
+        disabled INTEGER, progress REAL, data TEXT, last_modified_by TEXT, fork INTEGER,
+        debounce_started_at INTEGER, start_date INTEGER, end_date INTEGER, skip_days TEXT
+      );
+      CREATE INDEX agenda_jobs_next ON agenda_jobs(name, next_run_at, priority);
+      CREATE INDEX agenda_jobs_locked ON agenda_jobs(name, locked_at);
+    `,
+  },
+  {
+    // Realtime: deletions and token changes shared with other processes on the same file.
+    version: 6,
+    up: `
+      CREATE TABLE realtime_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        origin TEXT NOT NULL, token_id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL
+      );
+      CREATE INDEX realtime_events_created ON realtime_events(created_at);
+    `,
+  },
+];
+
+/**
+ * Applies every migration not applied yet, in version order. Applied versions are recorded one by
+ * one, so migrations added by different modules may land in any order.
+ */
+export function migrate(db: Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
+  const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      record.run(m.version, Date.now());
+    })();
+  }
+}

@@ -1,0 +1,133 @@
+import type { Database } from 'better-sqlite3';
+import { compileSql } from '../query/index.js';
+import type { RequestFilter, RequestRecord, RequestRepo } from '../types.js';
+import { json } from './batch-writer.js';
+import { inThreadWriter, type CaptureWriter } from './capture-writer.js';
+
+type Row = Record<string, unknown>;
+
+function toRecord(r: Row): RequestRecord {
+  return {
+    uuid: r.uuid as string,
+    token_id: r.token_id as string,
+    type: r.type as RequestRecord['type'],
+    team_id: (r.team_id as number | null) ?? null,
+    ip: (r.ip as string) ?? '',
+    hostname: (r.hostname as string) ?? '',
+    method: (r.method as string) ?? '',
+    user_agent: (r.user_agent as string) ?? '',
+    url: (r.url as string) ?? '',
+    content_type: (r.content_type as string | null) ?? null,
+    body: r.body as Buffer,
+    size: r.size as number,
+    query: r.query === null ? null : JSON.parse(r.query as string),
+    headers: JSON.parse(r.headers as string),
+    form: r.form === null ? null : JSON.parse(r.form as string),
+    files: JSON.parse(r.files as string),
+    custom_action_output: JSON.parse(r.output as string),
+    custom_action_errors: JSON.parse(r.errors as string),
+    time: r.time as number,
+    note: (r.note as string | null) ?? null,
+    sorting: r.sorting as number,
+    created_at: r.created_at as number,
+    updated_at: r.updated_at as number,
+    extra: JSON.parse(r.extra as string),
+  };
+}
+
+/** WHERE clause and parameters for a token's requests under a filter. */
+function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[] } {
+  const parts = ['token_id = ?'];
+  const params: unknown[] = [tokenId];
+  if (f.dateFrom != null) {
+    parts.push('created_at >= ?');
+    params.push(f.dateFrom);
+  }
+  if (f.dateTo != null) {
+    parts.push('created_at <= ?');
+    params.push(f.dateTo);
+  }
+  if (f.query) {
+    const c = compileSql(f.query, f.now ?? Date.now());
+    parts.push(`(${c.sql})`);
+    params.push(...c.params);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+/**
+ * `writer` stores captures (insert): on this connection by default, or on a writer thread with its
+ * own connection (capture-writer.ts). Everything else runs on `db`; with WAL, a capture the writer
+ * committed is visible to this connection's next statement.
+ */
+export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWriter(db)): RequestRepo {
+  const refreshStats = db.prepare(`UPDATE tokens SET
+      request_count = (SELECT count(*) FROM requests WHERE token_id = @t),
+      latest_request_id = (SELECT uuid FROM requests WHERE token_id = @t ORDER BY sorting DESC, seq DESC LIMIT 1),
+      latest_request_at = (SELECT created_at FROM requests WHERE token_id = @t ORDER BY sorting DESC, seq DESC LIMIT 1)
+    WHERE uuid = @t`);
+  const byId = db.prepare<[string, string], Row>('SELECT * FROM requests WHERE token_id = ? AND uuid = ?');
+  const latest = db.prepare<[string], Row>('SELECT * FROM requests WHERE token_id = ? ORDER BY sorting DESC, seq DESC LIMIT 1');
+  const delOne = db.prepare('DELETE FROM requests WHERE token_id = ? AND uuid = ?');
+  const file = db.prepare<[string, string, string], { data: Buffer }>(
+    'SELECT f.data FROM request_files f JOIN requests r ON r.uuid = f.request_uuid WHERE r.token_id = ? AND f.request_uuid = ? AND f.file_id = ?',
+  );
+
+  return {
+    insert(record, limit, files) {
+      if (limit <= 0) return Promise.resolve();
+      // Group commit: settled only once its transaction is committed.
+      return writer.write(record, limit, files);
+    },
+    async get(tokenId, uuid) {
+      const r = byId.get(tokenId, uuid);
+      return r ? toRecord(r) : null;
+    },
+    async latest(tokenId) {
+      const r = latest.get(tokenId);
+      return r ? toRecord(r) : null;
+    },
+    async list(tokenId, opts) {
+      const w = where(tokenId, opts);
+      const dir = opts.sorting === 'newest' ? 'DESC' : 'ASC';
+      const total = (db.prepare(`SELECT count(*) AS n FROM requests WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT * FROM requests WHERE ${w.sql} ORDER BY sorting ${dir}, seq ${dir} LIMIT ? OFFSET ?`)
+        .all(...w.params, opts.perPage, (opts.page - 1) * opts.perPage) as Row[];
+      return { items: rows.map(toRecord), total };
+    },
+    async update(tokenId, uuid, patch) {
+      const sets: string[] = [];
+      const params: unknown[] = [];
+      if ('note' in patch) (sets.push('note = ?'), params.push(patch.note ?? null));
+      if (patch.custom_action_output) (sets.push('output = ?'), params.push(json(patch.custom_action_output)));
+      if (patch.custom_action_errors) (sets.push('errors = ?'), params.push(json(patch.custom_action_errors)));
+      sets.push('updated_at = ?');
+      params.push(patch.updated_at ?? Date.now());
+      db.prepare(`UPDATE requests SET ${sets.join(', ')} WHERE token_id = ? AND uuid = ?`).run(...params, tokenId, uuid);
+      const r = byId.get(tokenId, uuid);
+      return r ? toRecord(r) : null;
+    },
+    async delete(tokenId, uuid) {
+      const gone = db.transaction(() => {
+        const n = delOne.run(tokenId, uuid).changes;
+        if (n) refreshStats.run({ t: tokenId });
+        return n > 0;
+      });
+      // IMMEDIATE: the writer thread may hold the write lock; wait for it (busy_timeout) up front.
+      return gone.immediate();
+    },
+    async deleteMany(tokenId, filter) {
+      const w = where(tokenId, filter);
+      const run = db.transaction(() => {
+        const n = db.prepare(`DELETE FROM requests WHERE ${w.sql}`).run(...w.params).changes;
+        refreshStats.run({ t: tokenId });
+        return n;
+      });
+      return run.immediate();
+    },
+    async getFile(tokenId, requestUuid, fileId) {
+      return file.get(tokenId, requestUuid, fileId)?.data ?? null;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runStoreContract, sampleRequest, sampleToken } from '../store.contract.js';
+import { createSqliteStore } from './index.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-store-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+runStoreContract('sqlite in memory', async () => createSqliteStore(':memory:'));
+runStoreContract('sqlite file (WAL, checkpoints on a worker)', async () => createSqliteStore(path.join(dir, `contract-${Date.now()}.sqlite`)));
+
+describe('sqlite file store', () => {
+  it('checkpoints the WAL off the main thread and keeps every commit across reopening', async () => {
+    const file = path.join(dir, 'wal.sqlite');
+    const store = createSqliteStore(file);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    await Promise.all(Array.from({ length: 500 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from(String(i)) }), 10_000)));
+    // The worker copies the WAL into the database within its interval.
+    await new Promise((r) => setTimeout(r, 1200));
+    const walFrames = store.db.pragma('wal_checkpoint(PASSIVE)', { simple: false }) as Array<{ log: number; checkpointed: number }>;
+    expect(walFrames[0]!.checkpointed).toBe(walFrames[0]!.log);
+    await store.close();
+    expect(fs.statSync(file + '-wal', { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+    const again = createSqliteStore(file);
+    expect((await again.tokens.stats(t.uuid)).requests).toBe(500);
+    await again.close();
+  });
+});

@@ -1,0 +1,125 @@
+import type { Database } from 'better-sqlite3';
+import { AliasTaken, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../types.js';
+
+type Row = Record<string, unknown>;
+const BOOLEANS = ['redirect', 'actions', 'cors', 'premium'] as const;
+const COLUMNS = [
+  'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
+  'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
+  'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at',
+] as const;
+
+function toRow(t: Partial<TokenRecord>): Row {
+  const row: Row = { ...t };
+  for (const b of BOOLEANS) if (b in t) row[b] = t[b] ? 1 : 0;
+  // expiry is an integer, a boolean (legacy) or null: kept as JSON text to round-trip all three.
+  if ('expiry' in t) row.expiry = t.expiry === null || t.expiry === undefined ? null : JSON.stringify(t.expiry);
+  return row;
+}
+
+export function fromTokenRow(r: Row): TokenRecord {
+  const t = {} as Record<string, unknown>;
+  for (const c of COLUMNS) t[c] = r[c];
+  for (const b of BOOLEANS) t[b] = !!r[b];
+  t.expiry = r.expiry === null ? null : JSON.parse(String(r.expiry));
+  return t as unknown as TokenRecord;
+}
+
+function withStats(r: Row): TokenWithStats {
+  return {
+    ...fromTokenRow(r),
+    requests: Number(r.request_count),
+    latest_request_id: (r.latest_request_id as string | null) ?? null,
+    latest_request_at: (r.latest_request_at as number | null) ?? null,
+  };
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return e instanceof Error && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE');
+}
+
+export function sqliteTokens(db: Database): TokenRepo {
+  const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
+  const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
+  const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
+  const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
+  const count = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM tokens WHERE user_id = ?');
+  const expired = db.prepare<[number, number], { uuid: string }>('SELECT uuid FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?');
+  const pages = {
+    created_at: {
+      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY created_at ASC, rowid ASC LIMIT ? OFFSET ?'),
+      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?'),
+    },
+    token_id: {
+      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY uuid ASC LIMIT ? OFFSET ?'),
+      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY uuid DESC LIMIT ? OFFSET ?'),
+    },
+  };
+  const inactive = db.prepare<[number, number], { uuid: string }>(
+    `SELECT uuid FROM tokens WHERE (premium = 0 OR expiry = 'true') AND COALESCE(latest_request_at, created_at) < ? LIMIT ?`,
+  );
+  const clearGroup = db.prepare('UPDATE tokens SET group_id = NULL WHERE group_id = ?');
+  const updates = new Map<string, ReturnType<Database['prepare']>>();
+
+  return {
+    async create(t) {
+      try {
+        insert.run(toRow(t));
+      } catch (e) {
+        if (isUniqueViolation(e) && t.alias) throw new AliasTaken(t.alias);
+        throw e;
+      }
+    },
+    async get(uuid) {
+      const r = byId.get(uuid);
+      return r ? fromTokenRow(r) : null;
+    },
+    async resolve(idOrAlias) {
+      const r = byId.get(idOrAlias) ?? byAlias.get(idOrAlias);
+      return r ? fromTokenRow(r) : null;
+    },
+    async update(uuid, patch: TokenPatch) {
+      const keys = Object.keys(patch).filter((k) => (COLUMNS as readonly string[]).includes(k) && k !== 'uuid' && k !== 'created_at');
+      if (keys.length) {
+        // One prepared statement per distinct set of columns; the set of columns is small and fixed.
+        const sig = keys.sort().join(',');
+        let stmt = updates.get(sig);
+        if (!stmt) {
+          stmt = db.prepare(`UPDATE tokens SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE uuid = @uuid`);
+          updates.set(sig, stmt);
+        }
+        try {
+          stmt.run({ ...toRow(patch), uuid });
+        } catch (e) {
+          if (isUniqueViolation(e) && patch.alias) throw new AliasTaken(patch.alias);
+          throw e;
+        }
+      }
+      const r = byId.get(uuid);
+      return r ? fromTokenRow(r) : null;
+    },
+    async delete(uuid) {
+      // requests and their files go with it (ON DELETE CASCADE).
+      return del.run(uuid).changes > 0;
+    },
+    async list(userId, opts) {
+      const rows = pages[opts.orderBy][opts.direction].all(userId, opts.perPage, (opts.page - 1) * opts.perPage);
+      return { items: rows.map(withStats), total: count.get(userId)!.n };
+    },
+    async stats(uuid) {
+      const r = byId.get(uuid);
+      if (!r) return { requests: 0, latest_request_id: null, latest_request_at: null };
+      const s = withStats(r);
+      return { requests: s.requests, latest_request_id: s.latest_request_id, latest_request_at: s.latest_request_at };
+    },
+    async expired(now, limit) {
+      return expired.all(now, limit).map((r) => r.uuid);
+    },
+    async inactive(before, limit) {
+      return inactive.all(before, limit).map((r) => r.uuid);
+    },
+    async clearGroup(groupId) {
+      clearGroup.run(groupId);
+    },
+  };
+}

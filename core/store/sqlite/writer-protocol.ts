@@ -1,0 +1,23 @@
+// Messages between the store (main thread) and the capture writer thread (writer-worker.ts).
+import type { WriteItem } from './batch-writer.js';
+
+export interface WriterData {
+  file: string;
+  synchronous: 'NORMAL' | 'FULL';
+  noAutocheckpoint: boolean;
+}
+
+/** A failed item as it crosses the thread boundary (an Error would lose its `code`). */
+export type WireOutcome = { gone: true } | { gone: false; message: string; code?: string };
+
+export type ToWriter =
+  | { t: 'w'; id: number; items: WriteItem[] }
+  | { t: 'stop' }
+  | { t: 'autocheckpoint'; pages: number }
+  | { t: 'crash' };
+
+export type FromWriter =
+  | { t: 'ready' }
+  /** `ids` were committed together; `failed` lists [index in their items, outcome] of those that were not. */
+  | { t: 'ack'; ids: number[]; failed: Array<[number, WireOutcome]> | null }
+  | { t: 'stopped' };

@@ -1,0 +1,139 @@
+// The capture writer thread of file stores (capture-writer.ts, writer-worker.ts).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NotFound } from '../../errors.js';
+import { sampleRequest, sampleToken } from '../store.contract.js';
+import { workerWriter } from './capture-writer.js';
+import { createSqliteStore } from './index.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-writer-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const tmp = () => path.join(dir, `w-${++n}.sqlite`);
+const page = { page: 1, perPage: 1000, sorting: 'oldest' as const };
+
+describe('sqlite capture writer thread', () => {
+  it('is used for file stores, and not for in-memory ones', async () => {
+    const file = createSqliteStore(tmp());
+    const mem = createSqliteStore(':memory:');
+    expect(file.writer.mode).toBe('worker');
+    expect(mem.writer.mode).toBe('in-thread');
+    await file.close();
+    await mem.close();
+  });
+
+  it('rejects a capture for a deleted token with NotFound and keeps the others of its batch', async () => {
+    const store = createSqliteStore(tmp());
+    const kept = sampleToken();
+    const gone = sampleToken();
+    await store.tokens.create(kept);
+    await store.tokens.create(gone);
+    await store.tokens.delete(gone.uuid);
+    const results = await Promise.allSettled([
+      store.requests.insert(sampleRequest(kept.uuid), 100),
+      store.requests.insert(sampleRequest(gone.uuid), 100),
+      store.requests.insert(sampleRequest(kept.uuid), 100),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const reason = (results[1] as PromiseRejectedResult).reason;
+    expect(reason).toBeInstanceOf(NotFound);
+    expect((reason as Error).message).toBe('Token not found');
+    expect((await store.tokens.stats(kept.uuid)).requests).toBe(2);
+    await store.close();
+  });
+
+  it('keeps the order by sorting, bodies byte for byte, files, trimming and the latest request', async () => {
+    const store = createSqliteStore(tmp());
+    const t = sampleToken();
+    await store.tokens.create(t);
+    // Inserted out of order, over several turns, with bodies that are views of a shared pool.
+    const pool = Buffer.alloc(4096, 7);
+    const sortings = Array.from({ length: 300 }, (_, i) => 1000 + i).sort(() => Math.random() - 0.5);
+    for (let chunk = 0; chunk < 3; chunk++) {
+      await Promise.all(
+        sortings.slice(chunk * 100, chunk * 100 + 100).map((s) => {
+          const body = pool.subarray(s % 50, (s % 50) + 3);
+          body.writeUInt16BE(s % 65536, 0);
+          return store.requests.insert(sampleRequest(t.uuid, { sorting: s, body: Buffer.from(body), size: 3 }), 250, new Map([['f', Buffer.from(`file ${s}`)]]));
+        }),
+      );
+    }
+    const { items, total } = await store.requests.list(t.uuid, page);
+    expect(total).toBe(250);
+    expect(items.map((r) => r.sorting)).toEqual(Array.from({ length: 250 }, (_, i) => 1050 + i));
+    for (const r of items) expect(r.body.readUInt16BE(0)).toBe(r.sorting);
+    expect((await store.requests.getFile(t.uuid, items[0]!.uuid, 'f'))?.toString()).toBe(`file ${items[0]!.sorting}`);
+    const latest = await store.requests.latest(t.uuid);
+    expect(latest?.sorting).toBe(1299);
+    const stats = await store.tokens.stats(t.uuid);
+    expect(stats.requests).toBe(250);
+    // Deletes on the main connection keep the counters right with the writer on another one.
+    expect(await store.requests.deleteMany(t.uuid, {})).toBe(250);
+    expect((await store.tokens.stats(t.uuid)).requests).toBe(0);
+    await store.close();
+  });
+
+  it('commits everything queued before close() resolves', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    const pending = Array.from({ length: 500 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000));
+    await store.close();
+    await Promise.all(pending);
+    const raw = new Database(file, { readonly: true });
+    expect((raw.prepare('SELECT count(*) AS n FROM requests').get() as { n: number }).n).toBe(500);
+    raw.close();
+  });
+
+  it('rejects what a crashed thread had not acknowledged and falls back to the main connection', async () => {
+    const store = createSqliteStore(tmp());
+    const t = sampleToken();
+    await store.tokens.create(t);
+    await store.requests.insert(sampleRequest(t.uuid), 10_000);
+    const w = store.writer as ReturnType<typeof workerWriter>;
+    const during = Array.from({ length: 50 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000));
+    w.crashForTesting();
+    const settled = await Promise.allSettled(during);
+    for (const s of settled) if (s.status === 'rejected') expect(String(s.reason)).toMatch(/writer thread stopped/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.writer.mode).toBe('in-thread');
+    await store.requests.insert(sampleRequest(t.uuid), 10_000);
+    const stored = (await store.requests.list(t.uuid, page)).total;
+    expect(stored).toBeGreaterThanOrEqual(2 + settled.filter((s) => s.status === 'fulfilled').length);
+    await store.close();
+  });
+
+  it('keeps every acknowledged capture when the process is killed (SIGKILL)', async () => {
+    const file = tmp();
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./test/capture-child.ts', import.meta.url)), file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const acked: string[] = [];
+    let tokenId = '';
+    let rest = '';
+    await new Promise<void>((resolve, reject) => {
+      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited: ${code}`))));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        const lines = (rest + chunk.toString()).split('\n');
+        rest = lines.pop()!;
+        for (const line of lines) {
+          if (line.startsWith('token ')) tokenId = line.slice(6);
+          else if (line.startsWith('ack ')) acked.push(line.slice(4));
+        }
+        if (acked.length >= 3000 && !child.killed) child.kill('SIGKILL');
+      });
+    });
+    expect(acked.length).toBeGreaterThanOrEqual(3000);
+    const raw = new Database(file);
+    const has = raw.prepare('SELECT 1 FROM requests WHERE token_id = ? AND uuid = ?');
+    const lost = acked.filter((uuid) => !has.get(tokenId, uuid));
+    raw.close();
+    expect(lost).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,294 @@
+// The storage contract: one suite, run against every adapter (sqlite.test.ts, mongo/mongo.test.ts).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQuery } from './query/index.js';
+import { searchCases, searchNow, searchSamples, searchToken } from './query/fixtures.js';
+import { AliasTaken, type RequestRecord, type Store, type TokenRecord } from './types.js';
+
+let sortingSeq = 1_700_000_000_000_000;
+
+export function sampleToken(over: Partial<TokenRecord> = {}): TokenRecord {
+  const now = Date.now();
+  return {
+    uuid: randomUUID(), user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null,
+    timeout: 0, listen: 0, premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test',
+    default_content: '', default_status: 200, default_content_type: 'text/html', request_limit: 10000,
+    description: null, group_id: null, password_hash: null, created_at: now, updated_at: now, expires_at: null,
+    ...over,
+  };
+}
+
+export function sampleRequest(tokenId: string, over: Partial<RequestRecord> = {}): RequestRecord {
+  const now = Date.now();
+  const body = over.body ?? Buffer.from('hello');
+  return {
+    uuid: randomUUID(), token_id: tokenId, type: 'web', team_id: null, ip: '127.0.0.1', hostname: 'localhost',
+    method: 'POST', user_agent: 'test', url: 'http://localhost/x', content_type: 'text/plain', body, size: body.length,
+    query: null, headers: { 'content-type': ['text/plain'] }, form: null, files: [], custom_action_output: [],
+    custom_action_errors: [], time: 0.001, note: null, sorting: ++sortingSeq, created_at: now, updated_at: now, extra: {},
+    ...over,
+  };
+}
+
+const page = { page: 1, perPage: 100, sorting: 'oldest' as const };
+
+export function runStoreContract(name: string, factory: () => Promise<Store>): void {
+  describe(`storage contract: ${name}`, () => {
+    let store: Store;
+    beforeAll(async () => {
+      store = await factory();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('ping answers when the store is reachable', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('creates users, finds them by API key hash, revokes keys', async () => {
+      const u = await store.users.create({ name: 'A', email: 'a@example.test', premium: true, created_at: 1, updated_at: 1 });
+      expect(u.id).toBeGreaterThan(0);
+      const k = await store.users.addApiKey(u.id, 'hash-' + randomUUID(), 'whk_abcd', 2);
+      expect((await store.users.findByApiKeyHash(k.hash))?.id).toBe(u.id);
+      expect((await store.users.listApiKeys(u.id)).map((x) => x.id)).toEqual([k.id]);
+      expect(await store.users.deleteApiKey(u.id + 1000, k.id)).toBe(false);
+      expect(await store.users.deleteApiKey(u.id, k.id)).toBe(true);
+      expect(await store.users.findByApiKeyHash(k.hash)).toBeNull();
+      expect((await store.users.get(u.id))?.premium).toBe(true);
+    });
+
+    it('round-trips a token and resolves it by alias', async () => {
+      const t = sampleToken({ alias: 'alias-' + randomUUID().slice(0, 8), expiry: true, user_id: 7 });
+      await store.tokens.create(t);
+      expect(await store.tokens.get(t.uuid)).toEqual(t);
+      expect((await store.tokens.resolve(t.alias!))?.uuid).toBe(t.uuid);
+      expect(await store.tokens.resolve('nope-' + randomUUID())).toBeNull();
+    });
+
+    it('refuses a duplicate alias with AliasTaken', async () => {
+      const alias = 'dup-' + randomUUID().slice(0, 8);
+      await store.tokens.create(sampleToken({ alias }));
+      await expect(store.tokens.create(sampleToken({ alias }))).rejects.toBeInstanceOf(AliasTaken);
+      const other = sampleToken();
+      await store.tokens.create(other);
+      await expect(store.tokens.update(other.uuid, { alias })).rejects.toBeInstanceOf(AliasTaken);
+      expect((await store.tokens.get(other.uuid))?.alias).toBeNull();
+    });
+
+    it('updates only the given fields', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const u = await store.tokens.update(t.uuid, { default_content: 'changed', cors: true, expiry: 60 });
+      expect(u).toMatchObject({ default_content: 'changed', cors: true, expiry: 60, default_status: 200 });
+      expect(await store.tokens.update(randomUUID(), { cors: true })).toBeNull();
+    });
+
+    it("lists a user's tokens with stats, paged and ordered", async () => {
+      const userId = 1000 + Math.floor(Math.random() * 1e6);
+      const a = sampleToken({ user_id: userId, created_at: 1000 });
+      const b = sampleToken({ user_id: userId, created_at: 2000 });
+      await store.tokens.create(a);
+      await store.tokens.create(b);
+      await store.tokens.create(sampleToken({ user_id: userId + 1 }));
+      const r = sampleRequest(b.uuid, { created_at: 5000 });
+      await store.requests.insert(r, 10);
+      const asc = await store.tokens.list(userId, { page: 1, perPage: 1, orderBy: 'created_at', direction: 'asc' });
+      expect(asc.total).toBe(2);
+      expect(asc.items.map((t) => t.uuid)).toEqual([a.uuid]);
+      const desc = await store.tokens.list(userId, { page: 1, perPage: 10, orderBy: 'created_at', direction: 'desc' });
+      expect(desc.items.map((t) => t.uuid)).toEqual([b.uuid, a.uuid]);
+      expect(desc.items[0]).toMatchObject({ requests: 1, latest_request_id: r.uuid, latest_request_at: 5000 });
+      expect(desc.items[1]).toMatchObject({ requests: 0, latest_request_id: null });
+    });
+
+    it('stores bodies byte for byte', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+      const r = sampleRequest(t.uuid, { body: bytes, size: 256, content_type: 'application/octet-stream' });
+      await store.requests.insert(r, 10);
+      const back = await store.requests.get(t.uuid, r.uuid);
+      expect(Buffer.compare(back!.body, bytes)).toBe(0);
+      expect(back).toEqual({ ...r, body: back!.body });
+    });
+
+    it('keeps capture order, pages and sorts both ways', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const same = Date.now();
+      const rs = [1, 2, 3, 4, 5].map((i) => sampleRequest(t.uuid, { body: Buffer.from(`n${i}`), created_at: same }));
+      await Promise.all(rs.map((r) => store.requests.insert(r, 100)));
+      const oldest = await store.requests.list(t.uuid, { ...page, perPage: 2 });
+      expect(oldest.total).toBe(5);
+      expect(oldest.items.map((r) => r.body.toString())).toEqual(['n1', 'n2']);
+      const newest = await store.requests.list(t.uuid, { ...page, sorting: 'newest', page: 2, perPage: 2 });
+      expect(newest.items.map((r) => r.body.toString())).toEqual(['n3', 'n2']);
+      expect((await store.requests.latest(t.uuid))?.uuid).toBe(rs[4]!.uuid);
+    });
+
+    it('trims the oldest beyond the limit', async () => {
+      const t = sampleToken({ request_limit: 2 });
+      await store.tokens.create(t);
+      for (const b of ['a', 'b', 'c']) await store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from(b) }), 2);
+      const l = await store.requests.list(t.uuid, page);
+      expect(l.items.map((r) => r.body.toString())).toEqual(['b', 'c']);
+      expect((await store.tokens.stats(t.uuid)).requests).toBe(2);
+    });
+
+    it('limit 0 stores nothing', async () => {
+      const t = sampleToken({ request_limit: 0 });
+      await store.tokens.create(t);
+      await store.requests.insert(sampleRequest(t.uuid), 0);
+      expect((await store.requests.list(t.uuid, page)).total).toBe(0);
+    });
+
+    it('stores files with the request and drops them with it', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const r = sampleRequest(t.uuid, { files: [{ id: 'f1', name: 'upload', filename: 'a.bin', size: 3, content_type: 'application/octet-stream' }] });
+      await store.requests.insert(r, 10, new Map([['f1', Buffer.from([1, 2, 3])]]));
+      expect(await store.requests.getFile(t.uuid, r.uuid, 'f1')).toEqual(Buffer.from([1, 2, 3]));
+      expect(await store.requests.getFile(randomUUID(), r.uuid, 'f1')).toBeNull();
+      await store.requests.delete(t.uuid, r.uuid);
+      expect(await store.requests.getFile(t.uuid, r.uuid, 'f1')).toBeNull();
+    });
+
+    it('updates notes and deletes one, many and all', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const rs = ['GET', 'PUT', 'POST'].map((method) => sampleRequest(t.uuid, { method }));
+      for (const r of rs) await store.requests.insert(r, 10);
+      expect((await store.requests.update(t.uuid, rs[0]!.uuid, { note: 'hi' }))?.note).toBe('hi');
+      expect(await store.requests.update(t.uuid, randomUUID(), { note: 'x' })).toBeNull();
+      expect(await store.requests.delete(t.uuid, rs[0]!.uuid)).toBe(true);
+      expect(await store.requests.delete(t.uuid, rs[0]!.uuid)).toBe(false);
+      expect(await store.requests.deleteMany(t.uuid, { query: parseQuery('method:PUT') })).toBe(1);
+      expect((await store.requests.list(t.uuid, page)).items.map((r) => r.method)).toEqual(['POST']);
+      expect(await store.requests.deleteMany(t.uuid, {})).toBe(1);
+      expect(await store.tokens.stats(t.uuid)).toEqual({ requests: 0, latest_request_id: null, latest_request_at: null });
+    });
+
+    it('filters by date_from and date_to', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      for (const at of [1000, 2000, 3000]) await store.requests.insert(sampleRequest(t.uuid, { created_at: at }), 10);
+      const l = await store.requests.list(t.uuid, { ...page, dateFrom: 1500, dateTo: 3000 });
+      expect(l.items.map((r) => r.created_at)).toEqual([2000, 3000]);
+    });
+
+    it('deleting a token deletes its requests', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const r = sampleRequest(t.uuid);
+      await store.requests.insert(r, 10);
+      expect(await store.tokens.delete(t.uuid)).toBe(true);
+      expect(await store.tokens.get(t.uuid)).toBeNull();
+      expect(await store.requests.get(t.uuid, r.uuid)).toBeNull();
+      expect(await store.tokens.delete(t.uuid)).toBe(false);
+    });
+
+    it('finds expired tokens', async () => {
+      const t = sampleToken({ expires_at: 10 });
+      await store.tokens.create(t);
+      expect(await store.tokens.expired(11, 1000)).toContain(t.uuid);
+      expect(await store.tokens.expired(9, 1000)).not.toContain(t.uuid);
+    });
+
+    it('counts rate-limit hits per key and window, shared by all callers', async () => {
+      const key = 'k-' + randomUUID();
+      expect(await store.counters.hit(key, 60_000, 60_000)).toBe(1);
+      expect(await store.counters.hit(key, 60_000, 60_000)).toBe(2);
+      expect(await store.counters.hit(key, 120_000, 60_000)).toBe(1);
+      expect(await store.counters.peek(key, 60_000)).toBe(2);
+    });
+
+    it('keeps groups per user and clears them from tokens', async () => {
+      const g = await store.groups.create({ user_id: 42, name: 'G', created_at: 1, updated_at: 1 });
+      await store.groups.create({ user_id: 43, name: 'H', created_at: 1, updated_at: 1 });
+      expect((await store.groups.list(42, 1, 10)).items.map((x) => x.name)).toEqual(['G']);
+      expect((await store.groups.update(g.id, 'G2', 5))?.name).toBe('G2');
+      const t = sampleToken({ group_id: g.id });
+      await store.tokens.create(t);
+      await store.tokens.clearGroup(g.id);
+      expect((await store.tokens.get(t.uuid))?.group_id).toBeNull();
+      expect(await store.groups.delete(g.id)).toBe(true);
+      expect(await store.groups.get(g.id)).toBeNull();
+    });
+
+    it('accepts one set-response while a capture listens, none after', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const id = randomUUID();
+      const resp = { status: 201, content: 'aGk=', headers: { 'x.a': ['1'], $b: '2' } };
+      expect(await store.listeners.respond(t.uuid, id, resp, 10)).toBe(false);
+      await store.listeners.open(id, t.uuid, 1000);
+      expect(await store.listeners.poll(id)).toBeNull();
+      expect(await store.listeners.respond(randomUUID(), id, resp, 10)).toBe(false);
+      expect(await store.listeners.respond(t.uuid, id, resp, 10)).toBe(true);
+      expect(await store.listeners.respond(t.uuid, id, resp, 10)).toBe(false);
+      expect(await store.listeners.poll(id)).toEqual(resp);
+      await store.listeners.close(id);
+      const late = randomUUID();
+      await store.listeners.open(late, t.uuid, 1000);
+      expect(await store.listeners.respond(t.uuid, late, resp, 1000)).toBe(false);
+    });
+
+    it('finds inactive tokens under the inactivity rule only', async () => {
+      const idle = sampleToken({ created_at: 100 });
+      const premium = sampleToken({ created_at: 100, premium: true });
+      const legacy = sampleToken({ created_at: 100, premium: true, expiry: true });
+      const busy = sampleToken({ created_at: 100 });
+      for (const t of [idle, premium, legacy, busy]) await store.tokens.create(t);
+      await store.requests.insert(sampleRequest(busy.uuid, { created_at: 5000 }), 10);
+      const found = await store.tokens.inactive(1000, 10_000);
+      expect(found).toEqual(expect.arrayContaining([idle.uuid, legacy.uuid]));
+      expect(found).not.toContain(premium.uuid);
+      expect(found).not.toContain(busy.uuid);
+    });
+
+    it('stores one workflow document per token, dropped with the token', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      expect(await store.workflows.getForToken(t.uuid)).toBeNull();
+      const doc = { kind: 'TokenActions', spec: { steps: [{ id: 'a', type: 'log', parameters: { 'x.y': 1 } }] } };
+      await store.workflows.putForToken(t.uuid, doc, 5);
+      await store.workflows.putForToken(t.uuid, doc, 6);
+      expect(await store.workflows.getForToken(t.uuid)).toEqual({ token_id: t.uuid, document: doc, updated_at: 6 });
+      await store.tokens.delete(t.uuid);
+      expect(await store.workflows.getForToken(t.uuid)).toBeNull();
+    });
+
+    it('keeps global variables per owner', async () => {
+      const owner = 'user:' + randomUUID();
+      const a = await store.globals.set(owner, 'colour', 'red', 1);
+      const b = await store.globals.set(owner, 'colour', 'blue', 2);
+      expect(b.id).toBe(a.id);
+      expect(b).toMatchObject({ value: 'blue', created_at: 1, updated_at: 2 });
+      await store.globals.set(owner, 'size', 'L', 3);
+      await store.globals.set('user:other', 'colour', 'green', 3);
+      expect(await store.globals.all(owner)).toEqual({ colour: 'blue', size: 'L' });
+      const page = await store.globals.list(owner, { page: 1, perPage: 1, search: 'SIZ' });
+      expect(page.total).toBe(1);
+      expect(page.items[0]?.name).toBe('size');
+      expect(await store.globals.delete('user:other', a.id)).toBe(false);
+      expect(await store.globals.delete(owner, a.id)).toBe(true);
+      expect(await store.globals.get(owner, 'colour')).toBeNull();
+    });
+
+    describe('search language', () => {
+      let token: TokenRecord;
+      beforeAll(async () => {
+        token = sampleToken({ uuid: searchToken });
+        await store.tokens.create(token);
+        for (const s of searchSamples) await store.requests.insert(sampleRequest(token.uuid, s), 1000);
+      });
+      for (const c of searchCases) {
+        it(`query ${c.query}`, async () => {
+          const l = await store.requests.list(token.uuid, { ...page, query: parseQuery(c.query), now: searchNow });
+          expect(l.items.map((r) => r.uuid).sort()).toEqual([...c.expect].sort());
+        });
+      }
+    });
+  });
+}

@@ -1,0 +1,343 @@
+// The storage port. Every adapter (sqlite/, mongo/) implements these interfaces and passes the one
+// contract suite in store.contract.ts. Times are epoch milliseconds; the HTTP layer formats them.
+import type { QueryNode } from './query/ast.js';
+
+export type Millis = number;
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+  premium: boolean;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  user_id: number;
+  /** sha256 of the key (keys are long random strings, so a fast hash is enough). */
+  hash: string;
+  /** First characters of the key, to tell keys apart in listings. */
+  prefix: string;
+  created_at: Millis;
+}
+
+export interface TokenRecord {
+  uuid: string;
+  user_id: number | null;
+  alias: string | null;
+  redirect: boolean;
+  actions: boolean;
+  cors: boolean;
+  expiry: number | boolean | null;
+  timeout: number;
+  listen: number;
+  premium: boolean;
+  premium_expires_at: Millis | null;
+  ip: string;
+  user_agent: string;
+  default_content: string;
+  default_status: number;
+  default_content_type: string;
+  request_limit: number;
+  description: string | null;
+  group_id: number | null;
+  /** scrypt hash (see core/auth/passwords.ts), never returned by the API. */
+  password_hash: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  expires_at: Millis | null;
+}
+
+/** A token with the figures the token list shows. */
+export interface TokenWithStats extends TokenRecord {
+  requests: number;
+  latest_request_id: string | null;
+  latest_request_at: Millis | null;
+}
+
+export interface FileMeta {
+  id: string;
+  /** Form field name (or 'attachment' for e-mail). */
+  name: string;
+  filename: string;
+  size: number;
+  content_type: string;
+}
+
+export type RequestType = 'web' | 'email' | 'dns';
+
+export interface RequestRecord {
+  uuid: string;
+  token_id: string;
+  type: RequestType;
+  team_id: number | null;
+  ip: string;
+  hostname: string;
+  method: string;
+  user_agent: string;
+  url: string;
+  /** Content type the request was sent with, replayed by `raw`. */
+  content_type: string | null;
+  /** The body as received, byte for byte. */
+  body: Buffer;
+  size: number;
+  query: Record<string, string> | null;
+  headers: Record<string, string[]>;
+  /** Parsed form fields (urlencoded or multipart): the API's `request` field. */
+  form: Record<string, unknown> | null;
+  files: FileMeta[];
+  custom_action_output: string[];
+  custom_action_errors: unknown[];
+  /** Seconds spent answering, custom actions included. */
+  time: number;
+  note: string | null;
+  /** Microsecond capture key: unique per process, increasing; ties broken by insertion order. */
+  sorting: number;
+  created_at: Millis;
+  updated_at: Millis;
+  /** Fields of e-mail and DNS captures (sender, message_id, destinations, text_content, html_content, checks, dns...). */
+  extra: Record<string, unknown>;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface TokenListOptions {
+  page: number;
+  perPage: number;
+  orderBy: 'created_at' | 'token_id';
+  direction: 'asc' | 'desc';
+}
+
+export interface RequestFilter {
+  query?: QueryNode | null;
+  dateFrom?: Millis | null;
+  dateTo?: Millis | null;
+  /** The clock used to resolve `now` in date math. */
+  now?: Millis;
+}
+
+export interface RequestListOptions extends RequestFilter {
+  sorting: 'newest' | 'oldest';
+  page: number;
+  perPage: number;
+}
+
+export type TokenPatch = Partial<Omit<TokenRecord, 'uuid' | 'created_at'>>;
+export type RequestPatch = Partial<Pick<RequestRecord, 'note' | 'custom_action_output' | 'custom_action_errors' | 'updated_at'>>;
+
+export interface UserRepo {
+  create(u: Omit<UserRecord, 'id'>): Promise<UserRecord>;
+  get(id: number): Promise<UserRecord | null>;
+  list(): Promise<UserRecord[]>;
+  addApiKey(userId: number, hash: string, prefix: string, now: Millis): Promise<ApiKeyRecord>;
+  listApiKeys(userId: number): Promise<ApiKeyRecord[]>;
+  deleteApiKey(userId: number, keyId: number): Promise<boolean>;
+  findByApiKeyHash(hash: string): Promise<UserRecord | null>;
+}
+
+export interface TokenRepo {
+  create(t: TokenRecord): Promise<void>;
+  get(uuid: string): Promise<TokenRecord | null>;
+  /** By UUID or, failing that, by alias. */
+  resolve(idOrAlias: string): Promise<TokenRecord | null>;
+  /** Applies the patch; null when the token does not exist. Throws AliasTaken on a duplicate alias. */
+  update(uuid: string, patch: TokenPatch): Promise<TokenRecord | null>;
+  /** Deletes the token with its requests and files. */
+  delete(uuid: string): Promise<boolean>;
+  list(userId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>>;
+  stats(uuid: string): Promise<{ requests: number; latest_request_id: string | null; latest_request_at: Millis | null }>;
+  /** Tokens whose expires_at is at or before `now`. */
+  expired(now: Millis, limit: number): Promise<string[]>;
+  /**
+   * Tokens under the inactivity rule (non-premium, or legacy `expiry: true`) whose latest request,
+   * or creation when they have none, is before `before`.
+   */
+  inactive(before: Millis, limit: number): Promise<string[]>;
+  /** Clears group_id on the tokens of a deleted group. */
+  clearGroup(groupId: number): Promise<void>;
+}
+
+export interface RequestRepo {
+  /**
+   * Stores a capture and trims the token's history to `limit` (oldest first). Resolves once the
+   * write is durable (committed). Files' bytes are stored in the same transaction.
+   */
+  insert(r: RequestRecord, limit: number, files?: Map<string, Buffer>): Promise<void>;
+  get(tokenId: string, uuid: string): Promise<RequestRecord | null>;
+  latest(tokenId: string): Promise<RequestRecord | null>;
+  list(tokenId: string, opts: RequestListOptions): Promise<Page<RequestRecord>>;
+  update(tokenId: string, uuid: string, patch: RequestPatch): Promise<RequestRecord | null>;
+  delete(tokenId: string, uuid: string): Promise<boolean>;
+  /** Deletes every request of the token matching the filter; returns how many. */
+  deleteMany(tokenId: string, filter: RequestFilter): Promise<number>;
+  getFile(tokenId: string, requestUuid: string, fileId: string): Promise<Buffer | null>;
+}
+
+export interface CounterRepo {
+  /**
+   * Adds one to the counter `key` in the fixed window starting at `windowStart` and returns the new
+   * count. Shared by all processes on the store, so rate limits agree.
+   */
+  hit(key: string, windowStart: Millis, ttlMs: number): Promise<number>;
+  /** Current count without adding. */
+  peek(key: string, windowStart: Millis): Promise<number>;
+}
+
+export interface GroupRecord {
+  id: number;
+  user_id: number;
+  name: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface GroupRepo {
+  create(g: Omit<GroupRecord, 'id'>): Promise<GroupRecord>;
+  get(id: number): Promise<GroupRecord | null>;
+  list(userId: number, page: number, perPage: number): Promise<Page<GroupRecord>>;
+  update(id: number, name: string, now: Millis): Promise<GroupRecord | null>;
+  delete(id: number): Promise<boolean>;
+}
+
+/** A response set through the set-response endpoint for a capture that is listening. */
+export interface SetResponse {
+  status: number;
+  /** Base64 of the body, as the endpoint receives it. */
+  content: string;
+  headers: Record<string, string | string[]>;
+}
+
+/**
+ * Captures waiting for a set-response (token `listen`). Kept in the store so that the process that
+ * receives the PUT need not be the one holding the waiting connection.
+ */
+export interface ListenerRepo {
+  open(requestUuid: string, tokenId: string, deadline: Millis): Promise<void>;
+  /** Records the response; false when no capture is waiting for it (unknown, answered or too late). */
+  respond(tokenId: string, requestUuid: string, response: SetResponse, now: Millis): Promise<boolean>;
+  /** The response, once one was set. */
+  poll(requestUuid: string): Promise<SetResponse | null>;
+  close(requestUuid: string): Promise<void>;
+}
+
+/** A stored workflow document (core/workflows): a token's action chain. */
+export interface WorkflowRecord {
+  token_id: string;
+  /** The validated document, as JSON. */
+  document: Record<string, unknown>;
+  updated_at: Millis;
+}
+
+export interface WorkflowRepo {
+  getForToken(tokenId: string): Promise<WorkflowRecord | null>;
+  putForToken(tokenId: string, document: Record<string, unknown>, now: Millis): Promise<void>;
+  deleteForToken(tokenId: string): Promise<void>;
+}
+
+/** Global variables, shared by the tokens of one owner (`user:<id>`, or `token:<uuid>` when anonymous). */
+export interface GlobalVariableRecord {
+  id: number;
+  owner: string;
+  name: string;
+  value: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface GlobalVariableRepo {
+  get(owner: string, name: string): Promise<GlobalVariableRecord | null>;
+  getById(owner: string, id: number): Promise<GlobalVariableRecord | null>;
+  /** Creates or replaces the value of `name`. */
+  set(owner: string, name: string, value: string, now: Millis): Promise<GlobalVariableRecord>;
+  list(owner: string, opts: { page: number; perPage: number; search?: string }): Promise<Page<GlobalVariableRecord>>;
+  /** Every variable of the owner, for templating (small: bounded by MAX_GLOBALS). */
+  all(owner: string): Promise<Record<string, string>>;
+  delete(owner: string, id: number): Promise<boolean>;
+}
+
+/**
+ * A schedule (core/scheduler): its `kind: Schedule` workflow document is the source of truth; the
+ * Schedules API is a view onto it. `source` names the file a document was applied from (workflows/).
+ */
+export interface ScheduleRecord {
+  id: number;
+  user_id: number;
+  /** The validated workflow document, as JSON. */
+  document: Record<string, unknown>;
+  source: string | null;
+  last_run_at: Millis | null;
+  last_status: number | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** One run of a schedule. `response_status` is 0 when no response arrived (see `error`). */
+export interface ScheduleLogRecord {
+  id: number;
+  schedule_id: number;
+  response_status: number;
+  response_headers: Record<string, string[]>;
+  response_body: string;
+  /** Seconds. */
+  time: number;
+  error: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** Where a user's schedule error notifications go. */
+export interface NotificationSettings {
+  user_id: number;
+  /** Address for e-mail notifications; null means the user's own address. */
+  email: string | null;
+  email_enabled: boolean;
+  webhook_url: string | null;
+  updated_at: Millis;
+}
+
+export interface ScheduleRepo {
+  create(s: Omit<ScheduleRecord, 'id'>): Promise<ScheduleRecord>;
+  get(id: number): Promise<ScheduleRecord | null>;
+  getBySource(source: string): Promise<ScheduleRecord | null>;
+  /** A user's schedules, oldest first. */
+  list(userId: number, page: number, perPage: number): Promise<Page<ScheduleRecord>>;
+  /** Ids of every schedule after `afterId`, ascending, for syncing jobs. */
+  ids(afterId: number, limit: number): Promise<number[]>;
+  /** Replaces the document; null when the schedule does not exist. */
+  update(id: number, document: Record<string, unknown>, now: Millis): Promise<ScheduleRecord | null>;
+  recordRun(id: number, at: Millis, status: number): Promise<void>;
+  /** Deletes the schedule with its logs. */
+  delete(id: number): Promise<boolean>;
+  /** Adds a log entry and keeps only the `keep` newest of the schedule. */
+  addLog(entry: Omit<ScheduleLogRecord, 'id'>, keep: number): Promise<ScheduleLogRecord>;
+  listLogs(scheduleId: number, opts: { sorting: 'newest' | 'oldest'; page: number; perPage: number }): Promise<Page<ScheduleLogRecord>>;
+  getNotificationSettings(userId: number): Promise<NotificationSettings | null>;
+  putNotificationSettings(settings: NotificationSettings): Promise<NotificationSettings>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'mongo';
+  workflows: WorkflowRepo;
+  globals: GlobalVariableRepo;
+  users: UserRepo;
+  tokens: TokenRepo;
+  requests: RequestRepo;
+  counters: CounterRepo;
+  groups: GroupRepo;
+  listeners: ListenerRepo;
+  schedules: ScheduleRepo;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AliasTaken extends Error {
+  constructor(readonly alias: string) {
+    super(`The alias ${alias} is already taken`);
+  }
+}

@@ -1,0 +1,40 @@
+// Timestamps in API bodies are `YYYY-MM-DD HH:MM:SS` in UTC.
+
+export interface Clock {
+  now(): number;
+}
+export const systemClock: Clock = { now: () => Date.now() };
+
+export function formatTimestamp(ms: number): string;
+export function formatTimestamp(ms: number | null | undefined): string | null;
+export function formatTimestamp(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Parses `YYYY-MM-DD[ HH:MM[:SS]]` (UTC) or an ISO string; null when it is not a date. */
+export function parseTimestamp(text: string): number | null {
+  const m = /^(\d{4})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::(\d\d))?)?(Z|[+-]\d\d:?\d\d)?$/.exec(text.trim());
+  if (!m) return null;
+  const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${m[7] ?? 'Z'}`;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+}
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+/**
+ * Microsecond capture keys: wall-clock based, strictly increasing within a process, so two captures
+ * in the same millisecond keep their order.
+ */
+export function createSortingKeys(clock: Clock = systemClock): () => number {
+  let last = 0;
+  return () => {
+    last = Math.max(clock.now() * 1000, last + 1);
+    return last;
+  };
+}

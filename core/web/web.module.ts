@@ -1,0 +1,129 @@
+// The live web page: `/` answers the built index.html, `/app/*` its assets and `/app/config.json`
+// the few server settings the page needs. The page is built by `npm run build` (vite, see
+// web/vite.config.ts) into dist/web; until then these routes answer a 503 that says so.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import type { AppState } from '../http/services.js';
+import type { ModuleContext, ServiceModule, StartedModule } from '../modules.js';
+
+/** Where the page is mounted: every asset path starts with it (vite `base`). */
+export const WEB_PREFIX = '/app';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/**
+ * The built page: dist/web beside the compiled module (dist/core/web -> dist/web), or under the
+ * project's dist/ when the module runs from source (tests, `npm run dev`).
+ */
+export function defaultWebDir(): string {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  return path.basename(root) === 'dist' ? path.join(root, 'web') : path.join(root, 'dist', 'web');
+}
+
+export interface WebOptions {
+  /** Directory holding the built index.html and assets/ (default: defaultWebDir()). */
+  dir?: string;
+}
+
+export function webRouter(ctx: Pick<ModuleContext, 'config'>, opts: WebOptions = {}): Router<AppState> {
+  const dir = path.resolve(opts.dir ?? defaultWebDir());
+  const router = new Router<AppState>();
+
+  async function sendFile(kctx: ParameterizedContext<AppState>, rel: string, cache: string): Promise<boolean> {
+    const file = path.resolve(dir, rel);
+    // Never leave the page's directory (`..`, encoded or not, is resolved away above).
+    if (file !== dir && !file.startsWith(dir + path.sep)) return false;
+    let info;
+    try {
+      info = await stat(file);
+    } catch {
+      return false;
+    }
+    if (!info.isFile()) return false;
+    kctx.set('Cache-Control', cache);
+    kctx.set('X-Content-Type-Options', 'nosniff');
+    kctx.etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    kctx.lastModified = info.mtime;
+    kctx.type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+    kctx.status = 200;
+    if (kctx.fresh) {
+      kctx.status = 304;
+      return true;
+    }
+    kctx.length = info.size;
+    // Koa sends no body for HEAD and destroys the unread stream when the response ends.
+    kctx.body = createReadStream(file);
+    return true;
+  }
+
+  async function sendIndex(kctx: ParameterizedContext<AppState>) {
+    if (!(await sendFile(kctx, 'index.html', 'no-cache'))) notBuilt(kctx);
+    else kctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+  }
+
+  function notBuilt(kctx: ParameterizedContext<AppState>) {
+    kctx.status = 503;
+    kctx.set('Cache-Control', 'no-store');
+    kctx.body = { message: `The web page is not built (nothing in ${dir}): run npm run build` };
+  }
+
+  router.get('/', sendIndex);
+  router.get(`${WEB_PREFIX}`, sendIndex);
+  router.get(`${WEB_PREFIX}/`, sendIndex);
+
+  router.get(`${WEB_PREFIX}/config.json`, (kctx) => {
+    const { config } = ctx;
+    kctx.set('Cache-Control', 'no-cache');
+    kctx.body = {
+      base_url: config.baseUrl ?? `${kctx.protocol}://${kctx.host}`,
+      email_domain: config.EMAIL_DOMAIN,
+      dns_domain: config.DNS_DOMAIN,
+    };
+  });
+
+  router.get(`${WEB_PREFIX}/*path`, async (kctx) => {
+    let rel: string;
+    try {
+      rel = decodeURIComponent(kctx.path.slice(WEB_PREFIX.length + 1));
+    } catch {
+      rel = '';
+    }
+    // Hashed file names (assets/) never change content: cache them for good.
+    const immutable = rel.startsWith('assets/');
+    if (rel && !rel.includes('\0') && (await sendFile(kctx, rel, immutable ? 'public, max-age=31536000, immutable' : 'no-cache'))) return;
+    if (!(await stat(path.join(dir, 'index.html')).catch(() => null))) return notBuilt(kctx);
+    kctx.status = 404;
+    kctx.body = { message: `No such file: ${kctx.path}` };
+  });
+
+  return router;
+}
+
+export function webModule(opts: WebOptions = {}): ServiceModule {
+  return {
+    name: 'web',
+    async start(ctx: ModuleContext): Promise<StartedModule> {
+      return { routers: [webRouter(ctx, opts)] };
+    },
+  };
+}
+
+export const web = webModule();

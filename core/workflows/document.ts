@@ -1,0 +1,127 @@
+// Workflow documents: a token's action chain as YAML or JSON that a team can keep in git.
+//
+//   apiVersion: capture/v1
+//   kind: TokenActions
+//   metadata: { token: <uuid or alias>, name: optional }
+//   spec:
+//     steps:
+//       - id: <uuid, optional: kept stable across applies>
+//         name: optional label, usable in `condition`
+//         type: auto_json
+//         parameters: { source: $request.content$ }
+//         disabled: false
+//         condition: <id or name of an earlier conditions step>
+//
+// The document's structure is checked with ajv against schemas/workflow.schema.json (generated from
+// the zod schema below); each step's parameters by its action type's own schema.
+import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { BadRequest, ValidationError, type FieldErrors } from '../errors.js';
+
+export const API_VERSION = 'capture/v1';
+
+export const StepSchema = z.object({
+  id: z.string().uuid().optional().describe('Stable ID of the step; the actions API calls it uuid'),
+  name: z.string().min(1).max(100).optional(),
+  type: z.string().min(1).max(64),
+  parameters: z.record(z.string(), z.unknown()).default({}),
+  disabled: z.boolean().default(false),
+  condition: z.string().min(1).max(100).nullable().optional().describe('ID or name of an earlier conditions step'),
+  condition_action: z.enum(['true', 'false']).nullable().optional(),
+  queue: z.boolean().optional(),
+  delay: z.number().int().min(0).max(86400).optional(),
+});
+
+export const TokenActionsDocumentSchema = z.object({
+  apiVersion: z.literal(API_VERSION),
+  kind: z.literal('TokenActions'),
+  metadata: z.object({
+    token: z.string().min(1).max(64).describe('UUID or alias of the token'),
+    name: z.string().max(200).optional(),
+    description: z.string().max(2000).optional(),
+  }),
+  spec: z.object({ steps: z.array(StepSchema).max(100) }),
+});
+
+export type Step = z.infer<typeof StepSchema> & { id: string };
+export type TokenActionsDocument = Omit<z.infer<typeof TokenActionsDocumentSchema>, 'spec'> & { spec: { steps: Step[] } };
+
+/** The JSON Schema of workflow documents, as written to schemas/workflow.schema.json. */
+export function workflowJsonSchema(): Record<string, unknown> {
+  return {
+    $id: 'https://capture.local/schemas/workflow.schema.json',
+    title: 'Workflow document',
+    ...z.toJSONSchema(TokenActionsDocumentSchema, { io: 'input', target: 'draft-2020-12' }),
+  };
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+
+function ajvErrors(errors: NonNullable<ReturnType<Ajv2020['compile']>['errors']>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const e of errors) {
+    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const key = e.keyword === 'required' ? [at, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.') : at || '_';
+    (out[key] ??= []).push(e.keyword === 'required' ? 'is required' : e.message ?? 'is invalid');
+  }
+  return out;
+}
+
+/** Parses YAML or JSON text (JSON is YAML). A syntax error is a 400 naming the line. */
+export function parseDocumentText(text: string): unknown {
+  const doc = YAML.parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    throw new BadRequest(`Invalid YAML: ${e.message.split('\n')[0]}`, { document: [e.message] });
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+/**
+ * Validates a document's structure, gives steps without an ID one (reusing the ID of the step that
+ * held the same position and type before, so re-applying a file keeps IDs), and resolves
+ * `condition` names to IDs. Throws a 422 naming the field.
+ */
+export function normaliseDocument(input: unknown, previous: Step[] = []): TokenActionsDocument {
+  validator ??= new Ajv2020({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    formats: { uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i },
+  }).compile(workflowJsonSchema());
+  const copy = structuredClone(input);
+  if (!validator(copy)) {
+    const errors = ajvErrors(validator.errors ?? []);
+    const [field, messages] = Object.entries(errors)[0]!;
+    throw new ValidationError(`${field}: ${messages[0]}`, errors);
+  }
+  const doc = TokenActionsDocumentSchema.parse(copy);
+  const steps: Step[] = doc.spec.steps.map((s, i) => {
+    const before = previous[i];
+    return { ...s, id: s.id ?? (before && before.type === s.type ? before.id : randomUUID()) };
+  });
+  const seen = new Map<string, string>();
+  const errors: FieldErrors = {};
+  steps.forEach((s, i) => {
+    if ([...seen.values()].includes(s.id)) (errors[`spec.steps.${i}.id`] ??= []).push('is used by an earlier step');
+    if (s.condition) {
+      const target = seen.get(s.condition) ?? ([...seen.values()].includes(s.condition) ? s.condition : undefined);
+      if (!target) (errors[`spec.steps.${i}.condition`] ??= []).push('must name an earlier step');
+      else s.condition = target;
+    }
+    seen.set(s.name ?? s.id, s.id);
+  });
+  const first = Object.entries(errors)[0];
+  if (first) throw new ValidationError(`${first[0]}: ${first[1][0]}`, errors);
+  return { ...doc, spec: { steps } };
+}
+
+export function emptyDocument(token: string): TokenActionsDocument {
+  return { apiVersion: API_VERSION, kind: 'TokenActions', metadata: { token }, spec: { steps: [] } };
+}
+
+export function toYaml(doc: TokenActionsDocument): string {
+  return YAML.stringify(doc, { lineWidth: 0 });
+}

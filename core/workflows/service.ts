@@ -1,0 +1,186 @@
+// A token's action chain, stored as one workflow document. The webhook.site-style actions API
+// (`/token/{id}/actions`) reads and edits the same document.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ActionRegistry } from '../actions/registry.js';
+import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
+import type { Store, TokenRecord } from '../store/types.js';
+import type { Clock } from '../util/time.js';
+import { emptyDocument, normaliseDocument, type Step, type TokenActionsDocument } from './document.js';
+
+/** An action as the actions API shows it. */
+export interface ActionView {
+  uuid: string;
+  token_id: string;
+  type: string;
+  order: number;
+  name: string | null;
+  disabled: boolean;
+  condition: string | null;
+  condition_action: 'true' | 'false' | null;
+  queue: boolean;
+  delay: number;
+  parameters: Record<string, unknown>;
+}
+
+export const ActionBody = z.object({
+  type: z.string().min(1).max(64),
+  order: z.coerce.number().int().min(0).max(10_000).optional(),
+  name: z.string().min(1).max(100).nullable().optional(),
+  parameters: z.record(z.string(), z.unknown()).default({}),
+  disabled: z.boolean().nullable().optional(),
+  condition: z.string().uuid().nullable().optional(),
+  condition_action: z.enum(['true', 'false']).nullable().optional(),
+  queue: z.boolean().nullable().optional(),
+  delay: z.coerce.number().int().min(0).max(86400).nullable().optional(),
+});
+
+export function actionView(tokenId: string, step: Step, index: number): ActionView {
+  return {
+    uuid: step.id,
+    token_id: tokenId,
+    type: step.type,
+    order: index + 1,
+    name: step.name ?? null,
+    disabled: step.disabled ?? false,
+    condition: step.condition ?? null,
+    condition_action: step.condition_action ?? null,
+    queue: step.queue ?? false,
+    delay: step.delay ?? 0,
+    parameters: step.parameters,
+  };
+}
+
+export class WorkflowService {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: ActionRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  async document(token: TokenRecord): Promise<TokenActionsDocument> {
+    const stored = await this.store.workflows.getForToken(token.uuid);
+    const doc = stored ? (stored.document as unknown as TokenActionsDocument) : emptyDocument(token.uuid);
+    return { ...doc, metadata: { ...doc.metadata, token: token.alias ?? token.uuid } };
+  }
+
+  async steps(token: TokenRecord): Promise<Step[]> {
+    const stored = await this.store.workflows.getForToken(token.uuid);
+    return stored ? (stored.document as unknown as TokenActionsDocument).spec.steps : [];
+  }
+
+  /** Validates every step's parameters against its action type; 422 naming `spec.steps.N.parameters.x`. */
+  private checkSteps(steps: Step[], prefix: (i: number) => string, allowDeprecated: (s: Step) => boolean): void {
+    steps.forEach((s, i) => {
+      try {
+        this.registry.validate(s.type, s.parameters, { allowDeprecated: allowDeprecated(s) });
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        const errors: FieldErrors = {};
+        for (const [k, v] of Object.entries(e.errors ?? {})) errors[`${prefix(i)}${k}`] = v;
+        const first = Object.entries(errors)[0];
+        throw new ValidationError(first ? `${first[0]}: ${first[1][0]}` : e.message, errors);
+      }
+    });
+  }
+
+  /** Replaces the token's chain with a document (PUT /token/{id}/workflow, workflows/ at start-up). */
+  async apply(token: TokenRecord, input: unknown): Promise<TokenActionsDocument> {
+    const previous = await this.steps(token);
+    const doc = normaliseDocument(input, previous);
+    const known = new Set(previous.map((s) => `${s.id}:${s.type}`));
+    // A deprecated type may stay where it already was; it may not be added.
+    this.checkSteps(doc.spec.steps, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
+    await this.save(token, doc.spec.steps, doc);
+    return this.document(token);
+  }
+
+  private async save(token: TokenRecord, steps: Step[], base?: TokenActionsDocument): Promise<void> {
+    const doc = base ?? (await this.document(token));
+    const stored = { ...doc, metadata: { ...doc.metadata, token: token.uuid }, spec: { steps } };
+    await this.store.workflows.putForToken(token.uuid, stored as unknown as Record<string, unknown>, this.clock.now());
+  }
+
+  async list(token: TokenRecord): Promise<ActionView[]> {
+    return (await this.steps(token)).map((s, i) => actionView(token.uuid, s, i));
+  }
+
+  private parseBody(raw: unknown) {
+    const r = ActionBody.safeParse(raw ?? {});
+    if (!r.success) throw fromZod(r.error);
+    return r.data;
+  }
+
+  private place(steps: Step[], step: Step, order: number | undefined): Step[] {
+    const rest = steps.filter((s) => s.id !== step.id);
+    const at = order === undefined ? rest.length : Math.max(0, Math.min(rest.length, order - 1));
+    return [...rest.slice(0, at), step, ...rest.slice(at)];
+  }
+
+  private checkCondition(steps: Step[], step: Step): void {
+    if (step.condition && !steps.some((s) => s.id === step.condition && s.id !== step.id)) {
+      throw new ValidationError('condition: no action of this token has this ID', { condition: ['must be the ID of an action of this token'] });
+    }
+  }
+
+  async create(token: TokenRecord, raw: unknown): Promise<ActionView> {
+    const body = this.parseBody(raw);
+    const params = this.registry.validate(body.type, body.parameters);
+    const steps = await this.steps(token);
+    const step: Step = {
+      id: randomUUID(),
+      type: body.type,
+      ...(body.name ? { name: body.name } : {}),
+      parameters: params,
+      disabled: body.disabled ?? false,
+      condition: body.condition ?? null,
+      condition_action: body.condition_action ?? null,
+      ...(body.queue ? { queue: true, delay: body.delay ?? 0 } : {}),
+    };
+    this.checkCondition(steps, step);
+    const next = this.place(steps, step, body.order);
+    await this.save(token, next);
+    return actionView(token.uuid, step, next.indexOf(step));
+  }
+
+  async update(token: TokenRecord, actionId: string, raw: unknown): Promise<ActionView> {
+    const steps = await this.steps(token);
+    const current = steps.find((s) => s.id === actionId);
+    if (!current) throw new NotFound('Action not found');
+    const body = this.parseBody(raw);
+    const params = this.registry.validate(body.type, body.parameters, { allowDeprecated: body.type === current.type });
+    const step: Step = {
+      ...current,
+      type: body.type,
+      parameters: params,
+      ...(body.name !== undefined ? { name: body.name ?? undefined } : {}),
+      ...(body.disabled !== undefined ? { disabled: body.disabled ?? false } : {}),
+      ...(body.condition !== undefined ? { condition: body.condition } : {}),
+      ...(body.condition_action !== undefined ? { condition_action: body.condition_action } : {}),
+      ...(body.queue !== undefined ? { queue: body.queue ?? false } : {}),
+      ...(body.delay !== undefined ? { delay: body.delay ?? 0 } : {}),
+    };
+    this.checkCondition(steps, step);
+    const next = this.place(steps, step, body.order ?? steps.indexOf(current) + 1);
+    await this.save(token, next);
+    return actionView(token.uuid, step, next.indexOf(step));
+  }
+
+  async remove(token: TokenRecord, actionId: string): Promise<void> {
+    const steps = await this.steps(token);
+    if (!steps.some((s) => s.id === actionId)) throw new NotFound('Action not found');
+    await this.save(
+      token,
+      steps.filter((s) => s.id !== actionId).map((s) => (s.condition === actionId ? { ...s, condition: null } : s)),
+    );
+  }
+
+  /** Copies a template token's chain onto a clone (new step IDs, conditions remapped). */
+  async copy(from: TokenRecord, to: TokenRecord): Promise<void> {
+    const steps = await this.steps(from);
+    if (!steps.length) return;
+    const ids = new Map(steps.map((s) => [s.id, randomUUID()]));
+    const copied = steps.map((s) => ({ ...s, id: ids.get(s.id)!, condition: s.condition ? (ids.get(s.condition) ?? null) : s.condition }));
+    await this.save(to, copied, { ...(await this.document(from)), metadata: { token: to.uuid } });
+  }
+}

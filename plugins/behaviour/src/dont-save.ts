@@ -1,0 +1,13 @@
+import { defineAction, z } from '../../../core/sdk/index.js';
+
+export const dontSave = defineAction({
+  type: 'dont_save',
+  title: "Don't Save",
+  category: 'behaviour',
+  description: 'The request is answered but not stored (useful after a condition, for high-volume URLs).',
+  parameters: z.object({}),
+  execute({ dontSave, log }) {
+    dontSave();
+    log('The request will not be saved');
+  },
+});

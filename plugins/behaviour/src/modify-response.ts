@@ -1,0 +1,44 @@
+import { boolean, defineAction, integer, z } from '../../../core/sdk/index.js';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** "Name: value" per line; blank lines are ignored. */
+export function parseHeaderLines(text: string): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!HEADER_NAME.test(name)) throw new Error(`Invalid header line ${JSON.stringify(line)}: expected "Name: value"`);
+    headers.push([name, line.slice(colon + 1).trim()]);
+  }
+  return headers;
+}
+
+export const modifyResponse = defineAction({
+  type: 'modify_response',
+  title: 'Modify Response',
+  category: 'behaviour',
+  description:
+    'Sets the response body, status code and headers (one "Name: value" per line). For a redirect leave the body empty, add "Location: https://..." and use status 302. With stop, no further actions run.',
+  parameters: z.object({
+    content: z.string().nullish().describe('The response body; absent keeps the current one, empty makes it empty'),
+    status: z
+      .union([integer({ min: 100, max: 599, message: 'must be an HTTP status code' }), z.literal('').transform(() => undefined)])
+      .nullish()
+      .describe('An HTTP status code; empty keeps the current one'),
+    headers: z.string().nullish(),
+    stop: boolean().nullish(),
+  }),
+  execute({ params, response, log, stop }) {
+    const headers = parseHeaderLines(params.headers ?? '');
+    if (params.content !== null && params.content !== undefined) response.content = params.content;
+    if (params.status) response.status = params.status;
+    for (const [name, value] of headers) {
+      if (name.toLowerCase() === 'content-type') response.contentType = value;
+      else response.headers[name] = value;
+    }
+    log(`Response set: status ${response.status}${headers.length ? `, ${headers.length} header${headers.length === 1 ? '' : 's'}` : ''}`);
+    if (params.stop) stop();
+  },
+});

@@ -1,0 +1,103 @@
+// The `javascript` action: runs the script in the QuickJS sandbox (core/sandbox) and applies what
+// it did (variables, output, response, stop, don't save) to the chain.
+import type { DependencyContainer } from 'tsyringe';
+import { SANDBOX, defineAction, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
+
+/** Outgoing requests made by a script time out like the HTTP Request action's (inline). */
+const FETCH_TIMEOUT_MS = 15_000;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The process's sandbox pool, registered by the action runtime (a test registers its own). */
+function poolFor(container: DependencyContainer): SandboxPool {
+  if (!container.isRegistered(SANDBOX, true)) throw new Error('The JavaScript sandbox is not available in this process');
+  return container.resolve(SANDBOX);
+}
+
+/** The captured request as the script sees it (`request`): API JSON, file bytes left out. */
+function scriptRequest(request: CapturedRequest): Record<string, unknown> {
+  const strip = (f: Record<string, unknown>) => {
+    const { content: _content, ...rest } = f;
+    return rest;
+  };
+  const files = Array.isArray(request.files)
+    ? request.files.map((f) => strip({ ...f }))
+    : Object.fromEntries(Object.entries(request.files ?? {}).map(([k, f]) => [k, strip({ ...f })]));
+  return { ...request, files };
+}
+
+function hostCalls(ctx: Pick<ActionContext, 'services' | 'signal' | 'timeLeftMs'>): HostCalls {
+  return {
+    async fetch(req) {
+      const res = await ctx.services.http.request({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        ...(req.body !== null && req.method !== 'GET' && req.method !== 'HEAD' ? { body: req.body } : {}),
+        timeoutMs: Math.max(1, Math.min(FETCH_TIMEOUT_MS, ctx.timeLeftMs())),
+        signal: ctx.signal,
+      });
+      return { status: res.status, headers: res.headers, body: res.body.toString('utf8') };
+    },
+    globalGet: (name) => ctx.services.globals.get(name),
+    globalSet: (name, value) => ctx.services.globals.set(name, value),
+  };
+}
+
+/** Applies `respond`/`set_response` headers (`['Name: value']` or `{Name: value}`) to the draft. */
+function applyHeaders(ctx: Pick<ActionContext, 'error'>, draft: ResponseDraft, headers: SandboxResponseHeaders): void {
+  const pairs: Array<[string, string]> = Array.isArray(headers)
+    ? headers.flatMap((h): Array<[string, string]> => {
+        const i = h.indexOf(':');
+        return i > 0 ? [[h.slice(0, i).trim(), h.slice(i + 1).trim()]] : [];
+      })
+    : Object.entries(headers);
+  for (const [name, value] of pairs) {
+    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(value)) {
+      ctx.error(`Response header ${JSON.stringify(name)} was ignored: invalid name or value`);
+      continue;
+    }
+    if (name.toLowerCase() === 'content-type') {
+      draft.contentType = value;
+      continue;
+    }
+    for (const existing of Object.keys(draft.headers)) if (existing.toLowerCase() === name.toLowerCase()) delete draft.headers[existing];
+    draft.headers[name] = value;
+  }
+}
+
+export const javascript = defineAction({
+  type: 'javascript',
+  title: 'JavaScript',
+  category: 'scripting',
+  description:
+    'Runs JavaScript in a sandbox (QuickJS, no host access) with top-level await. Functions: console.log/echo, stop(), dont_save(), ' +
+    'respond(content, status, headers) and set_response(...), set(name, value), get(name), the variables object, the request object, ' +
+    'async global(name[, value]) and store(name, value) for Global Variables, db(id). require() serves lodash, dayjs (and dayjs/plugin/*), ' +
+    'moment, cheerio, jsonpath, jsonpath-plus, faker (@faker-js/faker, English locale), form-data, axios, fetch and crypto; ' +
+    'fetch and axios go out through the server, under its outbound policy.',
+  parameters: z.object({
+    script: z.string().max(1_000_000).describe('The JavaScript code to run'),
+  }),
+  // Scripts are code: `$...$` and `${...}` in them are JavaScript, not variables (use get()).
+  untemplated: ['script'],
+  async execute(ctx, params) {
+    const timeoutMs = ctx.timeLeftMs();
+    if (timeoutMs <= 0) throw new Error('No time left to run the script');
+    const before = ctx.vars.all();
+    const result = await poolFor(ctx.container).run(
+      { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs },
+      hostCalls(ctx),
+    );
+    for (const line of result.output) ctx.log(line);
+    for (const [name, value] of Object.entries(result.variables)) if (before[name] !== value) ctx.vars.set(name, value);
+    if (result.response) {
+      const { content, status, headers } = result.response;
+      if (content !== undefined) ctx.response.content = content;
+      if (status !== undefined) ctx.response.status = status;
+      if (headers !== undefined) applyHeaders(ctx, ctx.response, headers);
+    }
+    if (result.dontSave) ctx.dontSave();
+    if (result.stopped) ctx.stop();
+    if (result.error !== null) ctx.error(result.error);
+  },
+});

@@ -1,0 +1,46 @@
+// Shared by `condition` and `conditions`: one comparison, and what the outcome does to the chain.
+import { compare, OPERATOR_LABELS, OPERATORS, z, type ActionContext, type Operator } from '../../../core/sdk/index.js';
+
+export const conditionSchema = z.object({
+  input: z.string().nullish().transform((v) => v ?? ''),
+  operator: z.enum(OPERATORS),
+  value: z.string().nullish().transform((v) => v ?? ''),
+});
+export type Condition = z.output<typeof conditionSchema>;
+
+/** `stop` stops when the conditions pass, `continue` stops unless they pass, `noop` only records. */
+export const outcomeSchema = z.enum(['stop', 'continue', 'noop']);
+export type Outcome = z.output<typeof outcomeSchema>;
+
+/**
+ * "Variable exists" must look at what was typed: after replacement a missing `$x$` and a
+ * variable whose value is literally "$x$" read the same.
+ */
+function exists(ctx: ActionContext, rawInput: unknown, input: string): boolean {
+  const raw = typeof rawInput === 'string' ? rawInput.trim() : '';
+  const single = /^\$([^$]+)\$$/.exec(raw);
+  if (single) return ctx.vars.has(single[1]);
+  if (raw && !raw.includes('$')) return ctx.vars.has(raw);
+  return input !== '' && !/\$[^\s$][^$\n]*\$/.test(input);
+}
+
+export function check(ctx: ActionContext, c: Condition, rawInput: unknown): boolean {
+  const passed = c.operator === 'ex' ? exists(ctx, rawInput, c.input) : compare(c.operator as Operator, c.input, c.value);
+  const shown = c.operator === 'ex' ? String(rawInput ?? c.input) : JSON.stringify(c.input);
+  const value = ['ex', 'true', 'false', 'num', 'int', 'float', 'json', 'email', 'domain', 'url'].includes(c.operator) ? '' : ` ${JSON.stringify(c.value)}`;
+  ctx.log(`${shown} ${OPERATOR_LABELS[c.operator]}${value}: ${passed ? 'yes' : 'no'}`);
+  return passed;
+}
+
+export function settle(ctx: ActionContext, passed: boolean, outcome: Outcome): void {
+  ctx.setResult(passed);
+  if (outcome === 'stop' && passed) {
+    ctx.log('Condition passed: stopping');
+    ctx.stop();
+  } else if (outcome === 'continue' && !passed) {
+    ctx.log('Condition not passed: stopping');
+    ctx.stop();
+  } else {
+    ctx.log(passed ? 'Condition passed' : 'Condition not passed');
+  }
+}

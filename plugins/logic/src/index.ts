@@ -1,0 +1,14 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { condition } from './condition.js';
+import { conditions } from './conditions.js';
+import { warmUp } from './math.js';
+import { setVariable } from './set-variable.js';
+import { storeGlobalVariable } from './store-global-variable.js';
+
+export default definePlugin({
+  name: '@capture/plugin-logic',
+  actions: [condition, conditions, setVariable, storeGlobalVariable],
+  register() {
+    void warmUp().catch(() => {}); // a failure resurfaces as an action error on first use
+  },
+});

@@ -1,0 +1,42 @@
+// Turns a JSON document into one variable per leaf: keys and array indices joined by dots.
+
+export const MAX_JSON_VARIABLES = 10_000;
+
+export function leafText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** `set(name, value)` for every leaf under `prefix`; empty objects and arrays count as leaves. */
+export function flattenJson(value: unknown, prefix: string, set: (name: string, value: string) => void): number {
+  let count = 0;
+  const walk = (v: unknown, name: string) => {
+    if (count >= MAX_JSON_VARIABLES) return;
+    if (v !== null && typeof v === 'object' && Object.keys(v).length > 0) {
+      for (const [k, child] of Object.entries(v)) walk(child, `${name}.${k}`);
+      return;
+    }
+    set(name, leafText(v));
+    count++;
+  };
+  walk(value, prefix);
+  return count;
+}
+
+/** `.store.name`, `store.name` and `$.store.name` all mean the same query. */
+export function normaliseJsonPath(path: string): string {
+  const p = path.trim();
+  if (p.startsWith('$')) return p;
+  if (p.startsWith('.') || p.startsWith('[')) return '$' + p;
+  return '$.' + p;
+}
+
+export function parseJson(source: string, what = 'The source'): unknown {
+  try {
+    return JSON.parse(source);
+  } catch (e) {
+    throw new Error(`${what} is not valid JSON: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,124 @@
+// The command line: `npm run cli -- workflows validate|apply|export ...`.
+//
+//   workflows validate <file...>          check documents (structure and every step's parameters)
+//   workflows apply <file...>             store them (the store named by the environment, as `npm start`)
+//   workflows export <token> [file]       write a token's chain as YAML (stdout without a file)
+import 'reflect-metadata';
+import fs from 'node:fs/promises';
+import { loadPlugins } from '../core/actions/loader.js';
+import type { ActionRegistry } from '../core/actions/registry.js';
+import { loadConfig } from '../core/config.js';
+import { HttpError } from '../core/errors.js';
+import { createLogger } from '../core/logger.js';
+import { openStore } from '../core/store/index.js';
+import { systemClock } from '../core/util/time.js';
+import { resolveOrCreateToken } from '../core/workflows/apply-dir.js';
+import { normaliseDocument, parseDocumentText, toYaml } from '../core/workflows/document.js';
+import { WorkflowService } from '../core/workflows/service.js';
+
+const USAGE = `usage: npm run cli -- workflows validate <file...>
+       npm run cli -- workflows apply <file...>
+       npm run cli -- workflows export <token-id-or-alias> [output-file]`;
+
+function describe(err: unknown): string {
+  if (err instanceof HttpError) {
+    const fields = Object.entries(err.errors ?? {}).map(([k, v]) => `\n    ${k}: ${v.join('; ')}`);
+    return err.message + fields.join('');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function registry(): Promise<ActionRegistry> {
+  const config = loadConfig();
+  const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, logger: createLogger('warn') });
+  for (const f of failures) process.stderr.write(`warning: plugin ${f.source} not loaded: ${f.message}\n`);
+  return registry;
+}
+
+async function validate(files: string[]): Promise<number> {
+  const reg = await registry();
+  let bad = 0;
+  for (const file of files) {
+    try {
+      const doc = normaliseDocument(parseDocumentText(await fs.readFile(file, 'utf8')));
+      doc.spec.steps.forEach((s, i) => {
+        try {
+          reg.validate(s.type, s.parameters, { allowDeprecated: true });
+        } catch (e) {
+          throw Object.assign(e as Error, { message: `spec.steps.${i}: ${(e as Error).message}` });
+        }
+      });
+      process.stdout.write(`ok       ${file} (${doc.spec.steps.length} steps)\n`);
+    } catch (e) {
+      bad++;
+      process.stdout.write(`invalid  ${file}: ${describe(e)}\n`);
+    }
+  }
+  return bad ? 1 : 0;
+}
+
+async function withService<T>(fn: (svc: WorkflowService, store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const store = await openStore(config);
+  try {
+    return await fn(new WorkflowService(store, await registry(), systemClock), store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function apply(files: string[]): Promise<number> {
+  return withService(async (svc, store) => {
+    let bad = 0;
+    for (const file of files) {
+      try {
+        const doc = parseDocumentText(await fs.readFile(file, 'utf8')) as { metadata?: { token?: string } };
+        const token = await resolveOrCreateToken(store, systemClock, String(doc?.metadata?.token ?? ''));
+        if (!token) throw new Error(`no token ${JSON.stringify(doc?.metadata?.token)} (name an existing token, or a new UUID)`);
+        const applied = await svc.apply(token, doc);
+        process.stdout.write(`applied  ${file} -> token ${token.uuid} (${applied.spec.steps.length} steps)\n`);
+      } catch (e) {
+        bad++;
+        process.stdout.write(`failed   ${file}: ${describe(e)}\n`);
+      }
+    }
+    return bad ? 1 : 0;
+  });
+}
+
+async function exportDoc(ref: string, out?: string): Promise<number> {
+  return withService(async (svc, store) => {
+    const token = await store.tokens.resolve(ref);
+    if (!token) {
+      process.stderr.write(`no token ${ref}\n`);
+      return 1;
+    }
+    const yaml = toYaml(await svc.document(token));
+    if (out) await fs.writeFile(out, yaml);
+    else process.stdout.write(yaml);
+    return 0;
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group !== 'workflows' || !command) {
+    process.stderr.write(USAGE + '\n');
+    return 2;
+  }
+  if (command === 'validate' && rest.length) return validate(rest);
+  if (command === 'apply' && rest.length) return apply(rest);
+  if (command === 'export' && rest.length >= 1) return exportDoc(rest[0]!, rest[1]);
+  process.stderr.write(USAGE + '\n');
+  return 2;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`error: ${describe(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,21 @@
+// Writes schemas/actions/<type>.json for every action type of the built-in plugins (and removes
+// files of types that are gone). `npx tsx scripts/write-action-schemas.ts`; a test checks the
+// checked-in files are current.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { actionSchemas } from '../core/actions/schemas.js';
+
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schemas', 'actions');
+const schemas = await actionSchemas();
+fs.mkdirSync(dir, { recursive: true });
+for (const file of fs.readdirSync(dir)) {
+  if (file.endsWith('.json') && !schemas[file]) {
+    fs.unlinkSync(path.join(dir, file));
+    console.log('removed', file);
+  }
+}
+for (const [file, schema] of Object.entries(schemas)) {
+  fs.writeFileSync(path.join(dir, file), JSON.stringify(schema, null, 2) + '\n');
+  console.log('wrote', path.join('schemas/actions', file));
+}

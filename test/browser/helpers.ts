@@ -1,0 +1,104 @@
+// Browser tests: Debian's Chromium driven by playwright-core, against a server that serves a page
+// freshly built from web/ (into a temporary directory, so a stale dist/ never decides a test).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadModules, type ServiceModule } from '../../core/modules.js';
+import { webModule } from '../../core/web/web.module.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
+/** Debian's Chromium; CHROMIUM_PATH points elsewhere (e.g. Chrome on a hosted CI runner). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Chromium is there, or this run must have it (CI installs it). */
+export const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs it (apt-get install chromium)`);
+  console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+}
+
+/** Builds web/ with vite into a new temporary directory; returns it and a cleanup. */
+export async function buildPage(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'web-page-'));
+  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--config', path.join(ROOT, 'web', 'vite.config.ts'), '--outDir', dir, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: ROOT,
+    timeout: 120_000,
+  });
+  if (!existsSync(path.join(dir, 'index.html'))) throw new Error(`vite build wrote no index.html into ${dir}`);
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The configured modules with the web page served from `dir`; `realtime: false` leaves realtime out. */
+export async function modulesWithPage(dir: string, opts: { realtime?: boolean } = {}): Promise<ServiceModule[]> {
+  const mods = (await loadModules()).filter((m) => m.name !== 'web' && (opts.realtime !== false || m.name !== 'realtime'));
+  return [...mods, webModule({ dir })];
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // playwright gives every launch a fresh temporary profile (user-data-dir).
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Fails the test on page errors (uncaught exceptions, console errors other than expected 4xx). */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const text = m.text();
+    // Resource loads the page expects to fail (404 of an optional API, 4xx of a search), and the
+    // sandbox of an e-mail's HTML doing its job.
+    if (/Failed to load resource|EventSource|Blocked script execution in 'about:srcdoc'/.test(text)) return;
+    errors.push(`console: ${text}`);
+  });
+  return errors;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
+}
+
+/**
+ * Controls without an accessible name (inputs, selects, textareas, buttons, links) and missing
+ * landmarks on the page as shown: an empty list when every control is labelled.
+ */
+export async function unlabelled(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const byIds = (ids: string | null) => (ids ?? '').split(/\s+/).map((id) => (id ? document.getElementById(id)?.textContent ?? '' : '')).join(' ');
+    for (const el of document.querySelectorAll<HTMLElement>('input:not([type=hidden]), select, textarea, button, a[href]')) {
+      if (el.getClientRects().length === 0) continue; // not shown
+      let name = (el.getAttribute('aria-label') ?? '') + byIds(el.getAttribute('aria-labelledby'));
+      if (!name.trim() && (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) {
+        name = [...(el.labels ?? [])].map((l) => l.textContent ?? '').join(' ');
+      }
+      if (!name.trim() && (el.tagName === 'BUTTON' || el.tagName === 'A')) {
+        name = (el.textContent ?? '') + [...el.querySelectorAll('img[alt]')].map((i) => i.getAttribute('alt')).join(' ');
+      }
+      if (!name.trim()) out.push(el.outerHTML.slice(0, 160));
+    }
+    for (const [sel, what] of [['main', 'main landmark'], ['header', 'banner landmark'], ['nav', 'navigation landmark']] as const) {
+      if (!document.querySelector(sel)) out.push(`no ${what}`);
+    }
+    if (document.querySelectorAll('main').length > 1) out.push('more than one main landmark');
+    return out;
+  });
+}

@@ -1,0 +1,311 @@
+// One captured request in full: summary, headers, query, form fields, files, body (pretty and raw),
+// action output, and "copy as curl".
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { call, download, enc, type ApiError, type CapturedRequest, type FileMeta } from './api';
+import {
+  bodyKind,
+  fileList,
+  formatSize,
+  headerEntries,
+  headerValue,
+  highlightJson,
+  highlightXml,
+  requestDate,
+  requestPath,
+  toCurl,
+} from './format';
+import { href } from './route';
+import { CopyButton, ErrorNotice, Spinner } from './ui';
+
+interface Props {
+  tokenId: string;
+  tokenRef: string;
+  requestId: string;
+  /** The request as the list already has it (the list carries full records). */
+  known?: CapturedRequest;
+  onDelete: (r: CapturedRequest) => Promise<void>;
+}
+
+export function RequestDetail({ tokenId, tokenRef, requestId, known, onDelete }: Props) {
+  const [fetched, setFetched] = useState<CapturedRequest | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  useEffect(() => {
+    if (known) return;
+    call<CapturedRequest>('GET', `/token/${enc(tokenId)}/request/${enc(requestId)}`, { token: tokenId }).then(setFetched, setError);
+  }, [tokenId, requestId, known === undefined]);
+
+  const r = known ?? fetched;
+  const back = (
+    <a class="back" href={href({ view: 'token', token: tokenRef, tab: 'requests' })}>
+      ← All requests
+    </a>
+  );
+  if (error) {
+    return (
+      <div class="detail">
+        {back}
+        <ErrorNotice error={error} />
+      </div>
+    );
+  }
+  if (!r) return <Spinner label="Loading the request" />;
+  return <Detail r={r} tokenId={tokenId} back={back} onDelete={onDelete} />;
+}
+
+function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: string; back: ComponentChildren; onDelete: Props['onDelete'] }) {
+  const date = requestDate(r);
+  const files = fileList(r);
+  const query = Object.entries(r.query ?? {});
+  const form = Object.entries(r.request ?? {});
+  const headers = headerEntries(r.headers);
+  const contentType = headerValue(r, 'content-type');
+  const outputs = Array.isArray(r.custom_action_output) ? r.custom_action_output : [];
+  const errors = Array.isArray(r.custom_action_errors) ? r.custom_action_errors : [];
+
+  return (
+    <article class="detail" aria-labelledby="detail-title">
+      {back}
+      <header class="detail-head">
+        <h2 id="detail-title">
+          <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span> <span class="path">{requestPath(r)}</span>
+        </h2>
+        <div class="detail-actions">
+          {r.type !== 'email' && r.type !== 'dns' && (
+            <CopyButton text={toCurl(r)} label="Copy as curl">
+              Copy as curl
+            </CopyButton>
+          )}
+          <button
+            class="btn small danger"
+            type="button"
+            onClick={() => {
+              if (confirm('Delete this request?')) void onDelete(r);
+            }}
+          >
+            Delete
+          </button>
+        </div>
+      </header>
+      <dl class="facts">
+        {r.type === 'email' ? (
+          <>
+            <dt>From</dt>
+            <dd>{r.sender || headerValue(r, 'from') || ''}</dd>
+            <dt>To</dt>
+            <dd>{(r.destinations ?? []).join(', ')}</dd>
+            <dt>Subject</dt>
+            <dd>{r.subject ?? ''}</dd>
+          </>
+        ) : r.type === 'dns' && r.dns ? (
+          <>
+            <dt>Query</dt>
+            <dd>
+              <code>
+                {r.dns.type} {r.dns.name}
+              </code>{' '}
+              {r.dns.protocol ? `over ${r.dns.protocol.toUpperCase()}` : ''}
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>URL</dt>
+            <dd>
+              <code class="wrap">{r.url}</code>
+            </dd>
+          </>
+        )}
+        <dt>Received</dt>
+        <dd>
+          <time dateTime={date?.toISOString()} title={`${r.created_at} UTC`}>
+            {date ? date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : r.created_at}
+          </time>
+        </dd>
+        <dt>{r.type === 'email' ? 'Sent by' : 'From'}</dt>
+        <dd>
+          {r.ip}
+          {r.hostname && r.type === 'web' ? ` → ${r.hostname}` : ''}
+        </dd>
+        <dt>Size</dt>
+        <dd>{formatSize(r.size)}</dd>
+        {typeof r.time === 'number' && r.time > 0 && (
+          <>
+            <dt>Answered in</dt>
+            <dd>{r.time < 0.001 ? 'under 1 ms' : r.time < 1 ? `${Math.round(r.time * 1000)} ms` : `${r.time.toFixed(2)} s`}</dd>
+          </>
+        )}
+        <dt>ID</dt>
+        <dd>
+          <code>{r.uuid}</code>
+        </dd>
+        {r.note && (
+          <>
+            <dt>Note</dt>
+            <dd>{r.note}</dd>
+          </>
+        )}
+      </dl>
+
+      {r.type === 'email' && <MailBody r={r} />}
+      {r.type !== 'dns' && <Body r={r} tokenId={tokenId} contentType={contentType} title={r.type === 'email' ? 'Message source' : 'Body'} />}
+
+      {r.type !== 'email' && r.type !== 'dns' && <KeyValues title="Query" rows={query.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} empty="No query string." />}
+      {form.length > 0 && <KeyValues title="Form fields" rows={form.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} />}
+      {files.length > 0 && <Files files={files} r={r} tokenId={tokenId} />}
+      {r.type !== 'dns' && <KeyValues title="Headers" rows={headers} />}
+
+      {(outputs.length > 0 || errors.length > 0) && (
+        <section aria-labelledby="actions-out">
+          <h3 id="actions-out">Custom action output</h3>
+          {outputs.length > 0 && (
+            <pre class="code small">
+              <code>{outputs.map((o) => (typeof o === 'string' ? o : JSON.stringify(o))).join('\n')}</code>
+            </pre>
+          )}
+          {errors.length > 0 && (
+            <ul class="errors-list">
+              {errors.map((e, i) => (
+                <li key={i}>{typeof e === 'string' ? e : JSON.stringify(e)}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </article>
+  );
+}
+
+function KeyValues({ title, rows, empty }: { title: string; rows: Array<[string, string]>; empty?: string }) {
+  const id = `kv-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id}>
+        {title} <span class="count">{rows.length}</span>
+      </h3>
+      {rows.length === 0 ? (
+        <p class="hint">{empty ?? 'None.'}</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="kv">
+            <tbody>
+              {rows.map(([k, v], i) => (
+                <tr key={`${k}-${i}`}>
+                  <th scope="row">{k}</th>
+                  <td>{v}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Files({ files, r, tokenId }: { files: FileMeta[]; r: CapturedRequest; tokenId: string }) {
+  return (
+    <section aria-labelledby="files-title">
+      <h3 id="files-title">
+        Files <span class="count">{files.length}</span>
+      </h3>
+      <ul class="files">
+        {files.map((f) => {
+          const url = `/token/${enc(tokenId)}/request/${enc(r.uuid)}/download/${enc(f.id)}`;
+          return (
+            <li key={f.id}>
+              <a
+                href={url}
+                download={f.filename}
+                onClick={(e) => {
+                  // The API may need the Api-Key header, which a plain link cannot send.
+                  e.preventDefault();
+                  download(url, f.filename, tokenId).catch((err: Error) => alert(err.message));
+                }}
+              >
+                {f.filename || f.id}
+              </a>{' '}
+              <span class="hint">
+                {f.name} · {f.content_type} · {formatSize(f.size)}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** The text and HTML parts of an e-mail; HTML in a sandboxed frame (no scripts, no remote images). */
+function MailBody({ r }: { r: CapturedRequest }) {
+  const [view, setView] = useState<'text' | 'html'>(r.text_content ? 'text' : 'html');
+  if (!r.text_content && !r.html_content) return null;
+  return (
+    <section aria-labelledby="mail-title">
+      <div class="section-head">
+        <h3 id="mail-title">Message</h3>
+        <div class="toggle" role="group" aria-label="Message view">
+          <button type="button" class="btn small" aria-pressed={view === 'text'} disabled={!r.text_content} onClick={() => setView('text')}>
+            Text
+          </button>
+          <button type="button" class="btn small" aria-pressed={view === 'html'} disabled={!r.html_content} onClick={() => setView('html')}>
+            HTML
+          </button>
+        </div>
+      </div>
+      {view === 'text' ? (
+        <pre class="code raw" tabIndex={0} aria-label="Message text">
+          <code>{r.text_content}</code>
+        </pre>
+      ) : (
+        <iframe class="mail-html" title="Message HTML" sandbox="" srcdoc={r.html_content ?? ''} />
+      )}
+    </section>
+  );
+}
+
+function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId: string; contentType?: string; title: string }) {
+  const kind = useMemo(() => bodyKind(r.content ?? '', contentType), [r.content, contentType]);
+  const [view, setView] = useState<'pretty' | 'raw'>('pretty');
+  const pretty = useMemo(() => {
+    try {
+      if (kind === 'json') return highlightJson(r.content);
+      if (kind === 'xml') return highlightXml(r.content);
+    } catch {
+      /* shown raw */
+    }
+    return null;
+  }, [r.content, kind]);
+  const showPretty = view === 'pretty' && pretty !== null;
+
+  return (
+    <section aria-labelledby="body-title">
+      <div class="section-head">
+        <h3 id="body-title">
+          {title} {kind === 'json' || kind === 'xml' ? <span class="badge">{kind.toUpperCase()}</span> : null}
+        </h3>
+        {kind !== 'empty' && (
+          <div class="toggle" role="group" aria-label="Body view">
+            <button type="button" class="btn small" aria-pressed={showPretty} disabled={pretty === null} onClick={() => setView('pretty')}>
+              Pretty
+            </button>
+            <button type="button" class="btn small" aria-pressed={!showPretty} onClick={() => setView('raw')}>
+              Raw
+            </button>
+            <CopyButton text={r.content} label="Copy the body" />
+            <a class="btn small" href={`/token/${enc(tokenId)}/request/${enc(r.uuid)}/raw`} target="_blank" rel="noopener noreferrer">
+              Open raw
+            </a>
+          </div>
+        )}
+      </div>
+      {kind === 'empty' ? (
+        <p class="hint">No body.</p>
+      ) : (
+        <pre class={`code body ${showPretty ? 'pretty' : 'raw'}`} tabIndex={0} aria-label={showPretty ? `Body, formatted ${kind.toUpperCase()}` : 'Body, raw'}>
+          <code>{showPretty ? pretty : r.content}</code>
+        </pre>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,342 @@
+// One token: its URL and e-mail address, the live list of its requests, one request in detail, its
+// settings and its action workflow.
+import type { FunctionComponent } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, call, enc, serverConfig, setTokenPassword, type CapturedRequest, type RequestPage, type ServerConfig, type Token } from './api';
+import { connectLive, type LiveMode } from './live';
+import { RequestDetail } from './RequestDetail';
+import { RequestList } from './RequestList';
+import { href, navigate, type Route } from './route';
+import { settings } from './settings';
+import { TokenSettings } from './TokenSettings';
+import { ErrorNotice, CopyField, Spinner, announce } from './ui';
+
+/** The workflow editor brings the YAML parser along: loaded when its tab is first opened. */
+function LazyWorkflow({ token }: { token: Token }) {
+  const [C, setC] = useState<FunctionComponent<{ token: Token }> | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    import('./Workflow').then((m) => setC(() => m.Workflow), setError);
+  }, []);
+  if (error) return <ErrorNotice error={error} />;
+  return C ? <C token={token} /> : <Spinner label="Loading the editor" />;
+}
+
+type TokenRoute = Extract<Route, { view: 'token' }>;
+
+export const PER_PAGE = 50;
+
+function byNewest(a: CapturedRequest, b: CapturedRequest) {
+  return b.sorting - a.sorting;
+}
+
+export function TokenPage({ route }: { route: TokenRoute }) {
+  const ref = route.token;
+  const [token, setToken] = useState<Token | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [config, setConfig] = useState<ServerConfig | null>(null);
+
+  useEffect(() => {
+    void serverConfig().then(setConfig);
+  }, []);
+
+  useEffect(() => {
+    let stop = false;
+    setLoadError(null);
+    call<Token>('GET', `/token/${enc(ref)}`, { token: ref })
+      .then((t) => {
+        if (stop) return;
+        setToken(t);
+        settings.remember(t.uuid, t.alias);
+      })
+      .catch((e: ApiError) => !stop && setLoadError(e));
+    return () => {
+      stop = true;
+    };
+  }, [ref, attempt]);
+
+  if (loadError) return <TokenLoadError error={loadError} tokenRef={ref} retry={() => setAttempt((n) => n + 1)} />;
+  if (!token || !config) return <Spinner label="Opening the token" />;
+  return <LoadedToken route={route} token={token} setToken={setToken} config={config} />;
+}
+
+function TokenLoadError({ error, tokenRef, retry }: { error: ApiError; tokenRef: string; retry: () => void }) {
+  const [pw, setPw] = useState('');
+  if (error.status === 401 && /password/i.test(error.message)) {
+    return (
+      <section class="panel narrow" aria-labelledby="pw-title">
+        <h1 id="pw-title">This token is password protected</h1>
+        {/wrong/i.test(error.message) && (
+          <p class="field-error" role="alert">
+            Wrong password.
+          </p>
+        )}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTokenPassword(tokenRef, pw);
+            retry();
+          }}
+        >
+          <label for="token-password">Token password</label>
+          <div class="copy-row">
+            <input id="token-password" type="password" value={pw} onInput={(e) => setPw((e.currentTarget as HTMLInputElement).value)} />
+            <button class="btn primary" type="submit">
+              Open
+            </button>
+          </div>
+        </form>
+      </section>
+    );
+  }
+  const hint =
+    error.status === 404
+      ? 'There is no token with this ID or alias (it may have expired).'
+      : error.status === 401
+        ? 'This token belongs to a user: enter their API key (button at the top right).'
+        : error.status === 403
+          ? 'This token belongs to another user.'
+          : null;
+  return (
+    <section class="panel narrow" aria-labelledby="err-title">
+      <h1 id="err-title">Cannot open {tokenRef}</h1>
+      <ErrorNotice error={error}>{hint && <p>{hint}</p>}</ErrorNotice>
+      <p>
+        <a href={href({ view: 'home' })}>Back to the start page</a>
+      </p>
+    </section>
+  );
+}
+
+function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; token: Token; setToken: (t: Token) => void; config: ServerConfig }) {
+  const id = token.uuid;
+  const [items, setItems] = useState<CapturedRequest[]>([]);
+  const [total, setTotal] = useState(0);
+  const [isLast, setIsLast] = useState(true);
+  const [page, setPage] = useState(1);
+  const [loading, setLoading] = useState(true);
+  const [listError, setListError] = useState<ApiError | null>(null);
+  const [query, setQuery] = useState('');
+  const [mode, setMode] = useState<LiveMode>('connecting');
+  const [deleted, setDeleted] = useState(false);
+  const [fresh] = useState(() => new Set<string>());
+  const queryRef = useRef(query);
+  queryRef.current = query;
+
+  const path = `/token/${enc(id)}`;
+  const listUrl = (p: number, q: string) => `${path}/requests?sorting=newest&per_page=${PER_PAGE}&page=${p}${q ? `&query=${enc(q)}` : ''}`;
+
+  /** Page 1 again, merged in front of any older pages already shown. */
+  const refresh = useCallback(async () => {
+    const q = queryRef.current;
+    try {
+      const res = await call<RequestPage>('GET', listUrl(1, q), { token: id });
+      if (q !== queryRef.current) return;
+      setListError(null);
+      setTotal(res.total);
+      setItems((old) => {
+        if (res.is_last_page || res.data.length === 0) return res.data;
+        const oldest = res.data[res.data.length - 1]!.sorting;
+        const seen = new Set(res.data.map((r) => r.uuid));
+        return [...res.data, ...old.filter((o) => o.sorting < oldest && !seen.has(o.uuid))];
+      });
+      if (page === 1) setIsLast(res.is_last_page);
+    } catch (e) {
+      if (q === queryRef.current) setListError(e as ApiError);
+      throw e;
+    }
+  }, [id, page]);
+
+  // First page, again whenever the search changes.
+  useEffect(() => {
+    let stop = false;
+    setLoading(true);
+    setPage(1);
+    call<RequestPage>('GET', listUrl(1, query), { token: id })
+      .then((res) => {
+        if (stop) return;
+        setItems(res.data);
+        setTotal(res.total);
+        setIsLast(res.is_last_page);
+        setListError(null);
+      })
+      .catch((e: ApiError) => !stop && setListError(e))
+      .finally(() => !stop && setLoading(false));
+    return () => {
+      stop = true;
+    };
+  }, [id, query]);
+
+  // The live feed, for as long as the token is open.
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const refreshSoon = () => {
+      if (pending) return;
+      pending = setTimeout(() => {
+        pending = null;
+        void refreshRef.current().catch(() => undefined);
+      }, 100);
+    };
+    const stop = connectLive(id, {
+      created(r) {
+        if (queryRef.current) return refreshSoon();
+        fresh.add(r.uuid);
+        setItems((old) => (old.some((o) => o.uuid === r.uuid) ? old : [r, ...old].sort(byNewest)));
+        setTotal((n) => n + 1);
+      },
+      deleted(d) {
+        if (queryRef.current) return refreshSoon();
+        if (d.all) {
+          setItems([]);
+          setTotal(0);
+        } else if (d.uuid) {
+          setItems((old) => old.filter((o) => o.uuid !== d.uuid));
+          setTotal((n) => Math.max(0, n - 1));
+        }
+      },
+      tokenUpdated: setToken,
+      tokenDeleted: () => {
+        settings.forget(id);
+        setDeleted(true);
+      },
+      refresh: () => refreshRef.current(),
+      mode: setMode,
+    });
+    return () => {
+      stop();
+      if (pending) clearTimeout(pending);
+    };
+  }, [id]);
+
+  async function loadOlder() {
+    const next = page + 1;
+    try {
+      const res = await call<RequestPage>('GET', listUrl(next, query), { token: id });
+      setItems((old) => {
+        const seen = new Set(old.map((o) => o.uuid));
+        return [...old, ...res.data.filter((r) => !seen.has(r.uuid))];
+      });
+      setPage(next);
+      setIsLast(res.is_last_page);
+    } catch (e) {
+      setListError(e as ApiError);
+    }
+  }
+
+  async function deleteAll() {
+    const what = query ? `the ${total} requests matching this search` : `all ${total} requests`;
+    if (!confirm(`Delete ${what}? This cannot be undone.`)) return;
+    try {
+      await call('DELETE', `${path}/request${query ? `?query=${enc(query)}` : ''}`, { token: id });
+      announce(query ? 'Matching requests deleted' : 'All requests deleted');
+      if (route.request) navigate({ view: 'token', token: route.token, tab: 'requests' }, true);
+      await refresh().catch(() => undefined);
+    } catch (e) {
+      setListError(e as ApiError);
+    }
+  }
+
+  async function deleteOne(r: CapturedRequest) {
+    try {
+      await call('DELETE', `${path}/request/${enc(r.uuid)}`, { token: id });
+      setItems((old) => old.filter((o) => o.uuid !== r.uuid));
+      setTotal((n) => Math.max(0, n - 1));
+      announce('Request deleted');
+      navigate({ view: 'token', token: route.token, tab: 'requests' }, true);
+    } catch (e) {
+      alert((e as Error).message);
+    }
+  }
+
+  const captureUrl = `${config.base_url}/${token.alias ?? token.uuid}`;
+  const email = `${token.uuid}@${config.email_domain}`;
+  const selected = useMemo(() => items.find((r) => r.uuid === route.request), [items, route.request]);
+
+  if (deleted) {
+    return (
+      <section class="panel narrow" aria-labelledby="gone-title">
+        <h1 id="gone-title">This token was deleted</h1>
+        <p>
+          <code>{token.uuid}</code> no longer exists: its URL and e-mail address capture nothing, and its requests are gone.
+        </p>
+        <p>
+          <a href={href({ view: 'home' })}>Back to the start page</a>
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <div class="token-page">
+      <section class="panel token-head" aria-label="Token addresses">
+        <div class="addresses">
+          <CopyField id="capture-url" label="Capture URL" value={captureUrl} href={captureUrl} />
+          <CopyField id="capture-email" label="E-mail address" value={email} />
+          <CopyField id="capture-dns" label="DNS name" value={`*.${token.uuid}.${config.dns_domain}`} />
+        </div>
+        <p class="token-facts">
+          <span>
+            Token <code>{token.uuid}</code>
+          </span>
+          <span>
+            Responds <code>{token.default_status}</code> <code>{token.default_content_type}</code>
+          </span>
+          {token.actions && <span class="badge">Custom actions on</span>}
+          {token.cors && <span class="badge">CORS</span>}
+          {token.expires_at && <span>Expires {token.expires_at} UTC</span>}
+        </p>
+      </section>
+
+      <nav class="tabs" aria-label="Token">
+        <a href={href({ view: 'token', token: route.token, tab: 'requests' })} aria-current={route.tab === 'requests' ? 'page' : undefined}>
+          Requests <span class="count">{total}</span>
+        </a>
+        <a href={href({ view: 'token', token: route.token, tab: 'settings' })} aria-current={route.tab === 'settings' ? 'page' : undefined}>
+          Settings
+        </a>
+        <a href={href({ view: 'token', token: route.token, tab: 'workflow' })} aria-current={route.tab === 'workflow' ? 'page' : undefined}>
+          Actions
+        </a>
+      </nav>
+
+      {route.tab === 'requests' && (
+        <div class={`split${route.request ? ' has-detail' : ''}`}>
+          <RequestList
+            tokenRef={route.token}
+            tokenNames={[token.uuid, token.alias]}
+            items={items}
+            total={total}
+            selected={route.request}
+            loading={loading}
+            error={listError}
+            isLast={isLast}
+            query={query}
+            setQuery={setQuery}
+            mode={mode}
+            fresh={fresh}
+            captureUrl={captureUrl}
+            email={email}
+            loadOlder={loadOlder}
+            deleteAll={deleteAll}
+          />
+          <section class="detail-pane" aria-label="Request details">
+            {route.request ? (
+              <RequestDetail key={route.request} tokenId={id} tokenRef={route.token} requestId={route.request} known={selected} onDelete={deleteOne} />
+            ) : (
+              <div class="empty-detail">
+                <p>{items.length ? 'Select a request to see it in full.' : 'Requests will show up here as they arrive.'}</p>
+              </div>
+            )}
+          </section>
+        </div>
+      )}
+      {route.tab === 'settings' && <TokenSettings token={token} onSaved={setToken} />}
+      {route.tab === 'workflow' && (
+        <LazyWorkflow token={token} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// Hash routes (`/#/<token>`...), so the page never takes a path that could be a capture URL.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { view: 'home' }
+  | { view: 'schedules'; schedule?: string; logs?: boolean }
+  | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow'; request?: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
+  if (parts.length === 0) return { view: 'home' };
+  if (parts[0] === 'schedules') return { view: 'schedules', schedule: parts[1], logs: parts[2] === 'logs' };
+  const [token, second] = parts as [string, string | undefined];
+  if (second === 'settings' || second === 'workflow') return { view: 'token', token, tab: second };
+  if (second && UUID.test(second)) return { view: 'token', token, tab: 'requests', request: second };
+  return { view: 'token', token, tab: 'requests' };
+}
+
+export function href(r: Route): string {
+  switch (r.view) {
+    case 'home':
+      return '#/';
+    case 'schedules':
+      return `#/schedules${r.schedule ? `/${encodeURIComponent(r.schedule)}${r.logs ? '/logs' : ''}` : ''}`;
+    case 'token': {
+      const base = `#/${encodeURIComponent(r.token)}`;
+      if (r.tab !== 'requests') return `${base}/${r.tab}`;
+      return r.request ? `${base}/${r.request}` : base;
+    }
+  }
+}
+
+export function navigate(r: Route, replace = false): void {
+  const h = href(r);
+  if (replace) history.replaceState(null, '', h);
+  else history.pushState(null, '', h);
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const on = () => setRoute(parseRoute(location.hash));
+    window.addEventListener('hashchange', on);
+    window.addEventListener('popstate', on);
+    return () => {
+      window.removeEventListener('hashchange', on);
+      window.removeEventListener('popstate', on);
+    };
+  }, []);
+  return route;
+}
+
+export const isUuid = (s: string) => UUID.test(s);

@@ -1,0 +1,107 @@
+// Small shared pieces: copyable fields, notices, status announcements.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api';
+import { copyText } from './format';
+
+/** Announces short status messages to screen readers (and shows them briefly). */
+let announceFn: ((msg: string) => void) | null = null;
+export function announce(msg: string): void {
+  announceFn?.(msg);
+}
+
+export function Announcer() {
+  const [msg, setMsg] = useState('');
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    announceFn = (m) => {
+      setMsg(m);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setMsg(''), 2500);
+    };
+    return () => {
+      announceFn = null;
+    };
+  }, []);
+  return (
+    <div class={`toast${msg ? ' show' : ''}`} role="status" aria-live="polite">
+      {msg}
+    </div>
+  );
+}
+
+export function CopyButton({ text, label, children }: { text: string; label: string; children?: ComponentChildren }) {
+  return (
+    <button
+      type="button"
+      class="btn small"
+      aria-label={label}
+      onClick={async () => announce((await copyText(text)) ? 'Copied to the clipboard' : 'Copy failed: select the text and copy it')}
+    >
+      {children ?? 'Copy'}
+    </button>
+  );
+}
+
+/** A read-only value with a copy button, e.g. the capture URL. */
+export function CopyField({ id, label, value, href }: { id: string; label: string; value: string; href?: string }) {
+  return (
+    <div class="copy-field">
+      <label for={id}>{label}</label>
+      <div class="copy-row">
+        <input id={id} type="text" readOnly value={value} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+        <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+        {href && (
+          <a class="btn small" href={href} target="_blank" rel="noopener noreferrer" aria-label={`Open ${label.toLowerCase()} in a new tab`}>
+            Open
+          </a>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function ErrorNotice({ error, children }: { error: unknown; children?: ComponentChildren }) {
+  if (!error) return null;
+  const e = error as Error;
+  if (error instanceof ApiError && error.notAvailable) return <NotAvailable />;
+  return (
+    <div class="notice error" role="alert">
+      <p>{e.message || String(error)}</p>
+      {children}
+    </div>
+  );
+}
+
+export function NotAvailable({ what = 'This feature' }: { what?: string }) {
+  return (
+    <div class="notice muted" role="status" data-testid="not-available">
+      <p>
+        <strong>{what} is not available on this server.</strong> The server answered 404 for its API: the module that provides it is not
+        running here.
+      </p>
+    </div>
+  );
+}
+
+export function Spinner({ label = 'Loading' }: { label?: string }) {
+  return (
+    <p class="loading" role="status">
+      <span class="spinner" aria-hidden="true" /> {label}…
+    </p>
+  );
+}
+
+export function fieldErrorId(form: string, field: string) {
+  return `${form}-${field}-error`;
+}
+
+export function FieldError({ form, field, errors }: { form: string; field: string; errors: Record<string, string[]> }) {
+  const msgs = errors[field];
+  if (!msgs?.length) return null;
+  return (
+    <p class="field-error" id={fieldErrorId(form, field)}>
+      {msgs.join(' ')}
+    </p>
+  );
+}
