@@ -12,9 +12,9 @@ import { sleep } from '../util/time.js';
 import { applyWorkflowDir } from '../workflows/apply-dir.js';
 import type { Step } from '../workflows/document.js';
 import { WorkflowService } from '../workflows/service.js';
-import { createOutboundClient } from '../net/outbound.js';
+import { createOutboundClient, resolveAllowed } from '../net/outbound.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, type CapturedRequest, type HttpClient, type Services } from '../sdk/index.js';
+import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type Network, type Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
 import { loadPlugins } from './loader.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
@@ -50,18 +50,30 @@ export function createActionsModule(): ServiceModule {
       const outbound = createOutboundClient(config);
       const http: HttpClient = {
         async request(req) {
-          const r = await outbound.request({ method: req.method, url: req.url, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, signal: req.signal });
+          const r = await outbound.request({
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            body: req.body,
+            timeoutMs: req.timeoutMs,
+            signal: req.signal,
+            maxRedirects: req.maxRedirects,
+            maxBodyBytes: req.maxBodyBytes,
+          });
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
-          return { status: r.status, headers, body: r.body };
+          return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
         },
       };
+      const policy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
+      const network: Network = { resolve: (host) => resolveAllowed(host, policy) };
       const sdkClock = { now: () => clock.now(), sleep: (ms: number, signal?: AbortSignal) => sleep(ms, signal) };
       const parent = rootContainer.createChildContainer();
       parent.registerInstance(HTTP_CLIENT, http);
       parent.registerInstance(COUNTERS, store.counters);
       parent.registerInstance(CLOCK, sdkClock);
       parent.registerInstance(LOGGER, logger);
+      parent.registerInstance(NETWORK, network);
       // Outgoing mail (send_email): the mail module's mailer (core/mail), looked up on first use.
       const noMailer: Mailer = { send: () => Promise.reject(new Error('Sending e-mail is not available: the mail module is not running')) };
       parent.register(MAILER, { useFactory: () => (ctx.shared.get('mailer') as Mailer | undefined) ?? noMailer });
@@ -74,6 +86,9 @@ export function createActionsModule(): ServiceModule {
       const workflows = new WorkflowService(store, registry, clock);
       ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
 
+      // Filled in by the providers and request-reading services below.
+      const providersFor = (_token: TokenRecord): Services['providers'] => ({ get: () => Promise.reject(new Error('Providers are not available yet')) });
+      const requestsFor = (_token: TokenRecord): Services['requests'] => ({ list: () => Promise.reject(new Error('Reading requests is not available yet')) });
       const servicesFor = (token: TokenRecord): Services => {
         const owner = globalsOwner(token);
         return {
@@ -81,6 +96,9 @@ export function createActionsModule(): ServiceModule {
           counters: store.counters,
           clock: sdkClock,
           logger,
+          net: network,
+          providers: providersFor(token),
+          requests: requestsFor(token),
           globals: {
             get: async (name) => (await store.globals.get(owner, name))?.value ?? null,
             set: async (name, value) => void (await store.globals.set(owner, name, value, clock.now())),

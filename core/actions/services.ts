@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
-import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, systemClock, type Clock, type GlobalVariables, type Services } from '../sdk/index.js';
+import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, systemClock, type Clock, type GlobalVariables, type Services } from '../sdk/index.js';
 
 /**
  * The services a chain run needs, from the container core registered them in (under the SDK's
@@ -14,8 +14,17 @@ export function servicesFromContainer(container: DependencyContainer, overrides:
     counters: overrides.counters ?? container.resolve(COUNTERS),
     clock: overrides.clock ?? container.resolve(CLOCK),
     logger: overrides.logger ?? container.resolve(LOGGER),
+    net: overrides.net ?? container.resolve(NETWORK),
+    providers: overrides.providers ?? unavailable.providers,
+    requests: overrides.requests ?? unavailable.requests,
   };
 }
+
+/** Account-scoped services have no container default: without an account there is nothing to read. */
+const unavailable: Pick<Services, 'providers' | 'requests'> = {
+  providers: { get: () => Promise.reject(new Error('Providers are not available here')) },
+  requests: { list: () => Promise.reject(new Error('Reading requests is not available here')) },
+};
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */
 export interface GlobalVariableStore {

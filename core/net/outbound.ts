@@ -144,6 +144,30 @@ export function refusalReason(address: string, policy: OutboundPolicy): string |
   return null;
 }
 
+/**
+ * An address of `host` the policy allows, for connections that are not HTTP (databases, SSH...):
+ * the caller connects to the address itself, so the checked address is the one used.
+ */
+export async function resolveAllowed(host: string, policy: OutboundPolicy, resolve: typeof dns.promises.lookup = dns.promises.lookup): Promise<{ address: string; family: 4 | 6 }> {
+  const name = host.trim().replace(/^\[|\]$/g, '');
+  if (!name) throw new OutboundError('invalid_url', 'No host given');
+  let list: dns.LookupAddress[];
+  if (net.isIP(name)) list = [{ address: name, family: net.isIP(name) }];
+  else {
+    try {
+      list = await resolve(name, { all: true });
+    } catch (e) {
+      throw new OutboundError('dns', `Could not resolve ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+    }
+  }
+  if (!list.length) throw new OutboundError('dns', `${name} has no addresses`);
+  for (const a of list) {
+    const reason = refusalReason(a.address, policy);
+    if (reason) throw new OutboundRefused(a.address, reason, name === a.address ? undefined : name);
+  }
+  return { address: list[0]!.address, family: list[0]!.family === 6 ? 6 : 4 };
+}
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
 /** A `lookup` for sockets: resolves, then refuses the connection if any address is not allowed. */

@@ -4,21 +4,23 @@ import 'reflect-metadata';
 
 export { z } from 'zod';
 export type { DependencyContainer, InjectionToken } from 'tsyringe';
-export { defineAction, definePlugin } from './define.js';
+export { defineAction, definePlugin, defineProvider } from './define.js';
 export type {
   ActionContext,
   ActionDefinition,
   AnyActionDefinition,
+  AnyProviderDefinition,
   CapturedFile,
   CapturedRequest,
   LogOptions,
   PluginDefinition,
+  ProviderDefinition,
   ResponseDraft,
   TokenInfo,
   Variables,
 } from './types.js';
-export type { Clock, Counters, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, LogLevel, Services } from './services.js';
-export { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, consoleLogger, fetchHttpClient, systemClock } from './services.js';
+export type { Clock, Counters, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, LogLevel, Network, Provider, Providers, RequestReader, Services } from './services.js';
+export { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, consoleLogger, fetchHttpClient, openNetwork, systemClock } from './services.js';
 export { boolean, integer, numeric, optionalText, variableName } from './params.js';
 export type { Bounds } from './params.js';
 export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, isDecimal, isNumeric } from './operators.js';

@@ -3,6 +3,7 @@
 // and tests supply the in-memory ones from ./testing.ts. Plugins never import core internals.
 import 'reflect-metadata';
 import type { InjectionToken } from 'tsyringe';
+import type { CapturedRequest } from './types.js';
 
 export interface HttpRequest {
   method: string;
@@ -11,6 +12,10 @@ export interface HttpRequest {
   body?: string | Buffer;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Redirects followed (each hop checked against the policy). Default 5; 0 returns the 3xx itself. */
+  maxRedirects?: number;
+  /** Bytes of response body kept; the rest is dropped and `truncated` set. Default 10 MiB. */
+  maxBodyBytes?: number;
 }
 
 export interface HttpResponse {
@@ -18,6 +23,10 @@ export interface HttpResponse {
   /** Header names are lower-case; repeated headers are joined with ", ". */
   headers: Record<string, string>;
   body: Buffer;
+  /** The URL that answered, after redirects (when the client knows it). */
+  url?: string;
+  /** True when the body was cut at maxBodyBytes. */
+  truncated?: boolean;
 }
 
 /** Outgoing HTTP. Core's implementation enforces the outbound policy on the resolved address. */
@@ -51,6 +60,42 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * Outgoing connections that are not HTTP (databases, SSH, FTP, SMTP, message brokers). Connect to
+ * the address `resolve` returns, never to the name again, so the outbound policy that checked the
+ * address is the one that holds (no DNS rebinding); pass the name as TLS `servername`.
+ */
+export interface Network {
+  /** An address of `host` the outbound policy allows; rejects with a message naming the rule otherwise. */
+  resolve(host: string): Promise<{ address: string; family: 4 | 6 }>;
+}
+
+/** A connected account (Providers API): settings are shown to the user, credentials never are. */
+export interface Provider {
+  id: string;
+  type: string;
+  name: string;
+  settings: Record<string, unknown>;
+  /** Decrypted for the action that uses them; never log or output them. */
+  credentials: Record<string, unknown>;
+}
+
+/** The chain's account's providers. */
+export interface Providers {
+  /** The provider with this id, of one of `types`; rejects with a clear message when missing or of another type. */
+  get(id: string | number, types: string | readonly string[]): Promise<Provider>;
+}
+
+/** Captured requests of other tokens, for actions that read them (webhook_get_requests). */
+export interface RequestReader {
+  /**
+   * Requests of `token` (UUID, alias or capture URL), newest first unless `sorting` is `oldest`,
+   * filtered by `query` (the search language). Only tokens of the chain's account that share the
+   * chain token's group (or are in no group) can be read; others reject.
+   */
+  list(token: string, opts: { query?: string; limit: number; sorting?: 'newest' | 'oldest' }): Promise<CapturedRequest[]>;
+}
+
 /** What every action gets through `ctx.services`. */
 export interface Services {
   http: HttpClient;
@@ -58,6 +103,9 @@ export interface Services {
   counters: Counters;
   clock: Clock;
   logger: Logger;
+  net: Network;
+  providers: Providers;
+  requests: RequestReader;
 }
 
 // Explicit injection tokens: esbuild (vitest, tsx) emits no decorator metadata, so tsyringe cannot
@@ -67,6 +115,7 @@ export const GLOBAL_VARIABLES: InjectionToken<GlobalVariables> = Symbol.for('cap
 export const COUNTERS: InjectionToken<Counters> = Symbol.for('capture.sdk.Counters');
 export const CLOCK: InjectionToken<Clock> = Symbol.for('capture.sdk.Clock');
 export const LOGGER: InjectionToken<Logger> = Symbol.for('capture.sdk.Logger');
+export const NETWORK: InjectionToken<Network> = Symbol.for('capture.sdk.Network');
 
 export const systemClock: Clock = {
   now: () => Date.now(),
@@ -100,17 +149,26 @@ export function consoleLogger(level: LogLevel = 'info'): Logger {
  * registers core's policy-enforcing client under HTTP_CLIENT.
  */
 export const fetchHttpClient: HttpClient = {
-  async request({ method, url, headers, body, timeoutMs, signal }) {
+  async request({ method, url, headers, body, timeoutMs, signal, maxRedirects }) {
     const signals = [signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
     const res = await fetch(url, {
       method,
       headers,
       body: body === undefined || method === 'GET' || method === 'HEAD' ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
       signal: signals.length ? AbortSignal.any(signals) : undefined,
-      redirect: 'follow',
+      redirect: maxRedirects === 0 ? 'manual' : 'follow',
     });
     const out: Record<string, string> = {};
     res.headers.forEach((value, name) => (out[name] = value));
-    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()), url: res.url || url };
+  },
+};
+
+/** Resolves with the system resolver and allows every address. For tests and tools only. */
+export const openNetwork: Network = {
+  async resolve(host) {
+    const { lookup } = await import('node:dns/promises');
+    const r = await lookup(host.replace(/^\[|\]$/g, ''));
+    return { address: r.address, family: r.family === 6 ? 6 : 4 };
   },
 };

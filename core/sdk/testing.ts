@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { ActionRegistry } from '../actions/registry.js';
 import { runChain, type ChainLine } from '../actions/runner.js';
-import type { Clock, Counters, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, Services } from './services.js';
+import { openNetwork, type Clock, type Counters, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
 export const TEST_TOKEN: TokenInfo = {
@@ -92,6 +92,34 @@ export function stubHttp(
   };
 }
 
+/** Providers of the test account: `id -> {type, settings, credentials}`. */
+export function memoryProviders(list: Array<Omit<Provider, 'name' | 'settings'> & Partial<Pick<Provider, 'name' | 'settings'>>> = []): Providers {
+  return {
+    async get(id, types) {
+      const p = list.find((x) => x.id === String(id));
+      if (!p) throw new Error(`Provider ${id} not found`);
+      const wanted = typeof types === 'string' ? [types] : types;
+      if (!wanted.includes(p.type)) throw new Error(`Provider ${id} is a ${p.type} account, not ${wanted.join(' or ')}`);
+      return { name: p.type, settings: {}, ...p };
+    },
+  };
+}
+
+/** Requests of other tokens by token UUID or alias, as the store would answer (no query filtering). */
+export function memoryRequests(byToken: Record<string, CapturedRequest[]> = {}): RequestReader & { calls: Array<{ token: string; query?: string; limit: number; sorting?: string }> } {
+  const calls: Array<{ token: string; query?: string; limit: number; sorting?: string }> = [];
+  return {
+    calls,
+    async list(token, opts) {
+      calls.push({ token, ...opts });
+      const list = byToken[token];
+      if (!list) throw new Error(`Token ${token} not found`);
+      const sorted = opts.sorting === 'oldest' ? [...list].reverse() : list;
+      return sorted.slice(0, opts.limit);
+    },
+  };
+}
+
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function testServices(overrides: Partial<Services> = {}): Services {
@@ -103,6 +131,9 @@ export function testServices(overrides: Partial<Services> = {}): Services {
     counters: memoryCounters(),
     clock: fakeClock(),
     logger: silentLogger,
+    net: openNetwork,
+    providers: memoryProviders(),
+    requests: memoryRequests(),
     ...overrides,
   };
 }

@@ -135,9 +135,31 @@ export interface ActionDefinition<S extends z.ZodType = z.ZodType> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyActionDefinition = ActionDefinition<any>;
 
+/**
+ * A kind of connected account (an API key, an OAuth token, an SSH key pair...) that actions use
+ * through `provider_id`. Credentials are encrypted at rest and never returned by the API.
+ */
+export interface ProviderDefinition<C extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType> {
+  /** The API name, e.g. `aws`. */
+  type: string;
+  title: string;
+  description: string;
+  /** Secret fields. */
+  credentials: C;
+  /** Fields shown back to the user (region, endpoint, a public key...). */
+  settings?: S;
+  /** Makes credentials (and settings) when the user sends none, e.g. a new SSH key pair. */
+  generate?(): Promise<{ credentials: z.output<C>; settings?: Record<string, unknown> }>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProviderDefinition = ProviderDefinition<any, any>;
+
 export interface PluginDefinition {
   name: string;
   actions: AnyActionDefinition[];
+  /** Kinds of connected account its actions use. */
+  providers?: AnyProviderDefinition[];
   /** Called once with the plugin's child container before its actions are registered. */
   register?(container: DependencyContainer): void | Promise<void>;
 }
