@@ -26,6 +26,8 @@ export function globalsOwner(token: Pick<TokenRecord, 'uuid' | 'user_id'>): stri
   return token.user_id !== null ? `user:${token.user_id}` : `token:${token.uuid}`;
 }
 
+export const INLINE_HTTP_TIMEOUT_MS = 15_000;
+
 export interface RunOptions {
   budgetMs?: number;
   /** Runtime variables the chain starts with (queued actions continue from the inline ones). */
@@ -59,6 +61,7 @@ export function createActionsModule(): ServiceModule {
             signal: req.signal,
             maxRedirects: req.maxRedirects,
             maxBodyBytes: req.maxBodyBytes,
+            insecureTls: req.insecureTls,
           });
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
@@ -112,10 +115,9 @@ export function createActionsModule(): ServiceModule {
         workflows,
         run(token, record, steps, start, opts = {}) {
           const services = servicesFor(token);
-          if (opts.httpTimeoutMs) {
-            const timeoutMs = opts.httpTimeoutMs;
-            services.http = { request: (req) => http.request({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs }) };
-          }
+          // Actions' HTTP requests default to 15 s inline and 60 s queued (the seed's limits).
+          const timeoutMs = opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS;
+          services.http = { request: (req) => http.request({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs }) };
           return runChain({
             token: { ...token, default_status: start.status, default_content: String(start.content), default_content_type: start.contentType },
             request: requestView(record) as unknown as CapturedRequest,

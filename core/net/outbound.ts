@@ -58,6 +58,8 @@ export interface OutboundRequest {
   maxBodyBytes?: number;
   /** Redirects followed, each hop checked again. Default 5; 0 returns the 3xx itself. */
   maxRedirects?: number;
+  /** Accept any TLS certificate (the user's "skip SSL verification"). Default false. */
+  insecureTls?: boolean;
 }
 
 export interface OutboundResponse {
@@ -225,7 +227,7 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
     }
   }
 
-  function once(u: URL, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, signal: AbortSignal, maxBodyBytes: number): Promise<Hop> {
+  function once(u: URL, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, signal: AbortSignal, maxBodyBytes: number, insecureTls: boolean): Promise<Hop> {
     checkLiteral(u);
     return new Promise<Hop>((resolve, reject) => {
       const mod = u.protocol === 'https:' ? https : http;
@@ -233,7 +235,7 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
       if (body !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-length')) h['Content-Length'] = String(body.length);
       const req = mod.request(
         u,
-        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent: false },
+        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent: false, ...(insecureTls ? { rejectUnauthorized: false } : {}) },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
@@ -284,7 +286,7 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
       try {
         for (let hop = 0; ; hop++) {
           if (signal.aborted) throw signal.reason;
-          const res = await once(url, method, headers, body, signal, maxBodyBytes);
+          const res = await once(url, method, headers, body, signal, maxBodyBytes, r.insecureTls === true);
           const location = res.headers.location;
           if (res.status >= 300 && res.status < 400 && res.status !== 304 && location && maxRedirects > 0) {
             if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, stopped at ${url.href}`);

@@ -16,6 +16,8 @@ export interface HttpRequest {
   maxRedirects?: number;
   /** Bytes of response body kept; the rest is dropped and `truncated` set. Default 10 MiB. */
   maxBodyBytes?: number;
+  /** Accept any TLS certificate (an action's "skip SSL verification"). */
+  insecureTls?: boolean;
 }
 
 export interface HttpResponse {
