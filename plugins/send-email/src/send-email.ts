@@ -19,13 +19,23 @@ export function parseRecipients(text: string): string[] {
   return [...new Set(list)];
 }
 
-const attachment = z.object({
+/** An attachment as the API takes it (shared by send_email and send_email_smtp). */
+export const attachment = z.object({
   filename: z.string().trim().min(1).max(255),
   content: z.string(),
   content_type: optionalText(),
   /** `base64` when the content is base64 text of binary data (e.g. `$request.file.x.content.base64_encode$`). */
   encoding: z.enum(['text', 'base64']).nullish(),
 });
+
+/** The attachments' bytes: base64 content decoded, text kept as it is. */
+export function mailAttachments(list: ReadonlyArray<z.output<typeof attachment>> | null | undefined) {
+  return (list ?? []).map((a) => ({
+    filename: a.filename,
+    content: a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : a.content,
+    contentType: a.content_type,
+  }));
+}
 
 export const sendEmail = defineAction({
   type: 'send_email',
@@ -56,11 +66,7 @@ export const sendEmail = defineAction({
         to,
         subject: params.subject,
         ...(params.is_html ? { html: body } : { text: body }),
-        attachments: (params.attachments ?? []).map((a) => ({
-          filename: a.filename,
-          content: a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : a.content,
-          contentType: a.content_type,
-        })),
+        attachments: mailAttachments(params.attachments),
         passes,
       },
       ctx.signal,
