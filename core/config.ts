@@ -30,6 +30,8 @@ export const ConfigSchema = z.object({
   TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
   OUTBOUND_ALLOW_PRIVATE: bool.default(true),
   OUTBOUND_ALLOW_LOOPBACK: bool.default(true),
+  /** Key that encrypts provider credentials at rest; default: a key file created in DATA_DIR. */
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
 
   // E-mail capture (core/mail). SMTP_PORT 0 picks a free port (tests); SMTP_ENABLED=false turns the
   // SMTP server off. STARTTLS is offered when both PEM files are set.

@@ -101,6 +101,11 @@ function assertPlugin(value: unknown, source: string): asserts value is PluginDe
       throw new Error(`${source}: every action needs a type, a zod parameters schema and execute()`);
     }
   }
+  for (const pr of p.providers ?? []) {
+    if (!pr || typeof pr.type !== 'string' || typeof pr.credentials?.safeParse !== 'function') {
+      throw new Error(`${source}: every provider type needs a type and a zod credentials schema`);
+    }
+  }
 }
 
 async function importPlugin(dir: string): Promise<PluginDefinition> {
@@ -139,7 +144,7 @@ export async function loadPlugins(options: LoadPluginsOptions = {}): Promise<Loa
       const plugin = await importPlugin(folder);
       const child = parent.createChildContainer();
       await plugin.register?.(child);
-      registry.addAll(plugin.name, plugin.actions, child);
+      registry.addAll(plugin.name, plugin.actions, child, plugin.providers ?? []);
       plugins.push({ name: plugin.name, source, dir: folder, types: plugin.actions.map((a) => a.type) });
       logger.debug('Loaded action plugin', { plugin: plugin.name, types: plugin.actions.map((a) => a.type) });
     } catch (e) {

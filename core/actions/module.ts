@@ -17,6 +17,10 @@ import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/in
 import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type Network, type Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
 import { loadPlugins } from './loader.js';
+import { createSealer, loadSecretKey } from '../auth/sealing.js';
+import { providersRouter } from '../http/providers/providers.router.js';
+import { ProviderService, providerTypes } from '../providers/service.js';
+import { requestReader } from './request-reader.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
 import type { ActionRegistry } from './registry.js';
 import { runChain, type ChainResult } from './runner.js';
@@ -89,9 +93,12 @@ export function createActionsModule(): ServiceModule {
       const workflows = new WorkflowService(store, registry, clock);
       ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
 
-      // Filled in by the providers and request-reading services below.
-      const providersFor = (_token: TokenRecord): Services['providers'] => ({ get: () => Promise.reject(new Error('Providers are not available yet')) });
-      const requestsFor = (_token: TokenRecord): Services['requests'] => ({ list: () => Promise.reject(new Error('Reading requests is not available yet')) });
+      const providers = new ProviderService(store, registry, createSealer(loadSecretKey(config)), clock);
+      if (store.kind === 'mongo' && !config.SECRET_KEY) {
+        logger.warn('SECRET_KEY is not set: provider credentials are sealed with the key file in DATA_DIR; every instance sharing this database must use the same key (set SECRET_KEY)');
+      }
+      const providersFor = (token: TokenRecord): Services['providers'] => providers.forAccount(token.user_id);
+      const requestsFor = (token: TokenRecord): Services['requests'] => requestReader(store, token, clock);
       const servicesFor = (token: TokenRecord): Services => {
         const owner = globalsOwner(token);
         return {
@@ -172,7 +179,7 @@ export function createActionsModule(): ServiceModule {
 
       await applyWorkflowDir(ctx, workflows);
       return {
-        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx)],
+        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry))],
         async stop() {
           await pool?.close();
         },

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { z } from 'zod';
 import { ValidationError, type FieldErrors } from '../errors.js';
-import type { AnyActionDefinition } from '../sdk/index.js';
+import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';
 
 export interface RegisteredAction {
   definition: AnyActionDefinition;
@@ -51,11 +51,23 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
+export interface RegisteredProvider {
+  definition: AnyProviderDefinition;
+  plugin: string;
+}
+
 export class ActionRegistry {
   private readonly types = new Map<string, RegisteredAction>();
+  private readonly providerTypes = new Map<string, RegisteredProvider>();
 
-  /** Adds a plugin's actions, all or none. Throws DuplicateActionType. */
-  addAll(plugin: string, definitions: AnyActionDefinition[], container: DependencyContainer = rootContainer): void {
+  /** Adds a plugin's actions and provider types, all or none. Throws DuplicateActionType. */
+  addAll(plugin: string, definitions: AnyActionDefinition[], container: DependencyContainer = rootContainer, providers: AnyProviderDefinition[] = []): void {
+    const seenProviders = new Set<string>();
+    for (const p of providers) {
+      const existing = this.providerTypes.get(p.type);
+      if (existing || seenProviders.has(p.type)) throw new Error(`Provider type "${p.type}" is already provided by ${existing?.plugin ?? plugin}`);
+      seenProviders.add(p.type);
+    }
     const seen = new Set<string>();
     for (const def of definitions) {
       const existing = this.types.get(def.type);
@@ -66,6 +78,15 @@ export class ActionRegistry {
     // Schemas are derived first so a schema zod cannot express fails the plugin, not a later request.
     const entries = definitions.map((definition) => ({ definition, plugin, container, schema: parametersJsonSchema(definition) }));
     for (const e of entries) this.types.set(e.definition.type, e);
+    for (const definition of providers) this.providerTypes.set(definition.type, { definition, plugin });
+  }
+
+  provider(type: string): RegisteredProvider | undefined {
+    return this.providerTypes.get(type);
+  }
+
+  providers(): RegisteredProvider[] {
+    return [...this.providerTypes.values()].sort((a, b) => a.definition.type.localeCompare(b.definition.type));
   }
 
   get(type: string): RegisteredAction | undefined {

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
 import { container } from 'tsyringe';
-import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, fetchHttpClient, systemClock } from '../sdk/index.js';
+import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, fetchHttpClient, openNetwork, systemClock } from '../sdk/index.js';
 import { fakeClock, memoryCounters, memoryGlobals, silentLogger } from '../sdk/testing.js';
 import { accountGlobals, servicesFromContainer } from './services.js';
 
 describe('services', () => {
-  it('servicesFromContainer resolves every service by its SDK token; overrides win', () => {
+  it('servicesFromContainer resolves every service by its SDK token; overrides win', async () => {
     const c = container.createChildContainer();
     const globals = memoryGlobals();
     c.registerInstance(HTTP_CLIENT, fetchHttpClient);
@@ -14,9 +14,13 @@ describe('services', () => {
     c.registerInstance(COUNTERS, memoryCounters());
     c.registerInstance(CLOCK, systemClock);
     c.registerInstance(LOGGER, silentLogger);
+    c.registerInstance(NETWORK, openNetwork);
     const own = memoryGlobals();
     const s = servicesFromContainer(c, { globals: own });
     expect(s.http).toBe(fetchHttpClient);
+    expect(s.net).toBe(openNetwork);
+    // Account-scoped services have no container default.
+    await expect(s.providers.get('1', 'aws')).rejects.toThrow(/not available/);
     expect(s.clock).toBe(systemClock);
     expect(s.globals).toBe(own);
   });

@@ -7,6 +7,7 @@ import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogs
 import { NoteBody, RequestListQuery, RequestView, SetResponseBody } from './requests/requests.schema.js';
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { UserCreateBody } from './users/users.schema.js';
+import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -53,6 +54,9 @@ const ops: Record<string, Record<string, Op>> = {
   '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
   '/global-variables': { get: { summary: 'List global variables' }, post: { summary: 'Create or replace a global variable', body: GlobalBody } },
   '/global-variables/{id}': { get: { summary: 'Get a global variable' }, put: { summary: 'Update a global variable', body: GlobalBody }, delete: { summary: 'Delete a global variable', status: '204' } },
+  '/providers': { get: { summary: "List the caller's providers (connected accounts; credentials never shown)" }, post: { summary: 'Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key)', body: ProviderCreateBody, status: '201' } },
+  '/providers/{id}': { get: { summary: 'Get a provider' }, put: { summary: 'Rename, replace settings, merge credentials (null removes a field)', body: ProviderUpdateBody }, delete: { summary: 'Delete a provider', status: '204' } },
+  '/provider-types': { get: { summary: 'Provider types of the loaded plugins with the JSON Schemas of their fields' } },
   '/groups': { get: { summary: 'List groups' }, post: { summary: 'Create a group', body: GroupBody } },
   '/groups/{group_id}': { get: { summary: 'Get a group' }, put: { summary: 'Rename a group', body: GroupBody }, delete: { summary: 'Delete a group', status: '204' } },
   '/users': {

@@ -276,6 +276,30 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.globals.get(owner, 'colour')).toBeNull();
     });
 
+    it('keeps providers per user, with their sealed secret, paged and filtered by type', async () => {
+      const user = 900_000 + Math.floor(Math.random() * 100_000);
+      const a = { id: randomUUID(), user_id: user, type: 'aws', name: 'prod', settings: { region: 'eu-west-1' }, secret: 'v1:sealed-a', created_at: 1, updated_at: 1 };
+      const b = { ...a, id: randomUUID(), type: 'slack', name: 'chat', settings: {}, secret: 'v1:sealed-b', created_at: 2, updated_at: 2 };
+      await store.providers.create(a);
+      await store.providers.create(b);
+      expect(await store.providers.get(user, a.id)).toEqual(a);
+      expect(await store.providers.get(user + 1, a.id)).toBeNull();
+      const all = await store.providers.list(user, { page: 1, perPage: 10 });
+      expect(all.total).toBe(2);
+      expect(all.items.map((p) => p.id)).toEqual([a.id, b.id]);
+      const second = await store.providers.list(user, { page: 2, perPage: 1 });
+      expect(second.items.map((p) => p.id)).toEqual([b.id]);
+      expect((await store.providers.list(user, { page: 1, perPage: 10, type: 'slack' })).items.map((p) => p.id)).toEqual([b.id]);
+      const renamed = await store.providers.update(user, a.id, { name: 'production' }, 5);
+      expect(renamed).toEqual({ ...a, name: 'production', updated_at: 5 });
+      const resealed = await store.providers.update(user, a.id, { settings: { region: 'us-east-1' }, secret: 'v1:new' }, 6);
+      expect(resealed).toMatchObject({ name: 'production', settings: { region: 'us-east-1' }, secret: 'v1:new', updated_at: 6 });
+      expect(await store.providers.update(user + 1, a.id, { name: 'x' }, 7)).toBeNull();
+      expect(await store.providers.delete(user + 1, a.id)).toBe(false);
+      expect(await store.providers.delete(user, a.id)).toBe(true);
+      expect(await store.providers.get(user, a.id)).toBeNull();
+    });
+
     describe('search language', () => {
       let token: TokenRecord;
       beforeAll(async () => {

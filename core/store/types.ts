@@ -320,8 +320,31 @@ export interface ScheduleRepo {
   putNotificationSettings(settings: NotificationSettings): Promise<NotificationSettings>;
 }
 
+/** A connected account (Providers API). `secret` is the sealed credentials, never shown. */
+export interface ProviderRecord {
+  id: string;
+  user_id: number;
+  type: string;
+  name: string;
+  settings: Record<string, unknown>;
+  secret: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ProviderRepo {
+  create(p: ProviderRecord): Promise<ProviderRecord>;
+  get(userId: number, id: string): Promise<ProviderRecord | null>;
+  /** A user's providers, oldest first, optionally of one type. */
+  list(userId: number, opts: { page: number; perPage: number; type?: string }): Promise<Page<ProviderRecord>>;
+  /** Changes name, settings and/or secret; null when there is no such provider of the user. */
+  update(userId: number, id: string, patch: Partial<Pick<ProviderRecord, 'name' | 'settings' | 'secret'>>, now: Millis): Promise<ProviderRecord | null>;
+  delete(userId: number, id: string): Promise<boolean>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
+  providers: ProviderRepo;
   workflows: WorkflowRepo;
   globals: GlobalVariableRepo;
   users: UserRepo;

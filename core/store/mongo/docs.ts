@@ -5,6 +5,7 @@ import type {
   FileMeta,
   GlobalVariableRecord,
   GroupRecord,
+  ProviderRecord,
   RequestRecord,
   RequestType,
   SetResponse,
@@ -89,6 +90,15 @@ export interface WorkflowDoc {
   updated_at: number;
 }
 
+/** A provider; `_id` is its UUID. */
+export interface ProviderDoc extends Omit<ProviderRecord, 'id'> {
+  _id: string;
+}
+
+export function toProvider(d: ProviderDoc): ProviderRecord {
+  return { id: d._id, user_id: d.user_id, type: d.type, name: d.name, settings: d.settings, secret: d.secret, created_at: d.created_at, updated_at: d.updated_at };
+}
+
 /** A global variable; `_id` is its numeric id (sequence `global_variables`), unique per (owner, name). */
 export interface GlobalVariableDoc extends GlobalVariableRecord {
   _id: number;
@@ -114,6 +124,7 @@ export function cols(db: Db) {
     listeners: db.collection<ListenerDoc>('listeners'),
     workflows: db.collection<WorkflowDoc>('workflows'),
     globals: db.collection<GlobalVariableDoc>('global_variables'),
+    providers: db.collection<ProviderDoc>('providers'),
   };
 }
 

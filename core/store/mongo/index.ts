@@ -12,6 +12,7 @@ import type { Store } from '../types.js';
 import { MongoCounterRepo } from './counters.js';
 import { cols, type Cols } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
+import { MongoProviderRepo } from './providers.js';
 import { MongoGroupRepo } from './groups.js';
 import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
@@ -61,6 +62,7 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     c.listeners.createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
     // One variable per (owner, name); also serves the owner's lookups, lists and searches.
     c.globals.createIndex({ owner: 1, name: 1 }, { name: 'owner_name_unique', unique: true }),
+    c.providers.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
     // workflows need none: `_id` is the token uuid.
   ]);
 }
@@ -76,6 +78,7 @@ class MongoStore implements Store {
   readonly schedules: MongoScheduleRepo;
   readonly workflows: MongoWorkflowRepo;
   readonly globals: MongoGlobalVariableRepo;
+  readonly providers: MongoProviderRepo;
 
   constructor(
     private readonly client: MongoClient,
@@ -90,6 +93,7 @@ class MongoStore implements Store {
     this.schedules = new MongoScheduleRepo(c);
     this.workflows = new MongoWorkflowRepo(c);
     this.globals = new MongoGlobalVariableRepo(c);
+    this.providers = new MongoProviderRepo(c);
   }
 
   async ping(): Promise<void> {

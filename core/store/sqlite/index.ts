@@ -7,6 +7,7 @@ import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writ
 import { startCheckpointer } from './checkpointer.js';
 import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
+import { sqliteProviders } from './providers.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
@@ -58,6 +59,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     schedules: sqliteSchedules(db),
     workflows: sqliteWorkflows(db),
     globals: sqliteGlobals(db),
+    providers: sqliteProviders(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

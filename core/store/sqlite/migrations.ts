@@ -128,6 +128,23 @@ export const migrations: Array<{ version: number; up: string }> = [
       CREATE INDEX realtime_events_created ON realtime_events(created_at);
     `,
   },
+  {
+    // Providers: connected accounts whose credentials are sealed (AES-256-GCM) before they get here.
+    version: 7,
+    up: `
+      CREATE TABLE providers (
+        id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX providers_user ON providers(user_id, created_at);
+    `,
+  },
 ];
 
 /**
