@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OutboundError, OutboundRefused, createOutboundClient, refusalReason } from './outbound.js';
+import { OutboundError, OutboundRefused, createOutboundClient, refusalReason, resolveAllowed } from './outbound.js';
 
 const open = { OUTBOUND_ALLOW_LOOPBACK: true, OUTBOUND_ALLOW_PRIVATE: true };
 const closed = { OUTBOUND_ALLOW_LOOPBACK: false, OUTBOUND_ALLOW_PRIVATE: false };
@@ -186,5 +186,30 @@ describe('outbound policy', () => {
   it.each(['10.0.0.1', '172.16.5.4', '192.168.1.1', '100.64.0.1', 'fd12::1'])('private %s follows the setting', (address) => {
     expect(refusalReason(address, { allowLoopback: false, allowPrivate: true })).toBeNull();
     expect(refusalReason(address, { allowLoopback: true, allowPrivate: false })).toMatch(/private/);
+  });
+});
+
+describe('resolveAllowed (connections that are not HTTP)', () => {
+  const open = { allowLoopback: true, allowPrivate: true };
+  it('returns an allowed address of a name or a literal', async () => {
+    expect(await resolveAllowed('127.0.0.1', open)).toEqual({ address: '127.0.0.1', family: 4 });
+    expect(await resolveAllowed('[::1]', open)).toEqual({ address: '::1', family: 6 });
+    const fake = (async () => [{ address: '10.1.2.3', family: 4 }]) as unknown as typeof dns.promises.lookup;
+    expect(await resolveAllowed('db.internal', open, fake)).toEqual({ address: '10.1.2.3', family: 4 });
+  });
+
+  it('refuses when any address is outside the policy, and names the rule', async () => {
+    const rebinding = (async () => [{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }]) as unknown as typeof dns.promises.lookup;
+    await expect(resolveAllowed('evil.test', open, rebinding)).rejects.toThrow(/evil.test resolves to 169.254.169.254, which is the cloud metadata service/);
+    await expect(resolveAllowed('127.0.0.1', { allowLoopback: false, allowPrivate: true })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(resolveAllowed('192.168.1.5', { allowLoopback: true, allowPrivate: false })).rejects.toThrow(/OUTBOUND_ALLOW_PRIVATE/);
+  });
+
+  it('reports names that do not resolve, and empty hosts', async () => {
+    const failing = (async () => {
+      throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
+    }) as unknown as typeof dns.promises.lookup;
+    await expect(resolveAllowed('missing.test', open, failing)).rejects.toThrow(/Could not resolve missing.test: ENOTFOUND/);
+    await expect(resolveAllowed('  ', open)).rejects.toBeInstanceOf(OutboundError);
   });
 });
