@@ -21,6 +21,9 @@ import { createSealer, loadSecretKey } from '../auth/sealing.js';
 import { providersRouter } from '../http/providers/providers.router.js';
 import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
+import { templatesRouter } from '../http/templates/templates.router.js';
+import { TemplateService } from '../templates/service.js';
+import { templateAction, templateIncludeAction } from './template-action.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
 import type { ActionRegistry } from './registry.js';
 import { runChain, type ChainResult } from './runner.js';
@@ -89,6 +92,9 @@ export function createActionsModule(): ServiceModule {
       parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool())) });
       const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
       for (const f of failures) logger.error('action plugin skipped', { plugin: f.source, error: f.message });
+      // Including templates needs the store, so these two are core's own rather than a plugin's.
+      registry.addAll('core', [templateAction, templateIncludeAction], parent);
+      const templates = new TemplateService(store, registry, clock);
 
       const workflows = new WorkflowService(store, registry, clock);
       ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
@@ -120,7 +126,8 @@ export function createActionsModule(): ServiceModule {
       const runtime: ActionRuntime = {
         registry,
         workflows,
-        run(token, record, steps, start, opts = {}) {
+        async run(token, record, chainSteps, start, opts = {}) {
+          const steps = await templates.expand(token.user_id, chainSteps);
           const services = servicesFor(token);
           // Actions' HTTP requests default to 15 s inline and 60 s queued (the seed's limits).
           const timeoutMs = opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS;
@@ -179,7 +186,7 @@ export function createActionsModule(): ServiceModule {
 
       await applyWorkflowDir(ctx, workflows);
       return {
-        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry))],
+        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry)), templatesRouter(ctx, templates)],
         async stop() {
           await pool?.close();
         },

@@ -8,6 +8,7 @@ import { NoteBody, RequestListQuery, RequestView, SetResponseBody } from './requ
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { UserCreateBody } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
+import { TemplateBody, TemplateUpdateBody } from '../templates/service.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -57,6 +58,8 @@ const ops: Record<string, Record<string, Op>> = {
   '/providers': { get: { summary: "List the caller's providers (connected accounts; credentials never shown)" }, post: { summary: 'Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key)', body: ProviderCreateBody, status: '201' } },
   '/providers/{id}': { get: { summary: 'Get a provider' }, put: { summary: 'Rename, replace settings, merge credentials (null removes a field)', body: ProviderUpdateBody }, delete: { summary: 'Delete a provider', status: '204' } },
   '/provider-types': { get: { summary: 'Provider types of the loaded plugins with the JSON Schemas of their fields' } },
+  '/templates': { get: { summary: "List the caller's action templates" }, post: { summary: 'Create an action template (actions and predefined variables)', body: TemplateBody, status: '201' } },
+  '/templates/{id}': { get: { summary: 'Get a template' }, put: { summary: 'Update a template', body: TemplateUpdateBody }, delete: { summary: 'Delete a template', status: '204' } },
   '/groups': { get: { summary: 'List groups' }, post: { summary: 'Create a group', body: GroupBody } },
   '/groups/{group_id}': { get: { summary: 'Get a group' }, put: { summary: 'Rename a group', body: GroupBody }, delete: { summary: 'Delete a group', status: '204' } },
   '/users': {

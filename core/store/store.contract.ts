@@ -300,6 +300,24 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.providers.get(user, a.id)).toBeNull();
     });
 
+    it('keeps action templates per user, paged, updated in place', async () => {
+      const user = 800_000 + Math.floor(Math.random() * 100_000);
+      const steps = [{ id: randomUUID(), type: 'log', parameters: { text: 'hi' } }];
+      const a = await store.templates.create({ user_id: user, name: 'A', variables: [{ name: 'x', value: '1' }], actions: steps, created_at: 1, updated_at: 1 });
+      const b = await store.templates.create({ user_id: user, name: 'B', variables: [], actions: [], created_at: 2, updated_at: 2 });
+      expect(b.id).toBeGreaterThan(a.id);
+      expect(await store.templates.get(user, a.id)).toEqual(a);
+      expect(await store.templates.get(user + 1, a.id)).toBeNull();
+      const page = await store.templates.list(user, { page: 2, perPage: 1 });
+      expect(page).toEqual({ items: [b], total: 2 });
+      const u = await store.templates.update(user, a.id, { name: 'A2', actions: [] }, 9);
+      expect(u).toEqual({ ...a, name: 'A2', actions: [], updated_at: 9 });
+      expect(await store.templates.update(user + 1, a.id, { name: 'x' }, 10)).toBeNull();
+      expect(await store.templates.delete(user + 1, a.id)).toBe(false);
+      expect(await store.templates.delete(user, a.id)).toBe(true);
+      expect(await store.templates.get(user, a.id)).toBeNull();
+    });
+
     describe('search language', () => {
       let token: TokenRecord;
       beforeAll(async () => {

@@ -342,9 +342,30 @@ export interface ProviderRepo {
   delete(userId: number, id: string): Promise<boolean>;
 }
 
+/** A reusable list of actions with predefined variables (Templates API, `template` action). */
+export interface TemplateRecord {
+  id: number;
+  user_id: number;
+  name: string;
+  variables: Array<{ name: string; value: string }>;
+  /** Steps as workflow documents hold them (`id` is the action's uuid). */
+  actions: Array<Record<string, unknown> & { id: string; type: string }>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface TemplateRepo {
+  create(t: Omit<TemplateRecord, 'id'>): Promise<TemplateRecord>;
+  get(userId: number, id: number): Promise<TemplateRecord | null>;
+  list(userId: number, opts: { page: number; perPage: number }): Promise<Page<TemplateRecord>>;
+  update(userId: number, id: number, patch: Partial<Pick<TemplateRecord, 'name' | 'variables' | 'actions'>>, now: Millis): Promise<TemplateRecord | null>;
+  delete(userId: number, id: number): Promise<boolean>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   providers: ProviderRepo;
+  templates: TemplateRepo;
   workflows: WorkflowRepo;
   globals: GlobalVariableRepo;
   users: UserRepo;

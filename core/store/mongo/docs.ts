@@ -6,6 +6,7 @@ import type {
   GlobalVariableRecord,
   GroupRecord,
   ProviderRecord,
+  TemplateRecord,
   RequestRecord,
   RequestType,
   SetResponse,
@@ -90,6 +91,15 @@ export interface WorkflowDoc {
   updated_at: number;
 }
 
+/** An action template; `_id` is its numeric id (sequence `templates`). */
+export interface TemplateDoc extends TemplateRecord {
+  _id: number;
+}
+
+export function toTemplate(d: TemplateDoc): TemplateRecord {
+  return { id: d.id, user_id: d.user_id, name: d.name, variables: d.variables, actions: d.actions, created_at: d.created_at, updated_at: d.updated_at };
+}
+
 /** A provider; `_id` is its UUID. */
 export interface ProviderDoc extends Omit<ProviderRecord, 'id'> {
   _id: string;
@@ -125,6 +135,7 @@ export function cols(db: Db) {
     workflows: db.collection<WorkflowDoc>('workflows'),
     globals: db.collection<GlobalVariableDoc>('global_variables'),
     providers: db.collection<ProviderDoc>('providers'),
+    templates: db.collection<TemplateDoc>('templates'),
   };
 }
 

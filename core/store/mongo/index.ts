@@ -13,6 +13,7 @@ import { MongoCounterRepo } from './counters.js';
 import { cols, type Cols } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
 import { MongoProviderRepo } from './providers.js';
+import { MongoTemplateRepo } from './templates.js';
 import { MongoGroupRepo } from './groups.js';
 import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
@@ -63,6 +64,7 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     // One variable per (owner, name); also serves the owner's lookups, lists and searches.
     c.globals.createIndex({ owner: 1, name: 1 }, { name: 'owner_name_unique', unique: true }),
     c.providers.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
+    c.templates.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
     // workflows need none: `_id` is the token uuid.
   ]);
 }
@@ -79,6 +81,7 @@ class MongoStore implements Store {
   readonly workflows: MongoWorkflowRepo;
   readonly globals: MongoGlobalVariableRepo;
   readonly providers: MongoProviderRepo;
+  readonly templates: MongoTemplateRepo;
 
   constructor(
     private readonly client: MongoClient,
@@ -94,6 +97,7 @@ class MongoStore implements Store {
     this.workflows = new MongoWorkflowRepo(c);
     this.globals = new MongoGlobalVariableRepo(c);
     this.providers = new MongoProviderRepo(c);
+    this.templates = new MongoTemplateRepo(c);
   }
 
   async ping(): Promise<void> {

@@ -8,6 +8,7 @@ import { startCheckpointer } from './checkpointer.js';
 import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
+import { sqliteTemplates } from './templates.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
@@ -60,6 +61,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     workflows: sqliteWorkflows(db),
     globals: sqliteGlobals(db),
     providers: sqliteProviders(db),
+    templates: sqliteTemplates(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

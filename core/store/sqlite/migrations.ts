@@ -145,6 +145,22 @@ export const migrations: Array<{ version: number; up: string }> = [
       CREATE INDEX providers_user ON providers(user_id, created_at);
     `,
   },
+  {
+    // Action templates (Templates API): actions and variables as JSON.
+    version: 8,
+    up: `
+      CREATE TABLE templates (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        variables TEXT NOT NULL,
+        actions TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX templates_user ON templates(user_id, id);
+    `,
+  },
 ];
 
 /**
