@@ -1,0 +1,66 @@
+// Parameter schema pieces shared by the plugin's actions. They accept what webhook.site's API
+// accepts (null for "not set", numbers as text, an empty PHP array `[]` for an empty group) and the
+// text every field becomes after variable replacement.
+import { numeric, variableName, z, type Bounds } from '../../../core/sdk/index.js';
+
+/**
+ * One of `values`, case-insensitively; null, absent or blank means "not set" (undefined).
+ * `upper` chooses the case the values are written in (HTTP methods) instead of lower case.
+ */
+export function choice<const T extends readonly [string, ...string[]]>(values: T, opts: { upper?: boolean } = {}) {
+  return z.preprocess((v) => {
+    if (v === null || v === undefined) return undefined;
+    if (typeof v !== 'string') return v;
+    const t = v.trim();
+    return t ? (opts.upper ? t.toUpperCase() : t.toLowerCase()) : undefined;
+  }, z.enum(values).nullish());
+}
+
+/** A number (JSON or text) within bounds; null, absent or `""` means "not set". */
+export function optionalNumber(bounds: Bounds) {
+  return z.union([numeric(bounds), z.literal('').transform(() => undefined)]).nullish().transform((v) => v ?? undefined);
+}
+
+/** A variable-name prefix with a default used when it is absent, null or blank. */
+export function prefix(fallback: string) {
+  return z
+    .string()
+    .nullish()
+    .transform((v) => (v && v.trim() ? v : fallback))
+    .pipe(variableName());
+}
+
+/** An object group (`auth`, `retry`), where null or an empty list `[]` (PHP's empty array) means "not set". */
+export function group<S extends z.ZodObject>(shape: S) {
+  return z.preprocess((v) => (Array.isArray(v) && v.length === 0 ? undefined : v), shape.nullish()).transform((v) => v ?? undefined);
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** `Name: value` per line (blank lines ignored) -> pairs; throws naming the first bad line. */
+export function parseHeaderLines(text: string | undefined): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const line of (text ?? '').split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!HEADER_NAME.test(name)) throw new Error(`${JSON.stringify(line)} is not a "Name: value" header line`);
+    out.push([name, line.slice(colon + 1).trim()]);
+  }
+  return out;
+}
+
+/** The `headers` field: text with one `Name: value` per line, checked line by line. */
+export function headerLines() {
+  return z
+    .string()
+    .nullish()
+    .superRefine((v, ctx) => {
+      try {
+        parseHeaderLines(v ?? undefined);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    })
+    .transform((v) => parseHeaderLines(v ?? undefined));
+}
