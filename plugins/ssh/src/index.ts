@@ -1,0 +1,11 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { sftpDownload } from './sftp-download.js';
+import { sftpUpload } from './sftp-upload.js';
+import { sshKey } from './ssh-key.js';
+import { sshRunCommand } from './ssh-run-command.js';
+
+export default definePlugin({
+  name: '@capture/plugin-ssh',
+  actions: [sshRunCommand, sftpUpload, sftpDownload],
+  providers: [sshKey],
+});

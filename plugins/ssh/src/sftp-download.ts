@@ -1,0 +1,35 @@
+// The `sftp_download` action: reads a file from the server into a variable (as UTF-8 text, at
+// most 10 MiB).
+import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { connectionParams, hostKeyNote, openSftp, withSsh } from './connection.js';
+import { readFile } from './sftp-io.js';
+
+export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
+
+export const sftpDownload = defineAction({
+  type: 'sftp_download',
+  title: 'SFTP Download',
+  category: 'ssh',
+  description:
+    'Downloads a file from an SFTP (SSH) server into $<variable_name>$ (text, at most 10 MiB). Log in with a password or an SSH key pair from Providers (provider_id). At most 30 s.',
+  parameters: z.object({
+    ...connectionParams,
+    path: z.string().trim().min(1, 'is required').max(4096),
+    variable_name: variableName().default('sftp_download'),
+  }),
+  sets: ['<variable_name>'],
+  untemplated: ['variable_name'],
+  async execute(ctx, params) {
+    const { file, note } = await withSsh(ctx, 'downloading', async (session) => {
+      const sftp = await openSftp(session);
+      try {
+        return { file: await readFile(sftp, params.path, MAX_DOWNLOAD_BYTES), note: hostKeyNote(ctx, session) };
+      } finally {
+        sftp.end();
+      }
+    });
+    ctx.vars.set(params.variable_name, file.data.toString('utf8'));
+    ctx.log(`Downloaded ${params.path} (${file.data.length} bytes) from ${params.username}@${params.host} into $${params.variable_name}$; ${note}`);
+    if (file.truncated) ctx.log(`The file is larger than 10 MiB${file.size !== undefined ? ` (${file.size} bytes)` : ''}: only its first 10 MiB were kept`);
+  },
+});

@@ -1,0 +1,26 @@
+// The `ssh_key` provider: a key pair the SSH actions authenticate with. Creating one without
+// credentials (`POST /providers {"type": "ssh_key"}`) generates a new ed25519 pair; the public key
+// is shown back (settings) for the user to add to the server's authorized_keys, the private key is
+// kept encrypted and only handed to the actions.
+import ssh2 from 'ssh2';
+import { defineProvider, z } from '../../../core/sdk/index.js';
+
+export const SSH_KEY = 'ssh_key';
+
+export const sshKey = defineProvider({
+  type: SSH_KEY,
+  title: 'SSH Key Pair',
+  description:
+    'A key pair for Run SSH Command, SFTP Upload and SFTP Download. Created without credentials, a new ed25519 pair is generated: add its public key to ~/.ssh/authorized_keys on your server.',
+  credentials: z.object({
+    private_key: z.string().min(1, 'is required').describe('OpenSSH or PEM private key'),
+    passphrase: z.string().optional().describe('When the private key is encrypted'),
+  }),
+  settings: z.object({
+    public_key: z.string().describe('The line to add to authorized_keys'),
+  }),
+  async generate() {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'capture-service' });
+    return { credentials: { private_key: pair.private }, settings: { public_key: pair.public } };
+  },
+});
