@@ -26,15 +26,16 @@ export const getRequests = defineAction({
   description:
     'Retrieves the requests of a URL (its token ID, alias or address) of this account in the same group or in no group, optionally filtered with a search query, newest or oldest first, at most max (default 100, up to 1000). Repeat off: $<variable_name>.0.uuid$, $<variable_name>.0.content$, $<variable_name>.1.uuid$... Repeat on: the following actions run once per request with $<variable_name>.uuid$, .method, .content, .created_at... (at most 100 repetitions). $<variable_name>.count$ is the number found.',
   parameters: z.object({
-    variable_name: prefix('req'),
+    variable_name: prefix('req').describe('Prefix of the variables; default req'),
     repeat: boolean().nullish(),
-    token_id: z.string().trim().min(1, 'is required'),
+    token_id: z.string().trim().min(1, 'is required').describe('Token ID, alias or URL whose requests are read'),
     sorting: choice(['newest', 'oldest']),
-    query: optionalText(),
+    query: optionalText().describe('A search in the requests query language'),
     max: z
       .union([integer({ min: 1, max: MAX_REQUESTS, message: `must be between 1 and ${MAX_REQUESTS}` }), z.literal('').transform(() => undefined)])
       .nullish()
-      .transform((v) => v ?? DEFAULT_MAX_REQUESTS),
+      .transform((v) => v ?? DEFAULT_MAX_REQUESTS)
+      .describe('Requests read; default 100, at most 1000'),
   }),
   sets: ['<variable_name>.count', '<variable_name>.<n>.uuid', '<variable_name>.<n>.method', '<variable_name>.<n>.content', '<variable_name>.<n>.created_at', '...', '<variable_name>.uuid (repeat)', '...'],
   untemplated: ['variable_name'],

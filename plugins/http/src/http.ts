@@ -43,16 +43,18 @@ export const httpParameters = z
     ),
     multipart: z.array(part).nullish(),
     urlencoded: z.array(pair).nullish(),
-    headers: headerLines(),
+    headers: headerLines().describe('One "Name: value" header per line'),
     skip_ssl_verification: boolean().nullish(),
-    variable_name: prefix('http'),
-    timeout: optionalNumber({ min: 0, max: MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${MAX_TIMEOUT_SECONDS} seconds` }),
+    variable_name: prefix('http').describe('Prefix of the result variables; default http'),
+    timeout: optionalNumber({ min: 0, max: MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${MAX_TIMEOUT_SECONDS} seconds` }).describe(
+      'Seconds; unset: 15 inline, 60 queued',
+    ),
     retry: group(
       z.object({
         enabled: boolean().nullish(),
-        retries: optionalNumber({ min: 1, max: 10, message: 'must be between 1 and 10' }),
-        delay: optionalNumber({ min: 0, max: 10, message: 'must be between 0 and 10 seconds' }),
-        require_status: requireStatus,
+        retries: optionalNumber({ min: 1, max: 10, message: 'must be between 1 and 10' }).describe('Retries after the first request; default 3'),
+        delay: optionalNumber({ min: 0, max: 10, message: 'must be between 0 and 10 seconds' }).describe('Seconds between requests; default 1'),
+        require_status: requireStatus.describe('Statuses that count as success, * as a wildcard (20*); others are retried too'),
       }),
     ),
   })
