@@ -1,0 +1,140 @@
+// The `database` action (Database Query): one statement on PostgreSQL, MySQL/MariaDB or SQL Server,
+// with named (`:id`) or positional (`?`) parameters, its rows put in variables. The host is resolved
+// through the outbound policy and only the approved address is connected to. A query has 10 s
+// (less when the chain has less left); failures go to `$<variable_name>.error$` as well as to the
+// action's errors.
+import { boolean, defineAction, integer, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { MAX_ROWS, untilAborted, type Driver, type Target } from './driver.js';
+import { mysqlDriver } from './mysql.js';
+import { MIXED_MESSAGE, bindParameters, mixesStyles, type Dialect } from './placeholders.js';
+import { postgres } from './postgres.js';
+import { sqlServer } from './sqlserver.js';
+
+export const QUERY_TIMEOUT_MS = 10_000;
+/** Time kept back from the chain's budget so a timed-out query is still reported by this action. */
+const BUDGET_MARGIN_MS = 200;
+
+const DRIVERS: Record<Dialect, Driver> = { pgsql: postgres, mysql: mysqlDriver, sqlsrv: sqlServer };
+const DEFAULT_PORTS: Record<Dialect, number> = { pgsql: 5432, mysql: 3306, sqlsrv: 1433 };
+const ALIASES: Record<string, Dialect> = { postgres: 'pgsql', postgresql: 'pgsql', pg: 'pgsql', mariadb: 'mysql', mssql: 'sqlsrv', sqlserver: 'sqlsrv' };
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const param = z.union([scalar, z.object({ name: z.string().nullish().describe('`:id` or `id`; ignored for positional parameters'), value: scalar.optional() })]);
+
+export const database = defineAction({
+  type: 'database',
+  title: 'Database Query',
+  category: 'network',
+  description:
+    'Runs one statement on a PostgreSQL (pgsql), MySQL/MariaDB (mysql) or SQL Server (sqlsrv) database. Use parameters for values: named (:id, single words) or positional (?), not both; `??` is a literal ?. With a variable name prefix, rows go to $<prefix>.<row>.<column>$ (rows from 0), all rows to $<prefix>.json$, the returned or affected row count to $<prefix>.rows$, and a failure to $<prefix>.error$. For an endpoint ID (Neon) write the password as endpoint=<id>;<password>. Timeout 10 s.',
+  parameters: z
+    .object({
+      type: z
+        .preprocess((v) => (typeof v === 'string' ? (ALIASES[v.trim().toLowerCase()] ?? v.trim().toLowerCase()) : v), z.enum(['mysql', 'pgsql', 'sqlsrv']))
+        .describe('mysql (also MariaDB), pgsql or sqlsrv'),
+      host: z.string().trim().min(1, 'is required').max(253),
+      port: z
+        .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
+        .nullish()
+        .describe('Default 5432 (pgsql), 3306 (mysql), 1433 (sqlsrv)'),
+      database: z.string().trim().min(1, 'is required').max(128),
+      username: z.string().min(1, 'is required').max(128),
+      password: optionalText().describe('For a PostgreSQL endpoint ID: endpoint=<id>;<password>'),
+      statement: z.string().trim().min(1, 'is required').max(100_000),
+      params: z
+        .union([z.array(param).max(1000), z.record(z.string(), scalar)])
+        .nullish()
+        .describe('Named: [{"name": ":id", "value": "1"}] or {"id": "1"}; positional: ["1", "a"] in order'),
+      variable_name: z
+        .preprocess((v) => (v === '' || v === null ? undefined : v), variableName().optional())
+        .describe('Prefix of the result variables; without it nothing is set'),
+      charset: optionalText().describe('Connection character set (mysql: e.g. utf8mb4; pgsql: client_encoding, e.g. UTF8)'),
+      repeat: boolean().optional().describe('Run the following actions once per row (at most 100), with $<variable_name>.<column>$ set'),
+    })
+    .superRefine((p, issue) => {
+      if (mixesStyles(p.statement, p.type)) issue.addIssue({ code: 'custom', path: ['statement'], message: MIXED_MESSAGE });
+      if (p.repeat && !p.variable_name) issue.addIssue({ code: 'custom', path: ['variable_name'], message: 'is required with repeat' });
+    }),
+  sets: ['<variable_name>.<row>.<column>', '<variable_name>.json', '<variable_name>.rows', '<variable_name>.error'],
+  untemplated: ['variable_name'],
+  async execute(ctx, params) {
+    const prefix = params.variable_name;
+    const host = params.host.replace(/^\[(.*)\]$/, '$1');
+    const port = params.port ?? DEFAULT_PORTS[params.type];
+    const { password, endpoint } = params.type === 'pgsql' ? splitEndpoint(params.password ?? '') : { password: params.password ?? '', endpoint: undefined };
+
+    const limitMs = Math.max(1, Math.min(QUERY_TIMEOUT_MS, ctx.timeLeftMs() - BUDGET_MARGIN_MS));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`Query timed out after ${seconds(limitMs)}`)), limitMs);
+    const onChainAbort = () => controller.abort(new Error("The actions' time budget ran out during the query"));
+    ctx.signal.addEventListener('abort', onChainAbort, { once: true });
+    const started = performance.now();
+    try {
+      const bound = bindParameters(params.statement, params.type, params.params);
+      const { address } = await untilAborted(controller.signal, ctx.services.net.resolve(host));
+      const target: Target = { host, address, port, database: params.database, username: params.username, password, endpoint, charset: params.charset, net: ctx.services.net };
+      const result = await DRIVERS[params.type](target, bound.sql, bound.values, controller.signal);
+      const ms = Math.round(performance.now() - started);
+
+      const plural = result.rowCount === 1 ? 'row' : 'rows';
+      const kept = result.rows.length < result.rowCount ? `; variables hold the first ${result.rows.length}` : '';
+      ctx.log(`Query ${result.returnsRows ? 'returned' : 'affected'} ${result.rowCount} ${plural} in ${ms} ms${kept}`);
+      if (!prefix) return;
+      const rows = result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, v]) => [column, jsonValue(v)])));
+      rows.forEach((row, i) => {
+        for (const [column, v] of Object.entries(row)) ctx.vars.set(`${prefix}.${i}.${column}`, cellText(v));
+      });
+      ctx.vars.set(`${prefix}.json`, JSON.stringify(rows));
+      ctx.vars.set(`${prefix}.rows`, result.rowCount);
+      if (params.repeat) {
+        ctx.repeat(rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, v]) => [`${prefix}.${column}`, cellText(v)]))));
+        ctx.log(`Repeating the following actions for ${Math.min(rows.length, 100)} row${rows.length === 1 ? '' : 's'}`);
+      }
+    } catch (err) {
+      const message = describe(err, [params.password ?? '', password]);
+      if (!prefix) throw new Error(`Query on ${host}:${port} failed: ${message}`);
+      ctx.vars.set(`${prefix}.error`, message);
+      ctx.error(`Query on ${host}:${port} failed: ${message}`);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onChainAbort);
+    }
+  },
+});
+
+/** `endpoint=<id>;<password>` -> the endpoint ID and the real password. */
+export function splitEndpoint(password: string): { password: string; endpoint?: string } {
+  const m = /^endpoint=([^;]*);([\s\S]*)$/.exec(password);
+  return m && m[1] ? { endpoint: m[1], password: m[2] } : { password };
+}
+
+/** A cell as JSON shows it: dates as ISO text, big integers as text, bytes as text (or base64). */
+function jsonValue(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  if (Buffer.isBuffer(v)) {
+    const text = v.toString('utf8');
+    return Buffer.from(text, 'utf8').equals(v) ? text : v.toString('base64');
+  }
+  return v;
+}
+
+/** A cell as a variable holds it: NULL is empty, JSON values are JSON text. */
+function cellText(v: unknown): string {
+  if (v === null) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1))} s`;
+}
+
+/** The driver's message (or code), without the password. */
+function describe(err: unknown, secrets: string[]): string {
+  const e = err as { message?: string; code?: string; errors?: Array<{ message?: string }> } | undefined;
+  let message = e?.message || e?.errors?.map((x) => x.message).find(Boolean) || e?.code || String(err);
+  for (const s of secrets) if (s.length >= 3) message = message.split(s).join('***');
+  return message;
+}
