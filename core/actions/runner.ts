@@ -56,7 +56,7 @@ export interface ChainResult {
 }
 
 export const DEFAULT_BUDGET_MS = 30_000;
-export const MAX_REPETITIONS = 100;
+export const MAX_REPETITIONS = 1000;
 
 class BudgetSpent extends Error {
   constructor(budgetMs: number) {

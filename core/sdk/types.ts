@@ -104,7 +104,7 @@ export interface ActionContext<P = Record<string, unknown>> {
   setResult(passed: boolean): void;
   /**
    * Runs the actions after this one once per item, with the item's variables set (repeating
-   * actions). At most 100 items; the chain ends after the last repetition.
+   * actions). At most 1000 items (Get Requests reads up to 1000); the chain ends after the last repetition.
    */
   repeat(items: Array<Record<string, string>>): void;
   /** Aborts when the chain's time budget is spent. */

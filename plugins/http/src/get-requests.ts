@@ -7,7 +7,6 @@ import { choice, prefix } from './params.js';
 export const DEFAULT_MAX_REQUESTS = 100;
 export const MAX_REQUESTS = 1000;
 /** The chain runner repeats at most this many times (ActionContext.repeat). */
-const MAX_REPETITIONS = 100;
 
 /** A captured request's fields as variable values: text as is, numbers as text, objects as JSON, null as "". */
 export function requestFields(r: CapturedRequest): Record<string, string> {
@@ -24,7 +23,7 @@ export const getRequests = defineAction({
   title: 'Get Requests',
   category: 'webhook',
   description:
-    'Retrieves the requests of a URL (its token ID, alias or address) of this account in the same group or in no group, optionally filtered with a search query, newest or oldest first, at most max (default 100, up to 1000). Repeat off: $<variable_name>.0.uuid$, $<variable_name>.0.content$, $<variable_name>.1.uuid$... Repeat on: the following actions run once per request with $<variable_name>.uuid$, .method, .content, .created_at... (at most 100 repetitions). $<variable_name>.count$ is the number found.',
+    'Retrieves the requests of a URL (its token ID, alias or address) of this account in the same group or in no group, optionally filtered with a search query, newest or oldest first, at most max (default 100, up to 1000). Repeat off: $<variable_name>.0.uuid$, $<variable_name>.0.content$, $<variable_name>.1.uuid$... Repeat on: the following actions run once per request with $<variable_name>.uuid$, .method, .content, .created_at.... $<variable_name>.count$ is the number found.',
   parameters: z.object({
     variable_name: prefix('req').describe('Prefix of the variables; default req'),
     repeat: boolean().nullish(),
@@ -49,7 +48,6 @@ export const getRequests = defineAction({
     if (params.repeat) {
       const items = found.map((r) => Object.fromEntries(Object.entries(requestFields(r)).map(([k, v]) => [`${p}.${k}`, v])));
       if (!items.length) ctx.log(`Found no requests of ${params.token_id}${query ? ` matching ${JSON.stringify(query)}` : ''}; the following actions do not run`);
-      else if (items.length > MAX_REPETITIONS) ctx.log(`Found ${what}; repeating the following actions for the first ${MAX_REPETITIONS}`);
       else ctx.log(`Found ${what}; repeating the following actions for each, with $${p}.uuid$, $${p}.content$...`);
       ctx.repeat(items);
       return;
