@@ -1,0 +1,136 @@
+// One FTP(S) session for one action run. The host name is resolved through the outbound policy and
+// the control connection goes to that address; data connections go to the same address too
+// (basic-ftp refuses a PASV answer naming another host, and EPSV names only a port), so a server
+// cannot point the service elsewhere. `ssl` is explicit FTPS (AUTH TLS), checked against the host
+// name unless skip_ssl_verification. Passive mode only: basic-ftp has no active mode, and a
+// hosted service cannot accept the server's connection back anyway. 30 s at most (or the chain's
+// budget if that ends first); the connection is always closed.
+import net from 'node:net';
+import { Client, FTPError } from 'basic-ftp';
+import { boolean, integer, z, type ActionContext } from '../../../core/sdk/index.js';
+
+export const FTP_TIMEOUT_MS = 30_000;
+export const DEFAULT_PORT = 21;
+
+/** The parameters both FTP actions share (webhook.site's names, plus skip_ssl_verification). */
+export const connectionParams = {
+  host: z.string().trim().min(1, 'is required').max(253),
+  port: z
+    .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
+    .nullish()
+    .describe('Default 21'),
+  username: z.string().min(1, 'is required'),
+  password: z.string(),
+  path: z.string().trim().min(1, 'is required').max(4096),
+  ssl: boolean().nullish().describe('FTPS: upgrade the connection with AUTH TLS (explicit FTPS)'),
+  passive: boolean().nullish().describe('Passive mode (the default). Active mode is not supported: false is logged and passive mode used'),
+  skip_ssl_verification: boolean().nullish().describe("With ssl, accept a certificate that is self-signed or does not name the host"),
+};
+
+const connectionSchema = z.object(connectionParams);
+export type ConnectionParams = z.output<typeof connectionSchema>;
+
+export interface FtpSession {
+  client: Client;
+  /** `user@host:port`, for messages. */
+  where: string;
+}
+
+type NetError = Error & { code?: string | number };
+
+const TLS_TRUST = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** A failure as a sentence: what was being done, to which server, and what it said. */
+export function ftpError(e: unknown, where: string, phase: string): Error {
+  const err = e as NetError;
+  if (err instanceof FTPError) {
+    const said = `${err.code} ${err.message.replace(/^\d{3}[ -]?/, '').trim()}`;
+    if (phase === 'logging in') return new Error(`Authentication failed for ${where}: the server said ${said}`);
+    if (phase === 'starting TLS') return new Error(`${where} does not offer FTPS (AUTH TLS was refused: ${said})`);
+    return new Error(`FTP error while ${phase}: the server said ${said}`);
+  }
+  if (err.code === 'ECONNREFUSED') return new Error(`Connection refused by ${where}`);
+  if (err.code === 'ETIMEDOUT' || /^Timeout/i.test(err.message)) return new Error(`Timed out while ${phase} (${where})`);
+  if (err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH') return new Error(`${where} is unreachable`);
+  if (typeof err.code === 'string' && TLS_TRUST.has(err.code))
+    return new Error(`The TLS certificate of ${where} is not trusted (${err.message}); set skip_ssl_verification to accept it`);
+  return new Error(`FTP error while ${phase} (${where}): ${err.message}`);
+}
+
+/** A file the server refused (450, 550-553: missing, not readable, not writable) or another failure. */
+export function pathError(e: unknown, path: string, where: string, doing: string): Error {
+  if (e instanceof FTPError && (e.code === 450 || (e.code >= 550 && e.code <= 553)))
+    return new Error(`${doing === 'downloading' ? 'No such file or not readable' : 'Cannot write'}: ${path} (the server said ${e.code} ${e.message.replace(/^\d{3}[ -]?/, '').trim()})`);
+  return ftpError(e, where, `${doing} ${path}`);
+}
+
+/** Connects, logs in, runs `work` and closes the connection whatever happens. */
+export async function withFtp<T>(ctx: ActionContext<ConnectionParams>, work: (session: FtpSession) => Promise<T>): Promise<T> {
+  const params = ctx.params;
+  const port = params.port ?? DEFAULT_PORT;
+  const where = `${params.username}@${params.host}:${port}`;
+  if (params.passive === false) ctx.log('Active mode is not supported: the transfer uses passive mode');
+  const { address } = await ctx.services.net.resolve(params.host);
+
+  const timeout = AbortSignal.timeout(FTP_TIMEOUT_MS);
+  const signal = AbortSignal.any([ctx.signal, timeout]);
+  const client = new Client(FTP_TIMEOUT_MS);
+  let phase = 'connecting';
+  let fail!: (e: Error) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  const onAbort = () => {
+    fail(
+      timeout.aborted
+        ? new Error(`FTP timed out after ${FTP_TIMEOUT_MS / 1000} s while ${phase} (${where})`)
+        : new Error(`FTP stopped while ${phase} (${where}): the actions' time budget was spent`),
+    );
+    client.close();
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+
+  const step = async <R>(name: string, fn: () => Promise<R>): Promise<R> => {
+    phase = name;
+    try {
+      return await Promise.race([fn(), failed]);
+    } catch (e) {
+      if (signal.aborted) throw await failed.catch((f: Error) => f);
+      throw ftpError(e, where, name);
+    }
+  };
+
+  try {
+    await step('connecting', () => client.connect(address, port));
+    if (params.ssl) {
+      await step('starting TLS', () =>
+        client.useTLS({
+          host: address,
+          // Check the certificate against the name the user gave (an IP is checked as itself).
+          servername: net.isIP(params.host) ? undefined : params.host,
+          rejectUnauthorized: !params.skip_ssl_verification,
+        }),
+      );
+    }
+    await step('logging in', async () => {
+      await client.sendIgnoringError('OPTS UTF8 ON');
+      await client.login(params.username, params.password);
+      await client.useDefaultSettings();
+    });
+    phase = 'transferring';
+    return await Promise.race([work({ client, where }), failed]);
+  } catch (e) {
+    if (signal.aborted) throw await failed.catch((f: Error) => f);
+    throw e;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    client.close();
+  }
+}

@@ -1,0 +1,28 @@
+// The `ftp_upload` action: stores the content (variables replaced) at the path on an FTP or FTPS
+// server, replacing the file. A relative path is relative to the login directory.
+import { Readable } from 'node:stream';
+import { defineAction, z } from '../../../core/sdk/index.js';
+import { connectionParams, pathError, withFtp } from './connection.js';
+
+export const ftpUpload = defineAction({
+  type: 'ftp_upload',
+  title: 'FTP(S) Upload',
+  category: 'ftp',
+  description:
+    'Uploads a file to an FTP or FTPS (explicit TLS) server: the content, variables replaced, is stored at the path (relative to the login directory), replacing the file. Passive mode. Storing the password as a Global Variable is recommended.',
+  parameters: z.object({
+    ...connectionParams,
+    content: z.string(),
+  }),
+  async execute(ctx, params) {
+    const data = Buffer.from(params.content, 'utf8');
+    await withFtp(ctx, async ({ client, where }) => {
+      try {
+        await client.uploadFrom(Readable.from([data]), params.path);
+      } catch (e) {
+        throw pathError(e, params.path, where, 'uploading');
+      }
+    });
+    ctx.log(`Uploaded ${data.length} bytes to ${params.path} on ${params.username}@${params.host}${params.ssl ? ' (FTPS)' : ''}`);
+  },
+});

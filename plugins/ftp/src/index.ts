@@ -1,0 +1,8 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { ftpDownload } from './ftp-download.js';
+import { ftpUpload } from './ftp-upload.js';
+
+export default definePlugin({
+  name: '@capture/plugin-ftp',
+  actions: [ftpUpload, ftpDownload],
+});
