@@ -1,0 +1,53 @@
+// The SFTP actions in a running server: a token's chain uploads the captured body to an SSH
+// server on a loopback port (allowed by the default outbound policy), downloads it back into a
+// variable and runs a command with it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createActionsModule } from '../../../core/actions/module.js';
+import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { startSshServer, type TestSshServer } from './ssh-server.js';
+
+let s: TestServer;
+let ssh: TestSshServer;
+
+beforeAll(async () => {
+  ssh = await startSshServer([{ username: 'capture', password: 'e2e-pass' }]);
+  s = await startTestServer({}, { modules: [createActionsModule()] });
+});
+
+afterAll(async () => {
+  await s?.close();
+  await ssh?.close();
+});
+
+it('uploads the captured body over SFTP, reads it back and uses it in a command', async () => {
+  const t = await s.token({ actions: true });
+  const login = { host: '127.0.0.1', port: ssh.port, username: 'capture', password: 'e2e-pass' };
+  const actions = [
+    { type: 'sftp_upload', order: 1, parameters: { ...login, path: 'hooks/$request.method$.json', content: '$request.content$' } },
+    { type: 'sftp_download', order: 2, parameters: { ...login, path: 'hooks/POST.json', variable_name: 'saved' } },
+    { type: 'ssh_run_command', order: 3, parameters: { ...login, command: 'echo got $saved.order$\nwarn done', variable_name: 'run' } },
+  ];
+  for (const a of actions) {
+    const r = await s.call('POST', `/token/${t.uuid}/actions`, { json: a });
+    expect(r.status, r.text).toBe(200);
+  }
+  fs.mkdirSync(path.join(ssh.root, 'hooks'));
+
+  const body = JSON.stringify({ order: 42, note: 'héllo' });
+  const hook = await s.call('POST', `/${t.uuid}`, { body, headers: { 'Content-Type': 'application/json' } });
+  expect(hook.status).toBe(200);
+
+  expect(fs.readFileSync(path.join(ssh.root, 'hooks', 'POST.json'), 'utf8')).toBe(body);
+  expect(ssh.commands).toEqual(['echo got 42\nwarn done']);
+
+  const list = await s.call('GET', `/token/${t.uuid}/requests`);
+  const [req] = list.data.data;
+  expect(req.custom_action_errors).toEqual([]);
+  const output = req.custom_action_output.join('\n');
+  expect(output).toContain(`[1 sftp_upload] Uploaded ${Buffer.byteLength(body)} bytes to hooks/POST.json on capture@127.0.0.1`);
+  expect(output).toContain('[2 sftp_download] Downloaded hooks/POST.json');
+  expect(output).toContain('[3 ssh_run_command] Ran the command on capture@127.0.0.1: exit code 0');
+  expect(output).toContain(ssh.fingerprint);
+});
