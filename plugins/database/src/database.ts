@@ -77,7 +77,7 @@ export const database = defineAction({
       const ms = Math.round(performance.now() - started);
 
       const plural = result.rowCount === 1 ? 'row' : 'rows';
-      const kept = result.rows.length < result.rowCount ? `; variables hold the first ${result.rows.length}` : '';
+      const kept = result.returnsRows && result.rows.length < result.rowCount ? `; variables hold the first ${result.rows.length}` : '';
       ctx.log(`Query ${result.returnsRows ? 'returned' : 'affected'} ${result.rowCount} ${plural} in ${ms} ms${kept}`);
       if (!prefix) return;
       const rows = result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, v]) => [column, jsonValue(v)])));
