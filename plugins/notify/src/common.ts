@@ -72,7 +72,8 @@ export async function useProvider<C extends z.ZodType, S extends z.ZodType>(
 
 function firstIssue(field: string, error: z.ZodError): string {
   const issue = error.issues[0];
-  return `${[field, ...(issue?.path ?? []).map(String)].join('.')} ${issue?.message ?? 'is invalid'}`;
+  const missing = issue?.code === 'invalid_type' && /received undefined/.test(issue.message);
+  return `${[field, ...(issue?.path ?? []).map(String)].join('.')} ${missing ? 'is required' : (issue?.message ?? 'is invalid')}`;
 }
 
 export interface ApiCall {
