@@ -1,0 +1,8 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { imageResize } from './image-resize.js';
+import { pdfGenerate } from './pdf-generate.js';
+
+export default definePlugin({
+  name: '@capture/plugin-multimedia',
+  actions: [pdfGenerate, imageResize],
+});

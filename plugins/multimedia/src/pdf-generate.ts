@@ -1,0 +1,52 @@
+// The `pdf_generate` action: HTML or Markdown to a PDF, drawn with pdfkit (no browser). The file is
+// kept in $<variable_name>$ as base64 and, with `respond`, sent as the response byte for byte.
+import { defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { fromHtml, fromMarkdown, runsText } from './document.js';
+import { renderPdf } from './render-pdf.js';
+import { checkRespond, respondParameters, respondWith } from './respond.js';
+
+/** Longest input accepted, in characters. */
+export const MAX_PDF_SOURCE = 2_000_000;
+
+const choice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : (v ?? undefined)), z.enum(values).default(fallback as never));
+
+export const pdfGenerate = defineAction({
+  type: 'pdf_generate',
+  title: 'Generate PDF',
+  category: 'multimedia',
+  description:
+    'Makes a PDF from HTML or Markdown (headings, paragraphs, bold/italic, lists, code, links, rules, tables as lines). $<variable_name>$ (default $pdf$) holds the file as base64: attach it to an e-mail with encoding "base64", or set respond to answer the request with the PDF itself (Content-Type: application/pdf).',
+  parameters: z.object({
+    content: optionalText(),
+    mode: choice(['html', 'markdown'], 'html'),
+    paper: choice(['a4', 'letter'], 'a4'),
+    orientation: choice(['portrait', 'landscape'], 'portrait'),
+    variable_name: variableName().default('pdf'),
+    ...respondParameters,
+  }),
+  sets: ['<variable_name>', '<variable_name>.size', '<variable_name>.pages', '<variable_name>.content_type'],
+  untemplated: ['variable_name'],
+  async execute(ctx, params) {
+    const headers = checkRespond(params);
+    const source = params.content ?? '';
+    if (source.length > MAX_PDF_SOURCE) throw new Error(`The content is too long for a PDF (${source.length} characters, at most ${MAX_PDF_SOURCE})`);
+    const blocks = params.mode === 'markdown' ? fromMarkdown(source) : fromHtml(source);
+    const heading = blocks.find((b) => b.type === 'heading');
+    const { bytes, pages } = await renderPdf(blocks, {
+      paper: params.paper,
+      orientation: params.orientation,
+      title: heading && heading.type === 'heading' ? runsText(heading.runs).slice(0, 200) : undefined,
+      checkpoint: () => {
+        if (ctx.signal.aborted || ctx.timeLeftMs() <= 0) throw new Error('Timed out: the chain ran out of time while drawing the PDF');
+      },
+    });
+    const name = params.variable_name;
+    ctx.vars.set(name, bytes.toString('base64'));
+    ctx.vars.set(`${name}.size`, bytes.length);
+    ctx.vars.set(`${name}.pages`, pages);
+    ctx.vars.set(`${name}.content_type`, 'application/pdf');
+    ctx.log(`PDF generated from ${params.mode === 'markdown' ? 'Markdown' : 'HTML'}: ${pages} page${pages === 1 ? '' : 's'} ${params.paper === 'a4' ? 'A4' : 'Letter'} ${params.orientation}, ${bytes.length} bytes, in $${name}$ as base64`);
+    respondWith(ctx, params, headers, bytes, 'application/pdf');
+  },
+});

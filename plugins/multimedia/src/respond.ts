@@ -1,0 +1,53 @@
+// What the multimedia actions share: answering the request with the bytes they made.
+//
+// Variables are text (and the response body a string is sent as UTF-8), so a file cannot reach the
+// response through a variable byte for byte. These actions therefore keep the file as base64 in
+// their variable (for e-mail attachments with `encoding: base64`, or for another multimedia action)
+// and, with `respond`, put the exact bytes in the response themselves.
+import { boolean, integer, z, type ActionContext } from '../../../core/sdk/index.js';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** "Name: value" per line; blank lines are ignored. */
+export function parseHeaderLines(text: string): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!HEADER_NAME.test(name)) throw new Error(`Invalid header line ${JSON.stringify(line)}: expected "Name: value"`);
+    headers.push([name, line.slice(colon + 1).trim()]);
+  }
+  return headers;
+}
+
+/** The parameters that make an action answer the request with its file. */
+export const respondParameters = {
+  respond: boolean().nullish().describe('Answer the request with the file (its Content-Type set)'),
+  status: z
+    .union([integer({ min: 100, max: 599, message: 'must be an HTTP status code' }), z.literal('').transform(() => undefined)])
+    .nullish()
+    .describe('With respond: the status code; empty keeps the current one'),
+  headers: z.string().nullish().describe('With respond: more response headers, one "Name: value" per line'),
+  stop: boolean().nullish().describe('With respond: no further actions run'),
+};
+
+type RespondParams = { respond?: boolean | null; status?: number | null; headers?: string | null; stop?: boolean | null };
+
+/** Checks the header lines before any work is done, so a typo fails fast. */
+export function checkRespond(params: RespondParams): Array<[string, string]> {
+  return params.respond ? parseHeaderLines(params.headers ?? '') : [];
+}
+
+export function respondWith(ctx: ActionContext<unknown>, params: RespondParams, headers: Array<[string, string]>, bytes: Buffer, contentType: string): void {
+  if (!params.respond) return;
+  ctx.response.content = bytes;
+  ctx.response.contentType = contentType;
+  if (params.status) ctx.response.status = params.status;
+  for (const [name, value] of headers) {
+    if (name.toLowerCase() === 'content-type') ctx.response.contentType = value;
+    else ctx.response.headers[name] = value;
+  }
+  ctx.log(`Response set: ${contentType}, ${bytes.length} bytes, status ${ctx.response.status}`);
+  if (params.stop) ctx.stop();
+}
