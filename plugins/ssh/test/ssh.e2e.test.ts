@@ -1,18 +1,20 @@
 // The SFTP actions in a running server: a token's chain uploads the captured body to an SSH
 // server on a loopback port (allowed by the default outbound policy), downloads it back into a
-// variable and runs a command with it.
+// variable and runs a command with it, logging in with a key pair generated through the Providers
+// API.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createActionsModule } from '../../../core/actions/module.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
-import { startSshServer, type TestSshServer } from './ssh-server.js';
+import { startSshServer, type TestSshServer, type TestUser } from './ssh-server.js';
 
 let s: TestServer;
 let ssh: TestSshServer;
+const sshUser: TestUser = { username: 'capture', password: 'e2e-pass', publicKeys: [] };
 
 beforeAll(async () => {
-  ssh = await startSshServer([{ username: 'capture', password: 'e2e-pass' }]);
+  ssh = await startSshServer([sshUser]);
   s = await startTestServer({}, { modules: [createActionsModule()] });
 });
 
@@ -21,16 +23,23 @@ afterAll(async () => {
   await ssh?.close();
 });
 
-it('uploads the captured body over SFTP, reads it back and uses it in a command', async () => {
-  const t = await s.token({ actions: true });
+it('uploads the captured body over SFTP, reads it back and uses it in a command run with a generated key', async () => {
+  const user = await s.user(false);
+  const created = await s.call('POST', '/providers', { key: user.key, json: { type: 'ssh_key', name: 'deploy key' } });
+  expect(created.status, created.text).toBe(201);
+  expect(created.data.settings.public_key).toMatch(/^ssh-ed25519 AAAA/);
+  expect(JSON.stringify(created.data)).not.toContain('PRIVATE KEY');
+  sshUser.publicKeys!.push(created.data.settings.public_key);
+
+  const t = await s.token({ actions: true }, user.key);
   const login = { host: '127.0.0.1', port: ssh.port, username: 'capture', password: 'e2e-pass' };
   const actions = [
     { type: 'sftp_upload', order: 1, parameters: { ...login, path: 'hooks/$request.method$.json', content: '$request.content$' } },
     { type: 'sftp_download', order: 2, parameters: { ...login, path: 'hooks/POST.json', variable_name: 'saved' } },
-    { type: 'ssh_run_command', order: 3, parameters: { ...login, command: 'echo got $saved.order$\nwarn done', variable_name: 'run' } },
+    { type: 'ssh_run_command', order: 3, parameters: { host: '127.0.0.1', port: ssh.port, username: 'capture', provider_id: created.data.id, command: 'echo got $saved.order$\nwarn done', variable_name: 'run' } },
   ];
   for (const a of actions) {
-    const r = await s.call('POST', `/token/${t.uuid}/actions`, { json: a });
+    const r = await s.call('POST', `/token/${t.uuid}/actions`, { json: a, key: user.key });
     expect(r.status, r.text).toBe(200);
   }
   fs.mkdirSync(path.join(ssh.root, 'hooks'));
@@ -42,7 +51,7 @@ it('uploads the captured body over SFTP, reads it back and uses it in a command'
   expect(fs.readFileSync(path.join(ssh.root, 'hooks', 'POST.json'), 'utf8')).toBe(body);
   expect(ssh.commands).toEqual(['echo got 42\nwarn done']);
 
-  const list = await s.call('GET', `/token/${t.uuid}/requests`);
+  const list = await s.call('GET', `/token/${t.uuid}/requests`, { key: user.key });
   const [req] = list.data.data;
   expect(req.custom_action_errors).toEqual([]);
   const output = req.custom_action_output.join('\n');
