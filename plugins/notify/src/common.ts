@@ -13,7 +13,8 @@ export function httpUrl() {
   return z
     .string()
     .trim()
-    .pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }));
+    .pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }))
+    .meta({ format: 'uri' });
 }
 
 /** An optional http(s) URL, where `''` and `null` (as editors send them) mean "not set". */
