@@ -31,7 +31,10 @@ export const awsCfInvalidate = defineAction({
       .trim()
       .min(1, 'is required')
       .regex(/^[A-Za-z0-9]+$/, 'must be a CloudFront distribution ID such as EDFDVBD6EXAMPLE'),
-    paths: z.string().refine((p) => parsePaths(p).length > 0, 'must name at least one path'),
+    paths: z
+      .string()
+      .refine((p) => parsePaths(p).length > 0, 'must name at least one path')
+      .describe('One per line or separated by commas, e.g. /index.html, /images/*'),
   }),
   async execute(ctx, params) {
     const paths = parsePaths(params.paths);

@@ -14,7 +14,8 @@ export const providerId = () =>
   z
     .union([z.string(), z.number()])
     .transform((v) => String(v).trim())
-    .pipe(z.string().min(1, 'is required'));
+    .pipe(z.string().min(1, 'is required'))
+    .describe('The id of an aws provider (Providers API)');
 
 /** Blank for S3-compatible stores that have none (Google Cloud Storage). */
 export const region = () =>
@@ -26,7 +27,8 @@ export const region = () =>
         .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a region name such as eu-west-1')
         .transform((v) => v.toLowerCase())
         .optional(),
-    );
+    )
+    .describe('e.g. eu-west-1; blank for S3-compatible stores without regions (signed as us-east-1)');
 
 export const bucketName = () =>
   z
@@ -47,7 +49,8 @@ export const cannedAcl = () =>
   z
     .union([z.enum(CANNED_ACLS), z.literal('')])
     .nullish()
-    .transform((v) => v || undefined);
+    .transform((v) => v || undefined)
+    .describe('Sent as x-amz-acl');
 
 /** A label of a host name, without dots (a dotted name breaks the wildcard TLS certificate). */
 const HOST_LABEL = /^[a-z0-9]([a-z0-9-]{1,61})[a-z0-9]$/;
