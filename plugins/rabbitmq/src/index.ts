@@ -1,0 +1,8 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { rabbitmqGet } from './rabbitmq-get.js';
+import { rabbitmqPublish } from './rabbitmq-publish.js';
+
+export default definePlugin({
+  name: '@capture/plugin-rabbitmq',
+  actions: [rabbitmqPublish, rabbitmqGet],
+});
