@@ -41,6 +41,8 @@ export interface RunOptions {
   variables?: Record<string, string>;
   /** Default timeout of the actions' HTTP requests. */
   httpTimeoutMs?: number;
+  /** Bytes of the capture's uploaded files by file id (a fresh capture is not stored yet). */
+  files?: Map<string, Buffer>;
 }
 
 export interface ActionRuntime {
@@ -132,9 +134,16 @@ export function createActionsModule(): ServiceModule {
           // Actions' HTTP requests default to 15 s inline and 60 s queued (the seed's limits).
           const timeoutMs = opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS;
           services.http = { request: (req) => http.request({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs }) };
+          const request = requestView(record) as unknown as CapturedRequest;
+          // Uploaded files' bytes, for `$request.file.<name>.content$` and actions that send them on.
+          if (record.files.length) {
+            request.files = await Promise.all(
+              record.files.map(async (f) => ({ ...f, content: opts.files?.get(f.id) ?? (await store.requests.getFile(record.token_id, record.uuid, f.id)) ?? undefined })),
+            );
+          }
           return runChain({
             token: { ...token, default_status: start.status, default_content: String(start.content), default_content_type: start.contentType },
-            request: requestView(record) as unknown as CapturedRequest,
+            request,
             rawBody: record.body,
             actions: steps.map((s, i) => ({ uuid: s.id, type: s.type, order: i + 1, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action })),
             services,
@@ -161,12 +170,12 @@ export function createActionsModule(): ServiceModule {
         });
       }
 
-      ctx.pipeline.actions = async (token, record, _files, start) => {
+      ctx.pipeline.actions = async (token, record, files, start) => {
         const steps = await workflows.steps(token);
         if (!steps.length) return null;
         // Without a job queue (no scheduler module), queued actions run inline.
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };
-        const result = await runtime.run(token, record, inline, start);
+        const result = await runtime.run(token, record, inline, start, { files });
         const output = [...result.output];
         if (groups.length && !result.stopped) {
           for (const g of groups) {

@@ -1,5 +1,6 @@
 // Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
 // parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
+import { hasBytes, textBytes } from '../sdk/bytes.js';
 import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
 import type { ActionRegistry } from './registry.js';
 import { templateValue } from './templating.js';
@@ -85,7 +86,9 @@ function normalise(r: ResponseDraft): ResponseDraft {
     if (name.toLowerCase() === 'content-type') contentType = value;
     else headers[name] = value;
   }
-  return { status: r.status, content: r.content, contentType, headers };
+  // Text holding bytes (a `$pdf$`, a downloaded image) is sent as those bytes.
+  const content = typeof r.content === 'string' && hasBytes(r.content) ? textBytes(r.content) : r.content;
+  return { status: r.status, content, contentType, headers };
 }
 
 export async function runChain(input: ChainInput): Promise<ChainResult> {
@@ -111,7 +114,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       services.logger.warn('Could not read global variables for the action chain', { error: message(e) });
     }
   }
-  const scope = new VariableScope(requestVariables(request, token), globalsSnapshot);
+  const scope = new VariableScope(requestVariables(request, token, rawBody), globalsSnapshot);
   for (const [k, v] of Object.entries(input.variables ?? {})) scope.set(k, v);
 
   // Stored globals also update the snapshot so later actions see them.

@@ -6,6 +6,8 @@
 // - `\$name\$` is written as the literal `$name$`. A lone `\$` (a regex's escaped dollar) is kept.
 // - A name may end in modifiers: `$body.json$`, `$x.base64_encode.url_encode$` (applied left to right).
 
+import { bytesText, textBytes } from '../sdk/bytes.js';
+
 export type Resolver = (name: string) => string | undefined;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
@@ -31,8 +33,10 @@ export const MODIFIERS: Record<string, (v: string) => string> = {
       return HTML_ENTITIES[e.toLowerCase()] ?? whole;
     }),
   html_strip: (v) => v.replace(/<!--[\s\S]*?-->|<\/?[a-z!][^>]*>/gi, ''),
-  base64_encode: (v) => Buffer.from(v, 'utf8').toString('base64'),
-  base64_decode: (v) => Buffer.from(v, 'base64').toString('utf8'),
+  // Bytes-aware (core/sdk/bytes.ts): a generated file encodes as its bytes, and decoding binary
+  // base64 gives those bytes back rather than mangled text.
+  base64_encode: (v) => textBytes(v).toString('base64'),
+  base64_decode: (v) => bytesText(Buffer.from(v, 'base64')),
   // Form encoding as the docs show it: spaces become "+", everything but [A-Za-z0-9-_.] is escaped.
   url_encode: (v) =>
     encodeURIComponent(v)

@@ -1,5 +1,7 @@
 // The variables of one chain run: the request's default variables, the runtime variables actions
 // set, and a snapshot of the account's global variables.
+import { isUtf8 } from 'node:buffer';
+import { bytesText } from '../sdk/bytes.js';
 import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../sdk/index.js';
 import { resolveWithModifiers, template as replaceVariables } from './templating.js';
 
@@ -27,13 +29,14 @@ function subPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string 
 }
 
 /** The default variables of a capture (`request.*`), as the docs list them. */
-export function requestVariables(request: CapturedRequest, token: Pick<TokenInfo, 'uuid' | 'alias'>): Map<string, string> {
+export function requestVariables(request: CapturedRequest, token: Pick<TokenInfo, 'uuid' | 'alias'>, rawBody?: Buffer): Map<string, string> {
   const vars = new Map<string, string>();
   const set = (name: string, value: unknown) => vars.set(name, str(value));
   const created = parseCreatedAt(request.created_at);
   set('request.uuid', request.uuid);
   set('request.token_id', request.token_id || token.uuid);
-  set('request.content', request.content);
+  // A body that is not UTF-8 (an image, a zip) is carried as bytes (core/sdk/bytes.ts).
+  set('request.content', rawBody && rawBody.length && !isUtf8(rawBody) ? bytesText(rawBody) : request.content);
   set('request.date', request.created_at);
   set('request.timestamp', Math.floor(created / 1000));
   set('request.hostname', request.hostname);
@@ -53,7 +56,7 @@ export function requestVariables(request: CapturedRequest, token: Pick<TokenInfo
     set(`${p}.content_type`, f.content_type);
     set(`${p}.id`, f.id);
     if (f.link !== undefined) set(`${p}.link`, f.link);
-    if (f.content !== undefined) set(`${p}.content`, Buffer.isBuffer(f.content) ? f.content.toString('utf8') : f.content);
+    if (f.content !== undefined) set(`${p}.content`, Buffer.isBuffer(f.content) ? bytesText(f.content) : f.content);
   }
   if (request.type === 'web') {
     for (const [name, value] of Object.entries(request.query ?? {})) set(`request.query.${name}`, value);

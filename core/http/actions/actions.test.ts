@@ -90,6 +90,23 @@ describe('actions API', () => {
     expect(r.data.result.variables).toMatchObject({ 'x.1': '1', 'x.2': '2' });
   });
 
+  it('hands binary bodies and uploaded files to the actions as bytes, and answers them byte for byte', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]);
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'modify_response', parameters: { content: '$request.file.upload.content$', status: 200 } } });
+    const form = new FormData();
+    form.append('upload', new Blob([png], { type: 'image/png' }), 'x.png');
+    const res = await fetch(`${s.url}/${t.uuid}`, { method: 'POST', body: form });
+    expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
+
+    // The same for a raw binary body through $request.content$, and base64 of its bytes.
+    const t2 = await s.token({ actions: true }, owner.key);
+    await s.call('POST', `/token/${t2.uuid}/actions`, { key: owner.key, json: { type: 'modify_response', parameters: { content: '$request.content$', headers: 'X-B64: $request.content.base64_encode$' } } });
+    const r2 = await s.call('POST', `/${t2.uuid}`, { body: png, headers: { 'Content-Type': 'application/octet-stream' } });
+    expect(r2.buf.equals(png)).toBe(true);
+    expect(r2.headers.get('x-b64')).toBe(png.toString('base64'));
+  });
+
   it('lists action types with their JSON Schemas', async () => {
     const r = await s.call('GET', '/action-types');
     const split = r.data.data.find((x: { type: string }) => x.type === 'text_split');
