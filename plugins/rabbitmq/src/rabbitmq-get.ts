@@ -10,7 +10,7 @@ export const rabbitmqGet = defineAction({
   description: 'Takes one message from a RabbitMQ queue, acknowledges it, and puts its content in $<variable_name>$ (empty when the queue is empty). The queue must exist.',
   parameters: z.object({
     ...brokerParameters,
-    variable_name: z.preprocess((v) => (v === '' || v === null ? undefined : v), variableName().default('message')),
+    variable_name: z.preprocess((v) => (v === '' || v === null ? undefined : v), variableName().default('message')).describe('Default: message'),
   }),
   sets: ['<variable_name>'],
   untemplated: ['variable_name'],
