@@ -1,0 +1,10 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { googleSheetsGetValues } from './get-values.js';
+import { googleProvider } from './provider.js';
+import { googleSheetsAddRow, googleSheetsUpdateRow } from './write.js';
+
+export default definePlugin({
+  name: '@capture/plugin-google-sheets',
+  actions: [googleSheetsAddRow, googleSheetsUpdateRow, googleSheetsGetValues],
+  providers: [googleProvider],
+});
