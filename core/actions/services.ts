@@ -22,7 +22,7 @@ export function servicesFromContainer(container: DependencyContainer, overrides:
 
 /** Account-scoped services have no container default: without an account there is nothing to read. */
 const unavailable: Pick<Services, 'providers' | 'requests'> = {
-  providers: { get: () => Promise.reject(new Error('Providers are not available here')) },
+  providers: { get: () => Promise.reject(new Error('Providers are not available here')), saveCredentials: () => Promise.reject(new Error('Providers are not available here')) },
   requests: { list: () => Promise.reject(new Error('Reading requests is not available here')) },
 };
 

@@ -149,6 +149,15 @@ export class ProviderService {
         if (!wanted.includes(r.type)) throw new Error(`Provider ${id} is a ${r.type} account; this action needs ${wanted.join(' or ')}`);
         return { id: r.id, type: r.type, name: r.name, settings: r.settings, credentials: this.sealer.open<Record<string, unknown>>(r.secret) };
       },
+      saveCredentials: async (id, patch) => {
+        if (userId === null) throw new Error('Providers belong to accounts; this URL has no owner, so it cannot use one');
+        try {
+          await this.update(userId, String(id).trim(), { credentials: patch });
+        } catch (e) {
+          if (e instanceof NotFound) throw new Error(`Provider ${id} not found in this account`);
+          throw e;
+        }
+      },
     };
   }
 }

@@ -86,6 +86,11 @@ export interface Provider {
 export interface Providers {
   /** The provider with this id, of one of `types`; rejects with a clear message when missing or of another type. */
   get(id: string | number, types: string | readonly string[]): Promise<Provider>;
+  /**
+   * Merges `patch` into the provider's stored credentials (null removes a field), e.g. an OAuth
+   * access token renewed with the refresh token, so every process and later run uses it.
+   */
+  saveCredentials(id: string | number, patch: Record<string, unknown>): Promise<void>;
 }
 
 /** Captured requests of other tokens, for actions that read them (webhook_get_requests). */

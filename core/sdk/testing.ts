@@ -95,6 +95,16 @@ export function stubHttp(
 /** Providers of the test account: `id -> {type, settings, credentials}`. */
 export function memoryProviders(list: Array<Omit<Provider, 'name' | 'settings'> & Partial<Pick<Provider, 'name' | 'settings'>>> = []): Providers {
   return {
+    async saveCredentials(id, patch) {
+      const p = list.find((x) => x.id === String(id));
+      if (!p) throw new Error(`Provider ${id} not found`);
+      const merged: Record<string, unknown> = { ...p.credentials };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) delete merged[k];
+        else merged[k] = v;
+      }
+      p.credentials = merged;
+    },
     async get(id, types) {
       const p = list.find((x) => x.id === String(id));
       if (!p) throw new Error(`Provider ${id} not found`);

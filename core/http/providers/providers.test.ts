@@ -90,6 +90,18 @@ describe('providers API', () => {
     expect((await s.call('GET', `/providers/${r.data.id}`, { key: alice.key })).data.name).toBe('Renamed');
   });
 
+  it('lets an action save renewed credentials, which later runs use', async () => {
+    const r = await s.call('POST', '/providers', { key: alice.key, json: { type: 'vault', credentials: { api_key: 'before-rotation' } } });
+    const t = await s.token({ actions: true }, alice.key);
+    const run = await s.call('POST', `/token/${t.uuid}/test-action`, { key: alice.key, json: { type: 'vault_rotate', parameters: { provider_id: r.data.id, api_key: 'after-rotation' } } });
+    expect(run.status).toBe(200);
+    expect((await peek(alice.key, r.data.id)).variables['vault.hash']).toBe(sha('after-rotation'));
+    // Saved credentials still go through the type's schema.
+    const bad = await s.call('POST', `/token/${t.uuid}/test-action`, { key: alice.key, json: { type: 'vault_rotate', parameters: { provider_id: r.data.id, api_key: 'x' } } });
+    expect(JSON.stringify(bad.data)).toMatch(/credentials.api_key/);
+    expect((await peek(alice.key, r.data.id)).variables['vault.hash']).toBe(sha('after-rotation'));
+  });
+
   it('is private to its owner: other users get 404 and their actions cannot use it', async () => {
     const r = await s.call('POST', '/providers', { key: alice.key, json: { type: 'vault', credentials: { api_key: 'alice-only-key' } } });
     expect((await s.call('GET', `/providers/${r.data.id}`, { key: bob.key })).status).toBe(404);
