@@ -30,6 +30,8 @@ export const ConfigSchema = z.object({
   TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
   OUTBOUND_ALLOW_PRIVATE: bool.default(true),
   OUTBOUND_ALLOW_LOOPBACK: bool.default(true),
+  /** An action that fails on this many captures in a row is disabled (0: never). */
+  ACTION_DISABLE_AFTER_FAILURES: int(0, 1_000_000).default(100),
   /** Key that encrypts provider credentials at rest; default: a key file created in DATA_DIR. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
 

@@ -21,6 +21,7 @@ import { createSealer, loadSecretKey } from '../auth/sealing.js';
 import { providersRouter } from '../http/providers/providers.router.js';
 import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
+import { FailureTracker } from './failures.js';
 import { templatesRouter } from '../http/templates/templates.router.js';
 import { TemplateService } from '../templates/service.js';
 import { templateAction, templateIncludeAction } from './template-action.js';
@@ -99,6 +100,7 @@ export function createActionsModule(): ServiceModule {
       const templates = new TemplateService(store, registry, clock);
 
       const workflows = new WorkflowService(store, registry, clock);
+      const failureStreaks = new FailureTracker(store, workflows, clock, logger, config.ACTION_DISABLE_AFTER_FAILURES);
       ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
 
       const providers = new ProviderService(store, registry, createSealer(loadSecretKey(config)), clock);
@@ -176,7 +178,7 @@ export function createActionsModule(): ServiceModule {
         // Without a job queue (no scheduler module), queued actions run inline.
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };
         const result = await runtime.run(token, record, inline, start, { files });
-        const output = [...result.output];
+        const output = [...result.output, ...(await failureStreaks.record(token, result))];
         if (groups.length && !result.stopped) {
           for (const g of groups) {
             const data: QueuedJobData = { token: token.uuid, request: record.uuid, steps: g.steps.map((s) => s.id), variables: result.runtimeVariables };

@@ -54,6 +54,8 @@ export interface ChainResult {
   variables: Record<string, string>;
   /** Only the variables actions set. */
   runtimeVariables: Record<string, string>;
+  /** IDs of the actions that ran (with or without an error), each once. */
+  ran: string[];
 }
 
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -143,7 +145,9 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   };
 
   /** Runs one action; returns the items to repeat the rest of the chain over, if it asked to. */
+  const ran = new Set<string>();
   async function runStep(step: ChainAction): Promise<Array<Record<string, string>> | undefined> {
+    ran.add(step.uuid);
     const entry = registry.get(step.type);
     if (!entry) return void fail(step, `Unknown action type "${step.type}"`);
     const def = entry.definition;
@@ -246,5 +250,6 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     errors,
     variables: scope.all(),
     runtimeVariables: scope.runtimeVariables(),
+    ran: [...ran],
   };
 }

@@ -318,6 +318,21 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.templates.get(user, a.id)).toBeNull();
     });
 
+    it('counts failure streaks of actions and ends them', async () => {
+      const a = randomUUID();
+      const b = randomUUID();
+      expect(await store.actionFailures.fail(a, 't', 1)).toBe(1);
+      expect(await store.actionFailures.fail(a, 't', 2)).toBe(2);
+      expect(await store.actionFailures.fail(b, 't', 3)).toBe(1);
+      expect(await store.actionFailures.failing()).toEqual(expect.arrayContaining([a, b]));
+      await store.actionFailures.reset([a]);
+      expect(await store.actionFailures.failing()).not.toContain(a);
+      expect(await store.actionFailures.fail(a, 't', 4)).toBe(1);
+      await store.actionFailures.reset([a, b]);
+      await store.actionFailures.reset([]);
+      expect(await store.actionFailures.failing()).not.toEqual(expect.arrayContaining([a]));
+    });
+
     describe('search language', () => {
       let token: TokenRecord;
       beforeAll(async () => {

@@ -362,9 +362,20 @@ export interface TemplateRepo {
   delete(userId: number, id: number): Promise<boolean>;
 }
 
+/** Consecutive failures of an action on captures, to disable actions that keep failing. */
+export interface ActionFailureRepo {
+  /** Adds one to the action's streak; returns the new length. */
+  fail(actionId: string, tokenId: string, now: Millis): Promise<number>;
+  /** Ends the streaks of these actions (they succeeded). */
+  reset(actionIds: string[]): Promise<void>;
+  /** Actions with a streak, for processes to know which successes must reset one. */
+  failing(): Promise<string[]>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   providers: ProviderRepo;
+  actionFailures: ActionFailureRepo;
   templates: TemplateRepo;
   workflows: WorkflowRepo;
   globals: GlobalVariableRepo;

@@ -166,6 +166,14 @@ export class WorkflowService {
     return actionView(token.uuid, step, next.indexOf(step));
   }
 
+  /** Disables one action of the chain; false when the chain has no such (enabled) action. */
+  async disable(token: TokenRecord, actionId: string): Promise<boolean> {
+    const steps = await this.steps(token);
+    if (!steps.some((s) => s.id === actionId && !s.disabled)) return false;
+    await this.save(token, steps.map((s) => (s.id === actionId ? { ...s, disabled: true } : s)));
+    return true;
+  }
+
   async remove(token: TokenRecord, actionId: string): Promise<void> {
     const steps = await this.steps(token);
     if (!steps.some((s) => s.id === actionId)) throw new NotFound('Action not found');

@@ -91,6 +91,14 @@ export interface WorkflowDoc {
   updated_at: number;
 }
 
+/** A failure streak of an action; `_id` is the action's uuid. */
+export interface ActionFailureDoc {
+  _id: string;
+  token_id: string;
+  count: number;
+  updated_at: number;
+}
+
 /** An action template; `_id` is its numeric id (sequence `templates`). */
 export interface TemplateDoc extends TemplateRecord {
   _id: number;
@@ -136,6 +144,7 @@ export function cols(db: Db) {
     globals: db.collection<GlobalVariableDoc>('global_variables'),
     providers: db.collection<ProviderDoc>('providers'),
     templates: db.collection<TemplateDoc>('templates'),
+    actionFailures: db.collection<ActionFailureDoc>('action_failures'),
   };
 }
 

@@ -14,6 +14,7 @@ import { cols, type Cols } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
 import { MongoProviderRepo } from './providers.js';
 import { MongoTemplateRepo } from './templates.js';
+import { MongoActionFailureRepo } from './action-failures.js';
 import { MongoGroupRepo } from './groups.js';
 import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
@@ -82,6 +83,7 @@ class MongoStore implements Store {
   readonly globals: MongoGlobalVariableRepo;
   readonly providers: MongoProviderRepo;
   readonly templates: MongoTemplateRepo;
+  readonly actionFailures: MongoActionFailureRepo;
 
   constructor(
     private readonly client: MongoClient,
@@ -98,6 +100,7 @@ class MongoStore implements Store {
     this.globals = new MongoGlobalVariableRepo(c);
     this.providers = new MongoProviderRepo(c);
     this.templates = new MongoTemplateRepo(c);
+    this.actionFailures = new MongoActionFailureRepo(c);
   }
 
   async ping(): Promise<void> {

@@ -9,6 +9,7 @@ import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
 import { sqliteTemplates } from './templates.js';
+import { sqliteActionFailures } from './action-failures.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
@@ -62,6 +63,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     globals: sqliteGlobals(db),
     providers: sqliteProviders(db),
     templates: sqliteTemplates(db),
+    actionFailures: sqliteActionFailures(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

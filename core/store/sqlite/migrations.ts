@@ -161,6 +161,18 @@ export const migrations: Array<{ version: number; up: string }> = [
       CREATE INDEX templates_user ON templates(user_id, id);
     `,
   },
+  {
+    // Failure streaks of actions (actions that keep failing are disabled).
+    version: 9,
+    up: `
+      CREATE TABLE action_failures (
+        action_id TEXT PRIMARY KEY,
+        token_id TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /**
