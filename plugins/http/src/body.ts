@@ -1,9 +1,10 @@
 // Request bodies of the HTTP Request modes, and what Forward mode takes from the capture.
 import { randomBytes } from 'node:crypto';
-import type { CapturedRequest } from '../../../core/sdk/index.js';
+import { textBytes, type CapturedRequest } from '../../../core/sdk/index.js';
 
 export interface FormPart {
   name: string;
+  /** Variable text: sent as its bytes (textBytes), so a file's bytes from $request.file.x.content$ pass unchanged. */
   content: string;
   /** Set: the part is a file. */
   filename?: string;
@@ -23,7 +24,7 @@ export function multipartBody(parts: FormPart[], boundary = `----CaptureFormBoun
     if (part.filename !== undefined) head += `; filename="${dispositionValue(part.filename)}"`;
     head += '\r\n';
     if (part.contentType) head += `Content-Type: ${part.contentType.replace(/[\r\n]/g, '')}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(part.content, 'utf8'), Buffer.from('\r\n'));
+    chunks.push(Buffer.from(`${head}\r\n`), textBytes(part.content), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };

@@ -1,6 +1,6 @@
 // The `http` action (HTTP Request): sends a request in one of five modes and stores the answer in
 // `$<variable_name>.content|status|headers|url$`, or the failure in `$<variable_name>.error$`.
-import { boolean, defineAction, optionalText, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, optionalText, textBytes, z } from '../../../core/sdk/index.js';
 import { forwardedHeaders, multipartBody, rawQuery, urlencodedBody, withQuery } from './body.js';
 import { choice, group, headerLines, optionalNumber, prefix } from './params.js';
 import { STATUS_PATTERN, addHeader, hasHeader, sendAndStore, setHeader, statusPatterns, type Auth, type Retry } from './send.js';
@@ -82,7 +82,7 @@ export const httpRequest = defineAction({
   title: 'HTTP Request',
   category: 'network',
   description:
-    'Sends an HTTP request. Modes: text (the content as given), json (also sets Content-Type: application/json), multipart (form fields and files; filename and content-type optional), urlencoded (name/value pairs), forward (the captured method, query string, headers and body; a method given overrides the captured one, headers given are added and replace captured ones of the same name). Headers are "Name: value" per line. Without a method: POST when there is a body, GET otherwise. Auth: basic or digest. The answer is stored in $<variable_name>.content$, .status, .headers (JSON) and .url (after redirects); a failed request sets $<variable_name>.error$ instead of raising an action error. Timeout at most 15 s (default 15 s inline, 60 s queued). Retry: on network errors and timeouts, and with require_status (20* matches 200 to 209) on other statuses; default 3 retries 1 s apart.',
+    'Sends an HTTP request. Modes: text (the content as given), json (also sets Content-Type: application/json), multipart (form fields and files; filename and content-type optional), urlencoded (name/value pairs), forward (the captured method, query string, headers and body; a method given overrides the captured one, headers given are added and replace captured ones of the same name). Headers are "Name: value" per line. The content is sent as its bytes, so a file ($request.file.<name>.content$) or binary variable passes unchanged. Without a method: POST when there is a body, GET otherwise. Auth: basic or digest. The answer is stored in $<variable_name>.content$ (a binary answer as its bytes), .status, .headers (JSON) and .url (after redirects); a failed request sets $<variable_name>.error$ instead of raising an action error. Timeout at most 15 s (default 15 s inline, 60 s queued). Retry: on network errors and timeouts, and with require_status (20* matches 200 to 209) on other statuses; default 3 retries 1 s apart.',
   parameters: httpParameters,
   sets: ['<variable_name>.content', '<variable_name>.status', '<variable_name>.headers', '<variable_name>.url', '<variable_name>.error'],
   untemplated: ['variable_name'],
@@ -101,9 +101,10 @@ export const httpRequest = defineAction({
       body = ctx.rawBody.length ? ctx.rawBody : undefined;
     } else {
       for (const [name, value] of params.headers) addHeader(headers, name, value);
-      if (mode === 'text') body = params.content;
+      // The content is variable text: sent as its bytes, so bytes in it (a file's) pass unchanged.
+      if (mode === 'text') body = params.content === undefined ? undefined : textBytes(params.content);
       else if (mode === 'json') {
-        body = params.content ?? '';
+        body = textBytes(params.content ?? '');
         if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
       } else if (mode === 'urlencoded') {
         body = urlencodedBody((params.urlencoded ?? []).filter((r) => r.name).map((r) => [r.name!, r.value ?? '']));

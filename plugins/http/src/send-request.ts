@@ -1,6 +1,6 @@
 // The `send_request` action: the older, simpler form of HTTP Request (text body, headers, no modes,
 // auth or retry). It sends and stores the answer exactly like `http`.
-import { boolean, defineAction, optionalText, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, optionalText, textBytes, z } from '../../../core/sdk/index.js';
 import { choice, headerLines, optionalNumber, prefix } from './params.js';
 import { addHeader, sendAndStore } from './send.js';
 
@@ -12,7 +12,7 @@ export const sendRequest = defineAction({
   title: 'Send Request',
   category: 'network',
   description:
-    'Sends an HTTP request with the content as its body and "Name: value" headers per line (the older form of HTTP Request). Without a method: POST when there is content, GET otherwise. The answer is stored in $<variable_name>.content$, .status, .headers (JSON) and .url; a failed request sets $<variable_name>.error$. Timeout at most 30 s.',
+    'Sends an HTTP request with the content as its body (its bytes: a file or binary variable passes unchanged) and "Name: value" headers per line (the older form of HTTP Request). Without a method: POST when there is content, GET otherwise. The answer is stored in $<variable_name>.content$ (a binary answer as its bytes), .status, .headers (JSON) and .url; a failed request sets $<variable_name>.error$. Timeout at most 30 s.',
   parameters: z.object({
     url: z.string().trim().min(1, 'is required'),
     content: optionalText(),
@@ -29,7 +29,7 @@ export const sendRequest = defineAction({
     for (const [name, value] of params.headers) addHeader(headers, name, value);
     await sendAndStore(
       ctx,
-      { method: params.method ?? (params.content ? 'POST' : 'GET'), url: params.url, headers, body: params.content },
+      { method: params.method ?? (params.content ? 'POST' : 'GET'), url: params.url, headers, body: params.content === undefined ? undefined : textBytes(params.content) },
       {
         prefix: params.variable_name,
         timeoutMs: params.timeout ? Math.round(params.timeout * 1000) : undefined,

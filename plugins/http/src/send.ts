@@ -1,7 +1,7 @@
 // Sending one outgoing request for the `http` and `send_request` actions: authentication, retries,
 // the result variables `<prefix>.content|status|headers|url|error` and the output lines. Every
 // request goes through ctx.services.http, core's client with the outbound policy.
-import type { ActionContext, HttpRequest, HttpResponse } from '../../../core/sdk/index.js';
+import { bytesText, type ActionContext, type HttpRequest, type HttpResponse } from '../../../core/sdk/index.js';
 import { digestAuthorization, parseDigestChallenge } from './digest.js';
 
 export interface Outgoing {
@@ -192,7 +192,8 @@ export async function sendAndStore(ctx: ActionContext<unknown>, req: Outgoing, o
   const after = retried ? ` after ${retried === 1 ? '1 retry' : `${retried} retries`}` : '';
   const what = `${req.method} ${shownUrl(req.url)}`;
   if (res) {
-    vars.set(`${p}.content`, res.body.toString('utf8'));
+    // UTF-8 answers are text; other bytes (an image, a PDF) are kept as bytes in the variable text.
+    vars.set(`${p}.content`, bytesText(res.body));
     vars.set(`${p}.status`, res.status);
     vars.set(`${p}.headers`, JSON.stringify(res.headers));
     vars.set(`${p}.url`, res.url ?? req.url);

@@ -2,8 +2,10 @@
 // result variables, failures, retries and timeouts.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
-import { fakeClock, runAction, stubHttp, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
+import { ActionRegistry } from '../../../core/actions/registry.js';
+import { runChain } from '../../../core/actions/runner.js';
+import { bytesText, fetchHttpClient, textBytes } from '../../../core/sdk/index.js';
+import { TEST_TOKEN, fakeClock, runAction, stubHttp, testRequest, testServices, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
 import { httpRequest } from '../src/http.js';
 import { freePort, outboundHttp, selfSignedCert, startServer, type Handler, type TestHttpServer } from './helpers.js';
 
@@ -448,5 +450,73 @@ describe('http: parameters', () => {
   it('a bad value from a variable is an action error at run time', async () => {
     const r = await runAction(httpRequest, { url: 'http://example.test', timeout: '$t$' }, { vars: { t: '99' }, services: { http: stubHttp() } });
     expect(r.errors).toEqual(['Invalid parameter parameters.timeout: must be between 0 and 15 seconds']);
+  });
+});
+
+describe('http: bytes', () => {
+  // Every byte value: not UTF-8, so it travels in variables as a marked span (core/sdk/bytes.ts).
+  const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+
+  it('text mode sends the bytes of a binary request body unchanged', async () => {
+    const r = await run({ url: server.url, mode: 'text', content: '$request.content$' }, { rawBody: allBytes });
+    expect(r.errors).toEqual([]);
+    const [got] = server.received;
+    expect(got.body.equals(allBytes)).toBe(true);
+    expect(got.headers['content-length']).toBe('256');
+  });
+
+  it('json mode sends text around bytes as UTF-8 and the bytes as themselves', async () => {
+    await run({ url: server.url, mode: 'json', content: '{"é": "$bin$"}' }, { vars: { bin: bytesText(allBytes) } });
+    const [got] = server.received;
+    expect(got.body.equals(Buffer.concat([Buffer.from('{"é": "'), allBytes, Buffer.from('"}')]))).toBe(true);
+  });
+
+  it('multipart mode sends an uploaded file byte-exactly', async () => {
+    await run(
+      { url: server.url, mode: 'multipart', multipart: [{ name: 'img', filename: '$request.file.img.filename$', 'content-type': 'image/png', content: '$request.file.img.content$' }] },
+      { request: { files: [{ id: 'f1', name: 'img', filename: 'a.png', size: 256, content_type: 'image/png', content: allBytes }] } },
+    );
+    const [got] = server.received;
+    const b = /boundary=(.+)$/.exec(String(got.headers['content-type']))![1];
+    const head = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="img"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+    expect(got.body.equals(Buffer.concat([head, allBytes, Buffer.from(`\r\n--${b}--\r\n`)]))).toBe(true);
+  });
+
+  it('a binary response is kept as bytes in $http.content$; a UTF-8 one as text', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.end(allBytes);
+    };
+    const r = await run({ url: server.url });
+    expect(r.vars['http.content']).toBe(bytesText(allBytes));
+    expect(textBytes(r.vars['http.content']!).equals(allBytes)).toBe(true);
+    expect(r.output[0]).toContain('256 bytes');
+    handler = (_req, res) => void res.end('héllo ✓');
+    expect((await run({ url: server.url })).vars['http.content']).toBe('héllo ✓');
+  });
+
+  it('a downloaded file can be sent on byte-exactly by a later action', async () => {
+    handler = (req, res) => {
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.end(req.url === '/image.png' ? allBytes : 'stored');
+    };
+    const registry = new ActionRegistry();
+    registry.addAll('test', [httpRequest]);
+    const r = await runChain({
+      token: TEST_TOKEN,
+      request: testRequest(),
+      rawBody: Buffer.alloc(0),
+      registry,
+      services: testServices({ http: outboundHttp() }),
+      actions: [
+        { uuid: 'a', type: 'http', order: 1, parameters: { url: `${server.url}/image.png`, variable_name: 'img' } },
+        { uuid: 'b', type: 'http', order: 2, parameters: { url: `${server.url}/upload`, method: 'PUT', content: '$img.content$', headers: 'Content-Type: $img.headers.content-type$' } },
+      ],
+    });
+    expect(r.errors).toEqual([]);
+    const upload = server.received.find((g) => g.url === '/upload')!;
+    expect(upload.body.equals(allBytes)).toBe(true);
+    expect(upload.headers['content-type']).toBe('image/png');
+    expect(r.runtimeVariables['http.content']).toBe('stored');
   });
 });

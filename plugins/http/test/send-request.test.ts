@@ -45,6 +45,13 @@ describe('send_request', () => {
     expect(server.received.map((g) => g.method)).toEqual(['GET', 'POST']);
   });
 
+  it('sends binary content as its bytes', async () => {
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const r = await runAction(sendRequest, { url: server.url, content: 'head:$request.content$' }, { rawBody: allBytes, services: { http: outboundHttp() } });
+    expect(r.errors).toEqual([]);
+    expect(server.received[0]!.body.equals(Buffer.concat([Buffer.from('head:'), allBytes]))).toBe(true);
+  });
+
   it('stores a failure in $<prefix>.error$', async () => {
     const port = await freePort();
     const r = await runAction(sendRequest, { url: `http://127.0.0.1:${port}/` }, { services: { http: outboundHttp() } });
