@@ -1,6 +1,6 @@
-// The `sftp_download` action: reads a file from the server into a variable (as UTF-8 text, at
-// most 10 MiB).
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+// The `sftp_download` action: reads a file from the server into a variable (at most 10 MiB): text
+// when it is UTF-8, else its bytes (bytesText), which uploads and responses pass on unchanged.
+import { bytesText, defineAction, variableName, z } from '../../../core/sdk/index.js';
 import { connectionParams, hostKeyNote, openSftp, withSsh } from './connection.js';
 import { readFile } from './sftp-io.js';
 
@@ -11,7 +11,7 @@ export const sftpDownload = defineAction({
   title: 'SFTP Download',
   category: 'ssh',
   description:
-    'Downloads a file from an SFTP (SSH) server into $<variable_name>$ (text, at most 10 MiB). Log in with a password or an SSH key pair from Providers (provider_id). At most 30 s.',
+    'Downloads a file from an SFTP (SSH) server into $<variable_name>$ (at most 10 MiB; text when UTF-8, else the bytes, which uploads, responses and base64_encode keep). Log in with a password or an SSH key pair from Providers (provider_id). At most 30 s.',
   parameters: z.object({
     ...connectionParams,
     path: z.string().trim().min(1, 'is required').max(4096),
@@ -28,7 +28,7 @@ export const sftpDownload = defineAction({
         sftp.end();
       }
     });
-    ctx.vars.set(params.variable_name, file.data.toString('utf8'));
+    ctx.vars.set(params.variable_name, bytesText(file.data));
     ctx.log(`Downloaded ${params.path} (${file.data.length} bytes) from ${params.username}@${params.host} into $${params.variable_name}$; ${note}`);
     if (file.truncated) ctx.log(`The file is larger than 10 MiB${file.size !== undefined ? ` (${file.size} bytes)` : ''}: only its first 10 MiB were kept`);
   },

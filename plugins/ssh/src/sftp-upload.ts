@@ -1,6 +1,7 @@
 // The `sftp_upload` action: writes the content (variables replaced) to a file on the server,
-// replacing it. A relative path is relative to the login directory.
-import { defineAction, z } from '../../../core/sdk/index.js';
+// replacing it. A relative path is relative to the login directory. The content is written as its
+// bytes (textBytes), so a file's bytes ($request.file.x.content$, a download) arrive unchanged.
+import { defineAction, textBytes, z } from '../../../core/sdk/index.js';
 import { connectionParams, hostKeyNote, openSftp, withSsh } from './connection.js';
 import { writeFile } from './sftp-io.js';
 
@@ -9,14 +10,14 @@ export const sftpUpload = defineAction({
   title: 'SFTP Upload',
   category: 'ssh',
   description:
-    'Uploads a file to an SFTP (SSH) server: the content, variables replaced, is written to the path (relative to the login directory), replacing the file. Log in with a password or an SSH key pair from Providers (provider_id). At most 30 s.',
+    'Uploads a file to an SFTP (SSH) server: the content, variables replaced, is written to the path (relative to the login directory), replacing the file. The content is written as its bytes, so a file ($request.file.<name>.content$) or binary variable arrives unchanged. Log in with a password or an SSH key pair from Providers (provider_id). At most 30 s.',
   parameters: z.object({
     ...connectionParams,
     path: z.string().trim().min(1, 'is required').max(4096),
     content: z.string(),
   }),
   async execute(ctx, params) {
-    const data = Buffer.from(params.content, 'utf8');
+    const data = textBytes(params.content);
     const note = await withSsh(ctx, 'uploading', async (session) => {
       const sftp = await openSftp(session);
       try {

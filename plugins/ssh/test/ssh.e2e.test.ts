@@ -60,3 +60,22 @@ it('uploads the captured body over SFTP, reads it back and uses it in a command 
   expect(output).toContain('[3 ssh_run_command] Ran the command on capture@127.0.0.1: exit code 0');
   expect(output).toContain(ssh.fingerprint);
 });
+
+it('uploads a binary body over SFTP, downloads it and answers with the exact bytes', async () => {
+  const t = await s.token({ actions: true });
+  const login = { host: '127.0.0.1', port: ssh.port, username: 'capture', password: 'e2e-pass' };
+  const actions = [
+    { type: 'sftp_upload', order: 1, parameters: { ...login, path: 'upload.bin', content: '$request.content$' } },
+    { type: 'sftp_download', order: 2, parameters: { ...login, path: 'upload.bin', variable_name: 'back' } },
+    { type: 'modify_response', order: 3, parameters: { content: '$back$', headers: 'Content-Type: application/octet-stream' } },
+  ];
+  for (const a of actions) {
+    const r = await s.call('POST', `/token/${t.uuid}/actions`, { json: a });
+    expect(r.status, r.text).toBe(200);
+  }
+  const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+  const hook = await s.call('POST', `/${t.uuid}`, { body: allBytes, headers: { 'Content-Type': 'application/octet-stream' } });
+  expect(hook.status).toBe(200);
+  expect(fs.readFileSync(path.join(ssh.root, 'upload.bin')).equals(allBytes)).toBe(true);
+  expect(hook.buf.equals(allBytes)).toBe(true);
+});

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryProviders, runAction, validateParams } from '../../../core/sdk/testing.js';
-import type { Network } from '../../../core/sdk/index.js';
+import { bytesText, textBytes, type Network } from '../../../core/sdk/index.js';
 import plugin from '../src/index.js';
 import { sftpDownload } from '../src/sftp-download.js';
 import { sftpUpload } from '../src/sftp-upload.js';
@@ -192,6 +192,34 @@ describe('sftp_upload and sftp_download', () => {
     expect(down.errors).toEqual([]);
     expect(down.vars.file).toBe(content);
     expect(await settled()).toBe(0);
+  });
+
+  it('uploads bytes and downloads them back byte-exactly (every byte value)', async () => {
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const up = await runAction(sftpUpload, { ...conn(), path: 'all.bin', content: '$bin$' }, { vars: { bin: bytesText(allBytes) }, services: { net: loopbackNet() } });
+    expect(up.errors).toEqual([]);
+    expect(up.output[0]).toMatch(/^Uploaded 256 bytes to all.bin/);
+    expect(fs.readFileSync(path.join(server.root, 'all.bin')).equals(allBytes)).toBe(true);
+
+    const down = await runAction(sftpDownload, { ...conn(), path: 'all.bin', variable_name: 'file' }, { services: { net: loopbackNet() } });
+    expect(down.errors).toEqual([]);
+    expect(down.vars.file).toBe(bytesText(allBytes));
+    expect(textBytes(down.vars.file!).equals(allBytes)).toBe(true);
+    expect(down.output[0]).toMatch(/^Downloaded all.bin \(256 bytes\)/);
+  });
+
+  it('uploads a binary request body and an uploaded file as their bytes', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
+    const body = await runAction(sftpUpload, { ...conn(), path: 'body.bin', content: '$request.content$' }, { rawBody: png, services: { net: loopbackNet() } });
+    expect(body.errors).toEqual([]);
+    expect(fs.readFileSync(path.join(server.root, 'body.bin')).equals(png)).toBe(true);
+    const file = await runAction(
+      sftpUpload,
+      { ...conn(), path: '$request.file.img.filename$', content: '$request.file.img.content$' },
+      { request: { files: [{ id: 'f', name: 'img', filename: 'image.png', size: png.length, content_type: 'image/png', content: png }] }, services: { net: loopbackNet() } },
+    );
+    expect(file.errors).toEqual([]);
+    expect(fs.readFileSync(path.join(server.root, 'image.png')).equals(png)).toBe(true);
   });
 
   it('replaces an existing file', async () => {
