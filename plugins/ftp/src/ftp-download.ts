@@ -1,7 +1,8 @@
-// The `ftp_download` action: reads a file from an FTP or FTPS server into a variable (as UTF-8
-// text, at most 10 MiB: the transfer is stopped there).
+// The `ftp_download` action: reads a file from an FTP or FTPS server into a variable (at most
+// 10 MiB: the transfer is stopped there): text when it is UTF-8, else its bytes (bytesText), which
+// uploads and responses pass on unchanged.
 import { Writable } from 'node:stream';
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { bytesText, defineAction, variableName, z } from '../../../core/sdk/index.js';
 import { connectionParams, pathError, withFtp } from './connection.js';
 
 export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
@@ -35,7 +36,7 @@ export const ftpDownload = defineAction({
   title: 'FTP(S) Download',
   category: 'ftp',
   description:
-    'Downloads a file from an FTP or FTPS (explicit TLS) server into $<variable_name>$ (text, at most 10 MiB). Passive mode. Storing the password as a Global Variable is recommended.',
+    'Downloads a file from an FTP or FTPS (explicit TLS) server into $<variable_name>$ (at most 10 MiB; text when UTF-8, else the bytes, which uploads, responses and base64_encode keep). Passive mode. Storing the password as a Global Variable is recommended.',
   parameters: z.object({
     ...connectionParams,
     variable_name: variableName().default('ftp_download'),
@@ -52,7 +53,7 @@ export const ftpDownload = defineAction({
       }
       return c.result();
     });
-    ctx.vars.set(params.variable_name, file.data.toString('utf8'));
+    ctx.vars.set(params.variable_name, bytesText(file.data));
     ctx.log(`Downloaded ${params.path} (${file.data.length} bytes) from ${params.username}@${params.host}${params.ssl ? ' (FTPS)' : ''} into $${params.variable_name}$`);
     if (file.truncated) ctx.log('The file is larger than 10 MiB: only its first 10 MiB were kept');
   },

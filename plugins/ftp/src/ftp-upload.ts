@@ -1,7 +1,9 @@
 // The `ftp_upload` action: stores the content (variables replaced) at the path on an FTP or FTPS
-// server, replacing the file. A relative path is relative to the login directory.
+// server, replacing the file. A relative path is relative to the login directory. The content is
+// stored as its bytes (textBytes), so a file's bytes ($request.file.x.content$, a download) arrive
+// unchanged.
 import { Readable } from 'node:stream';
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, textBytes, z } from '../../../core/sdk/index.js';
 import { connectionParams, pathError, withFtp } from './connection.js';
 
 export const ftpUpload = defineAction({
@@ -9,13 +11,13 @@ export const ftpUpload = defineAction({
   title: 'FTP(S) Upload',
   category: 'ftp',
   description:
-    'Uploads a file to an FTP or FTPS (explicit TLS) server: the content, variables replaced, is stored at the path (relative to the login directory), replacing the file. Passive mode. Storing the password as a Global Variable is recommended.',
+    'Uploads a file to an FTP or FTPS (explicit TLS) server: the content, variables replaced, is stored at the path (relative to the login directory), replacing the file. The content is stored as its bytes, so a file ($request.file.<name>.content$) or binary variable arrives unchanged. Passive mode. Storing the password as a Global Variable is recommended.',
   parameters: z.object({
     ...connectionParams,
     content: z.string(),
   }),
   async execute(ctx, params) {
-    const data = Buffer.from(params.content, 'utf8');
+    const data = textBytes(params.content);
     await withFtp(ctx, async ({ client, where }) => {
       try {
         await client.uploadFrom(Readable.from([data]), params.path);

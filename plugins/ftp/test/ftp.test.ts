@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAction, validateParams } from '../../../core/sdk/testing.js';
-import type { Network } from '../../../core/sdk/index.js';
+import { bytesText, textBytes, type Network } from '../../../core/sdk/index.js';
 import plugin from '../src/index.js';
 import { ftpDownload } from '../src/ftp-download.js';
 import { ftpUpload } from '../src/ftp-upload.js';
@@ -64,6 +64,33 @@ describe('ftp_upload and ftp_download', () => {
     expect(down.errors).toEqual([]);
     expect(down.vars.got).toBe(content);
     expect(await settled(plain)).toBe(0);
+  });
+
+  it('uploads bytes and downloads them back byte-exactly (every byte value)', async () => {
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const up = await runAction(ftpUpload, { ...conn(), path: 'all.bin', content: '$bin$' }, { vars: { bin: bytesText(allBytes) }, services: { net: loopbackNet() } });
+    expect(up.errors).toEqual([]);
+    expect(up.output).toEqual([`Uploaded 256 bytes to all.bin on bob@${HOST}`]);
+    expect(fs.readFileSync(path.join(plain.root, 'all.bin')).equals(allBytes)).toBe(true);
+
+    const down = await runAction(ftpDownload, { ...conn(), path: 'all.bin', variable_name: 'file' }, { services: { net: loopbackNet() } });
+    expect(down.errors).toEqual([]);
+    expect(down.vars.file).toBe(bytesText(allBytes));
+    expect(textBytes(down.vars.file!).equals(allBytes)).toBe(true);
+  });
+
+  it('uploads a binary request body and an uploaded file as their bytes', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
+    const body = await runAction(ftpUpload, { ...conn(), path: 'body.bin', content: '$request.content$' }, { rawBody: png, services: { net: loopbackNet() } });
+    expect(body.errors).toEqual([]);
+    expect(fs.readFileSync(path.join(plain.root, 'body.bin')).equals(png)).toBe(true);
+    const file = await runAction(
+      ftpUpload,
+      { ...conn(), path: '$request.file.img.filename$', content: '$request.file.img.content$' },
+      { request: { files: [{ id: 'f', name: 'img', filename: 'image.png', size: png.length, content_type: 'image/png', content: png }] }, services: { net: loopbackNet() } },
+    );
+    expect(file.errors).toEqual([]);
+    expect(fs.readFileSync(path.join(plain.root, 'image.png')).equals(png)).toBe(true);
   });
 
   it('downloads into ftp_download by default', async () => {
@@ -148,6 +175,17 @@ describe.skipIf(!cert)('FTPS (explicit TLS)', () => {
     expect(down.errors).toEqual([]);
     expect(down.vars.ftp_download).toBe('over tls ✓');
     expect(s.servernames).toEqual([HOST, HOST]);
+  });
+
+  it('transfers bytes byte-exactly over TLS', async () => {
+    const s = secure!;
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => 255 - i));
+    const tls = { ...conn(s), ssl: true, skip_ssl_verification: true };
+    const up = await runAction(ftpUpload, { ...tls, path: 'tls.bin', content: '$bin$' }, { vars: { bin: bytesText(allBytes) }, services: { net: loopbackNet() } });
+    expect(up.errors).toEqual([]);
+    expect(fs.readFileSync(path.join(s.root, 'tls.bin')).equals(allBytes)).toBe(true);
+    const down = await runAction(ftpDownload, { ...tls, path: 'tls.bin' }, { services: { net: loopbackNet() } });
+    expect(textBytes(down.vars.ftp_download!).equals(allBytes)).toBe(true);
   });
 
   it('refuses a self-signed certificate unless skip_ssl_verification', async () => {
