@@ -1,5 +1,6 @@
-// `aws_s3_get_object`: GET /bucket/key into a variable (as UTF-8 text), at most 10 MiB.
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+// `aws_s3_get_object`: GET /bucket/key into a variable, at most 10 MiB: text when it is UTF-8, else
+// its bytes (bytesText), which uploads and responses pass on unchanged.
+import { bytesText, defineAction, variableName, z } from '../../../core/sdk/index.js';
 import { awsAccount } from './provider.js';
 import { bucketName, objectKey, providerId, region, s3Name, s3Request } from './s3.js';
 
@@ -9,7 +10,7 @@ export const awsS3GetObject = defineAction({
   type: 'aws_s3_get_object',
   title: 'AWS S3: Get Object',
   category: 'aws',
-  description: 'Reads an object of an S3 bucket (at most 10 MiB, as text) into $<variable_name>$. Region may be left blank for S3-compatible stores.',
+  description: 'Reads an object of an S3 bucket (at most 10 MiB) into $<variable_name>$: text when UTF-8, else the bytes, which uploads, responses and base64_encode keep. Region may be left blank for S3-compatible stores.',
   parameters: z.object({
     provider_id: providerId(),
     region: region(),
@@ -34,7 +35,7 @@ export const awsS3GetObject = defineAction({
     if (res.truncated || res.body.length > MAX_OBJECT_BYTES || declared > MAX_OBJECT_BYTES) {
       throw new Error(`Object ${name} is larger than ${MAX_OBJECT_BYTES / 1024 / 1024} MiB (${Number.isFinite(declared) && declared > 0 ? `${declared} bytes` : 'too large'}); not read`);
     }
-    ctx.vars.set(params.variable_name, res.body.toString('utf8'));
+    ctx.vars.set(params.variable_name, bytesText(res.body));
     const type = res.headers['content-type'];
     ctx.log(`Object ${name} read into $${params.variable_name}$ (${res.body.length} bytes${type ? `, ${type}` : ''})`);
   },

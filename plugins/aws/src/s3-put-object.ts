@@ -1,5 +1,6 @@
-// `aws_s3_put_object` (Create Object): PUT /bucket/key with the body as UTF-8, signed payload.
-import { defineAction, z } from '../../../core/sdk/index.js';
+// `aws_s3_put_object` (Create Object): PUT /bucket/key with the body's bytes (textBytes: text as
+// UTF-8, a file's bytes unchanged), signed payload.
+import { defineAction, textBytes, z } from '../../../core/sdk/index.js';
 import { awsAccount } from './provider.js';
 import { bucketName, cannedAcl, objectKey, providerId, region, s3Name, s3Request } from './s3.js';
 
@@ -8,7 +9,7 @@ export const awsS3PutObject = defineAction({
   title: 'AWS S3: Create Object',
   category: 'aws',
   description:
-    'Uploads the body (e.g. $request.content$) to an object of an S3 bucket, replacing any object with that key. Region may be left blank for S3-compatible stores. Canned ACL: private, public-read, public-read-write or authenticated-read.',
+    'Uploads the body (e.g. $request.content$) to an object of an S3 bucket, replacing any object with that key. The body is stored as its bytes, so a file ($request.file.<name>.content$) or binary variable arrives unchanged. Region may be left blank for S3-compatible stores. Canned ACL: private, public-read, public-read-write or authenticated-read.',
   parameters: z.object({
     provider_id: providerId(),
     region: region(),
@@ -19,7 +20,7 @@ export const awsS3PutObject = defineAction({
   }),
   async execute(ctx, params) {
     const account = await awsAccount(ctx, params.provider_id);
-    const body = Buffer.from(params.body, 'utf8');
+    const body = textBytes(params.body);
     const headers: Record<string, string> = {};
     if (params.canned_acl) headers['x-amz-acl'] = params.canned_acl;
     const res = await s3Request(ctx, account, { operation: 'PutObject', method: 'PUT', region: params.region, bucket: params.bucket_name, key: params.object_key, headers, body });

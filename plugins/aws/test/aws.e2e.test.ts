@@ -75,4 +75,29 @@ describe('aws actions', () => {
     ]);
     expect(list.text).not.toContain(SECRET);
   });
+
+  it('store a binary capture in S3 and answer with the exact bytes read back', async () => {
+    const user = await s.user(true);
+    const created = await s.call('POST', '/providers', {
+      key: user.key,
+      json: { type: 'aws', name: 'Binary store', credentials: { access_key_id: KEY, secret_access_key: SECRET }, settings: { endpoint: fake.url } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const login = { provider_id: created.data.id, region: '' };
+    const t = await s.token({ actions: true }, user.key);
+    for (const [type, parameters] of [
+      ['aws_s3_create_bucket', { ...login, bucket_name: 'binary' }],
+      ['aws_s3_put_object', { ...login, bucket_name: 'binary', object_key: 'in.bin', body: '$request.content$' }],
+      ['aws_s3_get_object', { ...login, bucket_name: 'binary', object_key: 'in.bin', variable_name: 'back' }],
+      ['modify_response', { content: '$back$', headers: 'Content-Type: application/octet-stream' }],
+    ] as const) {
+      const r = await s.call('POST', `/token/${t.uuid}/actions`, { key: user.key, json: { type, parameters } });
+      expect(r.status, r.text).toBe(200);
+    }
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const hook = await s.call('POST', `/${t.uuid}`, { body: allBytes, headers: { 'Content-Type': 'application/octet-stream' } });
+    expect(hook.status).toBe(200);
+    expect(fake.buckets.get('binary')!.objects.get('in.bin')!.body.equals(allBytes)).toBe(true);
+    expect(hook.buf.equals(allBytes)).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 // The S3 actions against a local S3 stand-in that checks the SigV4 signature of every request,
 // and against a stub for AWS's own addressing (virtual-hosted buckets, regions, redirects).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient, type Providers } from '../../../core/sdk/index.js';
+import { bytesText, fetchHttpClient, textBytes, type Providers } from '../../../core/sdk/index.js';
 import { memoryProviders, runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
 import { awsProvider } from '../src/provider.js';
 import { awsS3CreateBucket } from '../src/s3-create-bucket.js';
@@ -102,6 +102,33 @@ describe('aws_s3_put_object and aws_s3_get_object', () => {
     expect(get.vars.obj).toBe(body);
     expect(get.output).toEqual([`Object s3://photos/${key} read into $obj$ (${Buffer.byteLength(body)} bytes, binary/octet-stream)`]);
     expect(fake.requests.every((r) => r.rejected === null)).toBe(true);
+  });
+
+  it('puts and gets bytes byte-exactly (every byte value), signed over the bytes', async () => {
+    await bucket();
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const put = await run(awsS3PutObject, { provider_id: '7', region: '', bucket_name: 'photos', object_key: 'all.bin', body: '$bin$' }, { bin: bytesText(allBytes) });
+    expect(put.errors).toEqual([]);
+    expect(fake.buckets.get('photos')!.objects.get('all.bin')!.body.equals(allBytes)).toBe(true);
+    expect(put.output[0]).toMatch(/ uploaded \(256 bytes, /);
+
+    const get = await run(awsS3GetObject, { provider_id: '7', bucket_name: 'photos', object_key: 'all.bin', variable_name: 'obj' });
+    expect(get.errors).toEqual([]);
+    expect(get.vars.obj).toBe(bytesText(allBytes));
+    expect(textBytes(get.vars.obj!).equals(allBytes)).toBe(true);
+    expect(fake.requests.every((r) => r.rejected === null)).toBe(true);
+  });
+
+  it('puts an uploaded file as its bytes', async () => {
+    await bucket();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
+    const r = await runAction(
+      awsS3PutObject,
+      { provider_id: '7', region: '', bucket_name: 'photos', object_key: 'up/$request.file.img.filename$', body: '$request.file.img.content$' },
+      { services: { http: fetchHttpClient, providers }, request: { files: [{ id: 'f', name: 'img', filename: 'a.png', size: png.length, content_type: 'image/png', content: png }] } },
+    );
+    expect(r.errors).toEqual([]);
+    expect(fake.buckets.get('photos')!.objects.get('up/a.png')!.body.equals(png)).toBe(true);
   });
 
   it('takes parameters from variables', async () => {
