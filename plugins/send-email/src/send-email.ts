@@ -1,7 +1,7 @@
 // The `send_email` action: an e-mail with variable contents, sent through the service's mailer
 // (core registers it under MAILER). Loop protection: the mailer counts the X-Capture-Loop headers
 // of the e-mail that triggered the action and refuses to send past the configured limit.
-import { boolean, defineAction, optionalText, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, optionalText, textBytes, z } from '../../../core/sdk/index.js';
 import { MAILER, type Mailer } from '../../../core/sdk/mail.js';
 
 export const MAX_RECIPIENTS = 20;
@@ -22,17 +22,20 @@ export function parseRecipients(text: string): string[] {
 /** An attachment as the API takes it (shared by send_email and send_email_smtp). */
 export const attachment = z.object({
   filename: z.string().trim().min(1).max(255),
-  content: z.string(),
+  content: z.string().describe('The file: text, or bytes such as $request.file.<name>.content$, attached as they are; base64 text with encoding base64'),
   content_type: optionalText(),
   /** `base64` when the content is base64 text of binary data (e.g. `$request.file.x.content.base64_encode$`). */
-  encoding: z.enum(['text', 'base64']).nullish(),
+  encoding: z.enum(['text', 'base64']).nullish().describe('base64: the content is base64 text, decoded before attaching; default text'),
 });
 
-/** The attachments' bytes: base64 content decoded, text kept as it is. */
+/**
+ * The attachments' bytes: base64 content decoded; otherwise the variable text's bytes (textBytes),
+ * so a file's bytes ($request.file.x.content$, a download) are attached unchanged.
+ */
 export function mailAttachments(list: ReadonlyArray<z.output<typeof attachment>> | null | undefined) {
   return (list ?? []).map((a) => ({
     filename: a.filename,
-    content: a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : a.content,
+    content: a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : textBytes(a.content),
     contentType: a.content_type,
   }));
 }

@@ -10,7 +10,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { container as rootContainer } from 'tsyringe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Network } from '../../../core/sdk/index.js';
+import { bytesText, type Network } from '../../../core/sdk/index.js';
 import { runAction, validateParams } from '../../../core/sdk/testing.js';
 import { SMTP_TLS_OPTIONS, sendEmailSmtp } from '../src/send-email-smtp.js';
 
@@ -151,6 +151,38 @@ describe('send_email_smtp', () => {
     ]);
     expect(r.output).toHaveLength(1);
     expect(r.output[0]).toMatch(new RegExp(`^E-mail "Got .*" sent through ${HOST}:${ports.starttls} to bob@example.test, carol@example.test \\(<.+>\\)$`));
+  });
+
+  it('attaches an uploaded file and a binary variable byte-exactly', async () => {
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const r = await runAction(
+      sendEmailSmtp,
+      {
+        host: HOST,
+        port: ports.starttls,
+        username: USER,
+        password: PASSWORD,
+        recipient: 'bob@example.test',
+        subject: 'Files',
+        content: 'see attached',
+        attachments: [
+          { filename: '$request.file.img.filename$', content: '$request.file.img.content$', content_type: 'image/png' },
+          { filename: 'var.bin', content: '$bin$', content_type: 'application/octet-stream' },
+        ],
+      },
+      {
+        services: { net: loopback },
+        container: trusting(),
+        vars: { bin: bytesText(allBytes) },
+        request: { files: [{ id: 'f', name: 'img', filename: 'image.png', size: 256, content_type: 'image/png', content: allBytes }] },
+      },
+    );
+    expect(r.errors).toEqual([]);
+    const [{ mail }] = received;
+    expect(mail.attachments.map((a) => [a.filename, a.contentType, a.content.equals(allBytes)])).toEqual([
+      ['image.png', 'image/png', true],
+      ['var.bin', 'application/octet-stream', true],
+    ]);
   });
 
   it('sends over implicit TLS (ssl), text by default, the username as sender', async () => {

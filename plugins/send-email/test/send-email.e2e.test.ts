@@ -69,6 +69,33 @@ describe('send_email action', () => {
     expect(JSON.parse(file.text)).toEqual({ order: 42 });
   });
 
+  it('attaches an uploaded binary file byte-exactly', async () => {
+    const from = await s.token({ actions: true });
+    const to = await s.token();
+    await addAction(s, from.uuid, {
+      recipient: `${to.uuid}@${DOMAIN}`,
+      subject: 'A file',
+      content: 'attached',
+      attachments: [{ filename: '$request.file.img.filename$', content: '$request.file.img.content$', content_type: '$request.file.img.content_type$' }],
+    });
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const boundary = 'e2e-boundary-7f3a';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="img"; filename="all.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      allBytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const hook = await s.call('POST', `/${from.uuid}`, { body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } });
+    expect(hook.status).toBe(200);
+
+    const [web] = await emails(from.uuid);
+    expect(web.custom_action_errors).toEqual([]);
+    const [mail] = await emails(to.uuid);
+    expect(mail.files).toMatchObject([{ filename: 'all.bin', content_type: 'application/octet-stream', size: 256 }]);
+    const file = await s.call('GET', `/token/${to.uuid}/request/${mail.uuid}/download/${mail.files[0].id}`);
+    expect(file.buf.equals(allBytes)).toBe(true);
+  });
+
   it('stops a token that mails itself at SMTP_LOOP_LIMIT passes', async () => {
     const t = await s.token({ actions: true });
     await addAction(s, t.uuid, { recipient: `${t.uuid}@${DOMAIN}`, subject: 'again', content: 'loop' });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { container as rootContainer } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { MAILER, type Mailer, type OutgoingMail } from '../../../core/sdk/mail.js';
+import { bytesText } from '../../../core/sdk/index.js';
 import { runAction } from '../../../core/sdk/testing.js';
 import { parseRecipients, sendEmail } from '../src/send-email.js';
 
@@ -49,8 +50,34 @@ describe('send_email', () => {
     );
     expect(sent[0]).toMatchObject({ senderName: 'me@example.test', replyTo: 'me@example.test', text: 'plain' });
     expect(sent[0]!.attachments).toEqual([
-      { filename: 'a.txt', content: 'text file', contentType: undefined },
+      { filename: 'a.txt', content: Buffer.from('text file'), contentType: undefined },
       { filename: 'b.bin', content: Buffer.from([0, 1, 2]), contentType: 'application/octet-stream' },
+    ]);
+  });
+
+  it('attaches bytes (an uploaded file, a binary variable) byte-exactly; text as UTF-8', async () => {
+    const { sent, container } = fakeMailer();
+    const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const r = await runAction(
+      sendEmail,
+      {
+        recipient: 'a@x.test',
+        subject: 's',
+        attachments: [
+          { filename: '$request.file.img.filename$', content: '$request.file.img.content$', content_type: '$request.file.img.content_type$' },
+          { filename: 'var.bin', content: '$bin$', encoding: 'text' },
+          { filename: 'b64.bin', content: '$bin.base64_encode$', encoding: 'base64' },
+          { filename: 'ü.txt', content: 'héllo ✓' },
+        ],
+      },
+      { container, vars: { bin: bytesText(allBytes) }, request: { files: [{ id: 'f', name: 'img', filename: 'all.bin', size: 256, content_type: 'application/octet-stream', content: allBytes }] } },
+    );
+    expect(r.errors).toEqual([]);
+    expect(sent[0]!.attachments).toEqual([
+      { filename: 'all.bin', content: allBytes, contentType: 'application/octet-stream' },
+      { filename: 'var.bin', content: allBytes, contentType: undefined },
+      { filename: 'b64.bin', content: allBytes, contentType: undefined },
+      { filename: 'ü.txt', content: Buffer.from('héllo ✓', 'utf8'), contentType: undefined },
     ]);
   });
 
