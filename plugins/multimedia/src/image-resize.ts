@@ -1,8 +1,9 @@
 // The `image_resize` action: an image from a URL or from raw data, resized with sharp in its own
-// format. The result is kept in $<variable_name>$ as base64 and, with `respond`, sent as the
-// response byte for byte.
+// format. The result's bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes,
+// core/sdk/bytes.ts), which a response, an upload or an attachment passes on byte for byte; with
+// `respond` the action answers the request with the image itself.
 import sharp, { type FormatEnum, type Metadata, type OutputInfo } from 'sharp';
-import { boolean, defineAction, integer, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, bytesText, defineAction, hasBytes, integer, textBytes, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -24,7 +25,7 @@ export const imageResize = defineAction({
   title: 'Resize Image',
   category: 'multimedia',
   description:
-    'Resizes an image given by URL or as raw data: a variable holding the bytes as base64 (as Generate PDF and Resize Image set them) or a data: URI, or $request.content$ for an image uploaded as the request body. With aspect_ratio the image keeps its proportions within width and height; without, it gets exactly that size. The format stays the same (PNG, JPEG, WebP, GIF, TIFF; HEIF becomes AVIF). $<variable_name>$ holds the result as base64; set respond to answer the request with the image itself.',
+    'Resizes an image given by URL or as data: a variable holding the image (as Resize Image, the download actions and HTTP Request set it), $request.content$ for an image uploaded as the request body, $request.file.<name>.content$ for an uploaded file, base64 or a data: URI. With aspect_ratio the image keeps its proportions within width and height; without, it gets exactly that size. The format stays the same (PNG, JPEG, WebP, GIF, TIFF; HEIF becomes AVIF). $<variable_name>$ holds the resized image: answer with it through Modify Response (content $image$, header Content-Type: $image.content_type$), upload it or attach it as it is; $image.base64_encode$ gives base64. $<variable_name>.width$, .height, .size (bytes) and .content_type are set too. Or set respond to answer the request with the image directly.',
   parameters: z
     .object({
       source: z.string().trim().min(1, 'is required'),
@@ -79,12 +80,12 @@ export const imageResize = defineAction({
     const outHeight = animated ? (info.pageHeight ?? info.height) : info.height;
     const contentType = CONTENT_TYPES[format];
     const name = params.variable_name;
-    ctx.vars.set(name, data.toString('base64'));
+    ctx.vars.set(name, bytesText(data));
     ctx.vars.set(`${name}.width`, info.width);
     ctx.vars.set(`${name}.height`, outHeight);
     ctx.vars.set(`${name}.size`, data.length);
     ctx.vars.set(`${name}.content_type`, contentType);
-    ctx.log(`Image resized from ${w}x${h} to ${info.width}x${outHeight} (${format === 'heif' ? 'avif' : format}, ${data.length} bytes), in $${name}$ as base64`);
+    ctx.log(`Image resized from ${w}x${h} to ${info.width}x${outHeight} (${format === 'heif' ? 'avif' : format}, ${data.length} bytes), in $${name}$`);
     respondWith(ctx, params, headers, data, contentType);
   },
 });
@@ -107,8 +108,9 @@ export function targetSize(w: number, h: number, width: number | undefined, heig
 
 /**
  * The image's bytes. `$request.content$` (or `$request.file.<field>.content$`) as the whole
- * parameter means the bytes as received; otherwise the text is a URL, a data: URI, base64, or the
- * bytes themselves as Latin-1 text.
+ * parameter means the bytes as received. Otherwise: text carrying bytes (a variable set from a
+ * file: core/sdk/bytes.ts) is those bytes; else the text is a URL, a data: URI, base64, or the
+ * bytes themselves (UTF-8, or Latin-1 text as older chains carried them).
  */
 async function loadSource(ctx: ActionContext<unknown>, source: string): Promise<{ bytes: Buffer; from: string }> {
   const raw = typeof ctx.rawParams.source === 'string' ? ctx.rawParams.source.trim() : '';
@@ -119,6 +121,8 @@ async function loadSource(ctx: ActionContext<unknown>, source: string): Promise<
     const f = files.find((x) => x.name === file[1]);
     if (f && Buffer.isBuffer(f.content)) return checked(f.content, `the uploaded file ${f.filename}`);
   }
+
+  if (hasBytes(source)) return checked(textBytes(source), 'the image bytes');
 
   if (/^https?:\/\/\S+$/i.test(source)) {
     const res = await ctx.services.http.request({
@@ -140,9 +144,24 @@ async function loadSource(ctx: ActionContext<unknown>, source: string): Promise<
   }
   const compact = source.replace(/\s+/g, '');
   if (compact.length >= 16 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return checked(Buffer.from(compact, 'base64'), 'base64 data');
-  // Bytes carried as text: Latin-1 keeps them; anything beyond it is not binary data.
+  // Bytes that are valid UTF-8 arrive as plain text: textBytes gives them back. Text of Latin-1
+  // characters may instead be bytes one per character (how chains carried them before): that
+  // reading is used when the UTF-8 one is not an image.
+  const bytes = checked(textBytes(source), 'the source text');
   // eslint-disable-next-line no-control-regex
-  return checked(Buffer.from(source, /^[\u0000-\u00ff]*$/.test(source) ? 'latin1' : 'utf8'), 'the source text');
+  if (/[\u0080-\u00ff]/.test(source) && /^[\u0000-\u00ff]*$/.test(source) && !(await isImage(bytes.bytes))) {
+    const latin1 = Buffer.from(source, 'latin1');
+    if (await isImage(latin1)) return checked(latin1, 'the source text');
+  }
+  return bytes;
+}
+
+async function isImage(bytes: Buffer): Promise<boolean> {
+  try {
+    return !!(await sharp(bytes).metadata()).format;
+  } catch {
+    return false;
+  }
 }
 
 function checked(bytes: Buffer, from: string): { bytes: Buffer; from: string } {

@@ -1,6 +1,8 @@
-// The `pdf_generate` action: HTML or Markdown to a PDF, drawn with pdfkit (no browser). The file is
-// kept in $<variable_name>$ as base64 and, with `respond`, sent as the response byte for byte.
-import { defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
+// The `pdf_generate` action: HTML or Markdown to a PDF, drawn with pdfkit (no browser). The file's
+// bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes, core/sdk/bytes.ts),
+// which a response, an upload or an attachment passes on byte for byte; with `respond` the action
+// answers the request with the PDF itself.
+import { bytesText, defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
 import { fromHtml, fromMarkdown, runsText } from './document.js';
 import { renderPdf } from './render-pdf.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
@@ -16,7 +18,7 @@ export const pdfGenerate = defineAction({
   title: 'Generate PDF',
   category: 'multimedia',
   description:
-    'Makes a PDF from HTML or Markdown (headings, paragraphs, bold/italic, lists, code, links, rules, tables as lines). $<variable_name>$ (default $pdf$) holds the file as base64: attach it to an e-mail with encoding "base64", or set respond to answer the request with the PDF itself (Content-Type: application/pdf).',
+    'Makes a PDF from HTML or Markdown (headings, paragraphs, bold/italic, lists, code, links, rules, tables as lines). $<variable_name>$ (default $pdf$) holds the file contents: answer with them through Modify Response (content $pdf$, header Content-Type: application/pdf), upload them (SFTP, FTP, S3, HTTP) or attach them to an e-mail as they are; $pdf.base64_encode$ gives base64. $<variable_name>.size$ (bytes), .pages and .content_type are set too. Or set respond to answer the request with the PDF directly.',
   parameters: z.object({
     content: optionalText(),
     mode: choice(['html', 'markdown'], 'html'),
@@ -42,11 +44,11 @@ export const pdfGenerate = defineAction({
       },
     });
     const name = params.variable_name;
-    ctx.vars.set(name, bytes.toString('base64'));
+    ctx.vars.set(name, bytesText(bytes));
     ctx.vars.set(`${name}.size`, bytes.length);
     ctx.vars.set(`${name}.pages`, pages);
     ctx.vars.set(`${name}.content_type`, 'application/pdf');
-    ctx.log(`PDF generated from ${params.mode === 'markdown' ? 'Markdown' : 'HTML'}: ${pages} page${pages === 1 ? '' : 's'} ${params.paper === 'a4' ? 'A4' : 'Letter'} ${params.orientation}, ${bytes.length} bytes, in $${name}$ as base64`);
+    ctx.log(`PDF generated from ${params.mode === 'markdown' ? 'Markdown' : 'HTML'}: ${pages} page${pages === 1 ? '' : 's'} ${params.paper === 'a4' ? 'A4' : 'Letter'} ${params.orientation}, ${bytes.length} bytes, in $${name}$`);
     respondWith(ctx, params, headers, bytes, 'application/pdf');
   },
 });

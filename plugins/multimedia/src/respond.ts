@@ -1,9 +1,7 @@
 // What the multimedia actions share: answering the request with the bytes they made.
 //
-// Variables are text (and the response body a string is sent as UTF-8), so a file cannot reach the
-// response through a variable byte for byte. These actions therefore keep the file as base64 in
-// their variable (for e-mail attachments with `encoding: base64`, or for another multimedia action)
-// and, with `respond`, put the exact bytes in the response themselves.
+// Their variable carries the file's bytes (bytesText), so a later Modify Response with `$pdf$`
+// answers with the exact file too; `respond` does it in one step, setting the Content-Type.
 import { boolean, integer, z, type ActionContext } from '../../../core/sdk/index.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
+import { bytesText, fetchHttpClient, hasBytes, textBytes } from '../../../core/sdk/index.js';
 import { runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
 import { MAX_IMAGE_BYTES, imageResize, targetSize } from '../src/image-resize.js';
 
@@ -14,7 +14,7 @@ let server: http.Server;
 let base: string;
 
 async function dims(bytes: Buffer | string, animated = false) {
-  const m = await sharp(typeof bytes === 'string' ? Buffer.from(bytes, 'base64') : bytes, { animated }).metadata();
+  const m = await sharp(typeof bytes === 'string' ? textBytes(bytes) : bytes, { animated }).metadata();
   return { format: m.format, width: m.width, height: animated ? m.pageHeight : m.height, pages: m.pages ?? 1 };
 }
 
@@ -40,8 +40,10 @@ describe('image_resize', () => {
     const r = await runAction(imageResize, { source: png.toString('base64'), width: 50, height: 50, aspect_ratio: true });
     expect(r.errors).toEqual([]);
     expect(await dims(r.vars.image)).toMatchObject({ format: 'png', width: 50, height: 25 });
-    expect(r.vars).toMatchObject({ 'image.width': '50', 'image.height': '25', 'image.content_type': 'image/png', 'image.size': String(Buffer.from(r.vars.image, 'base64').length) });
-    expect(r.output).toEqual([`Image resized from 200x100 to 50x25 (png, ${r.vars['image.size']} bytes), in $image$ as base64`]);
+    // The variable carries the image's bytes (not UTF-8: a marked span), the exact file.
+    expect(hasBytes(r.vars.image!)).toBe(true);
+    expect(r.vars).toMatchObject({ 'image.width': '50', 'image.height': '25', 'image.content_type': 'image/png', 'image.size': String(textBytes(r.vars.image!).length) });
+    expect(r.output).toEqual([`Image resized from 200x100 to 50x25 (png, ${r.vars['image.size']} bytes), in $image$`]);
     expect(r.response.content).toBe('');
   });
 
@@ -94,7 +96,7 @@ describe('image_resize', () => {
     expect(Buffer.isBuffer(r.response.content)).toBe(true);
     expect(await dims(r.response.content as Buffer)).toMatchObject({ format: 'jpeg', width: 40, height: 40 });
     expect(r.response).toMatchObject({ status: 200, contentType: 'image/jpeg', headers: { 'Cache-Control': 'no-store' } });
-    expect(Buffer.from(r.vars.image, 'base64').equals(r.response.content as Buffer)).toBe(true);
+    expect(r.vars.image).toBe(bytesText(r.response.content as Buffer));
     expect(r.stopped).toBe(true);
   });
 
@@ -117,12 +119,27 @@ describe('image_resize', () => {
     expect(await dims(second.vars.small)).toMatchObject({ format: 'png', width: 10, height: 5 });
   });
 
+  it('reads bytes carried in a variable, mixed into nothing else, and an upload made binary-safe by core', async () => {
+    // A downloaded or uploaded image in a variable (bytesText), e.g. from HTTP Request or SFTP Download.
+    const fromVar = await runAction(imageResize, { source: '$file$', width: 60 }, { vars: { file: bytesText(jpeg) } });
+    expect(fromVar.errors).toEqual([]);
+    expect(await dims(fromVar.vars.image!)).toMatchObject({ format: 'jpeg', width: 60, height: 40 });
+    // $request.content$ inside a template (not the whole parameter) is the body's bytes too.
+    const templated = await runAction(imageResize, { source: ' $request.content$$nothing$', width: 20 }, { rawBody: png, request: { content: png.toString('utf8') }, vars: { nothing: '' } });
+    expect(templated.errors).toEqual([]);
+    expect(await dims(templated.vars.image!)).toMatchObject({ format: 'png', width: 20, height: 10 });
+    // base64 of the bytes still works ($image.base64_encode$).
+    const b64 = await runAction(imageResize, { source: '$image.base64_encode$', width: 10 }, { vars: { image: bytesText(png) } });
+    expect(b64.errors).toEqual([]);
+    expect(await dims(b64.vars.image!)).toMatchObject({ width: 10, height: 5 });
+  });
+
   it('keeps the frames of an animated GIF', async () => {
     const frames = await Promise.all(['#f00', '#0f0', '#00f'].map((c) => sharp({ create: { width: 40, height: 20, channels: 3, background: c } }).png().toBuffer()));
     const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
     const r = await runAction(imageResize, { source: gif.toString('base64'), width: 20 });
     expect(r.errors).toEqual([]);
-    expect(await dims(Buffer.from(r.vars.image, 'base64'), true)).toEqual({ format: 'gif', width: 20, height: 10, pages: 3 });
+    expect(await dims(r.vars.image!, true)).toEqual({ format: 'gif', width: 20, height: 10, pages: 3 });
   });
 
   it('applies the EXIF orientation before measuring', async () => {

@@ -1,5 +1,6 @@
 // The multimedia actions in a running server: a token's chain answers with a generated PDF, and
-// another resizes an image uploaded as the request body and answers with it, byte for byte.
+// another resizes an image uploaded as the request body and answers with it, byte for byte; the
+// same through Modify Response with the variables ($pdf$, $image$), which carry the files' bytes.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsModule } from '../../../core/actions/module.js';
@@ -53,5 +54,30 @@ describe('multimedia actions end to end', () => {
     const r = await s.call('GET', `/token/${imageToken.uuid}/requests`);
     expect(r.data.data[0].custom_action_errors).toEqual([]);
     expect(r.data.data[0].custom_action_output[0]).toMatch(/^\[1 image_resize\] Image resized from 320x160 to 64x32/);
+  });
+
+  it('answers with $pdf$ and $image$ through Modify Response, byte for byte', async () => {
+    const pdfToken = await s.token({ actions: true });
+    await addAction(pdfToken.uuid, 'pdf_generate', { content: '<h1>Order $request.query.n$</h1>' });
+    await addAction(pdfToken.uuid, 'modify_response', { content: '$pdf$', headers: 'Content-Type: application/pdf\nX-Pdf-Size: $pdf.size$' });
+    const pdf = await s.call('GET', `/${pdfToken.uuid}?n=7`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.buf.length).toBe(Number(pdf.headers.get('x-pdf-size')));
+    expect(pdf.buf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.buf.toString('latin1')).toMatch(/%%EOF\s*$/);
+    expect(mediaBoxes(pdf.buf)).toEqual([[595.28, 841.89]]);
+    expect(pdfText(pdf.buf)).toContain('Order 7');
+
+    const imageToken = await s.token({ actions: true });
+    await addAction(imageToken.uuid, 'image_resize', { source: '$request.content$', width: 32, variable_name: 'thumb' });
+    await addAction(imageToken.uuid, 'modify_response', { content: '$thumb$', headers: 'Content-Type: $thumb.content_type$\nX-Size: $thumb.size$' });
+    const upload = await sharp({ create: { width: 128, height: 64, channels: 3, background: '#0033cc' } }).jpeg().toBuffer();
+    const img = await s.call('POST', `/${imageToken.uuid}`, { body: upload, headers: { 'Content-Type': 'image/jpeg' } });
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/jpeg');
+    expect(img.buf.length).toBe(Number(img.headers.get('x-size')));
+    const meta = await sharp(img.buf).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 32, 16]);
   });
 });

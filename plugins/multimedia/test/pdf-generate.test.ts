@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { ActionRegistry } from '../../../core/actions/registry.js';
+import { runChain } from '../../../core/actions/runner.js';
+import { bytesText, hasBytes, textBytes } from '../../../core/sdk/index.js';
+import { TEST_TOKEN, runAction, testRequest, testServices, validateParams } from '../../../core/sdk/testing.js';
+import { modifyResponse } from '../../behaviour/src/modify-response.js';
 import { fromHtml, fromMarkdown } from '../src/document.js';
 import { pdfGenerate } from '../src/pdf-generate.js';
 import { printable } from '../src/render-pdf.js';
@@ -44,11 +48,11 @@ async function generate(params: Record<string, unknown>, options: Parameters<typ
   const r = await runAction(pdfGenerate, params, options);
   expect(r.errors).toEqual([]);
   const name = String(params.variable_name ?? 'pdf').replace(/^\$(.*)\$$/, '$1');
-  return { r, pdf: Buffer.from(r.vars[name] ?? '', 'base64') };
+  return { r, pdf: textBytes(r.vars[name] ?? '') };
 }
 
 describe('pdf_generate', () => {
-  it('renders Markdown into $pdf$ (base64 of an A4 portrait PDF) with its text and links', async () => {
+  it('renders Markdown into $pdf$ (the bytes of an A4 portrait PDF) with its text and links', async () => {
     const { r, pdf } = await generate({ content: MARKDOWN, mode: 'markdown' });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.subarray(-6).toString()).toMatch(/%%EOF\s*$/);
@@ -59,7 +63,10 @@ describe('pdf_generate', () => {
     }
     expect(pdfLinks(pdf)).toEqual(['https://example.test/q?x=1&y=2']);
     expect(r.vars).toMatchObject({ 'pdf.size': String(pdf.length), 'pdf.pages': '1', 'pdf.content_type': 'application/pdf' });
-    expect(r.output).toEqual([`PDF generated from Markdown: 1 page A4 portrait, ${pdf.length} bytes, in $pdf$ as base64`]);
+    // pdfkit writes a binary comment line, so the file is never UTF-8: the variable is a bytes span.
+    expect(hasBytes(r.vars.pdf!)).toBe(true);
+    expect(r.vars.pdf).toBe(bytesText(pdf));
+    expect(r.output).toEqual([`PDF generated from Markdown: 1 page A4 portrait, ${pdf.length} bytes, in $pdf$`]);
     // The response is left alone unless respond is set.
     expect(r.response.content).toBe('');
   });
@@ -102,6 +109,33 @@ describe('pdf_generate', () => {
     expect(r.response).toMatchObject({ status: 201, contentType: 'application/pdf', headers: { 'Content-Disposition': 'attachment; filename="hi.pdf"' } });
     expect(r.stopped).toBe(true);
     expect(r.output[1]).toBe(`Response set: application/pdf, ${pdf.length} bytes, status 201`);
+  });
+
+  it('answers with the exact PDF through Modify Response ($pdf$), and gives base64 with base64_encode', async () => {
+    const registry = new ActionRegistry();
+    registry.addAll('test', [pdfGenerate, modifyResponse]);
+    const r = await runChain({
+      token: TEST_TOKEN,
+      request: testRequest(),
+      rawBody: Buffer.alloc(0),
+      registry,
+      services: testServices(),
+      actions: [
+        { uuid: 'a', type: 'pdf_generate', order: 1, parameters: { content: '# Receipt $request.method$', mode: 'markdown' } },
+        { uuid: 'b', type: 'modify_response', order: 2, parameters: { content: '$pdf$', headers: 'Content-Type: $pdf.content_type$\nX-Pdf-Base64: $pdf.base64_encode$' } },
+      ],
+    });
+    expect(r.errors).toEqual([]);
+    const pdf = textBytes(r.runtimeVariables.pdf!);
+    expect(Buffer.isBuffer(r.response?.content)).toBe(true);
+    const sent = r.response!.content as Buffer;
+    expect(sent.equals(pdf)).toBe(true);
+    expect(sent.length).toBe(Number(r.runtimeVariables['pdf.size']));
+    expect(sent.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(sent.toString('latin1')).toMatch(/%%EOF\s*$/);
+    expect(pdfText(sent)).toContain('Receipt POST');
+    expect(r.response!.contentType).toBe('application/pdf');
+    expect(Buffer.from(r.response!.headers['X-Pdf-Base64']!, 'base64').equals(pdf)).toBe(true);
   });
 
   it('prints characters the standard fonts lack as "?"', async () => {
