@@ -29,3 +29,7 @@ export { REGEX_TIMEOUT_MS, RegexTimeout, parseRegex, regexExec, regexMatchAll, r
 export { SANDBOX } from './sandbox.js';
 export { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
 export type { HostCalls, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';
+export { expiryMs, forgetOAuthRenewals, OAuthAccount, oauthCredentials, openOAuthAccount, providerId } from './oauth.js';
+export type { OAuthContext, OAuthCredentials, OAuthProviderKind } from './oauth.js';
+export { MAX_CELL_VARIABLES, cellColumns, cellRows } from './cells.js';
+export type { Cell } from './cells.js';

@@ -1,6 +1,5 @@
 // The `dropbox_create_folder` action: files/create_folder_v2.
-import { defineAction, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, providerId, z } from '../../../core/sdk/index.js';
 import { Dropbox, dropboxPath } from './provider.js';
 
 export const dropboxCreateFolder = defineAction({
@@ -9,7 +8,7 @@ export const dropboxCreateFolder = defineAction({
   category: 'dropbox',
   description: 'Creates a folder (and any missing parent folders) in the Dropbox of a connected dropbox account. A folder that already exists is an error.',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Folder path, e.g. /Invoices/2024'),
   }),
   async execute(ctx, params) {

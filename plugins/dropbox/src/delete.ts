@@ -1,6 +1,5 @@
 // The `dropbox_delete` action (Delete File and Delete Folder): files/delete_v2.
-import { defineAction, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, providerId, z } from '../../../core/sdk/index.js';
 import { Dropbox, dropboxPath } from './provider.js';
 
 export const dropboxDelete = defineAction({
@@ -9,7 +8,7 @@ export const dropboxDelete = defineAction({
   category: 'dropbox',
   description: 'Deletes a file, or a folder with everything in it, from the Dropbox of a connected dropbox account.',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path of the file or folder, e.g. /Invoices/old.pdf'),
   }),
   async execute(ctx, params) {

@@ -1,6 +1,5 @@
 // The `dropbox_download_file` action: files/download into a variable (UTF-8 text, at most 10 MiB).
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, providerId, variableName, z } from '../../../core/sdk/index.js';
 import { Dropbox, MAX_DOWNLOAD_BYTES, dropboxPath } from './provider.js';
 
 export const dropboxDownloadFile = defineAction({
@@ -9,7 +8,7 @@ export const dropboxDownloadFile = defineAction({
   category: 'dropbox',
   description: 'Downloads a file from the Dropbox of a connected dropbox account into $<variable_name>$ (as UTF-8 text, at most 10 MiB).',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path of the file, e.g. /Invoices/latest.csv'),
     variable_name: variableName(),
   }),

@@ -1,8 +1,7 @@
 // The `dropbox_get_link` action: a temporary download link (files/get_temporary_link, valid for
 // four hours) or a shared link (sharing/create_shared_link_with_settings; an existing shared link of
 // the file is reused).
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, providerId, variableName, z } from '../../../core/sdk/index.js';
 import { Dropbox, DropboxError, dropboxPath } from './provider.js';
 
 const blankIsUnset = <T extends [string, ...string[]]>(values: T) =>
@@ -20,7 +19,7 @@ export const dropboxGetLink = defineAction({
   description:
     'Puts a link to a file of a connected dropbox account in $<variable_name>$: a temporary download link (type temporary, the default; valid for 4 hours) or a shared link (type share_link) visible to share_audience (public, team or no_one; default public).',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path of the file, e.g. /Invoices/latest.pdf'),
     variable_name: variableName().default('dropbox_link'),
     type: blankIsUnset(['share_link', 'temporary']).describe('temporary (default) or share_link'),

@@ -3,8 +3,7 @@
 // content.dropboxapi.com take their arguments as JSON in the Dropbox-API-Arg header and the file
 // as the body. Errors are `{"error_summary": "path/not_found/..", "error": {...}}` (409 for an
 // endpoint's own errors), or plain text for a malformed call (400).
-import { defineProvider, z, type ActionContext, type HttpResponse } from '../../../core/sdk/index.js';
-import { oauthCredentials, openAccount, type OAuthAccount } from './oauth.js';
+import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpResponse, type OAuthAccount } from '../../../core/sdk/index.js';
 
 export const DROPBOX = 'dropbox';
 export const API_BASE_URL = 'https://api.dropboxapi.com';
@@ -46,7 +45,7 @@ export class Dropbox {
       const s = dropboxSettings.safeParse(p.settings ?? {});
       return s.success ? s.data : {};
     };
-    const account = await openAccount(ctx, providerId, { type: DROPBOX, title: 'Dropbox' }, (p) => settingsOf(p).token_url ?? TOKEN_URL);
+    const account = await openOAuthAccount(ctx, providerId, { type: DROPBOX, title: 'Dropbox', tokenUrl: (p) => settingsOf(p).token_url ?? TOKEN_URL });
     const s = settingsOf(account.provider);
     return new Dropbox(account, trimSlash(s.api_base_url ?? API_BASE_URL), trimSlash(s.content_base_url ?? CONTENT_BASE_URL));
   }

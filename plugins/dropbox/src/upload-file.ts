@@ -3,8 +3,7 @@
 // overwrite: replaces whatever file is at the path.
 // update: replaces the file at the path only if it has not changed since its revision was read
 //   (Dropbox's update mode needs that revision, read with files/get_metadata); a new path is added.
-import { defineAction, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, providerId, z } from '../../../core/sdk/index.js';
 import { Dropbox, DropboxError, dropboxPath } from './provider.js';
 
 interface FileMetadata {
@@ -21,7 +20,7 @@ export const dropboxUploadFile = defineAction({
   description:
     'Uploads body (as UTF-8 text) to a path in the Dropbox of a connected dropbox account. Mode add keeps existing files (a taken name gets a number), overwrite replaces them, update replaces the current revision.',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Destination path, e.g. /Uploads/$request.uuid$.json'),
     body: z.string().describe('The file content'),
     mode: z.enum(['add', 'overwrite', 'update']),

@@ -2,14 +2,13 @@
 // SDK's fetch client and an in-memory dropbox provider pointing at it.
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
+import { fetchHttpClient, forgetOAuthRenewals } from '../../../core/sdk/index.js';
 import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
 import { dropboxCreateFolder } from '../src/create-folder.js';
 import { dropboxDelete } from '../src/delete.js';
 import { dropboxDownloadFile } from '../src/download-file.js';
 import { dropboxGetLink } from '../src/get-link.js';
 import plugin from '../src/index.js';
-import { forgetRenewedTokens } from '../src/oauth.js';
 import { dropboxPath, dropboxProvider, headerSafeJson } from '../src/provider.js';
 import { dropboxUploadFile } from '../src/upload-file.js';
 import { OAUTH_APP, startFakeDropbox, type FakeDropbox } from './fake-dropbox.js';
@@ -29,20 +28,24 @@ beforeEach(() => {
   fake.calls.length = 0;
   fake.tokenCalls.length = 0;
   fake.throttleNext = false;
-  forgetRenewedTokens();
+  forgetOAuthRenewals();
 });
 
 const settings = () => ({ api_base_url: fake.api, content_base_url: fake.content, token_url: fake.tokenUrl });
+
+/** The test account's providers: dropbox 7 with `credentials`, and a google one. */
+const accounts = (credentials: Record<string, unknown>) =>
+  memoryProviders([
+    { id: '7', type: 'dropbox', credentials, settings: settings() },
+    { id: '8', type: 'google', credentials: { access_token: 'x' } },
+  ]);
 
 function options(credentials: Record<string, unknown> = { access_token: 'at-valid' }, extra: RunActionOptions = {}): RunActionOptions {
   return {
     ...extra,
     services: {
       http: fetchHttpClient,
-      providers: memoryProviders([
-        { id: '7', type: 'dropbox', credentials, settings: settings() },
-        { id: '8', type: 'google', credentials: { access_token: 'x' } },
-      ]),
+      providers: accounts(credentials),
       ...extra.services,
     },
   };
@@ -242,19 +245,24 @@ describe('dropbox_get_link', () => {
 });
 
 describe('the account', () => {
-  it('renews a rejected token with the refresh token and retries', async () => {
+  it('renews a rejected token with the refresh token, retries, and saves the new token to the provider', async () => {
     fake.addFile('/a.txt', 'hello');
-    const r = await runAction(dropboxDownloadFile, { provider_id: '7', path: '/a.txt', variable_name: 'f' }, options({ access_token: 'at-expired', ...OAUTH_APP }));
+    const clock = fakeClock();
+    const providers = accounts({ access_token: 'at-expired', ...OAUTH_APP });
+    const download = () => runAction(dropboxDownloadFile, { provider_id: '7', path: '/a.txt', variable_name: 'f' }, options(undefined, { services: { providers, clock } }));
+    const r = await download();
     expect(r.errors).toEqual([]);
     expect(r.vars.f).toBe('hello');
     expect(fake.tokenCalls).toHaveLength(1);
     expect(Object.fromEntries(fake.tokenCalls[0]!)).toEqual({ grant_type: 'refresh_token', ...OAUTH_APP });
     expect(fake.calls.map((c) => c.headers.authorization)).toEqual(['Bearer at-expired', 'Bearer at-renewed-1']);
-    expect(r.output[0]).toMatch(/^Renewed the Dropbox access token/);
+    expect(r.output[0]).toBe('Renewed the Dropbox access token and saved it to Dropbox provider 7');
+    expect((await providers.get('7', 'dropbox')).credentials).toEqual({ access_token: 'at-renewed-1', expires_at: Math.floor(clock.now() / 1000) + 14400, ...OAUTH_APP });
 
-    // The renewed token is kept for the next run: no second renewal, no 401 first.
+    // A later run (or another process: nothing in memory) reads the renewed token from the provider.
+    forgetOAuthRenewals();
     fake.calls.length = 0;
-    const again = await runAction(dropboxDownloadFile, { provider_id: '7', path: '/a.txt', variable_name: 'f' }, options({ access_token: 'at-expired', ...OAUTH_APP }));
+    const again = await download();
     expect(again.errors).toEqual([]);
     expect(fake.tokenCalls).toHaveLength(1);
     expect(fake.calls.map((c) => c.headers.authorization)).toEqual(['Bearer at-renewed-1']);

@@ -1,10 +1,8 @@
 // The `google_sheets_get_values` action: GET values/<range>?majorDimension=COLUMNS. Cells are read
 // as the sheet shows them (FORMATTED_VALUE). For A1:B2: $<v>.0.0$ = A1, $<v>.0.1$ = A2,
 // $<v>.1.0$ = B1, $<v>.1.1$ = B2, and $<v>.json$ = [["A1","A2"],["B1","B2"]].
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, MAX_CELL_VARIABLES, providerId, variableName, z } from '../../../core/sdk/index.js';
 import { Sheets, spreadsheetParam } from './provider.js';
-import { MAX_CELL_VARIABLES } from './values.js';
 
 export const googleSheetsGetValues = defineAction({
   type: 'google_sheets_get_values',
@@ -13,7 +11,7 @@ export const googleSheetsGetValues = defineAction({
   description:
     'Reads a range of a spreadsheet (URL or ID) of a connected google account as the sheet shows it. For A1:B2, $<variable_name>.0.0$ is A1, $<variable_name>.0.1$ is A2, $<variable_name>.1.0$ is B1 (column, then row); $<variable_name>.json$ holds [["A1","A2"],["B1","B2"]].',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     spreadsheet_id: spreadsheetParam,
     range: z.string().trim().min(1, 'is required').describe("Sheet and cells, e.g. 'Sheet1'!A1:C3"),
     variable_name: variableName(),

@@ -3,8 +3,7 @@
 // `{"error": {"code": 404, "message": "...", "status": "NOT_FOUND"}}`. Google allows about 60 write
 // requests per minute per user; past that it answers 429 RESOURCE_EXHAUSTED naming the
 // 'Write requests' quota metric.
-import { defineProvider, z, type ActionContext, type HttpResponse } from '../../../core/sdk/index.js';
-import { oauthCredentials, openAccount, type OAuthAccount } from './oauth.js';
+import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpResponse, type OAuthAccount } from '../../../core/sdk/index.js';
 
 export const GOOGLE = 'google';
 export const API_BASE_URL = 'https://sheets.googleapis.com';
@@ -74,7 +73,7 @@ export class Sheets {
   ) {}
 
   static async open(ctx: ActionContext<unknown>, providerId: string): Promise<Sheets> {
-    const account = await openAccount(ctx, providerId, { type: GOOGLE, title: 'Google' }, (p) => settingsOf(p).token_url ?? TOKEN_URL);
+    const account = await openOAuthAccount(ctx, providerId, { type: GOOGLE, title: 'Google', tokenUrl: (p) => settingsOf(p).token_url ?? TOKEN_URL });
     return new Sheets(account, (settingsOf(account.provider).api_base_url ?? API_BASE_URL).replace(/\/+$/, ''));
   }
 

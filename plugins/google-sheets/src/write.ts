@@ -4,13 +4,11 @@
 //   update: PUT values/<range>?valueInputOption=... (writes from the range's top-left cell)
 // formula_mode: values are read as if typed in the sheet (USER_ENTERED: formulas, numbers and dates
 // are parsed); otherwise they are stored as given (RAW).
-import { boolean, defineAction, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { boolean, cellRows, defineAction, providerId, z } from '../../../core/sdk/index.js';
 import { Sheets, spreadsheetParam } from './provider.js';
-import { rowsOf } from './values.js';
 
 const writeParams = z.object({
-  provider_id: providerId,
+  provider_id: providerId(),
   spreadsheet_id: spreadsheetParam,
   range: z.string().trim().min(1, 'is required').describe("Sheet and cells, e.g. 'Sheet1'!A1:C1"),
   values: z
@@ -35,7 +33,7 @@ export const googleSheetsAddRow = defineAction({
     'Appends one or more rows below the table Google finds in the range of a spreadsheet (URL or ID) of a connected google account. Values: text (one cell) or JSON (["a", "b"] is one row, [["a"], ["b"]] two). Google allows about 60 writes per minute.',
   parameters: writeParams,
   async execute(ctx, params) {
-    const rows = rowsOf(params.values);
+    const rows = cellRows(params.values);
     const sheets = await Sheets.open(ctx, params.provider_id);
     const r = await sheets.values<{ tableRange?: string; updates?: UpdateResult }>({
       method: 'POST',
@@ -59,7 +57,7 @@ export const googleSheetsUpdateRow = defineAction({
     'Writes values into the cells of a range of a spreadsheet (URL or ID) of a connected google account, from its top-left cell. Values: text (one cell) or JSON (["a", "b"] is one row, [["a"], ["b"]] two). Google allows about 60 writes per minute.',
   parameters: writeParams,
   async execute(ctx, params) {
-    const rows = rowsOf(params.values);
+    const rows = cellRows(params.values);
     const sheets = await Sheets.open(ctx, params.provider_id);
     const r = await sheets.values<UpdateResult>({
       method: 'PUT',

@@ -2,11 +2,10 @@
 // through the SDK's fetch client and an in-memory google provider pointing at it.
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
+import { fetchHttpClient, forgetOAuthRenewals } from '../../../core/sdk/index.js';
 import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
 import { googleSheetsGetValues } from '../src/get-values.js';
 import plugin from '../src/index.js';
-import { forgetRenewedTokens } from '../src/oauth.js';
 import { extractSpreadsheetId, googleProvider } from '../src/provider.js';
 import { googleSheetsAddRow, googleSheetsUpdateRow } from '../src/write.js';
 import { OAUTH_APP, startFakeSheets, type FakeSheets } from './fake-sheets.js';
@@ -38,20 +37,24 @@ beforeEach(() => {
   fake.writes = 0;
   fake.writeLimit = 60;
   fake.bare429Next = false;
-  forgetRenewedTokens();
+  forgetOAuthRenewals();
 });
 
 const grid = (sheet = 'Sheet1') => fake.spreadsheets.get(ID)!.sheets[sheet]!;
+
+/** The test account's providers: google 5 with `credentials`, and a microsoft one. */
+const accounts = (credentials: Record<string, unknown>) =>
+  memoryProviders([
+    { id: '5', type: 'google', credentials, settings: { api_base_url: fake.base, token_url: fake.tokenUrl } },
+    { id: '6', type: 'microsoft', credentials: { access_token: 'x' } },
+  ]);
 
 function options(credentials: Record<string, unknown> = { access_token: 'g-valid' }, extra: RunActionOptions = {}): RunActionOptions {
   return {
     ...extra,
     services: {
       http: fetchHttpClient,
-      providers: memoryProviders([
-        { id: '5', type: 'google', credentials, settings: { api_base_url: fake.base, token_url: fake.tokenUrl } },
-        { id: '6', type: 'microsoft', credentials: { access_token: 'x' } },
-      ]),
+      providers: accounts(credentials),
       ...extra.services,
     },
   };
@@ -202,11 +205,14 @@ describe('the account', () => {
     expect(fake.calls.map((c) => c.headers.authorization)).toEqual(['Bearer g-old', 'Bearer g-renewed-1']);
   });
 
-  it('renews a token whose expires_at (ISO) has passed before calling, and only once per process', async () => {
+  it('renews a token whose expires_at (ISO) has passed before calling, and the next run uses the saved one', async () => {
     const clock = fakeClock();
-    const creds = { access_token: 'g-valid', expires_at: new Date(clock.now() - 1000).toISOString(), ...OAUTH_APP };
-    const r1 = await runAction(googleSheetsUpdateRow, { provider_id: '5', spreadsheet_id: ID, range: 'Sheet1!C1', values: 'x' }, options(creds, { services: { clock } }));
-    const r2 = await runAction(googleSheetsUpdateRow, { provider_id: '5', spreadsheet_id: ID, range: 'Sheet1!C1', values: 'y' }, options(creds, { services: { clock } }));
+    const providers = accounts({ access_token: 'g-valid', expires_at: new Date(clock.now() - 1000).toISOString(), ...OAUTH_APP });
+    const r1 = await runAction(googleSheetsUpdateRow, { provider_id: '5', spreadsheet_id: ID, range: 'Sheet1!C1', values: 'x' }, options(undefined, { services: { clock, providers } }));
+    expect((await providers.get('5', 'google')).credentials).toMatchObject({ access_token: 'g-renewed-1', expires_at: Math.floor(clock.now() / 1000) + 3599 });
+    forgetOAuthRenewals(); // as in another process: only the provider knows the new token
+    clock.advance(3000_000); // 50 minutes: still more than a minute before the new expiry
+    const r2 = await runAction(googleSheetsUpdateRow, { provider_id: '5', spreadsheet_id: ID, range: 'Sheet1!C1', values: 'y' }, options(undefined, { services: { clock, providers } }));
     expect([...r1.errors, ...r2.errors]).toEqual([]);
     expect(fake.tokenCalls).toHaveLength(1);
     expect(fake.calls.map((c) => c.headers.authorization)).toEqual(['Bearer g-renewed-1', 'Bearer g-renewed-1']);

@@ -1,7 +1,6 @@
 // The `microsoft_drive_download` action: GET /me/drive/root:/<path>:/content answers with a
 // redirect to a pre-authenticated download URL, which is fetched without the account's token.
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, providerId, variableName, z } from '../../../core/sdk/index.js';
 import { Graph, MAX_DOWNLOAD_BYTES, itemPath } from './provider.js';
 
 export const microsoftDriveDownload = defineAction({
@@ -10,7 +9,7 @@ export const microsoftDriveDownload = defineAction({
   category: 'microsoft',
   description: 'Downloads a file from the OneDrive of a connected microsoft account into $<variable_name>$ (as UTF-8 text, at most 10 MiB).',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path from the OneDrive root, e.g. Documents/report.csv'),
     variable_name: variableName().default('onedrive_file'),
   }),

@@ -1,7 +1,6 @@
 // The `microsoft_drive_upload` action: PUT /me/drive/root:/<path>:/content (simple upload; an
 // existing file is replaced, missing folders are created).
-import { defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { defineAction, optionalText, providerId, variableName, z } from '../../../core/sdk/index.js';
 import { Graph, itemPath } from './provider.js';
 
 export const microsoftDriveUpload = defineAction({
@@ -11,7 +10,7 @@ export const microsoftDriveUpload = defineAction({
   description:
     "Uploads content (as UTF-8 text; default: the request body as received) to a path in the OneDrive of a connected microsoft account, replacing a file already there. With variable_name, $<variable_name>$ holds the uploaded item as JSON ($<variable_name>.webUrl$, $<variable_name>.id$...).",
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path from the OneDrive root, e.g. Webhooks/$request.uuid$.json'),
     content_type: optionalText().describe("Content-Type of the file (default: the request's, for the request body; else text/plain)"),
     content: optionalText().describe('The file content (default: the request body)'),

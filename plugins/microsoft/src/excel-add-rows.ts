@@ -1,9 +1,7 @@
 // The `microsoft_excel_add_rows` action: POST .../workbook/tables/<table>/rows/add. Graph inserts
 // rows only into a table (Insert > Table in Excel); each row needs one value per table column.
-import { defineAction, integer, optionalText, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { cellRows, defineAction, integer, optionalText, providerId, z } from '../../../core/sdk/index.js';
 import { Graph, itemPath } from './provider.js';
-import { rowsOf } from './values.js';
 
 export const microsoftExcelAddRows = defineAction({
   type: 'microsoft_excel_add_rows',
@@ -12,7 +10,7 @@ export const microsoftExcelAddRows = defineAction({
   description:
     'Adds rows to a table of an Excel workbook in the OneDrive of a connected microsoft account. values is one row (["a", "b"]) or rows ([["a", "b"], ["c", "d"]]), as JSON or as an array; each row needs one value per table column. Without table, the first table of the workbook is used; without index, rows go at the end.',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path of the workbook from the OneDrive root, e.g. Sales.xlsx'),
     table: optionalText().describe('Table name (Table Design > Table Name), default the first table'),
     index: z
@@ -22,7 +20,7 @@ export const microsoftExcelAddRows = defineAction({
     values: z.union([z.array(z.unknown()).min(1, 'must hold at least one cell'), z.string()]).describe('One row or an array of rows'),
   }),
   async execute(ctx, params) {
-    const rows = rowsOf(params.values);
+    const rows = cellRows(params.values);
     const workbook = `${itemPath(params.path)}/workbook`;
     const graph = await Graph.open(ctx, params.provider_id);
     let table = params.table?.trim();

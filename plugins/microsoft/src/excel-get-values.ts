@@ -1,10 +1,8 @@
 // The `microsoft_excel_get_values` action: GET .../workbook/worksheets/<sheet>/range(address='A1:B2').
 // Cells are read as Excel shows them (the range's `text`) and named like Google Sheets' Get Values:
 // $<variable_name>.<column>.<row>$ from 0, and $<variable_name>.json$ holds [[column 0], [column 1]...].
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
-import { providerId } from './oauth.js';
+import { cellColumns, defineAction, MAX_CELL_VARIABLES, providerId, variableName, z } from '../../../core/sdk/index.js';
 import { Graph, itemPath } from './provider.js';
-import { MAX_CELL_VARIABLES, columnsOf } from './values.js';
 
 export const microsoftExcelGetValues = defineAction({
   type: 'microsoft_excel_get_values',
@@ -13,7 +11,7 @@ export const microsoftExcelGetValues = defineAction({
   description:
     'Reads a range of a worksheet of an Excel workbook in the OneDrive of a connected microsoft account, as Excel displays it. For A1:B2, $<variable_name>.0.0$ is A1, $<variable_name>.0.1$ is A2, $<variable_name>.1.0$ is B1; $<variable_name>.json$ holds [["A1","A2"],["B1","B2"]].',
   parameters: z.object({
-    provider_id: providerId,
+    provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path of the workbook from the OneDrive root, e.g. Sales.xlsx'),
     worksheet: z.string().trim().min(1, 'is required').describe('Worksheet name, e.g. Sheet1'),
     range: z.string().trim().min(1, 'is required').describe('Cell range, e.g. A1:C10'),
@@ -31,7 +29,7 @@ export const microsoftExcelGetValues = defineAction({
       doing: `read ${params.worksheet}!${params.range} of ${params.path}`,
     });
     const rows = Array.isArray(range.text) ? range.text : Array.isArray(range.values) ? range.values : [];
-    const columns = columnsOf(rows.map((r) => (Array.isArray(r) ? r : [r])));
+    const columns = cellColumns(rows.map((r) => (Array.isArray(r) ? r : [r])));
     const name = params.variable_name;
     let set = 0;
     columns.forEach((column, c) =>

@@ -1,8 +1,7 @@
 // The `microsoft` provider (an OAuth token of a Microsoft identity platform app with the
 // Files.ReadWrite permission) and calls of Microsoft Graph v1.0 on the signed-in user's OneDrive
 // (`/me/drive/root:/<path>:`). Graph errors are `{"error": {"code": "itemNotFound", "message": ...}}`.
-import { defineProvider, z, type ActionContext, type HttpRequest, type HttpResponse } from '../../../core/sdk/index.js';
-import { oauthCredentials, openAccount, type OAuthAccount } from './oauth.js';
+import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpRequest, type HttpResponse, type OAuthAccount } from '../../../core/sdk/index.js';
 
 export const MICROSOFT = 'microsoft';
 export const API_BASE_URL = 'https://graph.microsoft.com/v1.0';
@@ -65,13 +64,12 @@ export class Graph {
   ) {}
 
   static async open(ctx: ActionContext<unknown>, providerId: string): Promise<Graph> {
-    const account = await openAccount(
-      ctx,
-      providerId,
-      { type: MICROSOFT, title: 'Microsoft' },
-      (p) => settingsOf(p).token_url ?? TOKEN_URL,
-      (p) => settingsOf(p).scope ?? SCOPE,
-    );
+    const account = await openOAuthAccount(ctx, providerId, {
+      type: MICROSOFT,
+      title: 'Microsoft',
+      tokenUrl: (p) => settingsOf(p).token_url ?? TOKEN_URL,
+      scope: (p) => settingsOf(p).scope ?? SCOPE,
+    });
     return new Graph(account, (settingsOf(account.provider).api_base_url ?? API_BASE_URL).replace(/\/+$/, ''));
   }
 

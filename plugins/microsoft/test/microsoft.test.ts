@@ -2,16 +2,14 @@
 // through the SDK's fetch client and an in-memory microsoft provider pointing at it.
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
-import { memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
+import { fetchHttpClient, forgetOAuthRenewals } from '../../../core/sdk/index.js';
+import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
 import { microsoftDriveDownload } from '../src/drive-download.js';
 import { microsoftDriveUpload } from '../src/drive-upload.js';
 import { microsoftExcelAddRows } from '../src/excel-add-rows.js';
 import { microsoftExcelGetValues } from '../src/excel-get-values.js';
 import plugin from '../src/index.js';
-import { forgetRenewedTokens } from '../src/oauth.js';
 import { itemPath, microsoftProvider } from '../src/provider.js';
-import { columnsOf, rowsOf } from '../src/values.js';
 import { OAUTH_APP, startFakeGraph, type FakeGraph, type Workbook } from './fake-graph.js';
 
 let fake: FakeGraph;
@@ -28,18 +26,23 @@ beforeEach(() => {
   fake.downloads.length = 0;
   fake.tokenCalls.length = 0;
   fake.throttleNext = false;
-  forgetRenewedTokens();
+  forgetOAuthRenewals();
 });
+
+/** The test account's providers: microsoft 3 with `credentials`, and a dropbox one. */
+const accounts = (credentials: Record<string, unknown>) =>
+  memoryProviders([
+    { id: '3', type: 'microsoft', credentials, settings: { api_base_url: fake.base, token_url: fake.tokenUrl } },
+    { id: '4', type: 'dropbox', credentials: { access_token: 'x' } },
+  ]);
 
 function options(credentials: Record<string, unknown> = { access_token: 'ms-valid' }, extra: RunActionOptions = {}): RunActionOptions {
   return {
     ...extra,
     services: {
       http: fetchHttpClient,
-      providers: memoryProviders([
-        { id: '3', type: 'microsoft', credentials, settings: { api_base_url: fake.base, token_url: fake.tokenUrl } },
-        { id: '4', type: 'dropbox', credentials: { access_token: 'x' } },
-      ]),
+      providers: accounts(credentials),
+      ...extra.services,
     },
   };
 }
@@ -68,22 +71,6 @@ describe('helpers', () => {
     expect(itemPath('/Docs/Book 1.xlsx')).toBe('/me/drive/root:/Docs/Book%201.xlsx:');
     expect(itemPath('a#b.txt')).toBe('/me/drive/root:/a%23b.txt:');
     expect(() => itemPath(' / ')).toThrow(/must name a file/);
-  });
-
-  it('reads rows from JSON, arrays and text', () => {
-    expect(rowsOf('["a", 1, true, null, {"x": 1}]')).toEqual([['a', 1, true, null, '{"x":1}']]);
-    expect(rowsOf([['a'], ['b']])).toEqual([['a'], ['b']]);
-    expect(rowsOf('a\tb\nc\td\n')).toEqual([
-      ['a', 'b'],
-      ['c', 'd'],
-    ]);
-    expect(rowsOf('Smith, John')).toEqual([['Smith, John']]);
-    expect(rowsOf('[not json')).toEqual([['[not json']]);
-    expect(() => rowsOf([['a'], 'b'])).toThrow(/mixes cells and rows/);
-    expect(columnsOf([['A1', 'B1'], ['A2']])).toEqual([
-      ['A1', 'A2'],
-      ['B1', ''],
-    ]);
   });
 });
 
@@ -233,13 +220,21 @@ describe('microsoft_excel_get_values', () => {
 });
 
 describe('the account', () => {
-  it('renews a rejected token (with the scope) and retries', async () => {
+  it('renews a rejected token (with the scope), retries, and saves the new tokens, the rotated refresh token too', async () => {
     fake.addFile('/a.txt', 'hi');
-    const r = await runAction(microsoftDriveDownload, { provider_id: '3', path: 'a.txt', variable_name: 'f' }, options({ access_token: 'ms-old', ...OAUTH_APP }));
+    const clock = fakeClock();
+    const providers = accounts({ access_token: 'ms-old', ...OAUTH_APP });
+    const r = await runAction(microsoftDriveDownload, { provider_id: '3', path: 'a.txt', variable_name: 'f' }, options(undefined, { services: { providers, clock } }));
     expect(r.errors).toEqual([]);
     expect(r.vars.f).toBe('hi');
     expect(Object.fromEntries(fake.tokenCalls[0]!)).toEqual({ grant_type: 'refresh_token', ...OAUTH_APP, scope: 'offline_access Files.ReadWrite' });
     expect(fake.calls.map((c) => c.headers.authorization)).toEqual(['Bearer ms-old', 'Bearer ms-renewed-1']);
+    expect((await providers.get('3', 'microsoft')).credentials).toEqual({
+      ...OAUTH_APP,
+      access_token: 'ms-renewed-1',
+      refresh_token: 'rt-new',
+      expires_at: Math.floor(clock.now() / 1000) + 3600,
+    });
   });
 
   it('a rejected token that cannot be renewed is an action error', async () => {

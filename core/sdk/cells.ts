@@ -1,12 +1,20 @@
-// Rows of cells from a parameter: a JSON array (one row of cells, or an array of rows), or text
-// where each line is a row and tabs separate cells (as pasted from a spreadsheet); text without a
-// tab is one cell.
+// Spreadsheet cells in action parameters and variables, for actions that write rows to or read
+// ranges from a spreadsheet (Google Sheets, Excel). Rows of cells come from a parameter given as a
+// JSON array (one row of cells, or an array of rows), or as text where each line is a row and tabs
+// separate cells (as pasted from a spreadsheet); text without a tab is one cell.
+
+/** One cell as written: objects and arrays inside a row become JSON text. */
 export type Cell = string | number | boolean | null;
 
 const cell = (v: unknown): Cell =>
   v === null || v === undefined ? null : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : JSON.stringify(v);
 
-export function rowsOf(input: unknown): Cell[][] {
+/**
+ * Rows of cells from a parameter: `'["a", 1]'` or `["a", 1]` is one row, `[["a"], ["b"]]` two,
+ * `"a\tb\nc\td"` two rows of two cells, `"Smith, John"` one cell. Throws on an empty array or a mix
+ * of cells and rows.
+ */
+export function cellRows(input: unknown): Cell[][] {
   if (typeof input === 'string') {
     const t = input.trim();
     if (t.startsWith('[')) {
@@ -16,7 +24,7 @@ export function rowsOf(input: unknown): Cell[][] {
       } catch {
         parsed = undefined;
       }
-      if (Array.isArray(parsed)) return rowsOf(parsed);
+      if (Array.isArray(parsed)) return cellRows(parsed);
     }
     if (!input.includes('\t')) return [[input]];
     return input
@@ -32,8 +40,8 @@ export function rowsOf(input: unknown): Cell[][] {
   return (input as unknown[][]).map((row) => row.map(cell));
 }
 
-/** Rows (row-major) -> columns: `out[column][row]`; short rows leave blanks. */
-export function columnsOf(rows: unknown[][]): string[][] {
+/** Rows (row-major) -> columns of text: `out[column][row]`; short rows and nulls leave blanks. */
+export function cellColumns(rows: unknown[][]): string[][] {
   const width = Math.max(0, ...rows.map((r) => r.length));
   return Array.from({ length: width }, (_, c) => rows.map((r) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
 }
