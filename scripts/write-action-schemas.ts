@@ -1,9 +1,10 @@
 // Writes schemas/actions/<type>.json for every action type of the built-in plugins (and removes
-// files of types that are gone). `npx tsx scripts/write-action-schemas.ts`; a test checks the
+// files of types that are gone), and the catalogue docs/actions.md. `npx tsx scripts/write-action-schemas.ts`; a test checks the
 // checked-in files are current.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { actionCatalogue } from '../core/actions/catalogue.js';
 import { actionSchemas } from '../core/actions/schemas.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schemas', 'actions');
@@ -19,3 +20,7 @@ for (const [file, schema] of Object.entries(schemas)) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(schema, null, 2) + '\n');
   console.log('wrote', path.join('schemas/actions', file));
 }
+
+const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'actions.md');
+fs.writeFileSync(docs, await actionCatalogue());
+console.log('wrote docs/actions.md');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './loader.js';
+import { actionCatalogue } from './catalogue.js';
 import { actionSchemas } from './schemas.js';
 
 const dir = path.join(REPO_ROOT, 'schemas', 'actions');
@@ -15,5 +16,9 @@ describe('schemas/actions/', () => {
     for (const [file, schema] of Object.entries(schemas)) {
       expect(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), `${file}: ${HOW}`).toEqual(schema);
     }
+  });
+
+  it(`docs/actions.md is current (${HOW})`, async () => {
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'docs', 'actions.md'), 'utf8'), HOW).toBe(await actionCatalogue());
   });
 });
