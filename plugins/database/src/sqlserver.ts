@@ -2,19 +2,24 @@
 // while its connector opens the socket to the approved address; a host the server redirects to
 // (Azure SQL routing) is resolved through the same outbound policy. The connection is encrypted
 // without verifying the certificate (SQL Server's usual self-signed one).
-import { Connection, Request, TYPES } from 'tedious';
+import type { Connection } from 'tedious';
 import { MAX_ROWS, connectSocket, untilAborted, type Driver, type QueryResult, type Target } from './driver.js';
 import type { SqlValue } from './placeholders.js';
 
 const CONNECT_TIMEOUT_MS = 10_000; // a backstop: the signal ends the wait first
 
-function typeOf(value: SqlValue) {
+type Tedious = typeof import('tedious');
+// tedious takes a third of a second to import: loaded on the first SQL Server query, not at start-up.
+let driver: Promise<Tedious> | undefined;
+const tedious = () => (driver ??= import('tedious'));
+
+function typeOf({ TYPES }: Tedious, value: SqlValue) {
   if (typeof value === 'boolean') return TYPES.Bit;
   if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) <= 2 ** 31 - 1 ? TYPES.Int : TYPES.Float;
   return TYPES.NVarChar;
 }
 
-function open(t: Target, signal: AbortSignal): Promise<Connection> {
+function open({ Connection }: Tedious, t: Target, signal: AbortSignal): Promise<Connection> {
   const conn = new Connection({
     server: t.host,
     authentication: { type: 'default', options: { userName: t.username, password: t.password } },
@@ -47,7 +52,9 @@ function open(t: Target, signal: AbortSignal): Promise<Connection> {
 }
 
 export const sqlServer: Driver = async (t, sql, values, signal) => {
-  const conn = await open(t, signal);
+  const td = await tedious();
+  const { Request } = td;
+  const conn = await open(td, t, signal);
   try {
     const done = new Promise<QueryResult>((resolve, reject) => {
       let columns: string[] | undefined;
@@ -57,7 +64,7 @@ export const sqlServer: Driver = async (t, sql, values, signal) => {
         if (err) return reject(err);
         resolve({ columns: columns ?? [], rows, rowCount: columns ? seen : (rowCount ?? 0), returnsRows: !!columns });
       });
-      values.forEach((value, i) => request.addParameter(`p${i + 1}`, typeOf(value), value));
+      values.forEach((value, i) => request.addParameter(`p${i + 1}`, typeOf(td, value), value));
       request.on('columnMetadata', (meta) => {
         // A new result set: only the last one's rows count.
         columns = (Array.isArray(meta) ? meta : Object.values(meta)).map((c) => c.colName);

@@ -1,6 +1,6 @@
 // Draws the document model (./document.ts) with pdfkit's standard fonts (Helvetica, Courier).
 // The standard fonts cover Latin-1 and a few more (WinAnsi); other characters print as "?".
-import PDFDocument from 'pdfkit';
+import type PDFDocumentClass from 'pdfkit';
 import type { Block, Run } from './document.js';
 
 export type Paper = 'a4' | 'letter';
@@ -47,7 +47,11 @@ export function printable(text: string): string {
 const fontOf = (r: Run) =>
   r.code ? (r.bold ? 'Courier-Bold' : 'Courier') : r.bold && r.italic ? 'Helvetica-BoldOblique' : r.bold ? 'Helvetica-Bold' : r.italic ? 'Helvetica-Oblique' : 'Helvetica';
 
-export function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ bytes: Buffer; pages: number }> {
+// pdfkit takes a quarter of a second to import: loaded on the first PDF, not at start-up.
+let pdfkit: Promise<typeof PDFDocumentClass> | undefined;
+
+export async function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ bytes: Buffer; pages: number }> {
+  const PDFDocument = await (pdfkit ??= import('pdfkit').then((m) => m.default));
   const doc = new PDFDocument({
     size: opts.paper === 'letter' ? 'LETTER' : 'A4',
     layout: opts.orientation,
