@@ -44,7 +44,7 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
         baseUrl: () => baseUrl,
       });
-      const scheduler = createScheduler(
+      const scheduler = await createScheduler(
         { store, clock, logger: log, http, notifier, cleanup: () => cleanupTokens(store, ctx.tokens, clock, log) },
         {
           name: options.name,

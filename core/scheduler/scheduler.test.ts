@@ -104,7 +104,7 @@ describe('several processes on one SQLite file', () => {
     // And twenty schedules that all fall due at the same moment, for the two processes to fight over.
     const burst: ScheduleRecord[] = [];
     for (let i = 0; i < 20; i++) burst.push(await storeSchedule(store, user.id, `${base}/burst/${i}`, '0 0 1 1 *'));
-    const planner = createScheduler({ store, clock: systemClock, logger: silentLogger, http: outbound }, { process: false, name: 'planner' });
+    const planner = await createScheduler({ store, clock: systemClock, logger: silentLogger, http: outbound }, { process: false, name: 'planner' });
     await planner.sync();
     const workers = await Promise.all([startWorker(file, 'A', 60_000), startWorker(file, 'B', 60_000)]);
     const due = Date.now() + 1000;
@@ -181,14 +181,14 @@ describe('scheduler in one process', () => {
     await store.close();
   });
 
-  function scheduler(over: Parameters<typeof createScheduler>[0] extends infer D ? Partial<D> : never = {}, opts: Parameters<typeof createScheduler>[1] = {}) {
-    const s = createScheduler({ store, clock: systemClock, logger: silentLogger, http: outbound, ...over }, { processEvery: 100, ...opts });
+  async function scheduler(over: Parameters<typeof createScheduler>[0] extends infer D ? Partial<D> : never = {}, opts: Parameters<typeof createScheduler>[1] = {}) {
+    const s = await createScheduler({ store, clock: systemClock, logger: silentLogger, http: outbound, ...over }, { processEvery: 100, ...opts });
     started.push(s);
     return s;
   }
 
   it('a queued job runs after its delay, not before', async () => {
-    const s = scheduler();
+    const s = await scheduler();
     const ran: Array<{ at: number; data: unknown }> = [];
     s.jobs.define<{ n: number }>('test.queued', async (data) => {
       ran.push({ at: Date.now(), data });
@@ -207,7 +207,7 @@ describe('scheduler in one process', () => {
   });
 
   it('a schedule job runs at its tick, writes the log, and moves to the next tick', async () => {
-    const s = scheduler();
+    const s = await scheduler();
     const user = await store.users.create({ name: 'u', email: 'u@example.test', premium: true, created_at: 0, updated_at: 0 });
     const sched = await storeSchedule(store, user.id, `${base}/tick`, '* * * * * *');
     await s.plan(sched);
@@ -219,7 +219,7 @@ describe('scheduler in one process', () => {
   });
 
   it('the job of a deleted schedule removes itself; sync plans missing jobs and drops orphans', async () => {
-    const s = scheduler({}, { process: false });
+    const s = await scheduler({}, { process: false });
     const user = await store.users.create({ name: 'u', email: 'u@example.test', premium: true, created_at: 0, updated_at: 0 });
     const a = await storeSchedule(store, user.id, `${base}/tick`, '0 0 1 1 *');
     const b = await storeSchedule(store, user.id, `${base}/tick`, '0 0 1 1 *');
@@ -232,7 +232,7 @@ describe('scheduler in one process', () => {
     // A job whose schedule vanished between sync and run cancels itself when it runs.
     await store.schedules.delete(a.id);
     store.db.prepare('UPDATE agenda_jobs SET next_run_at = ?').run(Date.now() - 1000);
-    const runner = scheduler();
+    const runner = await scheduler();
     await runner.start();
     expect(await until(() => (store.db.prepare('SELECT count(*) AS n FROM agenda_jobs WHERE name = ?').get(JOBS.schedule) as { n: number }).n === 0, 3000)).toBe(true);
     expect(hits).toEqual([]);
@@ -246,8 +246,8 @@ describe('scheduler in one process', () => {
     const cleanup = async () => {
       calls++;
     };
-    const a = createScheduler({ store: s1, clock: systemClock, logger: silentLogger, http: outbound, cleanup }, { processEvery: 100, cleanupEveryMs: 500 });
-    const b = createScheduler({ store: s2, clock: systemClock, logger: silentLogger, http: outbound, cleanup }, { processEvery: 100, cleanupEveryMs: 500 });
+    const a = await createScheduler({ store: s1, clock: systemClock, logger: silentLogger, http: outbound, cleanup }, { processEvery: 100, cleanupEveryMs: 500 });
+    const b = await createScheduler({ store: s2, clock: systemClock, logger: silentLogger, http: outbound, cleanup }, { processEvery: 100, cleanupEveryMs: 500 });
     await a.start();
     await b.start();
     await sleep(2300);

@@ -9,7 +9,7 @@ import { createScheduler } from '../scheduler.js';
 
 const [file, name, lock] = process.argv.slice(2);
 const store = createSqliteStore(file!);
-const scheduler = createScheduler(
+const scheduler = await createScheduler(
   { store, clock: systemClock, logger: silentLogger, http: createOutboundClient({ OUTBOUND_ALLOW_LOOPBACK: true, OUTBOUND_ALLOW_PRIVATE: true }) },
   { name, processEvery: 100, scheduleLockLifetimeMs: Number(lock) },
 );
