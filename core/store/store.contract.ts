@@ -300,6 +300,31 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.providers.get(user, a.id)).toBeNull();
     });
 
+    it('keeps hosted databases per user, paged, found by name, renamed and deleted', async () => {
+      const user = 900_000 + Math.floor(Math.random() * 100_000);
+      const a = { id: randomUUID(), user_id: user, name: 'shop', created_at: 1, updated_at: 1 };
+      const b = { id: randomUUID(), user_id: user, name: 'logs', created_at: 2, updated_at: 2 };
+      const c = { id: randomUUID(), user_id: user, name: 'shop', created_at: 3, updated_at: 3 };
+      for (const d of [a, b, c]) expect(await store.databases.create(d)).toEqual(d);
+      expect(await store.databases.get(user, a.id)).toEqual(a);
+      expect(await store.databases.get(user + 1, a.id)).toBeNull();
+      expect(await store.databases.findByName(user, 'shop')).toEqual(a);
+      expect(await store.databases.findByName(user + 1, 'shop')).toBeNull();
+      expect(await store.databases.findByName(user, 'nope')).toBeNull();
+      const all = await store.databases.list(user, { page: 1, perPage: 10 });
+      expect(all).toEqual({ items: [a, b, c], total: 3 });
+      expect((await store.databases.list(user, { page: 2, perPage: 2 })).items).toEqual([c]);
+      expect(await store.databases.list(user + 1, { page: 1, perPage: 10 })).toEqual({ items: [], total: 0 });
+      expect(await store.databases.rename(user, a.id, 'store', 9)).toEqual({ ...a, name: 'store', updated_at: 9 });
+      expect(await store.databases.rename(user + 1, a.id, 'x', 10)).toBeNull();
+      expect(await store.databases.findByName(user, 'shop')).toEqual(c);
+      expect(await store.databases.delete(user + 1, a.id)).toBe(false);
+      expect(await store.databases.delete(user, a.id)).toBe(true);
+      expect(await store.databases.delete(user, a.id)).toBe(false);
+      expect(await store.databases.get(user, a.id)).toBeNull();
+      expect((await store.databases.list(user, { page: 1, perPage: 10 })).total).toBe(2);
+    });
+
     it('keeps action templates per user, paged, updated in place', async () => {
       const user = 800_000 + Math.floor(Math.random() * 100_000);
       const steps = [{ id: randomUUID(), type: 'log', parameters: { text: 'hi' } }];

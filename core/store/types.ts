@@ -362,6 +362,27 @@ export interface TemplateRepo {
   delete(userId: number, id: number): Promise<boolean>;
 }
 
+/** A hosted SQL database (Databases API): its PostgreSQL schema and role are named from `id`. */
+export interface DatabaseRecord {
+  id: string;
+  user_id: number;
+  name: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface DatabaseRepo {
+  create(d: DatabaseRecord): Promise<DatabaseRecord>;
+  get(userId: number, id: string): Promise<DatabaseRecord | null>;
+  /** The user's oldest database of this name (db() takes a name or an id). */
+  findByName(userId: number, name: string): Promise<DatabaseRecord | null>;
+  /** A user's databases, oldest first. */
+  list(userId: number, opts: { page: number; perPage: number }): Promise<Page<DatabaseRecord>>;
+  /** Null when there is no such database of the user. */
+  rename(userId: number, id: string, name: string, now: Millis): Promise<DatabaseRecord | null>;
+  delete(userId: number, id: string): Promise<boolean>;
+}
+
 /** Consecutive failures of an action on captures, to disable actions that keep failing. */
 export interface ActionFailureRepo {
   /** Adds one to the action's streak; returns the new length. */
@@ -375,6 +396,7 @@ export interface ActionFailureRepo {
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   providers: ProviderRepo;
+  databases: DatabaseRepo;
   actionFailures: ActionFailureRepo;
   templates: TemplateRepo;
   workflows: WorkflowRepo;

@@ -5,6 +5,7 @@ import type {
   FileMeta,
   GlobalVariableRecord,
   GroupRecord,
+  DatabaseRecord,
   ProviderRecord,
   TemplateRecord,
   RequestRecord,
@@ -117,6 +118,15 @@ export function toProvider(d: ProviderDoc): ProviderRecord {
   return { id: d._id, user_id: d.user_id, type: d.type, name: d.name, settings: d.settings, secret: d.secret, created_at: d.created_at, updated_at: d.updated_at };
 }
 
+/** A hosted database's metadata; `_id` is its UUID. */
+export interface DatabaseDoc extends Omit<DatabaseRecord, 'id'> {
+  _id: string;
+}
+
+export function toDatabase(d: DatabaseDoc): DatabaseRecord {
+  return { id: d._id, user_id: d.user_id, name: d.name, created_at: d.created_at, updated_at: d.updated_at };
+}
+
 /** A global variable; `_id` is its numeric id (sequence `global_variables`), unique per (owner, name). */
 export interface GlobalVariableDoc extends GlobalVariableRecord {
   _id: number;
@@ -143,6 +153,7 @@ export function cols(db: Db) {
     workflows: db.collection<WorkflowDoc>('workflows'),
     globals: db.collection<GlobalVariableDoc>('global_variables'),
     providers: db.collection<ProviderDoc>('providers'),
+    databases: db.collection<DatabaseDoc>('databases'),
     templates: db.collection<TemplateDoc>('templates'),
     actionFailures: db.collection<ActionFailureDoc>('action_failures'),
   };

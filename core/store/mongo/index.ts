@@ -13,6 +13,7 @@ import { MongoCounterRepo } from './counters.js';
 import { cols, type Cols } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
 import { MongoProviderRepo } from './providers.js';
+import { MongoDatabaseRepo } from './databases.js';
 import { MongoTemplateRepo } from './templates.js';
 import { MongoActionFailureRepo } from './action-failures.js';
 import { MongoGroupRepo } from './groups.js';
@@ -65,6 +66,7 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     // One variable per (owner, name); also serves the owner's lookups, lists and searches.
     c.globals.createIndex({ owner: 1, name: 1 }, { name: 'owner_name_unique', unique: true }),
     c.providers.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
+    c.databases.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
     c.templates.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
     // workflows need none: `_id` is the token uuid.
   ]);
@@ -82,6 +84,7 @@ class MongoStore implements Store {
   readonly workflows: MongoWorkflowRepo;
   readonly globals: MongoGlobalVariableRepo;
   readonly providers: MongoProviderRepo;
+  readonly databases: MongoDatabaseRepo;
   readonly templates: MongoTemplateRepo;
   readonly actionFailures: MongoActionFailureRepo;
 
@@ -99,6 +102,7 @@ class MongoStore implements Store {
     this.workflows = new MongoWorkflowRepo(c);
     this.globals = new MongoGlobalVariableRepo(c);
     this.providers = new MongoProviderRepo(c);
+    this.databases = new MongoDatabaseRepo(c);
     this.templates = new MongoTemplateRepo(c);
     this.actionFailures = new MongoActionFailureRepo(c);
   }

@@ -8,6 +8,7 @@ import { startCheckpointer } from './checkpointer.js';
 import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
+import { sqliteDatabases } from './databases.js';
 import { sqliteTemplates } from './templates.js';
 import { sqliteActionFailures } from './action-failures.js';
 import { sqliteGroups } from './groups.js';
@@ -62,6 +63,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     workflows: sqliteWorkflows(db),
     globals: sqliteGlobals(db),
     providers: sqliteProviders(db),
+    databases: sqliteDatabases(db),
     templates: sqliteTemplates(db),
     actionFailures: sqliteActionFailures(db),
     async ping() {

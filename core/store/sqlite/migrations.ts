@@ -179,6 +179,20 @@ export const migrations: Array<{ version: number; up: string }> = [
     version: 10,
     up: `DROP INDEX IF EXISTS requests_token_created;`,
   },
+  {
+    // Databases API: the hosted databases' names; their tables live in PostgreSQL (core/databases).
+    version: 11,
+    up: `
+      CREATE TABLE databases (
+        id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX databases_user ON databases(user_id, created_at);
+    `,
+  },
 ];
 
 /**
