@@ -34,6 +34,10 @@ export const ConfigSchema = z.object({
   ACTION_DISABLE_AFTER_FAILURES: int(0, 1_000_000).default(100),
   /** Key that encrypts provider credentials at rest; default: a key file created in DATA_DIR. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** PostgreSQL server of the hosted Databases (a role that may create roles and schemas); unset: Databases are off. */
+  DATABASES_POSTGRES_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  /** How long one Databases query may run, in ms. */
+  DATABASES_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(10_000),
 
   // E-mail capture (core/mail). SMTP_PORT 0 picks a free port (tests); SMTP_ENABLED=false turns the
   // SMTP server off. STARTTLS is offered when both PEM files are set.

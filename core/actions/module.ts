@@ -23,6 +23,8 @@ import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
 import { FailureTracker } from './failures.js';
 import { templatesRouter } from '../http/templates/templates.router.js';
+import { databasesRouter } from '../http/databases/databases.router.js';
+import { DatabaseService } from '../databases/service.js';
 import { TemplateService } from '../templates/service.js';
 import { templateAction, templateIncludeAction } from './template-action.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
@@ -103,7 +105,10 @@ export function createActionsModule(): ServiceModule {
       const failureStreaks = new FailureTracker(store, workflows, clock, logger, config.ACTION_DISABLE_AFTER_FAILURES);
       ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
 
-      const providers = new ProviderService(store, registry, createSealer(loadSecretKey(config)), clock);
+      const secretKey = loadSecretKey(config);
+      const providers = new ProviderService(store, registry, createSealer(secretKey), clock);
+      // Hosted databases (off without DATABASES_POSTGRES_URL): their roles' passwords derive from the key.
+      const databases = new DatabaseService(store, clock, { url: config.DATABASES_POSTGRES_URL, secretKey, statementTimeoutMs: config.DATABASES_STATEMENT_TIMEOUT_MS, logger });
       if (store.kind === 'mongo' && !config.SECRET_KEY) {
         logger.warn('SECRET_KEY is not set: provider credentials are sealed with the key file in DATA_DIR; every instance sharing this database must use the same key (set SECRET_KEY)');
       }
@@ -119,6 +124,7 @@ export function createActionsModule(): ServiceModule {
           net: network,
           providers: providersFor(token),
           requests: requestsFor(token),
+          databases: databases.forAccount(token.user_id),
           globals: {
             get: async (name) => (await store.globals.get(owner, name))?.value ?? null,
             set: async (name, value) => void (await store.globals.set(owner, name, value, clock.now())),
@@ -197,9 +203,10 @@ export function createActionsModule(): ServiceModule {
 
       await applyWorkflowDir(ctx, workflows);
       return {
-        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry)), templatesRouter(ctx, templates)],
+        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry)), templatesRouter(ctx, templates), databasesRouter(ctx, databases)],
         async stop() {
           await pool?.close();
+          await databases.close();
         },
       };
     },

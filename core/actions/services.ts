@@ -17,13 +17,15 @@ export function servicesFromContainer(container: DependencyContainer, overrides:
     net: overrides.net ?? container.resolve(NETWORK),
     providers: overrides.providers ?? unavailable.providers,
     requests: overrides.requests ?? unavailable.requests,
+    databases: overrides.databases ?? unavailable.databases,
   };
 }
 
 /** Account-scoped services have no container default: without an account there is nothing to read. */
-const unavailable: Pick<Services, 'providers' | 'requests'> = {
+const unavailable: Pick<Services, 'providers' | 'requests' | 'databases'> = {
   providers: { get: () => Promise.reject(new Error('Providers are not available here')), saveCredentials: () => Promise.reject(new Error('Providers are not available here')) },
   requests: { list: () => Promise.reject(new Error('Reading requests is not available here')) },
+  databases: { query: () => Promise.reject(new Error('Databases are not available here')) },
 };
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */

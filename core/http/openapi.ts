@@ -9,6 +9,8 @@ import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, Tok
 import { UserCreateBody } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 import { TemplateBody, TemplateUpdateBody } from '../templates/service.js';
+import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
+import { DatabaseListQuery } from './databases/databases.router.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -58,6 +60,9 @@ const ops: Record<string, Record<string, Op>> = {
   '/providers': { get: { summary: "List the caller's providers (connected accounts; credentials never shown)" }, post: { summary: 'Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key)', body: ProviderCreateBody, status: '201' } },
   '/providers/{id}': { get: { summary: 'Get a provider' }, put: { summary: 'Rename, replace settings, merge credentials (null removes a field)', body: ProviderUpdateBody }, delete: { summary: 'Delete a provider', status: '204' } },
   '/provider-types': { get: { summary: 'Provider types of the loaded plugins with the JSON Schemas of their fields' } },
+  '/databases': { get: { summary: "List the caller's hosted databases", query: DatabaseListQuery }, post: { summary: 'Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL)', body: DatabaseCreateBody, status: '201' } },
+  '/databases/{id}': { get: { summary: 'Get a database with its tables and bytes used' }, put: { summary: 'Rename a database', body: DatabaseUpdateBody }, delete: { summary: 'Delete a database with all its tables', status: '204' } },
+  '/databases/{id}/query': { post: { summary: 'Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)}', body: DatabaseQueryBody } },
   '/templates': { get: { summary: "List the caller's action templates" }, post: { summary: 'Create an action template (actions and predefined variables)', body: TemplateBody, status: '201' } },
   '/templates/{id}': { get: { summary: 'Get a template' }, put: { summary: 'Update a template', body: TemplateUpdateBody }, delete: { summary: 'Delete a template', status: '204' } },
   '/groups': { get: { summary: 'List groups' }, post: { summary: 'Create a group', body: GroupBody } },

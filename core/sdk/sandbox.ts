@@ -27,7 +27,8 @@ export interface SandboxDbQuery {
 
 /** What `db(...)` resolves to, in the webhook.site shape. */
 export interface SandboxDbResult {
-  result: unknown[];
+  /** Null when the query failed (`error` says why). */
+  result: unknown[] | null;
   error: string | null;
   rows: number;
   time: number;

@@ -103,6 +103,28 @@ export interface RequestReader {
   list(token: string, opts: { query?: string; limit: number; sorting?: 'newest' | 'oldest' }): Promise<CapturedRequest[]>;
 }
 
+/** What a query on a hosted database answers (the Databases API's shape, plus `rows`). */
+export interface DatabaseQueryResult {
+  /** The rows (at most 1000), `[]` for a statement that returns none, null on error. */
+  result: Array<Record<string, unknown>> | null;
+  /** The database's error message, or null. */
+  error: string | null;
+  /** Rows returned or affected. */
+  rows: number;
+  /** Execution time in milliseconds. */
+  time: number;
+}
+
+/** The chain's account's hosted databases (the Databases API; `db()` of the JavaScript action). */
+export interface Databases {
+  /**
+   * Runs one statement on the account's database `id` (its id or name) with `:name` or `?`
+   * parameters (`params` a map or a list). SQL errors resolve with `error` set; a missing
+   * database, an account-less token or an unconfigured server reject.
+   */
+  query(id: string, sql: string, params?: unknown): Promise<DatabaseQueryResult>;
+}
+
 /** What every action gets through `ctx.services`. */
 export interface Services {
   http: HttpClient;
@@ -113,6 +135,7 @@ export interface Services {
   net: Network;
   providers: Providers;
   requests: RequestReader;
+  databases: Databases;
 }
 
 // Explicit injection tokens: esbuild (vitest, tsx) emits no decorator metadata, so tsyringe cannot

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { ActionRegistry } from '../actions/registry.js';
 import { runChain, type ChainLine } from '../actions/runner.js';
-import { openNetwork, type Clock, type Counters, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
+import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
 export const TEST_TOKEN: TokenInfo = {
@@ -130,6 +130,25 @@ export function memoryRequests(byToken: Record<string, CapturedRequest[]> = {}):
   };
 }
 
+/**
+ * Hosted databases answered by `handler` (per database id), with the calls recorded. Without a
+ * handler every query rejects, as on a server without Databases configured.
+ */
+export function stubDatabases(
+  handler?: (id: string, sql: string, params: unknown) => Partial<DatabaseQueryResult> | Promise<Partial<DatabaseQueryResult>>,
+): Databases & { calls: Array<{ id: string; sql: string; params: unknown }> } {
+  const calls: Array<{ id: string; sql: string; params: unknown }> = [];
+  return {
+    calls,
+    async query(id, sql, params) {
+      calls.push({ id, sql, params });
+      if (!handler) throw new Error('Databases are not configured in this test (pass services.databases)');
+      const r = await handler(id, sql, params);
+      return { result: r.result === undefined ? [] : r.result, error: r.error ?? null, rows: r.rows ?? r.result?.length ?? 0, time: r.time ?? 0 };
+    },
+  };
+}
+
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function testServices(overrides: Partial<Services> = {}): Services {
@@ -144,6 +163,7 @@ export function testServices(overrides: Partial<Services> = {}): Services {
     net: openNetwork,
     providers: memoryProviders(),
     requests: memoryRequests(),
+    databases: stubDatabases(),
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@ export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 export const RESERVED_SEGMENTS = new Set([
   'token', 'tokens', 'users', 'user', 'schedules', 'healthz', 'openapi.json', 'api', 'app', 'assets', 'static',
   'action-types', 'groups', 'global-variables', 'variables', 'ws', 'socket.io', 'events', 'sse', 'realtime',
-  'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html', 'providers', 'provider-types', 'templates',
+  'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html', 'providers', 'provider-types', 'databases', 'templates',
 ]);
 
 export const AliasSchema = z

@@ -40,6 +40,8 @@ function hostCalls(ctx: Pick<ActionContext, 'services' | 'signal' | 'timeLeftMs'
     },
     globalGet: (name) => ctx.services.globals.get(name),
     globalSet: (name, value) => ctx.services.globals.set(name, value),
+    // The account's hosted databases (core/databases): resolves with `error` set on SQL errors.
+    db: (q) => ctx.services.databases.query(q.database, q.query, q.params),
   };
 }
 
