@@ -1,0 +1,57 @@
+// Runs a script against an action context: parses it, builds the library over the context and
+// interprets it within the limits. stop()/respond()/dd() end it quietly; errors are thrown.
+import { regexReplace, regexTest } from '../../../core/sdk/index.js';
+import { Halt, WsLimitError } from './lang/errors.js';
+import { Interpreter } from './lang/interpreter.js';
+import { DEFAULT_LIMITS, type Limits } from './lang/limits.js';
+import { parse } from './lang/parser.js';
+import { WsArray, type Value } from './lang/values.js';
+import type { Host, ScriptContext } from './lib/host.js';
+import { buildLibrary } from './lib/index.js';
+
+const MAX_LINE = 65_536;
+
+export interface ScriptResult {
+  /** The script's top-level `return` value (or the last expression's). */
+  value: Value;
+  steps: number;
+}
+
+export async function runScript(source: string, ctx: ScriptContext, overrides: Partial<Limits> = {}): Promise<ScriptResult> {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...overrides };
+  const program = parse(source);
+  let lines = 0;
+  let requests = 0;
+  const host: Host = {
+    ctx,
+    limits,
+    output(line) {
+      lines++;
+      if (lines > limits.maxOutputLines) {
+        if (lines === limits.maxOutputLines + 1) ctx.log(`(output cut: more than ${limits.maxOutputLines} lines)`);
+        return;
+      }
+      ctx.log(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)` : line);
+    },
+    countRequest() {
+      if (++requests > limits.maxHttpRequests) throw new WsLimitError(`A script may send at most ${limits.maxHttpRequests} HTTP requests`);
+    },
+  };
+  const interpreter = new Interpreter({
+    builtins: buildLibrary(host),
+    limits,
+    checkpoint() {
+      if (ctx.signal.aborted || ctx.timeLeftMs() <= 0) throw new WsLimitError("The actions' time budget was spent while the script ran");
+    },
+    regexTest: (re, s) => regexTest(re, s),
+    regexReplace: (re, s, r) => regexReplace(re, s, r),
+  });
+  interpreter.global.set('variables', WsArray.entries(Object.entries(ctx.vars.all())));
+  try {
+    const value = await interpreter.run(program);
+    return { value, steps: interpreter.steps };
+  } catch (e) {
+    if (e instanceof Halt) return { value: null, steps: interpreter.steps };
+    throw e;
+  }
+}

@@ -1,0 +1,29 @@
+// The `script` action: runs WebhookScript, webhook.site's scripting language.
+import { defineAction, z } from '../../../core/sdk/index.js';
+import type { Limits } from './lang/limits.js';
+import { runScript } from './run.js';
+
+export function createScriptAction(limits: Partial<Limits> = {}) {
+  return defineAction({
+    type: 'script',
+    title: 'WebhookScript',
+    category: 'scripting',
+    description:
+      'Runs WebhookScript, a small language similar to JavaScript and PHP: variables, arrays (["key": value]), ' +
+      'if/else, for (x in array), while, functions and closures, value.function() chaining. var(name) reads variables, ' +
+      'set(name, value) exports one to later actions, store(name, value) saves a Global Variable; echo() writes to the output; ' +
+      'respond(content, status, headers) answers and stops, stop() and dont_save() as the actions of those names; ' +
+      'request()/http() send HTTP requests; string, array, math, date, JSON, regex, hashing and file functions. ' +
+      'A script may run 10 million steps; errors name their line.',
+    parameters: z.object({
+      script: z.string().max(1_000_000).describe('The WebhookScript code to run'),
+    }),
+    // A script is code: `$name$` in it is not a variable to replace (use var('name')).
+    untemplated: ['script'],
+    async execute(ctx, params) {
+      await runScript(params.script, ctx, limits);
+    },
+  });
+}
+
+export const script = createScriptAction();
