@@ -124,12 +124,22 @@ function normaliseParams(params: unknown): SqlValue[] | Record<string, SqlValue>
   throw new ParameterError('params must be a list of values or an object of named values');
 }
 
-/** `:name` / `?` placeholders to `$n`. A list with no placeholders is taken as `$1`, `$2`... values. */
-function bind(sql: string, params: unknown): { text: string; values: SqlValue[] } {
+/**
+ * `:name` / `?` placeholders to `$n` (`textParams`: written `($n::text)`). A list with no
+ * placeholders is taken as the values of `$1`, `$2`... written in the statement.
+ */
+function bind(sql: string, params: unknown, textParams?: ReadonlySet<number>): { text: string; values: SqlValue[]; rewritable: boolean } {
   const p = normaliseParams(params);
-  const bound = bindParameters(sql, 'pgsql', p);
-  if (bound.style === 'none' && Array.isArray(p) && p.length) return { text: sql, values: p };
-  return { text: bound.sql, values: bound.values };
+  const bound = bindParameters(sql, 'pgsql', p, textParams);
+  if (bound.style === 'none' && Array.isArray(p) && p.length) return { text: sql, values: p, rewritable: false };
+  return { text: bound.sql, values: bound.values, rewritable: bound.style !== 'none' };
+}
+
+/** `could not determine data type of parameter $n`: the n. */
+function untypedParameter(err: PgError & { code: string }): number | null {
+  if (err.code !== '42P18') return null;
+  const m = /parameter \$(\d+)/.exec(err.message);
+  return m ? Number(m[1]) : null;
 }
 
 /** Appends connection parameters to a postgres URL (pg lets query parameters override the URL's parts). */
@@ -370,7 +380,8 @@ export class DatabaseService {
 
   /** One statement in a transaction on the database's own role, limited in time and rows. */
   async run(db: DatabaseRecord, sql: string, params: unknown): Promise<DatabaseQueryResult> {
-    let statement: { text: string; values: SqlValue[] };
+    const textParams = new Set<number>();
+    let statement: ReturnType<typeof bind>;
     try {
       statement = bind(sql, params);
     } catch (err) {
@@ -383,12 +394,24 @@ export class DatabaseService {
     let broken = false;
     let started = performance.now();
     try {
-      // RESET ALL undoes what earlier statements SET on this pooled connection (session defaults again).
-      await client.query(`BEGIN; RESET ALL; SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}; SET LOCAL search_path = "${schema}"`);
-      started = performance.now();
-      const out = await this.statement(client, statement, timeoutMs + 5_000);
-      await client.query('COMMIT');
-      return { result: out.rows, error: null, rows: out.count, time: elapsed(started) };
+      for (;;) {
+        // RESET ALL undoes what earlier statements SET on this pooled connection (session defaults again).
+        await client.query(`BEGIN; RESET ALL; SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}; SET LOCAL search_path = "${schema}"`);
+        if (!textParams.size) started = performance.now();
+        try {
+          const out = await this.statement(client, statement, timeoutMs + 5_000);
+          await client.query('COMMIT');
+          return { result: out.rows, error: null, rows: out.count, time: elapsed(started) };
+        } catch (err) {
+          // A value the server cannot type (`concat('%', :x)`) is sent again as text, as webhook.site's
+          // driver sends values as untyped literals. The statement failed at parse time: nothing ran.
+          const k = isPgError(err) && statement.rewritable ? untypedParameter(err) : null;
+          if (k === null || textParams.has(k) || k > statement.values.length) throw err;
+          await client.query('ROLLBACK');
+          textParams.add(k);
+          statement = bind(sql, params, textParams);
+        }
+      }
     } catch (err) {
       const time = elapsed(started);
       if (err instanceof Overran) {

@@ -93,8 +93,13 @@ export function mixesStyles(sql: string, dialect: Dialect): boolean {
   return kinds.has('named') && kinds.has('positional');
 }
 
-/** The statement in the driver's placeholder style, and the values in the order the driver takes them. */
-export function bindParameters(sql: string, dialect: Dialect, params: ParamsInput): BoundStatement {
+/**
+ * The statement in the driver's placeholder style, and the values in the order the driver takes them.
+ * `textParams` (PostgreSQL): parameter numbers written `($k::text)`, for parameters whose type the
+ * server cannot infer (`concat('%', :x)`), as an untyped string literal would be taken.
+ */
+export function bindParameters(sql: string, dialect: Dialect, params: ParamsInput, textParams?: ReadonlySet<number>): BoundStatement {
+  const pgParam = (k: number) => (textParams?.has(k) ? `($${k}::text)` : `$${k}`);
   const found = scanPlaceholders(sql, dialect);
   const named = found.some((p) => p.kind === 'named');
   const positional = found.some((p) => p.kind === 'positional');
@@ -120,7 +125,7 @@ export function bindParameters(sql: string, dialect: Dialect, params: ParamsInpu
         k = values.length;
         numbers.set(name, k);
       }
-      return dialect === 'pgsql' ? `$${k}` : `@p${k}`;
+      return dialect === 'pgsql' ? pgParam(k) : `@p${k}`;
     };
   } else if (positional) {
     const list = positionalValues(params);
@@ -130,7 +135,7 @@ export function bindParameters(sql: string, dialect: Dialect, params: ParamsInpu
     }
     lookup = (_p, index) => {
       values.push(list[index]);
-      return dialect === 'pgsql' ? `$${index + 1}` : dialect === 'sqlsrv' ? `@p${index + 1}` : '?';
+      return dialect === 'pgsql' ? pgParam(index + 1) : dialect === 'sqlsrv' ? `@p${index + 1}` : '?';
     };
   } else {
     lookup = () => '?';

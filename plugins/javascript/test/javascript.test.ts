@@ -3,7 +3,7 @@ import { container } from 'tsyringe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxPool } from '../../../core/sandbox/index.js';
 import { SANDBOX } from '../../../core/sdk/index.js';
-import { memoryGlobals, runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
+import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams } from '../../../core/sdk/testing.js';
 import plugin from '../src/index.js';
 import { javascript } from '../src/javascript.js';
 
@@ -82,9 +82,28 @@ describe('javascript action', () => {
     expect(r.errors[0]).toMatch(/Bad Name/);
   });
 
-  it('db() is not configured', async () => {
-    const r = await runAction(javascript, { script: `await db('example_db')` });
-    expect(r.errors).toEqual(['Error: db() is not configured on this server (line 1)']);
+  it('db() queries go to the chain services; without databases they reject', async () => {
+    const r = await runAction(javascript, { script: `const q = await db('example_db'); await q('select 1')` });
+    expect(r.errors).toEqual(['Error: Databases are not configured in this test (pass services.databases) (line 1)']);
+
+    const databases = stubDatabases((id, sql, params) =>
+      sql.startsWith('select') ? { result: [{ id, params }], rows: 1, time: 0.5 } : { result: null, error: 'ERROR: relation "nonexisting" does not exist (SQLSTATE 42P01)' },
+    );
+    const script = `
+      const mydb = await db('example_db');
+      const ok = await mydb('select * from users where email = :email', { email: 'a@b.c' });
+      const bad = await mydb('insert into nonexisting values (?)', [1]);
+      echo(JSON.stringify(ok), JSON.stringify(bad));`;
+    const ok = await runAction(javascript, { script }, { services: { databases } });
+    expect(ok.errors).toEqual([]);
+    expect(ok.output).toEqual([
+      '{"result":[{"id":"example_db","params":{"email":"a@b.c"}}],"error":null,"rows":1,"time":0.5} ' +
+        '{"result":null,"error":"ERROR: relation \\"nonexisting\\" does not exist (SQLSTATE 42P01)","rows":0,"time":0}',
+    ]);
+    expect(databases.calls).toEqual([
+      { id: 'example_db', sql: 'select * from users where email = :email', params: { email: 'a@b.c' } },
+      { id: 'example_db', sql: 'insert into nonexisting values (?)', params: [1] },
+    ]);
   });
 
   it('an endless script ends with the chain budget', async () => {
