@@ -98,7 +98,7 @@ class Parser {
       this.next();
       return;
     }
-    if (this.t.nl || this.is('}') || this.t.type === 'eof') return;
+    if (this.t.nl || this.is('}') || this.is('else') || this.t.type === 'eof') return;
     this.error(`Unexpected ${describe(this.t)}: expected ";" or a new line`);
   }
 

@@ -32,7 +32,7 @@ export function buildLibrary(host: Host): Map<string, NativeFn> {
       ...dateLibrary(host),
       ...networkLibrary(host),
       ...filesLibrary(host),
-      ...databaseLibrary(),
+      ...databaseLibrary(host),
     }),
   );
 }
