@@ -10,8 +10,7 @@ import { startTestServer, type TestServer } from '../../../test/helpers/server.j
 
 const URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-let admin: pg.Client;
-let reachable = true;
+let admin: pg.Client | undefined;
 let s: TestServer;
 let alice: { id: number; key: string };
 let bob: { id: number; key: string };
@@ -19,13 +18,14 @@ const created: string[] = [];
 const probeTable = `capture_probe_${process.pid}_${Date.now()}`;
 
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: URL });
+  // Like plugins/database's tests: fail at once, clearly, when the server is down.
+  const client = new pg.Client({ connectionString: URL, connectionTimeoutMillis: 3_000 });
   try {
-    await admin.connect();
-  } catch {
-    reachable = false;
-    return;
+    await client.connect();
+  } catch (err) {
+    throw new Error(`PostgreSQL is not reachable at ${URL} (${(err as Error).message}); these tests need the real server`);
   }
+  admin = client;
   // A table of someone else on the same server (as the service's own tables would be).
   await admin.query(`CREATE TABLE public.${probeTable} (secret text); INSERT INTO public.${probeTable} VALUES ('admin only')`);
   s = await startTestServer({ DATABASES_POSTGRES_URL: URL, DATABASES_STATEMENT_TIMEOUT_MS: '700' });
@@ -35,12 +35,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s?.close();
-  if (!reachable) return;
+  if (!admin) return;
   // Whatever a failed test left behind.
   for (const id of created) {
     const role = roleName(id);
     await admin.query(`DROP SCHEMA IF EXISTS "${role}" CASCADE`);
-    if ((await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount) await admin.query(`DROP OWNED BY "${role}" CASCADE; DROP ROLE "${role}"`);
+    if ((await admin!.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount) await admin.query(`DROP OWNED BY "${role}" CASCADE; DROP ROLE "${role}"`);
   }
   await admin.query(`DROP TABLE IF EXISTS public.${probeTable}`);
   await admin.end();
@@ -57,7 +57,6 @@ const query = (key: string, id: string, q: string, params?: unknown) => s.call('
 
 describe('databases API (PostgreSQL)', () => {
   it('creates, lists, gets and renames databases of the caller only', async () => {
-    if (!reachable) return expect.fail(`PostgreSQL is not reachable at ${URL}`);
     const id = await createDb(alice.key, 'Shop');
     const got = await s.call('GET', `/databases/${id}`, { key: alice.key });
     expect(got.status).toBe(200);
@@ -195,8 +194,8 @@ describe('databases API (PostgreSQL)', () => {
     expect((await s.call('GET', `/databases/${id}`, { key: alice.key })).status).toBe(404);
     expect((await query(alice.key, id, 'select 1')).status).toBe(404);
     const role = roleName(id);
-    expect((await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [role])).rowCount).toBe(0);
-    expect((await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount).toBe(0);
+    expect((await admin!.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [role])).rowCount).toBe(0);
+    expect((await admin!.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount).toBe(0);
     expect((await s.call('DELETE', `/databases/${id}`, { key: alice.key })).status).toBe(404);
   });
 
