@@ -5,13 +5,13 @@ import { fetchHttpClient } from '../../../core/sdk/index.js';
 import { memoryGlobals, stubDatabases, validateParams } from '../../../core/sdk/testing.js';
 import { script } from '../src/script.js';
 import { error, output, run } from './helpers.js';
-import { localServer, type LocalServer } from './local-server.js';
+import { localServer, type Answer, type LocalServer } from './local-server.js';
 
 let server: LocalServer;
 const http = { http: fetchHttpClient };
 
 beforeAll(async () => {
-  server = await localServer((req) => {
+  server = await localServer((req): ReturnType<Answer> => {
     if (req.url === '/json') return { headers: { 'content-type': 'application/json', 'x-id': '7' }, body: '{"value": 42}' };
     if (req.url === '/missing') return { status: 404, body: 'nope' };
     if (req.url === '/slow') return { delayMs: 3000, body: 'late' };
