@@ -141,6 +141,7 @@ export class Interpreter {
         case 'while':
           for (;;) {
             await this.pause();
+            this.tick();
             const t = st.test.sync ? this.evalSync(st.test, s) : await this.evalAsync(st.test, s);
             if (!isTruthy(t)) return NORMAL;
             const r = await this.execBlock(st.body, s);
@@ -151,6 +152,7 @@ export class Interpreter {
           if (st.init) await this.evalAsync(st.init, s);
           for (;;) {
             await this.pause();
+            this.tick();
             if (st.test && !isTruthy(await this.evalAsync(st.test, s))) return NORMAL;
             const r = await this.execBlock(st.body, s);
             if (r === BREAK) return NORMAL;

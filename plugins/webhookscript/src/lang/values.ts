@@ -203,7 +203,7 @@ export function jsonEncode(v: Value, pretty: boolean, maxLength = Infinity): str
   let length = 0;
   const emit = (s: string) => {
     length += s.length;
-    if (length > maxLength) throw new WsLimitError(`A string may be at most ${maxLength} characters long`);
+    if (length > maxLength) throw new WsLimitError(`A string may be at most ${maxLength.toLocaleString('en')} characters long`);
     out.push(s);
   };
   const seen = new Set<WsArray>();
