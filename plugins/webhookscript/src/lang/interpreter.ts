@@ -1,7 +1,7 @@
 // Walks the syntax tree. Expressions without calls are evaluated synchronously; statements and
 // calls are async, because library functions may wait (HTTP, global variables). Every expression
 // and statement is a step; the run ends with an error at the step, recursion, size or time limit.
-import type { ArrayNode, AssignNode, BinaryNode, CompareNode, Expr, FuncNode, IndexNode, Program, RangeNode, Stmt, UnaryNode } from './ast.js';
+import type { AssignNode, BinaryNode, CompareNode, Expr, FuncNode, IndexNode, Program, RangeNode, Stmt, UnaryNode } from './ast.js';
 import { Halt, WsLimitError, WsRuntimeError, WsSyntaxError, type Position } from './errors.js';
 import { DEFAULT_LIMITS, MAX_ARRAY_ITEMS, type Limits } from './limits.js';
 import { parse } from './parser.js';

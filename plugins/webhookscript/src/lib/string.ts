@@ -1,7 +1,7 @@
 // string.md: general string functions and CSV (hashing, HTML, JSON, regex and XML are in their own modules).
 import { randomInt, randomUUID } from 'node:crypto';
 import { fail } from '../lang/errors.js';
-import { WsArray, WsRegex, toText, type Value } from '../lang/values.js';
+import { WsArray, WsRegex, toText } from '../lang/values.js';
 import type { Regexes } from './regex.js';
 import { format } from './format.js';
 import { arg, int, optInt, optStr, str, type Library } from './host.js';
