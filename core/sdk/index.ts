@@ -27,6 +27,7 @@ export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, 
 export type { Operator, ValueOperator } from './operators.js';
 export { REGEX_TIMEOUT_MS, RegexTimeout, parseRegex, regexExec, regexMatchAll, regexReplace, regexTest } from './regex.js';
 export { SANDBOX } from './sandbox.js';
+export { parseHeaderLines } from './headers.js';
 export { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
 export type { HostCalls, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';
 export { expiryMs, forgetOAuthRenewals, OAuthAccount, oauthCredentials, openOAuthAccount, providerId } from './oauth.js';

@@ -1,19 +1,6 @@
-import { boolean, defineAction, integer, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, integer, parseHeaderLines, z } from '../../../core/sdk/index.js';
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** "Name: value" per line; blank lines are ignored. */
-export function parseHeaderLines(text: string): Array<[string, string]> {
-  const headers: Array<[string, string]> = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (!HEADER_NAME.test(name)) throw new Error(`Invalid header line ${JSON.stringify(line)}: expected "Name: value"`);
-    headers.push([name, line.slice(colon + 1).trim()]);
-  }
-  return headers;
-}
 
 export const modifyResponse = defineAction({
   type: 'modify_response',

@@ -1,7 +1,7 @@
 // Parameter schema pieces shared by the plugin's actions. They accept what webhook.site's API
 // accepts (null for "not set", numbers as text, an empty PHP array `[]` for an empty group) and the
 // text every field becomes after variable replacement.
-import { numeric, variableName, z, type Bounds } from '../../../core/sdk/index.js';
+import { numeric, parseHeaderLines, variableName, z, type Bounds } from '../../../core/sdk/index.js';
 
 /**
  * One of `values`, case-insensitively; null, absent or blank means "not set" (undefined).
@@ -35,20 +35,7 @@ export function group<S extends z.ZodObject>(shape: S) {
   return z.preprocess((v) => (Array.isArray(v) && v.length === 0 ? undefined : v), shape.nullish()).transform((v) => v ?? undefined);
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** `Name: value` per line (blank lines ignored) -> pairs; throws naming the first bad line. */
-export function parseHeaderLines(text: string | undefined): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const line of (text ?? '').split(/\r?\n/)) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (!HEADER_NAME.test(name)) throw new Error(`${JSON.stringify(line)} is not a "Name: value" header line`);
-    out.push([name, line.slice(colon + 1).trim()]);
-  }
-  return out;
-}
 
 /** The `headers` field: text with one `Name: value` per line, checked line by line. */
 export function headerLines() {

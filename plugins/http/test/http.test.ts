@@ -433,7 +433,7 @@ describe('http: parameters', () => {
     bad({ multipart: [{ name: 1 }] }, /parameters.multipart.0.name/);
     bad({ mode: 'urlencoded', urlencoded: [{ value: 'v' }] }, /parameters.urlencoded.0.name: is required in urlencoded mode/);
     bad({ mode: 'urlencoded', urlencoded: [{ name: 'n' }] }, /parameters.urlencoded.0.value/);
-    bad({ headers: 'NoColon' }, /parameters.headers: "NoColon" is not a "Name: value" header line/);
+    bad({ headers: 'NoColon' }, /parameters.headers: Invalid header line "NoColon": expected "Name: value"/);
     bad({ headers: 'Bad Name: x' }, /parameters.headers/);
     bad({ skip_ssl_verification: 'maybe' }, /parameters.skip_ssl_verification/);
     bad({ timeout: 16 }, /parameters.timeout: must be between 0 and 15 seconds/);

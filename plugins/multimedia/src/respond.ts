@@ -2,22 +2,9 @@
 //
 // Their variable carries the file's bytes (bytesText), so a later Modify Response with `$pdf$`
 // answers with the exact file too; `respond` does it in one step, setting the Content-Type.
-import { boolean, integer, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, integer, parseHeaderLines, z, type ActionContext } from '../../../core/sdk/index.js';
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** "Name: value" per line; blank lines are ignored. */
-export function parseHeaderLines(text: string): Array<[string, string]> {
-  const headers: Array<[string, string]> = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (!HEADER_NAME.test(name)) throw new Error(`Invalid header line ${JSON.stringify(line)}: expected "Name: value"`);
-    headers.push([name, line.slice(colon + 1).trim()]);
-  }
-  return headers;
-}
 
 /** The parameters that make an action answer the request with its file. */
 export const respondParameters = {
