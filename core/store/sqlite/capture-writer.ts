@@ -1,9 +1,11 @@
 // Where RequestRepo.insert() sends captures. Both writers group-commit with the same code
 // (batch-writer.ts) and settle each capture only once its transaction is committed:
 // - in-thread: on the main connection, one transaction per event-loop turn (':memory:' databases,
-//   which another thread cannot open);
+//   which another thread cannot open), each followed at once by its catch-up;
 // - worker: on a writer thread with its own connection to the file. The main thread only posts the
-//   records (one message per event-loop turn) and settles them when the thread acknowledges.
+//   records (one message per event-loop turn) and settles them when the thread acknowledges. The
+//   thread catches up (token index, counters, trimming) in bulk, every CATCH_UP_MS or when asked:
+//   sync() makes every acknowledged capture visible to the token-scoped reads, which call it first.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +17,8 @@ import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-pro
 
 export interface CaptureWriter {
   write(record: RequestRecord, limit: number, files?: Map<string, Buffer>): Promise<void>;
+  /** Resolves once every capture acknowledged so far is caught up (indexed, counted, trimmed). */
+  sync(): Promise<void>;
   /** Commits everything queued, then stops (call it before closing the store's connection). */
   close(): Promise<void>;
   /** Tests and diagnostics: which writer is in use now. */
@@ -36,9 +40,11 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
   p.reject(Object.assign(new Error(o.message), o.code ? { code: o.code } : {}));
 }
 
-/** Group commit on the given connection: one transaction per event-loop turn. */
+/** Group commit on the given connection: one transaction per event-loop turn, caught up at once. */
 export function inThreadWriter(db: Database): CaptureWriter {
   const writer = createBatchWriter(db);
+  // Rows a writer thread or an earlier process stored and did not catch up.
+  writer.catchUp();
   let queue: Pending[] = [];
   function flush(): void {
     const batch = queue;
@@ -55,6 +61,11 @@ export function inThreadWriter(db: Database): CaptureWriter {
       }
     }
     const outcomes = writer.commit(items);
+    try {
+      writer.catchUp();
+    } catch {
+      // The rows are stored; the next catch-up takes them.
+    }
     for (let i = 0; i < sent.length; i++) settle(sent[i]!, outcomes[i]!);
   }
   return {
@@ -64,6 +75,7 @@ export function inThreadWriter(db: Database): CaptureWriter {
         if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(flush);
       });
     },
+    sync: () => Promise.resolve(),
     async close() {
       flush();
     },
@@ -132,6 +144,17 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
   let queue: Pending[] = [];
   let nextId = 1;
   const inflight = new Map<number, Pending[]>();
+  // Batch ids: the newest acknowledged, and the newest the thread has caught up to; -1 until the
+  // thread has caught up what an earlier process left pending (it does so first thing).
+  let acked = 0;
+  let caughtUp = -1;
+  const syncs: Array<{ need: number; resolve: () => void }> = [];
+  const keepAlive = () => (inflight.size || syncs.length ? worker.ref() : stopping ? undefined : worker.unref());
+  function releaseSyncs(all: boolean): void {
+    for (let i = syncs.length - 1; i >= 0; i--) {
+      if (all || syncs[i]!.need <= caughtUp) syncs.splice(i, 1)[0]!.resolve();
+    }
+  }
 
   function post(): void {
     const batch = queue;
@@ -167,12 +190,17 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
       if (f) it.files = new Map(f.map(([id, slot]) => [id, views[slot]!]));
     }
     const id = nextId++;
-    if (inflight.size === 0) worker.ref();
     inflight.set(id, sent);
+    keepAlive();
     worker.postMessage({ t: 'w', id, items } satisfies ToWriter, [buffer]);
   }
 
   worker.on('message', (m: FromWriter) => {
+    if (m.t === 'caught') {
+      caughtUp = Math.max(caughtUp, m.upTo);
+      releaseSyncs(false);
+      return keepAlive();
+    }
     if (m.t !== 'ack') return;
     // `failed` indexes the items of all of `ids`, in order, as one list.
     const failed = m.failed;
@@ -182,13 +210,14 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
       const batch = inflight.get(id);
       if (!batch) continue;
       inflight.delete(id);
+      acked = Math.max(acked, id);
       for (let i = 0; i < batch.length; i++) {
         if (failed && f < failed.length && failed[f]![0] === base + i) settle(batch[i]!, failed[f++]![1]);
         else batch[i]!.resolve();
       }
       base += batch.length;
     }
-    if (inflight.size === 0 && !stopping) worker.unref();
+    keepAlive();
   });
 
   function died(err: unknown): void {
@@ -197,6 +226,8 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
     const error = new Error(`Capture writer thread stopped: ${err instanceof Error ? err.message : String(err)}`);
     for (const batch of inflight.values()) for (const p of batch) p.reject(error);
     inflight.clear();
+    // The fallback caught up on the main connection when it was made.
+    releaseSyncs(true);
     opts.onFallback?.(err);
   }
   worker.on('error', died);
@@ -213,6 +244,15 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
         if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(post);
       });
     },
+    sync() {
+      if (fallback) return fallback.sync();
+      if (stopping || acked <= caughtUp) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        syncs.push({ need: acked, resolve });
+        keepAlive();
+        worker.postMessage({ t: 'sync' } satisfies ToWriter);
+      });
+    },
     close() {
       if (stopping) return stopping;
       post();
@@ -227,6 +267,7 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
           const error = new Error('Capture writer stopped before committing');
           for (const batch of inflight.values()) for (const p of batch) p.reject(error);
           inflight.clear();
+          releaseSyncs(true);
           void worker.terminate().finally(resolve);
         };
         const timer = setTimeout(finish, 10_000);

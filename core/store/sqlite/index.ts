@@ -54,7 +54,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     db,
     writer,
     users: sqliteUsers(db),
-    tokens: sqliteTokens(db),
+    tokens: sqliteTokens(db, () => writer.sync()),
     requests: sqliteRequests(db, writer),
     counters: sqliteCounters(db),
     groups: sqliteGroups(db),

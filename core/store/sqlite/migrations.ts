@@ -3,7 +3,20 @@
 // 3 actions/workflows/global variables, 4 schedules/Agenda, 5 e-mail/DNS, 6 realtime.
 import type { Database } from 'better-sqlite3';
 
-export const migrations: Array<{ version: number; up: string }> = [
+export interface Migration {
+  version: number;
+  up: string;
+  /**
+   * A table rebuild (create, copy, drop, rename) runs with foreign keys off, so that the DROP does
+   * not cascade into the tables referencing the old table; those (`referencedBy`) are checked after.
+   */
+  rebuild?: { referencedBy: string[] };
+}
+
+const REQUEST_COLUMNS = `uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type, body, size, query,
+  headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra`;
+
+export const migrations: Migration[] = [
   {
     version: 1,
     up: `
@@ -193,6 +206,37 @@ export const migrations: Array<{ version: number; up: string }> = [
       CREATE INDEX databases_user ON databases(user_id, created_at);
     `,
   },
+  {
+    // Captures keep their per-token bookkeeping (the token index, counters, trimming) for a
+    // catch-up in bulk (batch-writer.ts): a new row has k NULL and is not in the token index yet.
+    // With many tokens receiving at once, indexing each capture as it came dirtied one index page
+    // per token per commit. The foreign key to tokens goes too: its cascade could not use a
+    // partial index and would scan every request on each token deletion, so tokens.delete removes
+    // a token's requests itself.
+    version: 12,
+    rebuild: { referencedBy: ['request_files'] },
+    up: `
+      CREATE TABLE requests_v12 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        token_id TEXT NOT NULL,
+        type TEXT NOT NULL, team_id INTEGER, ip TEXT, hostname TEXT, method TEXT, user_agent TEXT, url TEXT,
+        content_type TEXT, body BLOB NOT NULL, size INTEGER NOT NULL,
+        query TEXT, headers TEXT NOT NULL, form TEXT, files TEXT NOT NULL, output TEXT NOT NULL, errors TEXT NOT NULL,
+        time REAL NOT NULL, note TEXT, sorting INTEGER NOT NULL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL,
+        k INTEGER
+      );
+      INSERT INTO requests_v12 (seq, ${REQUEST_COLUMNS}, k) SELECT seq, ${REQUEST_COLUMNS}, 1 FROM requests;
+      -- The sequence carries over, so a seq is never handed out twice (the realtime feed follows it).
+      DELETE FROM sqlite_sequence WHERE name = 'requests_v12';
+      UPDATE sqlite_sequence SET name = 'requests_v12' WHERE name = 'requests';
+      DROP TABLE requests;
+      ALTER TABLE requests_v12 RENAME TO requests;
+      CREATE INDEX requests_token_sorting ON requests(token_id, sorting, seq) WHERE k = 1;
+      CREATE INDEX requests_pending ON requests(seq) WHERE k IS NULL;
+    `,
+  },
 ];
 
 /**
@@ -205,9 +249,20 @@ export function migrate(db: Database): void {
   const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.up);
-      record.run(m.version, Date.now());
-    })();
+    // The pragma is a no-op inside a transaction: it is switched around it.
+    const fk = m.rebuild ? db.pragma('foreign_keys', { simple: true }) : 0;
+    if (fk) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.up);
+        for (const table of m.rebuild?.referencedBy ?? []) {
+          const broken = db.pragma(`foreign_key_check(${table})`) as unknown[];
+          if (broken.length) throw new Error(`migration ${m.version} broke ${broken.length} foreign key(s) of ${table}`);
+        }
+        record.run(m.version, Date.now());
+      })();
+    } finally {
+      if (fk) db.pragma('foreign_keys = ON');
+    }
   }
 }

@@ -35,9 +35,13 @@ function toRecord(r: Row): RequestRecord {
   };
 }
 
-/** WHERE clause and parameters for a token's requests under a filter. */
+/**
+ * WHERE clause and parameters for a token's requests under a filter. `k = 1`: the rows the token
+ * index holds (requests_token_sorting is partial); reads call writer.sync() first, so that every
+ * acknowledged capture is among them.
+ */
 function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[] } {
-  const parts = ['token_id = ?'];
+  const parts = ['token_id = ?', 'k = 1'];
   const params: unknown[] = [tokenId];
   if (f.dateFrom != null) {
     parts.push('created_at >= ?');
@@ -58,16 +62,17 @@ function where(tokenId: string, f: RequestFilter): { sql: string; params: unknow
 /**
  * `writer` stores captures (insert): on this connection by default, or on a writer thread with its
  * own connection (capture-writer.ts). Everything else runs on `db`; with WAL, a capture the writer
- * committed is visible to this connection's next statement.
+ * committed is visible to this connection's next statement, and to the token-scoped ones once
+ * writer.sync() has caught it up. Reads by UUID see it at once.
  */
 export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWriter(db)): RequestRepo {
   const refreshStats = db.prepare(`UPDATE tokens SET
-      request_count = (SELECT count(*) FROM requests WHERE token_id = @t),
-      latest_request_id = (SELECT uuid FROM requests WHERE token_id = @t ORDER BY sorting DESC, seq DESC LIMIT 1),
-      latest_request_at = (SELECT created_at FROM requests WHERE token_id = @t ORDER BY sorting DESC, seq DESC LIMIT 1)
+      request_count = (SELECT count(*) FROM requests WHERE token_id = @t AND k = 1),
+      latest_request_id = (SELECT uuid FROM requests WHERE token_id = @t AND k = 1 ORDER BY sorting DESC, seq DESC LIMIT 1),
+      latest_request_at = (SELECT created_at FROM requests WHERE token_id = @t AND k = 1 ORDER BY sorting DESC, seq DESC LIMIT 1)
     WHERE uuid = @t`);
   const byId = db.prepare<[string, string], Row>('SELECT * FROM requests WHERE token_id = ? AND uuid = ?');
-  const latest = db.prepare<[string], Row>('SELECT * FROM requests WHERE token_id = ? ORDER BY sorting DESC, seq DESC LIMIT 1');
+  const latest = db.prepare<[string], Row>('SELECT * FROM requests WHERE token_id = ? AND k = 1 ORDER BY sorting DESC, seq DESC LIMIT 1');
   const delOne = db.prepare('DELETE FROM requests WHERE token_id = ? AND uuid = ?');
   const file = db.prepare<[string, string, string], { data: Buffer }>(
     'SELECT f.data FROM request_files f JOIN requests r ON r.uuid = f.request_uuid WHERE r.token_id = ? AND f.request_uuid = ? AND f.file_id = ?',
@@ -84,10 +89,12 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return r ? toRecord(r) : null;
     },
     async latest(tokenId) {
+      await writer.sync();
       const r = latest.get(tokenId);
       return r ? toRecord(r) : null;
     },
     async list(tokenId, opts) {
+      await writer.sync();
       const w = where(tokenId, opts);
       const dir = opts.sorting === 'newest' ? 'DESC' : 'ASC';
       const total = (db.prepare(`SELECT count(*) AS n FROM requests WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
@@ -109,6 +116,8 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return r ? toRecord(r) : null;
     },
     async delete(tokenId, uuid) {
+      // Caught up first, so the recount below and the catch-up never count a request twice.
+      await writer.sync();
       const gone = db.transaction(() => {
         const n = delOne.run(tokenId, uuid).changes;
         if (n) refreshStats.run({ t: tokenId });
@@ -118,6 +127,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return gone.immediate();
     },
     async deleteMany(tokenId, filter) {
+      await writer.sync();
       const w = where(tokenId, filter);
       const run = db.transaction(() => {
         const n = db.prepare(`DELETE FROM requests WHERE ${w.sql}`).run(...w.params).changes;

@@ -38,11 +38,23 @@ function isUniqueViolation(e: unknown): boolean {
   return e instanceof Error && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE');
 }
 
-export function sqliteTokens(db: Database): TokenRepo {
+/**
+ * `sync` catches up the captures the writer stored (capture-writer.ts): the counters and latest
+ * request read here are kept by that catch-up.
+ */
+export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Promise.resolve()): TokenRepo {
   const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
   const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
   const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
   const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
+  // Requests do not cascade from tokens (migration 12): the indexed ones, then any still pending.
+  const delRequests = db.prepare('DELETE FROM requests WHERE token_id = ? AND k = 1');
+  const delPending = db.prepare('DELETE FROM requests WHERE k IS NULL AND token_id = ?');
+  const deleteToken = db.transaction((uuid: string) => {
+    delRequests.run(uuid);
+    delPending.run(uuid);
+    return del.run(uuid).changes > 0;
+  });
   const count = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM tokens WHERE user_id = ?');
   const expired = db.prepare<[number, number], { uuid: string }>('SELECT uuid FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?');
   const pages = {
@@ -99,14 +111,18 @@ export function sqliteTokens(db: Database): TokenRepo {
       return r ? fromTokenRow(r) : null;
     },
     async delete(uuid) {
-      // requests and their files go with it (ON DELETE CASCADE).
-      return del.run(uuid).changes > 0;
+      // Its requests go with it (their files cascade from them); a capture stored after this has
+      // its token checked by the writer, and one caught up without its token is dropped there.
+      await sync();
+      return deleteToken.immediate(uuid);
     },
     async list(userId, opts) {
+      await sync();
       const rows = pages[opts.orderBy][opts.direction].all(userId, opts.perPage, (opts.page - 1) * opts.perPage);
       return { items: rows.map(withStats), total: count.get(userId)!.n };
     },
     async stats(uuid) {
+      await sync();
       const r = byId.get(uuid);
       if (!r) return { requests: 0, latest_request_id: null, latest_request_at: null };
       const s = withStats(r);
@@ -116,6 +132,7 @@ export function sqliteTokens(db: Database): TokenRepo {
       return expired.all(now, limit).map((r) => r.uuid);
     },
     async inactive(before, limit) {
+      await sync();
       return inactive.all(before, limit).map((r) => r.uuid);
     },
     async clearGroup(groupId) {

@@ -12,6 +12,8 @@ export type WireOutcome = { gone: true } | { gone: false; message: string; code?
 
 export type ToWriter =
   | { t: 'w'; id: number; items: WriteItem[] }
+  /** Catch up now (after committing what was received before this message). */
+  | { t: 'sync' }
   | { t: 'stop' }
   | { t: 'autocheckpoint'; pages: number }
   | { t: 'crash' };
@@ -20,4 +22,6 @@ export type FromWriter =
   | { t: 'ready' }
   /** `ids` were committed together; `failed` lists [index in their items, outcome] of those that were not. */
   | { t: 'ack'; ids: number[]; failed: Array<[number, WireOutcome]> | null }
+  /** Every batch up to id `upTo` is caught up (indexed, counted, trimmed). */
+  | { t: 'caught'; upTo: number }
   | { t: 'stopped' };

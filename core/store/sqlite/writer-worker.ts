@@ -1,7 +1,9 @@
 // The capture writer thread: its own connection to the store's file, and the same group commit as
 // the in-thread writer (batch-writer.ts). Everything received while the thread was busy is
 // committed in one transaction once its message queue drains (setImmediate), and only then
-// acknowledged: an acknowledged capture is durable.
+// acknowledged: an acknowledged capture is durable. The catch-up (token index, counters, trimming)
+// runs in bulk: CATCH_UP_MS after the first capture it has not taken, sooner past CATCH_UP_ROWS,
+// and at once when the main thread asks (sync, before token-scoped reads).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
@@ -17,9 +19,32 @@ db.pragma('busy_timeout = 5000');
 if (data.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
 const writer = createBatchWriter(db);
 
+/** How long a stored capture may wait for its catch-up when nobody asks for it. */
+const CATCH_UP_MS = 50;
+/** Captures that make a catch-up due at once (it costs per token, so larger is cheaper per row). */
+const CATCH_UP_ROWS = 5000;
+
 let ids: number[] = [];
 let items: WriteItem[] = [];
 let scheduled = false;
+/** The newest batch id committed, and the captures committed since the last catch-up. */
+let committedId = 0;
+let behind = 0;
+let timer: NodeJS.Timeout | null = null;
+
+function catchUp(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  try {
+    writer.catchUp();
+    behind = 0;
+  } catch {
+    // The rows stay stored and pending (k NULL); try again shortly. Readers are let go regardless:
+    // a read that misses a few pending captures beats one that hangs.
+    timer = setTimeout(catchUp, CATCH_UP_MS);
+  }
+  port.postMessage({ t: 'caught', upTo: committedId });
+}
 
 function wire(o: NonNullable<WriteOutcome>): WireOutcome {
   if (o.gone) return o;
@@ -37,7 +62,11 @@ function commit(): void {
   const outcomes = writer.commit(batch);
   let failed: Array<[number, WireOutcome]> | null = null;
   for (let i = 0; i < outcomes.length; i++) if (outcomes[i] !== null) (failed ??= []).push([i, wire(outcomes[i]!)]);
+  committedId = batchIds[batchIds.length - 1]!;
   port.postMessage({ t: 'ack', ids: batchIds, failed });
+  behind += batch.length;
+  if (behind >= CATCH_UP_ROWS) catchUp();
+  else timer ??= setTimeout(catchUp, CATCH_UP_MS);
 }
 
 port.on('message', (m: ToWriter) => {
@@ -49,8 +78,12 @@ port.on('message', (m: ToWriter) => {
       scheduled = true;
       setImmediate(commit);
     }
+  } else if (m.t === 'sync') {
+    commit();
+    catchUp();
   } else if (m.t === 'stop') {
     commit();
+    catchUp();
     db.close();
     port.postMessage({ t: 'stopped' });
   } else if (m.t === 'autocheckpoint') {
@@ -60,4 +93,6 @@ port.on('message', (m: ToWriter) => {
     process.exit(1);
   }
 });
+// Rows an earlier process stored and did not catch up (it was killed in between).
+catchUp();
 port.postMessage({ t: 'ready' });

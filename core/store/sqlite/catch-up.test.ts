@@ -1,0 +1,143 @@
+// Deferred per-token bookkeeping (migration 12, batch-writer.ts catchUp): pending rows, their
+// catch-up on the writer thread, at start-up and on sync, and the migration of older databases.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sampleRequest, sampleToken } from '../store.contract.js';
+import { createBatchWriter, toRow } from './batch-writer.js';
+import { createSqliteStore } from './index.js';
+import { migrate, migrations } from './migrations.js';
+import { sqliteTokens } from './tokens.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-catch-up-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const tmp = () => path.join(dir, `c-${++n}.sqlite`);
+const page = { page: 1, perPage: 1000, sorting: 'oldest' as const };
+
+/** A database as an earlier process left it: the schema, and rows stored but never caught up. */
+function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>, tokens: string[]): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  migrate(db);
+  const t = sqliteTokens(db);
+  for (const uuid of tokens) void t.create(sampleToken({ uuid }));
+  const writer = createBatchWriter(db);
+  // commit() alone stores pending rows, as the writer thread does before its catch-up.
+  const outcomes = writer.commit(rows.map((r) => ({ row: toRow(sampleRequest(r.tokenId, { body: Buffer.from(r.body) })), limit: 10_000 })));
+  expect(outcomes.every((o) => o === null)).toBe(true);
+  db.close();
+}
+
+const pendingCount = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM requests WHERE k IS NULL').get() as { n: number }).n;
+
+describe('sqlite deferred catch-up', () => {
+  it('stores captures pending and catches them up on the writer thread within its interval, unasked', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    await Promise.all(Array.from({ length: 20 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000)));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pendingCount(store.db)).toBe(0);
+    expect((store.db.prepare('SELECT request_count AS n FROM tokens WHERE uuid = ?').get(t.uuid) as { n: number }).n).toBe(20);
+    await store.close();
+  });
+
+  it('makes every acknowledged capture visible to the next read (sync), counters and trimming included', async () => {
+    const store = createSqliteStore(tmp());
+    const t = sampleToken();
+    await store.tokens.create(t);
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(Array.from({ length: 7 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from(`${round}-${i}`) }), 10)));
+      const { total, items } = await store.requests.list(t.uuid, page);
+      expect(total).toBe(Math.min(10, 7 * (round + 1)));
+      expect(items.at(-1)?.body.toString()).toBe(`${round}-6`);
+      expect((await store.tokens.stats(t.uuid)).requests).toBe(total);
+      expect((await store.requests.latest(t.uuid))?.body.toString()).toBe(`${round}-6`);
+    }
+    await store.close();
+  });
+
+  it('catches up at start-up what a killed process stored, and drops rows whose token is gone', async () => {
+    const file = tmp();
+    const kept = sampleToken().uuid;
+    const deleted = sampleToken().uuid;
+    leftBehind(file, [{ tokenId: kept, body: 'a' }, { tokenId: kept, body: 'b' }, { tokenId: deleted, body: 'x' }], [kept, deleted]);
+    // The token goes while its capture is pending (as a deletion by another process would).
+    const raw = new Database(file);
+    raw.prepare('DELETE FROM tokens WHERE uuid = ?').run(deleted);
+    expect(pendingCount(raw)).toBe(3);
+    raw.close();
+
+    const store = createSqliteStore(file);
+    await store.requests.list(kept, page);
+    expect(pendingCount(store.db)).toBe(0);
+    expect((await store.requests.list(kept, page)).items.map((r) => r.body.toString())).toEqual(['a', 'b']);
+    expect(await store.tokens.stats(kept)).toMatchObject({ requests: 2 });
+    expect((store.db.prepare('SELECT count(*) AS n FROM requests WHERE token_id = ?').get(deleted) as { n: number }).n).toBe(0);
+    await store.close();
+  });
+
+  it('deletes a token with its requests, pending ones and files included', async () => {
+    const store = createSqliteStore(tmp());
+    const t = sampleToken();
+    const other = sampleToken();
+    await store.tokens.create(t);
+    await store.tokens.create(other);
+    await store.requests.insert(sampleRequest(t.uuid), 100, new Map([['f', Buffer.from('file')]]));
+    await store.requests.insert(sampleRequest(other.uuid), 100);
+    await store.requests.list(t.uuid, page);
+    // One more, deleted with the token before any catch-up could take it.
+    const last = store.requests.insert(sampleRequest(t.uuid), 100);
+    await last;
+    expect(await store.tokens.delete(t.uuid)).toBe(true);
+    const count = (sql: string, ...p: unknown[]) => (store.db.prepare(sql).get(...p) as { n: number }).n;
+    expect(count('SELECT count(*) AS n FROM requests WHERE token_id = ?', t.uuid)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM request_files')).toBe(0);
+    expect((await store.requests.list(other.uuid, page)).total).toBe(1);
+    await store.close();
+  });
+});
+
+describe('migration 12 (pending rows, no foreign key from requests to tokens)', () => {
+  it('keeps every request, its files and the sequence of a database made by the earlier schema', async () => {
+    const file = tmp();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // The schema as migration 11 left it.
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of migrations.filter((m) => m.version <= 11)) {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.version, 0);
+    }
+    const t = sampleToken();
+    db.prepare(
+      `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+       default_content_type, request_limit, created_at, updated_at, request_count) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/html', 100, 0, 0, 3)`,
+    ).run(t.uuid);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, ?, 'web', ?, 1, '{}', '[]', '[]', '[]', 0, ?, ?, 0, '{}')`);
+    for (let i = 1; i <= 4; i++) insert.run(`r${i}`, t.uuid, Buffer.from([i]), i, i * 1000);
+    db.prepare("INSERT INTO request_files VALUES ('r2', 'f', ?)").run(Buffer.from('file'));
+    // The newest was deleted: its seq must not be handed out again.
+    db.prepare("DELETE FROM requests WHERE uuid = 'r4'").run();
+    db.close();
+
+    const store = createSqliteStore(file);
+    const { items } = await store.requests.list(t.uuid, page);
+    expect(items.map((r) => [r.uuid, r.body[0]])).toEqual([['r1', 1], ['r2', 2], ['r3', 3]]);
+    expect((await store.requests.getFile(t.uuid, 'r2', 'f'))?.toString()).toBe('file');
+    const fresh = sampleRequest(t.uuid);
+    await store.requests.insert(fresh, 100);
+    const seq = (uuid: string) => (store.db.prepare('SELECT seq FROM requests WHERE uuid = ?').get(uuid) as { seq: number }).seq;
+    expect(seq(fresh.uuid)).toBe(5);
+    const fk = store.db.prepare("SELECT \"table\" FROM pragma_foreign_key_list('requests')").all();
+    expect(fk).toEqual([]);
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    await store.close();
+  });
+});
