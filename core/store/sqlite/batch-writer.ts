@@ -2,17 +2,18 @@
 // ':memory:' databases and on the writer worker's own connection for files (writer-worker.ts).
 // It imports nothing but types, so the worker can load it without the rest of the store.
 //
-// A commit stores rows pending (k NULL); catchUp() later gives them their per-token bookkeeping in
-// bulk: the partial token index (k = 1), the token's counters and latest request, trimming. Done
-// per capture, that bookkeeping dirtied a page of the token index and one of the tokens table per
-// token in every commit: with many tokens receiving at once, most of the WAL written.
+// A commit stores plain rows; catchUp() later gives the rows past the watermark their per-token
+// bookkeeping in bulk: their request_keys entries (the token index), the token's counters and
+// latest request, trimming. Done per capture, that bookkeeping dirtied a page of the token index
+// and one of the tokens table per token in every commit: with many tokens receiving at once, most
+// of the WAL written.
 import type { Database } from 'better-sqlite3';
 import type { RequestRecord } from '../types.js';
 
 /**
  * One capture to store: its `requests` row (toRow: the INSERT's parameters, JSON columns already
- * serialized, so it crosses to the writer thread as flat strings, numbers and bytes), its token's
- * request_limit, its uploaded files.
+ * serialized, so it crosses to the writer thread as flat strings, numbers and bytes: batch-codec.ts),
+ * its token's request_limit, its uploaded files.
  */
 export interface WriteItem {
   row: unknown[];
@@ -23,8 +24,15 @@ export interface WriteItem {
 // Positions in a row of what the batch needs besides inserting it.
 const UUID = 0;
 const TOKEN = 1;
-/** The body's position in a row. */
-export const BODY = 10;
+const CREATED_AT = 21;
+
+/** Captures of one token not caught up yet: how many, the newest (UUID, created_at) and its seq. */
+interface Tally {
+  added: number;
+  latest: string;
+  latestAt: number;
+  seq: number;
+}
 
 /** Per item of a batch: null when committed, else why it was not. */
 export type WriteOutcome = null | { gone: true } | { gone: false; error: unknown };
@@ -38,9 +46,9 @@ function isEmpty(o: object): boolean {
 }
 
 /** The INSERT's parameters for a record, in the column order of createBatchWriter's statement. */
-export function toRow(r: RequestRecord, body: Uint8Array | undefined = r.body): unknown[] {
+export function toRow(r: RequestRecord): unknown[] {
   return [
-    r.uuid, r.token_id, r.type, r.team_id, r.ip, r.hostname, r.method, r.user_agent, r.url, r.content_type, body, r.size,
+    r.uuid, r.token_id, r.type, r.team_id, r.ip, r.hostname, r.method, r.user_agent, r.url, r.content_type, r.body, r.size,
     r.query === null ? null : json(r.query), json(r.headers), r.form === null ? null : json(r.form), json(r.files),
     json(r.custom_action_output), json(r.custom_action_errors), r.time, r.note, r.sorting, r.created_at, r.updated_at, json(r.extra),
   ];
@@ -50,8 +58,8 @@ export interface BatchWriter {
   /**
    * Stores the batch in one transaction (one bad item does not lose the others: the batch is then
    * retried one by one). Returns one outcome per item, in order; throws nothing. The rows are
-   * pending (k NULL): durable and readable by UUID, but not yet in their token's index, counters
-   * or trimming. That is catchUp's work, done in bulk.
+   * pending: durable and readable by UUID, but not yet in their token's index (request_keys),
+   * counters or trimming. That is catchUp's work, done in bulk.
    */
   commit(batch: WriteItem[]): WriteOutcome[];
   /**
@@ -68,19 +76,23 @@ export function createBatchWriter(db: Database): BatchWriter {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
   const tokenExists = db.prepare<[string], { x: number }>('SELECT 1 AS x FROM tokens WHERE uuid = ?');
-  const pending = db.prepare<[], { token_id: string; uuid: string; created_at: number }>(
-    'SELECT token_id, uuid, created_at FROM requests WHERE k IS NULL ORDER BY seq',
+  const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
+  const pending = db.prepare<[number], { seq: number; token_id: string; uuid: string; created_at: number }>(
+    'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq',
   );
-  const markIndexed = db.prepare('UPDATE requests SET k = 1 WHERE k IS NULL');
+  // In key order, so that consecutive inserts land on the same leaf page of request_keys.
+  const addKeys = db.prepare(
+    'INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq',
+  );
+  const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
   // One statement per token and catch-up: the bump returns the new count and the stored limit.
   const bumpToken = db.prepare<[number, string, number, string], { n: number; request_limit: number }>(
     'UPDATE tokens SET request_count = request_count + ?, latest_request_id = ?, latest_request_at = ? WHERE uuid = ? RETURNING request_count AS n, request_limit',
   );
   const dropCount = db.prepare('UPDATE tokens SET request_count = request_count - ? WHERE uuid = ?');
-  const trimOldest = db.prepare(
-    'DELETE FROM requests WHERE seq IN (SELECT seq FROM requests WHERE token_id = ? AND k = 1 ORDER BY sorting ASC, seq ASC LIMIT ?)',
-  );
-  const dropOrphans = db.prepare('DELETE FROM requests WHERE token_id = ? AND k = 1');
+  // Deleting a request deletes its key (trigger requests_unkey).
+  const trimOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?)');
+  const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
 
   /**
    * The request_limit each token's captures came with (the token as the capture saw it); a
@@ -89,8 +101,19 @@ export function createBatchWriter(db: Database): BatchWriter {
   const limits = new Map<string, number>();
   const alive = new Map<string, boolean>();
 
+  /**
+   * What this writer committed since the last catch-up, per token (count, newest), up to seq
+   * `tallyTo`: the catch-up need not read those rows back. Trusted only when it accounts for every
+   * key the catch-up makes (a pending row deleted meanwhile, or written by another process, and the
+   * rows are read instead); unknown (null) until the first catch-up has read what was pending.
+   */
+  let tally: Map<string, Tally> | null = null;
+  let tallyTo = 0;
+  let staged: Array<[string, Tally]> = [];
+
   const store = db.transaction((batch: WriteItem[]) => {
     const outcomes: WriteOutcome[] = [];
+    staged = [];
     alive.clear();
     for (const p of batch) {
       const tokenId = p.row[TOKEN] as string;
@@ -101,30 +124,59 @@ export function createBatchWriter(db: Database): BatchWriter {
         outcomes.push({ gone: true });
         continue;
       }
-      insert.run(p.row);
+      const seq = Number(insert.run(p.row).lastInsertRowid);
       if (p.files) for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);
       limits.set(tokenId, p.limit);
+      staged.push([tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq }]);
       outcomes.push(null);
     }
     return outcomes;
   });
 
-  // Per token of a catch-up: how many rows it gets, and the newest of them.
-  const touched = new Map<string, { added: number; latest: string; latestAt: number }>();
-  const catchUp = db.transaction((): number => {
-    touched.clear();
-    let rows = 0;
-    for (const r of pending.iterate()) {
-      rows++;
-      const t = touched.get(r.token_id);
+  /** Adds what a committed transaction stored to the tally. */
+  function count(entries: Array<[string, Tally]>): void {
+    if (!tally) return;
+    for (const [tokenId, e] of entries) {
+      const t = tally.get(tokenId);
+      if (t) {
+        t.added += e.added;
+        t.latest = e.latest;
+        t.latestAt = e.latestAt;
+      } else tally.set(tokenId, { ...e });
+      tallyTo = Math.max(tallyTo, e.seq);
+    }
+  }
+
+  /** The pending rows read back: per token, how many and the newest. */
+  function readPending(from: number, to: number): Map<string, Tally> {
+    const out = new Map<string, Tally>();
+    for (const r of pending.iterate(from)) {
+      if (r.seq > to) break;
+      const t = out.get(r.token_id);
       if (t) {
         t.added++;
         t.latest = r.uuid;
         t.latestAt = r.created_at;
-      } else touched.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at });
+        t.seq = r.seq;
+      } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at, seq: r.seq });
     }
-    if (!rows) return 0;
-    markIndexed.run();
+    return out;
+  }
+
+  const catchUp = db.transaction((): number => {
+    const from = watermark.get()!.seq;
+    let touched = tally;
+    let to = tallyTo;
+    if (!touched) {
+      touched = readPending(from, Number.MAX_SAFE_INTEGER);
+      to = Math.max(from, ...[...touched.values()].map((t) => t.seq));
+    }
+    if (to <= from) return 0;
+    const keys = addKeys.run(from, to).changes;
+    let expected = 0;
+    for (const t of touched.values()) expected += t.added;
+    if (keys !== expected) touched = readPending(from, to);
+    setWatermark.run(to);
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
       const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
@@ -138,7 +190,7 @@ export function createBatchWriter(db: Database): BatchWriter {
         dropCount.run(removed, tokenId);
       }
     }
-    return rows;
+    return keys;
   });
 
   // IMMEDIATE: take the write lock up front (waiting through busy_timeout), so another connection
@@ -149,18 +201,27 @@ export function createBatchWriter(db: Database): BatchWriter {
   return {
     commit(batch) {
       try {
-        return storeTx(batch);
+        const outcomes = storeTx(batch);
+        count(staged);
+        return outcomes;
       } catch {
         // One bad record must not lose the others: retry one by one.
         return batch.map((p): WriteOutcome => {
           try {
-            return storeTx([p])[0]!;
+            const outcome = storeTx([p])[0]!;
+            count(staged);
+            return outcome;
           } catch (e) {
             return { gone: false, error: e };
           }
         });
       }
     },
-    catchUp: () => catchUpTx(),
+    catchUp() {
+      const n = catchUpTx();
+      // Caught up: from here on, the tally accounts for everything pending.
+      tally = new Map();
+      return n;
+    },
   };
 }

@@ -12,7 +12,8 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
-import { BODY, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { encodeBatch } from './batch-codec.js';
+import { createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 export interface CaptureWriter {
@@ -95,33 +96,6 @@ function startThread(data: WriterData): Worker {
   return new Worker(new URL('./writer-worker.js', import.meta.url), { workerData: data });
 }
 
-/**
- * The bytes of one batch (bodies, files) copied into one fresh ArrayBuffer: a Buffer may be a view
- * of a shared pool (cloning it would copy the whole pool), and one buffer is one transfer.
- */
-class Arena {
-  private parts: Uint8Array[] = [];
-  private size = 0;
-  add(b: Uint8Array): number {
-    this.parts.push(b);
-    this.size += b.byteLength;
-    return this.parts.length - 1;
-  }
-  /** Views on the copy, one per add(), in order. */
-  seal(): { views: Uint8Array[]; buffer: ArrayBuffer } {
-    const all = new Uint8Array(this.size);
-    const views: Uint8Array[] = new Array(this.parts.length);
-    let at = 0;
-    for (let i = 0; i < this.parts.length; i++) {
-      const b = this.parts[i]!;
-      all.set(b, at);
-      views[i] = all.subarray(at, at + b.byteLength);
-      at += b.byteLength;
-    }
-    return { views, buffer: all.buffer };
-  }
-}
-
 export interface WorkerWriterOptions {
   file: string;
   synchronous: 'NORMAL' | 'FULL';
@@ -164,35 +138,28 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
       for (const p of batch) fallback.write(p.record, p.limit, p.files).then(p.resolve, p.reject);
       return;
     }
-    const arena = new Arena();
     const items: WriteItem[] = [];
     const sent: Pending[] = [];
-    const fileSlots: Array<Array<[string, number]> | null> = [];
     for (const p of batch) {
       try {
-        // JSON columns are serialized here: strings cross the thread boundary as one copy, where
-        // objects would be walked twice (cloned here, rebuilt there) and then serialized anyway.
-        const row = toRow(p.record, undefined);
-        row[BODY] = arena.add(p.record.body);
-        items.push({ row, limit: p.limit });
-        fileSlots.push(p.files ? [...p.files].map(([id, data]): [string, number] => [id, arena.add(data)]) : null);
+        items.push({ row: toRow(p.record), limit: p.limit, files: p.files });
         sent.push(p);
       } catch (e) {
         p.reject(e);
       }
     }
     if (!sent.length) return;
-    const { views, buffer } = arena.seal();
-    for (let i = 0; i < items.length; i++) {
-      const it = items[i]!;
-      it.row[BODY] = views[it.row[BODY] as number];
-      const f = fileSlots[i];
-      if (f) it.files = new Map(f.map(([id, slot]) => [id, views[slot]!]));
+    let buf: ArrayBuffer;
+    try {
+      buf = encodeBatch(items);
+    } catch (e) {
+      for (const p of sent) p.reject(e);
+      return;
     }
     const id = nextId++;
     inflight.set(id, sent);
     keepAlive();
-    worker.postMessage({ t: 'w', id, items } satisfies ToWriter, [buffer]);
+    worker.postMessage({ t: 'w', id, buf } satisfies ToWriter, [buf]);
   }
 
   worker.on('message', (m: FromWriter) => {

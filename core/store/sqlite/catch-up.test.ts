@@ -31,7 +31,8 @@ function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>
   db.close();
 }
 
-const pendingCount = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM requests WHERE k IS NULL').get() as { n: number }).n;
+const pendingCount = (db: Database.Database) =>
+  (db.prepare('SELECT count(*) AS n FROM requests WHERE seq > (SELECT seq FROM request_watermark)').get() as { n: number }).n;
 
 describe('sqlite deferred catch-up', () => {
   it('stores captures pending and catches them up on the writer thread within its interval, unasked', async () => {
@@ -96,9 +97,59 @@ describe('sqlite deferred catch-up', () => {
     expect(await store.tokens.delete(t.uuid)).toBe(true);
     const count = (sql: string, ...p: unknown[]) => (store.db.prepare(sql).get(...p) as { n: number }).n;
     expect(count('SELECT count(*) AS n FROM requests WHERE token_id = ?', t.uuid)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM request_keys WHERE tk = ?', t.uuid)).toBe(0);
     expect(count('SELECT count(*) AS n FROM request_files')).toBe(0);
     expect((await store.requests.list(other.uuid, page)).total).toBe(1);
     await store.close();
+  });
+});
+
+describe('batch writer catch-up', () => {
+  function writerOn(file: string, tokens: string[]) {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db);
+    const t = sqliteTokens(db);
+    for (const uuid of tokens) void t.create(sampleToken({ uuid }));
+    const writer = createBatchWriter(db);
+    writer.catchUp();
+    const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid);
+    const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE tk = ?').get(uuid) as { n: number }).n;
+    return { db, writer, stats, keys };
+  }
+  const item = (tokenId: string, limit = 100) => ({ row: toRow(sampleRequest(tokenId)), limit });
+
+  it('counts from what it committed, and reads the rows back when one went before its catch-up', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = writerOn(tmp(), [a, b]);
+    const first = [item(a), item(b), item(a)];
+    writer.commit(first);
+    expect(writer.catchUp()).toBe(3);
+    expect(stats(a)).toEqual({ n: 2, latest: first[2]!.row[0] });
+    const second = [item(a), item(a), item(b)];
+    writer.commit(second);
+    // A pending row deleted (by UUID) before its catch-up: the tally no longer matches the keys.
+    db.prepare('DELETE FROM requests WHERE uuid = ?').run(second[1]!.row[0]);
+    expect(writer.catchUp()).toBe(2);
+    expect(stats(a)).toEqual({ n: 3, latest: second[0]!.row[0] });
+    expect(stats(b)).toMatchObject({ n: 2 });
+    expect([keys(a), keys(b)]).toEqual([3, 2]);
+    expect(writer.catchUp()).toBe(0);
+    db.close();
+  });
+
+  it('trims each token to the limit its captures came with, oldest first', () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = writerOn(tmp(), [a]);
+    const items = Array.from({ length: 7 }, () => item(a, 4));
+    writer.commit(items);
+    writer.catchUp();
+    expect(stats(a)).toMatchObject({ n: 4 });
+    expect(keys(a)).toBe(4);
+    const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').all() as Array<{ uuid: string }>;
+    expect(left.map((r) => r.uuid)).toEqual(items.slice(3).map((i) => i.row[0]));
+    db.close();
   });
 });
 
@@ -137,6 +188,11 @@ describe('migration 12 (pending rows, no foreign key from requests to tokens)', 
     expect(seq(fresh.uuid)).toBe(5);
     const fk = store.db.prepare("SELECT \"table\" FROM pragma_foreign_key_list('requests')").all();
     expect(fk).toEqual([]);
+    // Trimming goes by the keys the migration made: limit 3 keeps r3, the fresh one and the newest.
+    const newest = sampleRequest(t.uuid);
+    await store.requests.insert(newest, 3);
+    expect((await store.requests.list(t.uuid, page)).items.map((r) => r.uuid)).toEqual(['r3', fresh.uuid, newest.uuid]);
+    expect((store.db.prepare('SELECT count(*) AS n FROM request_keys').get() as { n: number }).n).toBe(3);
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
     await store.close();
   });

@@ -207,12 +207,13 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Captures keep their per-token bookkeeping (the token index, counters, trimming) for a
-    // catch-up in bulk (batch-writer.ts): a new row has k NULL and is not in the token index yet.
-    // With many tokens receiving at once, indexing each capture as it came dirtied one index page
-    // per token per commit. The foreign key to tokens goes too: its cascade could not use a
-    // partial index and would scan every request on each token deletion, so tokens.delete removes
-    // a token's requests itself.
+    // Captures keep their per-token bookkeeping for a catch-up in bulk (batch-writer.ts): a capture
+    // is stored as a plain row, and the rows past request_watermark are given their entries in
+    // request_keys (the token index: token, sorting, seq), counters and trimming later, together.
+    // Indexed as it came, each capture dirtied a page of the token index and of the tokens table per
+    // token in every commit, with many tokens receiving at once most of what was written. The
+    // foreign key to tokens goes: its cascade needs an index on requests(token_id), which is what
+    // request_keys replaces; tokens.delete removes a token's requests itself.
     version: 12,
     rebuild: { referencedBy: ['request_files'] },
     up: `
@@ -224,17 +225,26 @@ export const migrations: Migration[] = [
         content_type TEXT, body BLOB NOT NULL, size INTEGER NOT NULL,
         query TEXT, headers TEXT NOT NULL, form TEXT, files TEXT NOT NULL, output TEXT NOT NULL, errors TEXT NOT NULL,
         time REAL NOT NULL, note TEXT, sorting INTEGER NOT NULL,
-        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL,
-        k INTEGER
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL
       );
-      INSERT INTO requests_v12 (seq, ${REQUEST_COLUMNS}, k) SELECT seq, ${REQUEST_COLUMNS}, 1 FROM requests;
-      -- The sequence carries over, so a seq is never handed out twice (the realtime feed follows it).
+      INSERT INTO requests_v12 (seq, ${REQUEST_COLUMNS}) SELECT seq, ${REQUEST_COLUMNS} FROM requests;
+      -- The sequence carries over, so a seq is never handed out twice (the watermark and the
+      -- realtime feed follow it).
       DELETE FROM sqlite_sequence WHERE name = 'requests_v12';
       UPDATE sqlite_sequence SET name = 'requests_v12' WHERE name = 'requests';
       DROP TABLE requests;
       ALTER TABLE requests_v12 RENAME TO requests;
-      CREATE INDEX requests_token_sorting ON requests(token_id, sorting, seq) WHERE k = 1;
-      CREATE INDEX requests_pending ON requests(seq) WHERE k IS NULL;
+      CREATE TABLE request_keys (
+        tk TEXT NOT NULL, st INTEGER NOT NULL, sq INTEGER NOT NULL,
+        PRIMARY KEY (tk, st, sq)
+      ) WITHOUT ROWID;
+      INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests;
+      CREATE TABLE request_watermark (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+      INSERT INTO request_watermark (id, seq) VALUES (1, COALESCE((SELECT max(seq) FROM requests), 0));
+      -- Every way a request goes (one, a filter, trimming, its token) takes its key with it.
+      CREATE TRIGGER requests_unkey AFTER DELETE ON requests BEGIN
+        DELETE FROM request_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
+      END;
     `,
   },
 ];

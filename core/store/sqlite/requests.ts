@@ -36,12 +36,15 @@ function toRecord(r: Row): RequestRecord {
 }
 
 /**
- * WHERE clause and parameters for a token's requests under a filter. `k = 1`: the rows the token
- * index holds (requests_token_sorting is partial); reads call writer.sync() first, so that every
- * acknowledged capture is among them.
+ * A token's requests, through its index (request_keys k: tk token, st sorting, sq seq), in index
+ * order. Reads call writer.sync() first, so that every acknowledged capture has its key.
+ * CROSS JOIN keeps request_keys the outer loop (SQLite's planner takes it as an order).
  */
-function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[] } {
-  const parts = ['token_id = ?', 'k = 1'];
+const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
+
+/** WHERE clause (over KEYED) and parameters for a token's requests under a filter. */
+function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[]; filtered: boolean } {
+  const parts = ['k.tk = ?'];
   const params: unknown[] = [tokenId];
   if (f.dateFrom != null) {
     parts.push('created_at >= ?');
@@ -56,7 +59,7 @@ function where(tokenId: string, f: RequestFilter): { sql: string; params: unknow
     parts.push(`(${c.sql})`);
     params.push(...c.params);
   }
-  return { sql: parts.join(' AND '), params };
+  return { sql: parts.join(' AND '), params, filtered: parts.length > 1 };
 }
 
 /**
@@ -67,12 +70,13 @@ function where(tokenId: string, f: RequestFilter): { sql: string; params: unknow
  */
 export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWriter(db)): RequestRepo {
   const refreshStats = db.prepare(`UPDATE tokens SET
-      request_count = (SELECT count(*) FROM requests WHERE token_id = @t AND k = 1),
-      latest_request_id = (SELECT uuid FROM requests WHERE token_id = @t AND k = 1 ORDER BY sorting DESC, seq DESC LIMIT 1),
-      latest_request_at = (SELECT created_at FROM requests WHERE token_id = @t AND k = 1 ORDER BY sorting DESC, seq DESC LIMIT 1)
+      request_count = (SELECT count(*) FROM request_keys WHERE tk = @t),
+      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
+      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
     WHERE uuid = @t`);
   const byId = db.prepare<[string, string], Row>('SELECT * FROM requests WHERE token_id = ? AND uuid = ?');
-  const latest = db.prepare<[string], Row>('SELECT * FROM requests WHERE token_id = ? AND k = 1 ORDER BY sorting DESC, seq DESC LIMIT 1');
+  const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.tk = ? ORDER BY k.st DESC, k.sq DESC LIMIT 1`);
+  const countAll = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM request_keys WHERE tk = ?');
   const delOne = db.prepare('DELETE FROM requests WHERE token_id = ? AND uuid = ?');
   const file = db.prepare<[string, string, string], { data: Buffer }>(
     'SELECT f.data FROM request_files f JOIN requests r ON r.uuid = f.request_uuid WHERE r.token_id = ? AND f.request_uuid = ? AND f.file_id = ?',
@@ -97,9 +101,11 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       await writer.sync();
       const w = where(tokenId, opts);
       const dir = opts.sorting === 'newest' ? 'DESC' : 'ASC';
-      const total = (db.prepare(`SELECT count(*) AS n FROM requests WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+      const total = w.filtered
+        ? (db.prepare(`SELECT count(*) AS n FROM ${KEYED} WHERE ${w.sql}`).get(...w.params) as { n: number }).n
+        : countAll.get(tokenId)!.n;
       const rows = db
-        .prepare(`SELECT * FROM requests WHERE ${w.sql} ORDER BY sorting ${dir}, seq ${dir} LIMIT ? OFFSET ?`)
+        .prepare(`SELECT r.* FROM ${KEYED} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?`)
         .all(...w.params, opts.perPage, (opts.page - 1) * opts.perPage) as Row[];
       return { items: rows.map(toRecord), total };
     },
@@ -130,7 +136,8 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       await writer.sync();
       const w = where(tokenId, filter);
       const run = db.transaction(() => {
-        const n = db.prepare(`DELETE FROM requests WHERE ${w.sql}`).run(...w.params).changes;
+        // Their keys go with them (trigger requests_unkey).
+        const n = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT k.sq FROM ${KEYED} WHERE ${w.sql})`).run(...w.params).changes;
         refreshStats.run({ t: tokenId });
         return n;
       });

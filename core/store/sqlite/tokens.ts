@@ -47,9 +47,10 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
   const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
   const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
   const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
-  // Requests do not cascade from tokens (migration 12): the indexed ones, then any still pending.
-  const delRequests = db.prepare('DELETE FROM requests WHERE token_id = ? AND k = 1');
-  const delPending = db.prepare('DELETE FROM requests WHERE k IS NULL AND token_id = ?');
+  // Requests do not cascade from tokens (migration 12): the indexed ones (their keys go with them),
+  // then any not caught up yet, past the watermark.
+  const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
+  const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
   const deleteToken = db.transaction((uuid: string) => {
     delRequests.run(uuid);
     delPending.run(uuid);

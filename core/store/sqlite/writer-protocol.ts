@@ -1,5 +1,4 @@
 // Messages between the store (main thread) and the capture writer thread (writer-worker.ts).
-import type { WriteItem } from './batch-writer.js';
 
 export interface WriterData {
   file: string;
@@ -11,7 +10,8 @@ export interface WriterData {
 export type WireOutcome = { gone: true } | { gone: false; message: string; code?: string };
 
 export type ToWriter =
-  | { t: 'w'; id: number; items: WriteItem[] }
+  /** A batch of captures, encoded by batch-codec.ts (transferred). */
+  | { t: 'w'; id: number; buf: ArrayBuffer }
   /** Catch up now (after committing what was received before this message). */
   | { t: 'sync' }
   | { t: 'stop' }

@@ -6,6 +6,7 @@
 // and at once when the main thread asks (sync, before token-scoped reads).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { decodeBatch } from './batch-codec.js';
 import { createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
@@ -39,7 +40,7 @@ function catchUp(): void {
     writer.catchUp();
     behind = 0;
   } catch {
-    // The rows stay stored and pending (k NULL); try again shortly. Readers are let go regardless:
+    // The rows stay stored and pending (past the watermark); try again shortly. Readers are let go regardless:
     // a read that misses a few pending captures beats one that hangs.
     timer = setTimeout(catchUp, CATCH_UP_MS);
   }
@@ -72,8 +73,8 @@ function commit(): void {
 port.on('message', (m: ToWriter) => {
   if (m.t === 'w') {
     ids.push(m.id);
-    // Bodies and files arrive as Uint8Arrays, which better-sqlite3 binds as BLOBs.
-    for (const it of m.items) items.push(it);
+    // Bodies and files arrive as Buffers, which better-sqlite3 binds as BLOBs.
+    for (const it of decodeBatch(m.buf)) items.push(it);
     if (!scheduled) {
       scheduled = true;
       setImmediate(commit);
