@@ -54,7 +54,8 @@ function parseMultipart(contentType: string, body: Buffer, files: Map<string, Bu
   });
 }
 
-export async function parseForm(contentType: string | null, body: Buffer, files: Map<string, Buffer>): Promise<ParsedForm> {
+/** Synchronous but for multipart bodies, so that most captures do not wait a turn for nothing. */
+export function parseForm(contentType: string | null, body: Buffer, files: Map<string, Buffer>): ParsedForm | Promise<ParsedForm> {
   if (!contentType || body.length === 0) return NONE;
   if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
     const fields: Record<string, unknown> = {};

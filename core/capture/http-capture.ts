@@ -111,7 +111,7 @@ export function createCaptureHandler(s: CaptureServices) {
     } catch {
       throw new NotFound('Token not found');
     }
-    const token = await (s.tokens ?? store.tokens).resolve(ref);
+    const token = s.tokens?.peek(ref) ?? (await (s.tokens ?? store.tokens).resolve(ref));
     const now = clock.now();
     if (!token || (token.expires_at !== null && token.expires_at <= now)) throw new NotFound('Token not found');
 
@@ -129,7 +129,8 @@ export function createCaptureHandler(s: CaptureServices) {
     const host = req.headers.host ?? '';
     const base = config.baseUrl ?? `http://${host}`;
     const files = new Map<string, Buffer>();
-    const form = await parseForm(contentType, body, files);
+    const parsed = parseForm(contentType, body, files);
+    const form = parsed instanceof Promise ? await parsed : parsed;
     const record: RequestRecord = {
       uuid: uuidv7(now),
       token_id: token.uuid,

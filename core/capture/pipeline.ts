@@ -35,31 +35,42 @@ export interface CapturePipeline {
 }
 
 export function createCapturePipeline(store: Store, onHookError: (err: unknown) => void = () => {}): CapturePipeline {
+  function stored(token: TokenRecord, record: RequestRecord): void {
+    for (const hook of pipeline.captured) {
+      try {
+        hook(token, record);
+      } catch (err) {
+        onHookError(err);
+      }
+    }
+  }
+  async function withActions(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number) {
+    let dontSave = false;
+    const outcome = await pipeline.actions!(token, record, files, response);
+    if (outcome) {
+      if (outcome.response) response = outcome.response;
+      dontSave = outcome.dontSave;
+      record.custom_action_output = outcome.output;
+      record.custom_action_errors = outcome.errors;
+    }
+    record.time = (performance.now() - started) / 1000;
+    if (dontSave || token.request_limit <= 0) return { response, stored: false };
+    await store.requests.insert(record, token.request_limit, files.size ? files : undefined);
+    stored(token, record);
+    return { response, stored: true };
+  }
   const pipeline: CapturePipeline = {
     actions: null,
     captured: [],
-    async process(token, record, files, response, started) {
-      let dontSave = false;
-      if (token.actions && pipeline.actions) {
-        const outcome = await pipeline.actions(token, record, files, response);
-        if (outcome) {
-          if (outcome.response) response = outcome.response;
-          dontSave = outcome.dontSave;
-          record.custom_action_output = outcome.output;
-          record.custom_action_errors = outcome.errors;
-        }
-      }
+    process(token, record, files, response, started) {
+      if (token.actions && pipeline.actions) return withActions(token, record, files, response, started);
+      // No actions (most captures): no extra async frame on the hot path.
       record.time = (performance.now() - started) / 1000;
-      if (dontSave || token.request_limit <= 0) return { response, stored: false };
-      await store.requests.insert(record, token.request_limit, files.size ? files : undefined);
-      for (const hook of pipeline.captured) {
-        try {
-          hook(token, record);
-        } catch (err) {
-          onHookError(err);
-        }
-      }
-      return { response, stored: true };
+      if (token.request_limit <= 0) return Promise.resolve({ response, stored: false });
+      return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
+        stored(token, record);
+        return { response, stored: true };
+      });
     },
   };
   return pipeline;

@@ -6,6 +6,8 @@ import type { Clock } from '../util/time.js';
 
 export interface TokenCache {
   resolve(idOrAlias: string): Promise<TokenRecord | null>;
+  /** The cached token when it is fresh, without a turn of the event loop; undefined otherwise. */
+  peek(idOrAlias: string): TokenRecord | undefined;
   forget(token: Pick<TokenRecord, 'uuid' | 'alias'>): void;
 }
 
@@ -14,6 +16,10 @@ const MAX_ENTRIES = 10_000;
 export function createTokenCache(store: Store, clock: Clock, ttlMs = 1000): TokenCache {
   const entries = new Map<string, { token: TokenRecord; until: number }>();
   return {
+    peek(ref) {
+      const hit = entries.get(ref);
+      return hit && hit.until > clock.now() ? hit.token : undefined;
+    },
     async resolve(ref) {
       const hit = entries.get(ref);
       const now = clock.now();
