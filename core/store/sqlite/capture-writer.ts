@@ -101,6 +101,8 @@ export interface WorkerWriterOptions {
   synchronous: 'NORMAL' | 'FULL';
   /** The checkpointer thread runs: the writer's connection must not checkpoint in its commits. */
   noAutocheckpoint: boolean;
+  /** Niceness of the thread (0: as the event loop). */
+  nice?: number;
   /** Told when the thread died and captures went back to the main connection. */
   onFallback?: (err: unknown) => void;
 }
@@ -110,8 +112,11 @@ export interface WorkerWriterOptions {
  * rejected (it acknowledges only after commit, so none of the acknowledged ones is lost) and the
  * writer falls back to the in-thread one on `db`.
  */
-export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void } {
-  const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint });
+export function workerWriter(
+  db: Database,
+  opts: WorkerWriterOptions,
+): CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> } {
+  const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0 });
   worker.unref();
   let fallback: CaptureWriter | null = null;
   let stopping: Promise<void> | null = null;
@@ -162,7 +167,10 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
     worker.postMessage({ t: 'w', id, buf } satisfies ToWriter, [buf]);
   }
 
+  let started!: (s: { nice: number | null }) => void;
+  const startedP = new Promise<{ nice: number | null }>((r) => (started = r));
   worker.on('message', (m: FromWriter) => {
+    if (m.t === 'ready') return started({ nice: m.nice });
     if (m.t === 'caught') {
       caughtUp = Math.max(caughtUp, m.upTo);
       releaseSyncs(false);
@@ -204,6 +212,8 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): CaptureWr
     get mode() {
       return fallback ? 'in-thread' : 'worker';
     },
+    /** The thread is running, at this niceness (tests, diagnostics). */
+    started: startedP,
     write(record, limit, files) {
       if (fallback) return fallback.write(record, limit, files);
       if (stopping) return Promise.reject(new Error('The store is closed'));

@@ -28,6 +28,8 @@ export interface SqliteOptions {
    * default) on a writer thread with its own connection, so the event loop only parses and answers.
    */
   writer?: 'worker' | 'in-thread';
+  /** Niceness of the writer thread (see SQLITE_WRITER_NICE); default 10. */
+  writerNice?: number;
 }
 
 /** `file` is a path, or ':memory:' for tests. */
@@ -44,7 +46,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
   if (onFile && (opts.writer ?? 'worker') === 'worker') {
-    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true });
+    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? 10 });
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;
   } else writer = inThreadWriter(db);

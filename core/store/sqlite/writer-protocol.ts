@@ -4,6 +4,8 @@ export interface WriterData {
   file: string;
   synchronous: 'NORMAL' | 'FULL';
   noAutocheckpoint: boolean;
+  /** Niceness the thread gives itself (0: none). */
+  nice: number;
 }
 
 /** A failed item as it crosses the thread boundary (an Error would lose its `code`). */
@@ -19,7 +21,8 @@ export type ToWriter =
   | { t: 'crash' };
 
 export type FromWriter =
-  | { t: 'ready' }
+  /** `nice`: the niceness the thread runs at, null when it could not set one. */
+  | { t: 'ready'; nice: number | null }
   /** `ids` were committed together; `failed` lists [index in their items, outcome] of those that were not. */
   | { t: 'ack'; ids: number[]; failed: Array<[number, WireOutcome]> | null }
   /** Every batch up to id `upTo` is caught up (indexed, counted, trimmed). */

@@ -137,3 +137,19 @@ describe('sqlite capture writer thread', () => {
     expect(lost).toEqual([]);
   }, 30_000);
 });
+
+describe('sqlite capture writer thread priority', () => {
+  it('runs the writer thread niced (10 by default) and leaves the event loop as it was', async () => {
+    const before = os.getPriority();
+    const store = createSqliteStore(tmp());
+    const { nice } = await (store.writer as ReturnType<typeof workerWriter>).started;
+    // Linux lets a thread nice itself; elsewhere the thread runs as the event loop does.
+    if (process.platform === 'linux') expect(nice).toBe(10);
+    else expect(nice).toBeNull();
+    expect(os.getPriority()).toBe(before);
+    await store.close();
+    const plain = createSqliteStore(tmp(), { writerNice: 0 });
+    expect((await (plain.writer as ReturnType<typeof workerWriter>).started).nice).toBeNull();
+    await plain.close();
+  });
+});
