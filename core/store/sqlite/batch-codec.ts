@@ -16,10 +16,14 @@ function bound(v: unknown): number {
   return 9;
 }
 
+/** Node's own method behind Buffer#write(string, offset, 'utf8'), on every Buffer. */
+type Utf8Writable = Buffer & { utf8Write(s: string, offset: number): number };
+
 function put(b: Buffer, at: number, v: unknown): number {
   if (typeof v === 'string') {
     b[at] = STRING;
-    const n = b.write(v, at + 5, 'utf8');
+    // utf8Write: Buffer#write without its argument juggling (half its cost on this path).
+    const n = (b as Utf8Writable).utf8Write(v, at + 5);
     b.writeUInt32LE(n, at + 1);
     return at + 5 + n;
   }

@@ -39,10 +39,14 @@ db.pragma('busy_timeout = 5000');
 if (data.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
 const writer = createBatchWriter(db);
 
-/** How long a stored capture may wait for its catch-up when nobody asks for it. */
-const CATCH_UP_MS = 50;
-/** Captures that make a catch-up due at once (it costs per token, so larger is cheaper per row). */
-const CATCH_UP_ROWS = 5000;
+/**
+ * How long a stored capture may wait for its catch-up when nobody asks for it. Longer is cheaper
+ * per capture (each token's index page is written once per catch-up) but holds commits up longer
+ * while it runs: 100 ms is ~2,500 captures at 25k/s, a catch-up of ~6 ms.
+ */
+const CATCH_UP_MS = 100;
+/** Captures that make a catch-up due at once, whatever the time. */
+const CATCH_UP_ROWS = 10_000;
 
 let ids: number[] = [];
 let items: WriteItem[] = [];
