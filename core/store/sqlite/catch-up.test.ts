@@ -82,6 +82,31 @@ describe('sqlite deferred catch-up', () => {
     await store.close();
   });
 
+  it('keeps counts exact when two writers (two processes) share the file and catch up each other\'s rows', async () => {
+    const file = tmp();
+    const a = createSqliteStore(file);
+    const b = createSqliteStore(file);
+    const t = sampleToken();
+    await a.tokens.create(t);
+    for (let round = 0; round < 4; round++) {
+      // Interleaved commits from both writers, each catching up over the same watermark.
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).requests.insert(sampleRequest(t.uuid, { body: Buffer.from(`${round}-${i}`) }), 10_000)),
+      );
+      await (round % 2 ? a : b).requests.list(t.uuid, page);
+    }
+    await a.requests.list(t.uuid, page);
+    await b.requests.list(t.uuid, page);
+    for (const s of [a, b]) {
+      expect((await s.requests.list(t.uuid, page)).total).toBe(40);
+      expect((await s.tokens.stats(t.uuid)).requests).toBe(40);
+    }
+    expect(pendingCount(a.db)).toBe(0);
+    expect((a.db.prepare('SELECT count(*) AS n FROM request_keys').get() as { n: number }).n).toBe(40);
+    await a.close();
+    await b.close();
+  });
+
   it('deletes a token with its requests, pending ones and files included', async () => {
     const store = createSqliteStore(tmp());
     const t = sampleToken();
