@@ -17,14 +17,19 @@ let n = 0;
 const tmp = () => path.join(dir, `c-${++n}.sqlite`);
 const page = { page: 1, perPage: 1000, sorting: 'oldest' as const };
 
-/** A database as an earlier process left it: the schema, and rows stored but never caught up. */
-function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>, tokens: string[]): void {
+/** A migrated database file with these tokens, and a batch writer on its connection. */
+function writerOn(file: string, tokens: string[]) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   migrate(db);
   const t = sqliteTokens(db);
   for (const uuid of tokens) void t.create(sampleToken({ uuid }));
-  const writer = createBatchWriter(db);
+  return { db, writer: createBatchWriter(db) };
+}
+
+/** A database as an earlier process left it: the schema, and rows stored but never caught up. */
+function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>, tokens: string[]): void {
+  const { db, writer } = writerOn(file, tokens);
   // commit() alone stores pending rows, as the writer thread does before its catch-up.
   const outcomes = writer.commit(rows.map((r) => ({ row: toRow(sampleRequest(r.tokenId, { body: Buffer.from(r.body) })), limit: 10_000 })));
   expect(outcomes.every((o) => o === null)).toBe(true);
@@ -130,13 +135,8 @@ describe('sqlite deferred catch-up', () => {
 });
 
 describe('batch writer catch-up', () => {
-  function writerOn(file: string, tokens: string[]) {
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    migrate(db);
-    const t = sqliteTokens(db);
-    for (const uuid of tokens) void t.create(sampleToken({ uuid }));
-    const writer = createBatchWriter(db);
+  function caughtUpWriter(file: string, tokens: string[]) {
+    const { db, writer } = writerOn(file, tokens);
     writer.catchUp();
     const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid);
     const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE tk = ?').get(uuid) as { n: number }).n;
@@ -147,7 +147,7 @@ describe('batch writer catch-up', () => {
   it('counts from what it committed, and reads the rows back when one went before its catch-up', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
-    const { db, writer, stats, keys } = writerOn(tmp(), [a, b]);
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
     const first = [item(a), item(b), item(a)];
     writer.commit(first);
     expect(writer.catchUp()).toBe(3);
@@ -166,7 +166,7 @@ describe('batch writer catch-up', () => {
 
   it('trims each token to the limit its captures came with, oldest first', () => {
     const a = sampleToken().uuid;
-    const { db, writer, stats, keys } = writerOn(tmp(), [a]);
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
     const items = Array.from({ length: 7 }, () => item(a, 4));
     writer.commit(items);
     writer.catchUp();
