@@ -35,7 +35,8 @@ export interface CapturePipeline {
 }
 
 export function createCapturePipeline(store: Store, onHookError: (err: unknown) => void = () => {}): CapturePipeline {
-  function stored(token: TokenRecord, record: RequestRecord): void {
+  /** Tells the `captured` hooks (realtime fan-out) about a committed capture. */
+  function tellHooks(token: TokenRecord, record: RequestRecord): void {
     for (const hook of pipeline.captured) {
       try {
         hook(token, record);
@@ -56,7 +57,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     record.time = (performance.now() - started) / 1000;
     if (dontSave || token.request_limit <= 0) return { response, stored: false };
     await store.requests.insert(record, token.request_limit, files.size ? files : undefined);
-    stored(token, record);
+    tellHooks(token, record);
     return { response, stored: true };
   }
   const pipeline: CapturePipeline = {
@@ -68,7 +69,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
       record.time = (performance.now() - started) / 1000;
       if (token.request_limit <= 0) return Promise.resolve({ response, stored: false });
       return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
-        stored(token, record);
+        tellHooks(token, record);
         return { response, stored: true };
       });
     },
