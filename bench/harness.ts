@@ -285,15 +285,22 @@ export interface Measurement {
    */
   serverCpuUsPerRequest: number | null;
   serverCpuBusy: number | null;
+  /**
+   * The same per thread of the server that used more than 1% of a core, busiest first (the event
+   * loop, the capture writer...): where the time goes, and whether a thread waits on another.
+   */
+  serverThreads: Array<{ tid: number; usPerRequest: number; busy: number }> | null;
+  /** The load generator's own CPU time per completed request, in µs (this process). */
+  loadgenCpuUsPerRequest: number;
   /** 1-minute load average when the run started: context for noisy numbers. */
   loadavg1m: number;
 }
 
 let clockTicks: number | null = null;
-/** user + system CPU milliseconds of a process, from /proc/<pid>/stat; null where unavailable. */
-export function processCpuMs(pid: number): number | null {
+/** user + system CPU milliseconds in a /proc stat file (a process's or a thread's); null where unavailable. */
+function statCpuMs(statFile: string): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state) of proc(5); utime and stime are fields 14 and 15.
     const ticks = Number(fields[11]) + Number(fields[12]);
@@ -310,9 +317,30 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/** user + system CPU milliseconds of a process, from /proc/<pid>/stat; null where unavailable. */
+export function processCpuMs(pid: number): number | null {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** CPU milliseconds of each thread of a process, by thread id; null where unavailable. */
+function threadCpuMs(pid: number): Map<number, number> | null {
+  try {
+    const out = new Map<number, number>();
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
+      if (ms !== null) out.set(Number(tid), ms);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 export async function load(opts: LoadOptions): Promise<Measurement> {
   const loadavg1m = os.loadavg()[0] ?? 0;
   const cpu0 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
+  const threads0 = opts.serverPid ? threadCpuMs(opts.serverPid) : null;
+  const self0 = process.cpuUsage();
   const wall0 = performance.now();
   const r = await autocannon({
     url: opts.requests ? opts.url : opts.url + (opts.path ?? ''),
@@ -327,7 +355,18 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
   for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count;
   const completed = r.requests.total;
   const cpu1 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
+  const threads1 = opts.serverPid ? threadCpuMs(opts.serverPid) : null;
+  const self = process.cpuUsage(self0);
+  const wallMs = performance.now() - wall0;
   const cpuMs = cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null;
+  let serverThreads: Measurement['serverThreads'] = null;
+  if (threads0 && threads1 && completed > 0) {
+    serverThreads = [...threads1]
+      .map(([tid, ms]) => ({ tid, ms: ms - (threads0.get(tid) ?? ms) }))
+      .filter((t) => t.ms / wallMs > 0.01)
+      .sort((a, b) => b.ms - a.ms)
+      .map((t) => ({ tid: t.tid, usPerRequest: (t.ms * 1000) / completed, busy: t.ms / wallMs }));
+  }
   return {
     rps: r.duration > 0 ? completed / r.duration : 0,
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p99_9: r.latency.p99_9, avg: r.latency.average, max: r.latency.max },
@@ -339,7 +378,9 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
     durationS: r.duration,
     statusCodes,
     serverCpuUsPerRequest: cpuMs !== null && completed > 0 ? (cpuMs * 1000) / completed : null,
-    serverCpuBusy: cpuMs !== null ? cpuMs / (performance.now() - wall0) : null,
+    serverCpuBusy: cpuMs !== null ? cpuMs / wallMs : null,
+    serverThreads,
+    loadgenCpuUsPerRequest: completed > 0 ? (self.user + self.system) / completed : 0,
     loadavg1m,
   };
 }
@@ -381,5 +422,10 @@ export const fmt = {
   ms: (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`,
   cpu: (m: Measurement) =>
     m.serverCpuUsPerRequest === null ? 'n/a' : `${Math.round(m.serverCpuUsPerRequest)} µs per request (server busy ${Math.round((m.serverCpuBusy ?? 0) * 100)}% of a core)`,
+  /** Per-thread split of the server's CPU, and the load generator's own cost. */
+  threads: (m: Measurement) =>
+    (m.serverThreads?.length
+      ? m.serverThreads.map((t) => `${Math.round(t.usPerRequest)} µs (${Math.round(t.busy * 100)}%)`).join(' + ') + ' by thread, busiest first; '
+      : '') + `load generator ${Math.round(m.loadgenCpuUsPerRequest)} µs per request`,
   latency: (m: Measurement) => `p50 ${fmt.ms(m.latencyMs.p50)}, p90 ${fmt.ms(m.latencyMs.p90)}, p99 ${fmt.ms(m.latencyMs.p99)} (max ${fmt.ms(m.latencyMs.max)})`,
 };

@@ -98,6 +98,7 @@ export const captureSection: Section = {
           `throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)` + (ratio === null ? '' : `, ${ratio.toFixed(2)}x bare`),
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
+          `threads     ${fmt.threads(m)}`,
           `cold start  the first capture (right after /healthz and POST /token) took ${fmt.ms(firstMs)}`,
           `stored      ${fmt.int(stored)} over ${poolSize} tokens (max ${fmt.int(maxPerToken)} per token): lost ${lost}, stored but unanswered at stop ${unanswered}`,
         ],
