@@ -45,20 +45,23 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
       }
     }
   }
+  /** Stores the capture unless told not to (or the token keeps none), then tells the hooks. */
+  function save(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean) {
+    record.time = (performance.now() - started) / 1000;
+    if (dontSave || token.request_limit <= 0) return Promise.resolve({ response, stored: false });
+    return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
+      tellHooks(token, record);
+      return { response, stored: true };
+    });
+  }
   async function withActions(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number) {
-    let dontSave = false;
     const outcome = await pipeline.actions!(token, record, files, response);
     if (outcome) {
       if (outcome.response) response = outcome.response;
-      dontSave = outcome.dontSave;
       record.custom_action_output = outcome.output;
       record.custom_action_errors = outcome.errors;
     }
-    record.time = (performance.now() - started) / 1000;
-    if (dontSave || token.request_limit <= 0) return { response, stored: false };
-    await store.requests.insert(record, token.request_limit, files.size ? files : undefined);
-    tellHooks(token, record);
-    return { response, stored: true };
+    return save(token, record, files, response, started, outcome?.dontSave ?? false);
   }
   const pipeline: CapturePipeline = {
     actions: null,
@@ -66,12 +69,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     process(token, record, files, response, started) {
       if (token.actions && pipeline.actions) return withActions(token, record, files, response, started);
       // No actions (most captures): no extra async frame on the hot path.
-      record.time = (performance.now() - started) / 1000;
-      if (token.request_limit <= 0) return Promise.resolve({ response, stored: false });
-      return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
-        tellHooks(token, record);
-        return { response, stored: true };
-      });
+      return save(token, record, files, response, started, false);
     },
   };
   return pipeline;
