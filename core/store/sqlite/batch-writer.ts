@@ -147,11 +147,13 @@ export function createBatchWriter(db: Database): BatchWriter {
     }
   }
 
-  /** The pending rows read back: per token, how many and the newest. */
-  function readPending(from: number, to: number): Map<string, Tally> {
+  /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */
+  function readPending(from: number, to: number): { touched: Map<string, Tally>; last: number } {
     const out = new Map<string, Tally>();
+    let last = from;
     for (const r of pending.iterate(from)) {
       if (r.seq > to) break;
+      last = r.seq;
       const t = out.get(r.token_id);
       if (t) {
         t.added++;
@@ -160,22 +162,19 @@ export function createBatchWriter(db: Database): BatchWriter {
         t.seq = r.seq;
       } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at, seq: r.seq });
     }
-    return out;
+    return { touched: out, last };
   }
 
   const catchUp = db.transaction((): number => {
     const from = watermark.get()!.seq;
     let touched = tally;
     let to = tallyTo;
-    if (!touched) {
-      touched = readPending(from, Number.MAX_SAFE_INTEGER);
-      to = Math.max(from, ...[...touched.values()].map((t) => t.seq));
-    }
+    if (!touched) ({ touched, last: to } = readPending(from, Number.MAX_SAFE_INTEGER));
     if (to <= from) return 0;
     const keys = addKeys.run(from, to).changes;
     let expected = 0;
     for (const t of touched.values()) expected += t.added;
-    if (keys !== expected) touched = readPending(from, to);
+    if (keys !== expected) touched = readPending(from, to).touched;
     setWatermark.run(to);
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);

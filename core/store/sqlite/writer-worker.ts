@@ -31,6 +31,7 @@ function nice(value: number): number | null {
     return null; // not Linux, or not allowed: the thread runs as the event loop does
   }
 }
+
 const db = new Database(data.file);
 db.pragma(`synchronous = ${data.synchronous}`);
 db.pragma('foreign_keys = ON');
@@ -63,8 +64,8 @@ function catchUp(): void {
     writer.catchUp();
     behind = 0;
   } catch {
-    // The rows stay stored and pending (past the watermark); try again shortly. Readers are let go regardless:
-    // a read that misses a few pending captures beats one that hangs.
+    // The rows stay stored and pending (past the watermark); try again shortly. Readers are let go
+    // regardless: a read that misses a few pending captures beats one that hangs.
     timer = setTimeout(catchUp, CATCH_UP_MS);
   }
   port.postMessage({ t: 'caught', upTo: committedId });
