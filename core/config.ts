@@ -27,10 +27,11 @@ export const ConfigSchema = z.object({
   TRUSTED_PROXIES: csv.default([]),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
   /**
-   * Scheduling niceness of the SQLite capture writer thread (Linux; 0 = as the event loop). Above 0,
-   * waking the writer does not take the event loop's core from it mid-request.
+   * Scheduling niceness of the SQLite capture writer thread (Linux; 0 = as the event loop); unset:
+   * the store's default (DEFAULT_WRITER_NICE). Above 0, waking the writer does not take the event
+   * loop's core from it mid-request.
    */
-  SQLITE_WRITER_NICE: int(0, 19).default(10),
+  SQLITE_WRITER_NICE: int(0, 19).optional(),
   TOKEN_CREATE_PER_MIN_FREE: int(1, 10_000_000).default(10),
   TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
   OUTBOUND_ALLOW_PRIVATE: bool.default(true),

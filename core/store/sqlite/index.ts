@@ -28,9 +28,12 @@ export interface SqliteOptions {
    * default) on a writer thread with its own connection, so the event loop only parses and answers.
    */
   writer?: 'worker' | 'in-thread';
-  /** Niceness of the writer thread (see SQLITE_WRITER_NICE); default 10. */
+  /** Niceness of the writer thread (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
   writerNice?: number;
 }
+
+/** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
+export const DEFAULT_WRITER_NICE = 10;
 
 /** `file` is a path, or ':memory:' for tests. */
 export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store & { db: Database.Database; writer: CaptureWriter } {
@@ -46,7 +49,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
   if (onFile && (opts.writer ?? 'worker') === 'worker') {
-    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? 10 });
+    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE });
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;
   } else writer = inThreadWriter(db);
