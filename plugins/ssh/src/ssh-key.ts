@@ -7,6 +7,18 @@ import { defineProvider, z } from '../../../core/sdk/index.js';
 
 export const SSH_KEY = 'ssh_key';
 
+/**
+ * A new ed25519 pair in OpenSSH format. ssh2's generator drops a leading zero byte of the public
+ * key (about one pair in 256 comes out with 31 bytes, which nothing can parse): such a pair is
+ * thrown away and another made.
+ */
+export function generateEd25519(comment?: string): { private: string; public: string } {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519', comment ? { comment } : {});
+    if (!(ssh2.utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+}
+
 export const sshKey = defineProvider({
   type: SSH_KEY,
   title: 'SSH Key Pair',
@@ -20,7 +32,7 @@ export const sshKey = defineProvider({
     public_key: z.string().describe('The line to add to authorized_keys'),
   }),
   async generate() {
-    const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'capture-service' });
+    const pair = generateEd25519('capture-service');
     return { credentials: { private_key: pair.private }, settings: { public_key: pair.public } };
   },
 });

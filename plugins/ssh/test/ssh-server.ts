@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ServerChannel, SFTPWrapper } from 'ssh2';
+import { generateEd25519 } from '../src/ssh-key.js';
 
 const { Server, utils } = ssh2;
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
@@ -154,7 +155,7 @@ function serveSftp(sftp: SFTPWrapper, root: string) {
 
 export async function startSshServer(users: TestUser[]): Promise<TestSshServer> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ssh-test-')));
-  const hostKey = utils.generateKeyPairSync('ed25519');
+  const hostKey = generateEd25519();
   const parsedHost = utils.parseKey(hostKey.private);
   if (parsedHost instanceof Error) throw parsedHost;
   const { createHash } = await import('node:crypto');

@@ -2,13 +2,14 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryProviders, runAction, validateParams } from '../../../core/sdk/testing.js';
 import { bytesText, textBytes, type Network } from '../../../core/sdk/index.js';
 import plugin from '../src/index.js';
 import { sftpDownload } from '../src/sftp-download.js';
 import { sftpUpload } from '../src/sftp-upload.js';
-import { sshKey } from '../src/ssh-key.js';
+import { generateEd25519, sshKey } from '../src/ssh-key.js';
 import { sshRunCommand } from '../src/ssh-run-command.js';
 import { startSshServer, type TestSshServer } from './ssh-server.js';
 
@@ -66,6 +67,15 @@ describe('plugin', () => {
     expect(sshKey.credentials.safeParse(keys.credentials).success).toBe(true);
     expect(sshKey.settings!.safeParse(keys.settings).success).toBe(true);
     expect(strangerKeys.settings!.public_key).not.toEqual(keys.settings!.public_key);
+  });
+
+  it('never hands out a pair ssh2 cannot parse (its generator drops a leading zero byte of one in 256)', () => {
+    for (let i = 0; i < 2000; i++) {
+      const pair = generateEd25519();
+      expect(ssh2.utils.parseKey(pair.private)).not.toBeInstanceOf(Error);
+      // ssh-ed25519 public keys: 4 + 11 bytes of type, 4 + 32 of key.
+      expect(Buffer.from(pair.public.split(' ')[1]!, 'base64')).toHaveLength(51);
+    }
   });
 });
 
