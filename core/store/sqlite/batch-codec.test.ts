@@ -9,13 +9,12 @@ describe('batch codec (captures to the writer thread)', () => {
     const items: WriteItem[] = [
       { row: toRow(sampleRequest('t1', { body: pool.subarray(3, 8), note: null, team_id: 7, time: 0.125, sorting: 1_732_000_000_000_123 })), limit: 10_000 },
       {
-        row: toRow(sampleRequest('t2', { body: Buffer.alloc(0), url: 'http://x/é€😀?q=\u0000', headers: { 'x-a': ['ü', '"quoted"'] } })),
+        row: toRow(sampleRequest('t2', { body: Buffer.alloc(0), url: 'http://x/é€😀?q=\u0000', note: 'lone \ud800 surrogate', headers: { 'x-a': ['ü', '"quoted"'] } })),
         limit: 0,
         files: new Map([['f1', Buffer.from([0, 255, 1])], ['f2', new Uint8Array(0)]]),
       },
     ];
-    const buf = encodeBatch(items);
-    const back = decodeBatch(buf);
+    const back = decodeBatch(structuredClone(encodeBatch(items)));
     expect(back).toHaveLength(2);
     for (let i = 0; i < items.length; i++) {
       expect(back[i]!.limit).toBe(items[i]!.limit);

@@ -1,7 +1,10 @@
-// A batch of captures as one buffer, for the trip to the writer thread. Structured clone walked
-// every row's 24 values on both sides and cost the event loop more than the capture's own
-// handling; this writes them into one ArrayBuffer that is transferred, not copied, and read back
-// on the thread as the same rows (strings, numbers, nulls, bytes as Buffer views).
+// A batch of captures in three parts, for the trip to the writer thread. Structured clone of the
+// rows walked every one of their 24 values on both sides, and writing each string into a buffer
+// cost a native call per value; the event loop paid more for that than for the capture's own
+// handling. Here every string of the batch is joined into ONE string (cloned as a single copy),
+// numbers and value kinds go into one Float64Array and bytes into one ArrayBuffer (both
+// transferred, not copied). The thread slices the rows back out: strings by their UTF-16 length,
+// so any string, lone surrogates included, comes back exactly as it was.
 import type { WriteItem } from './batch-writer.js';
 
 const NULL = 0;
@@ -9,90 +12,97 @@ const STRING = 1;
 const NUMBER = 2;
 const BYTES = 3;
 
-/** Upper bound of a value's encoded size: UTF-8 takes at most 3 bytes per UTF-16 unit. */
-function bound(v: unknown): number {
-  if (typeof v === 'string') return 5 + v.length * 3;
-  if (v instanceof Uint8Array) return 5 + v.byteLength;
-  return 9;
+/** What crosses to the writer thread; give `meta` and `bytes` in postMessage's transfer list. */
+export interface EncodedBatch {
+  /** Every string value of the batch, in order, end to end. */
+  text: string;
+  /** Per item: limit, value count, file count; per value: kind, then its length, number or byte offset... */
+  meta: ArrayBuffer;
+  /** Every body and file, end to end. */
+  bytes: ArrayBuffer;
 }
 
-/** Node's own method behind Buffer#write(string, offset, 'utf8'), on every Buffer. */
-type Utf8Writable = Buffer & { utf8Write(s: string, offset: number): number };
-
-function put(b: Buffer, at: number, v: unknown): number {
-  if (typeof v === 'string') {
-    b[at] = STRING;
-    // utf8Write: Buffer#write without its argument juggling (half its cost on this path).
-    const n = (b as Utf8Writable).utf8Write(v, at + 5);
-    b.writeUInt32LE(n, at + 1);
-    return at + 5 + n;
-  }
-  if (typeof v === 'number') {
-    b[at] = NUMBER;
-    b.writeDoubleLE(v, at + 1);
-    return at + 9;
-  }
-  if (v instanceof Uint8Array) {
-    b[at] = BYTES;
-    b.writeUInt32LE(v.byteLength, at + 1);
-    b.set(v, at + 5);
-    return at + 5 + v.byteLength;
-  }
-  if (v === null || v === undefined) {
-    b[at] = NULL;
-    return at + 1;
-  }
-  throw new TypeError(`cannot send a ${typeof v} to the writer thread`);
-}
-
-/**
- * The batch in one fresh ArrayBuffer (give it in postMessage's transfer list). It is sized for the
- * worst case and sent whole: slicing it would copy it, and the reader stops at the item count.
- */
-export function encodeBatch(items: WriteItem[]): ArrayBuffer {
-  let size = 4;
+export function encodeBatch(items: WriteItem[]): EncodedBatch {
+  let slots = 1;
+  let size = 0;
   for (const it of items) {
-    size += 9 + 4 + 4;
-    for (const v of it.row) size += bound(v);
-    if (it.files) for (const [id, data] of it.files) size += bound(id) + bound(data);
+    slots += 3 + it.row.length * 3;
+    for (const v of it.row) if (v instanceof Uint8Array) size += v.byteLength;
+    if (it.files) {
+      slots += it.files.size * 6;
+      for (const data of it.files.values()) size += data.byteLength;
+    }
   }
-  const b = Buffer.from(new ArrayBuffer(size));
-  b.writeUInt32LE(items.length, 0);
-  let at = 4;
-  for (const it of items) {
-    b.writeDoubleLE(it.limit, at);
-    b.writeUInt32LE(it.row.length, at + 8);
-    b.writeUInt32LE(it.files ? it.files.size : 0, at + 12);
-    at += 16;
-    for (const v of it.row) at = put(b, at, v);
-    if (it.files) for (const [id, data] of it.files) at = put(b, put(b, at, id), data);
-  }
-  return b.buffer as ArrayBuffer;
-}
-
-/** The rows of encodeBatch; bytes come back as Buffer views of `buffer`. */
-export function decodeBatch(buffer: ArrayBuffer): WriteItem[] {
-  const b = Buffer.from(buffer);
+  const meta = new Float64Array(slots);
+  // Not zero-filled: every byte is written below. Its own ArrayBuffer, so it can be transferred.
+  const bytes = Buffer.allocUnsafeSlow(size);
+  const strings: string[] = [];
+  let m = 1;
   let at = 0;
-  const take = (): unknown => {
-    const tag = b[at]!;
-    if (tag === NULL) return (at += 1), null;
-    if (tag === NUMBER) return (at += 9), b.readDoubleLE(at - 8);
-    const n = b.readUInt32LE(at + 1);
-    const start = at + 5;
-    at = start + n;
-    if (tag === STRING) return b.toString('utf8', start, at);
-    if (tag === BYTES) return b.subarray(start, at);
-    throw new Error(`bad value tag ${tag} at ${start - 5}`);
+  const put = (v: unknown): void => {
+    if (typeof v === 'string') {
+      meta[m++] = STRING;
+      meta[m++] = v.length;
+      strings.push(v);
+    } else if (typeof v === 'number') {
+      meta[m++] = NUMBER;
+      meta[m++] = v;
+    } else if (v instanceof Uint8Array) {
+      meta[m++] = BYTES;
+      meta[m++] = at;
+      meta[m++] = v.byteLength;
+      bytes.set(v, at);
+      at += v.byteLength;
+    } else if (v === null || v === undefined) {
+      meta[m++] = NULL;
+    } else {
+      throw new TypeError(`cannot send a ${typeof v} to the writer thread`);
+    }
   };
-  const count = b.readUInt32LE(0);
-  at = 4;
+  meta[0] = items.length;
+  for (const it of items) {
+    meta[m++] = it.limit;
+    meta[m++] = it.row.length;
+    meta[m++] = it.files ? it.files.size : 0;
+    for (let c = 0; c < it.row.length; c++) put(it.row[c]);
+    if (it.files) {
+      for (const [id, data] of it.files) {
+        put(id);
+        put(data);
+      }
+    }
+  }
+  return { text: strings.join(''), meta: meta.buffer, bytes: bytes.buffer as ArrayBuffer };
+}
+
+/** The items of encodeBatch; bytes come back as Buffer views of `batch.bytes`. */
+export function decodeBatch(batch: EncodedBatch): WriteItem[] {
+  const meta = new Float64Array(batch.meta);
+  const bytes = Buffer.from(batch.bytes);
+  const text = batch.text;
+  let m = 1;
+  let pos = 0;
+  const take = (): unknown => {
+    const kind = meta[m++];
+    if (kind === NULL) return null;
+    if (kind === NUMBER) return meta[m++];
+    if (kind === STRING) {
+      const start = pos;
+      pos += meta[m++]!;
+      return text.slice(start, pos);
+    }
+    if (kind === BYTES) {
+      const start = meta[m++]!;
+      return bytes.subarray(start, start + meta[m++]!);
+    }
+    throw new Error(`bad value kind ${kind} at ${m - 1}`);
+  };
+  const count = meta[0]!;
   const items: WriteItem[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const limit = b.readDoubleLE(at);
-    const cols = b.readUInt32LE(at + 8);
-    const files = b.readUInt32LE(at + 12);
-    at += 16;
+    const limit = meta[m++]!;
+    const cols = meta[m++]!;
+    const files = meta[m++]!;
     const row: unknown[] = new Array(cols);
     for (let c = 0; c < cols; c++) row[c] = take();
     const item: WriteItem = { row, limit };

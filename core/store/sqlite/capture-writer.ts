@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
-import { encodeBatch } from './batch-codec.js';
+import { encodeBatch, type EncodedBatch } from './batch-codec.js';
 import { createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
@@ -154,9 +154,9 @@ export function workerWriter(
       }
     }
     if (!sent.length) return;
-    let buf: ArrayBuffer;
+    let encoded: EncodedBatch;
     try {
-      buf = encodeBatch(items);
+      encoded = encodeBatch(items);
     } catch (e) {
       for (const p of sent) p.reject(e);
       return;
@@ -164,7 +164,7 @@ export function workerWriter(
     const id = nextId++;
     inflight.set(id, sent);
     keepAlive();
-    worker.postMessage({ t: 'w', id, buf } satisfies ToWriter, [buf]);
+    worker.postMessage({ t: 'w', id, batch: encoded } satisfies ToWriter, [encoded.meta, encoded.bytes]);
   }
 
   let started!: (s: { nice: number | null }) => void;

@@ -1,4 +1,5 @@
 // Messages between the store (main thread) and the capture writer thread (writer-worker.ts).
+import type { EncodedBatch } from './batch-codec.js';
 
 export interface WriterData {
   file: string;
@@ -12,8 +13,8 @@ export interface WriterData {
 export type WireOutcome = { gone: true } | { gone: false; message: string; code?: string };
 
 export type ToWriter =
-  /** A batch of captures, encoded by batch-codec.ts (transferred). */
-  | { t: 'w'; id: number; buf: ArrayBuffer }
+  /** A batch of captures, encoded by batch-codec.ts (its buffers transferred). */
+  | { t: 'w'; id: number; batch: EncodedBatch }
   /** Catch up now (after committing what was received before this message). */
   | { t: 'sync' }
   | { t: 'stop' }

@@ -98,7 +98,7 @@ port.on('message', (m: ToWriter) => {
   if (m.t === 'w') {
     ids.push(m.id);
     // Bodies and files arrive as Buffers, which better-sqlite3 binds as BLOBs.
-    for (const it of decodeBatch(m.buf)) items.push(it);
+    for (const it of decodeBatch(m.batch)) items.push(it);
     if (!scheduled) {
       scheduled = true;
       setImmediate(commit);
