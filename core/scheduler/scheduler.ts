@@ -158,7 +158,9 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
         job.attrs.nextRunAt = now ? tickAfter(now, Math.max(started, clock.now())) : null;
       }
     },
-    { lockLifetime: opts.scheduleLockLifetimeMs ?? 2 * 60_000, concurrency: 10 },
+    // An instance locks no more schedules than it runs at once: with several instances, due
+    // schedules are shared out instead of queued behind one instance's running ones.
+    { lockLifetime: opts.scheduleLockLifetimeMs ?? 2 * 60_000, concurrency: 10, lockLimit: 10 },
   );
 
   if (deps.cleanup) {
