@@ -45,7 +45,7 @@ export interface RunOptions {
   /** Default timeout of the actions' HTTP requests. */
   httpTimeoutMs?: number;
   /** Bytes of the capture's uploaded files by file id (a fresh capture is not stored yet). */
-  files?: Map<string, Buffer>;
+  files?: ReadonlyMap<string, Buffer>;
 }
 
 export interface ActionRuntime {

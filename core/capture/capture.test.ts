@@ -46,11 +46,18 @@ describe('capture URLs', () => {
     const t = await s.token();
     expect((await s.call('GET', `/${t.uuid}/418`)).status).toBe(418);
     expect((await s.call('GET', `/${t.uuid}/999`)).status).toBe(200);
+    expect((await s.call('GET', `/${t.uuid}/201/deeper/path?x=1`)).status).toBe(201);
+    expect((await s.call('GET', `/${t.uuid}/202?x=1`)).status).toBe(202);
+    expect((await s.call('GET', `/${t.uuid}/2010`)).status).toBe(200);
+    expect((await s.call('GET', `/${t.uuid}/x/201`)).status).toBe(200);
     const p = await s.user(true);
     const a = await s.token({ alias: 'cap-alias' }, p.key);
     expect((await s.call('POST', '/cap-alias/x', { body: 'via alias' })).status).toBe(200);
-    const l = await s.call('GET', `/token/${a.uuid}/requests`, { key: p.key });
-    expect(l.data.data[0].content).toBe('via alias');
+    // A percent-encoded segment is decoded before the lookup; a malformed one is an unknown token.
+    expect((await s.call('POST', '/cap%2Dalias', { body: 'encoded' })).status).toBe(200);
+    expect((await s.call('POST', '/cap%E0%A4%A', { body: 'malformed' })).status).toBe(404);
+    const l = await s.call('GET', `/token/${a.uuid}/requests?sorting=oldest`, { key: p.key });
+    expect(l.data.data.map((r: { content: string }) => r.content)).toEqual(['via alias', 'encoded']);
   });
 
   it('keeps a binary body byte for byte and replays it with its content type', async () => {

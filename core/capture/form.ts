@@ -7,6 +7,8 @@ import type { FileMeta } from '../store/types.js';
 export interface ParsedForm {
   fields: Record<string, unknown> | null;
   files: FileMeta[];
+  /** The uploaded files' bytes by file id (multipart bodies only). */
+  data?: Map<string, Buffer>;
 }
 
 const NONE: ParsedForm = { fields: null, files: [] };
@@ -17,7 +19,8 @@ function addField(fields: Record<string, unknown>, name: string, value: string):
   else fields[name] = Array.isArray(prev) ? [...prev, value] : [prev, value];
 }
 
-function parseMultipart(contentType: string, body: Buffer, files: Map<string, Buffer>): Promise<ParsedForm> {
+function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> {
+  const files = new Map<string, Buffer>();
   return new Promise((resolve) => {
     const fields: Record<string, unknown> = {};
     const metas: FileMeta[] = [];
@@ -45,7 +48,7 @@ function parseMultipart(contentType: string, body: Buffer, files: Map<string, Bu
         }),
       );
     });
-    bb.on('close', () => void Promise.all(pending).then(() => resolve({ fields, files: metas })));
+    bb.on('close', () => void Promise.all(pending).then(() => resolve({ fields, files: metas, data: files })));
     bb.on('error', () => {
       files.clear();
       resolve(NONE);
@@ -55,13 +58,13 @@ function parseMultipart(contentType: string, body: Buffer, files: Map<string, Bu
 }
 
 /** Synchronous but for multipart bodies, so that most captures do not wait a turn for nothing. */
-export function parseForm(contentType: string | null, body: Buffer, files: Map<string, Buffer>): ParsedForm | Promise<ParsedForm> {
+export function parseForm(contentType: string | null, body: Buffer): ParsedForm | Promise<ParsedForm> {
   if (!contentType || body.length === 0) return NONE;
   if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
     const fields: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) addField(fields, k, v);
     return { fields, files: [] };
   }
-  if (/^multipart\/form-data/i.test(contentType)) return parseMultipart(contentType, body, files);
+  if (/^multipart\/form-data/i.test(contentType)) return parseMultipart(contentType, body);
   return NONE;
 }

@@ -30,6 +30,9 @@ export function timeoutRateLimit(timeout: number): number {
   return Math.max(1, Math.floor(100 / timeout));
 }
 
+/** Captures without uploaded files share this (nothing writes to a capture's files once parsed). */
+const NO_FILES: ReadonlyMap<string, Buffer> = new Map();
+
 function headersOf(req: IncomingMessage): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const raw = req.rawHeaders;
@@ -104,12 +107,15 @@ export function createCaptureHandler(s: CaptureServices) {
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const search = q < 0 ? '' : rawUrl.slice(q + 1);
-    const segments = path.split('/');
-    let ref: string;
-    try {
-      ref = decodeURIComponent(segments[1] ?? '');
-    } catch {
-      throw new NotFound('Token not found');
+    // `/{token}[/{status}][/...]`, read without splitting the whole path.
+    const afterRef = path.indexOf('/', 1);
+    let ref = afterRef < 0 ? path.slice(1) : path.slice(1, afterRef);
+    if (ref.includes('%')) {
+      try {
+        ref = decodeURIComponent(ref);
+      } catch {
+        throw new NotFound('Token not found');
+      }
     }
     const token = s.tokens?.peek(ref) ?? (await (s.tokens ?? store.tokens).resolve(ref));
     const now = clock.now();
@@ -128,9 +134,9 @@ export function createCaptureHandler(s: CaptureServices) {
     const contentType = req.headers['content-type'] ?? null;
     const host = req.headers.host ?? '';
     const base = config.baseUrl ?? `http://${host}`;
-    const files = new Map<string, Buffer>();
-    const parsed = parseForm(contentType, body, files);
+    const parsed = parseForm(contentType, body);
     const form = parsed instanceof Promise ? await parsed : parsed;
+    const files = form.data ?? NO_FILES;
     const record: RequestRecord = {
       uuid: uuidv7(now),
       token_id: token.uuid,
@@ -158,7 +164,9 @@ export function createCaptureHandler(s: CaptureServices) {
       extra: {},
     };
 
-    const statusSegment = segments[2] ?? '';
+    // A status segment is exactly three digits: `/{token}/201` or `/{token}/201/...`.
+    const end = afterRef + 4;
+    const statusSegment = afterRef > 0 && (path.length === end || path[end] === '/') ? path.slice(afterRef + 1, end) : '';
     const pathStatus = /^[1-5]\d\d$/.test(statusSegment) ? Number(statusSegment) : null;
     let response: CapturedResponse = {
       status: pathStatus ?? token.default_status,
@@ -185,12 +193,11 @@ export function createCaptureHandler(s: CaptureServices) {
     send(req, res, response.status, out, response.content);
   }
 
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      await capture(req, res);
-    } catch (err) {
-      if (!(err instanceof HttpError)) s.logger.error('capture failed', { err, url: req.url });
-      sendError(req, res, err, s.logger);
-    }
+  function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    if (!(err instanceof HttpError)) s.logger.error('capture failed', { err, url: req.url });
+    sendError(req, res, err, s.logger);
+  }
+  return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return capture(req, res).catch((err: unknown) => failed(req, res, err));
   };
 }

@@ -19,7 +19,7 @@ export interface ActionOutcome {
 }
 
 /** Runs a token's Custom Actions on a capture; provided by the action runtime. */
-export type ActionsHook = (token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse) => Promise<ActionOutcome | null>;
+export type ActionsHook = (token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse) => Promise<ActionOutcome | null>;
 /** Told about every stored capture, after it is committed (realtime fan-out). */
 export type CapturedHook = (token: TokenRecord, record: RequestRecord) => void;
 
@@ -31,7 +31,7 @@ export interface CapturePipeline {
    * Runs actions, stores, notifies. `started` is the performance.now() at which the capture began,
    * for the request's `time`.
    */
-  process(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number): Promise<{ response: CapturedResponse; stored: boolean }>;
+  process(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number): Promise<{ response: CapturedResponse; stored: boolean }>;
 }
 
 export function createCapturePipeline(store: Store, onHookError: (err: unknown) => void = () => {}): CapturePipeline {
@@ -46,7 +46,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     }
   }
   /** Stores the capture unless told not to (or the token keeps none), then tells the hooks. */
-  function save(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean) {
+  function save(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean) {
     record.time = (performance.now() - started) / 1000;
     if (dontSave || token.request_limit <= 0) return Promise.resolve({ response, stored: false });
     return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
@@ -54,7 +54,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
       return { response, stored: true };
     });
   }
-  async function withActions(token: TokenRecord, record: RequestRecord, files: Map<string, Buffer>, response: CapturedResponse, started: number) {
+  async function withActions(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number) {
     const outcome = await pipeline.actions!(token, record, files, response);
     if (outcome) {
       if (outcome.response) response = outcome.response;

@@ -167,7 +167,7 @@ export interface RequestRepo {
    * Stores a capture and trims the token's history to `limit` (oldest first). Resolves once the
    * write is durable (committed). Files' bytes are stored in the same transaction.
    */
-  insert(r: RequestRecord, limit: number, files?: Map<string, Buffer>): Promise<void>;
+  insert(r: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void>;
   get(tokenId: string, uuid: string): Promise<RequestRecord | null>;
   latest(tokenId: string): Promise<RequestRecord | null>;
   list(tokenId: string, opts: RequestListOptions): Promise<Page<RequestRecord>>;

@@ -10,11 +10,12 @@ export function uuidv7(now = Date.now()): string {
     randomFillSync(pool);
     offset = 0;
   }
-  const b = pool.subarray(offset, offset + 16);
+  // Written in place in the pool: a subarray per ID was most of what this allocated.
+  const at = offset;
   offset += 16;
-  b.writeUIntBE(now, 0, 6);
-  b[6] = 0x70 | (b[6]! & 0x0f);
-  b[8] = 0x80 | (b[8]! & 0x3f);
-  const h = b.toString('hex');
+  pool.writeUIntBE(now, at, 6);
+  pool[at + 6] = 0x70 | (pool[at + 6]! & 0x0f);
+  pool[at + 8] = 0x80 | (pool[at + 8]! & 0x3f);
+  const h = pool.toString('hex', at, at + 16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

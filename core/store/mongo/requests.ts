@@ -47,7 +47,7 @@ export class MongoRequestRepo implements RequestRepo {
     return (parts.length === 1 ? parts[0] : { $and: parts }) as Filter<RequestDoc>;
   }
 
-  async insert(r: RequestRecord, limit: number, files?: Map<string, Buffer>): Promise<void> {
+  async insert(r: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void> {
     if (!(limit > 0)) return; // a limit of 0 stores nothing
     const fileDocs: FileDoc[] = [];
     for (const [fileId, data] of files ?? []) {

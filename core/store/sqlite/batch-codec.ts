@@ -107,11 +107,12 @@ export function decodeBatch(batch: EncodedBatch): WriteItem[] {
     for (let c = 0; c < cols; c++) row[c] = take();
     const item: WriteItem = { row, limit };
     if (files) {
-      item.files = new Map();
+      const map = new Map<string, Uint8Array>();
       for (let f = 0; f < files; f++) {
         const id = take() as string;
-        item.files.set(id, take() as Uint8Array);
+        map.set(id, take() as Uint8Array);
       }
+      item.files = map;
     }
     items[i] = item;
   }

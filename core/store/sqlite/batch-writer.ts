@@ -18,7 +18,7 @@ import type { RequestRecord } from '../types.js';
 export interface WriteItem {
   row: unknown[];
   limit: number;
-  files?: Map<string, Uint8Array>;
+  files?: ReadonlyMap<string, Uint8Array>;
 }
 
 // Positions in a row of what the batch needs besides inserting it.

@@ -17,7 +17,7 @@ import { createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './b
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 export interface CaptureWriter {
-  write(record: RequestRecord, limit: number, files?: Map<string, Buffer>): Promise<void>;
+  write(record: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void>;
   /** Resolves once every capture acknowledged so far is caught up (indexed, counted, trimmed). */
   sync(): Promise<void>;
   /** Commits everything queued, then stops (call it before closing the store's connection). */
@@ -29,7 +29,7 @@ export interface CaptureWriter {
 interface Pending {
   record: RequestRecord;
   limit: number;
-  files?: Map<string, Buffer>;
+  files?: ReadonlyMap<string, Buffer>;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
