@@ -10,6 +10,7 @@
 // itself failed (a server did not start, a section threw, non-2xx answers or socket errors).
 //
 // Settings (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
+// BENCH_ROUNDS (5: the capture run is measured in that many windows, each paired with a bare one),
 // BENCH_SERVICE_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
 // BENCH_ONLY (comma-separated section names to run, e.g. "capture"; sections that need the
 // baseline then report their ratio as n/a). The chain and sandbox sections send single sequential

@@ -18,6 +18,12 @@ export interface Settings {
   warmupSeconds: number;
   /** Concurrent connections of the load generator (BENCH_CONNECTIONS, default 32). */
   connections: number;
+  /**
+   * Paired rounds of the capture section (BENCH_ROUNDS, default 5): its measured run is split into
+   * this many windows, each right after a window of the bare server, so both see the machine as
+   * it was at that moment.
+   */
+  rounds: number;
   /** The request body: small JSON, about 100 bytes. */
   body: string;
   /** Extra node flags for the service child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (BENCH_SERVICE_NODE_ARGS). */
@@ -37,6 +43,7 @@ export function loadSettings(): Settings {
     seconds: num('BENCH_SECONDS', 10, 1),
     warmupSeconds: num('BENCH_WARMUP_SECONDS', 2, 0),
     connections: Math.floor(num('BENCH_CONNECTIONS', 32, 1)),
+    rounds: Math.floor(num('BENCH_ROUNDS', 5, 1)),
     body: JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }),
     serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   };
@@ -383,6 +390,79 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
     loadgenCpuUsPerRequest: completed > 0 ? (self.user + self.system) / completed : 0,
     loadavg1m,
   };
+}
+
+/**
+ * Several measurements as one: counts and durations add up; rates, CPU per request and medians
+ * are weighted by what each measured; p99, p99.9 and max are the worst of the windows (tail
+ * latencies of separate runs cannot be merged exactly, so the merge does not flatter them).
+ */
+export function mergeMeasurements(ms: Measurement[]): Measurement {
+  if (ms.length === 1) return ms[0]!;
+  const completed = ms.reduce((a, m) => a + m.completed, 0);
+  const durationS = ms.reduce((a, m) => a + m.durationS, 0);
+  const byRequests = (f: (m: Measurement) => number) => (completed > 0 ? ms.reduce((a, m) => a + f(m) * m.completed, 0) / completed : 0);
+  const byTime = (f: (m: Measurement) => number) => (durationS > 0 ? ms.reduce((a, m) => a + f(m) * m.durationS, 0) / durationS : 0);
+  const worst = (f: (m: Measurement) => number) => Math.max(...ms.map(f));
+  const statusCodes: Record<string, number> = {};
+  for (const m of ms) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const withCpu = ms.every((m) => m.serverCpuUsPerRequest !== null && m.serverCpuBusy !== null);
+  let serverThreads: Measurement['serverThreads'] = null;
+  if (ms.every((m) => m.serverThreads)) {
+    const tids = new Map<number, { us: number; busy: number }>();
+    for (const m of ms) {
+      for (const t of m.serverThreads!) {
+        const e = tids.get(t.tid) ?? { us: 0, busy: 0 };
+        e.us += t.usPerRequest * m.completed;
+        e.busy += t.busy * m.durationS;
+        tids.set(t.tid, e);
+      }
+    }
+    serverThreads = [...tids]
+      .map(([tid, e]) => ({ tid, usPerRequest: completed > 0 ? e.us / completed : 0, busy: durationS > 0 ? e.busy / durationS : 0 }))
+      .filter((t) => t.busy > 0.01)
+      .sort((a, b) => b.usPerRequest - a.usPerRequest);
+  }
+  return {
+    rps: durationS > 0 ? completed / durationS : 0,
+    latencyMs: {
+      p50: byRequests((m) => m.latencyMs.p50),
+      p90: byRequests((m) => m.latencyMs.p90),
+      p99: worst((m) => m.latencyMs.p99),
+      p99_9: worst((m) => m.latencyMs.p99_9),
+      avg: byRequests((m) => m.latencyMs.avg),
+      max: worst((m) => m.latencyMs.max),
+    },
+    answered2xx: ms.reduce((a, m) => a + m.answered2xx, 0),
+    non2xx: ms.reduce((a, m) => a + m.non2xx, 0),
+    errors: ms.reduce((a, m) => a + m.errors, 0),
+    timeouts: ms.reduce((a, m) => a + m.timeouts, 0),
+    completed,
+    durationS: Math.round(durationS * 100) / 100,
+    statusCodes,
+    serverCpuUsPerRequest: withCpu ? byRequests((m) => m.serverCpuUsPerRequest!) : null,
+    serverCpuBusy: withCpu ? byTime((m) => m.serverCpuBusy!) : null,
+    serverThreads,
+    loadgenCpuUsPerRequest: byRequests((m) => m.loadgenCpuUsPerRequest),
+    loadavg1m: ms[0]!.loadavg1m,
+  };
+}
+
+/**
+ * Waits until a process has been nearly idle (under 5% of a core) for 100 ms, at most `maxMs`:
+ * between paired windows, so that work one server deferred (the service's catch-up and WAL
+ * checkpoint) does not run during the other's window. Returns how long it waited.
+ */
+export async function quiet(pid: number, maxMs = 3000): Promise<number> {
+  const started = performance.now();
+  let last = processCpuMs(pid);
+  while (last !== null && performance.now() - started < maxMs) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = processCpuMs(pid);
+    if (now === null || now - last < 5) break;
+    last = now;
+  }
+  return performance.now() - started;
 }
 
 /**

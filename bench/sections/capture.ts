@@ -1,6 +1,15 @@
 // Capture throughput and latency of the real service (`node dist/core/main.js`, SQLite, group
 // commit), compared with the bare baseline, and a check that every answered capture was stored.
-import { firstAnswer, fmt, load, loadErrors, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+//
+// The ratio is measured in paired rounds: the measured run is split into BENCH_ROUNDS windows,
+// each right after an equal window of a bare node:http server started for the pairing. On a
+// shared 2-core machine the speed drifts by tens of percent within a minute; compared with one
+// bare run made before it, the same build scored anywhere from 0.44x to 0.63x. Paired windows see
+// the same machine. Before each bare window the service is let finish the work it deferred (its
+// catch-up and WAL checkpoint, at most a few hundred ms of the window before), which would
+// otherwise run during the bare window and slow the baseline. The ratio to the standalone
+// baseline section is reported beside it.
+import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
 import type { BareMetrics } from './bare.js';
 
 /** The most a token keeps (`request_limit` tops out at 10000); older captures are trimmed. */
@@ -16,6 +25,7 @@ export const captureSection: Section = {
   async run(ctx: BenchContext): Promise<SectionResult> {
     const { settings } = ctx;
     const svc = await startService({}, settings.serviceNodeArgs);
+    const paired = await startBare();
     const runErrors: string[] = [];
     try {
       const headers = { 'Content-Type': 'application/json' };
@@ -40,16 +50,29 @@ export const captureSection: Section = {
       const tokens: string[] = [];
       for (let i = 0; i < poolSize; i++) tokens.push(await svc.createToken({ request_limit: REQUEST_LIMIT }));
 
-      ctx.log(`capture: measuring ${settings.seconds} s, ${settings.connections} connections, ${poolSize} tokens round-robin`);
-      const m = await load({
-        url: svc.url,
-        connections: settings.connections,
-        seconds: settings.seconds,
-        headers,
-        serverPid: svc.proc.pid,
-        requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
-      });
-      runErrors.push(...loadErrors('capture', m));
+      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
+      runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
+      const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
+      ctx.log(`capture: measuring ${settings.rounds} x ${windowS} s, each after ${windowS} s of bare node:http, ${settings.connections} connections, ${poolSize} tokens round-robin`);
+      const captureRuns: Measurement[] = [];
+      const bareRuns: Measurement[] = [];
+      for (let round = 0; round < settings.rounds; round++) {
+        await quiet(svc.proc.pid!);
+        bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
+        captureRuns.push(
+          await load({
+            url: svc.url,
+            connections: settings.connections,
+            seconds: windowS,
+            headers,
+            serverPid: svc.proc.pid,
+            requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
+          }),
+        );
+      }
+      const m = mergeMeasurements(captureRuns);
+      const pairedBare = mergeMeasurements(bareRuns);
+      runErrors.push(...loadErrors('capture', m), ...loadErrors('paired bare', pairedBare));
 
       // Captures still in flight when autocannon stopped may commit after it returned.
       await new Promise((r) => setTimeout(r, 500));
@@ -61,18 +84,21 @@ export const captureSection: Section = {
       // when the run stopped (autocannon drops their answers), at most one per connection.
       const lost = Math.max(0, m.answered2xx - stored);
       const unanswered = Math.max(0, stored - m.answered2xx);
-      if (unanswered > settings.connections) runErrors.push(`capture: ${unanswered} more captures stored than answered, more than could be in flight (${settings.connections})`);
+      const inFlight = settings.connections * settings.rounds;
+      if (unanswered > inFlight) runErrors.push(`capture: ${unanswered} more captures stored than answered, more than could be in flight (${inFlight})`);
 
       const code = await svc.stop();
       if (code !== 0) runErrors.push(`capture: the service exited with ${code} on SIGTERM\n${svc.output()}`);
 
       const bare = ctx.results.get('bare')?.metrics as BareMetrics | undefined;
-      const ratio = bare && bare.measurement.rps > 0 ? m.rps / bare.measurement.rps : null;
-      const bareCpu = bare?.measurement.serverCpuUsPerRequest ?? null;
+      const ratio = pairedBare.rps > 0 ? m.rps / pairedBare.rps : null;
+      const roundRatios = captureRuns.map((c, i) => (bareRuns[i]!.rps > 0 ? c.rps / bareRuns[i]!.rps : 0));
+      const standaloneRatio = bare && bare.measurement.rps > 0 ? m.rps / bare.measurement.rps : null;
+      const bareCpu = pairedBare.serverCpuUsPerRequest;
       const cpuRatio = bareCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / bareCpu : null;
       const goals: Goal[] = [
         {
-          name: 'throughput vs bare node:http',
+          name: 'throughput vs bare node:http (paired rounds)',
           target: `>= ${GOALS.minRatio}x`,
           actual: ratio === null ? 'n/a (no baseline)' : `${ratio.toFixed(2)}x`,
           pass: ratio !== null && ratio >= GOALS.minRatio,
@@ -83,6 +109,9 @@ export const captureSection: Section = {
       const metrics: Record<string, unknown> = {
         measurement: m satisfies Measurement,
         ratioToBare: ratio,
+        pairedBare,
+        rounds: captureRuns.map((c, i) => ({ capture: c.rps, bare: bareRuns[i]!.rps, ratio: roundRatios[i] })),
+        ratioToStandaloneBare: standaloneRatio,
         cpuPerRequestVsBare: cpuRatio,
         firstCaptureMs: firstMs,
         tokens: poolSize,
@@ -96,6 +125,8 @@ export const captureSection: Section = {
         goals,
         lines: [
           `throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)` + (ratio === null ? '' : `, ${ratio.toFixed(2)}x bare`),
+          `paired bare ${fmt.int(pairedBare.rps)} req/s in the same rounds; per round ${roundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}` +
+            (standaloneRatio === null ? '' : `; ${standaloneRatio.toFixed(2)}x the standalone baseline above`),
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
           `threads     ${fmt.threads(m)}`,
@@ -106,6 +137,7 @@ export const captureSection: Section = {
       };
     } finally {
       await svc.stop();
+      await paired.stop();
     }
   },
 };
