@@ -27,6 +27,12 @@ export const ConfigSchema = z.object({
   TRUSTED_PROXIES: csv.default([]),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
   /**
+   * Where SQLite captures are committed: `in-thread` on the event loop's connection, `worker` on a
+   * writer thread; `auto` picks in-thread with SQLITE_SYNCHRONOUS=NORMAL (a commit is CPU work
+   * only) and the thread with FULL (a commit waits for the disk).
+   */
+  SQLITE_WRITER: z.enum(['auto', 'in-thread', 'worker']).default('auto'),
+  /**
    * Scheduling niceness of the SQLite capture writer thread (Linux; 0 = as the event loop); unset:
    * the store's default (DEFAULT_WRITER_NICE). Above 0, waking the writer does not take the event
    * loop's core from it mid-request.

@@ -10,7 +10,7 @@ export async function openStore(config: Config): Promise<Store> {
     return createMongoStore(config.MONGODB_URI);
   }
   const file = config.dataDir === ':memory:' ? ':memory:' : path.join(config.dataDir, 'capture.sqlite');
-  return createSqliteStore(file, { synchronous: config.SQLITE_SYNCHRONOUS, writerNice: config.SQLITE_WRITER_NICE });
+  return createSqliteStore(file, { synchronous: config.SQLITE_SYNCHRONOUS, writer: config.SQLITE_WRITER, writerNice: config.SQLITE_WRITER_NICE });
 }
 
 export type * from './types.js';

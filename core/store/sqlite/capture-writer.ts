@@ -13,7 +13,7 @@ import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
-import { createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { CATCH_UP_MS, CATCH_UP_ROWS, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 export interface CaptureWriter {
@@ -41,12 +41,35 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
   p.reject(Object.assign(new Error(o.message), o.code ? { code: o.code } : {}));
 }
 
-/** Group commit on the given connection: one transaction per event-loop turn, caught up at once. */
+/**
+ * Group commit on the given connection: one transaction per event-loop turn, settled once it is
+ * committed. The catch-up runs in bulk, CATCH_UP_MS after the first capture it has not taken (sooner
+ * past CATCH_UP_ROWS), and at once when a token-scoped read asks (sync).
+ */
 export function inThreadWriter(db: Database): CaptureWriter {
   const writer = createBatchWriter(db);
-  // Rows a writer thread or an earlier process stored and did not catch up.
-  writer.catchUp();
   let queue: Pending[] = [];
+  /** Captures committed since the last catch-up, and the timer that will take them. */
+  let behind = 0;
+  let timer: NodeJS.Timeout | null = null;
+  function catchUp(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    try {
+      writer.catchUp();
+      behind = 0;
+    } catch {
+      // The rows are stored and pending (readable by UUID); the next catch-up takes them.
+      if (behind) schedule();
+    }
+  }
+  function schedule(): void {
+    timer ??= setTimeout(catchUp, CATCH_UP_MS);
+    // Nothing to wait for at exit: close() catches up, and an unfinished catch-up is redone on start.
+    timer.unref();
+  }
+  // Rows a writer thread or an earlier process stored and did not catch up.
+  catchUp();
   function flush(): void {
     const batch = queue;
     queue = [];
@@ -62,11 +85,9 @@ export function inThreadWriter(db: Database): CaptureWriter {
       }
     }
     const outcomes = writer.commit(items);
-    try {
-      writer.catchUp();
-    } catch {
-      // The rows are stored; the next catch-up takes them.
-    }
+    behind += items.length;
+    if (behind >= CATCH_UP_ROWS) catchUp();
+    else schedule();
     for (let i = 0; i < sent.length; i++) settle(sent[i]!, outcomes[i]!);
   }
   return {
@@ -76,9 +97,14 @@ export function inThreadWriter(db: Database): CaptureWriter {
         if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(flush);
       });
     },
-    sync: () => Promise.resolve(),
+    sync() {
+      flush();
+      if (behind) catchUp();
+      return Promise.resolve();
+    },
     async close() {
       flush();
+      catchUp();
     },
   };
 }

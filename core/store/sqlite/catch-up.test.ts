@@ -1,5 +1,6 @@
-// Deferred per-token bookkeeping (migration 12, batch-writer.ts catchUp): pending rows, their
-// catch-up on the writer thread, at start-up and on sync, and the migration of older databases.
+// Deferred bookkeeping (migrations 12-13, batch-writer.ts catchUp): pending rows, their catch-up by
+// either writer (in-thread, thread), at start-up and on sync, reads by UUID before and after it,
+// and the migration of older databases.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,10 +40,12 @@ function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>
 const pendingCount = (db: Database.Database) =>
   (db.prepare('SELECT count(*) AS n FROM requests WHERE seq > (SELECT seq FROM request_watermark)').get() as { n: number }).n;
 
-describe('sqlite deferred catch-up', () => {
-  it('stores captures pending and catches them up on the writer thread within its interval, unasked', async () => {
+describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s writer)', (writer) => {
+  const open = (file: string) => createSqliteStore(file, { writer });
+
+  it('stores captures pending and catches them up within its interval, unasked', async () => {
     const file = tmp();
-    const store = createSqliteStore(file);
+    const store = open(file);
     const t = sampleToken();
     await store.tokens.create(t);
     await Promise.all(Array.from({ length: 20 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000)));
@@ -53,7 +56,7 @@ describe('sqlite deferred catch-up', () => {
   });
 
   it('makes every acknowledged capture visible to the next read (sync), counters and trimming included', async () => {
-    const store = createSqliteStore(tmp());
+    const store = open(tmp());
     const t = sampleToken();
     await store.tokens.create(t);
     for (let round = 0; round < 5; round++) {
@@ -78,7 +81,7 @@ describe('sqlite deferred catch-up', () => {
     expect(pendingCount(raw)).toBe(3);
     raw.close();
 
-    const store = createSqliteStore(file);
+    const store = open(file);
     await store.requests.list(kept, page);
     expect(pendingCount(store.db)).toBe(0);
     expect((await store.requests.list(kept, page)).items.map((r) => r.body.toString())).toEqual(['a', 'b']);
@@ -89,8 +92,8 @@ describe('sqlite deferred catch-up', () => {
 
   it('keeps counts exact when two writers (two processes) share the file and catch up each other\'s rows', async () => {
     const file = tmp();
-    const a = createSqliteStore(file);
-    const b = createSqliteStore(file);
+    const a = open(file);
+    const b = open(file);
     const t = sampleToken();
     await a.tokens.create(t);
     for (let round = 0; round < 4; round++) {
@@ -112,8 +115,39 @@ describe('sqlite deferred catch-up', () => {
     await b.close();
   });
 
+  it('reads, updates and deletes a capture by UUID while it is pending and once caught up, files included', async () => {
+    const store = open(tmp());
+    const t = sampleToken();
+    const other = sampleToken();
+    await store.tokens.create(t);
+    await store.tokens.create(other);
+    const [a, b] = [sampleRequest(t.uuid, { body: Buffer.from('a') }), sampleRequest(t.uuid, { body: Buffer.from('b') })];
+    await Promise.all([store.requests.insert(a, 100, new Map([['f', Buffer.from('file a')]])), store.requests.insert(b, 100)]);
+    // Pending: found among the rows past the watermark.
+    expect(pendingCount(store.db)).toBe(2);
+    expect((await store.requests.get(t.uuid, a.uuid))?.body.toString()).toBe('a');
+    expect(await store.requests.get(other.uuid, a.uuid)).toBeNull();
+    expect((await store.requests.getFile(t.uuid, a.uuid, 'f'))?.toString()).toBe('file a');
+    expect(await store.requests.getFile(other.uuid, a.uuid, 'f')).toBeNull();
+    expect((await store.requests.update(t.uuid, b.uuid, { note: 'pending note' }))?.note).toBe('pending note');
+    expect(await store.requests.update(other.uuid, b.uuid, { note: 'not theirs' })).toBeNull();
+    // Caught up: found through the UUID index, not the scan.
+    await store.requests.list(t.uuid, page);
+    expect(pendingCount(store.db)).toBe(0);
+    expect((store.db.prepare('SELECT count(*) AS n FROM request_ids').get() as { n: number }).n).toBe(2);
+    expect((await store.requests.get(t.uuid, b.uuid))?.note).toBe('pending note');
+    expect(await store.requests.delete(other.uuid, a.uuid)).toBe(false);
+    expect(await store.requests.delete(t.uuid, a.uuid)).toBe(true);
+    expect(await store.requests.get(t.uuid, a.uuid)).toBeNull();
+    // Its index entries and files went with it (trigger requests_unkey).
+    const count = (sql: string) => (store.db.prepare(sql).get() as { n: number }).n;
+    expect([count('SELECT count(*) AS n FROM request_ids'), count('SELECT count(*) AS n FROM request_keys'), count('SELECT count(*) AS n FROM request_files')]).toEqual([1, 1, 0]);
+    expect((await store.tokens.stats(t.uuid)).requests).toBe(1);
+    await store.close();
+  });
+
   it('deletes a token with its requests, pending ones and files included', async () => {
-    const store = createSqliteStore(tmp());
+    const store = open(tmp());
     const t = sampleToken();
     const other = sampleToken();
     await store.tokens.create(t);
@@ -175,6 +209,56 @@ describe('batch writer catch-up', () => {
     const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').all() as Array<{ uuid: string }>;
     expect(left.map((r) => r.uuid)).toEqual(items.slice(3).map((i) => i.row[0]));
     db.close();
+  });
+});
+
+describe('migration 13 (UUID index filled by the catch-up)', () => {
+  it('indexes the caught-up requests by UUID, leaves pending ones to the catch-up, keeps files and drops the unique index', async () => {
+    const file = tmp();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const upTo = (v: number) => {
+      for (const m of migrations.filter((m) => m.version <= v)) {
+        db.exec(m.up);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.version, 0);
+      }
+    };
+    upTo(12);
+    const t = sampleToken();
+    void sqliteTokens(db).create(t);
+    // As version 12's writer left them: two rows caught up (keyed, under the watermark), one pending.
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type, body, size,
+      query, headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra) VALUES (${Array(24).fill('?').join(', ')})`);
+    const caught = [sampleRequest(t.uuid), sampleRequest(t.uuid)];
+    const pending = sampleRequest(t.uuid);
+    for (const r of [...caught, pending]) insert.run(toRow(r));
+    db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq <= 2; UPDATE request_watermark SET seq = 2;
+      UPDATE tokens SET request_count = 2`);
+    db.prepare('INSERT INTO request_files VALUES (?, ?, ?)').run(caught[0]!.uuid, 'f', Buffer.from('file'));
+    const before = db.prepare('SELECT seq, uuid FROM requests ORDER BY seq').all();
+    expect(before.map((r) => (r as { uuid: string }).uuid)).toEqual([...caught, pending].map((r) => r.uuid));
+    db.close();
+
+    // The migration alone indexes what was caught up.
+    const migrated = new Database(file);
+    migrate(migrated);
+    expect(migrated.prepare('SELECT u FROM request_ids ORDER BY u').pluck().all()).toEqual(caught.map((r) => r.uuid).sort());
+    migrated.close();
+    const store = createSqliteStore(file);
+    // The store's start-up catch-up takes the pending row.
+    expect(store.db.prepare('SELECT u FROM request_ids ORDER BY u').pluck().all()).toEqual([...caught, pending].map((r) => r.uuid).sort());
+    const indexes = store.db.prepare("SELECT name FROM pragma_index_list('requests')").pluck().all();
+    expect(indexes).toEqual([]);
+    expect((await store.requests.getFile(t.uuid, caught[0]!.uuid, 'f'))?.toString()).toBe('file');
+    expect((await store.requests.list(t.uuid, page)).items.map((r) => r.uuid)).toEqual([...caught, pending].map((r) => r.uuid));
+    expect(await store.requests.delete(t.uuid, caught[0]!.uuid)).toBe(true);
+    expect((store.db.prepare('SELECT count(*) AS n FROM request_files').get() as { n: number }).n).toBe(0);
+    // The sequence carries over.
+    const fresh = sampleRequest(t.uuid);
+    await store.requests.insert(fresh, 100);
+    expect(store.db.prepare('SELECT seq FROM requests WHERE uuid = ?').pluck().get(fresh.uuid)).toBe(4);
+    await store.close();
   });
 });
 

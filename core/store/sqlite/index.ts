@@ -24,10 +24,14 @@ export interface SqliteOptions {
   /** NORMAL keeps every acknowledged capture through a process crash; FULL also through power loss. */
   synchronous?: 'NORMAL' | 'FULL';
   /**
-   * Where captures are written (file databases only; ':memory:' is always in-thread): 'worker' (the
-   * default) on a writer thread with its own connection, so the event loop only parses and answers.
+   * Where captures are committed (file databases only; ':memory:' is always in-thread): 'in-thread'
+   * on the main connection, between the event loop's turns; 'worker' on a writer thread with its
+   * own connection, so the event loop only parses and answers. 'auto' (the default): in-thread
+   * with synchronous NORMAL, where a commit is a few pwrite calls and handing it to a thread
+   * costs more CPU than it saves (encoding, two thread wake-ups per batch); the worker with FULL,
+   * where every commit waits for an fsync the event loop must not wait for.
    */
-  writer?: 'worker' | 'in-thread';
+  writer?: 'auto' | 'worker' | 'in-thread';
   /** Niceness of the writer thread (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
   writerNice?: number;
 }
@@ -48,7 +52,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const onFile = file !== ':memory:';
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
-  if (onFile && (opts.writer ?? 'worker') === 'worker') {
+  const mode = !opts.writer || opts.writer === 'auto' ? (opts.synchronous === 'FULL' ? 'worker' : 'in-thread') : opts.writer;
+  if (onFile && mode === 'worker') {
     const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE });
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;

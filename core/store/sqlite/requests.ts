@@ -42,6 +42,13 @@ function toRecord(r: Row): RequestRecord {
  */
 const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
 
+/**
+ * The seq of the request with UUID @u: from the UUID index (request_ids), or among the pending rows
+ * the catch-up has not indexed yet (past the watermark: at most one catch-up's worth, scanned).
+ */
+const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
+  UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
+
 /** WHERE clause (over KEYED) and parameters for a token's requests under a filter. */
 function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[]; filtered: boolean } {
   const parts = ['k.tk = ?'];
@@ -66,7 +73,7 @@ function where(tokenId: string, f: RequestFilter): { sql: string; params: unknow
  * `writer` stores captures (insert): on this connection by default, or on a writer thread with its
  * own connection (capture-writer.ts). Everything else runs on `db`; with WAL, a capture the writer
  * committed is visible to this connection's next statement, and to the token-scoped ones once
- * writer.sync() has caught it up. Reads by UUID see it at once.
+ * writer.sync() has caught it up. Reads by UUID see it at once (SEQ_OF_UUID).
  */
 export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWriter(db)): RequestRepo {
   const refreshStats = db.prepare(`UPDATE tokens SET
@@ -74,13 +81,13 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
       latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
     WHERE uuid = @t`);
-  const byId = db.prepare<[string, string], Row>('SELECT * FROM requests WHERE token_id = ? AND uuid = ?');
+  const byId = db.prepare<[{ t: string; u: string }], Row>(`SELECT * FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
   const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.tk = ? ORDER BY k.st DESC, k.sq DESC LIMIT 1`);
   const countAll = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM request_keys WHERE tk = ?');
-  const delOne = db.prepare('DELETE FROM requests WHERE token_id = ? AND uuid = ?');
-  const file = db.prepare<[string, string, string], { data: Buffer }>(
-    'SELECT f.data FROM request_files f JOIN requests r ON r.uuid = f.request_uuid WHERE r.token_id = ? AND f.request_uuid = ? AND f.file_id = ?',
-  );
+  const delOne = db.prepare(`DELETE FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
+  const file = db.prepare<[{ t: string; u: string; f: string }], Buffer>(
+    `SELECT data FROM request_files WHERE request_uuid = @u AND file_id = @f AND EXISTS (SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t)`,
+  ).pluck();
 
   return {
     insert(record, limit, files) {
@@ -89,7 +96,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return writer.write(record, limit, files);
     },
     async get(tokenId, uuid) {
-      const r = byId.get(tokenId, uuid);
+      const r = byId.get({ t: tokenId, u: uuid });
       return r ? toRecord(r) : null;
     },
     async latest(tokenId) {
@@ -117,15 +124,17 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       if (patch.custom_action_errors) (sets.push('errors = ?'), params.push(json(patch.custom_action_errors)));
       sets.push('updated_at = ?');
       params.push(patch.updated_at ?? Date.now());
-      db.prepare(`UPDATE requests SET ${sets.join(', ')} WHERE token_id = ? AND uuid = ?`).run(...params, tokenId, uuid);
-      const r = byId.get(tokenId, uuid);
-      return r ? toRecord(r) : null;
+      const r = byId.get({ t: tokenId, u: uuid });
+      if (!r) return null;
+      db.prepare(`UPDATE requests SET ${sets.join(', ')} WHERE seq = ?`).run(...params, r.seq);
+      const updated = byId.get({ t: tokenId, u: uuid });
+      return updated ? toRecord(updated) : null;
     },
     async delete(tokenId, uuid) {
       // Caught up first, so the recount below and the catch-up never count a request twice.
       await writer.sync();
       const gone = db.transaction(() => {
-        const n = delOne.run(tokenId, uuid).changes;
+        const n = delOne.run({ t: tokenId, u: uuid }).changes;
         if (n) refreshStats.run({ t: tokenId });
         return n > 0;
       });
@@ -144,7 +153,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return run.immediate();
     },
     async getFile(tokenId, requestUuid, fileId) {
-      return file.get(tokenId, requestUuid, fileId)?.data ?? null;
+      return file.get({ t: tokenId, u: requestUuid, f: fileId }) ?? null;
     },
   };
 }

@@ -10,6 +10,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 runStoreContract('sqlite in memory', async () => createSqliteStore(':memory:'));
 runStoreContract('sqlite file (WAL, checkpoints on a worker)', async () => createSqliteStore(path.join(dir, `contract-${Date.now()}.sqlite`)));
+runStoreContract('sqlite file, writer thread', async () => createSqliteStore(path.join(dir, `contract-w-${Date.now()}.sqlite`), { writer: 'worker' }));
 
 describe('sqlite file store', () => {
   it('checkpoints the WAL off the main thread and keeps every commit across reopening', async () => {

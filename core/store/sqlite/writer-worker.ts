@@ -9,7 +9,7 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { decodeBatch } from './batch-codec.js';
-import { createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { CATCH_UP_MS, CATCH_UP_ROWS, createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 const data = workerData as WriterData;
@@ -39,15 +39,6 @@ db.pragma('busy_timeout = 5000');
 // The checkpointer thread copies the WAL back; this connection must not do it inside its commits.
 if (data.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
 const writer = createBatchWriter(db);
-
-/**
- * How long a stored capture may wait for its catch-up when nobody asks for it. Longer is cheaper
- * per capture (each token's index page is written once per catch-up) but holds commits up longer
- * while it runs: 100 ms is ~2,500 captures at 25k/s, a catch-up of ~6 ms.
- */
-const CATCH_UP_MS = 100;
-/** Captures that make a catch-up due at once, whatever the time. */
-const CATCH_UP_ROWS = 10_000;
 
 let ids: number[] = [];
 let items: WriteItem[] = [];

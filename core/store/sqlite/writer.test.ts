@@ -1,4 +1,5 @@
-// The capture writer thread of file stores (capture-writer.ts, writer-worker.ts).
+// The capture writers of file stores (capture-writer.ts): in-thread (the default with synchronous
+// NORMAL) and the writer thread (writer-worker.ts, the default with FULL).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,18 +18,25 @@ let n = 0;
 const tmp = () => path.join(dir, `w-${++n}.sqlite`);
 const page = { page: 1, perPage: 1000, sorting: 'oldest' as const };
 
-describe('sqlite capture writer thread', () => {
-  it('is used for file stores, and not for in-memory ones', async () => {
-    const file = createSqliteStore(tmp());
-    const mem = createSqliteStore(':memory:');
-    expect(file.writer.mode).toBe('worker');
-    expect(mem.writer.mode).toBe('in-thread');
-    await file.close();
-    await mem.close();
+describe('sqlite capture writer choice', () => {
+  it('commits in-thread with synchronous NORMAL, on the thread with FULL, as configured otherwise; in memory always in-thread', async () => {
+    const stores = [
+      createSqliteStore(tmp()),
+      createSqliteStore(tmp(), { synchronous: 'FULL' }),
+      createSqliteStore(tmp(), { writer: 'worker' }),
+      createSqliteStore(tmp(), { synchronous: 'FULL', writer: 'in-thread' }),
+      createSqliteStore(':memory:', { writer: 'worker' }),
+    ];
+    expect(stores.map((s) => s.writer.mode)).toEqual(['in-thread', 'worker', 'worker', 'in-thread', 'in-thread']);
+    for (const s of stores) await s.close();
   });
+});
+
+describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (writer) => {
+  const open = (file: string) => createSqliteStore(file, { writer });
 
   it('rejects a capture for a deleted token with NotFound and keeps the others of its batch', async () => {
-    const store = createSqliteStore(tmp());
+    const store = open(tmp());
     const kept = sampleToken();
     const gone = sampleToken();
     await store.tokens.create(kept);
@@ -48,7 +56,7 @@ describe('sqlite capture writer thread', () => {
   });
 
   it('keeps the order by sorting, bodies byte for byte, files, trimming and the latest request', async () => {
-    const store = createSqliteStore(tmp());
+    const store = open(tmp());
     const t = sampleToken();
     await store.tokens.create(t);
     // Inserted out of order, over several turns, with bodies that are views of a shared pool.
@@ -80,7 +88,7 @@ describe('sqlite capture writer thread', () => {
 
   it('commits everything queued before close() resolves', async () => {
     const file = tmp();
-    const store = createSqliteStore(file);
+    const store = open(file);
     const t = sampleToken();
     await store.tokens.create(t);
     const pending = Array.from({ length: 500 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000));
@@ -91,27 +99,9 @@ describe('sqlite capture writer thread', () => {
     raw.close();
   });
 
-  it('rejects what a crashed thread had not acknowledged and falls back to the main connection', async () => {
-    const store = createSqliteStore(tmp());
-    const t = sampleToken();
-    await store.tokens.create(t);
-    await store.requests.insert(sampleRequest(t.uuid), 10_000);
-    const w = store.writer as ReturnType<typeof workerWriter>;
-    const during = Array.from({ length: 50 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000));
-    w.crashForTesting();
-    const settled = await Promise.allSettled(during);
-    for (const s of settled) if (s.status === 'rejected') expect(String(s.reason)).toMatch(/writer thread stopped/);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(store.writer.mode).toBe('in-thread');
-    await store.requests.insert(sampleRequest(t.uuid), 10_000);
-    const stored = (await store.requests.list(t.uuid, page)).total;
-    expect(stored).toBeGreaterThanOrEqual(2 + settled.filter((s) => s.status === 'fulfilled').length);
-    await store.close();
-  });
-
   it('keeps every acknowledged capture when the process is killed (SIGKILL)', async () => {
     const file = tmp();
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./test/capture-child.ts', import.meta.url)), file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./test/capture-child.ts', import.meta.url)), file, writer], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const acked: string[] = [];
@@ -138,17 +128,37 @@ describe('sqlite capture writer thread', () => {
   }, 30_000);
 });
 
+describe('sqlite capture writer thread', () => {
+  it('rejects what a crashed thread had not acknowledged and falls back to the main connection', async () => {
+    const store = createSqliteStore(tmp(), { writer: 'worker' });
+    const t = sampleToken();
+    await store.tokens.create(t);
+    await store.requests.insert(sampleRequest(t.uuid), 10_000);
+    const w = store.writer as ReturnType<typeof workerWriter>;
+    const during = Array.from({ length: 50 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000));
+    w.crashForTesting();
+    const settled = await Promise.allSettled(during);
+    for (const s of settled) if (s.status === 'rejected') expect(String(s.reason)).toMatch(/writer thread stopped/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.writer.mode).toBe('in-thread');
+    await store.requests.insert(sampleRequest(t.uuid), 10_000);
+    const stored = (await store.requests.list(t.uuid, page)).total;
+    expect(stored).toBeGreaterThanOrEqual(2 + settled.filter((s) => s.status === 'fulfilled').length);
+    await store.close();
+  });
+});
+
 describe('sqlite capture writer thread priority', () => {
   it('runs the writer thread niced (10 by default) and leaves the event loop as it was', async () => {
     const before = os.getPriority();
-    const store = createSqliteStore(tmp());
+    const store = createSqliteStore(tmp(), { writer: 'worker' });
     const { nice } = await (store.writer as ReturnType<typeof workerWriter>).started;
     // Linux lets a thread nice itself; elsewhere the thread runs as the event loop does.
     if (process.platform === 'linux') expect(nice).toBe(10);
     else expect(nice).toBeNull();
     expect(os.getPriority()).toBe(before);
     await store.close();
-    const plain = createSqliteStore(tmp(), { writerNice: 0 });
+    const plain = createSqliteStore(tmp(), { writer: 'worker', writerNice: 0 });
     expect((await (plain.writer as ReturnType<typeof workerWriter>).started).nice).toBeNull();
     await plain.close();
   });

@@ -1,11 +1,13 @@
-// Child process for writer.test.ts: captures through the real file store (writer thread) as fast as
-// it can and prints the uuid of every capture whose insert() resolved (acknowledged), until killed.
+// Child process for writer.test.ts: captures through the real file store (with the writer given,
+// in-thread or worker) as fast as it can and prints the uuid of every capture whose insert()
+// resolved (acknowledged), until killed.
 import { randomUUID } from 'node:crypto';
 import { createSqliteStore } from '../index.js';
 
 const file = process.argv[2]!;
-const store = createSqliteStore(file);
-if (store.writer.mode !== 'worker') throw new Error(`expected the writer thread, got ${store.writer.mode}`);
+const writer = process.argv[3] === 'worker' ? 'worker' : 'in-thread';
+const store = createSqliteStore(file, { writer });
+if (store.writer.mode !== writer) throw new Error(`expected the ${writer} writer, got ${store.writer.mode}`);
 const tokenId = randomUUID();
 const now = Date.now();
 await store.tokens.create({
