@@ -21,6 +21,9 @@ export interface WriteItem {
   files?: ReadonlyMap<string, Uint8Array>;
 }
 
+/** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
+const MAX_ALIVE = 100_000;
+
 // Positions in a row of what the batch needs besides inserting it.
 const UUID = 0;
 const TOKEN = 1;
@@ -86,6 +89,7 @@ export function createBatchWriter(db: Database): BatchWriter {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
   const tokenExists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE uuid = ?').pluck();
+  const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
   const pending = db.prepare<[number], { seq: number; token_id: string; uuid: string; created_at: number }>(
     'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq',
@@ -111,7 +115,12 @@ export function createBatchWriter(db: Database): BatchWriter {
    * catch-up after a restart, which has none, uses the token's stored limit.
    */
   const limits = new Map<string, number>();
-  const alive = new Map<string, boolean>();
+  /**
+   * Tokens known to exist as of `deletionsSeen` (token_deletions.n): valid across batches until a
+   * token is deleted, by this connection or another.
+   */
+  const alive = new Set<string>();
+  let deletionsSeen = -1;
 
   /**
    * What this writer committed since the last catch-up, per token (count, newest), up to seq
@@ -126,15 +135,20 @@ export function createBatchWriter(db: Database): BatchWriter {
   const store = db.transaction((batch: WriteItem[]) => {
     const outcomes: WriteOutcome[] = [];
     staged = [];
-    alive.clear();
+    const n = deletions.get()!;
+    if (n !== deletionsSeen || alive.size > MAX_ALIVE) {
+      alive.clear();
+      deletionsSeen = n;
+    }
     for (const p of batch) {
       const tokenId = p.row[TOKEN] as string;
-      let ok = alive.get(tokenId);
-      if (ok === undefined) alive.set(tokenId, (ok = tokenExists.get(tokenId) !== undefined));
-      // The token was deleted while this capture was on its way.
-      if (!ok) {
-        outcomes.push({ gone: true });
-        continue;
+      if (!alive.has(tokenId)) {
+        // The token was deleted while this capture was on its way.
+        if (tokenExists.get(tokenId) === undefined) {
+          outcomes.push({ gone: true });
+          continue;
+        }
+        alive.add(tokenId);
       }
       const seq = Number(insert.run(p.row).lastInsertRowid);
       if (p.files) for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);

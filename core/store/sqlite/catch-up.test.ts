@@ -198,6 +198,19 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it('rejects captures of a token another connection deleted since its last batch', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const file = tmp();
+    const { db, writer } = caughtUpWriter(file, [a, b]);
+    expect(writer.commit([item(a), item(b)])).toEqual([null, null]);
+    const other = new Database(file);
+    other.prepare('DELETE FROM tokens WHERE uuid = ?').run(a);
+    other.close();
+    expect(writer.commit([item(b), item(a), item(b)])).toEqual([null, { gone: true }, null]);
+    db.close();
+  });
+
   it('trims each token to the limit its captures came with, oldest first', () => {
     const a = sampleToken().uuid;
     const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);

@@ -289,6 +289,19 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // A count of token deletions, by any connection: the capture writer checks that a batch's
+    // tokens still exist only when it moved since its last batch, instead of once per token and
+    // batch (with captures spread over many tokens, a lookup for most captures).
+    version: 14,
+    up: `
+      CREATE TABLE token_deletions (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+      INSERT INTO token_deletions (id, n) VALUES (1, 0);
+      CREATE TRIGGER tokens_deleted AFTER DELETE ON tokens BEGIN
+        UPDATE token_deletions SET n = n + 1 WHERE id = 1;
+      END;
+    `,
+  },
 ];
 
 /**
