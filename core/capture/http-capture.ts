@@ -50,8 +50,12 @@ function queryOf(search: string): Record<string, string> | null {
   return out;
 }
 
-function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
+/**
+ * The body, up to `limit` bytes. `declaredLength` is the Content-Length header (the capture reads
+ * its headers once, from rawHeaders: req.headers would build a second copy).
+ */
+function readLimited(req: IncomingMessage, declaredLength: string | undefined, limit: number): Promise<Buffer> {
+  const declared = Number(declaredLength);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -129,10 +133,10 @@ export function createCaptureHandler(s: CaptureServices) {
       }
     }
 
-    const body = await readLimited(req, config.MAX_BODY_BYTES);
     const headers = headersOf(req);
-    const contentType = req.headers['content-type'] ?? null;
-    const host = req.headers.host ?? '';
+    const body = await readLimited(req, headers['content-length']?.[0], config.MAX_BODY_BYTES);
+    const contentType = headers['content-type']?.[0] ?? null;
+    const host = headers.host?.[0] ?? '';
     const base = config.baseUrl ?? `http://${host}`;
     const parsed = parseForm(contentType, body);
     const form = parsed instanceof Promise ? await parsed : parsed;
@@ -145,7 +149,7 @@ export function createCaptureHandler(s: CaptureServices) {
       ip: clientIp(req, config.TRUSTED_PROXIES),
       hostname: host.replace(/:\d+$/, ''),
       method: req.method ?? 'GET',
-      user_agent: req.headers['user-agent'] ?? '',
+      user_agent: headers['user-agent']?.[0] ?? '',
       url: base + rawUrl,
       content_type: contentType,
       body,
