@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 describe('configuration', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ PORT: 8084, MAX_BODY_BYTES: 10 * 1024 * 1024, EMAIL_DOMAIN: 'email.localhost', SMTP_PORT: 2525, DNS_PORT: 5353, SQLITE_SYNCHRONOUS: 'NORMAL' });
+    expect(c).toMatchObject({ PORT: 8084, MAX_BODY_BYTES: 10 * 1024 * 1024, EMAIL_DOMAIN: 'email.localhost', SMTP_PORT: 2525, DNS_PORT: 5353, SQLITE_SYNCHRONOUS: 'NORMAL', SQLITE_WRITER: 'auto' });
     expect(c.baseUrl).toBeNull();
   });
 
@@ -16,6 +16,12 @@ describe('configuration', () => {
       expect((e as Error).message).toMatch(/PORT="eighty"/);
       expect((e as Error).message).toMatch(/MONGODB_URI/);
     }
+  });
+
+  it('takes the SQLite writer modes and refuses others, naming the variable', () => {
+    expect(loadConfig({ SQLITE_WRITER: 'worker' }).SQLITE_WRITER).toBe('worker');
+    expect(loadConfig({ SQLITE_WRITER: 'in-thread' }).SQLITE_WRITER).toBe('in-thread');
+    expect(() => loadConfig({ SQLITE_WRITER: 'thread' })).toThrowError(/SQLITE_WRITER/);
   });
 
   it('reads lists and trims the base URL', () => {

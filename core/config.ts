@@ -33,9 +33,9 @@ export const ConfigSchema = z.object({
    */
   SQLITE_WRITER: z.enum(['auto', 'in-thread', 'worker']).default('auto'),
   /**
-   * Scheduling niceness of the SQLite capture writer thread (Linux; 0 = as the event loop); unset:
-   * the store's default (DEFAULT_WRITER_NICE). Above 0, waking the writer does not take the event
-   * loop's core from it mid-request.
+   * Scheduling niceness of the SQLite capture writer thread (SQLITE_WRITER=worker; Linux; 0 = as
+   * the event loop); unset: the store's default (DEFAULT_WRITER_NICE). Above 0, waking the writer
+   * does not take the event loop's core from it mid-request.
    */
   SQLITE_WRITER_NICE: int(0, 19).optional(),
   TOKEN_CREATE_PER_MIN_FREE: int(1, 10_000_000).default(10),

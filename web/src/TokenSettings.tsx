@@ -1,5 +1,5 @@
 // A token's settings: the default response, timeout, listen, CORS, request limit, custom actions.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldErrors, type Token } from './api';
 import { navigate } from './route';
 import { settings } from './settings';
@@ -33,19 +33,26 @@ const FORM = 'settings';
 
 export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: Token) => void }) {
   const [form, setForm] = useState<Form>(() => fromToken(token));
-  const [dirty, setDirty] = useState(false);
+  const [dirty, setDirtyState] = useState(false);
+  // Also kept in a ref for the effect below: it may run after an edit, from an older render whose
+  // `dirty` was still false, and would wipe the edit.
+  const dirtyNow = useRef(false);
+  const setDirty = (v: boolean) => {
+    dirtyNow.current = v;
+    setDirtyState(v);
+  };
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
 
   // Someone else changed the token (live event) while this form is untouched: show their values.
   useEffect(() => {
-    if (!dirty) setForm(fromToken(token));
+    if (!dirtyNow.current) setForm(fromToken(token));
   }, [token]);
 
   const set = <K extends keyof Form>(k: K, v: Form[K]) => {
-    setForm((f) => ({ ...f, [k]: v }));
     setDirty(true);
+    setForm((f) => ({ ...f, [k]: v }));
   };
   const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
 

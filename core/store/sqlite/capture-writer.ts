@@ -1,11 +1,13 @@
 // Where RequestRepo.insert() sends captures. Both writers group-commit with the same code
-// (batch-writer.ts) and settle each capture only once its transaction is committed:
-// - in-thread: on the main connection, one transaction per event-loop turn (':memory:' databases,
-//   which another thread cannot open), each followed at once by its catch-up;
+// (batch-writer.ts), settle each capture only once its transaction is committed, and catch up (token
+// and UUID indexes, counters, trimming) in bulk, every CATCH_UP_MS or when asked: sync() makes every
+// acknowledged capture visible to the token-scoped reads, which call it first.
+// - in-thread: on the main connection, one transaction per event-loop turn. The default with
+//   synchronous NORMAL, where a commit is CPU work only (and always for ':memory:' databases,
+//   which another thread cannot open);
 // - worker: on a writer thread with its own connection to the file. The main thread only posts the
 //   records (one message per event-loop turn) and settles them when the thread acknowledges. The
-//   thread catches up (token index, counters, trimming) in bulk, every CATCH_UP_MS or when asked:
-//   sync() makes every acknowledged capture visible to the token-scoped reads, which call it first.
+//   default with synchronous FULL, where every commit waits for an fsync.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';

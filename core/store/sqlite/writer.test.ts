@@ -7,7 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
 import { NotFound } from '../../errors.js';
+import { openStore } from '../index.js';
 import { sampleRequest, sampleToken } from '../store.contract.js';
 import { workerWriter } from './capture-writer.js';
 import { createSqliteStore } from './index.js';
@@ -29,6 +31,16 @@ describe('sqlite capture writer choice', () => {
     ];
     expect(stores.map((s) => s.writer.mode)).toEqual(['in-thread', 'worker', 'worker', 'in-thread', 'in-thread']);
     for (const s of stores) await s.close();
+  });
+
+  it('follows SQLITE_WRITER and SQLITE_SYNCHRONOUS from the configuration', async () => {
+    const modes: string[] = [];
+    for (const env of [{}, { SQLITE_SYNCHRONOUS: 'FULL' }, { SQLITE_WRITER: 'worker' }, { SQLITE_SYNCHRONOUS: 'FULL', SQLITE_WRITER: 'in-thread' }]) {
+      const store = (await openStore(loadConfig({ DATA_DIR: fs.mkdtempSync(path.join(dir, 'cfg-')), ...env }))) as ReturnType<typeof createSqliteStore>;
+      modes.push(store.writer.mode);
+      await store.close();
+    }
+    expect(modes).toEqual(['in-thread', 'worker', 'worker', 'in-thread']);
   });
 });
 
