@@ -130,11 +130,14 @@ export function createBatchWriter(db: Database): BatchWriter {
    */
   let tally: Map<string, Tally> | null = null;
   let tallyTo = 0;
-  let staged: Array<[string, Tally]> = [];
+  /** What the running transaction stored (no object per row: this is the capture hot path), and its last seq. */
+  let staged: WriteItem[] = [];
+  let stagedTo = 0;
 
   const store = db.transaction((batch: WriteItem[]) => {
     const outcomes: WriteOutcome[] = [];
     staged = [];
+    let last: number | bigint = 0;
     const n = deletions.get()!;
     if (n !== deletionsSeen || alive.size > MAX_ALIVE) {
       alive.clear();
@@ -150,27 +153,29 @@ export function createBatchWriter(db: Database): BatchWriter {
         }
         alive.add(tokenId);
       }
-      const seq = Number(insert.run(p.row).lastInsertRowid);
+      last = insert.run(p.row).lastInsertRowid;
       if (p.files) for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);
-      limits.set(tokenId, p.limit);
-      staged.push([tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq }]);
+      staged.push(p);
       outcomes.push(null);
     }
+    stagedTo = Number(last);
     return outcomes;
   });
 
-  /** Adds what a committed transaction stored to the tally. */
-  function count(entries: Array<[string, Tally]>): void {
-    if (!tally) return;
-    for (const [tokenId, e] of entries) {
+  /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the tally. */
+  function count(): void {
+    for (const p of staged) limits.set(p.row[TOKEN] as string, p.limit);
+    if (!tally || !staged.length) return;
+    for (const p of staged) {
+      const tokenId = p.row[TOKEN] as string;
       const t = tally.get(tokenId);
       if (t) {
-        t.added += e.added;
-        t.latest = e.latest;
-        t.latestAt = e.latestAt;
-      } else tally.set(tokenId, { ...e });
-      tallyTo = Math.max(tallyTo, e.seq);
+        t.added++;
+        t.latest = p.row[UUID] as string;
+        t.latestAt = p.row[CREATED_AT] as number;
+      } else tally.set(tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq: stagedTo });
     }
+    tallyTo = Math.max(tallyTo, stagedTo);
   }
 
   /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */
@@ -228,14 +233,14 @@ export function createBatchWriter(db: Database): BatchWriter {
     commit(batch) {
       try {
         const outcomes = storeTx(batch);
-        count(staged);
+        count();
         return outcomes;
       } catch {
         // One bad record must not lose the others: retry one by one.
         return batch.map((p): WriteOutcome => {
           try {
             const outcome = storeTx([p])[0]!;
-            count(staged);
+            count();
             return outcome;
           } catch (e) {
             return { gone: false, error: e };
