@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRequest, sampleToken } from '../store.contract.js';
-import { createBatchWriter, toRow } from './batch-writer.js';
+import { createBatchWriter, insertSql, PLAIN_COLUMNS, toRow } from './batch-writer.js';
 import { createSqliteStore } from './index.js';
 import { migrate, migrations } from './migrations.js';
 import { sqliteTokens } from './tokens.js';
@@ -241,11 +241,12 @@ describe('migration 13 (UUID index filled by the catch-up)', () => {
     const t = sampleToken();
     void sqliteTokens(db).create(t);
     // As version 12's writer left them: two rows caught up (keyed, under the watermark), one pending.
-    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type, body, size,
-      query, headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra) VALUES (${Array(24).fill('?').join(', ')})`);
     const caught = [sampleRequest(t.uuid), sampleRequest(t.uuid)];
     const pending = sampleRequest(t.uuid);
-    for (const r of [...caught, pending]) insert.run(toRow(r));
+    for (const r of [...caught, pending]) {
+      const row = toRow(r);
+      db.prepare(insertSql(row.length === PLAIN_COLUMNS)).run(row);
+    }
     db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq <= 2; UPDATE request_watermark SET seq = 2;
       UPDATE tokens SET request_count = 2`);
     db.prepare('INSERT INTO request_files VALUES (?, ?, ?)').run(caught[0]!.uuid, 'f', Buffer.from('file'));

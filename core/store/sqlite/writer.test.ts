@@ -11,6 +11,8 @@ import { loadConfig } from '../../config.js';
 import { NotFound } from '../../errors.js';
 import { openStore } from '../index.js';
 import { sampleRequest, sampleToken } from '../store.contract.js';
+import type { RequestRecord } from '../types.js';
+import { PLAIN_COLUMNS, toRow } from './batch-writer.js';
 import { workerWriter } from './capture-writer.js';
 import { createSqliteStore } from './index.js';
 
@@ -95,6 +97,27 @@ describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (w
     // Deletes on the main connection keep the counters right with the writer on another one.
     expect(await store.requests.deleteMany(t.uuid, {})).toBe(250);
     expect((await store.tokens.stats(t.uuid)).requests).toBe(0);
+    await store.close();
+  });
+
+  it('stores a plain capture (short row, defaults written by the INSERT) and every kind of full one alike', async () => {
+    const store = open(tmp());
+    const t = sampleToken();
+    await store.tokens.create(t);
+    const variants: Array<Partial<RequestRecord>> = [
+      {},
+      { team_id: 7 },
+      { form: { a: 'b' } },
+      { files: [{ id: 'f', filename: 'a.txt', name: 'file', content_type: 'text/plain', size: 1 }] },
+      { custom_action_output: ['out'] },
+      { custom_action_errors: [{ action: 1, message: 'x' }] },
+      { note: 'n' },
+      { extra: { k: 1 } },
+    ];
+    const records = variants.map((v) => sampleRequest(t.uuid, v));
+    expect(records.map((r) => toRow(r).length)).toEqual([PLAIN_COLUMNS, ...Array(variants.length - 1).fill(24)]);
+    await Promise.all(records.map((r) => store.requests.insert(r, 100)));
+    for (const r of records) expect(await store.requests.get(t.uuid, r.uuid)).toEqual(r);
     await store.close();
   });
 
