@@ -22,6 +22,25 @@ describe('service routes', () => {
     expect(r.data.paths['/token/{token_id}/requests'].get.parameters.map((p: { name: string }) => p.name)).toContain('sorting');
   });
 
+  it('sends reserved first segments (any case, before / ? or #) and / to the API, everything else to capture', async () => {
+    const created = await s.call('POST', '/token', {});
+    const uuid = created.data.uuid as string;
+    const api = (r: { data: unknown }) => JSON.stringify(r.data);
+    expect((await s.call('GET', '/')).status).not.toBe(404);
+    expect(api(await s.call('GET', '/healthz?x=1'))).toContain('"status":"ok"');
+    expect(api(await s.call('GET', '/HEALTHZ'))).toContain('"status":"ok"');
+    expect((await s.call('GET', `/token/${uuid}`)).data.uuid).toBe(uuid);
+    // Captured: the token's own URL and anything under it, answered with its default response.
+    for (const path of [`/${uuid}`, `/${uuid}/healthz`, `/${uuid}?token=1`, `/${uuid.toUpperCase()}`]) {
+      const r = await fetch(s.url + path, { method: 'POST', body: 'x' });
+      expect(r.headers.get('x-token-id'), path).toBe(path.includes(uuid) ? uuid : null);
+    }
+    // A segment that is not reserved and no token: the capture path's 404.
+    const unknown = await fetch(s.url + '/healthzz');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: 'Token not found' });
+  });
+
   it('unknown API routes are a JSON 404, wrong methods a 405', async () => {
     const r = await s.call('GET', '/token/x/nothing-here');
     expect(r.status).toBe(404);

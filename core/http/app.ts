@@ -21,6 +21,11 @@ export interface AppOptions {
   capture: Pick<CaptureServices, 'sortingKey' | 'pipeline' | 'tokens'>;
 }
 
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
+const HASH = 0x23;
+const LONGEST_RESERVED = Math.max(...[...RESERVED_SEGMENTS].map((s) => s.length));
+
 export function createApp(services: HttpServices, opts: AppOptions) {
   const { config, store, logger } = services;
   const koa = new Koa<AppState>({ proxy: config.TRUSTED_PROXIES.length > 0 });
@@ -65,9 +70,16 @@ export function createApp(services: HttpServices, opts: AppOptions) {
   /** Node request listener: reserved first segments (and `/`) go to the API, the rest is captured. */
   function handler(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
-    const end = url.slice(1).search(/[/?#]/);
-    const first = end < 0 ? url.slice(1) : url.slice(1, end + 1);
-    if (first === '' || RESERVED_SEGMENTS.has(first.toLowerCase())) void api(req, res);
+    // The first path segment is url[1, end).
+    let end = 1;
+    while (end < url.length) {
+      const c = url.charCodeAt(end);
+      if (c === SLASH || c === QUESTION || c === HASH) break;
+      end++;
+    }
+    // A token's UUID (36 characters) is longer than any reserved segment: no lower-casing, no lookup.
+    const reserved = end === 1 || (end - 1 <= LONGEST_RESERVED && RESERVED_SEGMENTS.has(url.slice(1, end).toLowerCase()));
+    if (reserved) void api(req, res);
     else void capture(req, res);
   }
 
