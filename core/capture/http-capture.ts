@@ -51,8 +51,8 @@ function queryOf(search: string): Record<string, string> | null {
 }
 
 /**
- * The body, up to `limit` bytes. `declaredLength` is the Content-Length header (the capture reads
- * its headers once, from rawHeaders: req.headers would build a second copy).
+ * The body, up to `limit` bytes. `declaredLength` is the Content-Length header, taken from the
+ * capture's own header map like every header it reads.
  */
 function readLimited(req: IncomingMessage, declaredLength: string | undefined, limit: number): Promise<Buffer> {
   const declared = Number(declaredLength);
