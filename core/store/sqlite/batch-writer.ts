@@ -56,9 +56,9 @@ interface Tally {
  * per capture (each token's index page is written once per catch-up) but holds commits up longer
  * while it runs: 100 ms is ~4,000 captures at 40k/s, a catch-up of a few ms.
  */
-export const CATCH_UP_MS = 100;
+const CATCH_UP_MS = 100;
 /** Captures that make a catch-up due at once, whatever the time. */
-export const CATCH_UP_ROWS = 10_000;
+const CATCH_UP_ROWS = 10_000;
 
 /** Per item of a batch: null when committed, else why it was not. */
 export type WriteOutcome = null | { gone: true } | { gone: false; error: unknown };
@@ -87,8 +87,9 @@ export function toRow(r: RequestRecord): unknown[] {
 
 /** The INSERT of the requests columns, in COLUMNS order, for a full row or a plain one (toRow's two forms). */
 export function insertSql(plain: boolean): string {
-  const values = COLUMNS.map((_, i) => (i < PLAIN_COLUMNS || !plain ? '?' : '')).filter(Boolean);
-  return `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${values.join(', ')}${plain ? `, ${PLAIN_TAIL}` : ''})`;
+  const values = Array(plain ? PLAIN_COLUMNS : COLUMNS.length).fill('?');
+  if (plain) values.push(PLAIN_TAIL);
+  return `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${values.join(', ')})`;
 }
 
 export interface BatchWriter {
@@ -101,10 +102,54 @@ export interface BatchWriter {
    */
   commit(batch: WriteItem[]): WriteOutcome[];
   /**
-   * Indexes the pending rows (by token, by UUID), adds them to their tokens' counters and latest request, and trims
-   * each token to its request_limit, in one transaction. Returns how many rows it took.
+   * Indexes the pending rows (by token, by UUID), adds them to their tokens' counters and latest
+   * request, and trims each token to its request_limit, in one transaction. Returns how many rows
+   * it took.
    */
   catchUp(): number;
+}
+
+/** When a writer catches up (both writers, capture-writer.ts and writer-worker.ts, keep one). */
+export interface CatchUpSchedule {
+  /** `n` captures were committed: catch up CATCH_UP_MS after the first one not taken, at once past CATCH_UP_ROWS. */
+  committed(n: number): void;
+  /** Catches up now. A failure leaves the rows stored and pending (readable by UUID) and tries again later. */
+  now(): void;
+  /** Captures committed and not caught up yet. */
+  readonly behind: number;
+}
+
+/** `caught` is told after every attempt, failed or not: a read waiting for it had better miss a few pending captures than hang. */
+export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => {}): CatchUpSchedule {
+  let behind = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  function later(): void {
+    timer ??= setTimeout(now, CATCH_UP_MS);
+    // Nothing to wait for at exit: writers catch up when they close, and a start redoes an unfinished one.
+    timer.unref?.();
+  }
+  function now(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    try {
+      writer.catchUp();
+      behind = 0;
+    } catch {
+      later();
+    }
+    caught();
+  }
+  return {
+    committed(n) {
+      behind += n;
+      if (behind >= CATCH_UP_ROWS) now();
+      else later();
+    },
+    now,
+    get behind() {
+      return behind;
+    },
+  };
 }
 
 export function createBatchWriter(db: Database): BatchWriter {
@@ -187,10 +232,10 @@ export function createBatchWriter(db: Database): BatchWriter {
 
   /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the tally. */
   function count(): void {
-    for (const p of staged) limits.set(p.row[TOKEN] as string, p.limit);
-    if (!tally || !staged.length) return;
     for (const p of staged) {
       const tokenId = p.row[TOKEN] as string;
+      limits.set(tokenId, p.limit);
+      if (!tally) continue;
       const t = tally.get(tokenId);
       if (t) {
         t.added++;
@@ -198,7 +243,7 @@ export function createBatchWriter(db: Database): BatchWriter {
         t.latestAt = p.row[CREATED_AT] as number;
       } else tally.set(tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq: stagedTo });
     }
-    tallyTo = Math.max(tallyTo, stagedTo);
+    if (tally && staged.length) tallyTo = Math.max(tallyTo, stagedTo);
   }
 
   /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */

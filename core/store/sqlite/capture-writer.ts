@@ -1,6 +1,6 @@
 // Where RequestRepo.insert() sends captures. Both writers group-commit with the same code
 // (batch-writer.ts), settle each capture only once its transaction is committed, and catch up (token
-// and UUID indexes, counters, trimming) in bulk, every CATCH_UP_MS or when asked: sync() makes every
+// and UUID indexes, counters, trimming) in bulk on one schedule (catchUpSchedule) or when asked: sync() makes every
 // acknowledged capture visible to the token-scoped reads, which call it first.
 // - in-thread: on the main connection, one transaction per event-loop turn. The default with
 //   synchronous NORMAL, where a commit is CPU work only (and always for ':memory:' databases,
@@ -15,7 +15,7 @@ import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
-import { CATCH_UP_MS, CATCH_UP_ROWS, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { catchUpSchedule, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 export interface CaptureWriter {
@@ -45,33 +45,15 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
 
 /**
  * Group commit on the given connection: one transaction per event-loop turn, settled once it is
- * committed. The catch-up runs in bulk, CATCH_UP_MS after the first capture it has not taken (sooner
- * past CATCH_UP_ROWS), and at once when a token-scoped read asks (sync).
+ * committed. The catch-up runs on the writers' shared schedule (catchUpSchedule), and at once when
+ * a token-scoped read asks (sync).
  */
 export function inThreadWriter(db: Database): CaptureWriter {
   const writer = createBatchWriter(db);
   let queue: Pending[] = [];
-  /** Captures committed since the last catch-up, and the timer that will take them. */
-  let behind = 0;
-  let timer: NodeJS.Timeout | null = null;
-  function catchUp(): void {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    try {
-      writer.catchUp();
-      behind = 0;
-    } catch {
-      // The rows are stored and pending (readable by UUID); the next catch-up takes them.
-      if (behind) schedule();
-    }
-  }
-  function schedule(): void {
-    timer ??= setTimeout(catchUp, CATCH_UP_MS);
-    // Nothing to wait for at exit: close() catches up, and an unfinished catch-up is redone on start.
-    timer.unref();
-  }
+  const catchUp = catchUpSchedule(writer);
   // Rows a writer thread or an earlier process stored and did not catch up.
-  catchUp();
+  catchUp.now();
   function flush(): void {
     const batch = queue;
     queue = [];
@@ -87,9 +69,7 @@ export function inThreadWriter(db: Database): CaptureWriter {
       }
     }
     const outcomes = writer.commit(items);
-    behind += items.length;
-    if (behind >= CATCH_UP_ROWS) catchUp();
-    else schedule();
+    catchUp.committed(items.length);
     for (let i = 0; i < sent.length; i++) settle(sent[i]!, outcomes[i]!);
   }
   return {
@@ -101,12 +81,12 @@ export function inThreadWriter(db: Database): CaptureWriter {
     },
     sync() {
       flush();
-      if (behind) catchUp();
+      if (catchUp.behind) catchUp.now();
       return Promise.resolve();
     },
     async close() {
       flush();
-      catchUp();
+      catchUp.now();
     },
   };
 }

@@ -126,8 +126,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       params.push(patch.updated_at ?? Date.now());
       const r = byId.get({ t: tokenId, u: uuid });
       if (!r) return null;
-      db.prepare(`UPDATE requests SET ${sets.join(', ')} WHERE seq = ?`).run(...params, r.seq);
-      const updated = byId.get({ t: tokenId, u: uuid });
+      const updated = db.prepare<unknown[], Row>(`UPDATE requests SET ${sets.join(', ')} WHERE seq = ? RETURNING *`).get(...params, r.seq);
       return updated ? toRecord(updated) : null;
     },
     async delete(tokenId, uuid) {

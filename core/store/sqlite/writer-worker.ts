@@ -1,7 +1,7 @@
 // The capture writer thread: its own connection to the store's file, and the same group commit as
 // the in-thread writer (batch-writer.ts). Everything received while the thread was busy is
 // committed in one transaction once its message queue drains (setImmediate), and only then
-// acknowledged: an acknowledged capture is durable. The catch-up (token index, counters, trimming)
+// acknowledged: an acknowledged capture is durable. The catch-up (indexes, counters, trimming)
 // runs in bulk: CATCH_UP_MS after the first capture it has not taken, sooner past CATCH_UP_ROWS,
 // and at once when the main thread asks (sync, before token-scoped reads).
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { decodeBatch } from './batch-codec.js';
-import { CATCH_UP_MS, CATCH_UP_ROWS, createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { catchUpSchedule, createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 const data = workerData as WriterData;
@@ -43,24 +43,9 @@ const writer = createBatchWriter(db);
 let ids: number[] = [];
 let items: WriteItem[] = [];
 let scheduled = false;
-/** The newest batch id committed, and the captures committed since the last catch-up. */
+/** The newest batch id committed. */
 let committedId = 0;
-let behind = 0;
-let timer: NodeJS.Timeout | null = null;
-
-function catchUp(): void {
-  if (timer) clearTimeout(timer);
-  timer = null;
-  try {
-    writer.catchUp();
-    behind = 0;
-  } catch {
-    // The rows stay stored and pending (past the watermark); try again shortly. Readers are let go
-    // regardless: a read that misses a few pending captures beats one that hangs.
-    timer = setTimeout(catchUp, CATCH_UP_MS);
-  }
-  port.postMessage({ t: 'caught', upTo: committedId });
-}
+const catchUp = catchUpSchedule(writer, () => port.postMessage({ t: 'caught', upTo: committedId }));
 
 function wire(o: NonNullable<WriteOutcome>): WireOutcome {
   if (o.gone) return o;
@@ -80,9 +65,7 @@ function commit(): void {
   for (let i = 0; i < outcomes.length; i++) if (outcomes[i] !== null) (failed ??= []).push([i, wire(outcomes[i]!)]);
   committedId = batchIds[batchIds.length - 1]!;
   port.postMessage({ t: 'ack', ids: batchIds, failed });
-  behind += batch.length;
-  if (behind >= CATCH_UP_ROWS) catchUp();
-  else timer ??= setTimeout(catchUp, CATCH_UP_MS);
+  catchUp.committed(batch.length);
 }
 
 port.on('message', (m: ToWriter) => {
@@ -96,10 +79,10 @@ port.on('message', (m: ToWriter) => {
     }
   } else if (m.t === 'sync') {
     commit();
-    catchUp();
+    catchUp.now();
   } else if (m.t === 'stop') {
     commit();
-    catchUp();
+    catchUp.now();
     db.close();
     port.postMessage({ t: 'stopped' });
   } else if (m.t === 'autocheckpoint') {
@@ -110,5 +93,5 @@ port.on('message', (m: ToWriter) => {
   }
 });
 // Rows an earlier process stored and did not catch up (it was killed in between).
-catchUp();
+catchUp.now();
 port.postMessage({ t: 'ready', nice: nice(data.nice) });
