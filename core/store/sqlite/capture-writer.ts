@@ -1,7 +1,8 @@
 // Where RequestRepo.insert() sends captures. Both writers group-commit with the same code
-// (batch-writer.ts), settle each capture only once its transaction is committed, and catch up (token
-// and UUID indexes, counters, trimming) in bulk on one schedule (catchUpSchedule) or when asked: sync() makes every
-// acknowledged capture visible to the token-scoped reads, which call it first.
+// (batch-writer.ts), settle each capture only once its transaction is committed, and catch up
+// (token and UUID indexes, counters, trimming) in bulk on one schedule (catchUpSchedule) or when
+// asked: sync() makes every acknowledged capture visible to the token-scoped reads, which call it
+// first.
 // - in-thread: on the main connection, one transaction per event-loop turn. The default with
 //   synchronous NORMAL, where a commit is CPU work only (and always for ':memory:' databases,
 //   which another thread cannot open);
