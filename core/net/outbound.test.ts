@@ -189,6 +189,100 @@ describe('outbound policy', () => {
   });
 });
 
+describe('outbound policy: every spelling and IPv4-embedding form is classified', () => {
+  type Class = 'always' | 'loopback' | 'private' | 'public';
+  const classOf = (address: string): Class => {
+    if (refusalReason(address, { allowLoopback: true, allowPrivate: true })) return 'always';
+    if (refusalReason(address, { allowLoopback: false, allowPrivate: true })) return 'loopback';
+    if (refusalReason(address, { allowLoopback: true, allowPrivate: false })) return 'private';
+    return 'public';
+  };
+
+  it.each<[string, Class]>([
+    // IPv4-mapped ::ffff:0:0/96
+    ['::ffff:169.254.169.254', 'always'],
+    ['0:0:0:0:0:FFFF:A9FE:A9FE', 'always'],
+    ['0000:0000:0000:0000:0000:ffff:169.254.169.254', 'always'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:c0a8:101', 'private'],
+    ['::ffff:8.8.8.8', 'public'],
+    // IPv4-translated ::ffff:0:0:0/96
+    ['::ffff:0:a9fe:a9fe', 'always'],
+    ['::ffff:0:10.1.2.3', 'private'],
+    ['::ffff:0:8.8.8.8', 'public'],
+    // IPv4-compatible ::/96
+    ['::a9fe:a9fe', 'always'],
+    ['::169.254.169.254', 'always'],
+    ['::A9FE:A9FE', 'always'],
+    ['::127.0.0.1', 'loopback'],
+    ['0:0:0:0:0:0:7f00:1', 'loopback'],
+    ['::10.0.0.1', 'private'],
+    ['::0a00:0001', 'private'],
+    ['::8.8.8.8', 'public'],
+    ['::', 'always'],
+    ['0:0:0:0:0:0:0:0', 'always'],
+    ['::1', 'loopback'],
+    ['0:0:0:0:0:0:0:1', 'loopback'],
+    ['::0.0.0.1', 'loopback'],
+    // NAT64 64:ff9b::/96
+    ['64:ff9b::a9fe:a9fe', 'always'],
+    ['64:ff9b::169.254.169.254', 'always'],
+    ['64:FF9B:0:0:0:0:7F00:1', 'loopback'],
+    ['0064:ff9b:0000:0000:0000:0000:c0a8:0101', 'private'],
+    ['64:ff9b::198.18.0.1', 'private'],
+    ['64:ff9b::8.8.8.8', 'public'],
+    // Local-use NAT64 64:ff9b:1::/48
+    ['64:ff9b:1::a9fe:a9fe', 'always'],
+    ['64:ff9b:1:abcd::169.254.169.254', 'always'],
+    ['64:ff9b:1::127.0.0.1', 'loopback'],
+    ['64:ff9b:1:0:0:0:c0a8:101', 'private'],
+    ['64:ff9b:1::8.8.8.8', 'public'],
+    // 6to4 2002::/16, IPv4 in bits 16-47
+    ['2002:a9fe:a9fe::', 'always'],
+    ['2002:A9FE:A9FE:0:0:0:0:1', 'always'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:0a00:0001::1', 'private'],
+    ['2002:c612:1::', 'private'],
+    ['2002:808:808::1', 'public'],
+    // Teredo 2001::/32, client IPv4 bit-inverted in the last 32 bits
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'always'],
+    ['2001::80ff:fffe', 'loopback'],
+    ['2001:0000:4136:E378:8000:63BF:F5FF:FFFE', 'private'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'public'],
+    // Deprecated site-local fec0::/10
+    ['fec0::1', 'private'],
+    ['FEC0:0:0:0:0:0:0:1', 'private'],
+    ['feff:ffff::1', 'private'],
+    // Benchmarking 198.18.0.0/15
+    ['198.18.0.1', 'private'],
+    ['198.19.255.255', 'private'],
+    ['198.17.255.255', 'public'],
+    ['198.20.0.0', 'public'],
+    // Zone ids and other spellings of listed addresses
+    ['fe80::1%eth0', 'always'],
+    ['FE80:0:0:0:0:0:0:1%25eth0', 'always'],
+    ['fd00:ec2:0:0:0:0:0:254', 'always'],
+    ['FD00:EC2::254%eth0', 'always'],
+    // Ordinary global IPv6 stays public
+    ['2001:4860:4860::8888', 'public'],
+    ['2606:4700::1111', 'public'],
+  ])('%s is %s', (address, expected) => {
+    expect(classOf(address)).toBe(expected);
+  });
+
+  it('names the embedded IPv4 address in the refusal', () => {
+    expect(refusalReason('64:ff9b::a9fe:a9fe', { allowLoopback: true, allowPrivate: true })).toMatch(/embeds the IPv4 address 169\.254\.169\.254, which is the cloud metadata service/);
+  });
+
+  it('refuses an embedding literal in a URL and an embedding address a name resolves to', async () => {
+    const client = createOutboundClient(open);
+    await expect(client.request({ method: 'GET', url: 'http://[::169.254.169.254]/latest/meta-data/' })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(client.request({ method: 'GET', url: 'http://[2002:a9fe:a9fe::1]/' })).rejects.toBeInstanceOf(OutboundRefused);
+    const nat64 = (async () => [{ address: '64:ff9b::a9fe:a9fe', family: 6 }]) as unknown as typeof dns.promises.lookup;
+    await expect(resolveAllowed('metadata.test', { allowLoopback: true, allowPrivate: true }, nat64)).rejects.toThrow(/metadata\.test resolves to 64:ff9b::a9fe:a9fe, which embeds/);
+  });
+});
+
 describe('resolveAllowed (connections that are not HTTP)', () => {
   const open = { allowLoopback: true, allowPrivate: true };
   it('returns an allowed address of a name or a literal', async () => {

@@ -6,13 +6,15 @@
 //
 // Policy: link-local (169.254.0.0/16, fe80::/10), cloud metadata addresses, "this host"
 // (0.0.0.0/8, ::), multicast and reserved ranges are always refused; loopback (127.0.0.0/8, ::1)
-// and private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are allowed unless
-// OUTBOUND_ALLOW_LOOPBACK / OUTBOUND_ALLOW_PRIVATE say false.
+// and private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, 198.18/15, fc00::/7, fec0::/10) are
+// allowed unless OUTBOUND_ALLOW_LOOPBACK / OUTBOUND_ALLOW_PRIVATE say false. IPv6 forms that embed an
+// IPv4 address (mapped, compatible, NAT64, 6to4, Teredo) are classified by that IPv4 address.
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Config } from '../config.js';
+import { canonicalIpv6, embeddedIpv4, ipv6Groups } from './embedded-ipv4.js';
 
 export type OutboundErrorCode = 'refused' | 'invalid_url' | 'timeout' | 'aborted' | 'too_many_redirects' | 'dns' | 'network';
 
@@ -95,14 +97,17 @@ ALWAYS.addSubnet('224.0.0.0', 4, 'ipv4');
 ALWAYS.addSubnet('240.0.0.0', 4, 'ipv4');
 ALWAYS.addSubnet('ff00::', 8, 'ipv6');
 
-const METADATA: Record<string, string> = {
-  '169.254.169.254': 'the cloud metadata service',
-  '169.254.170.2': 'the ECS task metadata service',
-  'fd00:ec2::254': 'the AWS metadata service (IPv6)',
-  '100.100.100.200': 'the Alibaba Cloud metadata service',
-  '168.63.129.16': 'the Azure host service',
-  '192.0.0.192': 'the Oracle Cloud metadata service',
-};
+// Keyed by canonical text (IPv6 uncompressed) so that any spelling of the address matches.
+const METADATA = new Map<string, string>(
+  Object.entries({
+    '169.254.169.254': 'the cloud metadata service',
+    '169.254.170.2': 'the ECS task metadata service',
+    'fd00:ec2::254': 'the AWS metadata service (IPv6)',
+    '100.100.100.200': 'the Alibaba Cloud metadata service',
+    '168.63.129.16': 'the Azure host service',
+    '192.0.0.192': 'the Oracle Cloud metadata service',
+  }).map(([address, name]) => [net.isIP(address) === 6 ? canonicalIpv6(ipv6Groups(address)!) : address, name]),
+);
 
 const LOOPBACK = new net.BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -113,32 +118,27 @@ PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
 PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
 PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
 PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
+// Benchmarking (RFC 2544): lab networks, and the fake-IP range of some local DNS proxies.
+PRIVATE.addSubnet('198.18.0.0', 15, 'ipv4');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6');
-
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (m) return m[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
-}
+// Deprecated site-local (RFC 3879), still routed inside some networks.
+PRIVATE.addSubnet('fec0::', 10, 'ipv6');
 
 /** Why the policy refuses this IP address, or null when it is allowed. */
 export function refusalReason(address: string, policy: OutboundPolicy): string | null {
   const family = net.isIP(address);
   if (family === 0) return 'not an IP address';
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return refusalReason(v4, policy);
+    const groups = ipv6Groups(address)!;
+    const v4 = embeddedIpv4(groups);
+    if (v4) {
+      const reason = refusalReason(v4, policy);
+      return reason && `which embeds the IPv4 address ${v4}, ${reason}`;
+    }
+    address = canonicalIpv6(groups);
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  const meta = METADATA[address.toLowerCase()];
+  const meta = METADATA.get(address);
   if (meta) return `which is ${meta}; such addresses are never allowed`;
   if (ALWAYS.check(address, type)) return 'which is a link-local, unspecified, multicast or reserved address; such addresses are never allowed';
   if (LOOPBACK.check(address, type) && !policy.allowLoopback) return 'which is a loopback address (OUTBOUND_ALLOW_LOOPBACK is false)';
