@@ -1,14 +1,19 @@
 // Loads the token named in a route and checks the caller may open it.
 import type { ParameterizedContext } from 'koa';
-import { authorizeToken, offeredPassword } from '../auth/access.js';
+import { authorizeToken, offeredPassword, type Caller } from '../auth/access.js';
 import { NotFound } from '../errors.js';
-import type { TokenRecord } from '../store/types.js';
+import type { Store, TokenRecord } from '../store/types.js';
 import type { AppState, HttpServices } from './services.js';
 
 export async function loadToken(ctx: ParameterizedContext<AppState>, services: HttpServices, idOrAlias: string): Promise<TokenRecord> {
-  const token = await services.store.tokens.resolve(idOrAlias);
+  return openToken(services.store, ctx.state.caller, idOrAlias, offeredPassword(ctx.query, ctx.get('authorization') || undefined));
+}
+
+/** The same check without a request context: live streams run it again when access may have changed. */
+export async function openToken(store: Store, caller: Caller, idOrAlias: string, password: string | undefined): Promise<TokenRecord> {
+  const token = await store.tokens.resolve(idOrAlias);
   if (!token) throw new NotFound('Token not found');
-  authorizeToken(ctx.state.caller, token, offeredPassword(ctx.query, ctx.get('authorization') || undefined));
+  authorizeToken(caller, token, password);
   return token;
 }
 
