@@ -6,6 +6,7 @@ import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors
 import type { Logger } from '../logger.js';
 import { renderError } from '../http/middleware/errors.js';
 import type { RequestRecord, Store } from '../store/types.js';
+import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';
 import { sleep, type Clock } from '../util/time.js';
 import { uuidv7 } from '../util/uuid.js';
@@ -123,7 +124,7 @@ export function createCaptureHandler(s: CaptureServices) {
     }
     const token = s.tokens?.peek(ref) ?? (await (s.tokens ?? store.tokens).resolve(ref));
     const now = clock.now();
-    if (!token || (token.expires_at !== null && token.expires_at <= now)) throw new NotFound('Token not found');
+    if (!token || isExpired(token, now)) throw new NotFound('Token not found');
 
     if (token.timeout > 0) {
       const window = now - (now % 60_000);

@@ -8,6 +8,7 @@ import dns2 from 'dns2';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import type { ModuleContext } from '../modules.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
+import { isExpired } from '../tokens/expiry.js';
 import { parseAnswers, select, txtStrings } from './answers.js';
 
 const { Packet, UDPServer } = dns2;
@@ -114,7 +115,7 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
     const now = clock.now();
     for (const ref of new Set([label, label.toLowerCase()])) {
       const token = await store.tokens.resolve(ref);
-      if (token && !(token.expires_at !== null && token.expires_at <= now)) return token;
+      if (token && !isExpired(token, now)) return token;
     }
     return null;
   }

@@ -2,17 +2,19 @@
 import type { ParameterizedContext } from 'koa';
 import { authorizeToken, offeredPassword, type Caller } from '../auth/access.js';
 import { NotFound } from '../errors.js';
-import type { Store, TokenRecord } from '../store/types.js';
+import type { Millis, Store, TokenRecord } from '../store/types.js';
+import { isExpired } from '../tokens/expiry.js';
 import type { AppState, HttpServices } from './services.js';
 
 export async function loadToken(ctx: ParameterizedContext<AppState>, services: HttpServices, idOrAlias: string): Promise<TokenRecord> {
-  return openToken(services.store, ctx.state.caller, idOrAlias, offeredPassword(ctx.query, ctx.get('authorization') || undefined));
+  return openToken(services.store, ctx.state.caller, idOrAlias, offeredPassword(ctx.query, ctx.get('authorization') || undefined), services.clock.now());
 }
 
 /** The same check without a request context: live streams run it again when access may have changed. */
-export async function openToken(store: Store, caller: Caller, idOrAlias: string, password: string | undefined): Promise<TokenRecord> {
+export async function openToken(store: Store, caller: Caller, idOrAlias: string, password: string | undefined, now: Millis): Promise<TokenRecord> {
   const token = await store.tokens.resolve(idOrAlias);
-  if (!token) throw new NotFound('Token not found');
+  // Expired tokens are gone at once, as on capture URLs, though the cleanup job deletes them later.
+  if (!token || isExpired(token, now)) throw new NotFound('Token not found');
   authorizeToken(caller, token, password);
   return token;
 }

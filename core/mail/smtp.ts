@@ -9,6 +9,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMT
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import type { ModuleContext } from '../modules.js';
 import type { FileMeta, RequestRecord, TokenRecord } from '../store/types.js';
+import { isExpired } from '../tokens/expiry.js';
 import { checkMessage, uncheckedResult, type DnsResolver, type MailChecks } from './checks.js';
 import { headerMap, loopCount, MalformedMessage, parseMessage, type ParsedMessage } from './message.js';
 
@@ -47,7 +48,7 @@ export async function tokenForAddress(ctx: ModuleContext, address: string): Prom
   const now = ctx.clock.now();
   for (const ref of new Set(candidates)) {
     const token = await ctx.store.tokens.resolve(ref);
-    if (token && !(token.expires_at !== null && token.expires_at <= now)) return token;
+    if (token && !isExpired(token, now)) return token;
   }
   return null;
 }

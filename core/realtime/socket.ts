@@ -21,6 +21,7 @@ import { HttpError, NotFound } from '../errors.js';
 import { requestView } from '../http/requests/request.view.js';
 import type { Logger } from '../logger.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
+import { isExpired } from '../tokens/expiry.js';
 import { tokenView } from '../tokens/service.js';
 import type { RealtimeBus, RealtimeEvent } from './bus.js';
 
@@ -90,7 +91,7 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
     const headers = headerMap(payload.auth);
     const caller = await identify(headers['api-key'] || undefined, store, config.ADMIN_API_KEY);
     const token = await store.tokens.resolve(id);
-    if (!token || (token.expires_at !== null && token.expires_at <= deps.now())) throw new NotFound('Token not found');
+    if (!token || isExpired(token, deps.now())) throw new NotFound('Token not found');
     const password = payload.auth && typeof payload.auth === 'object' ? (payload.auth as { password?: unknown }).password : undefined;
     authorizeToken(caller, token, offeredPassword(typeof password === 'string' ? { password } : {}, headers.authorization));
     return token;
