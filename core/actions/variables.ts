@@ -60,6 +60,9 @@ export function requestVariables(request: CapturedRequest, token: Pick<TokenInfo
   }
   if (request.type === 'web') {
     for (const [name, value] of Object.entries(request.query ?? {})) set(`request.query.${name}`, value);
+    // Every value of a key (`request.query.x` is the last), as a JSON array: `$request.query_all.tags[]$`
+    // is `["a","b"]` and `$request.query_all.tags[].0$` is `a`.
+    for (const [name, values] of Object.entries(request.query_all ?? {})) set(`request.query_all.${name}`, values);
     for (const [name, value] of Object.entries(request.request ?? {})) set(`request.form.${name}`, value);
     set('request.ip', request.ip);
     set('request.user_agent', request.user_agent);

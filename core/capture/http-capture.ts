@@ -12,6 +12,7 @@ import { sleep, type Clock } from '../util/time.js';
 import { uuidv7 } from '../util/uuid.js';
 import { clientIp } from './client-ip.js';
 import { parseForm } from './form.js';
+import { queryOf } from './query.js';
 import { responseFromSet, waitForSetResponse } from './listen.js';
 import type { TokenCache } from './token-cache.js';
 
@@ -41,13 +42,6 @@ function headersOf(req: IncomingMessage): Record<string, string[]> {
     const name = raw[i]!.toLowerCase();
     (out[name] ??= []).push(raw[i + 1]!);
   }
-  return out;
-}
-
-function queryOf(search: string): Record<string, string> | null {
-  if (!search) return null;
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(search)) out[k] = v;
   return out;
 }
 
@@ -142,6 +136,7 @@ export function createCaptureHandler(s: CaptureServices) {
     const parsed = parseForm(contentType, body);
     const form = parsed instanceof Promise ? await parsed : parsed;
     const files = form.data ?? NO_FILES;
+    const extra: Record<string, unknown> = {};
     const record: RequestRecord = {
       uuid: uuidv7(now),
       token_id: token.uuid,
@@ -155,7 +150,7 @@ export function createCaptureHandler(s: CaptureServices) {
       content_type: contentType,
       body,
       size: body.length,
-      query: queryOf(search),
+      query: queryOf(search, extra),
       headers,
       form: form.fields,
       files: form.files,
@@ -166,7 +161,7 @@ export function createCaptureHandler(s: CaptureServices) {
       sorting: s.sortingKey(),
       created_at: now,
       updated_at: now,
-      extra: {},
+      extra,
     };
 
     // A status segment is exactly three digits: `/{token}/201` or `/{token}/201/...`.

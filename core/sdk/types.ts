@@ -30,6 +30,8 @@ export interface CapturedRequest {
   /** Lower-case name -> values. */
   headers: Record<string, string[]>;
   query: Record<string, unknown> | null;
+  /** Every value of each query key, in order (`query` keeps the last of a repeated key). */
+  query_all?: Record<string, string[]> | null;
   /** Parsed form fields. */
   request: Record<string, unknown> | null;
   files: CapturedFile[] | Record<string, CapturedFile>;

@@ -113,6 +113,19 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(back).toEqual({ ...r, body: back!.body });
     });
 
+    it('keeps every value of a repeated query key (extra.query_all) next to the last one (query)', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const r = sampleRequest(t.uuid, {
+        query: { 'tags[]': 'b', x: '1' },
+        extra: { query_all: { 'tags[]': ['a', 'b'], x: ['1'] } },
+      });
+      await store.requests.insert(r, 10);
+      const back = await store.requests.get(t.uuid, r.uuid);
+      expect(back).toMatchObject({ query: r.query, extra: r.extra });
+      expect((await store.requests.list(t.uuid, page)).items[0]).toMatchObject({ query: r.query, extra: r.extra });
+    });
+
     it('keeps capture order, pages and sorts both ways', async () => {
       const t = sampleToken();
       await store.tokens.create(t);

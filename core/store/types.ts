@@ -97,7 +97,10 @@ export interface RequestRecord {
   sorting: number;
   created_at: Millis;
   updated_at: Millis;
-  /** Fields of e-mail and DNS captures (sender, message_id, destinations, text_content, html_content, checks, dns...). */
+  /**
+   * Fields of e-mail and DNS captures (sender, message_id, destinations, text_content, html_content, checks, dns...),
+   * and `query_all` of HTTP captures whose query string repeats a key (core/capture/query.ts).
+   */
   extra: Record<string, unknown>;
 }
 

@@ -57,7 +57,8 @@ export function RequestDetail({ tokenId, tokenRef, requestId, known, onDelete }:
 function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: string; back: ComponentChildren; onDelete: Props['onDelete'] }) {
   const date = requestDate(r);
   const files = fileList(r);
-  const query = Object.entries(r.query ?? {});
+  // A repeated key (`?tags[]=a&tags[]=b`) gets a row per value: `query` keeps only the last.
+  const query = r.query_all ? Object.entries(r.query_all).flatMap(([k, values]) => values.map((v): [string, unknown] => [k, v])) : Object.entries(r.query ?? {});
   const form = Object.entries(r.request ?? {});
   const headers = headerEntries(r.headers);
   const contentType = headerValue(r, 'content-type');

@@ -59,6 +59,8 @@ export interface CapturedRequest {
   user_agent: string;
   content: string;
   query: Record<string, unknown> | null;
+  /** Every value of each query key (`query` keeps the last of a repeated key). */
+  query_all?: Record<string, string[]> | null;
   request: Record<string, unknown> | null;
   headers: Record<string, string[] | string>;
   url: string;

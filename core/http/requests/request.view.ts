@@ -1,4 +1,5 @@
 // A captured request as the API (and the realtime channel) shows it.
+import { queryAllOf } from '../../capture/query.js';
 import type { RequestRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 
@@ -25,6 +26,8 @@ export function requestView(r: RequestRecord): Record<string, unknown> {
     time: r.time,
     sorting: r.sorting,
     ...r.extra,
+    // Every value of each query key (`query` keeps the last); `extra` holds it when a key repeated.
+    query_all: queryAllOf(r.query, r.extra),
     created_at: formatTimestamp(r.created_at),
     updated_at: formatTimestamp(r.updated_at),
   };
