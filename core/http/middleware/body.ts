@@ -1,6 +1,7 @@
-// JSON bodies of API routes: read with a size limit, parsed, 400 when malformed.
+// JSON bodies of API routes: read with a size limit, parsed, 400 when malformed, 422 when not an
+// object (every API body is an object; workflow documents may instead be YAML text).
 import type { Context, Next } from 'koa';
-import { BadRequest, PayloadTooLarge } from '../../errors.js';
+import { BadRequest, PayloadTooLarge, ValidationError } from '../../errors.js';
 
 export async function readBody(req: NodeJS.ReadableStream & { headers?: Record<string, unknown> }, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -24,11 +25,17 @@ export function jsonBody(limit: number) {
       // Workflow documents may be sent as YAML; their routes parse the text themselves.
       ctx.request.body = text;
     } else {
+      let parsed: unknown;
       try {
-        ctx.request.body = JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch (e) {
         throw new BadRequest(`Malformed JSON body: ${(e as Error).message}`);
       }
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+        throw new ValidationError(`The request body must be a JSON object, not ${got}`, { body: [`must be a JSON object, not ${got}`] });
+      }
+      ctx.request.body = parsed;
     }
     (ctx.request as { rawBody?: string }).rawBody = text;
     return next();
