@@ -1,6 +1,7 @@
 // Every setting of the service, read from the environment and validated once at start-up.
 import path from 'node:path';
 import { z } from 'zod';
+import { StartupError } from './errors.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
@@ -23,6 +24,8 @@ export const ConfigSchema = z.object({
   MAX_QUERY_LENGTH: int(64, 1024 * 1024).default(16 * 1024),
   MAX_HEADER_BYTES: int(1024, 1024 * 1024).default(64 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),
   PLUGINS: csv.default([]),
   TRUSTED_PROXIES: csv.default([]),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
@@ -50,6 +53,10 @@ export const ConfigSchema = z.object({
   DATABASES_POSTGRES_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   /** How long one Databases query may run, in ms. */
   DATABASES_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** How long one JavaScript action run may take once it has a sandbox worker, in ms (the chain's budget still applies). */
+  SANDBOX_RUN_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** JavaScript runs of one account at the same time; unset: half the sandbox workers (at least 1). */
+  SANDBOX_MAX_CONCURRENT_PER_ACCOUNT: int(1, 1024).optional(),
 
   // E-mail capture (core/mail). SMTP_PORT 0 picks a free port (tests); SMTP_ENABLED=false turns the
   // SMTP server off. STARTTLS is offered when both PEM files are set.
@@ -89,7 +96,21 @@ export interface Config extends RawConfig {
   dataDir: string;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
+
+// Settings whose value is a secret, or a URL that may carry a password.
+const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'SECRET_KEY']);
+
+/** A setting's value as it may be printed: secrets masked, passwords in URLs replaced. */
+export function printable(key: string, value: string): string {
+  if (SECRET_SETTINGS.has(key)) return value ? '<hidden>' : '';
+  return redactUrl(value);
+}
+
+/** `scheme://user:password@host` -> `scheme://user:***@host`; anything else unchanged. */
+export function redactUrl(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, '$1:***@');
+}
 
 /** Reads the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -100,7 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const parsed = ConfigSchema.safeParse(input);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(input[String(i.path[0])] ?? '')}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0]);
+      return `  ${i.path.join('.')}=${JSON.stringify(printable(key, input[key] ?? ''))}: ${i.message}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;

@@ -66,3 +66,9 @@ export function fromZod(error: { issues: Array<{ path: PropertyKey[]; message: s
   const message = first ? `${first[0] === '_' ? '' : first[0] + ': '}${first[1][0]}` : what;
   return new ValidationError(message, errors);
 }
+
+/**
+ * A problem with how the service was started (a setting, a port, a folder) that the person running
+ * it can fix: printed as its message alone, no stack trace, and the process exits non-zero.
+ */
+export class StartupError extends Error {}

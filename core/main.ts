@@ -1,37 +1,39 @@
-// Composition root: read the configuration, start the servers, shut down cleanly on a signal.
+// Composition root: read the configuration, check what a person can get wrong, start the servers,
+// say where everything is, shut down cleanly on a signal.
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { loadConfig, type Config } from './config.js';
+import { StartupError } from './errors.js';
+import { explainStartupError, prepareDataDir, readyFields } from './lifecycle/startup.js';
+import { createLogger, resolveLogFormat } from './logger.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config | undefined;
   try {
     config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(e.message + '\n');
-      process.exit(2);
-    }
-    throw e;
-  }
-  const logger = createLogger(config.LOG_LEVEL);
-  const running = await startServer(config, { logger });
-  logger.info('listening', { url: running.url, store: running.services.store.kind, baseUrl: config.baseUrl });
-  if (!config.ADMIN_API_KEY) logger.warn('ADMIN_API_KEY is not set: users and API keys cannot be created');
+    prepareDataDir(config.MONGODB_URI ? ':memory:' : config.dataDir);
+    const logger = createLogger(config.LOG_LEVEL, {}, undefined, resolveLogFormat(config.LOG_FORMAT));
+    const running = await startServer(config, { logger });
+    logger.info('ready', readyFields(config, running.url, running.services.store.kind));
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await running.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info('shutting down', { signal });
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      await running.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+  } catch (err) {
+    const known = err instanceof StartupError ? err : config ? await explainStartupError(err, config) : null;
+    if (!known) throw err;
+    process.stderr.write(`cannot start: ${known.message}\n`);
+    process.exit(2);
+  }
 }
 
 main().catch((err) => {

@@ -150,7 +150,8 @@ export async function loadPlugins(options: LoadPluginsOptions = {}): Promise<Loa
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       failures.push({ source, message });
-      logger.error('Action plugin failed to load and was skipped', { plugin: source, error: message });
+      const named = (options.packages ?? []).includes(source) ? ' (named in PLUGINS: install it beside the service, or remove it from PLUGINS)' : '';
+      logger.error(`Action plugin failed to load and was skipped${named}`, { plugin: source, error: message });
     }
   }
   return { registry, plugins, failures };

@@ -1,0 +1,140 @@
+// What stands between `npm start` and a running service that a person can fix: the data folder,
+// ports, the MongoDB URI. Each failure becomes one StartupError sentence that names the setting,
+// says what is needed, and never prints a secret.
+import { closeSync, constants, mkdirSync, openSync, statSync, unlinkSync, accessSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { redactUrl, type Config } from '../config.js';
+import { StartupError } from '../errors.js';
+
+const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+function uid(): string {
+  return typeof process.getuid === 'function' ? ` (user id ${process.getuid()})` : '';
+}
+
+function needsWrite(dir: string, code: string | undefined): StartupError {
+  const why = code === 'EROFS' ? 'is on a read-only file system' : 'is not writable by this process' + uid();
+  return new StartupError(`DATA_DIR=${dir} ${why}: the service needs read, write and search (rwx) permission on it. Choose another folder with DATA_DIR, or give this user access (chown/chmod u+rwx).`);
+}
+
+/**
+ * Makes sure DATA_DIR is a folder this process can write, creating it (0700) when missing. Checks,
+ * never hangs: folders are created one level at a time (Node's recursive mkdir loops forever under
+ * /proc), and a probe file proves writing works where permission bits alone would not tell.
+ */
+export function prepareDataDir(dir: string): void {
+  if (dir === ':memory:') return;
+  const missing: string[] = [];
+  let existing = dir;
+  for (;;) {
+    try {
+      const st = statSync(existing);
+      if (!st.isDirectory()) {
+        throw new StartupError(
+          existing === dir
+            ? `DATA_DIR=${dir} is not a folder: point DATA_DIR at a folder (it is created when missing).`
+            : `DATA_DIR=${dir} cannot be created: ${existing} is a file, not a folder.`,
+        );
+      }
+      break;
+    } catch (err) {
+      if (err instanceof StartupError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new StartupError(`DATA_DIR=${dir} cannot be created: a part of that path is a file, not a folder.`);
+      if (code !== 'ENOENT') throw new StartupError(`DATA_DIR=${dir} cannot be read: ${(err as Error).message}`);
+      const parent = path.dirname(existing);
+      if (parent === existing) throw new StartupError(`DATA_DIR=${dir} cannot be created: no part of that path exists.`);
+      missing.unshift(existing);
+      existing = parent;
+    }
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (PERMISSION_CODES.has(code ?? '')) {
+        throw new StartupError(`DATA_DIR=${dir} cannot be created: ${path.dirname(folder)} is not writable by this process${uid()}. Create the folder yourself, or choose another with DATA_DIR.`);
+      }
+      throw new StartupError(`DATA_DIR=${dir} cannot be created (${code ?? 'error'}): ${path.dirname(folder)} does not accept new folders. Choose another folder with DATA_DIR.`);
+    }
+  }
+  const probe = path.join(dir, `.write-check-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'w', 0o600));
+    unlinkSync(probe);
+  } catch (err) {
+    throw needsWrite(dir, (err as NodeJS.ErrnoException).code);
+  }
+  // An existing database file this process cannot write would fail later with "readonly database".
+  for (const name of ['capture.sqlite', 'capture.sqlite-wal', 'capture.sqlite-shm', 'secret.key']) {
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      throw new StartupError(`${file} (in DATA_DIR) is not readable and writable by this process${uid()}: give this user read and write permission on it (chown/chmod u+rw), or choose another DATA_DIR.`);
+    }
+  }
+}
+
+/** A port nobody listens on right now, to suggest instead of a taken one. */
+export async function freePort(host: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(null));
+    probe.listen(0, host, () => {
+      const addr = probe.address();
+      probe.close(() => resolve(typeof addr === 'object' && addr ? addr.port : null));
+    });
+  });
+}
+
+type PortSetting = 'PORT' | 'SMTP_PORT' | 'DNS_PORT';
+
+function settingForPort(config: Config, port: unknown): PortSetting {
+  if (port === config.SMTP_PORT && port !== config.PORT) return 'SMTP_PORT';
+  if (port === config.DNS_PORT && port !== config.PORT) return 'DNS_PORT';
+  return 'PORT';
+}
+
+/**
+ * Turns a failure during start-up into a StartupError a person can act on, or returns null when it
+ * is not one of those (a bug: the caller prints the stack).
+ */
+export async function explainStartupError(err: unknown, config: Config): Promise<StartupError | null> {
+  if (err instanceof StartupError) return err;
+  if (!(err instanceof Error)) return null;
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if ((e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') && e.syscall && /listen|bind/.test(e.syscall)) {
+    const setting = settingForPort(config, e.port);
+    const port = e.port ?? config[setting];
+    if (e.code === 'EADDRNOTAVAIL') return new StartupError(`HOST=${config.HOST} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all.`);
+    if (e.code === 'EACCES') return new StartupError(`${setting}=${port}: this process may not listen on port ${port} (ports below 1024 need extra privileges). Choose a port above 1024 with ${setting}.`);
+    const free = await freePort(config.HOST);
+    const other = free ? `, or start with ${setting}=${free} (free right now)` : '';
+    const zero = setting === 'PORT' ? '' : ` (${setting}=0 picks a free port; ${setting === 'SMTP_PORT' ? 'SMTP_ENABLED' : 'DNS_ENABLED'}=false turns that server off)`;
+    return new StartupError(`${setting}=${port} is already in use by another process: stop that process${other}${zero}.`);
+  }
+  if (config.MONGODB_URI && /MongoServerSelectionError|MongoNetworkError|MongoParseError|MongoAPIError|MongoServerError/.test(e.name)) {
+    return new StartupError(`MONGODB_URI=${redactUrl(config.MONGODB_URI)}: cannot use the MongoDB server (${e.message.split('\n')[0]}). Check that it runs and that the URI, user and password are right.`);
+  }
+  if (e.name === 'SqliteError' && /readonly|read-only|unable to open|disk I\/O/.test(e.message)) {
+    return new StartupError(`DATA_DIR=${config.dataDir}: the database cannot be written (${e.message}). The service needs read and write permission on the folder and its capture.sqlite files.`);
+  }
+  return null;
+}
+
+/** The one line a person reads once the service is up. */
+export function readyFields(config: Config, url: string, store: 'sqlite' | 'mongo'): Record<string, string> {
+  const base = config.baseUrl ?? url.replace('127.0.0.1', 'localhost');
+  return {
+    page: `${base}/`,
+    api: base,
+    data: store === 'mongo' ? `MongoDB ${redactUrl(config.MONGODB_URI ?? '')}` : path.join(config.dataDir, 'capture.sqlite'),
+    admin: config.ADMIN_API_KEY ? 'ADMIN_API_KEY is set' : 'no admin key: set ADMIN_API_KEY (16+ characters) to create users and API keys',
+  };
+}

@@ -1,0 +1,72 @@
+// Compiles the server (tsc) and the web page (vite) into dist/, then records which sources it
+// built from, so `npm start` can tell whether dist/ is current without compiling anything.
+// Plain JavaScript: it has to run before anything is compiled.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+const stampFile = path.join(root, 'dist', '.build-stamp.json');
+// What the compiled output depends on: the sources tsc and vite read, and their settings.
+const SOURCE_DIRS = ['core', 'plugins', 'web', 'bench', 'scripts'];
+const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+// Tests are not compiled into dist/ (tsconfig.build.json excludes them), so editing one needs no build.
+const SKIP = new Set(['node_modules', 'dist', 'results', 'artifacts', 'test']);
+const skipped = (name) => SKIP.has(name) || name.endsWith('.test.ts') || name.endsWith('.contract.ts');
+
+/** The newest modification time (ms) among the sources, and how many files were looked at. */
+export function newestSource() {
+  let newest = 0;
+  let files = 0;
+  const visit = (p) => {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      return;
+    }
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p)) if (!skipped(name)) visit(path.join(p, name));
+    } else {
+      files++;
+      if (st.mtimeMs > newest) newest = st.mtimeMs;
+    }
+  };
+  for (const d of SOURCE_DIRS) visit(path.join(root, d));
+  for (const f of SOURCE_FILES) visit(path.join(root, f));
+  return { newest, files };
+}
+
+/** Why dist/ must be rebuilt, or null when it is current. */
+export function staleReason() {
+  if (!existsSync(path.join(root, 'dist', 'core', 'main.js'))) return 'no build yet';
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  } catch {
+    return 'no build stamp';
+  }
+  return newestSource().newest > stamp.newestSource ? 'sources changed since the last build' : null;
+}
+
+function run(args) {
+  const bin = path.join(root, 'node_modules', '.bin', args[0]);
+  const r = spawnSync(bin, args.slice(1), { cwd: root, stdio: 'inherit' });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+/** Builds dist/; returns the exit code of the first step that failed, or 0. */
+export function build() {
+  // Taken before compiling: a source edited during the build makes the next start build again.
+  const { newest } = newestSource();
+  const code = run(['tsc', '-p', 'tsconfig.build.json']) || run(['vite', 'build', '--config', 'web/vite.config.ts']);
+  if (code === 0) writeFileSync(stampFile, JSON.stringify({ newestSource: newest, builtAt: new Date().toISOString() }) + '\n');
+  return code;
+}
+
+// `node scripts/build.mjs` always builds; with --if-stale only when dist/ is not current.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exit(process.argv.includes('--if-stale') && !staleReason() ? 0 : build());
+}
