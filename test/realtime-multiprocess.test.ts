@@ -1,11 +1,13 @@
 // Two service instances on one SQLite file (as two processes would run): each one's subscribers
-// see the other's captures, deletions and token changes through the polling feed.
+// see the other's captures, deletions and token changes through the polling feed, and lose their
+// streams when the other revokes what opened them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as ioV4 } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRealtimeModule } from '../core/realtime/module.js';
+import { revokeKey } from './helpers/access-changes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { openSse, type SseClient } from './helpers/sse.js';
 
@@ -83,6 +85,23 @@ describe('two instances on one SQLite file', () => {
     expect((await b.call('DELETE', `/token/${token.uuid}`)).status).toBe(204);
     await onA.waitFor((e) => e.event === 'token.deleted');
     await onA.ended;
+  });
+
+  it('ends streams of one instance when the other revokes the key or changes the token password', async () => {
+    const user = await a.user(true);
+    const token = await a.token({}, user.key);
+    const byKey = await sse(a, `/token/${token.uuid}/events`, { 'Api-Key': user.key });
+    expect((await b.call('PUT', `/token/${token.uuid}/password`, { key: user.key, json: { password: 'one' } })).status).toBe(200);
+    const byPassword = await sse(a, `/token/${token.uuid}/events?password=one`);
+    expect(byPassword.status).toBe(200);
+
+    expect((await b.call('PUT', `/token/${token.uuid}/password`, { key: user.key, json: { password: 'two', old_password: 'one' } })).status).toBe(200);
+    await byPassword.ended;
+    await revokeKey(b, user);
+    await byKey.ended;
+    const id = await capture(b, token.uuid);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const s of [byKey, byPassword]) expect(s.events.some((e) => e.json?.uuid === id)).toBe(false);
   });
 
   it('socket.io subscribers of one instance get the other instance’s captures', async () => {

@@ -4,6 +4,7 @@ import { io as ioV4 } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimeBus } from '../core/realtime/bus.js';
 import { createRealtimeModule } from '../core/realtime/module.js';
+import { changeOwner, deleteUser, newKey, revokeKey } from './helpers/access-changes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 interface AnySocket {
@@ -159,6 +160,92 @@ describe('socket.io subscriptions', () => {
     const [ch, data] = await updated;
     expect(ch).toBe(channel);
     expect(data.token).toEqual(put.data);
+  });
+
+  describe('revocation: subscription_error for the channel, the socket stays open for its other channels', () => {
+    /** A socket subscribed to the token (`revoked`, by `headers`) and to an open token of its own (`kept`). */
+    async function subscribed(tokenId: string, headers: Record<string, string>) {
+      const socket = connect('v2');
+      await next(socket, 'connect');
+      const open = await server.token();
+      const channel = `private-token.${tokenId}`;
+      const other = `private-token.${open.uuid}`;
+      expect(await subscribe(socket, channel, headers)).toEqual({ ok: true, channel });
+      expect(await subscribe(socket, other)).toEqual({ ok: true, channel: other });
+      const got: string[] = [];
+      socket.on('request.created', (ch: string, data: any) => got.push(`${ch} ${data.request.uuid}`));
+      const revoked = next(socket, 'subscription_error');
+      return { socket, channel, other, open, got, revoked };
+    }
+
+    /** After the revocation: the channel gets nothing more, the socket's other channel still does. */
+    async function onlyOtherChannel(s: Awaited<ReturnType<typeof subscribed>>, tokenId: string, status: number) {
+      expect(await s.revoked).toEqual([s.channel, status]);
+      expect(bus().subscriberCount(tokenId)).toBe(0);
+      const lost = await capture(tokenId);
+      const kept = await capture(s.open.uuid);
+      await expect.poll(() => s.got).toContain(`${s.other} ${kept}`);
+      expect(s.got).not.toContain(`${s.channel} ${lost}`);
+      expect(s.socket.connected).toBe(true);
+    }
+
+    it('when the key that opened it is revoked', async () => {
+      const user = await server.user(false);
+      const token = await server.token({}, user.key);
+      const s = await subscribed(token.uuid, { 'Api-Key': user.key });
+      await revokeKey(server, user);
+      await onlyOtherChannel(s, token.uuid, 401);
+    });
+
+    it('when the user is deleted', async () => {
+      const user = await server.user(false);
+      const token = await server.token({}, user.key);
+      const s = await subscribed(token.uuid, { 'Api-Key': user.key });
+      deleteUser(server, user.id);
+      await onlyOtherChannel(s, token.uuid, 401);
+    });
+
+    it('when the token password changes; the owner’s subscription keeps receiving', async () => {
+      const owner = await server.user(true);
+      const token = await server.token({}, owner.key);
+      const setPw = (json: Record<string, string>) => server.call('PUT', `/token/${token.uuid}/password`, { key: owner.key, json });
+      expect((await setPw({ password: 'one' })).status).toBe(200);
+      const s = await subscribed(token.uuid, { Authorization: 'Basic ' + Buffer.from('x:one').toString('base64') });
+      const ownerSocket = connect('v4');
+      await next(ownerSocket, 'connect');
+      expect(await subscribe(ownerSocket, s.channel, { 'Api-Key': owner.key })).toMatchObject({ ok: true });
+      const ownerGot: string[] = [];
+      ownerSocket.on('request.created', (_ch: string, data: any) => ownerGot.push(data.request.uuid));
+      let updatesOnRevoked = 0;
+      s.socket.on('token.updated', () => updatesOnRevoked++);
+
+      expect((await setPw({ password: 'two', old_password: 'one' })).status).toBe(200);
+      expect(await s.revoked).toEqual([s.channel, 401]);
+      const id = await capture(token.uuid);
+      await expect.poll(() => ownerGot).toContain(id);
+      expect(s.got).not.toContain(`${s.channel} ${id}`);
+      expect(updatesOnRevoked).toBe(0);
+    });
+
+    it('when the token changes owner', async () => {
+      const before = await server.user(false);
+      const after = await server.user(false);
+      const token = await server.token({}, before.key);
+      const s = await subscribed(token.uuid, { 'Api-Key': before.key });
+      await changeOwner(server, token.uuid, after.id);
+      await onlyOtherChannel(s, token.uuid, 403);
+    });
+
+    it('not when the change leaves the subscriber’s access intact', async () => {
+      const user = await server.user(false);
+      const token = await server.token({}, user.key);
+      const s = await subscribed(token.uuid, { 'Api-Key': user.key });
+      await newKey(server, user);
+      bus().publishAccess({ type: 'user.access_changed', userId: user.id });
+      await changeOwner(server, token.uuid, user.id);
+      const id = await capture(token.uuid);
+      await expect.poll(() => s.got).toContain(`${s.channel} ${id}`);
+    });
   });
 
   it('disconnects clients when the server closes, so close() does not hang', async () => {

@@ -1,7 +1,9 @@
 // SSE endpoint of the realtime module: GET /token/:token/events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeBus } from '../core/realtime/bus.js';
 import { createRealtimeModule } from '../core/realtime/module.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { changeOwner, deleteUser, newKey, revokeKey } from './helpers/access-changes.js';
+import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
 import { openSse, type SseClient } from './helpers/sse.js';
 
 let server: TestServer;
@@ -141,6 +143,88 @@ describe('SSE auth (as the token API)', () => {
 
   it('answers 404 for an unknown token', async () => {
     expect((await sse(`/token/00000000-0000-4000-8000-000000000000/events`)).status).toBe(404);
+  });
+});
+
+describe('SSE streams honour revocation', () => {
+  /** A capture after the revocation reaches the stream still authorised, never the revoked one. */
+  async function deliveredOnlyTo(tokenId: string, kept: SseClient, revoked: SseClient) {
+    const id = await capture(tokenId);
+    await kept.waitFor((e) => e.event === 'request.created' && e.json.uuid === id);
+    expect(revoked.events.some((e) => e.event === 'request.created' && e.json.uuid === id)).toBe(false);
+  }
+
+  it('ends a stream opened with a key when that key is revoked; one opened with another key of the user stays', async () => {
+    const user = await server.user(false);
+    const token = await server.token({}, user.key);
+    const otherKey = await newKey(server, user);
+    const revoked = await sse(`/token/${token.uuid}/events?api_key=${user.key}`);
+    const kept = await sse(`/token/${token.uuid}/events`, { 'Api-Key': otherKey });
+    expect([revoked.status, kept.status]).toEqual([200, 200]);
+
+    await revokeKey(server, user);
+    await revoked.ended;
+    await deliveredOnlyTo(token.uuid, kept, revoked);
+  });
+
+  it('ends the user’s streams when the user is deleted; the administrator’s stream stays', async () => {
+    const user = await server.user(false);
+    const token = await server.token({}, user.key);
+    const revoked = await sse(`/token/${token.uuid}/events`, { 'Api-Key': user.key });
+    const kept = await sse(`/token/${token.uuid}/events`, { 'Api-Key': ADMIN_KEY });
+
+    deleteUser(server, user.id);
+    await revoked.ended;
+    await deliveredOnlyTo(token.uuid, kept, revoked);
+  });
+
+  it('ends a stream opened with the token password when the password changes; the owner’s stays', async () => {
+    const owner = await server.user(true);
+    const token = await server.token({}, owner.key);
+    const setPw = (json: Record<string, string>) => server.call('PUT', `/token/${token.uuid}/password`, { key: owner.key, json });
+    expect((await setPw({ password: 'one' })).status).toBe(200);
+    const revoked = await sse(`/token/${token.uuid}/events?password=one`);
+    const kept = await sse(`/token/${token.uuid}/events`, { 'Api-Key': owner.key });
+    expect(revoked.status).toBe(200);
+
+    expect((await setPw({ password: 'two', old_password: 'one' })).status).toBe(200);
+    await revoked.ended;
+    // The change itself reaches only those who may still open the token.
+    await kept.waitFor((e) => e.event === 'token.updated');
+    expect(revoked.events.some((e) => e.event === 'token.updated')).toBe(false);
+    await deliveredOnlyTo(token.uuid, kept, revoked);
+  });
+
+  it('ends the streams of those who lose the token when it changes owner', async () => {
+    const before = await server.user(false);
+    const after = await server.user(false);
+    const token = await server.token({}, before.key);
+    const revoked = await sse(`/token/${token.uuid}/events`, { 'Api-Key': before.key });
+    const kept = await sse(`/token/${token.uuid}/events`, { 'Api-Key': ADMIN_KEY });
+
+    await changeOwner(server, token.uuid, after.id);
+    await revoked.ended;
+    await deliveredOnlyTo(token.uuid, kept, revoked);
+
+    // An anonymous token that gets an owner is closed to anonymous streams too.
+    const open = await server.token();
+    const anon = await sse(`/token/${open.uuid}/events`);
+    const owner = await sse(`/token/${open.uuid}/events`, { 'Api-Key': after.key });
+    await changeOwner(server, open.uuid, after.id);
+    await anon.ended;
+    await deliveredOnlyTo(open.uuid, owner, anon);
+  });
+
+  it('keeps streams whose access a change leaves intact', async () => {
+    const user = await server.user(true);
+    const token = await server.token({}, user.key);
+    const s = await sse(`/token/${token.uuid}/events`, { 'Api-Key': user.key });
+    await revokeKey(server, await server.user(false)); // someone else's key
+    await newKey(server, user);
+    (server.shared.get('bus') as RealtimeBus).publishAccess({ type: 'user.access_changed', userId: user.id });
+    expect((await server.call('PUT', `/token/${token.uuid}/password`, { key: user.key, json: { password: 'pw' } })).status).toBe(200);
+    const id = await capture(token.uuid);
+    expect((await s.waitFor((e) => e.event === 'request.created')).json.uuid).toBe(id);
   });
 });
 

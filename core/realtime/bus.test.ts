@@ -78,6 +78,23 @@ describe('realtime bus', () => {
     ]);
   });
 
+  it('delivers a user’s access changes to that user’s listeners and shares them, apart from token events', () => {
+    const shared: SharedEvent[] = [];
+    const bus = createBus({ share: (e) => shared.push(e) });
+    const seven: number[] = [];
+    const off = bus.subscribeAccess(7, (e) => seven.push(e.userId));
+    bus.subscribeAccess(8, () => seven.push(-1));
+    bus.publishAccess({ type: 'user.access_changed', userId: 7 });
+    bus.deliverRemoteAccess({ type: 'user.access_changed', userId: 7 });
+    expect(seven).toEqual([7, 7]);
+    expect(shared).toEqual([{ type: 'user.access_changed', tokenId: '', data: { user_id: 7 } }]);
+    // Access listeners watch no token: the capture feed does not load requests for them.
+    expect(bus.watchedTokens()).toEqual([]);
+    off();
+    bus.publishAccess({ type: 'user.access_changed', userId: 7 });
+    expect(seven).toEqual([7, 7]);
+  });
+
   it('isolates a failing listener', () => {
     const onListenerError = vi.fn();
     const bus = createBus({ onListenerError });

@@ -17,9 +17,23 @@ export type RealtimeEvent =
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 
+/**
+ * A user's credentials changed: one of their API keys was revoked, or the user was deleted. Streams
+ * opened with that user's key check their access again (access-guard.ts). Whatever revokes a key
+ * or deletes a user publishes it; a token's password or owner changing needs no event of its own,
+ * since `token.updated` carries the new record.
+ */
+export interface AccessEvent {
+  type: 'user.access_changed';
+  userId: number;
+}
+
+export type AccessListener = (event: AccessEvent) => void;
+
 /** How an event travels to other processes (request.created needs none: the store carries it). */
 export interface SharedEvent {
-  type: 'request.deleted' | 'token.updated' | 'token.deleted';
+  type: 'request.deleted' | 'token.updated' | 'token.deleted' | 'user.access_changed';
+  /** '' for user.access_changed, whose data is {user_id}. */
   tokenId: string;
   data: unknown;
 }
@@ -42,6 +56,12 @@ export interface RealtimeBus {
   deliverRemote(event: RealtimeEvent): void;
   /** Feed side: whether this request's creation was already delivered here. */
   seen(requestUuid: string): boolean;
+  /** Publishes a change of a user's credentials here and to the other processes. */
+  publishAccess(event: AccessEvent): void;
+  /** Listens to changes of one user's credentials; returns the unsubscribe function. */
+  subscribeAccess(userId: number, listener: AccessListener): () => void;
+  /** Feed side: another process's change of a user's credentials, delivered here only. */
+  deliverRemoteAccess(event: AccessEvent): void;
 }
 
 export interface BusOptions {
@@ -56,6 +76,8 @@ export interface BusOptions {
 export function createBus(opts: BusOptions = {}): RealtimeBus & { setShare(share: (e: SharedEvent) => void): void } {
   const byToken = new Map<string, Set<RealtimeListener>>();
   const all = new Set<RealtimeListener>();
+  // Kept apart from the token listeners, so the per-capture delivery never looks at them.
+  const byUser = new Map<number, Set<AccessListener>>();
   const dedupeMs = opts.dedupeMs ?? 120_000;
   const now = opts.now ?? Date.now;
   // Insertion-ordered, so expired entries are at the front.
@@ -96,6 +118,16 @@ export function createBus(opts: BusOptions = {}): RealtimeBus & { setShare(share
     };
   }
 
+  function deliverAccess(event: AccessEvent): void {
+    for (const l of [...(byUser.get(event.userId) ?? [])]) {
+      try {
+        l(event);
+      } catch (err) {
+        opts.onListenerError?.(err);
+      }
+    }
+  }
+
   return {
     publish(event) {
       deliver(event);
@@ -132,6 +164,24 @@ export function createBus(opts: BusOptions = {}): RealtimeBus & { setShare(share
       const exp = recent.get(uuid);
       return exp !== undefined && exp > now();
     },
+    publishAccess(event) {
+      deliverAccess(event);
+      try {
+        share?.({ type: event.type, tokenId: '', data: { user_id: event.userId } });
+      } catch (err) {
+        opts.onListenerError?.(err);
+      }
+    },
+    subscribeAccess(userId, listener) {
+      let set = byUser.get(userId);
+      if (!set) byUser.set(userId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && byUser.get(userId) === set) byUser.delete(userId);
+      };
+    },
+    deliverRemoteAccess: deliverAccess,
     setShare(s) {
       share = s;
     },

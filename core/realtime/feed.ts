@@ -41,6 +41,18 @@ export const noFeed: Feed = {
   async stop() {},
 };
 
+/** Delivers another process's shared event to this process's listeners, when some would hear it. */
+export async function deliverSharedEvent(bus: RealtimeBus, store: Store, e: SharedEvent): Promise<void> {
+  if (e.type === 'user.access_changed') {
+    const userId = (e.data as { user_id?: unknown } | null)?.user_id;
+    if (typeof userId === 'number') bus.deliverRemoteAccess({ type: e.type, userId });
+    return;
+  }
+  if (!bus.watches(e.tokenId)) return;
+  const event = await materialize(store, e);
+  if (event) bus.deliverRemote(event);
+}
+
 /** Turns a shared event of another process back into a bus event (loading what it refers to). */
 export async function materialize(store: Store, e: SharedEvent): Promise<RealtimeEvent | null> {
   switch (e.type) {
@@ -106,9 +118,8 @@ export function sqliteFeed(db: Database, store: Store, logger: Logger, opts: Fee
       const rows = newEvents.all(lastEvent);
       for (const row of rows) {
         lastEvent = row.id;
-        if (row.origin === origin || !b.watches(row.token_id)) continue;
-        const e = await materialize(store, { type: row.type, tokenId: row.token_id, data: JSON.parse(row.data) });
-        if (e) b.deliverRemote(e);
+        if (row.origin === origin) continue;
+        await deliverSharedEvent(b, store, { type: row.type, tokenId: row.token_id, data: JSON.parse(row.data) });
       }
       if (rows.length < 1000) break;
     }

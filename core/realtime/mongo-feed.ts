@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { toRequest, type Cols, type RequestDoc } from '../store/mongo/docs.js';
 import type { Store } from '../store/types.js';
 import type { RealtimeBus, SharedEvent } from './bus.js';
-import { materialize, type Feed, type FeedOptions } from './feed.js';
+import { deliverSharedEvent, type Feed, type FeedOptions } from './feed.js';
 
 interface EventDoc {
   _id?: ObjectId;
@@ -36,9 +36,8 @@ export function mongoFeed(c: Cols, store: Store, logger: Logger, opts: FeedOptio
   const seenEvents = new Map<string, number>();
 
   async function deliverShared(doc: EventDoc): Promise<void> {
-    if (!bus || doc.origin === origin || !bus.watches(doc.token_id)) return;
-    const e = await materialize(store, { type: doc.type, tokenId: doc.token_id, data: doc.data });
-    if (e && bus) bus.deliverRemote(e);
+    if (!bus || doc.origin === origin) return;
+    await deliverSharedEvent(bus, store, { type: doc.type, tokenId: doc.token_id, data: doc.data });
   }
 
   function deliverRequest(doc: RequestDoc): void {

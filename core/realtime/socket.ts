@@ -6,7 +6,10 @@
 //                    request.deleted   (channel, {uuid} | {all: true} | {filter, count})
 //                    token.updated     (channel, {token})
 //                    token.deleted     (channel, {uuid})
-//                    subscription_error (channel, status)   when the token is unknown or closed to the caller
+//                    subscription_error (channel, status)   when the token is unknown or closed to the caller;
+//                                                           also later, when the caller loses access (key
+//                                                           revoked, user deleted, password or owner changed):
+//                                                           the channel is closed, the socket stays open
 //                    subscribed        (channel)            once the subscription is active
 //
 // `request` is the API's request object (requestView). A subscription is checked like the token's
@@ -15,7 +18,7 @@
 // allowEIO3 accepts the v2 clients of the CLI as well as current ones.
 import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { authorizeToken, identify, offeredPassword } from '../auth/access.js';
+import { authorizeToken, identify, offeredPassword, type Caller } from '../auth/access.js';
 import type { Config } from '../config.js';
 import { HttpError, NotFound } from '../errors.js';
 import { requestView } from '../http/requests/request.view.js';
@@ -23,6 +26,7 @@ import type { Logger } from '../logger.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import { tokenView } from '../tokens/service.js';
+import { guardStream } from './access-guard.js';
 import type { RealtimeBus, RealtimeEvent } from './bus.js';
 
 export interface SocketDeps {
@@ -87,14 +91,22 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
     cors: { origin: '*' },
   });
 
-  async function authorize(payload: { channel: string; auth?: unknown }, id: string): Promise<TokenRecord> {
+  /** The token and the caller, when the caller may open the token. */
+  async function authorize(payload: { channel: string; auth?: unknown }, id: string): Promise<{ token: TokenRecord; caller: Caller }> {
     const headers = headerMap(payload.auth);
     const caller = await identify(headers['api-key'] || undefined, store, config.ADMIN_API_KEY);
     const token = await store.tokens.resolve(id);
     if (!token || isExpired(token, deps.now())) throw new NotFound('Token not found');
     const password = payload.auth && typeof payload.auth === 'object' ? (payload.auth as { password?: unknown }).password : undefined;
     authorizeToken(caller, token, offeredPassword(typeof password === 'string' ? { password } : {}, headers.authorization));
-    return token;
+    return { token, caller };
+  }
+
+  /** A status for subscription_error: the HTTP status the token API would answer. */
+  function statusOf(err: unknown): number {
+    const status = err instanceof HttpError ? err.status : 500;
+    if (status === 500) logger.error('realtime: subscription check failed', { err });
+    return status;
   }
 
   // One payload per event, whatever the number of subscribers.
@@ -135,22 +147,30 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
         return;
       }
       if (subscriptions.has(channel)) return;
-      let token: TokenRecord;
+      let opened: { token: TokenRecord; caller: Caller };
       try {
-        token = await authorize(payload as { channel: string; auth?: unknown }, m[1]!);
+        opened = await authorize(payload as { channel: string; auth?: unknown }, m[1]!);
       } catch (err) {
-        const status = err instanceof HttpError ? err.status : 500;
-        if (status === 500) logger.error('realtime: subscribe failed', { err });
-        socket.emit('subscription_error', channel, status);
+        socket.emit('subscription_error', channel, statusOf(err));
         return;
       }
       if (!socket.connected || subscriptions.has(channel)) return;
-      subscriptions.set(
-        channel,
-        bus.subscribe(token.uuid, (e) => {
-          socket.emit(e.type, channel, payloadOf(e, token));
-        }),
-      );
+      const { token, caller } = opened;
+      const off = guardStream({
+        bus,
+        token,
+        userId: caller.kind === 'user' ? caller.user.id : null,
+        // The check that opened the channel, with the same credentials (by UUID: an alias may move).
+        check: async () => (await authorize(payload as { channel: string; auth?: unknown }, token.uuid)).token,
+        deliver: (e) => socket.emit(e.type, channel, payloadOf(e, token)),
+        // The channel closes; the socket stays open for its other channels.
+        revoke: (err) => {
+          if (subscriptions.get(channel) !== off) return;
+          subscriptions.delete(channel);
+          socket.emit('subscription_error', channel, statusOf(err));
+        },
+      });
+      subscriptions.set(channel, off);
       socket.emit('subscribed', channel);
     });
 

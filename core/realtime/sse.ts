@@ -7,15 +7,17 @@
 // A comment line (`: ping`) every heartbeat. With Last-Event-ID (header, or ?last_event_id= since
 // EventSource cannot set headers on the first connection) the stored requests with a higher
 // sorting key are replayed first, oldest first; live events that arrive meanwhile are held back and
-// sent after the replay, without the ones the replay already sent.
+// sent after the replay, without the ones the replay already sent. The stream ends when the caller
+// loses access to the token: key revoked, user deleted, password or owner changed (access-guard.ts).
 import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
-import { identify } from '../auth/access.js';
+import { identify, offeredPassword } from '../auth/access.js';
 import type { AppState, HttpServices } from '../http/services.js';
 import { requestView } from '../http/requests/request.view.js';
-import { loadToken } from '../http/token-access.js';
+import { openToken } from '../http/token-access.js';
 import type { RequestRecord, Store } from '../store/types.js';
 import { tokenView } from '../tokens/service.js';
+import { guardStream } from './access-guard.js';
 import type { RealtimeBus, RealtimeEvent } from './bus.js';
 
 export interface SseOptions {
@@ -124,10 +126,13 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
   router.get('/token/:token/events', async (ctx) => {
     // EventSource cannot send headers: the API key may come in the query string instead.
     const queryKey = ctx.query.api_key;
-    if (!ctx.get('api-key') && typeof queryKey === 'string' && queryKey !== '') {
-      ctx.state.caller = await identify(queryKey, services.store, services.config.ADMIN_API_KEY);
+    const apiKey = ctx.get('api-key') || (typeof queryKey === 'string' && queryKey !== '' ? queryKey : undefined);
+    if (!ctx.get('api-key') && apiKey !== undefined) {
+      ctx.state.caller = await identify(apiKey, services.store, services.config.ADMIN_API_KEY);
     }
-    const token = await loadToken(ctx, services, ctx.params.token!);
+    const caller = ctx.state.caller;
+    const password = offeredPassword(ctx.query, ctx.get('authorization') || undefined);
+    const token = await openToken(services.store, caller, ctx.params.token!, password, services.clock.now());
     const lastId = parseLastEventId(ctx.get('last-event-id') || ctx.query.last_event_id);
 
     ctx.respond = false;
@@ -155,7 +160,20 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
       stream.send(f.event, f.data, f.id);
       if (e.type === 'token.deleted') stream.close();
     };
-    stream.onClose(bus.subscribe(token.uuid, (e) => (held ? held.push(e) : deliver(e))));
+    stream.onClose(
+      guardStream({
+        bus,
+        token,
+        userId: caller.kind === 'user' ? caller.user.id : null,
+        // The check that opened the stream, with the same credentials.
+        check: async () => {
+          const again = await identify(apiKey, services.store, services.config.ADMIN_API_KEY);
+          return openToken(services.store, again, token.uuid, password, services.clock.now());
+        },
+        deliver: (e) => (held ? held.push(e) : deliver(e)),
+        revoke: () => stream.close(),
+      }),
+    );
     stream.write(`retry: ${opts.retryMs ?? 2000}\n: connected\n\n`);
     stream.startHeartbeat(heartbeatMs);
 

@@ -3,6 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import { requireAdmin, requireCaller } from '../../auth/access.js';
 import { hashApiKey, newApiKey } from '../../auth/secrets.js';
 import { Forbidden, NotFound, fromZod } from '../../errors.js';
+import type { RealtimeBus } from '../../realtime/bus.js';
 import type { ApiKeyRecord, UserRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import type { AppState, HttpServices } from '../services.js';
@@ -79,6 +80,8 @@ export function usersRouter(services: HttpServices): Router<AppState> {
   router.delete('/users/:user/api-keys/:key', async (ctx) => {
     const user = await loadUser(ctx);
     if (!(await store.users.deleteApiKey(user.id, Number(ctx.params.key)))) throw new NotFound('API key not found');
+    // Live streams opened with the key must not outlive it: they check their access again.
+    (services.shared?.get('bus') as RealtimeBus | undefined)?.publishAccess({ type: 'user.access_changed', userId: user.id });
     ctx.status = 204;
   });
 
