@@ -33,8 +33,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function requests(tokenId: string, query = ''): Promise<any[]> {
-  const r = await s.call('GET', `/token/${tokenId}/requests?sorting=oldest${query ? `&query=${encodeURIComponent(query)}` : ''}`);
+async function requests(tokenId: string, query = '', key?: string): Promise<any[]> {
+  const r = await s.call('GET', `/token/${tokenId}/requests?sorting=oldest${query ? `&query=${encodeURIComponent(query)}` : ''}`, { key });
   expect(r.status).toBe(200);
   return r.data.data;
 }
@@ -81,6 +81,19 @@ describe('DNS capture', () => {
     expect(stored[0].dns).toEqual({ name: name.toLowerCase(), type: 'TXT', protocol: 'udp', subdomain: `${data}.x`.toLowerCase() });
     expect(stored[1].dns).toEqual({ name: upper, type: 'A', protocol: 'tcp', subdomain: `${data}.X` });
     expect(Buffer.from(stored[1].dns.subdomain.split('.')[0], 'base64url').toString()).toBe('hello world');
+  });
+
+  it('finds a token by its alias whatever the case the resolver gives the name', async () => {
+    const alias = `Hook${randomUUID().slice(0, 8)}`;
+    const { key } = await s.user(true); // aliases are a premium feature
+    const t = await s.token({ alias, default_content: ANSWER }, key);
+    // Node's resolver lower-cases the name; a resolver using DNS 0x20 randomises its case.
+    expect((await resolver.resolve4(`Data.${alias}.${ZONE}`)).sort()).toEqual(['10.0.0.2', '127.0.0.1']);
+    const mixed = `Data.${alias.toUpperCase().slice(0, 4)}${alias.slice(4).toLowerCase()}.${ZONE}`;
+    expect((await tcpQuery(mixed, 'A')).answers).toHaveLength(2);
+    const stored = await requests(t.uuid, '', key);
+    expect(stored.map((r) => r.dns.name)).toEqual([`data.${alias.toLowerCase()}.${ZONE}`, mixed]);
+    expect(stored.map((r) => r.dns.subdomain)).toEqual(['data', 'Data']);
   });
 
   it('answers over TCP too', async () => {

@@ -111,13 +111,13 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
     minimum: ttl,
   };
 
+  /**
+   * The token a label names: as sent first, then ignoring case, because resolvers lower-case names
+   * (Node's does) or randomise their case (DNS 0x20), so `MyAlias` may arrive as `myalias`.
+   */
   async function tokenFor(label: string): Promise<TokenRecord | null> {
-    const now = clock.now();
-    for (const ref of new Set([label, label.toLowerCase()])) {
-      const token = await store.tokens.resolve(ref);
-      if (token && !isExpired(token, now)) return token;
-    }
-    return null;
+    const token = (await store.tokens.resolve(label)) ?? (await store.tokens.resolveIgnoringCase(label));
+    return token && !isExpired(token, clock.now()) ? token : null;
   }
 
   function record(token: TokenRecord, q: DnsQuery, sub: string): RequestRecord {

@@ -66,6 +66,22 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.tokens.resolve('nope-' + randomUUID())).toBeNull();
     });
 
+    it('resolves by UUID or alias ignoring case only when asked to', async () => {
+      const t = sampleToken({ alias: 'Mixed-' + randomUUID().slice(0, 8) });
+      await store.tokens.create(t);
+      const other = t.alias!.toUpperCase();
+      expect(await store.tokens.resolve(other)).toBeNull();
+      expect((await store.tokens.resolveIgnoringCase(other))?.uuid).toBe(t.uuid);
+      expect((await store.tokens.resolveIgnoringCase(t.alias!.toLowerCase()))?.uuid).toBe(t.uuid);
+      expect((await store.tokens.resolveIgnoringCase(t.uuid.toUpperCase()))?.uuid).toBe(t.uuid);
+      expect(await store.tokens.resolveIgnoringCase('nope-' + randomUUID())).toBeNull();
+      // Aliases that differ only in case stay distinct tokens.
+      const twin = sampleToken({ alias: t.alias!.toLowerCase() });
+      await store.tokens.create(twin);
+      expect((await store.tokens.resolve(twin.alias!))?.uuid).toBe(twin.uuid);
+      expect([t.uuid, twin.uuid]).toContain((await store.tokens.resolveIgnoringCase(other))?.uuid);
+    });
+
     it('refuses a duplicate alias with AliasTaken', async () => {
       const alias = 'dup-' + randomUUID().slice(0, 8);
       await store.tokens.create(sampleToken({ alias }));

@@ -148,6 +148,11 @@ export interface TokenRepo {
   get(uuid: string): Promise<TokenRecord | null>;
   /** By UUID or, failing that, by alias. */
   resolve(idOrAlias: string): Promise<TokenRecord | null>;
+  /**
+   * Like resolve, ignoring case: for DNS names, whose case resolvers lower-case or randomise.
+   * Of aliases that differ only in case, one is returned.
+   */
+  resolveIgnoringCase(idOrAlias: string): Promise<TokenRecord | null>;
   /** Applies the patch; null when the token does not exist. Throws AliasTaken on a duplicate alias. */
   update(uuid: string, patch: TokenPatch): Promise<TokenRecord | null>;
   /** Deletes the token with its requests and files. */

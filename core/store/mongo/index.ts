@@ -20,7 +20,7 @@ import { MongoGroupRepo } from './groups.js';
 import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
 import { MongoScheduleRepo, ensureScheduleIndexes } from './schedules.js';
-import { MongoTokenRepo } from './tokens.js';
+import { ALIAS_ANY_CASE, MongoTokenRepo } from './tokens.js';
 import { MongoUserRepo } from './users.js';
 import { MongoWorkflowRepo } from './workflows.js';
 
@@ -46,6 +46,8 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     c.tokens.createIndexes([
       { key: { user_id: 1, created_at: 1 }, name: 'user_created_at' },
       { key: { alias: 1 }, name: 'alias_unique', unique: true, partialFilterExpression: { alias: { $type: 'string' } } },
+      // resolveIgnoringCase (DNS names); only queries with the same collation use it.
+      { key: { alias: 1 }, name: 'alias_any_case', collation: ALIAS_ANY_CASE, partialFilterExpression: { alias: { $type: 'string' } } },
       { key: { expires_at: 1 }, name: 'expires_at' },
       // Inactivity cleanup: non-premium tokens by last activity.
       { key: { premium: 1, latest_request_at: 1 }, name: 'premium_latest_request_at' },

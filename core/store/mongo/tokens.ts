@@ -12,6 +12,9 @@ import {
 } from '../types.js';
 import { defined, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
 
+/** Compares aliases ignoring case (index alias_any_case). */
+export const ALIAS_ANY_CASE = { locale: 'en', strength: 2 } as const;
+
 function withStats(d: TokenDoc): TokenWithStats {
   return {
     ...toToken(d),
@@ -53,6 +56,13 @@ export class MongoTokenRepo implements TokenRepo {
     if (byId) return toToken(byId);
     // The $type clause matches the partial unique index's filter, so the index serves this lookup.
     const byAlias = await this.c.tokens.findOne({ alias: { $eq: idOrAlias, $type: 'string' } });
+    return byAlias ? toToken(byAlias) : null;
+  }
+
+  async resolveIgnoringCase(idOrAlias: string): Promise<TokenRecord | null> {
+    const byId = await this.c.tokens.findOne({ _id: idOrAlias.toLowerCase() });
+    if (byId) return toToken(byId);
+    const byAlias = await this.c.tokens.findOne({ alias: { $eq: idOrAlias, $type: 'string' } }, { collation: ALIAS_ANY_CASE });
     return byAlias ? toToken(byAlias) : null;
   }
 

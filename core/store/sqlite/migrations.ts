@@ -302,6 +302,12 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // Aliases by any case (TokenRepo.resolveIgnoringCase): DNS names reach the service lower-cased
+    // or with randomised case, and an unknown name must not cost a scan of every token.
+    version: 15,
+    up: `CREATE INDEX tokens_alias_nocase ON tokens (alias COLLATE NOCASE) WHERE alias IS NOT NULL;`,
+  },
 ];
 
 /**

@@ -46,6 +46,8 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
   const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
   const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
   const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
+  // Served by tokens_alias_nocase (migration 15).
+  const byAliasNoCase = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ? COLLATE NOCASE ORDER BY alias LIMIT 1');
   const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
   // Requests do not cascade from tokens (migration 12): the indexed ones (their keys go with them),
   // then any not caught up yet, past the watermark.
@@ -89,6 +91,10 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
     },
     async resolve(idOrAlias) {
       const r = byId.get(idOrAlias) ?? byAlias.get(idOrAlias);
+      return r ? fromTokenRow(r) : null;
+    },
+    async resolveIgnoringCase(idOrAlias) {
+      const r = byId.get(idOrAlias.toLowerCase()) ?? byAliasNoCase.get(idOrAlias);
       return r ? fromTokenRow(r) : null;
     },
     async update(uuid, patch: TokenPatch) {
