@@ -56,6 +56,25 @@ describe('npm run cli -- workflows', () => {
     expect(await run('workflows', 'export', 'no-such-token')).toBe(1);
   });
 
+  it('applies a secret sealed and exports it as the marker with a warning, never in plain', async () => {
+    const token = '7d1c5a52-3c0e-4c8e-9d51-8f6a2b9e0c11';
+    const file = path.join(dir, 'secret.yaml');
+    const step = { type: 'text_encrypt', parameters: { source: 'x', password: 'cli-secret-pw' } };
+    fs.writeFileSync(file, YAML.stringify({ apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token }, spec: { steps: [step] } }));
+    expect(await run('workflows', 'apply', file)).toBe(0);
+    const db = fs.readFileSync(path.join(dir, 'capture.sqlite')).toString('latin1') + (fs.existsSync(path.join(dir, 'capture.sqlite-wal')) ? fs.readFileSync(path.join(dir, 'capture.sqlite-wal')).toString('latin1') : '');
+    expect(db).toContain(token);
+    expect(db).not.toContain('cli-secret-pw');
+    const exported = path.join(dir, 'secret-out.yaml');
+    expect(await run('workflows', 'export', token, exported)).toBe(0);
+    expect(out.join('')).toMatch(/warning: 1 secret parameter\(s\) exported as "\*{8}"/);
+    const text = fs.readFileSync(exported, 'utf8');
+    expect(text).not.toContain('cli-secret-pw');
+    expect(YAML.parse(text).spec.steps[0].parameters.password).toBe('********');
+    // Applying the export again keeps the stored secret rather than storing the marker.
+    expect(await run('workflows', 'apply', exported)).toBe(0);
+  });
+
   it('prints usage for unknown commands', async () => {
     expect(await run('nope')).toBe(2);
     expect(out.join('')).toMatch(/usage/);

@@ -7,13 +7,15 @@ import 'reflect-metadata';
 import fs from 'node:fs/promises';
 import { loadPlugins } from '../core/actions/loader.js';
 import type { ActionRegistry } from '../core/actions/registry.js';
+import { ParameterSecrets } from '../core/actions/secret-params.js';
+import { createSealer, loadSecretKey } from '../core/auth/sealing.js';
 import { loadConfig } from '../core/config.js';
 import { HttpError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import { openStore } from '../core/store/index.js';
 import { systemClock } from '../core/util/time.js';
 import { resolveOrCreateToken } from '../core/workflows/apply-dir.js';
-import { normaliseDocument, parseDocumentText, toYaml } from '../core/workflows/document.js';
+import { exportYaml, normaliseDocument, parseDocumentText, secretsWarning } from '../core/workflows/document.js';
 import { WorkflowService } from '../core/workflows/service.js';
 
 const USAGE = `usage: npm run cli -- workflows validate <file...>
@@ -61,7 +63,10 @@ async function withService<T>(fn: (svc: WorkflowService, store: Awaited<ReturnTy
   const config = loadConfig();
   const store = await openStore(config);
   try {
-    return await fn(new WorkflowService(store, await registry(), systemClock), store);
+    const reg = await registry();
+    // The server's key (SECRET_KEY or DATA_DIR/secret.key), so secrets applied here open there.
+    const secrets = new ParameterSecrets(reg, createSealer(loadSecretKey(config)));
+    return await fn(new WorkflowService(store, reg, systemClock, secrets), store);
   } finally {
     await store.close();
   }
@@ -93,7 +98,9 @@ async function exportDoc(ref: string, out?: string): Promise<number> {
       process.stderr.write(`no token ${ref}\n`);
       return 1;
     }
-    const yaml = toYaml(await svc.document(token));
+    const secretCount = await svc.secretCount(token);
+    if (secretCount) process.stderr.write(`warning: ${secretsWarning(secretCount)}\n`);
+    const yaml = exportYaml(await svc.document(token), secretCount);
     if (out) await fs.writeFile(out, yaml);
     else process.stdout.write(yaml);
     return 0;

@@ -17,7 +17,7 @@ import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/in
 import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type Network, type Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
 import { loadPlugins } from './loader.js';
-import { createSealer, loadSecretKey } from '../auth/sealing.js';
+import { SealError, createSealer, loadSecretKey } from '../auth/sealing.js';
 import { providersRouter } from '../http/providers/providers.router.js';
 import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
@@ -30,6 +30,7 @@ import { templateAction, templateIncludeAction } from './template-action.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
 import type { ActionRegistry } from './registry.js';
 import { runChain, type ChainResult } from './runner.js';
+import { ParameterSecrets } from './secret-params.js';
 
 /** Whose global variables a token's actions see: its owner's, or the token's own when anonymous. */
 export function globalsOwner(token: Pick<TokenRecord, 'uuid' | 'user_id'>): string {
@@ -37,6 +38,16 @@ export function globalsOwner(token: Pick<TokenRecord, 'uuid' | 'user_id'>): stri
 }
 
 export const INLINE_HTTP_TIMEOUT_MS = 15_000;
+
+/** A step with its secret parameters opened; one that cannot be opened fails when it is reached. */
+function openSecrets(secrets: ParameterSecrets, step: Step): Step & { unavailable?: string } {
+  try {
+    return { ...step, parameters: secrets.open(step.type, step.parameters) };
+  } catch (e) {
+    if (!(e instanceof SealError)) throw e;
+    return { ...step, unavailable: `A secret parameter cannot be used: ${e.message}` };
+  }
+}
 
 export interface RunOptions {
   budgetMs?: number;
@@ -99,14 +110,17 @@ export function createActionsModule(): ServiceModule {
       for (const f of failures) logger.error('action plugin skipped', { plugin: f.source, error: f.message });
       // Including templates needs the store, so these two are core's own rather than a plugin's.
       registry.addAll('core', [templateAction, templateIncludeAction], parent);
-      const templates = new TemplateService(store, registry, clock);
+      const secretKey = loadSecretKey(config);
+      // One key seals provider credentials and secret action parameters.
+      const sealer = createSealer(secretKey);
+      const secrets = new ParameterSecrets(registry, sealer);
+      const templates = new TemplateService(store, registry, clock, secrets);
 
-      const workflows = new WorkflowService(store, registry, clock);
+      const workflows = new WorkflowService(store, registry, clock, secrets);
       const failureStreaks = new FailureTracker(store, workflows, clock, logger, config.ACTION_DISABLE_AFTER_FAILURES);
       ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
 
-      const secretKey = loadSecretKey(config);
-      const providers = new ProviderService(store, registry, createSealer(secretKey), clock);
+      const providers = new ProviderService(store, registry, sealer, clock);
       // Hosted databases (off without DATABASES_POSTGRES_URL): their roles' passwords derive from the key.
       const databases = new DatabaseService(store, clock, { url: config.DATABASES_POSTGRES_URL, secretKey, statementTimeoutMs: config.DATABASES_STATEMENT_TIMEOUT_MS, logger });
       if (store.kind === 'mongo' && !config.SECRET_KEY) {
@@ -137,7 +151,7 @@ export function createActionsModule(): ServiceModule {
         registry,
         workflows,
         async run(token, record, chainSteps, start, opts = {}) {
-          const steps = await templates.expand(token.user_id, chainSteps);
+          const steps = (await templates.expand(token.user_id, chainSteps)).map((s) => openSecrets(secrets, s));
           const services = servicesFor(token);
           // Actions' HTTP requests default to 15 s inline and 60 s queued (the seed's limits).
           const timeoutMs = opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS;
@@ -153,7 +167,7 @@ export function createActionsModule(): ServiceModule {
             token: { ...token, default_status: start.status, default_content: String(start.content), default_content_type: start.contentType },
             request,
             rawBody: record.body,
-            actions: steps.map((s, i) => ({ uuid: s.id, type: s.type, order: i + 1, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action })),
+            actions: steps.map((s, i) => ({ uuid: s.id, type: s.type, order: i + 1, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action, unavailable: s.unavailable })),
             services,
             registry,
             budgetMs: opts.budgetMs,

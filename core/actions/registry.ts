@@ -4,12 +4,15 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { z } from 'zod';
 import { ValidationError, type FieldErrors } from '../errors.js';
 import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';
+import { secretPaths, type SecretPath } from './secret-params.js';
 
 export interface RegisteredAction {
   definition: AnyActionDefinition;
   plugin: string;
   container: DependencyContainer;
   schema: Record<string, unknown>;
+  /** Where its secret parameters are (`secret()` in the SDK). */
+  secrets: SecretPath[];
 }
 
 export interface ActionTypeInfo {
@@ -76,7 +79,10 @@ export class ActionRegistry {
       seen.add(def.type);
     }
     // Schemas are derived first so a schema zod cannot express fails the plugin, not a later request.
-    const entries = definitions.map((definition) => ({ definition, plugin, container, schema: parametersJsonSchema(definition) }));
+    const entries = definitions.map((definition) => {
+      const schema = parametersJsonSchema(definition);
+      return { definition, plugin, container, schema, secrets: secretPaths(schema) };
+    });
     for (const e of entries) this.types.set(e.definition.type, e);
     for (const definition of providers) this.providerTypes.set(definition.type, { definition, plugin });
   }

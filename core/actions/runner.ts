@@ -16,6 +16,8 @@ export interface ChainAction {
   condition?: string | null;
   /** `'false'` runs the action when the referenced condition failed instead. Default `'true'`. */
   condition_action?: 'true' | 'false' | null;
+  /** Why the action cannot run (a secret that cannot be opened): it fails with this message. */
+  unavailable?: string;
 }
 
 export interface ChainInput {
@@ -150,6 +152,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     ran.add(step.uuid);
     const entry = registry.get(step.type);
     if (!entry) return void fail(step, `Unknown action type "${step.type}"`);
+    if (step.unavailable) return void fail(step, step.unavailable);
     const def = entry.definition;
     const raw = step.parameters ?? {};
     const parsed = def.parameters.safeParse(templateValue(raw, scope.resolve, def.untemplated ?? []));

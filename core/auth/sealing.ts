@@ -57,7 +57,7 @@ export function loadSecretKey(config: { SECRET_KEY?: string; dataDir: string }):
     if (text.length >= 32) return text;
     throw new SealError(`${file} holds no usable key (expected at least 32 characters): fix it or set SECRET_KEY`);
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64url');
   writeFileSync(file, key + '\n', { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);

@@ -21,7 +21,7 @@ export type {
 } from './types.js';
 export type { Clock, Counters, DatabaseQueryResult, Databases, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, LogLevel, Network, Provider, Providers, RequestReader, Services } from './services.js';
 export { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, consoleLogger, fetchHttpClient, openNetwork, systemClock } from './services.js';
-export { boolean, integer, numeric, optionalText, variableName } from './params.js';
+export { boolean, integer, numeric, optionalText, secret, variableName } from './params.js';
 export type { Bounds } from './params.js';
 export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, isDecimal, isNumeric } from './operators.js';
 export type { Operator, ValueOperator } from './operators.js';

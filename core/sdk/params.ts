@@ -63,3 +63,14 @@ export function optionalText() {
     .nullish()
     .transform((v) => v ?? undefined);
 }
+
+/**
+ * Marks a parameter as a secret (a password, an API secret, a URL that is itself a credential):
+ * stored sealed, shown by the API and in exports as "********", handed to the action in plain.
+ * A URL with credentials in it is sealed whole: picking the password out would fail on URLs that
+ * hold `$variables$` and would leave tokens kept in the path (webhook URLs) readable. The mark is
+ * JSON Schema's `writeOnly`, which the runtime reads from the action's derived schema.
+ */
+export function secret<S extends z.ZodType>(schema: S): S {
+  return schema.meta({ writeOnly: true });
+}

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ActionRegistry } from '../actions/registry.js';
+import type { ParameterSecrets } from '../actions/secret-params.js';
 import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
 import type { Clock } from '../sdk/index.js';
 import type { Page, Store, TemplateRecord } from '../store/types.js';
@@ -45,6 +46,7 @@ export class TemplateService {
     private readonly store: Pick<Store, 'templates'>,
     private readonly registry: Pick<ActionRegistry, 'validate'>,
     private readonly clock: Pick<Clock, 'now'>,
+    private readonly secrets: ParameterSecrets,
   ) {}
 
   view(t: TemplateRecord): TemplateView {
@@ -66,25 +68,29 @@ export class TemplateService {
         condition_action: s.condition_action ?? null,
         queue: false,
         delay: 0,
-        parameters: s.parameters ?? {},
+        parameters: this.secrets.mask(s.type, (s.parameters ?? {}) as Record<string, unknown>),
         created_at: iso(t.created_at),
         updated_at: iso(t.updated_at),
       })),
     };
   }
 
-  /** Validated steps from the API's action list, ordered by `order`, conditions checked. */
-  private steps(actions: z.infer<typeof TemplateActions>): Step[] {
+  /**
+   * Validated steps from the API's action list, ordered by `order`, conditions checked, secrets
+   * sealed (a secret's marker stands for the value stored in the action of the same uuid).
+   */
+  private steps(actions: z.infer<typeof TemplateActions>, previous: Step[] = []): Step[] {
+    const stored = new Map(previous.map((s) => [s.id, s]));
     const ordered = actions.map((a, i) => ({ a, i })).sort((x, y) => (x.a.order ?? x.i) - (y.a.order ?? y.i) || x.i - y.i);
     const steps: Step[] = [];
     for (const { a, i } of ordered) {
       try {
-        const parameters = this.registry.validate(a.type, a.parameters);
+        const parameters = this.registry.validate(a.type, this.secrets.resolve(a.type, a.parameters, a.uuid ? stored.get(a.uuid) : undefined));
         steps.push({
           id: a.uuid ?? randomUUID(),
           type: a.type,
           ...(a.name ? { name: a.name } : {}),
-          parameters,
+          parameters: this.secrets.seal(a.type, parameters),
           disabled: a.disabled ?? false,
           condition: a.condition ?? null,
           condition_action: a.condition_action ?? null,
@@ -123,13 +129,13 @@ export class TemplateService {
   }
 
   async update(userId: number, id: number, body: unknown): Promise<TemplateView> {
-    await this.load(userId, id);
+    const current = await this.load(userId, id);
     const b = TemplateUpdateBody.safeParse(body ?? {});
     if (!b.success) throw fromZod(b.error);
     const patch: Partial<Pick<TemplateRecord, 'name' | 'variables' | 'actions'>> = {};
     if (b.data.name !== undefined) patch.name = b.data.name;
     if (b.data.variables !== undefined) patch.variables = b.data.variables;
-    if (b.data.actions !== undefined) patch.actions = this.steps(b.data.actions);
+    if (b.data.actions !== undefined) patch.actions = this.steps(b.data.actions, current.actions as unknown as Step[]);
     const t = await this.store.templates.update(userId, id, patch, this.clock.now());
     if (!t) throw new NotFound('Template not found');
     return this.view(t);

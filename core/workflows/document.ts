@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { SECRET_MARKER } from '../actions/secret-params.js';
 import { BadRequest, ValidationError, type FieldErrors } from '../errors.js';
 
 export const API_VERSION = 'capture/v1';
@@ -124,4 +125,14 @@ export function emptyDocument(token: string): TokenActionsDocument {
 
 export function toYaml(doc: TokenActionsDocument): string {
   return YAML.stringify(doc, { lineWidth: 0 });
+}
+
+/** Why an export holds markers instead of secrets: atop exported YAML, and printed by the CLI. */
+export function secretsWarning(count: number): string {
+  return `${count} secret parameter(s) exported as "${SECRET_MARKER}": applying this document to the same token keeps the stored values; elsewhere, replace each with the value or a $global.name$ variable.`;
+}
+
+/** The document as YAML to keep or share, with the warning when secrets were left out. */
+export function exportYaml(doc: TokenActionsDocument, secretCount: number): string {
+  return (secretCount ? `# ${secretsWarning(secretCount)}\n` : '') + toYaml(doc);
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ActionRegistry } from '../actions/registry.js';
+import type { ParameterSecrets } from '../actions/secret-params.js';
 import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
@@ -35,7 +36,8 @@ export const ActionBody = z.object({
   delay: z.coerce.number().int().min(0).max(86400).nullable().optional(),
 });
 
-export function actionView(tokenId: string, step: Step, index: number): ActionView {
+/** `step` as the actions API shows it: secret parameters show as the marker. */
+export function actionView(tokenId: string, step: Step, index: number, secrets: ParameterSecrets): ActionView {
   return {
     uuid: step.id,
     token_id: tokenId,
@@ -47,7 +49,7 @@ export function actionView(tokenId: string, step: Step, index: number): ActionVi
     condition_action: step.condition_action ?? null,
     queue: step.queue ?? false,
     delay: step.delay ?? 0,
-    parameters: step.parameters,
+    parameters: secrets.mask(step.type, step.parameters),
   };
 }
 
@@ -56,12 +58,20 @@ export class WorkflowService {
     private readonly store: Store,
     private readonly registry: ActionRegistry,
     private readonly clock: Clock,
+    private readonly secrets: ParameterSecrets,
   ) {}
 
+  /** The chain as a document to show or export: secret parameters appear as the marker. */
   async document(token: TokenRecord): Promise<TokenActionsDocument> {
     const stored = await this.store.workflows.getForToken(token.uuid);
     const doc = stored ? (stored.document as unknown as TokenActionsDocument) : emptyDocument(token.uuid);
-    return { ...doc, metadata: { ...doc.metadata, token: token.alias ?? token.uuid } };
+    const steps = doc.spec.steps.map((s) => ({ ...s, parameters: this.secrets.mask(s.type, s.parameters) }));
+    return { ...doc, metadata: { ...doc.metadata, token: token.alias ?? token.uuid }, spec: { ...doc.spec, steps } };
+  }
+
+  /** How many secrets `document` shows as the marker (an export warns that they are left out). */
+  async secretCount(token: TokenRecord): Promise<number> {
+    return (await this.steps(token)).reduce((n, s) => n + this.secrets.count(s.type, s.parameters), 0);
   }
 
   async steps(token: TokenRecord): Promise<Step[]> {
@@ -69,11 +79,17 @@ export class WorkflowService {
     return stored ? (stored.document as unknown as TokenActionsDocument).spec.steps : [];
   }
 
-  /** Validates every step's parameters against its action type; 422 naming `spec.steps.N.parameters.x`. */
-  private checkSteps(steps: Step[], prefix: (i: number) => string, allowDeprecated: (s: Step) => boolean): void {
-    steps.forEach((s, i) => {
+  /**
+   * Validates every step's parameters against its action type, a secret's marker standing for the
+   * value stored in the step of the same ID; 422 naming `spec.steps.N.parameters.x`.
+   */
+  private checkSteps(steps: Step[], previous: Step[], prefix: (i: number) => string, allowDeprecated: (s: Step) => boolean): Step[] {
+    const stored = new Map(previous.map((s) => [s.id, s]));
+    return steps.map((s, i) => {
       try {
-        this.registry.validate(s.type, s.parameters, { allowDeprecated: allowDeprecated(s) });
+        const parameters = this.secrets.resolve(s.type, s.parameters, stored.get(s.id));
+        this.registry.validate(s.type, parameters, { allowDeprecated: allowDeprecated(s) });
+        return { ...s, parameters };
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         const errors: FieldErrors = {};
@@ -90,19 +106,21 @@ export class WorkflowService {
     const doc = normaliseDocument(input, previous);
     const known = new Set(previous.map((s) => `${s.id}:${s.type}`));
     // A deprecated type may stay where it already was; it may not be added.
-    this.checkSteps(doc.spec.steps, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
-    await this.save(token, doc.spec.steps, doc);
+    const steps = this.checkSteps(doc.spec.steps, previous, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
+    await this.save(token, steps, doc);
     return this.document(token);
   }
 
   private async save(token: TokenRecord, steps: Step[], base?: TokenActionsDocument): Promise<void> {
     const doc = base ?? (await this.document(token));
-    const stored = { ...doc, metadata: { ...doc.metadata, token: token.uuid }, spec: { steps } };
+    // Secrets are sealed here, which also seals those stored in plain before sealing existed.
+    const sealed = steps.map((s) => ({ ...s, parameters: this.secrets.seal(s.type, s.parameters) }));
+    const stored = { ...doc, metadata: { ...doc.metadata, token: token.uuid }, spec: { steps: sealed } };
     await this.store.workflows.putForToken(token.uuid, stored as unknown as Record<string, unknown>, this.clock.now());
   }
 
   async list(token: TokenRecord): Promise<ActionView[]> {
-    return (await this.steps(token)).map((s, i) => actionView(token.uuid, s, i));
+    return (await this.steps(token)).map((s, i) => actionView(token.uuid, s, i, this.secrets));
   }
 
   private parseBody(raw: unknown) {
@@ -125,7 +143,7 @@ export class WorkflowService {
 
   async create(token: TokenRecord, raw: unknown): Promise<ActionView> {
     const body = this.parseBody(raw);
-    const params = this.registry.validate(body.type, body.parameters);
+    const params = this.registry.validate(body.type, this.secrets.resolve(body.type, body.parameters));
     const steps = await this.steps(token);
     const step: Step = {
       id: randomUUID(),
@@ -140,7 +158,7 @@ export class WorkflowService {
     this.checkCondition(steps, step);
     const next = this.place(steps, step, body.order);
     await this.save(token, next);
-    return actionView(token.uuid, step, next.indexOf(step));
+    return actionView(token.uuid, step, next.indexOf(step), this.secrets);
   }
 
   async update(token: TokenRecord, actionId: string, raw: unknown): Promise<ActionView> {
@@ -148,7 +166,7 @@ export class WorkflowService {
     const current = steps.find((s) => s.id === actionId);
     if (!current) throw new NotFound('Action not found');
     const body = this.parseBody(raw);
-    const params = this.registry.validate(body.type, body.parameters, { allowDeprecated: body.type === current.type });
+    const params = this.registry.validate(body.type, this.secrets.resolve(body.type, body.parameters, current), { allowDeprecated: body.type === current.type });
     const step: Step = {
       ...current,
       type: body.type,
@@ -163,7 +181,16 @@ export class WorkflowService {
     this.checkCondition(steps, step);
     const next = this.place(steps, step, body.order ?? steps.indexOf(current) + 1);
     await this.save(token, next);
-    return actionView(token.uuid, step, next.indexOf(step));
+    return actionView(token.uuid, step, next.indexOf(step), this.secrets);
+  }
+
+  /**
+   * A step to try out (test-action) as the runtime would run it: a secret's marker stands for the
+   * value stored in the action `actionId` (when it is of the same type).
+   */
+  async trialParameters(token: TokenRecord, actionId: string | undefined, type: string, parameters: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const stored = actionId ? (await this.steps(token)).find((s) => s.id === actionId) : undefined;
+    return this.registry.validate(type, this.secrets.resolve(type, parameters, stored));
   }
 
   /** Disables one action of the chain; false when the chain has no such (enabled) action. */

@@ -4,7 +4,7 @@ import type { ActionRuntime } from '../../actions/module.js';
 import { newRequestRecord } from '../../capture/pipeline.js';
 import { NotFound, ValidationError } from '../../errors.js';
 import type { RequestRecord, TokenRecord } from '../../store/types.js';
-import { parseDocumentText, toYaml, type Step } from '../../workflows/document.js';
+import { exportYaml, parseDocumentText, toYaml, type Step } from '../../workflows/document.js';
 import { ActionBody } from '../../workflows/service.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken } from '../token-access.js';
@@ -81,7 +81,7 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
       ctx.body = doc;
     } else {
       ctx.type = 'application/yaml';
-      ctx.body = toYaml(doc);
+      ctx.body = exportYaml(doc, await workflows.secretCount(token));
     }
   });
 
@@ -101,9 +101,9 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
     const token = await loadToken(ctx, services, ctx.params.token!);
     const body = ActionBody.safeParse(ctx.request.body ?? {});
     if (!body.success) throw new ValidationError(body.error.issues[0]?.message ?? 'Invalid action', { type: ['is required'] });
-    const params = registry.validate(body.data.type, body.data.parameters);
-    const steps = await workflows.steps(token);
     const actionId = typeof ctx.query.action_id === 'string' ? ctx.query.action_id : undefined;
+    const params = await workflows.trialParameters(token, actionId, body.data.type, body.data.parameters);
+    const steps = await workflows.steps(token);
     const tested: Step = { id: actionId ?? TEST_ACTION_ID, type: body.data.type, parameters: params, disabled: false };
     let chain: Step[];
     if (actionId) {

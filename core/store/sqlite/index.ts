@@ -39,9 +39,26 @@ export interface SqliteOptions {
 /** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
 export const DEFAULT_WRITER_NICE = 10;
 
+/**
+ * Makes the database file (and its folder, when missing) readable by this user only, before SQLite
+ * opens it: SQLite gives the -wal and -shm files the database file's mode, so they follow. An
+ * existing file, and its -wal and -shm, are tightened too.
+ */
+function createPrivateFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
+
 /** `file` is a path, or ':memory:' for tests. */
 export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store & { db: Database.Database; writer: CaptureWriter } {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivateFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, z } from '../../../core/sdk/index.js';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 /** Constant-time comparison, whatever the lengths. */
@@ -21,7 +21,7 @@ export const authBasic = defineAction({
     'Protects the URL with HTTP Basic Authentication. Wrong or missing credentials answer 401 with WWW-Authenticate, stop the actions and do not store the request. No effect on e-mails and DNS lookups.',
   parameters: z.object({
     username: z.string().nullish().transform((v) => v ?? ''),
-    password: z.string(),
+    password: secret(z.string()),
   }),
   execute({ params, request, response, dontSave, stop, log }) {
     if (request.type !== 'web') return log(`Basic Auth has no effect on ${request.type} captures`);

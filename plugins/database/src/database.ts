@@ -3,7 +3,7 @@
 // through the outbound policy and only the approved address is connected to. A query has 10 s
 // (less when the chain has less left); failures go to `$<variable_name>.error$` as well as to the
 // action's errors.
-import { boolean, defineAction, integer, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, integer, optionalText, secret, variableName, z } from '../../../core/sdk/index.js';
 import { MAX_ROWS, untilAborted, type Driver, type Target } from './driver.js';
 import { mysqlDriver } from './mysql.js';
 import { MIXED_MESSAGE, bindParameters, mixesStyles, type Dialect } from './placeholders.js';
@@ -39,7 +39,7 @@ export const database = defineAction({
         .describe('Default 5432 (pgsql), 3306 (mysql), 1433 (sqlsrv)'),
       database: z.string().trim().min(1, 'is required').max(128),
       username: z.string().min(1, 'is required').max(128),
-      password: optionalText().describe('For a PostgreSQL endpoint ID: endpoint=<id>;<password>'),
+      password: secret(optionalText()).describe('For a PostgreSQL endpoint ID: endpoint=<id>;<password>'),
       statement: z.string().trim().min(1, 'is required').max(100_000),
       params: z
         .union([z.array(param).max(1000), z.record(z.string(), scalar)])

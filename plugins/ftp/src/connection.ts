@@ -7,7 +7,7 @@
 // budget if that ends first); the connection is always closed.
 import net from 'node:net';
 import { Client, FTPError } from 'basic-ftp';
-import { boolean, integer, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, integer, secret, z, type ActionContext } from '../../../core/sdk/index.js';
 
 export const FTP_TIMEOUT_MS = 30_000;
 export const DEFAULT_PORT = 21;
@@ -20,7 +20,7 @@ export const connectionParams = {
     .nullish()
     .describe('Default 21'),
   username: z.string().min(1, 'is required'),
-  password: z.string(),
+  password: secret(z.string()),
   path: z.string().trim().min(1, 'is required').max(4096),
   ssl: boolean().nullish().describe('FTPS: upgrade the connection with AUTH TLS (explicit FTPS)'),
   passive: boolean().nullish().describe('Passive mode (the default). Active mode is not supported: false is logged and passive mode used'),

@@ -4,7 +4,7 @@
 // app_secret, target_type and content, plus the target: `target_alias` for a channel, `pushed_id`
 // for a Pushed ID, `access_token` for a user who authorized the app (OAuth). `server` points it at
 // another API base.
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, z } from '../../../core/sdk/index.js';
 import { apiError, asObject, callApi, field, joinUrl, optionalUrl } from './common.js';
 
 export const PUSHED_API = 'https://api.pushed.co';
@@ -21,7 +21,7 @@ export const pushedSend = defineAction({
     "Sends a push notification with your Pushed.co app's key and secret: to the app's subscribers (target_type app), to a channel (target: the channel alias), to a Pushed ID (pushed_id) or to a user who authorized the app (user: the OAuth access token). A free Pushed account sends up to 1000 notifications a month.",
   parameters: z.object({
     app_key: z.string().trim().min(1, 'is required'),
-    app_secret: z.string().trim().min(1, 'is required'),
+    app_secret: secret(z.string().trim().min(1, 'is required')),
     target_type: z.enum(TARGET_TYPES).describe('app, channel, pushed_id or user'),
     target: z.string().describe('The channel alias, Pushed ID or user access token (ignored for app)'),
     message: z.string().describe('The notification text'),

@@ -4,7 +4,7 @@
 // through a Slack app instead: the provider's bot token calls chat.postMessage (channel, text, and a
 // custom username and icon when the app has chat:write.customize), or the provider's own webhook
 // URL is used, kept encrypted instead of sitting in the action's parameters.
-import { boolean, defineAction, defineProvider, optionalText, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, defineAction, defineProvider, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
 import { apiError, asObject, callApi, field, hostOf, httpUrl, joinUrl, optionalProviderId, optionalUrl, useProvider } from './common.js';
 
 export const SLACK_API = 'https://slack.com/api';
@@ -28,7 +28,7 @@ export const slackProvider = defineProvider({
 
 const parameters = z
   .object({
-    webhook_url: optionalUrl().describe('Incoming webhook URL (https://hooks.slack.com/services/...). Not needed with provider_id'),
+    webhook_url: secret(optionalUrl()).describe('Incoming webhook URL (https://hooks.slack.com/services/...). Not needed with provider_id'),
     raw: boolean().nullish().describe('Send the content as the JSON payload itself (blocks, attachments...) instead of as text'),
     content: z.string().describe('The message text (Slack mrkdwn), or the JSON payload with raw'),
     provider_id: optionalProviderId().describe('A slack provider: its bot token (chat.postMessage) or its webhook URL is used instead of webhook_url'),

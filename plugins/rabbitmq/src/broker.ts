@@ -3,7 +3,7 @@
 // checked against), closed whatever happens, with a time limit.
 import { isIP } from 'node:net';
 import amqp, { type ChannelModel } from 'amqplib';
-import { boolean, integer, optionalText, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, integer, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
 
 /** Longest a connection and its work may take (less when the chain has less left). */
 export const BROKER_TIMEOUT_MS = 10_000;
@@ -17,7 +17,7 @@ export const brokerParameters = {
     .nullish()
     .describe('Default 5672, or 5671 with ssl'),
   username: z.string().min(1, 'is required'),
-  password: z.string().min(1, 'is required'),
+  password: secret(z.string().min(1, 'is required')),
   vhost: optionalText().describe('Default /'),
   queue: z.string().trim().min(1, 'is required').max(255),
   ssl: boolean().nullish().describe('Connect with TLS (amqps); the certificate must match the host name'),

@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import nodemailer from 'nodemailer';
-import { boolean, defineAction, integer, optionalText, z, type InjectionToken } from '../../../core/sdk/index.js';
+import { boolean, defineAction, integer, optionalText, secret, z, type InjectionToken } from '../../../core/sdk/index.js';
 import { attachment, mailAttachments, parseRecipients } from './send-email.js';
 
 /**
@@ -32,7 +32,7 @@ export const sendEmailSmtp = defineAction({
       .nullish()
       .describe('Default 465 for ssl, 587 for tls, 25 for none'),
     username: z.string().min(1, 'is required'),
-    password: z.string().min(1, 'is required'),
+    password: secret(z.string().min(1, 'is required')),
     encryption: z
       .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : (v ?? undefined)), z.enum(['none', 'ssl', 'tls']).default('tls'))
       .describe('ssl: implicit TLS; tls: STARTTLS required; none: no encryption'),

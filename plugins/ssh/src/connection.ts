@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import ssh2 from 'ssh2';
 import type { Client as SshClient, ConnectConfig, SFTPWrapper } from 'ssh2';
-import { integer, optionalText, z, type ActionContext } from '../../../core/sdk/index.js';
+import { integer, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
 import { SSH_KEY } from './ssh-key.js';
 
 export const SSH_TIMEOUT_MS = 30_000;
@@ -26,7 +26,7 @@ export const connectionParams = {
     .nullish()
     .describe('Default 22'),
   username: z.string().min(1, 'is required'),
-  password: optionalText(),
+  password: secret(optionalText()),
   host_key: optionalText().describe(
     "The server's host key fingerprint (SHA256:...) to require. Without it any host key is accepted and its fingerprint logged",
   ),

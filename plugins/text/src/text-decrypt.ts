@@ -1,4 +1,4 @@
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, variableName, z } from '../../../core/sdk/index.js';
 import { decrypt } from './secretbox.js';
 
 export const textDecrypt = defineAction({
@@ -8,7 +8,7 @@ export const textDecrypt = defineAction({
   description: 'Decrypts text made by Encrypt Text with the same password and stores it in a variable.',
   parameters: z.object({
     source: z.string().min(1),
-    password: z.string().min(1),
+    password: secret(z.string().min(1)),
     variable_name: variableName().default('decrypted'),
   }),
   sets: ['<variable_name>'],

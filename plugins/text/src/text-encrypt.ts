@@ -1,4 +1,4 @@
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, variableName, z } from '../../../core/sdk/index.js';
 import { encrypt } from './secretbox.js';
 
 export const textEncrypt = defineAction({
@@ -8,7 +8,7 @@ export const textEncrypt = defineAction({
   description: 'Encrypts text with a password (XSalsa20-Poly1305, key derived with scrypt) and stores it as base64 in a variable. Decrypt Text reverses it.',
   parameters: z.object({
     source: z.string(),
-    password: z.string().min(1),
+    password: secret(z.string().min(1)),
     variable_name: variableName().default('encrypted'),
   }),
   sets: ['<variable_name>'],
