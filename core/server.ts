@@ -6,6 +6,7 @@ import { createCapturePipeline, type CapturePipeline } from './capture/pipeline.
 import type { Config } from './config.js';
 import { createTokenCache } from './capture/token-cache.js';
 import { createApp } from './http/app.js';
+import { headerBlockBytes } from './http/header-block.js';
 import type { HttpServices } from './http/services.js';
 import { createLogger, type Logger } from './logger.js';
 import { loadModules, type ModuleContext, type ServiceModule, type StartedModule } from './modules.js';
@@ -41,13 +42,22 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const sortingKey = createSortingKeys(clock);
 
   let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
-  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, (req, res) => handler(req, res));
+  const tooLarge = `Request headers larger than ${config.MAX_HEADER_BYTES} bytes`;
+  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, (req, res) => {
+    // Before any route or capture: the whole header block, measured as sent (see header-block.ts).
+    if (headerBlockBytes(req) > config.MAX_HEADER_BYTES) {
+      const body = JSON.stringify({ message: tooLarge });
+      res.writeHead(431, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+      return;
+    }
+    handler(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   // Oversized headers and malformed requests get a JSON error instead of a bare socket reset.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const message = status === 431 ? `Request headers larger than ${config.MAX_HEADER_BYTES} bytes` : 'Malformed HTTP request';
+    const message = status === 431 ? tooLarge : 'Malformed HTTP request';
     const body = JSON.stringify({ message });
     socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
