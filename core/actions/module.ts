@@ -105,7 +105,8 @@ export function createActionsModule(): ServiceModule {
       parent.register(MAILER, { useFactory: () => (ctx.shared.get('mailer') as Mailer | undefined) ?? noMailer });
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
-      parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool())) });
+      const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT };
+      parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
       const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
       for (const f of failures) logger.error('action plugin skipped', { plugin: f.source, error: f.message });
       // Including templates needs the store, so these two are core's own rather than a plugin's.

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { createActionsModule } from '../actions/module.js';
+import { RequestView } from '../http/requests/requests.schema.js';
 import { queryAllOf, queryOf } from './query.js';
 
 describe('queryOf', () => {
@@ -49,6 +50,7 @@ describe('repeated query keys through the service', () => {
     const one = await s.call('GET', `/token/${t.uuid}/request/${r.headers.get('x-request-id')}`);
     expect(one.data.query).toEqual({ 'tags[]': 'b', x: '1' });
     expect(one.data.query_all).toEqual({ 'tags[]': ['a', 'b'], x: ['1'] });
+    expect(RequestView.parse(one.data)).toMatchObject({ query_all: one.data.query_all }); // as documented
     // Captures without repeats and without a query string have the same shape.
     await s.call('GET', `/${t.uuid}?x=1`);
     await s.call('GET', `/${t.uuid}`);

@@ -7,6 +7,7 @@ import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { createActionsModule } from '../actions/module.js';
+import { RequestView } from '../http/requests/requests.schema.js';
 import { createDnsModule, type DnsInfo } from './index.js';
 import { parseAnswers, select, txtStrings } from './answers.js';
 
@@ -81,6 +82,7 @@ describe('DNS capture', () => {
     expect(stored[0].dns).toEqual({ name: name.toLowerCase(), type: 'TXT', protocol: 'udp', subdomain: `${data}.x`.toLowerCase() });
     expect(stored[1].dns).toEqual({ name: upper, type: 'A', protocol: 'tcp', subdomain: `${data}.X` });
     expect(Buffer.from(stored[1].dns.subdomain.split('.')[0], 'base64url').toString()).toBe('hello world');
+    expect(RequestView.parse(stored[1]).dns).toEqual(stored[1].dns); // as documented (schemas/request.schema.json)
   });
 
   it('finds a token by its alias whatever the case the resolver gives the name', async () => {

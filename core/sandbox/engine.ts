@@ -3,6 +3,7 @@
 
 import { createHash, createHmac, randomBytes, randomUUID, type BinaryToTextEncoding } from 'node:crypto';
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { ScriptOutput } from '../sdk/output.js';
 import { librarySource, lodashBatch, lodashFullSource } from './modules.js';
 import { PRELUDE_PARTS, PRELUDE_SOURCE, wrapScript } from './prelude.js';
 import type { WorkerJob } from './protocol.js';
@@ -76,8 +77,7 @@ export async function runInSandbox(mod: QuickJSWASMModule, job: WorkerJob, bridg
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(job.variables)) vars[k] = String(v);
   const output: string[] = [];
-  let outputChars = 0;
-  let truncated = false;
+  const out = new ScriptOutput({ maxBytes: job.maxOutputBytes, maxLineBytes: job.maxOutputBytes, maxLines: 10_000 }, (line) => output.push(line));
   let response: SandboxResponse | null = null;
   let stopped = false;
   let dontSave = false;
@@ -95,17 +95,6 @@ export async function runInSandbox(mod: QuickJSWASMModule, job: WorkerJob, bridg
   };
   let bridgeFailure: string | null = null;
   const nodeTimers = new Set<NodeJS.Timeout>();
-
-  const push = (line: string) => {
-    if (truncated) return;
-    if (outputChars + line.length > job.maxOutputChars || output.length >= 10_000) {
-      truncated = true;
-      output.push('[output truncated]');
-      return;
-    }
-    outputChars += line.length;
-    output.push(line);
-  };
 
   const timeoutText = () => `Script timed out after ${job.timeoutMs} ms`;
   const memoryText = () => `Script exceeded the memory limit (${Math.round(job.memoryBytes / 1024 / 1024)} MiB)`;
@@ -189,7 +178,7 @@ export async function runInSandbox(mod: QuickJSWASMModule, job: WorkerJob, bridg
     def('request', () => c.newString(requestJson));
     def('info', () => c.newString(JSON.stringify({ hasDb: job.hasDb, hasStore: job.hasStore })));
     def('out', (line) => {
-      push(str(line));
+      if (!out.full) out.write(str(line));
     });
     def('setVar', (name, value) => {
       vars[str(name)] = str(value);

@@ -5,7 +5,7 @@
 /** The injection token of the pool (defined by the SDK, which plugins import). */
 export { SANDBOX as SANDBOX_POOL } from '../sdk/sandbox.js';
 
-export { createSandboxPool, DEFAULT_MEMORY_BYTES, DEFAULT_STACK_BYTES } from './pool.js';
+export { createSandboxPool, DEFAULT_MEMORY_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_STACK_BYTES } from './pool.js';
 export { allowedModules } from './modules.js';
 export type {
   HostCalls,

@@ -1,11 +1,16 @@
 // The main-thread side of the sandbox: a small pool of worker threads, each holding a warm QuickJS
-// WASM module. Jobs queue until a worker is free; each runs with an interrupt deadline inside the
-// worker, and the pool terminates (and replaces) a worker whose run overruns that deadline by a
-// grace margin, because the interrupt handler does not stop everything. Other workers keep serving.
+// WASM module. Jobs queue per account until a worker is free; accounts take turns and one account
+// never holds more than its share of the workers (FairQueue), so a flood of runaway scripts from
+// one account delays only that account. Each run gets a deadline (the job's budget, at most
+// runTimeoutMs) enforced by an interrupt inside the worker; the pool terminates (and replaces) a
+// worker whose run overruns it by a grace margin, because the interrupt handler does not stop
+// everything. Other workers keep serving.
 
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from '../sdk/fair-share.js';
+import { SCRIPT_OUTPUT_MAX_BYTES } from '../sdk/output.js';
 import type { FromWorker, ToWorker, WorkerJob } from './protocol.js';
 import type {
   HostCalls,
@@ -21,12 +26,15 @@ import type {
 
 export const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_STACK_BYTES = 256 * 1024;
+/** How long one run may take at most, whatever budget its chain has left (30 s inline). */
+export const DEFAULT_RUN_TIMEOUT_MS = 10_000;
 const WORKER_STACK_MB = 8; // the QuickJS stack limit above must stay well inside the thread's stack
 const WORKER_HEAP_MB = 256;
 const MAX_START_FAILURES = 3;
 
 interface Running {
   runId: number;
+  account: string;
   job: SandboxJob;
   host: HostCalls;
   timeoutMs: number;
@@ -47,6 +55,8 @@ interface Queued {
   host: HostCalls;
   deadline: number;
   resolve(result: SandboxResult): void;
+  /** Fails the job if it is still waiting when its budget is spent. */
+  expiry: NodeJS.Timeout;
 }
 
 function failed(job: SandboxJob, error: string): SandboxResult {
@@ -155,16 +165,20 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
   const memoryBytes = opts.memoryBytes ?? DEFAULT_MEMORY_BYTES;
   const stackBytes = opts.stackBytes ?? DEFAULT_STACK_BYTES;
   const killGraceMs = opts.killGraceMs ?? 500;
-  const maxOutputChars = opts.maxOutputChars ?? 1024 * 1024;
+  const maxOutputBytes = opts.maxOutputBytes ?? SCRIPT_OUTPUT_MAX_BYTES;
+  const runTimeoutMs = opts.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  // By default an account may use half the workers: the other half stays free for everyone else.
+  const maxPerAccount = opts.maxConcurrentPerAccount ?? Math.max(1, Math.floor(size / 2));
   const maxPendingHostCalls = opts.maxPendingHostCalls ?? 32;
   const interrupt = !opts.disableInterruptForTesting;
   // A worker whose WASM memory grew far beyond the default limit (a big memoryBytes job) is recycled.
   const recycleWasmBytes = 2 * memoryBytes + 64 * 1024 * 1024;
 
   const slots: Slot[] = [];
-  const queue: Queued[] = [];
+  const queue = new FairQueue<Queued>(maxPerAccount);
   let closed = false;
   let nextRunId = 1;
+  let nextUnattributed = 1;
   let replaced = 0;
   let startFailures = 0;
   let lastStartError = '';
@@ -204,6 +218,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
     if (!cur) return;
     clearTimeout(cur.killTimer);
     slot.current = null;
+    queue.done(cur.account);
     slot.worker.unref();
     cur.resolve(result);
   }
@@ -252,7 +267,10 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       // The workers cannot start at all (broken install?): fail what waits instead of spinning.
       slot.retired = true;
       slots.splice(slots.indexOf(slot), 1);
-      for (const q of queue.splice(0)) q.resolve(failed(q.job, `Sandbox unavailable: ${lastStartError}`));
+      for (const q of queue.clear()) {
+        clearTimeout(q.expiry);
+        q.resolve(failed(q.job, `Sandbox unavailable: ${lastStartError}`));
+      }
       for (const w of readyWaiters.splice(0)) w.reject(new Error(`Sandbox unavailable: ${lastStartError}`));
       return;
     }
@@ -268,7 +286,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
     pump();
   }
 
-  function dispatch(slot: Slot, q: Queued, timeoutMs: number): void {
+  function dispatch(slot: Slot, account: string, q: Queued, timeoutMs: number): void {
     const runId = nextRunId++;
     const job: WorkerJob = {
       script: q.job.script,
@@ -277,7 +295,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       timeoutMs,
       memoryBytes: q.job.memoryBytes ?? memoryBytes,
       stackBytes,
-      maxOutputChars,
+      maxOutputBytes,
       maxPendingHostCalls,
       interrupt,
       hasDb: typeof q.host.db === 'function',
@@ -285,9 +303,10 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
     };
     slot.current = {
       runId,
+      account,
       job: q.job,
       host: q.host,
-      timeoutMs: q.job.timeoutMs,
+      timeoutMs,
       resolve: q.resolve,
       killTimer: setTimeout(() => kill(slot, runId), timeoutMs + killGraceMs),
     };
@@ -299,16 +318,24 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
     if (closed) return;
     while (slots.length < size && startFailures < MAX_START_FAILURES) slots.push(spawn());
     for (const slot of slots) {
-      if (queue.length === 0) return;
+      if (queue.waiting === 0) return;
       if (!slot.ready || slot.retired || slot.current) continue;
-      let q = queue.shift();
-      while (q && q.deadline - Date.now() <= 0) {
-        q.resolve(failed(q.job, `Script timed out after ${q.job.timeoutMs} ms (waiting for a free sandbox)`));
-        q = queue.shift();
+      let next = queue.take();
+      while (next && next.item.deadline - Date.now() <= 0) {
+        queue.done(next.account);
+        expire(next.item);
+        next = queue.take();
       }
-      if (!q) return;
-      dispatch(slot, q, q.deadline - Date.now());
+      if (!next) return; // what waits belongs to accounts at their cap
+      const { account, item } = next;
+      clearTimeout(item.expiry);
+      dispatch(slot, account, item, Math.min(runTimeoutMs, item.deadline - Date.now()));
     }
+  }
+
+  function expire(q: Queued): void {
+    clearTimeout(q.expiry);
+    q.resolve(failed(q.job, `Script timed out after ${q.job.timeoutMs} ms (waiting for a free sandbox)`));
   }
 
   for (let i = 0; i < size; i++) slots.push(spawn());
@@ -319,8 +346,11 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       if (typeof job.script !== 'string') return Promise.reject(new TypeError('job.script must be a string'));
       const timeoutMs = Number.isFinite(job.timeoutMs) ? Math.max(0, job.timeoutMs) : 0;
       if (startFailures >= MAX_START_FAILURES) startFailures = 0; // try again with fresh workers
+      // A job that names no account is a share of its own (callers outside the action chain).
+      const account = job.account ?? `unattributed:${nextUnattributed++}`;
       return new Promise<SandboxResult>((resolve) => {
-        queue.push({ job, host, deadline: Date.now() + timeoutMs, resolve });
+        const q: Queued = { job, host, deadline: Date.now() + timeoutMs, resolve, expiry: setTimeout(() => queue.remove(account, q) && expire(q), timeoutMs) };
+        queue.push(account, q);
         pump();
       });
     },
@@ -334,13 +364,16 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       return new Promise<void>((resolve, reject) => readyWaiters.push({ resolve, reject }));
     },
     stats(): SandboxPoolStats {
-      return { size, busy: slots.filter((s) => s.current).length, queued: queue.length, replaced };
+      return { size, busy: slots.filter((s) => s.current).length, queued: queue.waiting, replaced };
     },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
       for (const w of readyWaiters.splice(0)) w.reject(new Error('The sandbox pool was closed'));
-      for (const q of queue.splice(0)) q.resolve(failed(q.job, 'The sandbox pool was closed'));
+      for (const q of queue.clear()) {
+        clearTimeout(q.expiry);
+        q.resolve(failed(q.job, 'The sandbox pool was closed'));
+      }
       const all = slots.splice(0);
       for (const slot of all) {
         const cur = slot.current;

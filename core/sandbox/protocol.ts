@@ -12,7 +12,8 @@ export interface WorkerJob {
   timeoutMs: number;
   memoryBytes: number;
   stackBytes: number;
-  maxOutputChars: number;
+  /** UTF-8 bytes of output kept (SandboxPoolOptions.maxOutputBytes). */
+  maxOutputBytes: number;
   maxPendingHostCalls: number;
   interrupt: boolean;
   /** Whether the host serves db() / store.get/set. */

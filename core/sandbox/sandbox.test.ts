@@ -285,7 +285,7 @@ describe('sandbox pool', () => {
     const o = await pool.run(job(`for (let i = 0; i < 12000; i++) echo('line ' + i)`), host);
     expect(o.error).toBeNull();
     expect(o.output.length).toBe(10_001);
-    expect(o.output.at(-1)).toBe('[output truncated]');
+    expect(o.output.at(-1)).toBe('(output cut: more than 10,000 lines)');
   });
 });
 
@@ -315,5 +315,42 @@ describe('sandbox pool hard kill', () => {
     const pool = createSandboxPool({ size: 1 });
     await pool.close();
     await expect(pool.run(job('1'), fakeHost().host)).rejects.toThrow(/closed/);
+  });
+});
+
+describe('sandbox pool fairness', () => {
+  it("one account's runaway scripts leave workers for another account's script", async () => {
+    const pool = createSandboxPool({ size: 2, runTimeoutMs: 5000 });
+    try {
+      await pool.ready();
+      const { host } = fakeHost();
+      const flood = Array.from({ length: 20 }, () => pool.run(job('for (;;) {}', { timeoutMs: 10_000, account: 'user:1' }), host));
+      const started = Date.now();
+      const other = await pool.run(job(`echo('quick')`, { account: 'user:2' }), host);
+      expect(other).toMatchObject({ error: null, output: ['quick'] });
+      expect(Date.now() - started).toBeLessThan(3000);
+      // By default an account has half the workers: one of the flood's runs goes, the rest wait.
+      expect(pool.stats()).toMatchObject({ busy: 1, queued: 19 });
+      await pool.close();
+      expect((await Promise.all(flood)).every((r) => r.error !== null)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops a run at runTimeoutMs even when its job has a longer budget', async () => {
+    const pool = createSandboxPool({ size: 1, runTimeoutMs: 300 });
+    try {
+      await pool.ready();
+      const { host } = fakeHost();
+      const started = Date.now();
+      const r = await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1' }), host);
+      expect(r.error).toBe('Script timed out after 300 ms');
+      expect(Date.now() - started).toBeLessThan(3000);
+      // The worker serves the next run.
+      expect((await pool.run(job(`echo('next')`, { account: 'user:1' }), host)).output).toEqual(['next']);
+    } finally {
+      await pool.close();
+    }
   });
 });

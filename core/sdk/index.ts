@@ -27,6 +27,9 @@ export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, 
 export type { Operator, ValueOperator } from './operators.js';
 export { REGEX_TIMEOUT_MS, RegexTimeout, parseRegex, regexExec, regexMatchAll, regexReplace, regexTest } from './regex.js';
 export { SANDBOX } from './sandbox.js';
+export { FairQueue, accountOf } from './fair-share.js';
+export { SCRIPT_OUTPUT_MAX_BYTES, SCRIPT_OUTPUT_MAX_LINE_BYTES, ScriptOutput } from './output.js';
+export type { OutputLimits } from './output.js';
 export { parseHeaderLines } from './headers.js';
 export { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
 export type { HostCalls, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';

@@ -60,8 +60,16 @@ export interface SandboxJob {
   variables: Record<string, string>;
   /** The captured request as the API shows it; exposed to the script as `request`. */
   request: object;
-  /** Time budget in milliseconds, counted from the moment `run` is called (queueing included). */
+  /**
+   * Time budget in milliseconds, counted from the moment `run` is called (queueing included). The
+   * run itself is also limited by the pool's runTimeoutMs.
+   */
   timeoutMs: number;
+  /**
+   * Whose fair share of the workers the run counts against (`accountOf(token)`). A job without one
+   * is not limited per account.
+   */
+  account?: string;
   /** Memory limit of the script's runtime; defaults to the pool's. */
   memoryBytes?: number;
 }
@@ -98,8 +106,12 @@ export interface SandboxPoolOptions {
   stackBytes?: number;
   /** How long past its deadline a run may go before its worker is terminated (default 500 ms). */
   killGraceMs?: number;
-  /** Cap on the characters of output kept per run (default 1 MiB). */
-  maxOutputChars?: number;
+  /** Cap on the UTF-8 bytes of output kept per run (default SCRIPT_OUTPUT_MAX_BYTES, 1 MiB). */
+  maxOutputBytes?: number;
+  /** Longest a run may take once it has a worker, whatever its job's budget (default 10 s). */
+  runTimeoutMs?: number;
+  /** Runs of one account at the same time (default: half the workers, at least 1). */
+  maxConcurrentPerAccount?: number;
   /** Cap on host calls in flight per run (default 32). */
   maxPendingHostCalls?: number;
   /** Testing only: disables the QuickJS interrupt handler so that only the hard kill can stop a run. */

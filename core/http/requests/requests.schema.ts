@@ -54,7 +54,8 @@ export const RequestView = z.object({
   method: z.string(),
   user_agent: z.string(),
   content: z.string().describe('The body as UTF-8 text; `raw` returns the exact bytes'),
-  query: z.record(z.string(), z.string()).nullable(),
+  query: z.record(z.string(), z.string()).nullable().describe('Query string: the last value of a repeated key'),
+  query_all: z.record(z.string(), z.array(z.string())).nullable().describe('Every value of each query key, in order'),
   request: z.record(z.string(), z.unknown()).describe('Form fields (urlencoded or multipart)'),
   headers: z.record(z.string(), z.array(z.string())),
   url: z.string(),
@@ -73,4 +74,12 @@ export const RequestView = z.object({
   text_content: z.string().optional(),
   html_content: z.string().optional(),
   checks: z.record(z.string(), z.unknown()).optional(),
+  dns: z
+    .object({
+      name: z.string().describe('The name asked, in the case it reached the service'),
+      type: z.string(),
+      protocol: z.enum(['udp', 'tcp']),
+      subdomain: z.string().describe('The labels before the token'),
+    })
+    .optional(),
 });

@@ -1,7 +1,7 @@
 // The `javascript` action: runs the script in the QuickJS sandbox (core/sandbox) and applies what
 // it did (variables, output, response, stop, don't save) to the chain.
 import type { DependencyContainer } from 'tsyringe';
-import { SANDBOX, defineAction, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
+import { SANDBOX, accountOf, defineAction, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
 
 /** Outgoing requests made by a script time out like the HTTP Request action's (inline). */
 const FETCH_TIMEOUT_MS = 15_000;
@@ -87,7 +87,7 @@ export const javascript = defineAction({
     if (timeoutMs <= 0) throw new Error('No time left to run the script');
     const before = ctx.vars.all();
     const result = await poolFor(ctx.container).run(
-      { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs },
+      { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token) },
       hostCalls(ctx),
     );
     for (const line of result.output) ctx.log(line);

@@ -111,6 +111,25 @@ describe('javascript action', () => {
     expect(r.errors[0]).toMatch(/timed out|time budget/);
   });
 
+  it("a trivial script answers while another account's scripts loop forever", async () => {
+    // A pool of its own: two workers, and runs cut at 5 s so that the test can close it early.
+    const own = createSandboxPool({ size: 2, runTimeoutMs: 5000 });
+    const scope = container.createChildContainer();
+    scope.registerInstance(SANDBOX, own);
+    try {
+      await own.ready();
+      const flood = Array.from({ length: 20 }, () => runAction(javascript, { script: 'for (;;) {}' }, { container: scope, token: { user_id: 1 } }));
+      const started = Date.now();
+      const r = await runAction(javascript, { script: "echo('quick')" }, { container: scope, token: { uuid: 'another-token', user_id: null } });
+      expect(r).toMatchObject({ errors: [], output: ['quick'] });
+      expect(Date.now() - started).toBeLessThan(3000);
+      await own.close();
+      expect((await Promise.all(flood)).every((f) => f.errors.length === 1)).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('requires a script parameter', () => {
     expect(() => validateParams(javascript, {})).toThrow();
     expect(validateParams(javascript, { script: 'echo(1)' })).toEqual({ script: 'echo(1)' });
