@@ -95,6 +95,27 @@ describe('guardStream', () => {
     expect(got).toEqual([]);
   });
 
+  it('ends the stream, without an unhandled rejection, when sending a held event throws', async () => {
+    const bus = createBus();
+    const revoked: unknown[] = [];
+    const boom = new Error('socket gone');
+    guardStream({
+      bus,
+      token: token(),
+      userId: 7,
+      check: async () => token(),
+      deliver: () => {
+        throw boom;
+      },
+      revoke: (err) => revoked.push(err),
+    });
+    bus.publishAccess({ type: 'user.access_changed', userId: 7 });
+    bus.publish(created('a'));
+    await settle();
+    expect(revoked).toEqual([boom]);
+    expect(bus.subscriberCount('t1')).toBe(0);
+  });
+
   it('a stream opened without a user key does not listen to user changes', () => {
     const { bus, check } = setup(null);
     bus.publishAccess({ type: 'user.access_changed', userId: 7 });

@@ -43,7 +43,7 @@ export function guardStream(o: GuardOptions): () => void {
       held.push(e);
     } else if (e.type === 'token.updated' && accessOf(e.token) !== access) {
       held = [e];
-      void recheck();
+      startCheck();
     } else {
       o.deliver(e);
     }
@@ -56,8 +56,17 @@ export function guardStream(o: GuardOptions): () => void {
       return;
     }
     held = [];
-    void recheck();
+    startCheck();
   };
+
+  // A delivery that throws while the held events go out ends the stream like a failed check would.
+  function startCheck(): void {
+    recheck().catch((err: unknown) => {
+      if (stopped) return;
+      stop();
+      o.revoke(err);
+    });
+  }
 
   async function recheck(): Promise<void> {
     do {
