@@ -21,12 +21,14 @@ import { bareSection } from './sections/bare.js';
 import { captureSection } from './sections/capture.js';
 import { chainSection } from './sections/chain.js';
 import { sandboxSection } from './sections/sandbox.js';
+import { startupSection } from './sections/startup.js';
 
 const SECTIONS: Section[] = [
   bareSection, // must come first: the others compare with it
   captureSection,
   chainSection, // added latency of a 5-action text/logic chain vs a plain token (issue 4)
   sandboxSection, // added latency of one javascript action, plain and with lodash (issue 4)
+  startupSection, // npm start to /healthz after install (issue 14)
 ];
 
 async function main(): Promise<number> {

@@ -196,11 +196,9 @@ export interface Service extends Child {
   stop(): Promise<number | null>;
 }
 
-/** The real service (`node dist/core/main.js`) on a fresh SQLite data directory. */
-export async function startService(extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
-  const env: Record<string, string> = {
+/** The environment the benchmark starts the service with: loopback, its own data folder, quiet. */
+export function serviceEnv(port: number, dataDir: string, extraEnv: Record<string, string> = {}): Record<string, string> {
+  return {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -216,6 +214,13 @@ export async function startService(extraEnv: Record<string, string> = {}, nodeAr
     DNS_PORT: '0',
     ...extraEnv,
   };
+}
+
+/** The real service (`node dist/core/main.js`) on a fresh SQLite data directory. */
+export async function startService(extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
+  const env = serviceEnv(port, dataDir, extraEnv);
   let child: Child;
   try {
     child = await startChild({ script: path.join(ROOT, 'dist/core/main.js'), env, nodeArgs, readyPath: '/healthz', port });
