@@ -57,10 +57,6 @@ export const ConfigSchema = z.object({
   SANDBOX_RUN_TIMEOUT_MS: int(100, 600_000).default(10_000),
   /** JavaScript runs of one account at the same time; unset: half the sandbox workers (at least 1). */
   SANDBOX_MAX_CONCURRENT_PER_ACCOUNT: int(1, 1024).optional(),
-  /** How long one JavaScript action run may take once it has a sandbox worker, in ms (the chain's budget still applies). */
-  SANDBOX_RUN_TIMEOUT_MS: int(100, 600_000).default(10_000),
-  /** JavaScript runs of one account at the same time; unset: half the sandbox workers (at least 1). */
-  SANDBOX_MAX_CONCURRENT_PER_ACCOUNT: int(1, 1024).optional(),
 
   // E-mail capture (core/mail). SMTP_PORT 0 picks a free port (tests); SMTP_ENABLED=false turns the
   // SMTP server off. STARTTLS is offered when both PEM files are set.
