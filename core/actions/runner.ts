@@ -1,10 +1,19 @@
 // Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
 // parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
 import { hasBytes, textBytes } from '../sdk/bytes.js';
-import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
+import { headerLineFields } from '../sdk/headers.js';
+import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
 import type { ActionRegistry } from './registry.js';
 import { templateValue } from './templating.js';
 import { VariableScope, requestVariables } from './variables.js';
+
+/** Each definition's header-line parameters, found once from its schema. */
+const headerFieldsOf = new WeakMap<AnyActionDefinition, string[]>();
+function headerFields(def: AnyActionDefinition): string[] {
+  let fields = headerFieldsOf.get(def);
+  if (!fields) headerFieldsOf.set(def, (fields = headerLineFields(def.parameters)));
+  return fields;
+}
 
 export interface ChainAction {
   uuid: string;
@@ -155,7 +164,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     if (step.unavailable) return void fail(step, step.unavailable);
     const def = entry.definition;
     const raw = step.parameters ?? {};
-    const parsed = def.parameters.safeParse(templateValue(raw, scope.resolve, def.untemplated ?? []));
+    const parsed = def.parameters.safeParse(templateValue(raw, scope.resolve, def.untemplated ?? [], headerFields(def)));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return void fail(step, `Invalid parameter ${['parameters', ...issue.path.map(String)].join('.')}: ${issue.message}`);

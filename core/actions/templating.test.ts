@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testRequest } from '../sdk/testing.js';
-import { MODIFIERS, template, templateValue } from './templating.js';
+import { MODIFIERS, template, templateHeaderLines, templateValue } from './templating.js';
 import { VariableScope, requestVariables } from './variables.js';
 
 const token = { uuid: '11111111-1111-4111-8111-111111111111', alias: 'shop' };
@@ -71,6 +71,13 @@ describe('template', () => {
     const s = scope({ a: '1' });
     const out = templateValue({ x: '$a$', list: [{ y: '$a$' }, 2, null], script: '$a$', n: 5 }, s.resolve, ['script']);
     expect(out).toEqual({ x: '1', list: [{ y: '1' }, 2, null], script: '$a$', n: 5 });
+  });
+
+  it('header lines are split before replacing, so a value with line breaks cannot add a line', () => {
+    const s = scope({ v: 'a\r\nSet-Cookie: x=1', bare: 'b\nX-Two: 2\rX-Three: 3' });
+    expect(templateHeaderLines('X-A: $v$\r\nX-B: $bare$', s.resolve)).toBe('X-A: a Set-Cookie: x=1\nX-B: b X-Two: 2 X-Three: 3');
+    const out = templateValue({ headers: 'X-A: $v$', content: '$v$' }, s.resolve, [], ['headers']);
+    expect(out).toEqual({ headers: 'X-A: a Set-Cookie: x=1', content: 'a\r\nSet-Cookie: x=1' });
   });
 
   it('template works with any resolver', () => {

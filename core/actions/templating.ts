@@ -5,8 +5,11 @@
 // - Replaced values are never scanned again: a request body containing `$global.secret$` stays text.
 // - `\$name\$` is written as the literal `$name$`. A lone `\$` (a regex's escaped dollar) is kept.
 // - A name may end in modifiers: `$body.json$`, `$x.base64_encode.url_encode$` (applied left to right).
+// - Header lines (parameters declared with the SDK's `headerLines()`) are split into lines first and
+//   each line is templated on its own with header-safe values, so a value cannot add a header.
 
 import { bytesText, textBytes } from '../sdk/bytes.js';
+import { LINE_BREAK, headerSafe } from '../sdk/headers.js';
 
 export type Resolver = (name: string) => string | undefined;
 
@@ -126,10 +129,26 @@ export function template(text: string, resolve: Resolver): string {
 }
 
 /**
- * Replaces variables in every string inside `value` (objects and arrays recursively). Top-level
- * keys in `skip` are left as typed.
+ * `Name: value` lines with variables replaced line by line. A replaced value's line breaks and
+ * control characters become spaces (headerSafe), so it can never start a header of its own.
  */
-export function templateValue<T>(value: T, resolve: Resolver, skip: readonly string[] = []): T {
+export function templateHeaderLines(text: string, resolve: Resolver): string {
+  if (!text.includes('$')) return text;
+  const safe: Resolver = (name) => {
+    const value = resolve(name);
+    return value === undefined ? undefined : headerSafe(value);
+  };
+  return text
+    .split(LINE_BREAK)
+    .map((line) => template(line, safe))
+    .join('\n');
+}
+
+/**
+ * Replaces variables in every string inside `value` (objects and arrays recursively). Top-level
+ * keys in `skip` are left as typed; top-level keys in `headerLines` are templated as header lines.
+ */
+export function templateValue<T>(value: T, resolve: Resolver, skip: readonly string[] = [], headerLines: readonly string[] = []): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return template(v, resolve);
     if (Array.isArray(v)) return v.map(walk);
@@ -138,8 +157,10 @@ export function templateValue<T>(value: T, resolve: Resolver, skip: readonly str
     }
     return v;
   };
-  if (value && typeof value === 'object' && !Array.isArray(value) && skip.length) {
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, skip.includes(k) ? x : walk(x)])) as T;
+  const top = (k: string, x: unknown): unknown =>
+    skip.includes(k) ? x : headerLines.includes(k) && typeof x === 'string' ? templateHeaderLines(x, resolve) : walk(x);
+  if (value && typeof value === 'object' && !Array.isArray(value) && (skip.length || headerLines.length)) {
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, top(k, x)])) as T;
   }
   return walk(value) as T;
 }

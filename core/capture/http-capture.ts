@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { renderError } from '../http/middleware/errors.js';
+import { headerSafe, sendableHeaders } from '../sdk/headers.js';
 import type { RequestRecord, Store } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';
@@ -183,11 +184,13 @@ export function createCaptureHandler(s: CaptureServices) {
     }
     if (token.timeout > 0) await sleep(token.timeout * 1000);
 
+    // The one exit for what actions, scripts and settings put in the answer: whatever a stored or
+    // computed header holds, it is made sendable here rather than failing the answer with a 500.
     const out: Record<string, string> = {
-      'Content-Type': response.contentType,
+      'Content-Type': headerSafe(response.contentType),
       'X-Request-Id': record.uuid,
       'X-Token-Id': token.uuid,
-      ...response.headers,
+      ...sendableHeaders(response.headers),
     };
     if (token.cors) Object.assign(out, corsHeaders(req));
     send(req, res, response.status, out, response.content);

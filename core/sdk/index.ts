@@ -30,7 +30,7 @@ export { SANDBOX } from './sandbox.js';
 export { FairQueue, accountOf } from './fair-share.js';
 export { SCRIPT_OUTPUT_MAX_BYTES, SCRIPT_OUTPUT_MAX_LINE_BYTES, ScriptOutput } from './output.js';
 export type { OutputLimits } from './output.js';
-export { parseHeaderLines } from './headers.js';
+export { headerLines, headerProblem, headerSafe, parseHeaderLines, sendableHeaders, setResponseHeader } from './headers.js';
 export { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
 export type { HostCalls, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';
 export { expiryMs, forgetOAuthRenewals, OAuthAccount, oauthCredentials, openOAuthAccount, providerId } from './oauth.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerValue, isHeaderName } from '../../sdk/headers.js';
 import { parseTimestamp } from '../../util/time.js';
 
 const dateParam = z
@@ -35,7 +36,14 @@ export const SetResponseBody = z.object({
   status: z.coerce.number().int().min(100).max(599).default(200),
   content: z.string().default(''),
   // The CLI sends name -> array of values; plain name -> string is accepted too.
-  headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+  headers: z
+    .record(z.string(), z.union([headerValue(), z.array(headerValue())]))
+    .superRefine((headers, ctx) => {
+      for (const name of Object.keys(headers)) {
+        if (!isHeaderName(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+      }
+    })
+    .default({}),
 });
 
 export const ExportQuery = RequestFilterQuery.extend({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerValue } from '../../sdk/headers.js';
 
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 /** First path segments the API and the web page own; no alias may take them. */
@@ -19,7 +20,8 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 export const TokenCreateSchema = z.object({
   default_status: int(200, 599).optional(),
   default_content: z.string().max(10 * 1024 * 1024).optional(),
-  default_content_type: z.string().min(1).max(255).optional(),
+  // Sent as the Content-Type of every answer: it must be a sendable header value.
+  default_content_type: headerValue().min(1).max(255).optional(),
   timeout: int(0, 30).optional(),
   listen: int(0, 10).optional(),
   expiry: z.union([z.number().int().min(1), z.boolean(), z.null()]).optional(),

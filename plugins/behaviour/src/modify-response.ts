@@ -1,4 +1,4 @@
-import { boolean, defineAction, integer, parseHeaderLines, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, headerLines, integer, setResponseHeader, z } from '../../../core/sdk/index.js';
 
 
 
@@ -14,17 +14,14 @@ export const modifyResponse = defineAction({
       .union([integer({ min: 100, max: 599, message: 'must be an HTTP status code' }), z.literal('').transform(() => undefined)])
       .nullish()
       .describe('An HTTP status code; empty keeps the current one'),
-    headers: z.string().nullish(),
+    headers: headerLines(),
     stop: boolean().nullish(),
   }),
   execute({ params, response, log, stop }) {
-    const headers = parseHeaderLines(params.headers ?? '');
+    const { headers } = params;
     if (params.content !== null && params.content !== undefined) response.content = params.content;
     if (params.status) response.status = params.status;
-    for (const [name, value] of headers) {
-      if (name.toLowerCase() === 'content-type') response.contentType = value;
-      else response.headers[name] = value;
-    }
+    for (const [name, value] of headers) setResponseHeader(response, name, value);
     log(`Response set: status ${response.status}${headers.length ? `, ${headers.length} header${headers.length === 1 ? '' : 's'}` : ''}`);
     if (params.stop) stop();
   },

@@ -1,7 +1,7 @@
 // Parameter schema pieces shared by the plugin's actions. They accept what webhook.site's API
 // accepts (null for "not set", numbers as text, an empty PHP array `[]` for an empty group) and the
 // text every field becomes after variable replacement.
-import { numeric, parseHeaderLines, variableName, z, type Bounds } from '../../../core/sdk/index.js';
+import { numeric, variableName, z, type Bounds } from '../../../core/sdk/index.js';
 
 /**
  * One of `values`, case-insensitively; null, absent or blank means "not set" (undefined).
@@ -33,21 +33,4 @@ export function prefix(fallback: string) {
 /** An object group (`auth`, `retry`), where null or an empty list `[]` (PHP's empty array) means "not set". */
 export function group<S extends z.ZodObject>(shape: S) {
   return z.preprocess((v) => (Array.isArray(v) && v.length === 0 ? undefined : v), shape.nullish()).transform((v) => v ?? undefined);
-}
-
-
-
-/** The `headers` field: text with one `Name: value` per line, checked line by line. */
-export function headerLines() {
-  return z
-    .string()
-    .nullish()
-    .superRefine((v, ctx) => {
-      try {
-        parseHeaderLines(v ?? undefined);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: (e as Error).message });
-      }
-    })
-    .transform((v) => parseHeaderLines(v ?? undefined));
 }

@@ -1,7 +1,7 @@
 // The `send_request` action: the older, simpler form of HTTP Request (text body, headers, no modes,
 // auth or retry). It sends and stores the answer exactly like `http`.
-import { boolean, defineAction, optionalText, textBytes, z } from '../../../core/sdk/index.js';
-import { choice, headerLines, optionalNumber, prefix } from './params.js';
+import { boolean, defineAction, headerLines, optionalText, textBytes, z } from '../../../core/sdk/index.js';
+import { choice, optionalNumber, prefix } from './params.js';
 import { addHeader, sendAndStore } from './send.js';
 
 export const SEND_REQUEST_METHODS = ['POST', 'GET', 'OPTIONS', 'PUT', 'DELETE'] as const;

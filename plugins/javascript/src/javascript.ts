@@ -1,11 +1,10 @@
 // The `javascript` action: runs the script in the QuickJS sandbox (core/sandbox) and applies what
 // it did (variables, output, response, stop, don't save) to the chain.
 import type { DependencyContainer } from 'tsyringe';
-import { SANDBOX, accountOf, defineAction, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
+import { SANDBOX, accountOf, defineAction, setResponseHeader, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
 
 /** Outgoing requests made by a script time out like the HTTP Request action's (inline). */
 const FETCH_TIMEOUT_MS = 15_000;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The process's sandbox pool, registered by the action runtime (a test registers its own). */
 function poolFor(container: DependencyContainer): SandboxPool {
@@ -54,16 +53,11 @@ function applyHeaders(ctx: Pick<ActionContext, 'error'>, draft: ResponseDraft, h
       })
     : Object.entries(headers);
   for (const [name, value] of pairs) {
-    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(value)) {
-      ctx.error(`Response header ${JSON.stringify(name)} was ignored: invalid name or value`);
-      continue;
+    try {
+      setResponseHeader(draft, name, value);
+    } catch (e) {
+      ctx.error(`${(e as Error).message}; it was ignored`);
     }
-    if (name.toLowerCase() === 'content-type') {
-      draft.contentType = value;
-      continue;
-    }
-    for (const existing of Object.keys(draft.headers)) if (existing.toLowerCase() === name.toLowerCase()) delete draft.headers[existing];
-    draft.headers[name] = value;
   }
 }
 

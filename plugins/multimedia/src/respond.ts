@@ -2,7 +2,7 @@
 //
 // Their variable carries the file's bytes (bytesText), so a later Modify Response with `$pdf$`
 // answers with the exact file too; `respond` does it in one step, setting the Content-Type.
-import { boolean, integer, parseHeaderLines, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, headerLines, integer, setResponseHeader, z, type ActionContext } from '../../../core/sdk/index.js';
 
 
 
@@ -13,15 +13,15 @@ export const respondParameters = {
     .union([integer({ min: 100, max: 599, message: 'must be an HTTP status code' }), z.literal('').transform(() => undefined)])
     .nullish()
     .describe('With respond: the status code; empty keeps the current one'),
-  headers: z.string().nullish().describe('With respond: more response headers, one "Name: value" per line'),
+  headers: headerLines().describe('With respond: more response headers, one "Name: value" per line'),
   stop: boolean().nullish().describe('With respond: no further actions run'),
 };
 
-type RespondParams = { respond?: boolean | null; status?: number | null; headers?: string | null; stop?: boolean | null };
+type RespondParams = { respond?: boolean | null; status?: number | null; headers: Array<[string, string]>; stop?: boolean | null };
 
-/** Checks the header lines before any work is done, so a typo fails fast. */
+/** The header lines to answer with (checked by the schema before any work is done). */
 export function checkRespond(params: RespondParams): Array<[string, string]> {
-  return params.respond ? parseHeaderLines(params.headers ?? '') : [];
+  return params.respond ? params.headers : [];
 }
 
 export function respondWith(ctx: ActionContext<unknown>, params: RespondParams, headers: Array<[string, string]>, bytes: Buffer, contentType: string): void {
@@ -29,10 +29,7 @@ export function respondWith(ctx: ActionContext<unknown>, params: RespondParams, 
   ctx.response.content = bytes;
   ctx.response.contentType = contentType;
   if (params.status) ctx.response.status = params.status;
-  for (const [name, value] of headers) {
-    if (name.toLowerCase() === 'content-type') ctx.response.contentType = value;
-    else ctx.response.headers[name] = value;
-  }
+  for (const [name, value] of headers) setResponseHeader(ctx.response, name, value);
   ctx.log(`Response set: ${contentType}, ${bytes.length} bytes, status ${ctx.response.status}`);
   if (params.stop) ctx.stop();
 }

@@ -156,7 +156,7 @@ describe('pdf_generate', () => {
     expect(() => validateParams(pdfGenerate, { content: 'x', orientation: 'sideways' })).toThrow(/parameters.orientation/);
     expect(() => validateParams(pdfGenerate, { content: 'x', mode: '$mode$' })).not.toThrow();
     const r = await runAction(pdfGenerate, { content: 'x', respond: true, headers: 'no colon here' });
-    expect(r.errors).toEqual(['Invalid header line "no colon here": expected "Name: value"']);
+    expect(r.errors).toEqual(['Invalid parameter parameters.headers: Invalid header line "no colon here": expected "Name: value"']);
     expect(r.vars.pdf).toBeUndefined();
   });
 });

@@ -1,10 +1,9 @@
 // flow.md: stopping, not saving, the response, and running code (exec, import).
+import { headerProblem, setResponseHeader } from '../../../../core/sdk/index.js';
 import { Halt, fail } from '../lang/errors.js';
 import { jsonEncode, toText, WsArray, type Value } from '../lang/values.js';
 import { arg, headerPairs, int, str, type Host, type Library } from './host.js';
 import { fetchText } from './network.js';
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function content(v: Value): string {
   return v instanceof WsArray ? jsonEncode(v, false) : toText(v);
@@ -18,14 +17,9 @@ export function flowLibrary(host: Host): Library {
     return s;
   };
   const setHeader = (name: string, value: string) => {
-    if (!HEADER_NAME.test(name)) fail(`${JSON.stringify(name)} is not a valid header name`);
-    if (/[\r\n\0]/.test(value)) fail(`the value of header ${name} contains a line break`);
-    if (name.toLowerCase() === 'content-type') {
-      ctx.response.contentType = value;
-      return;
-    }
-    for (const existing of Object.keys(ctx.response.headers)) if (existing.toLowerCase() === name.toLowerCase()) delete ctx.response.headers[existing];
-    ctx.response.headers[name] = value;
+    const problem = headerProblem(name, value);
+    if (problem) fail(problem);
+    setResponseHeader(ctx.response, name, value);
   };
   const setResponse = (a: Value[]) => {
     if (a.length > 0 && arg(a, 0) !== null) ctx.response.content = content(arg(a, 0));
