@@ -8,6 +8,7 @@ import type { ParameterSecrets } from '../actions/secret-params.js';
 import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
 import type { Clock } from '../sdk/index.js';
 import type { Page, Store, TemplateRecord } from '../store/types.js';
+import { formatTimestamp } from '../util/time.js';
 import { ActionBody } from '../workflows/service.js';
 import type { Step } from '../workflows/document.js';
 
@@ -39,8 +40,6 @@ export interface TemplateView {
   actions: Array<Record<string, unknown>>;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
 export class TemplateService {
   constructor(
     private readonly store: Pick<Store, 'templates'>,
@@ -56,8 +55,8 @@ export class TemplateService {
       variables: t.variables,
       team_id: null,
       user_id: t.user_id,
-      created_at: iso(t.created_at),
-      updated_at: iso(t.updated_at),
+      created_at: formatTimestamp(t.created_at),
+      updated_at: formatTimestamp(t.updated_at),
       actions: t.actions.map((s, i) => ({
         uuid: s.id,
         template_id: t.id,
@@ -69,8 +68,8 @@ export class TemplateService {
         queue: false,
         delay: 0,
         parameters: this.secrets.mask(s.type, (s.parameters ?? {}) as Record<string, unknown>),
-        created_at: iso(t.created_at),
-        updated_at: iso(t.updated_at),
+        created_at: formatTimestamp(t.created_at),
+        updated_at: formatTimestamp(t.updated_at),
       })),
     };
   }
