@@ -1,5 +1,6 @@
 // CSV export of captured requests: fixed columns, then one column per header, query parameter and
 // form field seen in any of the exported requests.
+import { queryAllOf } from '../../capture/query.js';
 import type { RequestRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 
@@ -25,13 +26,14 @@ export function requestsToCsv(items: RequestRecord[]): string {
       uuid: r.uuid, type: r.type, method: r.method, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
       size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: r.body.toString('utf8'),
     };
+    const query = queryAllOf(r.query, r.extra); // a repeated key's values in one cell, like a header's
     return cols
       .map((c) => {
         if (c in fixed) return cell(fixed[c]);
         const [kind, ...rest] = c.split('.');
         const key = rest.join('.');
         if (kind === 'header') return cell(r.headers[key]);
-        if (kind === 'query') return cell(r.query?.[key]);
+        if (kind === 'query') return cell(query?.[key]);
         return cell(r.form?.[key]);
       })
       .join(',');

@@ -46,7 +46,7 @@ describe('uploaded files', () => {
 describe('CSV export', () => {
   it('exports the matching requests with header, query and form columns', async () => {
     const t = await s.token();
-    await s.call('POST', `/${t.uuid}?a=1`, { body: 'x=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Tag': 'first' } });
+    await s.call('POST', `/${t.uuid}?a=1&b=x&b=y`, { body: 'x=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Tag': 'first' } });
     await s.call('PUT', `/${t.uuid}`, { body: '=cmd|"evil"', headers: { 'X-Tag': 'second' } });
     const all = await s.call('GET', `/token/${t.uuid}/requests/export`);
     expect(all.status).toBe(200);
@@ -55,6 +55,9 @@ describe('CSV export', () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toContain('header.x-tag');
     expect(lines[0]).toContain('query.a');
+    const columns = lines[0]!.split(',');
+    const first = lines[1]!.match(/("[^"]*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ''));
+    expect(first[columns.indexOf('query.b')]).toBe('"x, y"'); // every value of a repeated key
     expect(lines[0]).toContain('request.x');
     expect(lines[2]).toContain(`"'=cmd|""evil"""`);
     const put = await s.call('GET', `/token/${t.uuid}/requests/export?query=method:PUT`);
