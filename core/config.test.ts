@@ -30,4 +30,18 @@ describe('configuration', () => {
     expect(c.TRUSTED_PROXIES).toEqual(['10.0.0.1']);
     expect(c.baseUrl).toBe('https://hooks.example.test');
   });
+
+  it('reads SECRET_KEY_PREVIOUS as a list of keys and never prints a bad one', () => {
+    const [k1, k2] = ['p'.repeat(32), 'q'.repeat(40)];
+    expect(loadConfig({ SECRET_KEY_PREVIOUS: `${k1}, ${k2}` }).SECRET_KEY_PREVIOUS).toEqual([k1, k2]);
+    expect(loadConfig({}).SECRET_KEY_PREVIOUS).toEqual([]);
+    let message = '';
+    try {
+      loadConfig({ SECRET_KEY_PREVIOUS: `${k1},too-short-old-key` });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/SECRET_KEY_PREVIOUS\.1="<hidden>": each key must be at least 32 characters/);
+    expect(message).not.toContain('too-short-old-key');
+  });
 });

@@ -49,6 +49,11 @@ export const ConfigSchema = z.object({
   ACTION_DISABLE_AFTER_FAILURES: int(0, 1_000_000).default(100),
   /** Key that encrypts provider credentials at rest; default: a key file created in DATA_DIR. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Older keys, comma-separated, during a SECRET_KEY rotation: values sealed under them still open;
+   * `npm run cli -- secrets rotate` re-seals them under SECRET_KEY.
+   */
+  SECRET_KEY_PREVIOUS: csv.pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))).default([]),
   /** PostgreSQL server of the hosted Databases (a role that may create roles and schemas); unset: Databases are off. */
   DATABASES_POSTGRES_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   /** How long one Databases query may run, in ms. */
@@ -99,7 +104,7 @@ export interface Config extends RawConfig {
 export class ConfigError extends StartupError {}
 
 // Settings whose value is a secret, or a URL that may carry a password.
-const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'SECRET_KEY']);
+const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'SECRET_KEY', 'SECRET_KEY_PREVIOUS']);
 
 /** A setting's value as it may be printed: secrets masked, passwords in URLs replaced. */
 export function printable(key: string, value: string): string {

@@ -24,6 +24,30 @@ describe('sealing', () => {
     expect(() => a.open('junk')).toThrow(/Not a sealed value/);
   });
 
+  it('opens values sealed under a previous key and seals under the current one', () => {
+    const old = a.seal({ password: 'from-before' });
+    const rotated = createSealer('b'.repeat(32), ['c'.repeat(32), 'a'.repeat(32)]);
+    expect(rotated.open(old)).toEqual({ password: 'from-before' });
+    expect(rotated.isCurrent(old)).toBe(false);
+    const fresh = rotated.seal({ password: 'from-before' });
+    expect(rotated.isCurrent(fresh)).toBe(true);
+    expect(fresh.split('.')[1]).toBe(createSealer('b'.repeat(32)).seal(1).split('.')[1]);
+    // Once the previous key is dropped, only the re-sealed value opens.
+    const after = createSealer('b'.repeat(32));
+    expect(after.open(fresh)).toEqual({ password: 'from-before' });
+    expect(() => after.open(old)).toThrow(/another SECRET_KEY.*SECRET_KEY_PREVIOUS/);
+    expect(() => a.open(fresh)).toThrow(/another SECRET_KEY/);
+  });
+
+  it('still refuses a key that is neither current nor previous', () => {
+    const foreign = createSealer('d'.repeat(32)).seal('x');
+    const rotated = createSealer('b'.repeat(32), ['a'.repeat(32)]);
+    expect(() => rotated.open(foreign)).toThrow(SealError);
+    expect(() => rotated.open(foreign)).toThrow(/another SECRET_KEY/);
+    expect(rotated.isCurrent(foreign)).toBe(false);
+    expect(rotated.isCurrent('junk')).toBe(false);
+  });
+
   it('takes SECRET_KEY, or creates a private key file in DATA_DIR once', async () => {
     expect(loadSecretKey({ SECRET_KEY: 'k'.repeat(40), dataDir: '/nonexistent' })).toBe('k'.repeat(40));
     const dir = await mkdtemp(path.join(tmpdir(), 'seal-'));
