@@ -372,6 +372,79 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.templates.get(user, a.id)).toBeNull();
     });
 
+    it('walks every user\'s providers in id order, page by page, and swaps a secret only while unchanged', async () => {
+      const mine = [1, 2, 3].map((n) => ({ id: randomUUID(), user_id: 700_000 + n, type: 'aws', name: `p${n}`, settings: {}, secret: `v1:old-${n}`, created_at: n, updated_at: n }));
+      for (const p of mine) await store.providers.create(p);
+      const seen: string[] = [];
+      for (let after: string | null = null; ; ) {
+        const batch = await store.providers.after(after, 2);
+        expect(batch.length).toBeLessThanOrEqual(2);
+        if (!batch.length) break;
+        seen.push(...batch.map((p) => p.id));
+        after = batch.at(-1)!.id;
+      }
+      expect(seen).toEqual([...seen].sort());
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual(expect.arrayContaining(mine.map((p) => p.id)));
+      const [a] = mine;
+      expect(await store.providers.replaceSecret(a!.id, 'v1:stale', 'v1:lost')).toBe(false);
+      expect(await store.providers.replaceSecret(a!.id, 'v1:old-1', 'v1:new-1')).toBe(true);
+      expect(await store.providers.get(a!.user_id, a!.id)).toEqual({ ...a, secret: 'v1:new-1' });
+      expect(await store.providers.replaceSecret(randomUUID(), 'v1:old-1', 'v1:x')).toBe(false);
+    });
+
+    it('walks every token\'s workflow document in token order and replaces one only while unchanged', async () => {
+      const docs = [1, 2, 3].map((n) => ({ kind: 'TokenActions', spec: { steps: [{ id: `s${n}`, type: 'log', parameters: { 'x.y': n, $v: 'sealed:old' } }] } }));
+      const tokens = docs.map(() => sampleToken());
+      for (const [i, t] of tokens.entries()) {
+        await store.tokens.create(t);
+        await store.workflows.putForToken(t.uuid, docs[i]!, 10 + i);
+      }
+      const seen: string[] = [];
+      for (let after: string | null = null; ; ) {
+        const batch = await store.workflows.after(after, 2);
+        if (!batch.length) break;
+        seen.push(...batch.map((w) => w.token_id));
+        after = batch.at(-1)!.token_id;
+      }
+      expect(seen).toEqual([...seen].sort());
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual(expect.arrayContaining(tokens.map((t) => t.uuid)));
+      const t = tokens[0]!;
+      const read = (await store.workflows.getForToken(t.uuid))!;
+      const resealed = { ...docs[0]!, spec: { steps: [{ ...docs[0]!.spec.steps[0]!, parameters: { 'x.y': 1, $v: 'sealed:new' } }] } };
+      // Someone saved meanwhile: the stale read must not overwrite their document.
+      const saved = { ...docs[0]!, spec: { steps: [] } };
+      await store.workflows.putForToken(t.uuid, saved, 20);
+      expect(await store.workflows.replaceDocument(t.uuid, read.document, resealed)).toBe(false);
+      expect(await store.workflows.getForToken(t.uuid)).toEqual({ token_id: t.uuid, document: saved, updated_at: 20 });
+      expect(await store.workflows.replaceDocument(t.uuid, saved, resealed)).toBe(true);
+      expect(await store.workflows.getForToken(t.uuid)).toEqual({ token_id: t.uuid, document: resealed, updated_at: 20 });
+      expect(await store.workflows.replaceDocument(sampleToken().uuid, saved, resealed)).toBe(false);
+    });
+
+    it('walks every user\'s templates in id order and replaces actions only while unchanged', async () => {
+      const step = (v: string) => [{ id: randomUUID(), type: 'http', parameters: { url: 'http://x.test', auth: { mode: 'basic', password: v } } }];
+      const made = [];
+      for (const n of [1, 2, 3]) made.push(await store.templates.create({ user_id: 600_000 + n, name: `t${n}`, variables: [], actions: step('sealed:old'), created_at: n, updated_at: n }));
+      const seen: number[] = [];
+      for (let after = 0; ; ) {
+        const batch = await store.templates.after(after, 2);
+        if (!batch.length) break;
+        seen.push(...batch.map((t) => t.id));
+        after = batch.at(-1)!.id;
+      }
+      expect(seen).toEqual([...seen].sort((x, y) => x - y));
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual(expect.arrayContaining(made.map((t) => t.id)));
+      const a = made[0]!;
+      const resealed = [{ ...a.actions[0]!, parameters: { url: 'http://x.test', auth: { mode: 'basic', password: 'sealed:new' } } }];
+      expect(await store.templates.replaceActions(a.id, step('sealed:stale'), resealed)).toBe(false);
+      expect(await store.templates.replaceActions(a.id, a.actions, resealed)).toBe(true);
+      expect(await store.templates.get(a.user_id, a.id)).toEqual({ ...a, actions: resealed });
+      expect(await store.templates.replaceActions(a.id, a.actions, step('sealed:lost'))).toBe(false);
+    });
+
     it('counts failure streaks of actions and ends them', async () => {
       const a = randomUUID();
       const b = randomUUID();

@@ -245,6 +245,13 @@ export interface WorkflowRepo {
   getForToken(tokenId: string): Promise<WorkflowRecord | null>;
   putForToken(tokenId: string, document: Record<string, unknown>, now: Millis): Promise<void>;
   deleteForToken(tokenId: string): Promise<void>;
+  /** Every token's document, by token id after `afterTokenId` (null: from the first), at most `limit`. */
+  after(afterTokenId: string | null, limit: number): Promise<WorkflowRecord[]>;
+  /**
+   * Replaces the document only while it is still `expected` (compare-and-set, for rewrites that
+   * run beside the service); false when it changed or is gone. `updated_at` is kept.
+   */
+  replaceDocument(tokenId: string, expected: Record<string, unknown>, document: Record<string, unknown>): Promise<boolean>;
 }
 
 /** Global variables, shared by the tokens of one owner (`user:<id>`, or `token:<uuid>` when anonymous). */
@@ -348,6 +355,10 @@ export interface ProviderRepo {
   /** Changes name, settings and/or secret; null when there is no such provider of the user. */
   update(userId: number, id: string, patch: Partial<Pick<ProviderRecord, 'name' | 'settings' | 'secret'>>, now: Millis): Promise<ProviderRecord | null>;
   delete(userId: number, id: string): Promise<boolean>;
+  /** Every user's providers, by id after `afterId` (null: from the first), at most `limit`. */
+  after(afterId: string | null, limit: number): Promise<ProviderRecord[]>;
+  /** Sets the secret only while it is still `expected` (compare-and-set); false when it changed or is gone. `updated_at` is kept. */
+  replaceSecret(id: string, expected: string, secret: string): Promise<boolean>;
 }
 
 /** A reusable list of actions with predefined variables (Templates API, `template` action). */
@@ -368,6 +379,10 @@ export interface TemplateRepo {
   list(userId: number, opts: { page: number; perPage: number }): Promise<Page<TemplateRecord>>;
   update(userId: number, id: number, patch: Partial<Pick<TemplateRecord, 'name' | 'variables' | 'actions'>>, now: Millis): Promise<TemplateRecord | null>;
   delete(userId: number, id: number): Promise<boolean>;
+  /** Every user's templates, by id after `afterId` (0: from the first), at most `limit`. */
+  after(afterId: number, limit: number): Promise<TemplateRecord[]>;
+  /** Sets the actions only while they are still `expected` (compare-and-set); false when they changed or the template is gone. `updated_at` is kept. */
+  replaceActions(id: number, expected: TemplateRecord['actions'], actions: TemplateRecord['actions']): Promise<boolean>;
 }
 
 /** A hosted SQL database (Databases API): its PostgreSQL schema and role are named from `id`. */

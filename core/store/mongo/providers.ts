@@ -39,4 +39,13 @@ export class MongoProviderRepo implements ProviderRepo {
   async delete(userId: number, id: string): Promise<boolean> {
     return (await this.c.providers.deleteOne({ _id: id, user_id: userId })).deletedCount > 0;
   }
+
+  async after(afterId: string | null, limit: number): Promise<ProviderRecord[]> {
+    const filter = afterId === null ? {} : { _id: { $gt: afterId } };
+    return (await this.c.providers.find(filter).sort({ _id: 1 }).limit(limit).toArray()).map(toProvider);
+  }
+
+  async replaceSecret(id: string, expected: string, secret: string): Promise<boolean> {
+    return (await this.c.providers.updateOne({ _id: id, secret: expected }, { $set: { secret } })).matchedCount > 0;
+  }
 }

@@ -36,4 +36,13 @@ export class MongoTemplateRepo implements TemplateRepo {
   async delete(userId: number, id: number): Promise<boolean> {
     return (await this.c.templates.deleteOne({ _id: id, user_id: userId })).deletedCount > 0;
   }
+
+  async after(afterId: number, limit: number): Promise<TemplateRecord[]> {
+    return (await this.c.templates.find({ _id: { $gt: afterId } }).sort({ _id: 1 }).limit(limit).toArray()).map(toTemplate);
+  }
+
+  async replaceActions(id: number, expected: TemplateRecord['actions'], actions: TemplateRecord['actions']): Promise<boolean> {
+    // An array in a filter matches only an equal array (the same steps, fields in the same order).
+    return (await this.c.templates.updateOne({ _id: id, actions: expected }, { $set: { actions } })).matchedCount > 0;
+  }
 }

@@ -29,4 +29,15 @@ export class MongoWorkflowRepo implements WorkflowRepo {
   async deleteForToken(tokenId: string): Promise<void> {
     await this.c.workflows.deleteOne({ _id: tokenId });
   }
+
+  async after(afterTokenId: string | null, limit: number): Promise<WorkflowRecord[]> {
+    const filter = afterTokenId === null ? {} : { _id: { $gt: afterTokenId } };
+    return (await this.c.workflows.find(filter).sort({ _id: 1 }).limit(limit).toArray()).map(toWorkflow);
+  }
+
+  async replaceDocument(tokenId: string, expected: Record<string, unknown>, document: Record<string, unknown>): Promise<boolean> {
+    // Documents are stored as JSON.stringify text, so equal documents have equal text.
+    const r = await this.c.workflows.updateOne({ _id: tokenId, document: JSON.stringify(expected) }, { $set: { document: JSON.stringify(document) } });
+    return r.matchedCount > 0;
+  }
 }

@@ -19,6 +19,8 @@ export function sqliteProviders(db: Database): ProviderRepo {
      WHERE user_id = ? AND id = ? RETURNING *`,
   );
   const del = db.prepare('DELETE FROM providers WHERE user_id = ? AND id = ?');
+  const after = db.prepare<[string, number], Row>('SELECT * FROM providers WHERE id > ? ORDER BY id LIMIT ?');
+  const replaceSecret = db.prepare('UPDATE providers SET secret = ? WHERE id = ? AND secret = ?');
   return {
     async create(p) {
       insert.run({ ...p, settings: JSON.stringify(p.settings) });
@@ -39,6 +41,12 @@ export function sqliteProviders(db: Database): ProviderRepo {
     },
     async delete(userId, id) {
       return del.run(userId, id).changes > 0;
+    },
+    async after(afterId, limit) {
+      return after.all(afterId ?? '', limit).map(toRecord);
+    },
+    async replaceSecret(id, expected, secret) {
+      return replaceSecret.run(secret, id, expected).changes > 0;
     },
   };
 }

@@ -17,6 +17,9 @@ export function sqliteTemplates(db: Database): TemplateRepo {
      WHERE user_id = ? AND id = ? RETURNING *`,
   );
   const del = db.prepare('DELETE FROM templates WHERE user_id = ? AND id = ?');
+  const after = db.prepare<[number, number], Row>('SELECT * FROM templates WHERE id > ? ORDER BY id LIMIT ?');
+  // json() on both sides: the same JSON compares equal whatever its spacing.
+  const replaceActions = db.prepare('UPDATE templates SET actions = ? WHERE id = ? AND json(actions) = json(?)');
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
   return {
     async create(t) {
@@ -35,6 +38,12 @@ export function sqliteTemplates(db: Database): TemplateRepo {
     },
     async delete(userId, id) {
       return del.run(userId, id).changes > 0;
+    },
+    async after(afterId, limit) {
+      return after.all(afterId, limit).map(toRecord);
+    },
+    async replaceActions(id, expected, actions) {
+      return replaceActions.run(JSON.stringify(actions), id, JSON.stringify(expected)).changes > 0;
     },
   };
 }
