@@ -1,4 +1,4 @@
-// Writes schemas/actions/<type>.json for every action type of the built-in plugins (and removes
+// Writes schemas/actions/<type>.json for every action type of the built-in plugins and core (removes
 // files of types that are gone), and the catalogue docs/actions.md. `npx tsx scripts/write-action-schemas.ts`; a test checks the
 // checked-in files are current.
 import fs from 'node:fs';

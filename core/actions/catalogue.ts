@@ -1,8 +1,8 @@
-// docs/actions.md: every action type of the built-in plugins with its parameters, and the provider
-// types, generated from the same registry the API serves (GET /action-types, /provider-types).
+// docs/actions.md: every action type of the built-in plugins and core with its parameters, and the
+// provider types, generated from the same registry the API serves (GET /action-types, /provider-types).
 import { z } from 'zod';
-import { silentLogger } from '../sdk/testing.js';
-import { BUILTIN_PLUGINS_DIR, loadPlugins } from './loader.js';
+import { builtinRegistry } from './builtin.js';
+import { BUILTIN_PLUGINS_DIR } from './loader.js';
 
 type JsonSchema = { type?: string | string[]; description?: string; enum?: unknown[]; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown; maximum?: number; minimum?: number };
 
@@ -28,9 +28,8 @@ function parameterTable(schema: JsonSchema): string {
 }
 
 export async function actionCatalogue(pluginsDir = BUILTIN_PLUGINS_DIR): Promise<string> {
-  const { registry, failures } = await loadPlugins({ pluginsDir, logger: silentLogger });
-  if (failures.length) throw new Error(`Plugins failed to load: ${failures.map((f) => `${f.source}: ${f.message}`).join('; ')}`);
-  const types = registry.list().filter((t) => t.creatable);
+  const registry = await builtinRegistry(pluginsDir);
+  const types = registry.list();
   const byCategory = new Map<string, typeof types>();
   for (const t of types) byCategory.set(t.category, [...(byCategory.get(t.category) ?? []), t]);
   const out: string[] = [
@@ -46,7 +45,9 @@ export async function actionCatalogue(pluginsDir = BUILTIN_PLUGINS_DIR): Promise
   for (const category of [...byCategory.keys()].sort()) {
     out.push(`## ${category}`, '');
     for (const t of byCategory.get(category)!) {
-      out.push(`### \`${t.type}\`: ${t.title}`, '', t.description, '', `Plugin: \`${t.plugin}\``, '');
+      out.push(`### \`${t.type}\`: ${t.title}`, '', t.description, '');
+      if (!t.creatable) out.push('Not accepted in new actions (`creatable: false`): it runs in existing chains, or is added by the service itself.', '');
+      out.push(t.plugin === 'core' ? 'Part of the service itself (`core`), not a plugin.' : `Plugin: \`${t.plugin}\``, '');
       out.push(parameterTable(t.schema as JsonSchema));
       if (t.sets.length) out.push(`Sets: ${t.sets.map((v) => `\`${v}\``).join(', ')}`, '');
     }

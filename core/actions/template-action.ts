@@ -11,10 +11,9 @@ export const templateAction = defineAction({
   category: 'template',
   description: 'Runs the actions of one of your templates here, after setting its variables (and the ones given, which win).',
   parameters: z.object({
-    template_id: z.coerce.number().int().positive(),
-    variables: Variables.nullish(),
-    /** Set by the runtime when the template could not be included. */
-    unavailable: z.string().optional(),
+    template_id: z.coerce.number().int().positive().describe('The id of one of your templates (Templates API)'),
+    variables: Variables.nullish().describe("Variables ({name, value}) set after the template's own, so they win"),
+    unavailable: z.string().optional().describe('Internal: set by the service when the template cannot be included'),
   }),
   untemplated: ['template_id'],
   execute({ params }) {
