@@ -1,6 +1,6 @@
 // The action types every server has before third-party plugins: the built-in plugins' and core's
 // own. docs/actions.md and schemas/actions/ are generated from this registry.
-import { silentLogger } from '../sdk/testing.js';
+import { silentLogger } from '../logger.js';
 import { BUILTIN_PLUGINS_DIR, loadPlugins } from './loader.js';
 import type { ActionRegistry } from './registry.js';
 import { templateAction, templateIncludeAction } from './template-action.js';

@@ -16,6 +16,7 @@ import { createOutboundClient, resolveAllowed } from '../net/outbound.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
 import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type Network, type Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
+import { CORE_ACTIONS } from './builtin.js';
 import { loadPlugins } from './loader.js';
 import { SealError, createSealer, loadSecretKey } from '../auth/sealing.js';
 import { providersRouter } from '../http/providers/providers.router.js';
@@ -26,7 +27,6 @@ import { templatesRouter } from '../http/templates/templates.router.js';
 import { databasesRouter } from '../http/databases/databases.router.js';
 import { DatabaseService } from '../databases/service.js';
 import { TemplateService } from '../templates/service.js';
-import { templateAction, templateIncludeAction } from './template-action.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
 import type { ActionRegistry } from './registry.js';
 import { runChain, type ChainResult } from './runner.js';
@@ -109,8 +109,8 @@ export function createActionsModule(): ServiceModule {
       parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
       const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
       for (const f of failures) logger.error('action plugin skipped', { plugin: f.source, error: f.message });
-      // Including templates needs the store, so these two are core's own rather than a plugin's.
-      registry.addAll('core', [templateAction, templateIncludeAction], parent);
+      // Including templates needs the store, so these are core's own rather than a plugin's.
+      registry.addAll('core', CORE_ACTIONS, parent);
       const secretKey = loadSecretKey(config);
       // One key seals provider credentials and secret action parameters.
       const sealer = createSealer(secretKey);
