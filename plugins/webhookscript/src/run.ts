@@ -1,6 +1,6 @@
 // Runs a script against an action context: parses it, builds the library over the context and
 // interprets it within the limits. stop()/respond()/dd() end it quietly; errors are thrown.
-import { regexReplace, regexTest } from '../../../core/sdk/index.js';
+import { ScriptOutput, regexReplace, regexTest } from '../../../core/sdk/index.js';
 import { Halt, WsLimitError } from './lang/errors.js';
 import { Interpreter } from './lang/interpreter.js';
 import { DEFAULT_LIMITS, type Limits } from './lang/limits.js';
@@ -8,8 +8,6 @@ import { parse } from './lang/parser.js';
 import { WsArray, type Value } from './lang/values.js';
 import type { Host, ScriptContext } from './lib/host.js';
 import { buildLibrary } from './lib/index.js';
-
-const MAX_LINE = 65_536;
 
 export interface ScriptResult {
   /** The script's top-level `return` value (or the last expression's). */
@@ -20,19 +18,15 @@ export interface ScriptResult {
 export async function runScript(source: string, ctx: ScriptContext, overrides: Partial<Limits> = {}): Promise<ScriptResult> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...overrides };
   const program = parse(source);
-  let lines = 0;
   let requests = 0;
+  const output = new ScriptOutput({ maxBytes: limits.maxOutputBytes, maxLineBytes: limits.maxOutputLineBytes, maxLines: limits.maxOutputLines }, (line) => ctx.log(line));
   const host: Host = {
     ctx,
     limits,
     output(line) {
-      lines++;
-      if (lines > limits.maxOutputLines) {
-        if (lines === limits.maxOutputLines + 1) ctx.log(`(output cut: more than ${limits.maxOutputLines} lines)`);
-        return;
-      }
-      ctx.log(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)` : line);
+      output.write(line);
     },
+    wait: (work) => interpreter.waitFor(work),
     countRequest() {
       if (++requests > limits.maxHttpRequests) throw new WsLimitError(`A script may send at most ${limits.maxHttpRequests} HTTP requests`);
     },

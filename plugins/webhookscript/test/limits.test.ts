@@ -71,7 +71,38 @@ describe('limits', () => {
     const r = await run('for (i in 1..2000) { echo(i) }');
     expect(r.errors).toEqual([]);
     expect(r.output).toHaveLength(1001);
-    expect(r.output[1000]).toBe('(output cut: more than 1000 lines)');
+    expect(r.output[1000]).toBe('(output cut: more than 1,000 lines)');
+  });
+
+  it('keeps at most 1 MiB of output, then a marker line, however many lines are echoed', async () => {
+    const started = Date.now();
+    const r = await run('s = "x" * 5000000\nfor (i in 1..100) { echo(s) }');
+    expect(r.errors).toEqual([]);
+    expect(r.output.at(-1)).toBe('(output cut: more than 1,048,576 bytes)');
+    const kept = r.output.slice(0, -1);
+    expect(kept.reduce((n, line) => n + Buffer.byteLength(line), 0)).toBeLessThanOrEqual(1024 * 1024);
+    expect(kept.length).toBe(16);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('cuts a line at 64 KiB (UTF-8 bytes, never inside a character)', async () => {
+    const r = await run('echo("é" * 40000)\necho("next")');
+    expect(r.errors).toEqual([]);
+    expect(r.output).toEqual([`${'é'.repeat(32768)}… (line cut at 65,536 bytes)`, 'next']);
+  });
+
+  it('stops a run that holds the event loop longer than maxRunMs, heavy steps included', async () => {
+    const started = Date.now();
+    const source = 's = "ab" * 200000\nwhile (true) { t = s.string_reverse() }';
+    expect(await error(source, { limits: { maxRunMs: 300 } })).toMatch(/^Error at line 2:\d+: The script was stopped after running for 0\.3 s \(an endless loop\?\)$/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('does not count time spent waiting for HTTP against maxRunMs', async () => {
+    const http = { request: async () => (await new Promise((r) => setTimeout(r, 150)), { status: 200, headers: {}, body: Buffer.from('ok') }) };
+    const r = await run('for (i in 1..3) { r = request("http://example.test/slow") }\necho(r["content"])', { limits: { maxRunMs: 200 }, services: { http } });
+    expect(r.errors).toEqual([]);
+    expect(r.output).toEqual(['ok']);
   });
 
   it('has no way to reach Node', async () => {

@@ -1,12 +1,14 @@
 // Walks the syntax tree. Expressions without calls are evaluated synchronously; statements and
 // calls are async, because library functions may wait (HTTP, global variables). Every expression
 // and statement is a step; the run ends with an error at the step, recursion, size or time limit.
+// Scripts run on the event loop, so a run hands it back every SLICE_MS (captures, other scripts)
+// and may hold it for at most limits.maxRunMs in all; time spent waiting (HTTP) does not count.
 import type { AssignNode, BinaryNode, CompareNode, Expr, FuncNode, IndexNode, Program, RangeNode, Stmt, UnaryNode } from './ast.js';
 import { Halt, WsLimitError, WsRuntimeError, WsSyntaxError, type Position } from './errors.js';
 import { DEFAULT_LIMITS, MAX_ARRAY_ITEMS, type Limits } from './limits.js';
 import { parse } from './parser.js';
 import { Scope } from './scope.js';
-import { WsArray, WsFunction, WsRegex, isTruthy, looseEquals, normKey, numberText, order, typeName, type CallInfo, type NativeFn, type Value } from './values.js';
+import { WsArray, WsFunction, WsRegex, charAt, isTruthy, looseEquals, normKey, numberText, order, typeName, type CallInfo, type NativeFn, type Value } from './values.js';
 
 const NORMAL = 0;
 const BREAK = 1;
@@ -14,14 +16,26 @@ const CONTINUE = 2;
 const RETURN = 3;
 type Completion = typeof NORMAL | typeof BREAK | typeof CONTINUE | typeof RETURN;
 
-/** Steps between two pauses that let the event loop serve other work. */
-const YIELD_EVERY = 20_000;
+/** How long a run holds the event loop before it lets other work run. */
+const SLICE_MS = 10;
+/**
+ * Units of work between two readings of the clock (reading it costs about as much as a few steps):
+ * a step is one unit, data handled by a library call or a string operation one per KiB or 64 items.
+ */
+const CLOCK_EVERY = 256;
+
+/** Work units for handling a value: large strings and arrays cost more than a step. */
+function dataUnits(v: Value | undefined): number {
+  if (typeof v === 'string') return v.length >>> 10;
+  if (v instanceof WsArray) return v.size >>> 6;
+  return 0;
+}
 
 export interface InterpreterOptions {
   /** Library functions by name. */
   builtins: ReadonlyMap<string, NativeFn>;
   limits?: Partial<Limits>;
-  /** Throws to end the run (time budget spent, aborted); called every 1024 steps and before waits. */
+  /** Throws to end the run (time budget spent, aborted); called every 1024 steps and after pauses. */
   checkpoint?: () => void;
   /** Regex matching with a watchdog (the SDK's regexTest); plain RegExp.test without one. */
   regexTest?: (re: RegExp, subject: string) => boolean;
@@ -34,7 +48,13 @@ export class Interpreter {
   steps = 0;
   private depth = 0;
   private allocation = 0;
-  private lastPause = 0;
+  /** Work since the clock was last read (see CLOCK_EVERY). */
+  private work = 0;
+  /** Time on the event loop in earlier slices, and when the current slice began. */
+  private busyMs = 0;
+  private sliceStart = performance.now();
+  /** The current slice is over: hand the event loop back at the next statement, iteration or call. */
+  private yieldDue = false;
   private returnValue: Value = null;
   private lastValue: Value = null;
   private readonly regexes = new WeakMap<object, WsRegex>();
@@ -70,14 +90,46 @@ export class Interpreter {
       throw new WsLimitError(`The script was stopped after ${this.limits.maxSteps.toLocaleString('en')} steps (an endless loop?)`);
     }
     if ((this.steps & 1023) === 0) this.options.checkpoint?.();
+    if (++this.work >= CLOCK_EVERY) this.readClock();
   }
 
-  /** Lets the event loop run now and then during long loops. */
+  /** Counts work beyond a step (large data handled at once). */
+  private spend(units: number): void {
+    this.work += units;
+    if (this.work >= CLOCK_EVERY) this.readClock();
+  }
+
+  private readClock(): void {
+    this.work = 0;
+    const slice = performance.now() - this.sliceStart;
+    if (this.busyMs + slice > this.limits.maxRunMs) {
+      throw new WsLimitError(`The script was stopped after running for ${(this.limits.maxRunMs / 1000).toLocaleString('en')} s (an endless loop?)`);
+    }
+    if (slice >= SLICE_MS) this.yieldDue = true;
+  }
+
+  /** Time this run has held the event loop, in ms. */
+  get runMs(): number {
+    return this.busyMs + performance.now() - this.sliceStart;
+  }
+
+  /** Lets the event loop serve other work (a new slice begins). */
   private async pause(): Promise<void> {
-    if (this.steps - this.lastPause < YIELD_EVERY) return;
-    this.lastPause = this.steps;
+    this.yieldDue = false;
+    this.busyMs += performance.now() - this.sliceStart;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
     this.options.checkpoint?.();
+  }
+
+  /** Waits for outside work (HTTP, storage): the wait does not count as time on the event loop. */
+  async waitFor<T>(work: Promise<T>): Promise<T> {
+    this.busyMs += performance.now() - this.sliceStart;
+    try {
+      return await work;
+    } finally {
+      this.sliceStart = performance.now();
+    }
   }
 
   /** Counts data created; strings count one unit per 16 characters. */
@@ -99,6 +151,7 @@ export class Interpreter {
 
   /** A value a library function returned: strings and arrays are checked and counted. */
   private measure(v: Value): Value {
+    this.spend(dataUnits(v));
     if (typeof v === 'string') return this.str(v);
     if (v instanceof WsArray) this.charge(v.size);
     return v;
@@ -127,6 +180,7 @@ export class Interpreter {
   }
 
   private async exec(st: Stmt, s: Scope): Promise<Completion> {
+    if (this.yieldDue) await this.pause();
     this.tick();
     try {
       switch (st.kind) {
@@ -140,7 +194,7 @@ export class Interpreter {
         }
         case 'while':
           for (;;) {
-            await this.pause();
+            if (this.yieldDue) await this.pause();
             this.tick();
             const t = st.test.sync ? this.evalSync(st.test, s) : await this.evalAsync(st.test, s);
             if (!isTruthy(t)) return NORMAL;
@@ -151,7 +205,7 @@ export class Interpreter {
         case 'for': {
           if (st.init) await this.evalAsync(st.init, s);
           for (;;) {
-            await this.pause();
+            if (this.yieldDue) await this.pause();
             this.tick();
             if (st.test && !isTruthy(await this.evalAsync(st.test, s))) return NORMAL;
             const r = await this.execBlock(st.body, s);
@@ -167,7 +221,7 @@ export class Interpreter {
           else if (typeof it === 'string') entries = Array.from(it, (c, i) => [i, c]);
           else throw new WsRuntimeError(`Cannot loop over ${typeName(it)}: for (... in ...) takes an array or a string`);
           for (const [k, v] of entries) {
-            await this.pause();
+            if (this.yieldDue) await this.pause();
             this.tick();
             if (st.key !== null) s.set(st.key, k);
             s.set(st.value, v);
@@ -375,6 +429,7 @@ export class Interpreter {
           return l % r;
       }
     }
+    this.spend(dataUnits(l) + dataUnits(r));
     if (typeof l === 'string' && typeof r === 'string') {
       if (op === '+') return this.str(l + r);
       if (op === '-') return r === '' ? l : l.split(r).join('');
@@ -393,6 +448,7 @@ export class Interpreter {
   }
 
   private compare(n: CompareNode, i: number, l: Value, r: Value): boolean {
+    this.spend(dataUnits(l) + dataUnits(r));
     switch (n.ops[i]) {
       case '==':
         return looseEquals(l, r, this.match);
@@ -426,9 +482,9 @@ export class Interpreter {
   index(_n: IndexNode | null, o: Value, k: Value): Value {
     if (o instanceof WsArray) return o.get(normKey(k)) ?? null;
     if (typeof o === 'string') {
+      this.spend(dataUnits(o));
       if (typeof k !== 'number' || !Number.isInteger(k)) throw new WsRuntimeError(`A string is indexed by a whole number, not ${typeName(k)}`);
-      const chars = Array.from(o);
-      return chars[k < 0 ? chars.length + k : k] ?? null;
+      return charAt(o, k);
     }
     if (o === null) return null;
     throw new WsRuntimeError(`Cannot index ${typeName(o)}`);
@@ -535,7 +591,7 @@ export class Interpreter {
       throw new WsLimitError(`Too much recursion: more than ${this.limits.maxDepth} nested function calls`);
     }
     try {
-      await this.pause();
+      if (this.yieldDue) await this.pause();
       if (fn.native) {
         const info: CallInfo = {
           name: fn.name,
@@ -543,6 +599,7 @@ export class Interpreter {
           run: (code) => this.runCode(code, caller),
         };
         try {
+          for (const a of args) this.spend(dataUnits(a));
           const r = fn.native(info, args);
           return this.measure(r instanceof Promise ? await r : r);
         } catch (e) {

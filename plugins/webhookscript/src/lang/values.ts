@@ -113,6 +113,37 @@ export class WsFunction {
   }
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Characters (code points) of a string, counted without splitting it (which costs far more on long strings). */
+export function charCount(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // one UTF-16 unit per character (cheap to tell for Latin-1 strings)
+  let pairs = 0;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return s.length - pairs;
+}
+
+/** The character (code point) at an index, negative from the end; null past either end. */
+export function charAt(s: string, index: number): string | null {
+  if (!SURROGATE.test(s)) {
+    const i = index < 0 ? s.length + index : index;
+    return i >= 0 && i < s.length ? s[i]! : null;
+  }
+  let left = index < 0 ? charCount(s) + index : index;
+  if (left < 0) return null;
+  for (const ch of s) if (left-- === 0) return ch;
+  return null;
+}
+
 export function typeName(v: Value): TypeName {
   if (v === null) return 'null';
   switch (typeof v) {

@@ -20,7 +20,7 @@ export function databaseLibrary(host: Host): Library {
       const id = str(a, 0);
       return new WsFunction(`db(${JSON.stringify(id)})`, null, null, async (_call, q) => {
         const params = q.length > 1 && arg(q, 1) !== null ? toPlain(arg(q, 1)) : undefined;
-        const r = await host.ctx.services.databases.query(id, str(q, 0), params);
+        const r = await host.wait(host.ctx.services.databases.query(id, str(q, 0), params));
         return WsArray.entries([
           ['result', r.result === null ? null : fromJson(r.result.map(cell))],
           ['error', r.error],

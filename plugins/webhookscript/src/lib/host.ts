@@ -10,8 +10,10 @@ export type ScriptContext = Pick<ActionContext, 'vars' | 'response' | 'log' | 's
 export interface Host {
   ctx: ScriptContext;
   limits: Limits;
-  /** Adds a line to the action output (capped at limits.maxOutputLines). */
+  /** Adds a line to the action output (capped by limits.maxOutputLines and maxOutputBytes). */
   output(line: string): void;
+  /** Waits for outside work (HTTP, storage); the wait does not count against limits.maxRunMs. */
+  wait<T>(work: Promise<T>): Promise<T>;
   /** Counts an outgoing HTTP request against limits.maxHttpRequests. */
   countRequest(): void;
 }

@@ -98,7 +98,7 @@ async function send(host: Host, req: Outgoing): Promise<WsArray> {
   if (left <= 0) throw new WsRuntimeError('the actions\' time budget is spent');
   const method = req.method.toUpperCase();
   try {
-    const res = await ctx.services.http.request({
+    const res = await host.wait(ctx.services.http.request({
       method,
       url: req.url,
       headers,
@@ -106,7 +106,7 @@ async function send(host: Host, req: Outgoing): Promise<WsArray> {
       timeoutMs: Math.max(1, Math.min(timeoutMs, left)),
       signal: ctx.signal,
       insecureTls: req.insecure,
-    });
+    }));
     return responseArray(res.url ?? req.url, res.status, res.headers, bytesText(res.body));
   } catch (e) {
     if (ctx.signal.aborted) throw e;

@@ -1,7 +1,7 @@
 // string.md: general string functions and CSV (hashing, HTML, JSON, regex and XML are in their own modules).
 import { randomInt, randomUUID } from 'node:crypto';
 import { fail } from '../lang/errors.js';
-import { WsArray, WsRegex, toText } from '../lang/values.js';
+import { WsArray, WsRegex, charCount, toText } from '../lang/values.js';
 import type { Regexes } from './regex.js';
 import { format } from './format.js';
 import { arg, int, optInt, optStr, str, type Library } from './host.js';
@@ -40,7 +40,7 @@ export function jsReplacement(r: string): string {
 function findIndex(subject: string, needle: string, last: boolean): number | false {
   const at = last ? subject.lastIndexOf(needle) : subject.indexOf(needle);
   if (at < 0) return false;
-  return chars(subject.slice(0, at)).length;
+  return charCount(subject.slice(0, at));
 }
 
 /** Parses CSV; false when a quoted field never ends. */
@@ -124,7 +124,7 @@ export function stringLibrary(rx: Regexes): Library {
     string_find_first: (_c, a) => findIndex(str(a, 0), str(a, 1), false),
     string_find_last: (_c, a) => findIndex(str(a, 0), str(a, 1), true),
     string_format: (_c, a) => format(str(a, 0), a.slice(1)),
-    string_length: (_c, a) => chars(str(a, 0)).length,
+    string_length: (_c, a) => charCount(str(a, 0)),
     string_lower: (_c, a) => str(a, 0).toLowerCase(),
     string_upper: (_c, a) => str(a, 0).toUpperCase(),
     string_title: (_c, a) => title(str(a, 0)),

@@ -30,7 +30,7 @@ export function variablesLibrary(host: Host): Library {
     store: async (_c, a) => {
       const name = variableName(str(a, 0));
       if (!name) fail('the Global Variable name is empty');
-      await host.ctx.services.globals.set(name, variableText(arg(a, 1)));
+      await host.wait(host.ctx.services.globals.set(name, variableText(arg(a, 1))));
       return arg(a, 1);
     },
     delete: () => fail('deleting Global Variables is not supported here; store() an empty value instead'),
