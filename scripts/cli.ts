@@ -1,14 +1,16 @@
-// The command line: `npm run cli -- workflows validate|apply|export ...`.
+// The command line: `npm run cli -- workflows validate|apply|export ...`, `secrets rotate`.
 //
 //   workflows validate <file...>          check documents (structure and every step's parameters)
 //   workflows apply <file...>             store them (the store named by the environment, as `npm start`)
 //   workflows export <token> [file]       write a token's chain as YAML (stdout without a file)
+//   secrets rotate                        re-seal every stored secret under SECRET_KEY (after a key change)
 import 'reflect-metadata';
 import fs from 'node:fs/promises';
 import { loadPlugins } from '../core/actions/loader.js';
 import type { ActionRegistry } from '../core/actions/registry.js';
 import { ParameterSecrets } from '../core/actions/secret-params.js';
-import { createSealer, loadSecretKey } from '../core/auth/sealing.js';
+import { rotateSecrets, type RotationTally } from '../core/auth/rotate-secrets.js';
+import { createSealer, loadSecretKey, type Sealer } from '../core/auth/sealing.js';
 import { loadConfig } from '../core/config.js';
 import { HttpError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
@@ -20,7 +22,8 @@ import { WorkflowService } from '../core/workflows/service.js';
 
 const USAGE = `usage: npm run cli -- workflows validate <file...>
        npm run cli -- workflows apply <file...>
-       npm run cli -- workflows export <token-id-or-alias> [output-file]`;
+       npm run cli -- workflows export <token-id-or-alias> [output-file]
+       npm run cli -- secrets rotate`;
 
 function describe(err: unknown): string {
   if (err instanceof HttpError) {
@@ -59,17 +62,23 @@ async function validate(files: string[]): Promise<number> {
   return bad ? 1 : 0;
 }
 
-async function withService<T>(fn: (svc: WorkflowService, store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+type Store = Awaited<ReturnType<typeof openStore>>;
+
+/** The configured store, the plugins' actions and the server's keys, for one command. */
+async function withStore<T>(fn: (store: Store, reg: ActionRegistry, sealer: Sealer) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const store = await openStore(config);
   try {
     const reg = await registry();
-    // The server's key (SECRET_KEY or DATA_DIR/secret.key), so secrets applied here open there.
-    const secrets = new ParameterSecrets(reg, createSealer(loadSecretKey(config)));
-    return await fn(new WorkflowService(store, reg, systemClock, secrets), store);
+    // The server's keys (SECRET_KEY or DATA_DIR/secret.key, and SECRET_KEY_PREVIOUS), so secrets sealed here open there.
+    return await fn(store, reg, createSealer(loadSecretKey(config), config.SECRET_KEY_PREVIOUS));
   } finally {
     await store.close();
   }
+}
+
+async function withService<T>(fn: (svc: WorkflowService, store: Store) => Promise<T>): Promise<T> {
+  return withStore((store, reg, sealer) => fn(new WorkflowService(store, reg, systemClock, new ParameterSecrets(reg, sealer)), store));
 }
 
 async function apply(files: string[]): Promise<number> {
@@ -107,8 +116,21 @@ async function exportDoc(ref: string, out?: string): Promise<number> {
   });
 }
 
+async function rotate(): Promise<number> {
+  return withStore(async (store, reg, sealer) => {
+    const report = await rotateSecrets(store, sealer, new ParameterSecrets(reg, sealer));
+    const line = (what: string, t: RotationTally) => `${what.padEnd(18)} re-sealed ${t.resealed}, already current ${t.current}, failed ${t.failed.length}\n`;
+    process.stdout.write(line('providers', report.providers) + line('workflow secrets', report.workflows) + line('template secrets', report.templates));
+    const failed = [report.providers, report.workflows, report.templates].flatMap((t) => t.failed);
+    for (const f of failed) process.stdout.write(`failed   ${f.where}: ${f.reason}\n`);
+    if (failed.length) process.stderr.write('Some secrets were not re-sealed: set SECRET_KEY_PREVIOUS to the key(s) they were sealed with and run again, or have their owners enter them again.\n');
+    return failed.length ? 1 : 0;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
+  if (group === 'secrets' && command === 'rotate' && !rest.length) return rotate();
   if (group !== 'workflows' || !command) {
     process.stderr.write(USAGE + '\n');
     return 2;

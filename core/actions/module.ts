@@ -112,8 +112,9 @@ export function createActionsModule(): ServiceModule {
       // Including templates needs the store, so these are core's own rather than a plugin's.
       registry.addAll('core', CORE_ACTIONS, parent);
       const secretKey = loadSecretKey(config);
-      // One key seals provider credentials and secret action parameters.
-      const sealer = createSealer(secretKey);
+      // One key seals provider credentials and secret action parameters; SECRET_KEY_PREVIOUS keys
+      // still open what they sealed until `npm run cli -- secrets rotate` re-seals it.
+      const sealer = createSealer(secretKey, config.SECRET_KEY_PREVIOUS);
       const secrets = new ParameterSecrets(registry, sealer);
       const templates = new TemplateService(store, registry, clock, secrets);
 

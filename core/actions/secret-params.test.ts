@@ -75,4 +75,29 @@ describe('ParameterSecrets', () => {
     const sealed = setup('key-one').seal('login', params);
     expect(() => setup('key-two').open('login', sealed)).toThrow(/another SECRET_KEY/);
   });
+
+  it('re-seals secrets of an older key under the current one, leaves current and unknown-key ones, and says which failed', () => {
+    const old = setup('key-one').seal('login', params);
+    const registry = new ActionRegistry();
+    registry.addAll('test', [login]);
+    const rotated = new ParameterSecrets(registry, createSealer('key-two', ['key-one']));
+    const foreign = setup('key-three').seal('login', params).password;
+    const r = rotated.reseal('login', { ...old, password: foreign });
+    expect(r.outcomes).toEqual([
+      { status: 'failed', field: 'parameters.password', reason: expect.stringMatching(/another SECRET_KEY/) },
+      { status: 'resealed' },
+      { status: 'resealed' },
+    ]);
+    expect(r.parameters.password).toBe(foreign);
+    expect(setup('key-two').open('login', { ...r.parameters, password: 'plain' })).toMatchObject({ auth: { token: 'tk' }, keys: [{ value: 'v1' }, { value: '' }] });
+    // Run again: nothing left to do.
+    expect(rotated.reseal('login', r.parameters).outcomes.map((o) => o.status)).toEqual(['failed', 'current', 'current']);
+    expect(rotated.reseal('login', r.parameters).parameters).toEqual(r.parameters);
+  });
+
+  it('reports sealed values of an action type that is not loaded, since its secrets cannot be found', () => {
+    const sealed = setup().seal('login', params);
+    expect(setup().reseal('gone', { deep: [sealed] }).outcomes).toEqual([{ status: 'failed', field: 'parameters', reason: expect.stringMatching(/"gone" is not loaded/) }]);
+    expect(setup().reseal('gone', { plain: 'x' }).outcomes).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@
 // JSON Schema): sealed with the providers' key (core/auth/sealing.ts) before a chain is stored,
 // shown as SECRET_MARKER by the API and in exports, opened only when the chain runs. Values stored
 // before secrets were sealed are read as they are and sealed on the chain's next save.
-import type { Sealer } from '../auth/sealing.js';
+import { SealError, type Sealer } from '../auth/sealing.js';
 import { ValidationError } from '../errors.js';
 import type { ActionRegistry } from './registry.js';
 
@@ -51,6 +51,10 @@ function valueAt(node: unknown, at: Array<string | number>): unknown {
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 const isSealed = (v: unknown): v is string => typeof v === 'string' && v.startsWith(SEALED);
+const holdsSealed = (v: unknown): boolean => isSealed(v) || (!!v && typeof v === 'object' && Object.values(v).some(holdsSealed));
+
+/** What re-sealing did to one secret (SECRET_KEY rotation); `field` names a failed one. */
+export type ResealOutcome = { status: 'resealed' | 'current' } | { status: 'failed'; field: string; reason: string };
 
 export class ParameterSecrets {
   constructor(
@@ -101,6 +105,37 @@ export class ParameterSecrets {
   /** For the run: sealed secrets opened, plain ones (stored before sealing) as they are. Throws SealError. */
   open(type: string, params: Params): Params {
     return this.each(type, params, (value) => this.openValue(value));
+  }
+
+  /**
+   * For a SECRET_KEY rotation: secrets sealed under an older key, opened and sealed under the
+   * current one. A value that cannot be opened stays as it is and its outcome says why.
+   */
+  reseal(type: string, params: Params): { parameters: Params; outcomes: ResealOutcome[] } {
+    const outcomes: ResealOutcome[] = [];
+    if (!this.registry.get(type)) {
+      // Without the action's schema its secrets cannot be told from other values.
+      if (holdsSealed(params)) outcomes.push({ status: 'failed', field: 'parameters', reason: `action type "${type}" is not loaded (PLUGINS), so its secrets cannot be found` });
+      return { parameters: params, outcomes };
+    }
+    const parameters = this.each(type, params, (value, at) => {
+      if (!isSealed(value)) return value;
+      const sealed = value.slice(SEALED.length);
+      if (this.sealer.isCurrent(sealed)) {
+        outcomes.push({ status: 'current' });
+        return value;
+      }
+      try {
+        const resealed = SEALED + this.sealer.seal(this.sealer.open(sealed));
+        outcomes.push({ status: 'resealed' });
+        return resealed;
+      } catch (e) {
+        if (!(e instanceof SealError)) throw e;
+        outcomes.push({ status: 'failed', field: ['parameters', ...at].join('.'), reason: e.message });
+        return value;
+      }
+    });
+    return { parameters, outcomes };
   }
 
   /** How many set secrets `params` holds (an export warns that they are left out). */
