@@ -107,8 +107,8 @@ export function createActionsModule(): ServiceModule {
       let pool: SandboxPool | undefined;
       const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT };
       parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
-      const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
-      for (const f of failures) logger.error('action plugin skipped', { plugin: f.source, error: f.message });
+      // The loader reports each plugin that fails to load, once.
+      const { registry } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
       // Including templates needs the store, so these are core's own rather than a plugin's.
       registry.addAll('core', CORE_ACTIONS, parent);
       const secretKey = loadSecretKey(config);
