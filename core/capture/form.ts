@@ -13,10 +13,12 @@ export interface ParsedForm {
 
 const NONE: ParsedForm = { fields: null, files: [] };
 
+// A field named `__proto__` or `constructor` is data like any other: own properties only, and
+// defined rather than assigned, so it can neither read nor replace the object's prototype.
 function addField(fields: Record<string, unknown>, name: string, value: string): void {
-  const prev = fields[name];
-  if (prev === undefined) fields[name] = value;
-  else fields[name] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+  const prev = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  const next = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  Object.defineProperty(fields, name, { value: next, enumerable: true, writable: true, configurable: true });
 }
 
 function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> {
