@@ -57,6 +57,8 @@ export interface RunOptions {
   httpTimeoutMs?: number;
   /** Bytes of the capture's uploaded files by file id (a fresh capture is not stored yet). */
   files?: ReadonlyMap<string, Buffer>;
+  /** A test run: nothing is stored (see ChainInput.dryRun), and the variables after each step are traced. */
+  dryRun?: boolean;
 }
 
 export interface ActionRuntime {
@@ -174,6 +176,8 @@ export function createActionsModule(): ServiceModule {
             registry,
             budgetMs: opts.budgetMs,
             variables: opts.variables,
+            dryRun: opts.dryRun,
+            trace: opts.dryRun,
           });
         },
       };

@@ -40,6 +40,18 @@ export interface ChainInput {
   budgetMs?: number;
   /** Runtime variables defined before the first action (template variables, tests). */
   variables?: Record<string, string>;
+  /** A test run: global variables an action stores reach the following actions but are not written. */
+  dryRun?: boolean;
+  /** Records the runtime variables after each action that ran (`trace`), for a test run. */
+  trace?: boolean;
+}
+
+export interface ChainStepTrace {
+  action: string;
+  type: string;
+  order: number;
+  /** The variables actions had set when this one finished. */
+  variables: Record<string, string>;
 }
 
 export interface ChainLine {
@@ -67,6 +79,8 @@ export interface ChainResult {
   runtimeVariables: Record<string, string>;
   /** IDs of the actions that ran (with or without an error), each once. */
   ran: string[];
+  /** With `trace`: one entry each time an action ran, in order. */
+  trace?: ChainStepTrace[];
 }
 
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -135,7 +149,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     get: (name) => services.globals.get(name),
     all: () => services.globals.all(),
     set: async (name, value) => {
-      await services.globals.set(name, value);
+      if (!input.dryRun) await services.globals.set(name, value);
       scope.setGlobal(name, value);
     },
   };
@@ -157,6 +171,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
 
   /** Runs one action; returns the items to repeat the rest of the chain over, if it asked to. */
   const ran = new Set<string>();
+  const trace: ChainStepTrace[] | undefined = input.trace ? [] : undefined;
   async function runStep(step: ChainAction): Promise<Array<Record<string, string>> | undefined> {
     ran.add(step.uuid);
     const entry = registry.get(step.type);
@@ -231,6 +246,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         }
       }
       const items = await runStep(step);
+      if (trace) trace.push({ action: step.uuid, type: step.type, order: step.order, variables: scope.runtimeVariables() });
       if (items) {
         for (const item of items) {
           if (stopped) break;
@@ -263,5 +279,6 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     variables: scope.all(),
     runtimeVariables: scope.runtimeVariables(),
     ran: [...ran],
+    ...(trace ? { trace } : {}),
   };
 }

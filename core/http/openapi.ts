@@ -4,13 +4,14 @@ import { ActionBody } from '../workflows/service.js';
 import { GlobalBody } from './globals/globals.router.js';
 import { GroupBody } from './groups/groups.schema.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
-import { NoteBody, RequestListQuery, RequestView, SetResponseBody } from './requests/requests.schema.js';
+import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestView, SetResponseBody } from './requests/requests.schema.js';
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { UserCreateBody } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 import { TemplateBody, TemplateUpdateBody } from '../templates/service.js';
 import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
 import { DatabaseListQuery } from './databases/databases.router.js';
+import { WorkflowTestBody } from './actions/actions.schema.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -39,7 +40,15 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/request/{request_id}/note': { put: { summary: 'Set the note of a request', body: NoteBody, response: RequestView } },
   '/token/{token_id}/request/{request_id}/response': { put: { summary: 'Answer a capture that is listening (base64 content)', body: SetResponseBody } },
   '/token/{token_id}/request/{request_id}/download/{file_id}': { get: { summary: 'Download an uploaded file or attachment' } },
-  '/token/{token_id}/requests/export': { get: { summary: 'CSV export of the (matching) requests' } },
+  '/token/{token_id}/requests/export': { get: { summary: 'CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back', query: ExportQuery } },
+  '/token/{token_id}/request/{request_id}/forward': {
+    post: {
+      summary:
+        "Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s",
+      body: ForwardBody,
+      response: ForwardResult,
+    },
+  },
   '/token/{token_id}/actions': {
     get: { summary: "List the token's Custom Actions" },
     post: { summary: 'Add a Custom Action', body: ActionBody },
@@ -51,6 +60,9 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/workflow': {
     get: { summary: 'The action chain as a YAML (or JSON) workflow document' },
     put: { summary: 'Replace the action chain with a workflow document' },
+  },
+  '/token/{token_id}/workflow/test': {
+    post: { summary: 'Run a workflow document (default the stored one) up to step `until` on a stored request, storing nothing: output, errors, variables after each step, the response', body: WorkflowTestBody },
   },
   '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
   '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },

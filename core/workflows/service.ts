@@ -81,34 +81,51 @@ export class WorkflowService {
 
   /**
    * Validates every step's parameters against its action type, a secret's marker standing for the
-   * value stored in the step of the same ID; 422 naming `spec.steps.N.parameters.x`.
+   * value stored in the step of the same ID; one 422 naming every `spec.steps.N.parameters.x` at once.
    */
   private checkSteps(steps: Step[], previous: Step[], prefix: (i: number) => string, allowDeprecated: (s: Step) => boolean): Step[] {
     const stored = new Map(previous.map((s) => [s.id, s]));
-    return steps.map((s, i) => {
+    const errors: FieldErrors = {};
+    const checked = steps.map((s, i) => {
       try {
         const parameters = this.secrets.resolve(s.type, s.parameters, stored.get(s.id));
         this.registry.validate(s.type, parameters, { allowDeprecated: allowDeprecated(s) });
         return { ...s, parameters };
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
-        const errors: FieldErrors = {};
-        for (const [k, v] of Object.entries(e.errors ?? {})) errors[`${prefix(i)}${k}`] = v;
-        const first = Object.entries(errors)[0];
-        throw new ValidationError(first ? `${first[0]}: ${first[1][0]}` : e.message, errors);
+        for (const [k, v] of Object.entries(e.errors ?? { _: [e.message] })) errors[`${prefix(i)}${k}`] = v;
+        return s;
       }
     });
+    const first = Object.entries(errors)[0];
+    if (first) throw new ValidationError(`${first[0]}: ${first[1][0]}`, errors);
+    return checked;
   }
 
-  /** Replaces the token's chain with a document (PUT /token/{id}/workflow, workflows/ at start-up). */
-  async apply(token: TokenRecord, input: unknown): Promise<TokenActionsDocument> {
+  /** A document checked as `apply` would store it; `until` checks only the steps up to that index. */
+  private async prepare(token: TokenRecord, input: unknown, until?: number): Promise<{ doc: TokenActionsDocument; steps: Step[] }> {
     const previous = await this.steps(token);
     const doc = normaliseDocument(input, previous);
     const known = new Set(previous.map((s) => `${s.id}:${s.type}`));
     // A deprecated type may stay where it already was; it may not be added.
-    const steps = this.checkSteps(doc.spec.steps, previous, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
+    const upTo = until === undefined ? doc.spec.steps : doc.spec.steps.slice(0, until + 1);
+    const steps = this.checkSteps(upTo, previous, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
+    return { doc, steps };
+  }
+
+  /** Replaces the token's chain with a document (PUT /token/{id}/workflow, workflows/ at start-up). */
+  async apply(token: TokenRecord, input: unknown): Promise<TokenActionsDocument> {
+    const { doc, steps } = await this.prepare(token, input);
     await this.save(token, steps, doc);
     return this.document(token);
+  }
+
+  /**
+   * The steps of a document up to index `until` (all without it) as the runtime would run them,
+   * nothing stored: a test of unsaved edits. Later steps need only be well-formed.
+   */
+  async trial(token: TokenRecord, input: unknown, until?: number): Promise<Step[]> {
+    return (await this.prepare(token, input, until)).steps;
   }
 
   private async save(token: TokenRecord, steps: Step[], base?: TokenActionsDocument): Promise<void> {

@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { ActionRuntime } from '../../actions/module.js';
 import { newRequestRecord } from '../../capture/pipeline.js';
-import { NotFound, ValidationError } from '../../errors.js';
+import { NotFound, ValidationError, fromZod } from '../../errors.js';
 import type { RequestRecord, TokenRecord } from '../../store/types.js';
 import { exportYaml, parseDocumentText, toYaml, type Step } from '../../workflows/document.js';
 import { ActionBody } from '../../workflows/service.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken } from '../token-access.js';
+import { WorkflowTestBody } from './actions.schema.js';
 
 /** The temporary action of a test run that names no existing one (as the reference API does). */
 export const TEST_ACTION_ID = '00000000-0000-4000-0000-000000000000';
@@ -22,9 +23,9 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
   const { store, clock } = services;
   const { workflows, registry } = runtime;
 
-  async function testResult(token: TokenRecord, record: RequestRecord, steps: Step[]) {
+  async function testResult(token: TokenRecord, record: RequestRecord, steps: Step[], opts: { dryRun?: boolean } = {}) {
     const start = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
-    const r = await runtime.run(token, record, steps, start);
+    const r = await runtime.run(token, record, steps, start, { dryRun: opts.dryRun });
     const output: Record<string, string[]> = {};
     for (const l of r.lines) (output[l.action] ??= []).push(l.text);
     return {
@@ -38,6 +39,7 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
         dont_save: r.dontSave,
         stopped: r.stopped,
         variables: r.variables,
+        ...(r.trace ? { steps: r.trace } : {}),
       },
     };
   }
@@ -95,6 +97,17 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
       ctx.type = 'application/yaml';
       ctx.body = toYaml(doc);
     }
+  });
+
+  // A test of the editor's document up to one step: nothing is stored (no request, no global variable).
+  router.post('/token/:token/workflow/test', async (ctx) => {
+    const token = await loadToken(ctx, services, ctx.params.token!);
+    const body = WorkflowTestBody.safeParse(ctx.request.body ?? {});
+    if (!body.success) throw fromZod(body.error);
+    const { document, until, request_id } = body.data;
+    const steps = document ? await workflows.trial(token, document, until) : (await workflows.steps(token)).slice(0, until === undefined ? undefined : until + 1);
+    const record = request_id ? await requestFor(ctx, token, request_id) : ((await store.requests.latest(token.uuid)) ?? sampleRecord(token, clock.now()));
+    ctx.body = await testResult(token, record, steps, { dryRun: true });
   });
 
   router.post('/token/:token/test-action', async (ctx) => {
