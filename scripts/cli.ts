@@ -1,29 +1,50 @@
 // The command line: `npm run cli -- workflows validate|apply|export ...`, `secrets rotate`.
 //
-//   workflows validate <file...>          check documents (structure and every step's parameters)
-//   workflows apply <file...>             store them (the store named by the environment, as `npm start`)
-//   workflows export <token> [file]       write a token's chain as YAML (stdout without a file)
-//   secrets rotate                        re-seal every stored secret under SECRET_KEY (after a key change)
+//   workflows validate <file...>              check documents (structure and every step's parameters); writes nothing
+//   workflows apply [--create] <file...>      store them (the database named by the environment, as `npm start`)
+//   workflows export <token> [file]           write a token's chain as YAML (stdout without a file)
+//   secrets rotate                            re-seal every stored secret under SECRET_KEY (after a key change)
+//
+// A command that uses the database names it on stderr first, and refuses a SQLite database that does
+// not exist (a mistyped DATA_DIR would otherwise get a new, empty one) unless `--create` is given.
+// Errors in files are reported as `file:line:column: field: message`, all of them; the exit code is
+// 0 only when every document was valid or applied, 1 otherwise, 2 for a usage error.
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { loadPlugins } from '../core/actions/loader.js';
 import type { ActionRegistry } from '../core/actions/registry.js';
 import { ParameterSecrets } from '../core/actions/secret-params.js';
 import { rotateSecrets, type RotationTally } from '../core/auth/rotate-secrets.js';
 import { createSealer, loadSecretKey, type Sealer } from '../core/auth/sealing.js';
-import { loadConfig } from '../core/config.js';
-import { HttpError } from '../core/errors.js';
+import { loadConfig, type Config } from '../core/config.js';
+import { HttpError, StartupError } from '../core/errors.js';
+import { explainStartupError, prepareDataDir } from '../core/lifecycle/startup.js';
 import { createLogger } from '../core/logger.js';
-import { openStore } from '../core/store/index.js';
+import { openStore, sqliteFile, storeLocation } from '../core/store/index.js';
 import { systemClock } from '../core/util/time.js';
 import { resolveOrCreateToken } from '../core/workflows/apply-dir.js';
-import { exportYaml, normaliseDocument, parseDocumentText, secretsWarning } from '../core/workflows/document.js';
+import { documentErrors } from '../core/workflows/check.js';
+import { exportYaml, secretsWarning } from '../core/workflows/document.js';
+import { parseWithPositions, type LocatedError, type PositionedDocument } from '../core/workflows/positions.js';
 import { WorkflowService } from '../core/workflows/service.js';
 
-const USAGE = `usage: npm run cli -- workflows validate <file...>
-       npm run cli -- workflows apply <file...>
-       npm run cli -- workflows export <token-id-or-alias> [output-file]
-       npm run cli -- secrets rotate`;
+const USAGE = `usage: npm run cli -- <command> [--help]
+
+  workflows validate <file...>                 check workflow documents; writes nothing
+  workflows apply [--create] <file...>         store them in the server's database (DATA_DIR, or MONGODB_URI)
+  workflows export <token-id-or-alias> [file]  write a token's chain as YAML (to stdout without a file)
+  secrets rotate                               re-seal every stored secret under SECRET_KEY
+
+  --create   create the SQLite database when DATA_DIR holds none (apply only; without it a
+             missing database is refused, so a mistyped DATA_DIR never gets a new empty one)
+  --help     show this text`;
+
+/** A command line that does not say a known command: usage on stderr, exit 2. */
+class UsageError extends Error {}
+
+const say = (text: string) => process.stderr.write(text + '\n');
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function describe(err: unknown): string {
   if (err instanceof HttpError) {
@@ -33,41 +54,58 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+interface Args {
+  words: string[];
+  create: boolean;
+  help: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { words: [], create: false, help: false };
+  let options = true;
+  for (const a of argv) {
+    if (options && a === '--') options = false;
+    else if (options && (a === '--help' || a === '-h')) args.help = true;
+    else if (options && a === '--create') args.create = true;
+    else if (options && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+    else args.words.push(a);
+  }
+  return args;
+}
+
 async function registry(): Promise<ActionRegistry> {
   const config = loadConfig();
   const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, logger: createLogger('warn') });
-  for (const f of failures) process.stderr.write(`warning: plugin ${f.source} not loaded: ${f.message}\n`);
+  for (const f of failures) say(`warning: plugin ${f.source} not loaded: ${f.message}`);
   return registry;
-}
-
-async function validate(files: string[]): Promise<number> {
-  const reg = await registry();
-  let bad = 0;
-  for (const file of files) {
-    try {
-      const doc = normaliseDocument(parseDocumentText(await fs.readFile(file, 'utf8')));
-      doc.spec.steps.forEach((s, i) => {
-        try {
-          reg.validate(s.type, s.parameters, { allowDeprecated: true });
-        } catch (e) {
-          throw Object.assign(e as Error, { message: `spec.steps.${i}: ${(e as Error).message}` });
-        }
-      });
-      process.stdout.write(`ok       ${file} (${doc.spec.steps.length} steps)\n`);
-    } catch (e) {
-      bad++;
-      process.stdout.write(`invalid  ${file}: ${describe(e)}\n`);
-    }
-  }
-  return bad ? 1 : 0;
 }
 
 type Store = Awaited<ReturnType<typeof openStore>>;
 
+/**
+ * Names the database on stderr, then opens it. A SQLite file that does not exist is refused unless
+ * `create`: the CLI must not leave a new empty database wherever a wrong DATA_DIR points.
+ */
+async function openDatabase(config: Config, create: boolean): Promise<Store> {
+  const file = sqliteFile(config);
+  const isNew = !config.MONGODB_URI && file !== ':memory:' && !existsSync(file);
+  say(`database: ${storeLocation(config)}${isNew && create ? ' (new)' : ''}`);
+  if (isNew && !create) {
+    const setting = `DATA_DIR=${config.DATA_DIR}${process.env.DATA_DIR ? '' : ' (the default)'}`;
+    throw new StartupError(`${setting}: there is no database at ${file}. Set DATA_DIR to the folder the server uses, or add --create to "workflows apply" to create a new database there.`);
+  }
+  if (!config.MONGODB_URI) prepareDataDir(config.dataDir); // creates the folder (with --create) and checks it is writable
+  try {
+    return await openStore(config);
+  } catch (e) {
+    throw (await explainStartupError(e, config)) ?? e; // names MONGODB_URI (without its password) or DATA_DIR
+  }
+}
+
 /** The configured store, the plugins' actions and the server's keys, for one command. */
-async function withStore<T>(fn: (store: Store, reg: ActionRegistry, sealer: Sealer) => Promise<T>): Promise<T> {
+async function withStore<T>(create: boolean, fn: (store: Store, reg: ActionRegistry, sealer: Sealer) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const store = await openStore(config);
+  const store = await openDatabase(config, create);
   try {
     const reg = await registry();
     // The server's keys (SECRET_KEY or DATA_DIR/secret.key, and SECRET_KEY_PREVIOUS), so secrets sealed here open there.
@@ -77,77 +115,171 @@ async function withStore<T>(fn: (store: Store, reg: ActionRegistry, sealer: Seal
   }
 }
 
-async function withService<T>(fn: (svc: WorkflowService, store: Store) => Promise<T>): Promise<T> {
-  return withStore((store, reg, sealer) => fn(new WorkflowService(store, reg, systemClock, new ParameterSecrets(reg, sealer)), store));
+async function withService<T>(create: boolean, fn: (svc: WorkflowService, store: Store, reg: ActionRegistry) => Promise<T>): Promise<T> {
+  return withStore(create, (store, reg, sealer) => fn(new WorkflowService(store, reg, systemClock, new ParameterSecrets(reg, sealer)), store, reg));
 }
 
-async function apply(files: string[]): Promise<number> {
-  return withService(async (svc, store) => {
-    let bad = 0;
-    for (const file of files) {
-      try {
-        const doc = parseDocumentText(await fs.readFile(file, 'utf8')) as { metadata?: { token?: string } };
-        const token = await resolveOrCreateToken(store, systemClock, String(doc?.metadata?.token ?? ''));
-        if (!token) throw new Error(`no token ${JSON.stringify(doc?.metadata?.token)} (name an existing token, or a new UUID)`);
-        const applied = await svc.apply(token, doc);
-        process.stdout.write(`applied  ${file} -> token ${token.uuid} (${applied.spec.steps.length} steps)\n`);
-      } catch (e) {
-        bad++;
-        process.stdout.write(`failed   ${file}: ${describe(e)}\n`);
-      }
+interface Tally {
+  done: number;
+  failed: number;
+}
+
+/**
+ * Runs `handle` on every document of every file and prints each error as `file:line:col: field:
+ * message` on stderr; a document with syntax errors is not handled. `handle` returns the document's
+ * errors (none when it succeeded).
+ */
+async function eachDocument(files: string[], handle: (doc: PositionedDocument, file: string) => Promise<LocatedError[]>): Promise<Tally> {
+  const tally: Tally = { done: 0, failed: 0 };
+  const fail = (file: string, errors: LocatedError[]) => {
+    tally.failed++;
+    for (const e of errors) say(`${file}:${e.line}:${e.col}: ${e.path ? `${e.path}: ` : ''}${e.message}`);
+  };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (e) {
+      tally.failed++;
+      say(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      continue;
     }
-    return bad ? 1 : 0;
+    const docs = parseWithPositions(text);
+    if (!docs.length) fail(file, [{ line: 1, col: 1, path: '', message: 'holds no document' }]);
+    for (const doc of docs) {
+      let errors = doc.syntaxErrors;
+      if (!errors.length) {
+        try {
+          errors = await handle(doc, file);
+        } catch (e) {
+          errors = [{ ...doc.positionOf(''), path: '', message: describe(e) }];
+        }
+      }
+      if (errors.length) fail(file, errors);
+      else tally.done++;
+    }
+  }
+  return tally;
+}
+
+function summary(tally: Tally, done: string): number {
+  process.stdout.write(`${plural(tally.done, 'document')} ${done}, ${tally.failed} failed\n`);
+  return tally.failed ? 1 : 0;
+}
+
+/** What a valid document holds, for the `ok` line. */
+function contents(value: unknown): string {
+  const doc = value as { kind: string; metadata: { name?: string }; spec: { steps?: unknown[] } };
+  return doc.kind === 'Schedule' ? `schedule ${JSON.stringify(doc.metadata.name)}` : plural(doc.spec.steps?.length ?? 0, 'step');
+}
+
+async function validate(files: string[]): Promise<number> {
+  const reg = await registry();
+  const tally = await eachDocument(files, async (doc, file) => {
+    const errors = doc.locate(documentErrors(doc.value, reg));
+    if (!errors.length) process.stdout.write(`ok       ${file} (${contents(doc.value)})\n`);
+    return errors;
+  });
+  return summary(tally, 'valid');
+}
+
+async function apply(files: string[], create: boolean): Promise<number> {
+  return withService(create, async (svc, store, reg) => {
+    const tally = await eachDocument(files, async (doc, file) => {
+      // Every error of the document first: the service stops at the first failing step.
+      const errors = doc.locate(documentErrors(doc.value, reg));
+      if (errors.length) return errors;
+      const value = doc.value as { kind: string; metadata: { token: string } };
+      if (value.kind === 'Schedule') {
+        return [{ ...doc.positionOf('kind'), path: 'kind', message: 'Schedule documents are applied by the server (from its workflows/ folder at start-up, or the Schedules API), not by this command' }];
+      }
+      const token = await resolveOrCreateToken(store, systemClock, value.metadata.token);
+      if (!token) {
+        return [{ ...doc.positionOf('metadata.token'), path: 'metadata.token', message: `no token ${JSON.stringify(value.metadata.token)} (name an existing token, or a new UUID)` }];
+      }
+      try {
+        const applied = await svc.apply(token, value);
+        process.stdout.write(`applied  ${file} -> token ${token.uuid} (${plural(applied.spec.steps.length, 'step')})\n`);
+        return [];
+      } catch (e) {
+        if (e instanceof HttpError && e.errors) return doc.locate(e.errors);
+        throw e;
+      }
+    });
+    return summary(tally, 'applied');
   });
 }
 
 async function exportDoc(ref: string, out?: string): Promise<number> {
-  return withService(async (svc, store) => {
+  return withService(false, async (svc, store) => {
     const token = await store.tokens.resolve(ref);
     if (!token) {
-      process.stderr.write(`no token ${ref}\n`);
+      say(`no token ${ref}`);
       return 1;
     }
     const secretCount = await svc.secretCount(token);
-    if (secretCount) process.stderr.write(`warning: ${secretsWarning(secretCount)}\n`);
+    if (secretCount) say(`warning: ${secretsWarning(secretCount)}`);
     const yaml = exportYaml(await svc.document(token), secretCount);
-    if (out) await fs.writeFile(out, yaml);
-    else process.stdout.write(yaml);
+    if (out) {
+      await fs.writeFile(out, yaml);
+      say(`wrote ${out}`);
+    } else process.stdout.write(yaml);
     return 0;
   });
 }
 
 async function rotate(): Promise<number> {
-  return withStore(async (store, reg, sealer) => {
+  return withStore(false, async (store, reg, sealer) => {
     const report = await rotateSecrets(store, sealer, new ParameterSecrets(reg, sealer));
     const line = (what: string, t: RotationTally) => `${what.padEnd(18)} re-sealed ${t.resealed}, already current ${t.current}, failed ${t.failed.length}\n`;
     process.stdout.write(line('providers', report.providers) + line('workflow secrets', report.workflows) + line('template secrets', report.templates));
     const failed = [report.providers, report.workflows, report.templates].flatMap((t) => t.failed);
     for (const f of failed) process.stdout.write(`failed   ${f.where}: ${f.reason}\n`);
-    if (failed.length) process.stderr.write('Some secrets were not re-sealed: set SECRET_KEY_PREVIOUS to the key(s) they were sealed with and run again, or have their owners enter them again.\n');
+    if (failed.length) say('Some secrets were not re-sealed: set SECRET_KEY_PREVIOUS to the key(s) they were sealed with and run again, or have their owners enter them again.');
     return failed.length ? 1 : 0;
   });
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [group, command, ...rest] = argv;
-  if (group === 'secrets' && command === 'rotate' && !rest.length) return rotate();
-  if (group !== 'workflows' || !command) {
-    process.stderr.write(USAGE + '\n');
-    return 2;
+function dispatch(args: Args): Promise<number> {
+  const [group, command, ...rest] = args.words;
+  const what = [group, command].filter(Boolean).join(' ');
+  if (args.create && what !== 'workflows apply') throw new UsageError('--create goes with workflows apply');
+  switch (what) {
+    case 'workflows validate':
+      if (rest.length) return validate(rest);
+      throw new UsageError('workflows validate needs at least one file');
+    case 'workflows apply':
+      if (rest.length) return apply(rest, args.create);
+      throw new UsageError('workflows apply needs at least one file');
+    case 'workflows export':
+      if (rest.length === 1 || rest.length === 2) return exportDoc(rest[0]!, rest[1]);
+      throw new UsageError('workflows export needs a token and at most one output file');
+    case 'secrets rotate':
+      if (!rest.length) return rotate();
+      throw new UsageError('secrets rotate takes no arguments');
+    default:
+      throw new UsageError(what ? `unknown command "${what}"` : 'no command given');
   }
-  if (command === 'validate' && rest.length) return validate(rest);
-  if (command === 'apply' && rest.length) return apply(rest);
-  if (command === 'export' && rest.length >= 1) return exportDoc(rest[0]!, rest[1]);
-  process.stderr.write(USAGE + '\n');
-  return 2;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    if (args.help) {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    return await dispatch(args);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      say(`error: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    say(`error: ${describe(err)}`);
+    return 1;
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err) => {
-      process.stderr.write(`error: ${describe(err)}\n`);
-      process.exit(1);
-    },
-  );
+  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

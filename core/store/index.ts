@@ -1,6 +1,6 @@
 // Picks the adapter from configuration: MongoDB when MONGODB_URI is set, SQLite otherwise.
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { redactUrl, type Config } from '../config.js';
 import { createSqliteStore } from './sqlite/index.js';
 import type { Store } from './types.js';
 
@@ -9,8 +9,17 @@ export async function openStore(config: Config): Promise<Store> {
     const { createMongoStore } = await import('./mongo/index.js');
     return createMongoStore(config.MONGODB_URI);
   }
-  const file = config.dataDir === ':memory:' ? ':memory:' : path.join(config.dataDir, 'capture.sqlite');
-  return createSqliteStore(file, { synchronous: config.SQLITE_SYNCHRONOUS, writer: config.SQLITE_WRITER, writerNice: config.SQLITE_WRITER_NICE });
+  return createSqliteStore(sqliteFile(config), { synchronous: config.SQLITE_SYNCHRONOUS, writer: config.SQLITE_WRITER, writerNice: config.SQLITE_WRITER_NICE });
+}
+
+/** The SQLite database file of a configuration (`:memory:` for an in-memory store). */
+export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
+  return config.dataDir === ':memory:' ? ':memory:' : path.join(config.dataDir, 'capture.sqlite');
+}
+
+/** Where the data lives, fit to print: the SQLite file, or the MongoDB URI without its password. */
+export function storeLocation(config: Pick<Config, 'dataDir' | 'MONGODB_URI'>): string {
+  return config.MONGODB_URI ? `MongoDB ${redactUrl(config.MONGODB_URI)}` : `SQLite ${sqliteFile(config)}`;
 }
 
 export type * from './types.js';
