@@ -15,6 +15,7 @@ import { clientIp } from './client-ip.js';
 import { parseForm } from './form.js';
 import { queryOf } from './query.js';
 import { responseFromSet, waitForSetResponse } from './listen.js';
+import { pathStatus, rememberResponse } from './sent-response.js';
 import type { TokenCache } from './token-cache.js';
 
 export interface CaptureServices {
@@ -165,22 +166,22 @@ export function createCaptureHandler(s: CaptureServices) {
       extra,
     };
 
-    // A status segment is exactly three digits: `/{token}/201` or `/{token}/201/...`.
-    const end = afterRef + 4;
-    const statusSegment = afterRef > 0 && (path.length === end || path[end] === '/') ? path.slice(afterRef + 1, end) : '';
-    const pathStatus = /^[1-5]\d\d$/.test(statusSegment) ? Number(statusSegment) : null;
     let response: CapturedResponse = {
-      status: pathStatus ?? token.default_status,
+      status: pathStatus(path, afterRef) ?? token.default_status,
       content: token.default_content,
       contentType: token.default_content_type,
       headers: {},
     };
 
-    ({ response } = await s.pipeline.process(token, record, files, response, started));
+    let stored: boolean;
+    ({ response, stored } = await s.pipeline.process(token, record, files, response, started));
 
     if (token.listen > 0) {
       const set = await waitForSetResponse(store, clock, token.uuid, record.uuid, token.listen);
-      if (set) response = responseFromSet(set, response.contentType);
+      if (set) {
+        response = responseFromSet(set, response.contentType);
+        if (stored) await keepSetResponse(record, response);
+      }
     }
     if (token.timeout > 0) await sleep(token.timeout * 1000);
 
@@ -194,6 +195,16 @@ export function createCaptureHandler(s: CaptureServices) {
     };
     if (token.cors) Object.assign(out, corsHeaders(req));
     send(req, res, response.status, out, response.content);
+  }
+
+  /** The stored request gets the answer set for it; failing that, the answer still goes out. */
+  async function keepSetResponse(record: RequestRecord, response: CapturedResponse): Promise<void> {
+    rememberResponse(record, response);
+    try {
+      await store.requests.update(record.token_id, record.uuid, { extra: record.extra, updated_at: clock.now() });
+    } catch (err) {
+      s.logger.error('capture: could not store the set response', { err, request: record.uuid });
+    }
   }
 
   function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {

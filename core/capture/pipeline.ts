@@ -2,6 +2,7 @@
 // token's Custom Actions, store the request unless an action said not to, tell the listeners.
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { uuidv7 } from '../util/uuid.js';
+import { rememberResponse } from './sent-response.js';
 
 export interface CapturedResponse {
   status: number;
@@ -57,7 +58,11 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
   async function withActions(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number) {
     const outcome = await pipeline.actions!(token, record, files, response);
     if (outcome) {
-      if (outcome.response) response = outcome.response;
+      if (outcome.response) {
+        response = outcome.response;
+        // Only HTTP captures send an answer; the default one is not stored (it can be rebuilt).
+        if (record.type === 'web') rememberResponse(record, response);
+      }
       record.custom_action_output = outcome.output;
       record.custom_action_errors = outcome.errors;
     }

@@ -183,6 +183,17 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.requests.getFile(t.uuid, r.uuid, 'f1')).toBeNull();
     });
 
+    it('replaces extra fields on update and keeps the other fields', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const r = sampleRequest(t.uuid, { extra: { query_all: { a: ['1', '2'] } } });
+      await store.requests.insert(r, 10);
+      const extra = { query_all: { a: ['1', '2'] }, response: { status: 201, headers: [['X-A.b', '1']] } };
+      const updated = await store.requests.update(t.uuid, r.uuid, { extra, updated_at: r.updated_at + 1 });
+      expect(updated).toMatchObject({ extra, note: r.note, updated_at: r.updated_at + 1 });
+      expect((await store.requests.get(t.uuid, r.uuid))?.extra).toEqual(extra);
+    });
+
     it('updates notes and deletes one, many and all', async () => {
       const t = sampleToken();
       await store.tokens.create(t);

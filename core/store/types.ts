@@ -99,7 +99,8 @@ export interface RequestRecord {
   updated_at: Millis;
   /**
    * Fields of e-mail and DNS captures (sender, message_id, destinations, text_content, html_content, checks, dns...),
-   * and `query_all` of HTTP captures whose query string repeats a key (core/capture/query.ts).
+   * `query_all` of HTTP captures whose query string repeats a key (core/capture/query.ts), and
+   * `response` of HTTP captures answered other than with the token's default (core/capture/sent-response.ts).
    */
   extra: Record<string, unknown>;
 }
@@ -131,7 +132,8 @@ export interface RequestListOptions extends RequestFilter {
 }
 
 export type TokenPatch = Partial<Omit<TokenRecord, 'uuid' | 'created_at'>>;
-export type RequestPatch = Partial<Pick<RequestRecord, 'note' | 'custom_action_output' | 'custom_action_errors' | 'updated_at'>>;
+/** `extra` replaces the whole object (e.g. to add the response a listening capture was answered). */
+export type RequestPatch = Partial<Pick<RequestRecord, 'note' | 'custom_action_output' | 'custom_action_errors' | 'extra' | 'updated_at'>>;
 
 export interface UserRepo {
   create(u: Omit<UserRecord, 'id'>): Promise<UserRecord>;

@@ -1,9 +1,15 @@
 // A captured request as the API (and the realtime channel) shows it.
 import { queryAllOf } from '../../capture/query.js';
-import type { RequestRecord } from '../../store/types.js';
+import { sentResponseOf } from '../../capture/sent-response.js';
+import type { RequestRecord, TokenRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 
-export function requestView(r: RequestRecord): Record<string, unknown> {
+/**
+ * With `token`, a capture answered with the token's default response shows that response; without
+ * (realtime events, actions' view of the request) `response` is only there when it was stored.
+ */
+export function requestView(r: RequestRecord, token?: TokenRecord): Record<string, unknown> {
+  const response = sentResponseOf(r, token);
   return {
     uuid: r.uuid,
     type: r.type,
@@ -28,6 +34,8 @@ export function requestView(r: RequestRecord): Record<string, unknown> {
     ...r.extra,
     // Every value of each query key (`query` keeps the last); `extra` holds it when a key repeated.
     query_all: queryAllOf(r.query, r.extra),
+    // What was sent back; `extra.response` is its stored form, never shown as is.
+    response: response ?? undefined,
     created_at: formatTimestamp(r.created_at),
     updated_at: formatTimestamp(r.updated_at),
   };

@@ -7,8 +7,11 @@ import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/type
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken } from '../token-access.js';
 import { requestView } from './request.view.js';
+import { createOutboundClient } from '../../net/outbound.js';
 import { requestsToCsv } from './csv.js';
-import { ExportQuery, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
+import { forwardRequest } from './forward.js';
+import { requestsToHar } from './har.js';
+import { ExportQuery, ForwardBody, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
 
 export function parseSearch(text: string | undefined) {
   try {
@@ -22,6 +25,8 @@ export function parseSearch(text: string | undefined) {
 export function requestsRouter(services: HttpServices): Router<AppState> {
   const router = new Router<AppState>();
   const { store, clock } = services;
+  // Forwards go out through the one outbound client, under the configured outbound policy.
+  const outbound = createOutboundClient(services.config);
 
   /** Tells realtime subscribers, through the bus a realtime module shared (when one runs). */
   function publishDeleted(tokenId: string, data: RequestDeletedData): void {
@@ -53,7 +58,7 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     const result = await store.requests.list(token.uuid, { ...filterOf(ctx), sorting, page, perPage: per_page });
     const from = result.items.length ? (page - 1) * per_page + 1 : 0;
     ctx.body = {
-      data: result.items.map(requestView),
+      data: result.items.map((r) => requestView(r, token)),
       total: result.total,
       per_page,
       current_page: page,
@@ -70,6 +75,12 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     if (!q.success) throw fromZod(q.error);
     const perPage = q.data.per_page ?? Math.max(token.request_limit, 1);
     const result = await store.requests.list(token.uuid, { ...filterOf(ctx), sorting: q.data.sorting, page: 1, perPage });
+    if (q.data.format === 'har') {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="requests-${token.uuid}.har"`);
+      ctx.body = requestsToHar(result.items, token);
+      return;
+    }
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="requests-${token.uuid}.csv"`);
     ctx.body = requestsToCsv(result.items);
@@ -101,7 +112,15 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
 
     router.get(`/token/:token/${prefix}/:request`, async (ctx) => {
       const token = await loadToken(ctx, services, ctx.params.token!);
-      ctx.body = requestView(await loadRequest(ctx, token, ctx.params.request!));
+      ctx.body = requestView(await loadRequest(ctx, token, ctx.params.request!), token);
+    });
+
+    router.post(`/token/:token/${prefix}/:request/forward`, async (ctx) => {
+      const token = await loadToken(ctx, services, ctx.params.token!);
+      const r = await loadRequest(ctx, token, ctx.params.request!);
+      const body = ForwardBody.safeParse(ctx.request.body ?? {});
+      if (!body.success) throw fromZod(body.error);
+      ctx.body = await forwardRequest(outbound, r, body.data.url, body.data.method);
     });
 
     router.get(`/token/:token/${prefix}/:request/raw`, async (ctx) => {
@@ -125,7 +144,7 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
       const body = NoteBody.safeParse(ctx.request.body ?? {});
       if (!body.success) throw fromZod(body.error);
       const updated = await store.requests.update(token.uuid, r.uuid, { note: body.data.note, updated_at: clock.now() });
-      ctx.body = requestView(updated!);
+      ctx.body = requestView(updated!, token);
     };
     router.put(`/token/:token/${prefix}/:request`, setNote);
     router.put(`/token/:token/${prefix}/:request/note`, setNote);

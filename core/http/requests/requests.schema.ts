@@ -49,6 +49,51 @@ export const SetResponseBody = z.object({
 export const ExportQuery = RequestFilterQuery.extend({
   sorting: z.enum(['newest', 'oldest']).default('oldest'),
   per_page: z.coerce.number().int().min(1).max(100_000).optional(),
+  format: z.enum(['csv', 'har']).default('csv').describe('CSV, or a HAR 1.2 archive (JSON) with the responses that were sent back'),
+});
+
+/** Bytes of a forward target's answer shown; the rest is cut (`truncated`). */
+export const MAX_FORWARD_RESPONSE_BYTES = 1024 * 1024;
+
+export const ForwardBody = z.object({
+  url: z
+    .string()
+    .max(8192)
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL')
+    .describe('Where to send the request: its method, headers and body go along'),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,20}$/, 'must be an HTTP method such as POST')
+    .transform((m) => m.toUpperCase())
+    .optional()
+    .describe("Instead of the request's own method"),
+});
+
+/** A forward target's answer. */
+export const ForwardResult = z.object({
+  status: z.number().int(),
+  headers: z.record(z.string(), z.array(z.string())),
+  body: z.string(),
+  body_encoding: z.enum(['utf8', 'base64']),
+  size: z.number().int().describe('Bytes of body received (at most 1 MiB is kept)'),
+  truncated: z.boolean(),
+  time: z.number().describe('Seconds from sending to the end of the answer'),
+  url: z.string(),
+  method: z.string(),
+});
+
+/** What a capture URL sent back (HTTP captures). */
+export const SentResponseView = z.object({
+  status: z.number().int(),
+  content_type: z.string(),
+  headers: z.record(z.string(), z.string()).describe('Headers sent, besides CORS headers and Content-Length'),
+  body: z.string(),
+  body_encoding: z.enum(['utf8', 'base64']),
+  size: z.number().int().describe('Bytes of the body sent'),
+  truncated: z.boolean().describe('The stored body was cut at 64 KiB'),
+  source: z
+    .enum(['stored', 'default'])
+    .describe("stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings"),
 });
 
 /** A captured request as the API returns it (documentation, /openapi.json and schemas/). */
@@ -64,6 +109,7 @@ export const RequestView = z.object({
   content: z.string().describe('The body as UTF-8 text; `raw` returns the exact bytes'),
   query: z.record(z.string(), z.string()).nullable().describe('Query string: the last value of a repeated key'),
   query_all: z.record(z.string(), z.array(z.string())).nullable().describe('Every value of each query key, in order'),
+  response: SentResponseView.optional().describe('What was sent back (HTTP captures; on realtime events only when it was not the default response)'),
   request: z.record(z.string(), z.unknown()).describe('Form fields (urlencoded or multipart)'),
   headers: z.record(z.string(), z.array(z.string())),
   url: z.string(),

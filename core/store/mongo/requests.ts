@@ -157,6 +157,7 @@ export class MongoRequestRepo implements RequestRepo {
       note: patch.note,
       custom_action_output: patch.custom_action_output,
       custom_action_errors: patch.custom_action_errors,
+      extra: patch.extra,
       updated_at: patch.updated_at,
     });
     if (Object.keys(set).length === 0) return this.get(tokenId, uuid);

@@ -122,6 +122,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       if ('note' in patch) (sets.push('note = ?'), params.push(patch.note ?? null));
       if (patch.custom_action_output) (sets.push('output = ?'), params.push(json(patch.custom_action_output)));
       if (patch.custom_action_errors) (sets.push('errors = ?'), params.push(json(patch.custom_action_errors)));
+      if (patch.extra) (sets.push('extra = ?'), params.push(json(patch.extra)));
       sets.push('updated_at = ?');
       params.push(patch.updated_at ?? Date.now());
       const r = byId.get({ t: tokenId, u: uuid });
