@@ -1,19 +1,14 @@
 // The page: a header with navigation and the API key, then the view the hash names.
-import { useEffect, useState } from 'preact/hooks';
-import { call, ApiError } from './api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Account, AccountLayout } from './account/Account';
+import { onOpenApiKeyPanel, useSession } from './account/api';
+import { FirstRun } from './account/FirstRun';
 import { Home } from './Home';
-import { href, useRoute } from './route';
+import { href, navigate, useRoute } from './route';
 import { Schedules } from './Schedules';
 import { settings } from './settings';
 import { TokenPage } from './TokenPage';
 import { Announcer, announce } from './ui';
-
-interface Me {
-  id: number | null;
-  name: string;
-  admin: boolean;
-  premium: boolean;
-}
 
 export function useApiKey(): string | null {
   const [key, setKey] = useState(settings.apiKey());
@@ -21,20 +16,17 @@ export function useApiKey(): string | null {
   return key;
 }
 
-function ApiKeyPanel({ onClose }: { onClose: () => void }) {
+function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput: number }) {
   const key = useApiKey();
   const [value, setValue] = useState(key ?? '');
-  const [me, setMe] = useState<Me | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
+  const session = useSession();
+  const me = session.state === 'signed-in' ? session.me : null;
+  const error = session.state === 'invalid' ? session.message : null;
+  const input = useRef<HTMLInputElement>(null);
+  // Opened by a screen that needs a key ("Enter an API key"): the field takes the focus.
   useEffect(() => {
-    setMe(null);
-    setError(null);
-    if (!key) return;
-    call<Me>('GET', '/users/me')
-      .then(setMe)
-      .catch((e: ApiError) => setError(e.status === 401 ? 'This API key is not valid on this server.' : e.message));
-  }, [key]);
+    if (focusInput) input.current?.focus();
+  }, [focusInput]);
 
   return (
     <section class="panel apikey-panel" aria-labelledby="apikey-title">
@@ -53,6 +45,7 @@ function ApiKeyPanel({ onClose }: { onClose: () => void }) {
         <label for="api-key">API key</label>
         <div class="copy-row">
           <input
+            ref={input}
             id="api-key"
             type="password"
             autocomplete="off"
@@ -87,10 +80,34 @@ function ApiKeyPanel({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** The start page opens with the first-run screen for a browser with no key and no tokens yet. */
+function useFirstRun(key: string | null): [boolean, () => void] {
+  const [dismissed, setDismissed] = useState(settings.firstRunDismissed());
+  const show = !key && !dismissed && settings.recent().length === 0;
+  return [
+    show,
+    () => {
+      settings.dismissFirstRun();
+      setDismissed(true);
+    },
+  ];
+}
+
 export function App() {
   const route = useRoute();
   const key = useApiKey();
   const [keyOpen, setKeyOpen] = useState(false);
+  const [focusKey, setFocusKey] = useState(0);
+  const [firstRun, dismissFirstRun] = useFirstRun(key);
+
+  useEffect(
+    () =>
+      onOpenApiKeyPanel(() => {
+        setKeyOpen(true);
+        setFocusKey((n) => n + 1);
+      }),
+    [],
+  );
 
   return (
     <>
@@ -106,8 +123,11 @@ export function App() {
           <a href={href({ view: 'home' })} aria-current={route.view === 'home' ? 'page' : undefined}>
             Tokens
           </a>
-          <a href={href({ view: 'schedules' })} aria-current={route.view === 'schedules' ? 'page' : undefined}>
+          <a class="nav-schedules" href={href({ view: 'schedules' })} aria-current={route.view === 'schedules' ? 'page' : undefined}>
             Schedules
+          </a>
+          <a href={href({ view: 'account', section: 'overview' })} aria-current={route.view === 'account' ? 'page' : undefined}>
+            Account
           </a>
           <button type="button" class={`btn small${key ? ' ok' : ''}`} aria-expanded={keyOpen} aria-controls="apikey" onClick={() => setKeyOpen(!keyOpen)}>
             {key ? 'API key ✓' : 'API key'}
@@ -116,12 +136,37 @@ export function App() {
       </header>
       {keyOpen && (
         <div id="apikey">
-          <ApiKeyPanel onClose={() => setKeyOpen(false)} />
+          <ApiKeyPanel onClose={() => setKeyOpen(false)} focusInput={focusKey} />
         </div>
       )}
       <main id="main" tabIndex={-1}>
-        {route.view === 'home' && <Home />}
-        {route.view === 'schedules' && <Schedules key={String(key)} schedule={route.schedule} logs={route.logs} />}
+        {route.view === 'home' && (
+          <>
+            {firstRun && (
+              <div class="home">
+                <FirstRun onDismiss={dismissFirstRun} />
+              </div>
+            )}
+            <Home />
+          </>
+        )}
+        {route.view === 'welcome' && (
+          <div class="home">
+            <FirstRun
+              focus
+              onDismiss={() => {
+                dismissFirstRun();
+                navigate({ view: 'home' });
+              }}
+            />
+          </div>
+        )}
+        {route.view === 'account' && <Account key={String(key)} route={route} />}
+        {route.view === 'schedules' && (
+          <AccountLayout current="schedules">
+            <Schedules key={String(key)} schedule={route.schedule} logs={route.logs} />
+          </AccountLayout>
+        )}
         {route.view === 'token' && <TokenPage key={`${route.token}:${key ?? ''}`} route={route} />}
       </main>
       <Announcer />

@@ -2,6 +2,7 @@
 // settings and its action workflow.
 import type { FunctionComponent } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ChainWithTemplates } from './account/TokenTemplates';
 import { ApiError, call, enc, serverConfig, setTokenPassword, type CapturedRequest, type RequestPage, type ServerConfig, type Token } from './api';
 import { connectLive, type LiveMode } from './live';
 import { RequestDetail } from './RequestDetail';
@@ -335,7 +336,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       )}
       {route.tab === 'settings' && <TokenSettings token={token} onSaved={setToken} />}
       {route.tab === 'workflow' && (
-        <LazyWorkflow token={token} />
+        <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} />} />
       )}
     </div>
   );

@@ -1,5 +1,6 @@
 // A token's settings: the default response, timeout, listen, CORS, request limit, custom actions.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { TokenGroup } from './account/TokenGroup';
 import { ApiError, call, enc, type FieldErrors, type Token } from './api';
 import { navigate } from './route';
 import { settings } from './settings';
@@ -185,6 +186,8 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
           )}
         </div>
       </form>
+
+      <TokenGroup token={token} onSaved={onSaved} />
 
       <section class="panel danger-zone" aria-labelledby="danger-title">
         <h2 id="danger-title">Delete this token</h2>

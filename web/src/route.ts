@@ -1,8 +1,14 @@
 // Hash routes (`/#/<token>`...), so the page never takes a path that could be a capture URL.
 import { useEffect, useState } from 'preact/hooks';
 
+/** The account area's screens (`#/account/<section>`). */
+export const ACCOUNT_SECTIONS = ['overview', 'keys', 'users', 'providers', 'templates', 'databases', 'variables', 'groups'] as const;
+export type AccountSection = (typeof ACCOUNT_SECTIONS)[number];
+
 export type Route =
   | { view: 'home' }
+  | { view: 'welcome' }
+  | { view: 'account'; section: AccountSection; id?: string }
   | { view: 'schedules'; schedule?: string; logs?: boolean }
   | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow'; request?: string };
 
@@ -17,6 +23,11 @@ export function parseRoute(hash: string): Route {
     }
   });
   if (parts.length === 0) return { view: 'home' };
+  if (parts[0] === 'welcome') return { view: 'welcome' };
+  if (parts[0] === 'account') {
+    const section = (ACCOUNT_SECTIONS as readonly string[]).includes(parts[1] ?? '') ? (parts[1] as AccountSection) : 'overview';
+    return parts[2] ? { view: 'account', section, id: parts[2] } : { view: 'account', section };
+  }
   if (parts[0] === 'schedules') return { view: 'schedules', schedule: parts[1], logs: parts[2] === 'logs' };
   const [token, second] = parts as [string, string | undefined];
   if (second === 'settings' || second === 'workflow') return { view: 'token', token, tab: second };
@@ -28,6 +39,11 @@ export function href(r: Route): string {
   switch (r.view) {
     case 'home':
       return '#/';
+    case 'welcome':
+      return '#/welcome';
+    case 'account':
+      if (r.section === 'overview') return '#/account';
+      return `#/account/${r.section}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;
     case 'schedules':
       return `#/schedules${r.schedule ? `/${encodeURIComponent(r.schedule)}${r.logs ? '/logs' : ''}` : ''}`;
     case 'token': {

@@ -1,4 +1,5 @@
-// What the page remembers in this browser: the API key and the tokens opened lately.
+// What the page remembers in this browser: the API key, the tokens opened lately, and whether the
+// first-run screen was dismissed.
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
@@ -47,6 +48,11 @@ export const settings = {
   },
   forget(uuid: string): void {
     write('capture.recent', JSON.stringify(settings.recent().filter((t) => t.uuid !== uuid)));
+  },
+  /** The first-run screen was closed in this browser. */
+  firstRunDismissed: (): boolean => read('capture.firstRunDismissed') === '1',
+  dismissFirstRun(): void {
+    write('capture.firstRunDismissed', '1');
   },
   subscribe(l: Listener): () => void {
     listeners.add(l);

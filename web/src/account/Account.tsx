@@ -1,0 +1,137 @@
+// The account area: one navigation for everything that belongs to a user or the administrator
+// (keys, users, providers, templates, databases, global variables, groups, schedules), and the
+// overview that says who is signed in and what each screen is for.
+import type { ComponentChildren } from 'preact';
+import { href, type AccountSection, type Route } from '../route';
+import { settings } from '../settings';
+import { Spinner, announce } from '../ui';
+import { useSession, type Me } from './api';
+import { Gate } from './common';
+import { Databases } from './Databases';
+import { Groups } from './Groups';
+import { Keys } from './Keys';
+import { Providers } from './Providers';
+import { Templates } from './Templates';
+import { Users } from './Users';
+import { Variables } from './Variables';
+import './account.css';
+
+type Place = AccountSection | 'schedules';
+
+interface Entry {
+  place: Place;
+  label: string;
+  about: string;
+  /** Shown in the navigation only to the administrator. */
+  adminOnly?: boolean;
+}
+
+const ENTRIES: Entry[] = [
+  { place: 'overview', label: 'Overview', about: 'Who you are signed in as.' },
+  { place: 'keys', label: 'API keys', about: 'Create and revoke the keys that sign you in.' },
+  { place: 'users', label: 'Users', about: 'Create users and their keys.', adminOnly: true },
+  { place: 'providers', label: 'Providers', about: 'Connected accounts your actions use: Slack, AWS, SSH keys…' },
+  { place: 'templates', label: 'Templates', about: 'Reusable action lists, saved from a token’s Actions tab.' },
+  { place: 'databases', label: 'Databases', about: 'Hosted SQL databases: run queries, use them from actions.' },
+  { place: 'variables', label: 'Global variables', about: 'Values every token’s actions can use as $global.name$.' },
+  { place: 'groups', label: 'Groups', about: 'Folders for your tokens.' },
+  { place: 'schedules', label: 'Schedules', about: 'Requests sent on a timetable, with checks and logs.' },
+];
+
+const placeHref = (p: Place) => (p === 'schedules' ? href({ view: 'schedules' }) : href({ view: 'account', section: p }));
+
+function AccountNav({ current, admin }: { current: Place; admin: boolean }) {
+  return (
+    <nav class="acct-nav" aria-label="Account">
+      <ul>
+        {ENTRIES.filter((e) => admin || !e.adminOnly).map((e) => (
+          <li key={e.place}>
+            <a href={placeHref(e.place)} aria-current={e.place === current ? 'page' : undefined}>
+              {e.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The account navigation beside a screen of the area (schedules come from App.tsx). */
+export function AccountLayout({ current, children }: { current: Place; children: ComponentChildren }) {
+  const session = useSession();
+  const admin = session.state === 'signed-in' && session.me.admin;
+  return (
+    <div class="acct-layout">
+      <AccountNav current={current} admin={admin} />
+      <div class="acct-body">{children}</div>
+    </div>
+  );
+}
+
+export function Account({ route }: { route: Extract<Route, { view: 'account' }> }) {
+  return (
+    <AccountLayout current={route.section}>
+      {route.section === 'overview' && <Overview />}
+      {route.section === 'keys' && <Keys />}
+      {route.section === 'users' && <Users />}
+      {route.section === 'providers' && <Providers />}
+      {route.section === 'templates' && <Templates />}
+      {route.section === 'databases' && <Databases key={route.id ?? ''} id={route.id} />}
+      {route.section === 'variables' && <Variables />}
+      {route.section === 'groups' && <Groups />}
+    </AccountLayout>
+  );
+}
+
+function Overview() {
+  const session = useSession();
+  if (session.state === 'checking') return <Spinner label="Checking the API key" />;
+  if (session.state !== 'signed-in') {
+    return (
+      <Gate title="Account" what="Your account holds your tokens, keys, providers, templates, databases, global variables, groups and schedules." needs="any">
+        {() => null}
+      </Gate>
+    );
+  }
+  return <SignedIn me={session.me} />;
+}
+
+function SignedIn({ me }: { me: Me }) {
+  const entries = ENTRIES.filter((e) => e.place !== 'overview' && (me.admin ? e.place === 'users' || e.place === 'keys' : !e.adminOnly));
+  return (
+    <section class="panel" aria-labelledby="acct-title">
+      <h1 id="acct-title">{me.admin ? 'Administrator' : me.name}</h1>
+      {me.admin ? (
+        <p>
+          You are signed in with the server's <code>ADMIN_API_KEY</code>. The administrator manages users and their keys; tokens, providers and the
+          rest belong to users, so sign in with a user's key to use them.
+        </p>
+      ) : (
+        <p>
+          Signed in as <strong>{me.name}</strong>
+          {me.email && <> ({me.email})</>}, {me.premium ? <span class="badge">premium</span> : 'free plan'}.
+        </p>
+      )}
+      <ul class="acct-tiles">
+        {entries.map((e) => (
+          <li key={e.place}>
+            <a href={placeHref(e.place)}>{e.label}</a>
+            <span class="hint small">{e.about}</span>
+          </li>
+        ))}
+      </ul>
+      <div class="form-actions">
+        <button
+          class="btn"
+          type="button"
+          onClick={() => {
+            settings.setApiKey(null);
+            announce('Signed out: the key is forgotten in this browser');
+          }}
+        >
+          Sign out
+        </button>
+      </div>
+    </section>
+  );
+}
