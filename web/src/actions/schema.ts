@@ -1,0 +1,142 @@
+// An action type's JSON Schema (GET /action-types) as form fields: what control each parameter
+// gets, its label, help and bounds. The schemas come from zod's input side, so a field is often a
+// union (`anyOf`, `type: ["string", "null"]`) that is flattened here before a control is chosen.
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  writeOnly?: boolean;
+}
+
+export type FieldKind = 'text' | 'textarea' | 'secret' | 'select' | 'toggle' | 'number' | 'provider' | 'object' | 'list' | 'json';
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  help?: string;
+  kind: FieldKind;
+  required: boolean;
+  options?: string[];
+  min?: number;
+  max?: number;
+  integer?: boolean;
+  /** The fields of an object, or of each item of a list. */
+  fields?: FieldSpec[];
+  /** A number field that also accepts text (a `$variable$`). */
+  httpStatus?: boolean;
+}
+
+/** The value a secret parameter shows as when one is stored; sent back, it keeps the stored value. */
+export const SECRET_MARKER = '********';
+
+/** Every branch of a union, nested ones included. */
+function branches(s: JsonSchema): JsonSchema[] {
+  const subs = s.anyOf ?? s.oneOf;
+  if (subs) return subs.flatMap(branches).map((b) => ({ ...b, description: b.description ?? s.description, writeOnly: b.writeOnly || s.writeOnly }));
+  return [s];
+}
+
+const typesOf = (b: JsonSchema): string[] => (Array.isArray(b.type) ? b.type : b.type ? [b.type] : []);
+
+export function humanize(name: string): string {
+  const s = name.replace(/[_-]+/g, ' ').trim();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// Text that is usually longer than a line gets a text area.
+const LONG_TEXT = /^(content|body|headers|script|code|query|text|html|message|template|json|sql|schema|spec|payload|value|values|source|paths|command|expression|description)$/;
+
+export function fieldFor(name: string, schema: JsonSchema, required: boolean): FieldSpec {
+  const all = branches(schema);
+  const types = new Set(all.flatMap(typesOf));
+  const label = schema.title ?? humanize(name);
+  const help = all.find((b) => b.description)?.description;
+  const base = { name, label, required, ...(help ? { help } : {}) };
+  if (all.some((b) => b.writeOnly)) return { ...base, kind: 'secret' };
+  if (name === 'provider_id') return { ...base, kind: 'provider' };
+  const enums = [...new Set(all.flatMap((b) => (b.enum ?? []).map(String)))];
+  if (enums.length) return { ...base, kind: 'select', options: enums };
+  if (types.has('boolean')) return { ...base, kind: 'toggle' };
+  const num = all.find((b) => typesOf(b).some((t) => t === 'number' || t === 'integer'));
+  if (num) {
+    return {
+      ...base,
+      kind: 'number',
+      integer: typesOf(num).includes('integer'),
+      ...(num.minimum !== undefined && num.minimum > -1e15 ? { min: num.minimum } : {}),
+      ...(num.maximum !== undefined && num.maximum < 1e15 ? { max: num.maximum } : {}),
+      ...(/HTTP status/i.test(help ?? '') ? { httpStatus: true } : {}),
+    };
+  }
+  const obj = all.find((b) => typesOf(b).includes('object') && b.properties);
+  if (obj) return { ...base, kind: 'object', fields: fieldsOf(obj) };
+  const list = all.find((b) => typesOf(b).includes('array'));
+  if (list) {
+    const item = list.items ? branches(list.items).find((b) => typesOf(b).includes('object') && b.properties) : undefined;
+    if (item && all.every((b) => !typesOf(b).includes('string'))) return { ...base, kind: 'list', fields: fieldsOf(item) };
+    return { ...base, kind: 'json' };
+  }
+  if (types.has('object')) return { ...base, kind: 'json' };
+  const long = LONG_TEXT.test(name) || /per line|one .* line/i.test(help ?? '');
+  return { ...base, kind: long ? 'textarea' : 'text' };
+}
+
+/** The form fields of an object schema (an action type's parameters), in the schema's order. */
+export function fieldsOf(schema: JsonSchema): FieldSpec[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => fieldFor(name, s, required.has(name)));
+}
+
+/** Whether `value` fits the control `field` would show; otherwise it is edited as JSON. */
+export function fits(field: FieldSpec, value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  switch (field.kind) {
+    case 'object':
+      return typeof value === 'object' && !Array.isArray(value);
+    case 'list':
+      return Array.isArray(value) && value.every((v) => v && typeof v === 'object' && !Array.isArray(v));
+    case 'toggle':
+      return typeof value === 'boolean' || value === 'true' || value === 'false';
+    case 'number':
+      return typeof value === 'number' || (typeof value === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)?$/.test(value));
+    case 'json':
+      return true;
+    default:
+      return typeof value !== 'object';
+  }
+}
+
+const joinOr = (xs: string[]) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+
+/**
+ * The server's message for a field in words a person understands, using what the schema says
+ * (`Invalid input` on a status becomes "must be an HTTP status code between 100 and 599").
+ */
+export function explain(field: FieldSpec | undefined, message: string): string {
+  const m = message.trim();
+  if (/^is required$|^required$/i.test(m) || /received undefined/i.test(m)) return 'is required';
+  if (!field) return m;
+  if (field.kind === 'number') {
+    const what = field.httpStatus ? 'an HTTP status code' : field.integer ? 'a whole number' : 'a number';
+    if (field.min !== undefined && field.max !== undefined) return `must be ${what} between ${field.min} and ${field.max}`;
+    if (field.min !== undefined) return `must be ${what} of at least ${field.min}`;
+    if (field.max !== undefined) return `must be ${what} of at most ${field.max}`;
+    return `must be ${what}`;
+  }
+  if (field.kind === 'select' && field.options && /invalid|expected/i.test(m)) return `must be one of ${joinOr(field.options)}`;
+  if (field.kind === 'toggle' && /invalid|expected/i.test(m)) return 'must be on or off (true or false)';
+  if (/^Invalid input$/i.test(m)) return 'is not valid here';
+  if (/^Too small: expected string to have >=1 characters$/i.test(m)) return 'must not be empty';
+  return m.replace(/^Invalid input: /i, '');
+}
