@@ -1,7 +1,5 @@
 // Reading a received message: a strict look at the header section (to refuse what is not an
 // RFC 5322 message), the headers as the API shows them, and the parts mailparser extracts.
-import { convert as htmlToText } from 'html-to-text';
-import { simpleParser } from 'mailparser';
 
 export class MalformedMessage extends Error {}
 
@@ -112,7 +110,11 @@ export function loopCount(fields: HeaderField[]): number {
   return fields.filter((f) => f.name === 'x-capture-loop').length;
 }
 
+// mailparser and html-to-text are slow to import: loaded with the first message, not at start-up.
+let parsers: Promise<[typeof import('mailparser'), typeof import('html-to-text')]> | undefined;
+
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+  const [{ simpleParser }, { convert: htmlToText }] = await (parsers ??= Promise.all([import('mailparser'), import('html-to-text')]));
   const headers = readHeaders(raw);
   const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
   const names = new Set<string>();

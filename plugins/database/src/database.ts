@@ -5,16 +5,20 @@
 // action's errors.
 import { boolean, defineAction, integer, optionalText, secret, variableName, z } from '../../../core/sdk/index.js';
 import { MAX_ROWS, untilAborted, type Driver, type Target } from './driver.js';
-import { mysqlDriver } from './mysql.js';
 import { MIXED_MESSAGE, bindParameters, mixesStyles, type Dialect } from './placeholders.js';
-import { postgres } from './postgres.js';
 import { sqlServer } from './sqlserver.js';
 
 export const QUERY_TIMEOUT_MS = 10_000;
 /** Time kept back from the chain's budget so a timed-out query is still reported by this action. */
 const BUDGET_MARGIN_MS = 200;
 
-const DRIVERS: Record<Dialect, Driver> = { pgsql: postgres, mysql: mysqlDriver, sqlsrv: sqlServer };
+// pg and mysql2 are loaded with the first query of their kind, not at start-up (tedious already is,
+// inside sqlserver.ts).
+const DRIVERS: Record<Dialect, () => Promise<Driver>> = {
+  pgsql: async () => (await import('./postgres.js')).postgres,
+  mysql: async () => (await import('./mysql.js')).mysqlDriver,
+  sqlsrv: async () => sqlServer,
+};
 const DEFAULT_PORTS: Record<Dialect, number> = { pgsql: 5432, mysql: 3306, sqlsrv: 1433 };
 const ALIASES: Record<string, Dialect> = { postgres: 'pgsql', postgresql: 'pgsql', pg: 'pgsql', mariadb: 'mysql', mssql: 'sqlsrv', sqlserver: 'sqlsrv' };
 
@@ -73,7 +77,7 @@ export const database = defineAction({
       const bound = bindParameters(params.statement, params.type, params.params);
       const { address } = await untilAborted(controller.signal, ctx.services.net.resolve(host));
       const target: Target = { host, address, port, database: params.database, username: params.username, password, endpoint, charset: params.charset, net: ctx.services.net };
-      const result = await DRIVERS[params.type](target, bound.sql, bound.values, controller.signal);
+      const result = await (await DRIVERS[params.type]())(target, bound.sql, bound.values, controller.signal);
       const ms = Math.round(performance.now() - started);
 
       const plural = result.rowCount === 1 ? 'row' : 'rows';

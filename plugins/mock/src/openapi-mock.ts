@@ -1,7 +1,9 @@
 import { defineAction, integer, optionalText, z, type ResponseDraft } from '../../../core/sdk/index.js';
-import { generator } from './generate.js';
 import { matchOperation, normalisePath } from './match.js';
 import { specFromText, specFromUrl, type MockResponse } from './spec.js';
+
+// The example generator brings faker, slow to import: loaded on the first mock response, not at start-up.
+let generate: Promise<typeof import('./generate.js')> | undefined;
 
 const isJson = (type: string) => /[/+]json\b/i.test(type);
 
@@ -96,6 +98,7 @@ export const openapiMock = defineAction({
 
     const { status, response: documented } = chooseResponse(match.operation.responses, params.status ?? undefined);
     // Seeded by method and path: the same request always gets the same body.
+    const { generator } = await (generate ??= import('./generate.js'));
     const gen = generator(spec.root, `${method} ${path}`);
     const contentType = documented?.contentType;
     const body = documented?.example ? documented.example.value : documented?.schema ? gen.value(documented.schema) : undefined;

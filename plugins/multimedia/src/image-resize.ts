@@ -2,9 +2,13 @@
 // format. The result's bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes,
 // core/sdk/bytes.ts), which a response, an upload or an attachment passes on byte for byte; with
 // `respond` the action answers the request with the image itself.
-import sharp, { type FormatEnum, type Metadata, type OutputInfo } from 'sharp';
+import type { FormatEnum, Metadata, OutputInfo } from 'sharp';
 import { boolean, bytesText, defineAction, hasBytes, integer, textBytes, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
+
+// sharp (libvips) is slow to load and large in memory: loaded on the first image, not at start-up.
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Largest width or height asked for or produced. */
@@ -41,6 +45,7 @@ export const imageResize = defineAction({
   async execute(ctx, params) {
     const headers = checkRespond(params);
     const { bytes, from } = await loadSource(ctx, params.source);
+    const sharp = await loadSharp();
 
     let meta: Metadata;
     try {
@@ -158,6 +163,7 @@ async function loadSource(ctx: ActionContext<unknown>, source: string): Promise<
 
 async function isImage(bytes: Buffer): Promise<boolean> {
   try {
+    const sharp = await loadSharp();
     return !!(await sharp(bytes).metadata()).format;
   } catch {
     return false;

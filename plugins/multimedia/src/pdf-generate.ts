@@ -3,9 +3,12 @@
 // which a response, an upload or an attachment passes on byte for byte; with `respond` the action
 // answers the request with the PDF itself.
 import { bytesText, defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
-import { fromHtml, fromMarkdown, runsText } from './document.js';
+import type * as Document from './document.js';
 import { renderPdf } from './render-pdf.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
+
+// The HTML and Markdown readers bring cheerio and marked: loaded on the first PDF, not at start-up.
+let documentModule: Promise<typeof Document> | undefined;
 
 /** Longest input accepted, in characters. */
 export const MAX_PDF_SOURCE = 2_000_000;
@@ -33,6 +36,7 @@ export const pdfGenerate = defineAction({
     const headers = checkRespond(params);
     const source = params.content ?? '';
     if (source.length > MAX_PDF_SOURCE) throw new Error(`The content is too long for a PDF (${source.length} characters, at most ${MAX_PDF_SOURCE})`);
+    const { fromHtml, fromMarkdown, runsText } = await (documentModule ??= import('./document.js'));
     const blocks = params.mode === 'markdown' ? fromMarkdown(source) : fromHtml(source);
     const heading = blocks.find((b) => b.type === 'heading');
     const { bytes, pages } = await renderPdf(blocks, {

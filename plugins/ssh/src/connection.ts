@@ -5,10 +5,9 @@
 // or the chain's budget if that ends first, covers connecting and the work; the connection is
 // always closed.
 import { createHash } from 'node:crypto';
-import ssh2 from 'ssh2';
 import type { Client as SshClient, ConnectConfig, SFTPWrapper } from 'ssh2';
 import { integer, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
-import { SSH_KEY } from './ssh-key.js';
+import { SSH_KEY, loadSsh2 } from './ssh-key.js';
 
 export const SSH_TIMEOUT_MS = 30_000;
 export const DEFAULT_PORT = 22;
@@ -62,7 +61,7 @@ async function credentials(ctx: ActionContext<ConnectionParams>, params: Connect
     const key = provider.credentials.private_key;
     if (typeof key !== 'string' || !key.trim()) throw new Error(`SSH key provider ${params.provider_id} has no private key`);
     const passphrase = typeof provider.credentials.passphrase === 'string' && provider.credentials.passphrase ? provider.credentials.passphrase : undefined;
-    const parsed = ssh2.utils.parseKey(key, passphrase);
+    const parsed = (await loadSsh2()).utils.parseKey(key, passphrase);
     if (parsed instanceof Error) throw new Error(`The private key of SSH key provider ${params.provider_id} cannot be used: ${parsed.message}`);
     out.privateKey = key;
     if (passphrase) out.passphrase = passphrase;
@@ -113,7 +112,8 @@ export async function withSsh<T>(ctx: ActionContext<ConnectionParams>, what: str
   else signal.addEventListener('abort', onAbort, { once: true });
 
   const pinned: { expected?: string; got?: string } = { expected: params.host_key ? normalizeFingerprint(params.host_key) : undefined };
-  const client = new ssh2.Client();
+  const { Client } = await loadSsh2();
+  const client = new Client();
   let ok = false;
   try {
     await Promise.race([

@@ -2,8 +2,13 @@
 // credentials (`POST /providers {"type": "ssh_key"}`) generates a new ed25519 pair; the public key
 // is shown back (settings) for the user to add to the server's authorized_keys, the private key is
 // kept encrypted and only handed to the actions.
-import ssh2 from 'ssh2';
+import type * as Ssh2 from 'ssh2';
 import { defineProvider, z } from '../../../core/sdk/index.js';
+
+// ssh2 (with its crypto bindings) is loaded on the first SSH connection or key, not at start-up.
+// The package is CommonJS: its `utils` are only on the default export.
+let ssh2Module: Promise<typeof Ssh2> | undefined;
+export const loadSsh2 = () => (ssh2Module ??= import('ssh2').then((m) => (m as unknown as { default: typeof Ssh2 }).default));
 
 export const SSH_KEY = 'ssh_key';
 
@@ -12,7 +17,8 @@ export const SSH_KEY = 'ssh_key';
  * key (about one pair in 256 comes out with 31 bytes, which nothing can parse): such a pair is
  * thrown away and another made.
  */
-export function generateEd25519(comment?: string): { private: string; public: string } {
+export async function generateEd25519(comment?: string): Promise<{ private: string; public: string }> {
+  const ssh2 = await loadSsh2();
   for (;;) {
     const pair = ssh2.utils.generateKeyPairSync('ed25519', comment ? { comment } : {});
     if (!(ssh2.utils.parseKey(pair.private) instanceof Error)) return pair;
@@ -32,7 +38,7 @@ export const sshKey = defineProvider({
     public_key: z.string().describe('The line to add to authorized_keys'),
   }),
   async generate() {
-    const pair = generateEd25519('capture-service');
+    const pair = await generateEd25519('capture-service');
     return { credentials: { private_key: pair.private }, settings: { public_key: pair.public } };
   },
 });

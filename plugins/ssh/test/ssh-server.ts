@@ -155,7 +155,7 @@ function serveSftp(sftp: SFTPWrapper, root: string) {
 
 export async function startSshServer(users: TestUser[]): Promise<TestSshServer> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ssh-test-')));
-  const hostKey = generateEd25519();
+  const hostKey = await generateEd25519();
   const parsedHost = utils.parseKey(hostKey.private);
   if (parsedHost instanceof Error) throw parsedHost;
   const { createHash } = await import('node:crypto');
