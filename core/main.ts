@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     prepareDataDir(config.MONGODB_URI ? ':memory:' : config.dataDir);
     const logger = createLogger(config.LOG_LEVEL, {}, undefined, resolveLogFormat(config.LOG_FORMAT));
     const running = await startServer(config, { logger });
-    logger.info('ready', readyFields(config, running.url, running.services.store.kind));
+    logger.info('ready', readyFields(config, running.url));
 
     let stopping = false;
     const stop = async (signal: string) => {

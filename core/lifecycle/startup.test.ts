@@ -104,11 +104,11 @@ describe('start-up errors in words', () => {
   });
 
   it('the ready line says where the page, API and data are, and how to set an admin key', () => {
-    const f = readyFields(loadConfig({ DATA_DIR: '/srv/capture' }), 'http://127.0.0.1:8084', 'sqlite');
+    const f = readyFields(loadConfig({ DATA_DIR: '/srv/capture' }), 'http://127.0.0.1:8084');
     expect(f).toEqual({
       page: 'http://localhost:8084/',
       api: 'http://localhost:8084',
-      data: '/srv/capture/capture.sqlite',
+      data: 'SQLite /srv/capture/capture.sqlite',
       admin: expect.stringMatching(/set ADMIN_API_KEY/),
     });
   });
@@ -117,7 +117,7 @@ describe('start-up errors in words', () => {
 describe('the service started as `npm start` runs it', () => {
   it('prints one ready line and no stack trace', async () => {
     const r = await runMain({ DATA_DIR: path.join(tmp, 'ready') }, /ready/);
-    expect(r.out).toMatch(/INFO  ready page=http:\/\/localhost:\d+\/ api=http:\/\/localhost:\d+ data=\S+capture\.sqlite admin=/);
+    expect(r.out).toMatch(/INFO  ready page=http:\/\/localhost:\d+\/ api=http:\/\/localhost:\d+ data="SQLite \S+capture\.sqlite" admin=/);
     expect(r.code).toBe(0);
   });
 

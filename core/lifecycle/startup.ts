@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { redactUrl, type Config } from '../config.js';
 import { StartupError } from '../errors.js';
+import { storeLocation } from '../store/index.js';
 
 const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 
@@ -129,12 +130,12 @@ export async function explainStartupError(err: unknown, config: Config): Promise
 }
 
 /** The one line a person reads once the service is up. */
-export function readyFields(config: Config, url: string, store: 'sqlite' | 'mongo'): Record<string, string> {
+export function readyFields(config: Config, url: string): Record<string, string> {
   const base = config.baseUrl ?? url.replace('127.0.0.1', 'localhost');
   return {
     page: `${base}/`,
     api: base,
-    data: store === 'mongo' ? `MongoDB ${redactUrl(config.MONGODB_URI ?? '')}` : path.join(config.dataDir, 'capture.sqlite'),
+    data: storeLocation(config),
     admin: config.ADMIN_API_KEY ? 'ADMIN_API_KEY is set' : 'no admin key: set ADMIN_API_KEY (16+ characters) to create users and API keys',
   };
 }
