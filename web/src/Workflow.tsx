@@ -6,6 +6,17 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Nod
 import { ApiError, call, enc, type FieldErrors, type Token } from './api';
 import { href } from './route';
 import { NotAvailable, Spinner, announce } from './ui';
+import { ActionEditor } from './actions/ActionEditor';
+
+type Mode = 'visual' | 'yaml';
+const MODE_KEY = 'capture.workflowEditor';
+function storedMode(): Mode {
+  try {
+    return localStorage.getItem(MODE_KEY) === 'yaml' ? 'yaml' : 'visual';
+  } catch {
+    return 'visual';
+  }
+}
 
 export interface LineError {
   line: number | null;
@@ -94,6 +105,16 @@ export function Workflow({ token }: { token: Token }) {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
+  const [mode, setModeState] = useState<Mode>(storedMode);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const setMode = (m: Mode) => {
+    setModeState(m);
+    try {
+      localStorage.setItem(MODE_KEY, m);
+    } catch {
+      /* remembered for this page only */
+    }
+  };
   const area = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
   const url = `/token/${enc(token.uuid)}/workflow`;
@@ -113,12 +134,12 @@ export function Workflow({ token }: { token: Token }) {
   // (A save of this very text has the last word: its server errors are not replaced.)
   const savedText = useRef<string | null>(null);
   useEffect(() => {
-    if (text === null || !dirty) return;
+    if (text === null || !dirty || mode !== 'yaml') return;
     const t = setTimeout(() => {
       if (savedText.current !== text) setErrors(syntaxErrors(text));
     }, 300);
     return () => clearTimeout(t);
-  }, [text, dirty]);
+  }, [text, dirty, mode]);
 
   const errorLines = useMemo(() => new Set(errors.map((e) => e.line).filter((l): l is number => l !== null)), [errors]);
 
@@ -150,6 +171,7 @@ export function Workflow({ token }: { token: Token }) {
     savedText.current = text;
     const syntax = syntaxErrors(text);
     setErrors(syntax);
+    setFieldErrors({});
     setStatus(null);
     if (syntax.length) {
       setStatus({ ok: false, text: 'Fix the YAML syntax first.' });
@@ -171,7 +193,8 @@ export function Workflow({ token }: { token: Token }) {
       } else {
         const list = ae.status === 422 || ae.status === 400 ? serverErrors(text, ae.message, ae.errors) : [{ line: null, path: '', message: ae.message }];
         setErrors(list);
-        setStatus({ ok: false, text: `Not saved: ${list.length} problem${list.length === 1 ? '' : 's'} in the document.` });
+        setFieldErrors(ae.errors);
+        setStatus({ ok: false, text: `Not saved: ${list.length} problem${list.length === 1 ? '' : 's'} in the document${mode === 'visual' ? ', each shown at its field' : ''}.` });
       }
     } finally {
       setSaving(false);
@@ -190,6 +213,26 @@ export function Workflow({ token }: { token: Token }) {
           </>
         )}
       </p>
+      <div class="ae-mode" role="group" aria-label="Editor">
+        <button type="button" class="btn small" aria-pressed={mode === 'visual'} onClick={() => setMode('visual')}>
+          Visual
+        </button>
+        <button type="button" class="btn small" aria-pressed={mode === 'yaml'} onClick={() => setMode('yaml')}>
+          YAML
+        </button>
+      </div>
+      {mode === 'visual' ? (
+        <ActionEditor
+          token={token}
+          text={text}
+          errors={fieldErrors}
+          onText={(t) => {
+            setText(t);
+            setDirty(true);
+          }}
+        />
+      ) : (
+      <>
       <label for="workflow-yaml">Workflow (YAML)</label>
       <div class="editor">
         <div class="gutter" ref={gutter} aria-hidden="true">
@@ -237,6 +280,8 @@ export function Workflow({ token }: { token: Token }) {
           </ul>
         )}
       </div>
+      </>
+      )}
       <div class="form-actions">
         <button class="btn primary" type="submit" disabled={saving}>
           {saving ? 'Saving…' : 'Save workflow'}

@@ -190,7 +190,7 @@ function ProviderSelect({ common, value, onChange, providers, required }: { comm
           </option>
         ))}
       </select>
-      <a class="btn small" href="#/providers">
+      <a class="btn small" href="#/account/providers">
         Connect an account
       </a>
     </div>
