@@ -248,6 +248,10 @@ describe.skipIf(!haveChromium)('web page in Chromium', () => {
     await page.getByRole('navigation', { name: 'Token' }).getByRole('link', { name: 'Actions' }).click();
     const editor = page.getByLabel('Workflow (YAML)');
     const unavailable = page.getByTestId('not-available');
+    // The tab opens in the visual editor; this test edits the YAML view.
+    const yamlView = page.getByRole('button', { name: 'YAML', exact: true });
+    await expect.poll(async () => (await yamlView.count()) + (await unavailable.count()), { timeout: 10_000 }).toBeGreaterThan(0);
+    if (await yamlView.count()) await yamlView.click();
     await expect.poll(async () => (await editor.count()) + (await unavailable.count()), { timeout: 10_000 }).toBeGreaterThan(0);
     if (await unavailable.count()) {
       console.log('[web page] workflows are not available on this server: the page says so');
