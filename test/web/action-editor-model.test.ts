@@ -1,0 +1,110 @@
+// The visual action editor's pure parts: schema -> form fields, error wording, the document model
+// (nothing lost in a round trip), and the variables typeahead.
+import { describe, expect, it } from 'vitest';
+import { MODIFIERS as CORE_MODIFIERS } from '../../core/actions/templating.js';
+import { builtinRegistry } from '../../core/actions/builtin.js';
+import { duplicate, fromText, remove, stepPath, toText } from '../../web/src/actions/model.js';
+import { explain, fieldsOf, type JsonSchema } from '../../web/src/actions/schema.js';
+import { MODIFIERS, availableVariables, partialAt, suggest, variablesSetBy } from '../../web/src/actions/variables.js';
+import type { ActionType } from '../../web/src/actions/api.js';
+
+const types = async () => new Map((await builtinRegistry()).list().map((t) => [t.type, t as unknown as ActionType]));
+
+describe('form fields from action schemas', () => {
+  it('gives enums selects, booleans toggles, numbers their bounds, secrets password fields, provider_id a provider select', async () => {
+    const t = await types();
+    const kinds = (type: string) => Object.fromEntries(fieldsOf(t.get(type)!.schema).map((f) => [f.name, f]));
+    const response = kinds('modify_response');
+    expect(response.status).toMatchObject({ kind: 'number', min: 100, max: 599, integer: true, httpStatus: true });
+    expect(response.content!.kind).toBe('textarea');
+    expect(response.stop!.kind).toBe('toggle');
+    expect(kinds('condition').operator).toMatchObject({ kind: 'select', required: true });
+    expect(kinds('http').auth).toMatchObject({ kind: 'object', fields: expect.arrayContaining([expect.objectContaining({ name: 'password', kind: 'secret' })]) });
+    expect(kinds('conditions').conditions).toMatchObject({ kind: 'list' });
+    expect(kinds('aws_s3_get_object').provider_id!.kind).toBe('provider');
+    expect(kinds('auth_basic').password!.kind).toBe('secret');
+    // Every parameter of every built-in type gets some control.
+    for (const type of t.values()) for (const f of fieldsOf(type.schema)) expect(f.kind).toBeTruthy();
+  });
+
+  it('words server messages from what the schema says', () => {
+    const [status] = fieldsOf({ properties: { status: { description: 'An HTTP status code', anyOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { type: 'null' }] } } } as JsonSchema);
+    expect(explain(status, 'Invalid input')).toBe('must be an HTTP status code between 100 and 599');
+    const [mode] = fieldsOf({ properties: { mode: { type: 'string', enum: ['a', 'b', 'c'] } } });
+    expect(explain(mode, 'Invalid option: expected one of "a"|"b"|"c"')).toBe('must be one of a, b or c');
+    expect(explain(mode, 'is required')).toBe('is required');
+  });
+});
+
+describe('the document model', () => {
+  const text = `# comment
+apiVersion: capture/v1
+kind: TokenActions
+x-extra: 1
+metadata: { token: t }
+spec:
+  steps:
+    - { id: 6f1c2a52-3b8e-4c1e-9a57-0a2b3c4d5e6f, name: c, type: condition, parameters: {}, x-note: keep }
+    - { type: log, condition: c, condition_action: "false", disabled: true, parameters: { text: hi, future: 1 } }
+`;
+
+  it('gives the text back unchanged when nothing changed, and keeps unknown fields after a change', () => {
+    const r = fromText(text);
+    if (!('model' in r)) throw new Error(r.error);
+    expect(toText(r.model, text)).toBe(text);
+    const changed = { ...r.model, items: r.model.items.map((it, i) => (i === 1 ? { ...it, step: { ...it.step, parameters: { ...it.step.parameters, text: 'yo' } } } : it)) };
+    const out = toText(changed, text);
+    const again = fromText(out);
+    if (!('model' in again)) throw new Error(again.error);
+    expect(again.model.doc['x-extra']).toBe(1);
+    expect(again.model.items.map((i) => i.step)).toEqual([
+      { id: '6f1c2a52-3b8e-4c1e-9a57-0a2b3c4d5e6f', name: 'c', type: 'condition', parameters: {}, 'x-note': 'keep' },
+      { type: 'log', condition: 'c', condition_action: 'false', disabled: true, parameters: { text: 'yo', future: 1 } },
+    ]);
+  });
+
+  it('duplicates with a new ID and name, and deleting a condition frees the steps that waited for it', () => {
+    const r = fromText(text);
+    if (!('model' in r)) throw new Error(r.error);
+    const d = duplicate(r.model.items, 0);
+    expect(d[1]!.step).toMatchObject({ name: 'c 2', type: 'condition', 'x-note': 'keep' });
+    expect(d[1]!.step.id).not.toBe(d[0]!.step.id);
+    const rest = remove(r.model.items, 0);
+    expect(rest[0]!.step).not.toHaveProperty('condition');
+    expect(rest[0]!.step).not.toHaveProperty('condition_action');
+  });
+
+  it('refuses documents it cannot show, and reads server paths', () => {
+    expect(fromText('spec: { steps: 3 }')).toEqual({ error: '`spec.steps` must be a list.' });
+    expect('error' in fromText('kind: [unclosed')).toBe(true);
+    expect(stepPath('spec.steps.2.parameters.status')).toEqual({ step: 2, field: 'parameters.status' });
+    expect(stepPath('metadata.token')).toBeNull();
+  });
+});
+
+describe('the variables typeahead', () => {
+  it('lists the modifiers of core/actions/templating.ts', () => {
+    expect(MODIFIERS.map(([m]) => m).sort()).toEqual(Object.keys(CORE_MODIFIERS).sort());
+  });
+
+  it('offers the variables the steps above set, the request, globals and modifiers', async () => {
+    const t = await types();
+    expect(variablesSetBy({ type: 'http', parameters: { variable_name: 'api' } }, t.get('http'))).toContainEqual({ name: 'api.status', complete: true });
+    expect(variablesSetBy({ type: 'auto_json', parameters: { variable_name: 'order' } }, t.get('auto_json'))).toEqual([
+      { name: 'order', complete: true },
+      { name: 'order.', complete: false },
+    ]);
+    expect(variablesSetBy({ type: 'store_global_variable', parameters: { name: 'seen' } }, t.get('store_global_variable'))).toEqual([{ name: 'global.seen', complete: true }]);
+    const steps = [
+      { type: 'set_variable', parameters: { name: 'greeting' } },
+      { type: 'set_variable', parameters: { name: 'later' } },
+    ];
+    const all = availableVariables({ steps, types: t, globals: ['api_key'] }, 1);
+    expect(all.map((s) => s.insert)).toEqual(expect.arrayContaining(['greeting', 'global.api_key', 'request.content', 'request.header.']));
+    expect(all.map((s) => s.insert)).not.toContain('later');
+    expect(suggest(all, 'gree')[0]!.insert).toBe('greeting');
+    expect(suggest(all, 'greeting.up').map((s) => s.insert)).toEqual(['greeting.upper']);
+    expect(partialAt('hi $gre', 7)).toEqual({ start: 3, typed: 'gre' });
+    expect(partialAt('hi $a$ b', 8)).toBeNull();
+  });
+});
