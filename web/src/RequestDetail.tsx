@@ -1,8 +1,9 @@
-// One captured request in full: summary, headers, query, form fields, files, body (pretty and raw),
-// action output, and "copy as curl".
+// One captured request in full: summary, note, headers, query, form fields, files, body (pretty and
+// raw), the response sent back, action output and errors, "copy as curl", re-running the actions
+// and forwarding it.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { call, download, enc, type ApiError, type CapturedRequest, type FileMeta } from './api';
+import { download, enc, type ApiError, type CapturedRequest, type FileMeta } from './api';
 import {
   bodyKind,
   fileList,
@@ -15,8 +16,14 @@ import {
   requestPath,
   toCurl,
 } from './format';
+import { HttpMessage } from './HttpMessage';
+import { RequestForward } from './RequestForward';
+import { RequestNote } from './RequestNote';
+import { ActionErrors, RequestRerun } from './RequestRerun';
+import { getRequest, tokenActions, type ActionInfo, type ViewedRequest } from './requests-api';
 import { href } from './route';
 import { CopyButton, ErrorNotice, Spinner } from './ui';
+import './requests.css';
 
 interface Props {
   tokenId: string;
@@ -28,15 +35,16 @@ interface Props {
 }
 
 export function RequestDetail({ tokenId, tokenRef, requestId, known, onDelete }: Props) {
-  const [fetched, setFetched] = useState<CapturedRequest | null>(null);
+  const [fetched, setFetched] = useState<ViewedRequest | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
 
+  // Fetched even when the list has it: a live event does not carry a default response, and a note
+  // saved here must stay shown.
   useEffect(() => {
-    if (known) return;
-    call<CapturedRequest>('GET', `/token/${enc(tokenId)}/request/${enc(requestId)}`, { token: tokenId }).then(setFetched, setError);
-  }, [tokenId, requestId, known === undefined]);
+    getRequest(tokenId, requestId).then(setFetched, (e: ApiError) => (known ? undefined : setError(e)));
+  }, [tokenId, requestId]);
 
-  const r = known ?? fetched;
+  const r = fetched ?? (known as ViewedRequest | undefined);
   const back = (
     <a class="back" href={href({ view: 'token', token: tokenRef, tab: 'requests' })}>
       ← All requests
@@ -51,10 +59,14 @@ export function RequestDetail({ tokenId, tokenRef, requestId, known, onDelete }:
     );
   }
   if (!r) return <Spinner label="Loading the request" />;
-  return <Detail r={r} tokenId={tokenId} back={back} onDelete={onDelete} />;
+  return <Detail r={r} tokenId={tokenId} back={back} onDelete={onDelete} onChanged={setFetched} />;
 }
 
-function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: string; back: ComponentChildren; onDelete: Props['onDelete'] }) {
+type Tool = { kind: 'forward' } | { kind: 'rerun' } | null;
+
+function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; tokenId: string; back: ComponentChildren; onDelete: Props['onDelete']; onChanged: (r: ViewedRequest) => void }) {
+  const [tool, setTool] = useState<Tool>(null);
+  const [actions, setActions] = useState<ActionInfo[] | null>(null);
   const date = requestDate(r);
   const files = fileList(r);
   // A repeated key (`?tags[]=a&tags[]=b`) gets a row per value: `query` keeps only the last.
@@ -64,6 +76,12 @@ function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: s
   const contentType = headerValue(r, 'content-type');
   const outputs = Array.isArray(r.custom_action_output) ? r.custom_action_output : [];
   const errors = Array.isArray(r.custom_action_errors) ? r.custom_action_errors : [];
+  const isHttp = r.type !== 'email' && r.type !== 'dns';
+  // The token's actions name the failing ones (errors hold their IDs).
+  const needActions = errors.length > 0 || tool?.kind === 'rerun';
+  useEffect(() => {
+    if (needActions && actions === null) tokenActions(tokenId).then(setActions, () => setActions([]));
+  }, [needActions, tokenId]);
 
   return (
     <article class="detail" aria-labelledby="detail-title">
@@ -73,10 +91,18 @@ function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: s
           <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span> <span class="path">{requestPath(r)}</span>
         </h2>
         <div class="detail-actions">
-          {r.type !== 'email' && r.type !== 'dns' && (
+          {isHttp && (
             <CopyButton text={toCurl(r)} label="Copy as curl">
               Copy as curl
             </CopyButton>
+          )}
+          <button type="button" class="btn small" aria-pressed={tool?.kind === 'rerun'} onClick={() => setTool(tool?.kind === 'rerun' ? null : { kind: 'rerun' })}>
+            Re-run actions
+          </button>
+          {isHttp && (
+            <button type="button" class="btn small" aria-pressed={tool?.kind === 'forward'} onClick={() => setTool(tool?.kind === 'forward' ? null : { kind: 'forward' })}>
+              Forward
+            </button>
           )}
           <button
             class="btn small danger"
@@ -140,13 +166,12 @@ function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: s
         <dd>
           <code>{r.uuid}</code>
         </dd>
-        {r.note && (
-          <>
-            <dt>Note</dt>
-            <dd>{r.note}</dd>
-          </>
-        )}
       </dl>
+
+      {tool?.kind === 'rerun' && <RequestRerun tokenId={tokenId} requestId={r.uuid} actions={actions} onClose={() => setTool(null)} />}
+      {tool?.kind === 'forward' && <RequestForward tokenId={tokenId} requestId={r.uuid} method={r.method} onClose={() => setTool(null)} />}
+
+      <RequestNote key={r.uuid} tokenId={tokenId} r={r} onSaved={onChanged} />
 
       {r.type === 'email' && <MailBody r={r} />}
       {r.type !== 'dns' && <Body r={r} tokenId={tokenId} contentType={contentType} title={r.type === 'email' ? 'Message source' : 'Body'} />}
@@ -156,24 +181,47 @@ function Detail({ r, tokenId, back, onDelete }: { r: CapturedRequest; tokenId: s
       {files.length > 0 && <Files files={files} r={r} tokenId={tokenId} />}
       {r.type !== 'dns' && <KeyValues title="Headers" rows={headers} />}
 
+      {r.response && <SentResponseSection r={r} />}
+
       {(outputs.length > 0 || errors.length > 0) && (
         <section aria-labelledby="actions-out">
           <h3 id="actions-out">Custom action output</h3>
+          {errors.length > 0 && <ActionErrors errors={errors} actions={actions} />}
           {outputs.length > 0 && (
             <pre class="code small">
               <code>{outputs.map((o) => (typeof o === 'string' ? o : JSON.stringify(o))).join('\n')}</code>
             </pre>
           )}
-          {errors.length > 0 && (
-            <ul class="errors-list">
-              {errors.map((e, i) => (
-                <li key={i}>{typeof e === 'string' ? e : JSON.stringify(e)}</li>
-              ))}
-            </ul>
-          )}
         </section>
       )}
     </article>
+  );
+}
+
+/** What the capture URL answered. */
+function SentResponseSection({ r }: { r: ViewedRequest }) {
+  const sent = r.response!;
+  return (
+    <section aria-labelledby="sent-title" class="sent-response">
+      <h3 id="sent-title">Response sent back</h3>
+      <HttpMessage
+        id="sent"
+        label="Response"
+        status={sent.status}
+        headers={Object.entries(sent.headers)}
+        body={sent.body}
+        encoding={sent.body_encoding}
+        contentType={sent.content_type}
+        size={sent.size}
+        truncated={sent.truncated}
+        facts={
+          <span class="hint small">
+            {' '}
+            {sent.source === 'default' ? "the token's default response" : 'set by actions or the set-response API'}
+          </span>
+        }
+      />
+    </section>
   );
 }
 

@@ -1,17 +1,24 @@
-// The live list of a token's requests, newest first, with search and delete-all.
+// The live list of a token's requests, newest first: search, counts, follow the newest, export
+// (CSV, HAR) and delete.
 import { useEffect, useState } from 'preact/hooks';
-import type { ApiError, CapturedRequest } from './api';
-import { formatSize, formatTime, requestDate, requestPath } from './format';
+import type { ApiError } from './api';
+import { formatSize, formatTime, headerValue, requestDate, requestPath } from './format';
+import { StatusCode } from './HttpMessage';
 import type { LiveMode } from './live';
+import type { ViewedRequest } from './requests-api';
 import { href } from './route';
 import { CopyButton, ErrorNotice, Spinner } from './ui';
+import './requests.css';
 
 interface Props {
   tokenRef: string;
   /** The token's UUID and alias: list paths are shown relative to them. */
   tokenNames: Array<string | null>;
-  items: CapturedRequest[];
+  items: ViewedRequest[];
+  /** Requests matching the search (all of them without one). */
   total: number;
+  /** Requests of the token, whatever the search. */
+  overall: number;
   selected?: string;
   loading: boolean;
   error: ApiError | null;
@@ -24,6 +31,10 @@ interface Props {
   email: string;
   loadOlder: () => Promise<void>;
   deleteAll: () => Promise<void>;
+  /** Select each new request as it arrives. */
+  follow: boolean;
+  setFollow: (on: boolean) => void;
+  exportAs: (format: 'csv' | 'har') => Promise<void>;
 }
 
 const MODE_TEXT: Record<LiveMode, string> = {
@@ -36,12 +47,31 @@ export function RequestList(p: Props) {
   const [text, setText] = useState(p.query);
   useEffect(() => setText(p.query), [p.query]);
   const searchError = p.error && p.error.status === 422 ? p.error : null;
+  const [exporting, setExporting] = useState<'csv' | 'har' | null>(null);
+  const [exportError, setExportError] = useState<Error | null>(null);
+  async function exportAs(format: 'csv' | 'har') {
+    setExporting(format);
+    setExportError(null);
+    try {
+      await p.exportAs(format);
+    } catch (e) {
+      setExportError(e as Error);
+    } finally {
+      setExporting(null);
+    }
+  }
+  // Nothing to act on under a search that failed: the list is empty, not unfiltered.
+  const canAct = !searchError && p.total > 0;
+  const what = p.query ? 'matching requests' : 'requests';
 
   return (
     <section class="list-pane" aria-labelledby="requests-title">
       <div class="list-head">
         <h2 id="requests-title">
-          Requests <span class="count">{p.total}</span>
+          Requests{' '}
+          <span class="count" data-testid="request-count">
+            {p.query ? `${searchError ? 0 : p.total} matching of ${p.overall} total` : p.overall}
+          </span>
         </h2>
         <span class={`live-state ${p.mode}`} role="status" title={p.mode === 'polling' ? 'The live stream is not available: the list is refreshed every 2 seconds' : undefined}>
           <span class="dot" aria-hidden="true" />
@@ -93,14 +123,29 @@ export function RequestList(p: Props) {
         )}
       </p>
       <div class="list-actions">
-        <button class="btn small danger" type="button" onClick={() => void p.deleteAll()} disabled={p.total === 0}>
-          {p.query ? 'Delete matching' : 'Delete all'}
-        </button>
+        <label class="check follow">
+          <input type="checkbox" checked={p.follow} onChange={(e) => p.setFollow((e.currentTarget as HTMLInputElement).checked)} />
+          Follow newest
+        </label>
+        <div class="toggle">
+          <button class="btn small" type="button" disabled={!canAct || exporting !== null} aria-label={`Export the ${what} as CSV`} onClick={() => void exportAs('csv')}>
+            {exporting === 'csv' ? 'Exporting…' : 'CSV'}
+          </button>
+          <button class="btn small" type="button" disabled={!canAct || exporting !== null} aria-label={`Export the ${what} as HAR`} onClick={() => void exportAs('har')}>
+            {exporting === 'har' ? 'Exporting…' : 'HAR'}
+          </button>
+          {canAct && (
+            <button class="btn small danger" type="button" onClick={() => void p.deleteAll()}>
+              {p.query ? `Delete ${p.total} matching` : 'Delete all'}
+            </button>
+          )}
+        </div>
       </div>
+      {exportError && <ErrorNotice error={exportError} />}
       {p.error && !searchError && <ErrorNotice error={p.error} />}
       {p.loading && p.items.length === 0 ? (
         <Spinner label="Loading requests" />
-      ) : p.items.length === 0 ? (
+      ) : searchError ? null : p.items.length === 0 ? (
         p.query ? (
           <p class="hint pad">No request matches this search.</p>
         ) : (
@@ -118,8 +163,15 @@ export function RequestList(p: Props) {
                 <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span>
                 <span class="path" title={requestPath(r)}>{requestPath(r, p.tokenNames)}</span>
                 <span class="meta">
+                  {r.response && (
+                    <span class="answered">
+                      <span class="sr-only">answered </span>
+                      <StatusCode status={r.response.status} short />
+                    </span>
+                  )}
                   <time dateTime={requestDate(r)?.toISOString()}>{formatTime(requestDate(r))}</time>
                   <span>{formatSize(r.size)}</span>
+                  {shortType(r) && <span class="ctype">{shortType(r)}</span>}
                   <span class="ip">{r.ip}</span>
                 </span>
               </a>
@@ -134,6 +186,11 @@ export function RequestList(p: Props) {
       )}
     </section>
   );
+}
+
+/** The request's content type without parameters (`application/json`, not `...; charset=utf-8`). */
+function shortType(r: ViewedRequest): string {
+  return (headerValue(r, 'content-type') ?? '').split(';')[0]!.trim();
 }
 
 function Waiting({ captureUrl, email }: { captureUrl: string; email: string }) {

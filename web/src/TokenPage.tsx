@@ -7,6 +7,8 @@ import { ApiError, call, enc, serverConfig, setTokenPassword, type CapturedReque
 import { connectLive, type LiveMode } from './live';
 import { RequestDetail } from './RequestDetail';
 import { RequestList } from './RequestList';
+import { followNewest, setFollowNewest } from './request-prefs';
+import { exportRequests, overallTotal, withDefaultResponse, type ViewedRequest } from './requests-api';
 import { href, navigate, type Route } from './route';
 import { settings } from './settings';
 import { TokenSettings } from './TokenSettings';
@@ -27,7 +29,7 @@ type TokenRoute = Extract<Route, { view: 'token' }>;
 
 export const PER_PAGE = 50;
 
-function byNewest(a: CapturedRequest, b: CapturedRequest) {
+function byNewest(a: ViewedRequest, b: ViewedRequest) {
   return b.sorting - a.sorting;
 }
 
@@ -112,8 +114,11 @@ function TokenLoadError({ error, tokenRef, retry }: { error: ApiError; tokenRef:
 
 function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; token: Token; setToken: (t: Token) => void; config: ServerConfig }) {
   const id = token.uuid;
-  const [items, setItems] = useState<CapturedRequest[]>([]);
+  const [items, setItems] = useState<ViewedRequest[]>([]);
   const [total, setTotal] = useState(0);
+  // Requests of the token whatever the search (`total` counts the matching ones).
+  const [overallWithQuery, setOverallWithQuery] = useState(0);
+  const [follow, setFollow] = useState(followNewest);
   const [isLast, setIsLast] = useState(true);
   const [page, setPage] = useState(1);
   const [loading, setLoading] = useState(true);
@@ -124,6 +129,23 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   const [fresh] = useState(() => new Set<string>());
   const queryRef = useRef(query);
   queryRef.current = query;
+  const tokenRef = useRef(token);
+  tokenRef.current = token;
+  const overall = query ? overallWithQuery : total;
+
+  /** A search the API refused shows its error over an empty list, never the unfiltered one. */
+  function listFailed(e: ApiError) {
+    setListError(e);
+    if (e.status === 422) {
+      setItems([]);
+      setTotal(0);
+      setIsLast(true);
+    }
+  }
+  /** Under a search, the overall count comes from an unfiltered page of one. */
+  function countOverall(q: string) {
+    if (q) void overallTotal(id).then((n) => q === queryRef.current && setOverallWithQuery(n), () => undefined);
+  }
 
   const path = `/token/${enc(id)}`;
   const listUrl = (p: number, q: string) => `${path}/requests?sorting=newest&per_page=${PER_PAGE}&page=${p}${q ? `&query=${enc(q)}` : ''}`;
@@ -136,6 +158,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       if (q !== queryRef.current) return;
       setListError(null);
       setTotal(res.total);
+      countOverall(q);
       setItems((old) => {
         if (res.is_last_page || res.data.length === 0) return res.data;
         const oldest = res.data[res.data.length - 1]!.sorting;
@@ -144,7 +167,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       });
       if (page === 1) setIsLast(res.is_last_page);
     } catch (e) {
-      if (q === queryRef.current) setListError(e as ApiError);
+      if (q === queryRef.current) listFailed(e as ApiError);
       throw e;
     }
   }, [id, page]);
@@ -162,8 +185,9 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         setIsLast(res.is_last_page);
         setListError(null);
       })
-      .catch((e: ApiError) => !stop && setListError(e))
+      .catch((e: ApiError) => !stop && listFailed(e))
       .finally(() => !stop && setLoading(false));
+    countOverall(query);
     return () => {
       stop = true;
     };
@@ -182,8 +206,9 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       }, 100);
     };
     const stop = connectLive(id, {
-      created(r) {
+      created(created) {
         if (queryRef.current) return refreshSoon();
+        const r = withDefaultResponse(created, tokenRef.current);
         fresh.add(r.uuid);
         setItems((old) => (old.some((o) => o.uuid === r.uuid) ? old : [r, ...old].sort(byNewest)));
         setTotal((n) => n + 1);
@@ -223,8 +248,19 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       setPage(next);
       setIsLast(res.is_last_page);
     } catch (e) {
-      setListError(e as ApiError);
+      listFailed(e as ApiError);
     }
+  }
+
+  // Following: each newest request is selected as it arrives (and the newest one when switched on).
+  const newest = items[0]?.uuid;
+  useEffect(() => {
+    if (follow && newest && route.tab === 'requests' && newest !== route.request) navigate({ view: 'token', token: route.token, tab: 'requests', request: newest }, true);
+  }, [follow, newest]);
+  function changeFollow(on: boolean) {
+    setFollow(on);
+    setFollowNewest(on);
+    announce(on ? 'Following the newest request' : 'Not following the newest request');
   }
 
   async function deleteAll() {
@@ -293,7 +329,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
 
       <nav class="tabs" aria-label="Token">
         <a href={href({ view: 'token', token: route.token, tab: 'requests' })} aria-current={route.tab === 'requests' ? 'page' : undefined}>
-          Requests <span class="count">{total}</span>
+          Requests <span class="count">{overall}</span>
         </a>
         <a href={href({ view: 'token', token: route.token, tab: 'settings' })} aria-current={route.tab === 'settings' ? 'page' : undefined}>
           Settings
@@ -310,6 +346,10 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
             tokenNames={[token.uuid, token.alias]}
             items={items}
             total={total}
+            overall={overall}
+            follow={follow}
+            setFollow={changeFollow}
+            exportAs={(format) => exportRequests(id, format, listError?.status === 422 ? '' : query)}
             selected={route.request}
             loading={loading}
             error={listError}
