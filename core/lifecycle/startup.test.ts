@@ -22,7 +22,8 @@ function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: n
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    // Generous: tsx compiles the whole service on a busy 2-core machine before it can fail or start.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
     const read = (chunk: Buffer) => {
       out += chunk.toString();
       if (until?.test(out)) child.kill('SIGTERM');
@@ -114,7 +115,7 @@ describe('start-up errors in words', () => {
   });
 });
 
-describe('the service started as `npm start` runs it', () => {
+describe('the service started as `npm start` runs it', { timeout: 120_000 }, () => {
   it('prints one ready line and no stack trace', async () => {
     const r = await runMain({ DATA_DIR: path.join(tmp, 'ready') }, /ready/);
     expect(r.out).toMatch(/INFO  ready page=http:\/\/localhost:\d+\/ api=http:\/\/localhost:\d+ data="SQLite \S+capture\.sqlite" admin=/);
@@ -139,7 +140,7 @@ describe('the service started as `npm start` runs it', () => {
     const r = await runMain({ DATA_DIR: '/proc/foo' });
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/cannot start: DATA_DIR=\/proc\/foo cannot be created/);
-    expect(r.ms).toBeLessThan(15_000);
+    expect(r.ms).toBeLessThan(60_000); // tsx start-up included; prepareDataDir alone is checked above (< 1 s)
   });
 
   it('unreadable TLS files exit 2 naming the setting', async () => {
