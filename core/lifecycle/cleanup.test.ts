@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { cleanupTokens, INACTIVITY_MS } from './cleanup.js';
+import { cleanupTokens, INACTIVITY_MS, STALE_LISTENER_MS, sweepExpired } from './cleanup.js';
 
 let now = Date.parse('2026-01-01T00:00:00Z');
 const clock = { now: () => now };
@@ -49,5 +49,28 @@ describe('token retention', () => {
     expect(await exists(premium.uuid)).toBe(true);
     expect(counts.inactive).toBeGreaterThanOrEqual(2);
     expect(await run()).toEqual({ expired: 0, inactive: 0 });
+  });
+});
+
+describe('expired short-lived records (nothing depends on a TTL monitor)', () => {
+  it('sweeps rate-limit windows past their time and set-response waits a minute past their deadline', async () => {
+    const store = s.services.store;
+    const t = await s.token();
+    const resp = { status: 200, content: '', headers: {} };
+    const [past, future] = [now - 120_000, now + 3_600_000];
+    await store.counters.hit('sweep-test', past, 60_000);
+    await store.counters.hit('sweep-test', future, 60_000);
+    await store.listeners.open('sweep-stale', t.uuid, now + 1_000);
+    await store.listeners.open('sweep-waiting', t.uuid, future);
+    await store.listeners.respond(t.uuid, 'sweep-stale', resp, now);
+    await store.listeners.respond(t.uuid, 'sweep-waiting', resp, now);
+    now += 1_000 + STALE_LISTENER_MS + 1;
+    const swept = await sweepExpired(store, clock);
+    expect(swept.counters).toBeGreaterThanOrEqual(1);
+    expect(swept.listeners).toBe(1);
+    expect(await store.counters.peek('sweep-test', past)).toBe(0);
+    expect(await store.counters.peek('sweep-test', future)).toBe(1);
+    expect(await store.listeners.poll('sweep-stale')).toBeNull();
+    expect(await store.listeners.poll('sweep-waiting')).toEqual(resp);
   });
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../actions/loader.js';
 import { schedulesRouter } from '../http/schedules/schedules.router.js';
 import type { HttpServices } from '../http/services.js';
-import { cleanupTokens } from '../lifecycle/cleanup.js';
+import { cleanupTokens, sweepExpired } from '../lifecycle/cleanup.js';
 import type { ModuleContext, ServiceModule } from '../modules.js';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.js';
 import { createNotifier, type MailerLike } from './notify.js';
@@ -44,8 +44,12 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
         baseUrl: () => baseUrl,
       });
+      const cleanup = async () => {
+        await cleanupTokens(store, ctx.tokens, clock, log);
+        await sweepExpired(store, clock);
+      };
       const scheduler = await createScheduler(
-        { store, clock, logger: log, http, notifier, cleanup: () => cleanupTokens(store, ctx.tokens, clock, log) },
+        { store, clock, logger: log, http, notifier, cleanup },
         {
           name: options.name,
           processEvery: options.processEvery ?? config.SCHEDULER_POLL_MS,

@@ -243,6 +243,16 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.counters.peek(key, 60_000)).toBe(2);
     });
 
+    it('sweeps rate-limit windows whose time ran out, and only those', async () => {
+      const key = 'k-' + randomUUID();
+      const later = Date.now() + 3 * 3_600_000;
+      await store.counters.hit(key, 60_000, 60_000);
+      await store.counters.hit(key, later, 60_000);
+      expect(await store.counters.sweep(later - 3_600_000)).toBeGreaterThanOrEqual(1);
+      expect(await store.counters.peek(key, 60_000)).toBe(0);
+      expect(await store.counters.peek(key, later)).toBe(1);
+    });
+
     it('keeps groups per user and clears them from tokens', async () => {
       const g = await store.groups.create({ user_id: 42, name: 'G', created_at: 1, updated_at: 1 });
       await store.groups.create({ user_id: 43, name: 'H', created_at: 1, updated_at: 1 });
@@ -272,6 +282,20 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       const late = randomUUID();
       await store.listeners.open(late, t.uuid, 1000);
       expect(await store.listeners.respond(t.uuid, late, resp, 1000)).toBe(false);
+    });
+
+    it('sweeps listeners whose deadline passed, keeps the waiting ones', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const resp = { status: 200, content: '', headers: {} };
+      const [stale, waiting] = [randomUUID(), randomUUID()];
+      await store.listeners.open(stale, t.uuid, 1000);
+      await store.listeners.open(waiting, t.uuid, 5000);
+      expect(await store.listeners.respond(t.uuid, stale, resp, 10)).toBe(true);
+      expect(await store.listeners.respond(t.uuid, waiting, resp, 10)).toBe(true);
+      expect(await store.listeners.sweep(2000)).toBeGreaterThanOrEqual(1);
+      expect(await store.listeners.poll(stale)).toBeNull();
+      expect(await store.listeners.poll(waiting)).toEqual(resp);
     });
 
     it('finds inactive tokens under the inactivity rule only', async () => {

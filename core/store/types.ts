@@ -196,6 +196,8 @@ export interface CounterRepo {
   hit(key: string, windowStart: Millis, ttlMs: number): Promise<number>;
   /** Current count without adding. */
   peek(key: string, windowStart: Millis): Promise<number>;
+  /** Deletes the windows whose time ran out before `now` (the clean-up job); returns how many. */
+  sweep(now: Millis): Promise<number>;
 }
 
 export interface GroupRecord {
@@ -233,6 +235,8 @@ export interface ListenerRepo {
   /** The response, once one was set. */
   poll(requestUuid: string): Promise<SetResponse | null>;
   close(requestUuid: string): Promise<void>;
+  /** Deletes listeners whose deadline is before `before` (left open by a process that died); returns how many. */
+  sweep(before: Millis): Promise<number>;
 }
 
 /** A stored workflow document (core/workflows): a token's action chain. */

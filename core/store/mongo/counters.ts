@@ -1,5 +1,6 @@
 // Fixed-window rate-limit counters shared by every process on the database.
-// Documents expire through the TTL index on `expires_at` (the TTL monitor runs about once a minute).
+// Documents expire through the TTL index on `expires_at` (the TTL monitor runs about once a minute)
+// and through `sweep` (the clean-up job), so servers without a TTL monitor do not keep them forever.
 import type { CounterRepo, Millis } from '../types.js';
 import { isDuplicateKey, type Cols } from './docs.js';
 
@@ -33,5 +34,9 @@ export class MongoCounterRepo implements CounterRepo {
   async peek(key: string, windowStart: Millis): Promise<number> {
     const doc = await this.c.counters.findOne({ _id: counterId(key, windowStart) });
     return doc?.count ?? 0;
+  }
+
+  async sweep(now: Millis): Promise<number> {
+    return (await this.c.counters.deleteMany({ expires_at: { $lt: new Date(now) } })).deletedCount;
   }
 }

@@ -1,6 +1,7 @@
 // Captures waiting for a set-response. One document per waiting capture (`_id` = request uuid), so
 // the process that receives the PUT need not be the one holding the connection. Listeners are
-// closed by their capture; the TTL index on `expires_at` (deadline + 1 minute) reaps any left open.
+// closed by their capture; the TTL index on `expires_at` (deadline + 1 minute) reaps any left open,
+// and so does `sweep` (the clean-up job) on servers without a TTL monitor.
 import type { ListenerRepo, Millis, SetResponse } from '../types.js';
 import { decodeSetResponse, encodeSetResponse, isDuplicateKey, toListenerDoc, type Cols } from './docs.js';
 
@@ -39,5 +40,9 @@ export class MongoListenerRepo implements ListenerRepo {
 
   async close(requestUuid: string): Promise<void> {
     await this.c.listeners.deleteOne({ _id: requestUuid });
+  }
+
+  async sweep(before: Millis): Promise<number> {
+    return (await this.c.listeners.deleteMany({ deadline: { $lt: before } })).deletedCount;
   }
 }

@@ -18,5 +18,8 @@ export function sqliteCounters(db: Database, now: () => number = Date.now): Coun
     async peek(key, windowStart) {
       return peek.get(key, windowStart)?.count ?? 0;
     },
+    async sweep(at) {
+      return sweep.run(at).changes;
+    },
   };
 }

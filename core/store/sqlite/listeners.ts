@@ -8,6 +8,7 @@ export function sqliteListeners(db: Database): ListenerRepo {
   );
   const poll = db.prepare<[string], { response: string | null }>('SELECT response FROM listeners WHERE request_uuid = ?');
   const close = db.prepare('DELETE FROM listeners WHERE request_uuid = ?');
+  const sweep = db.prepare('DELETE FROM listeners WHERE deadline < ?');
   return {
     async open(requestUuid, tokenId, deadline) {
       open.run(requestUuid, tokenId, deadline);
@@ -21,6 +22,9 @@ export function sqliteListeners(db: Database): ListenerRepo {
     },
     async close(requestUuid) {
       close.run(requestUuid);
+    },
+    async sweep(before) {
+      return sweep.run(before).changes;
     },
   };
 }
