@@ -1,10 +1,13 @@
-// MongoDB fan-out: change streams on a replica set or sharded cluster; polling on a standalone
-// mongod (or when a change stream fails). Deletions and token changes travel through the
-// `realtime_events` collection (TTL-expired); captures are read from `requests` itself.
+// MongoDB fan-out: change streams where the server opens one (a replica set or sharded cluster);
+// polling where it does not (a standalone mongod, a wire-compatible server without change streams)
+// or when a change stream fails. Deletions and token changes travel through the `realtime_events`
+// collection; captures are read from `requests` itself. Old events are pruned here as well as by
+// the TTL index, since not every server runs a TTL monitor.
 import { randomUUID } from 'node:crypto';
 import { ObjectId, type ChangeStream, type Collection } from 'mongodb';
 import type { Logger } from '../logger.js';
 import { toRequest, type Cols, type RequestDoc } from '../store/mongo/docs.js';
+import { supportsChangeStreams } from '../store/mongo/capabilities.js';
 import type { Store } from '../store/types.js';
 import type { RealtimeBus, SharedEvent } from './bus.js';
 import { deliverSharedEvent, type Feed, type FeedOptions } from './feed.js';
@@ -21,14 +24,17 @@ interface EventDoc {
 /** Captures committed late (slow actions, clock skew between processes) are still found. */
 const POLL_WINDOW_MS = 60_000;
 const EVENT_TTL_SECONDS = 600;
+const PRUNE_EVERY_MS = 60_000;
+export const EVENTS_COLLECTION = 'realtime_events';
 
 export function mongoFeed(c: Cols, store: Store, logger: Logger, opts: FeedOptions = {}): Feed {
   const origin = randomUUID();
   const pollMs = opts.pollMs ?? 250;
-  const events: Collection<EventDoc> = c.db.collection<EventDoc>('realtime_events');
+  const events: Collection<EventDoc> = c.db.collection<EventDoc>(EVENTS_COLLECTION);
   let bus: RealtimeBus | null = null;
   let streams: ChangeStream[] = [];
   let timer: NodeJS.Timeout | null = null;
+  let pruneTimer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
   let kind: Feed['kind'] = 'mongo-poll';
@@ -101,14 +107,10 @@ export function mongoFeed(c: Cols, store: Store, logger: Logger, opts: FeedOptio
     startPolling();
   }
 
-  /** Change streams need a replica set or a sharded cluster. */
-  async function supportsChangeStreams(): Promise<boolean> {
-    try {
-      const hello = await c.db.admin().command({ hello: 1 });
-      return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-    } catch {
-      return false;
-    }
+  function prune(): void {
+    events
+      .deleteMany({ created_at: { $lt: new Date(Date.now() - EVENT_TTL_SECONDS * 1000) } })
+      .catch((err) => logger.warn('realtime: could not prune old realtime events', { err }));
   }
 
   return {
@@ -120,7 +122,13 @@ export function mongoFeed(c: Cols, store: Store, logger: Logger, opts: FeedOptio
       await events.createIndex({ created_at: 1 }, { name: 'created_at_ttl', expireAfterSeconds: EVENT_TTL_SECONDS }).catch((err) => {
         logger.warn('realtime: could not create the realtime_events TTL index', { err });
       });
-      if (!(await supportsChangeStreams())) return startPolling();
+      prune();
+      pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+      pruneTimer.unref();
+      if (!(await supportsChangeStreams(events))) {
+        logger.info('realtime: the MongoDB server opens no change streams, polling it instead', { pollMs });
+        return startPolling();
+      }
       kind = 'mongo-change-stream';
       const requests = c.requests.watch<RequestDoc>([{ $match: { operationType: 'insert' } }]);
       requests.on('change', (ch) => {
@@ -143,7 +151,8 @@ export function mongoFeed(c: Cols, store: Store, logger: Logger, opts: FeedOptio
       stopped = true;
       bus = null;
       if (timer) clearInterval(timer);
-      timer = null;
+      if (pruneTimer) clearInterval(pruneTimer);
+      timer = pruneTimer = null;
       await closeStreams();
       await running;
     },

@@ -2,8 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { MongoClient } from 'mongodb';
+import { discardCollections } from '../../test/helpers/mongo.js';
 import { createSqliteStore } from '../store/sqlite/index.js';
 import { agendaBackendContract } from './backend.contract.js';
+import { AGENDA_COLLECTION } from './scheduler.js';
 import { SqliteBackend } from './sqlite-backend.js';
 
 agendaBackendContract('SQLite', async () => {
@@ -17,9 +19,9 @@ if (uri) {
     const client = await MongoClient.connect(uri);
     const db = client.db(`agenda_contract_${randomUUID().replace(/-/g, '')}`);
     return {
-      backend: new MongoBackend({ mongo: db }),
+      backend: new MongoBackend({ mongo: db, collection: AGENDA_COLLECTION }),
       async cleanup() {
-        await db.dropDatabase();
+        await discardCollections(db, [AGENDA_COLLECTION]);
         await client.close();
       },
     };

@@ -77,17 +77,15 @@ scheduleRepoContract('sqlite', async () => {
 const uri = process.env.MONGODB_URI;
 if (uri) {
   const { createMongoStore } = await import('../store/mongo/index.js');
-  const { MongoClient } = await import('mongodb');
+  const { discardStoreData, testDbName } = await import('../../test/helpers/mongo.js');
   scheduleRepoContract('mongo', async () => {
-    const dbName = `capture_sched_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+    const dbName = testDbName('capture_sched');
     const store = await createMongoStore(uri, { dbName });
     return {
       store,
       async cleanup() {
         await store.close();
-        const client = await MongoClient.connect(uri);
-        await client.db(dbName).dropDatabase();
-        await client.close();
+        await discardStoreData(uri, dbName);
       },
     };
   });

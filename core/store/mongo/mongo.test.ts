@@ -1,9 +1,10 @@
 // Runs the shared storage contract against the MongoDB adapter when MONGODB_URI points at a server
-// (the hosted CI workflow in .github/workflows/ci.yml starts a `mongo:7` service for this). Every
-// store the suite opens gets a fresh database, dropped afterwards. Without MONGODB_URI the run is
-// reported as skipped (no MongoDB server can run on our development and CI machines).
-import { MongoClient } from 'mongodb';
+// (.ci/run's MongoDB phase sets it to a wire-compatible emulator; the hosted CI workflow in
+// .github/workflows/ci.yml starts a `mongo:7` service). Every store the suite opens gets a fresh
+// database whose collections are removed afterwards. Without MONGODB_URI the run is reported as
+// skipped.
 import { afterAll, describe, it } from 'vitest';
+import { discardStoreData, testDbName } from '../../../test/helpers/mongo.js';
 import type { Store } from '../types.js';
 import { createMongoStore } from './index.js';
 
@@ -19,17 +20,11 @@ if (uri) {
 
     afterAll(async () => {
       await Promise.all(stores.map((s) => s.close().catch(() => undefined)));
-      const client = new MongoClient(uri);
-      try {
-        await client.connect();
-        for (const name of dbNames) await client.db(name).dropDatabase();
-      } finally {
-        await client.close();
-      }
+      for (const name of dbNames) await discardStoreData(uri, name);
     });
 
     runStoreContract('mongo', async () => {
-      const dbName = `capture_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+      const dbName = testDbName('capture_test');
       dbNames.push(dbName);
       const store = await createMongoStore(uri, { dbName });
       stores.push(store);

@@ -51,7 +51,12 @@ function leaf(spec: FieldSpec, m: Matcher): MongoFilter {
 
 function exists(spec: FieldSpec): MongoFilter {
   const path = safePath(spec.mongo);
-  if (spec.sql.kind === 'files') return { [path]: { $elemMatch: fileKey(spec.sql.key) } };
+  if (spec.sql.kind === 'files') {
+    // Some element is the file: one $elemMatch per key field rather than an $or inside one, which
+    // means the same and which wire-compatible servers lacking `$or` within `$elemMatch` also run.
+    const key = spec.sql.key;
+    return { $or: [{ [path]: { $elemMatch: { name: key } } }, { [path]: { $elemMatch: { id: key } } }] };
+  }
   if (spec.exists === 'present' || spec.match === 'number' || spec.match === 'date') {
     return { [path]: { $exists: true, $ne: null } };
   }
