@@ -23,6 +23,11 @@ export const ConfigSchema = z.object({
   MAX_BODY_BYTES: int(1, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   MAX_QUERY_LENGTH: int(64, 1024 * 1024).default(16 * 1024),
   MAX_HEADER_BYTES: int(1024, 1024 * 1024).default(64 * 1024),
+  /**
+   * On SIGTERM: how long in-flight captures (actions, listen waits) may take to finish, in ms, once
+   * the server stops accepting; what is still running then is cut off.
+   */
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** `auto`: readable lines on a terminal, JSON lines otherwise. */
   LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),

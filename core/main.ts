@@ -16,14 +16,25 @@ async function main(): Promise<void> {
     const running = await startServer(config, { logger });
     logger.info('ready', readyFields(config, running.url));
 
+    const graceMs = config.SHUTDOWN_GRACE_MS;
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      logger.info('shutting down', { signal });
-      const force = setTimeout(() => process.exit(1), 10_000);
+      logger.info('shutting down', { signal, grace_ms: graceMs });
+      // In-flight requests get the grace period; stopping the modules and the store a little more.
+      const force = setTimeout(() => {
+        logger.error('shutdown took too long: exiting anyway');
+        process.exit(1);
+      }, graceMs + 10_000);
       force.unref();
-      await running.close();
+      try {
+        await running.close();
+      } catch (err) {
+        logger.error('shutdown failed', { err });
+        process.exit(1);
+      }
+      logger.info('stopped');
       process.exit(0);
     };
     process.on('SIGTERM', () => void stop('SIGTERM'));

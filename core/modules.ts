@@ -7,6 +7,7 @@ import type { CapturePipeline } from './capture/pipeline.js';
 import type { Config } from './config.js';
 import type { AppState } from './http/services.js';
 import type { Logger } from './logger.js';
+import type { ServiceMetrics } from './metrics/metrics.js';
 import type { Store } from './store/types.js';
 import type { TokenService } from './tokens/service.js';
 import type { Clock } from './util/time.js';
@@ -24,6 +25,8 @@ export interface ModuleContext {
   sortingKey: () => number;
   /** What earlier modules exported for later ones (e.g. the event bus). */
   shared: Map<string, unknown>;
+  /** Where modules report what /metrics shows. */
+  metrics: ServiceMetrics;
 }
 
 export interface StartedModule {

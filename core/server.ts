@@ -8,9 +8,12 @@ import { createTokenCache } from './capture/token-cache.js';
 import { createApp } from './http/app.js';
 import { headerBlockBytes } from './http/header-block.js';
 import type { HttpServices } from './http/services.js';
+import { opsRouter, type Readiness } from './http/ops/ops.router.js';
 import { createLogger, type Logger } from './logger.js';
+import { channelOf, createMetrics, type ServiceMetrics } from './metrics/metrics.js';
 import { loadModules, type ModuleContext, type ServiceModule, type StartedModule } from './modules.js';
 import { openStore } from './store/index.js';
+import type { CaptureWriter } from './store/sqlite/capture-writer.js';
 import type { Store } from './store/types.js';
 import { TokenService } from './tokens/service.js';
 import { createSortingKeys, systemClock, type Clock } from './util/time.js';
@@ -21,6 +24,11 @@ export interface RunningServer {
   services: HttpServices;
   pipeline: CapturePipeline;
   shared: Map<string, unknown>;
+  metrics: ServiceMetrics;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), then
+   * stops the modules and closes the store (which commits what its writer holds).
+   */
   close(): Promise<void>;
 }
 
@@ -39,6 +47,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const store = opts.store ?? (await openStore(config));
   const services: HttpServices = { config, store, clock, logger, tokens: new TokenService(store, config, clock) };
   const pipeline = createCapturePipeline(store, (err) => logger.error('capture hook failed', { err }));
+  const metrics = createMetrics();
+  pipeline.captured.push((_token, record) => metrics.captureStored(channelOf(record.type)));
+  // The SQLite store's capture writer reports its group commits (MongoDB has no such batches).
+  const writer = (store as { writer?: CaptureWriter }).writer;
+  if (writer) writer.onCommit = metrics.storeCommit;
+  const readiness: Readiness = { started: false, modules: [], draining: false };
   const sortingKey = createSortingKeys(clock);
 
   let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
@@ -64,7 +78,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const shared = new Map<string, unknown>();
   services.shared = shared;
-  const ctx: ModuleContext = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, shared };
+  const ctx: ModuleContext = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, shared, metrics };
   const started: Array<{ name: string; module: StartedModule }> = [];
   const stopModules = async () => {
     for (const m of started.reverse()) {
@@ -89,8 +103,13 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const tokenCache = createTokenCache(store, clock);
   services.tokens.updateHooks.push((t) => tokenCache.forget(t));
   services.tokens.deleteHooks.push(async (t) => tokenCache.forget(t));
-  const app = createApp(services, { capture: { sortingKey, pipeline, tokens: tokenCache }, routers: started.flatMap((m) => m.module.routers ?? []) });
+  const app = createApp(services, {
+    capture: { sortingKey, pipeline, tokens: tokenCache, metrics },
+    routers: [opsRouter(store, readiness, metrics), ...started.flatMap((m) => m.module.routers ?? [])],
+  });
   handler = app.handler;
+  readiness.modules = started.map((m) => m.name);
+  readiness.started = true;
   // Token expiry and inactivity cleanup runs as a recurring job of the scheduler module (core/scheduler).
 
   await new Promise<void>((resolve, reject) => {
@@ -108,7 +127,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     services,
     pipeline,
     shared,
+    metrics,
     async close() {
+      readiness.draining = true;
       for (const m of started) {
         try {
           await m.module.closing?.();
@@ -117,9 +138,16 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         }
       }
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A kept-alive connection goes as soon as its request is answered; what still runs after
+        // the grace period is cut off.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        const cut = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+        server.close(() => {
+          clearInterval(idle);
+          clearTimeout(cut);
+          resolve();
+        });
         server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2000).unref();
       });
       await stopModules();
       await store.close();

@@ -107,8 +107,9 @@ export function createActionsModule(): ServiceModule {
       parent.register(MAILER, { useFactory: () => (ctx.shared.get('mailer') as Mailer | undefined) ?? noMailer });
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
-      const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT };
+      const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };
       parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
+      ctx.metrics.sandboxSource(() => pool?.stats() ?? null);
       // The loader reports each plugin that fails to load, once.
       const { registry } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
       // Including templates needs the store, so these are core's own rather than a plugin's.
@@ -178,6 +179,8 @@ export function createActionsModule(): ServiceModule {
             variables: opts.variables,
             dryRun: opts.dryRun,
             trace: opts.dryRun,
+            // Test runs are not the service's work: they stay out of the metrics.
+            observe: opts.dryRun ? undefined : ctx.metrics.actionRun,
           });
         },
       };

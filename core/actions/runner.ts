@@ -44,6 +44,8 @@ export interface ChainInput {
   dryRun?: boolean;
   /** Records the runtime variables after each action that ran (`trace`), for a test run. */
   trace?: boolean;
+  /** Told about each action that ran, of a registered type, and whether it reported an error (metrics). */
+  observe?: (type: string, failed: boolean) => void;
 }
 
 export interface ChainStepTrace {
@@ -245,7 +247,10 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
           continue;
         }
       }
+      const errorsBefore = errors.length;
       const items = await runStep(step);
+      // Registered types only: a label per unknown type name would grow without bound.
+      if (input.observe && registry.get(step.type)) input.observe(step.type, errors.length > errorsBefore);
       if (trace) trace.push({ action: step.uuid, type: step.type, order: step.order, variables: scope.runtimeVariables() });
       if (items) {
         for (const item of items) {

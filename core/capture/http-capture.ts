@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ServiceMetrics } from '../metrics/metrics.js';
 import { renderError } from '../http/middleware/errors.js';
 import { headerSafe, sendableHeaders } from '../sdk/headers.js';
 import type { RequestRecord, Store } from '../store/types.js';
@@ -27,6 +28,8 @@ export interface CaptureServices {
   pipeline: CapturePipeline;
   /** Resolves capture URLs' tokens; the store itself when absent. */
   tokens?: TokenCache;
+  /** Answer latency and refusals (stored captures are counted by the pipeline's hook). */
+  metrics?: Pick<ServiceMetrics, 'captureAnswered' | 'captureRejected'>;
 }
 
 /** Capture URLs of tokens with a timeout get `100 / timeout` requests a minute (reference docs). */
@@ -101,8 +104,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
 export function createCaptureHandler(s: CaptureServices) {
   const { config, store, clock } = s;
 
-  async function capture(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
+  async function capture(req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
     const rawUrl = req.url ?? '/';
     if (rawUrl.length > config.MAX_QUERY_LENGTH) throw new HttpError(414, `URL longer than ${config.MAX_QUERY_LENGTH} characters`);
     const q = rawUrl.indexOf('?');
@@ -195,6 +197,7 @@ export function createCaptureHandler(s: CaptureServices) {
     };
     if (token.cors) Object.assign(out, corsHeaders(req));
     send(req, res, response.status, out, response.content);
+    s.metrics?.captureAnswered((performance.now() - started) / 1000);
   }
 
   /** The stored request gets the answer set for it; failing that, the answer still goes out. */
@@ -207,11 +210,16 @@ export function createCaptureHandler(s: CaptureServices) {
     }
   }
 
-  function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  function failed(req: IncomingMessage, res: ServerResponse, err: unknown, started: number): void {
     if (!(err instanceof HttpError)) s.logger.error('capture failed', { err, url: req.url });
     sendError(req, res, err, s.logger);
+    if (s.metrics) {
+      s.metrics.captureRejected('http', res.statusCode);
+      s.metrics.captureAnswered((performance.now() - started) / 1000);
+    }
   }
   return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return capture(req, res).catch((err: unknown) => failed(req, res, err));
+    const started = performance.now();
+    return capture(req, res, started).catch((err: unknown) => failed(req, res, err, started));
   };
 }

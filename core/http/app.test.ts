@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('service routes', () => {
-  it('/healthz answers 200 while the store is reachable', async () => {
+  it('/healthz (liveness) answers 200 while the process runs', async () => {
     const r = await s.call('GET', '/healthz');
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ status: 'ok', store: 'sqlite' });

@@ -18,7 +18,7 @@ import { usersRouter } from './users/users.router.js';
 export interface AppOptions {
   /** Extra routers of later modules (actions, schedules, realtime, web page). */
   routers?: Array<Router<AppState>>;
-  capture: Pick<CaptureServices, 'sortingKey' | 'pipeline' | 'tokens'>;
+  capture: Pick<CaptureServices, 'sortingKey' | 'pipeline' | 'tokens' | 'metrics'>;
 }
 
 const SLASH = 0x2f;
@@ -47,10 +47,6 @@ export function createApp(services: HttpServices, opts: AppOptions) {
   koa.use(jsonBody(Math.max(Math.ceil((config.MAX_BODY_BYTES * 4) / 3) + 64 * 1024, 1024 * 1024)));
 
   const base = new Router<AppState>();
-  base.get('/healthz', async (ctx) => {
-    await store.ping();
-    ctx.body = { status: 'ok', store: store.kind };
-  });
   base.get('/openapi.json', (ctx) => {
     ctx.body = openApiDocument(config.baseUrl);
   });

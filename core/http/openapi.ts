@@ -96,7 +96,9 @@ const ops: Record<string, Record<string, Op>> = {
   '/schedules/{schedule_id}/logs': { get: { summary: 'Log entries of the schedule (60 a minute)', query: ScheduleLogsQuery } },
   '/schedules/{schedule_id}/document': { get: { summary: 'The schedule as a workflow document' }, put: { summary: 'Replace the schedule from a workflow document' } },
   '/schedules/notifications': { get: { summary: 'Where error notifications go' }, put: { summary: 'Set where error notifications go', body: NotificationSettingsBody } },
-  '/healthz': { get: { summary: 'Health check: 200 when the store is reachable' } },
+  '/healthz': { get: { summary: 'Liveness: 200 while the process answers' } },
+  '/readyz': { get: { summary: 'Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down)' } },
+  '/metrics': { get: { summary: 'Prometheus metrics (text exposition format)' } },
 };
 
 let cached: Record<string, unknown> | undefined;

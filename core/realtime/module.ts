@@ -35,6 +35,7 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
       const streams = new Set<SseStream>();
       const router = sseRouter({ config, store, clock, logger: log, tokens }, bus, streams, opts.sse);
       const socket = opts.socketIo === false ? null : attachSocketIo(ctx.httpServer, { config, store, bus, logger: log, now: () => clock.now() });
+      ctx.metrics.realtimeSource(() => ({ sse: streams.size, socketio: socket?.io.of('/').sockets.size ?? 0 }));
 
       const disconnectAll = () => {
         for (const s of [...streams]) s.close();

@@ -40,6 +40,8 @@ interface Running {
   timeoutMs: number;
   resolve(result: SandboxResult): void;
   killTimer: NodeJS.Timeout;
+  /** performance.now() when a worker took the run. */
+  startedAt: number;
 }
 
 interface Slot {
@@ -220,6 +222,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
     slot.current = null;
     queue.done(cur.account);
     slot.worker.unref();
+    opts.onRun?.((performance.now() - cur.startedAt) / 1000);
     cur.resolve(result);
   }
 
@@ -309,6 +312,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       timeoutMs,
       resolve: q.resolve,
       killTimer: setTimeout(() => kill(slot, runId), timeoutMs + killGraceMs),
+      startedAt: performance.now(),
     };
     slot.worker.ref();
     slot.worker.postMessage({ type: 'run', runId, job } satisfies ToWorker);

@@ -29,6 +29,8 @@ export interface RunnerDeps {
    * notifier tracks its own deliveries (see Notifier.idle()).
    */
   onFailure?(notice: FailureNotice): Promise<void>;
+  /** Told about every run and whether it failed (metrics). */
+  onRun?(failed: boolean): void;
 }
 
 /**
@@ -143,6 +145,7 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
   );
   await store.schedules.recordRun(schedule.id, started, status);
   deps.logger.debug('schedule ran', { schedule: schedule.id, status, error });
+  deps.onRun?.(error !== null || status >= 500);
   // A timeout, a failed check or a server error is worth telling the owner about.
   if ((error !== null || status >= 500) && deps.onFailure) {
     void deps.onFailure({ schedule: { ...schedule, last_run_at: started, last_status: status }, log }).catch((err) => deps.logger.error('schedule notification failed', { schedule: schedule.id, err }));

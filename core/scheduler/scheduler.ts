@@ -82,6 +82,8 @@ export interface SchedulerDeps {
   notifier?: Notifier;
   /** The recurring token expiry/inactivity cleanup. */
   cleanup?: () => Promise<unknown>;
+  /** Told about every schedule run and whether it failed (metrics). */
+  onRun?(failed: boolean): void;
 }
 
 export interface SchedulerOptions {
@@ -129,7 +131,7 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
   agenda.on('start', () => running++);
   agenda.on('complete', () => running--);
 
-  const runner: RunnerDeps = { store, http: deps.http, clock, logger, onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined };
+  const runner: RunnerDeps = { store, http: deps.http, clock, logger, onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined, onRun: deps.onRun };
 
   const tickAfter = (s: ScheduleRecord, after: number) => {
     const doc = s.document as unknown as ScheduleDocument;

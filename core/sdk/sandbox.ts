@@ -116,6 +116,8 @@ export interface SandboxPoolOptions {
   maxPendingHostCalls?: number;
   /** Testing only: disables the QuickJS interrupt handler so that only the hard kill can stop a run. */
   disableInterruptForTesting?: boolean;
+  /** Told how long each run held its worker, in seconds (metrics). */
+  onRun?: (seconds: number) => void;
 }
 
 export interface SandboxPoolStats {

@@ -4,7 +4,7 @@ import { headerValue } from '../../sdk/headers.js';
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 /** First path segments the API and the web page own; no alias may take them. */
 export const RESERVED_SEGMENTS = new Set([
-  'token', 'tokens', 'users', 'user', 'schedules', 'healthz', 'openapi.json', 'api', 'app', 'assets', 'static',
+  'token', 'tokens', 'users', 'user', 'schedules', 'healthz', 'readyz', 'metrics', 'openapi.json', 'api', 'app', 'assets', 'static',
   'action-types', 'groups', 'global-variables', 'variables', 'ws', 'socket.io', 'events', 'sse', 'realtime',
   'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html', 'providers', 'provider-types', 'databases', 'templates',
 ]);

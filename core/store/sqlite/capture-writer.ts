@@ -27,7 +27,11 @@ export interface CaptureWriter {
   close(): Promise<void>;
   /** Tests and diagnostics: which writer is in use now. */
   readonly mode: 'in-thread' | 'worker';
+  /** Told about every committed batch: how many captures, how long the commit took (metrics). */
+  onCommit: CommitObserver | null;
 }
+
+export type CommitObserver = (captures: number, seconds: number) => void;
 
 interface Pending {
   record: RequestRecord;
@@ -69,12 +73,16 @@ export function inThreadWriter(db: Database): CaptureWriter {
         p.reject(e);
       }
     }
+    const observe = self.onCommit;
+    const t0 = observe ? performance.now() : 0;
     const outcomes = writer.commit(items);
+    observe?.(items.length, (performance.now() - t0) / 1000);
     catchUp.committed(items.length);
     for (let i = 0; i < sent.length; i++) settle(sent[i]!, outcomes[i]!);
   }
-  return {
+  const self: CaptureWriter = {
     mode: 'in-thread',
+    onCommit: null,
     write(record, limit, files) {
       return new Promise<void>((resolve, reject) => {
         if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(flush);
@@ -90,6 +98,7 @@ export function inThreadWriter(db: Database): CaptureWriter {
       catchUp.now();
     },
   };
+  return self;
 }
 
 const nodeRequire = createRequire(import.meta.url);
@@ -121,10 +130,9 @@ export interface WorkerWriterOptions {
  * rejected (it acknowledges only after commit, so none of the acknowledged ones is lost) and the
  * writer falls back to the in-thread one on `db`.
  */
-export function workerWriter(
-  db: Database,
-  opts: WorkerWriterOptions,
-): CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> } {
+export type WorkerCaptureWriter = CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> };
+
+export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCaptureWriter {
   const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0 });
   worker.unref();
   let fallback: CaptureWriter | null = null;
@@ -201,12 +209,14 @@ export function workerWriter(
       }
       base += batch.length;
     }
+    if (base) self.onCommit?.(base, m.seconds);
     keepAlive();
   });
 
   function died(err: unknown): void {
     if (fallback || stopping) return;
     fallback = inThreadWriter(db);
+    fallback.onCommit = (n, s) => self.onCommit?.(n, s);
     const error = new Error(`Capture writer thread stopped: ${err instanceof Error ? err.message : String(err)}`);
     for (const batch of inflight.values()) for (const p of batch) p.reject(error);
     inflight.clear();
@@ -217,10 +227,11 @@ export function workerWriter(
   worker.on('error', died);
   worker.on('exit', (code) => died(new Error(`exit code ${code}`)));
 
-  return {
+  const self: WorkerCaptureWriter = {
     get mode() {
       return fallback ? 'in-thread' : 'worker';
     },
+    onCommit: null,
     /** The thread is running, at this niceness (tests, diagnostics). */
     started: startedP,
     write(record, limit, files) {
@@ -274,4 +285,5 @@ export function workerWriter(
       worker.postMessage({ t: 'crash' } satisfies ToWriter);
     },
   };
+  return self;
 }

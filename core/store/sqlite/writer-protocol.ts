@@ -24,8 +24,11 @@ export type ToWriter =
 export type FromWriter =
   /** `nice`: the niceness the thread runs at, null when it could not set one. */
   | { t: 'ready'; nice: number | null }
-  /** `ids` were committed together; `failed` lists [index in their items, outcome] of those that were not. */
-  | { t: 'ack'; ids: number[]; failed: Array<[number, WireOutcome]> | null }
+  /**
+   * `ids` were committed together, in `seconds`; `failed` lists [index in their items, outcome] of
+   * those that were not.
+   */
+  | { t: 'ack'; ids: number[]; failed: Array<[number, WireOutcome]> | null; seconds: number }
   /** Every batch up to id `upTo` is caught up (indexed, counted, trimmed). */
   | { t: 'caught'; upTo: number }
   | { t: 'stopped' };

@@ -60,11 +60,13 @@ function commit(): void {
   const batch = items;
   ids = [];
   items = [];
+  const t0 = performance.now();
   const outcomes = writer.commit(batch);
+  const seconds = (performance.now() - t0) / 1000;
   let failed: Array<[number, WireOutcome]> | null = null;
   for (let i = 0; i < outcomes.length; i++) if (outcomes[i] !== null) (failed ??= []).push([i, wire(outcomes[i]!)]);
   committedId = batchIds[batchIds.length - 1]!;
-  port.postMessage({ t: 'ack', ids: batchIds, failed });
+  port.postMessage({ t: 'ack', ids: batchIds, failed, seconds });
   catchUp.committed(batch.length);
 }
 

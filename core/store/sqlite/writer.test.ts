@@ -49,6 +49,19 @@ describe('sqlite capture writer choice', () => {
 describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (writer) => {
   const open = (file: string) => createSqliteStore(file, { writer });
 
+  it('reports every committed batch: its captures and its commit time', async () => {
+    const store = open(tmp());
+    const batches: Array<[number, number]> = [];
+    store.writer.onCommit = (captures, seconds) => batches.push([captures, seconds]);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    await Promise.all([1, 2, 3].map(() => store.requests.insert(sampleRequest(t.uuid), 100)));
+    await store.requests.insert(sampleRequest(t.uuid), 100);
+    expect(batches.reduce((sum, [n]) => sum + n, 0)).toBe(4);
+    expect(batches.every(([n, seconds]) => n > 0 && seconds >= 0 && seconds < 5)).toBe(true);
+    await store.close();
+  });
+
   it('rejects a capture for a deleted token with NotFound and keeps the others of its batch', async () => {
     const store = open(tmp());
     const kept = sampleToken();
