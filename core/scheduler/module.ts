@@ -49,7 +49,7 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         await sweepExpired(store, clock);
       };
       const scheduler = await createScheduler(
-        { store, clock, logger: log, http, notifier, cleanup },
+        { store, clock, logger: log, http, notifier, cleanup, onRun: ctx.metrics.scheduleRun },
         {
           name: options.name,
           processEvery: options.processEvery ?? config.SCHEDULER_POLL_MS,
