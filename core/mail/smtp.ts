@@ -189,6 +189,12 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
     return ids;
   }
 
+  /** Counts a refused recipient or message (metrics) and passes its SMTP error on. */
+  function refused(err: Error): Error {
+    ctx.metrics.captureRejected('email', (err as SmtpError).responseCode ?? 451);
+    return err;
+  }
+
   function onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void): void {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -199,16 +205,16 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
     stream.on('error', (err) => callback(err));
     stream.on('end', () => {
       if (stream.sizeExceeded || size > maxBytes) {
-        return callback(smtpError(552, `5.3.4 Message too big: ${size} bytes, this server accepts at most ${maxBytes} bytes (SMTP_MAX_MESSAGE_BYTES)`));
+        return callback(refused(smtpError(552, `5.3.4 Message too big: ${size} bytes, this server accepts at most ${maxBytes} bytes (SMTP_MAX_MESSAGE_BYTES)`)));
       }
       capture(Buffer.concat(chunks, size), session).then(
         (ids) => callback(null, `Message captured as ${ids.join(', ')}`),
         (err: unknown) => {
           if (!(err as SmtpError).responseCode) {
             logger.error('e-mail capture failed', { err });
-            return callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+            return callback(refused(smtpError(451, '4.3.0 Temporary failure; try again later')));
           }
-          callback(err as Error);
+          callback(refused(err as Error));
         },
       );
     });
@@ -226,7 +232,7 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
     closeTimeout: 1000,
     socketTimeout: 60_000,
     onRcptTo(address, session, callback) {
-      onRcptTo(address, session).then(() => callback(), (err: Error) => callback(err));
+      onRcptTo(address, session).then(() => callback(), (err: Error) => callback(refused(err)));
     },
     onData,
   });

@@ -72,18 +72,21 @@ describe('/metrics', () => {
     expect(after).toMatch(/^capture_sandbox_queue_depth 0$/m);
   });
 
-  it('counts a captured e-mail', async () => {
+  it('counts a captured e-mail, and a refused one by SMTP reply class', async () => {
     const t = await s.token({}, owner.key);
     const before = await scrape();
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: (s.shared.get('mail') as MailInfo).port!, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({ from: 'a@sender.test', to: `${t.uuid}@mail.example.test`, subject: 'hi', text: 'hello' });
+      await expect(transport.sendMail({ from: 'a@sender.test', to: 'nobody@mail.example.test', subject: 'hi', text: 'hello' })).rejects.toMatchObject({ responseCode: 550 });
     } finally {
       transport.close();
     }
     const after = await scrape();
     const email = { channel: 'email', outcome: 'stored' };
     expect(sample(after, 'capture_captures_total', email)).toBe(sample(before, 'capture_captures_total', email) + 1);
+    const refused = { channel: 'email', outcome: 'rejected', status: '5xx' };
+    expect(sample(after, 'capture_captures_total', refused)).toBe(sample(before, 'capture_captures_total', refused) + 1);
   });
 
   it('counts schedule runs and failures', async () => {
