@@ -8,7 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildPage, haveChromium, launch, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { buildPage, haveChromium, launch, modulesWithPage, screenshot as fullScreenshot, unlabelled, watchErrors } from './helpers.js';
+
+/** A full-page screenshot from the top (scrolled down, the sticky top bar would sit mid-page). */
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return fullScreenshot(page, name);
+}
 
 let built: { dir: string; cleanup: () => Promise<void> } | undefined;
 let browser: Browser;
@@ -116,7 +122,7 @@ describe.skipIf(!haveChromium)('request view and list', () => {
   it('re-runs the actions on the request and shows what they did', async () => {
     await page.getByRole('button', { name: 'Re-run actions' }).click();
     const panel = page.getByRole('region', { name: 'Actions run again' });
-    await panel.getByText('1 error(s)').waitFor();
+    await panel.getByText('1 error', { exact: true }).waitFor();
     expect(await panel.locator('.action-errors li').textContent()).toMatch(/^Action #1 javascript \(Check stock\) failed: .*out of stock/);
     expect(await panel.locator('.action-output dt').allTextContents()).toEqual(['Action #1 javascript (Check stock)', 'Action #2 modify_response']);
     expect(await panel.locator('.status-code').textContent()).toBe('201 Created');

@@ -86,7 +86,7 @@ export function RequestForward({ tokenId, requestId, method, onClose }: Props) {
       )}
       {result && (
         <div role="status" class="forward-result">
-          <h4 class="sub-head">
+          <h4 class="result-head">
             Answer of <code class="wrap">{result.url}</code>
           </h4>
           <HttpMessage

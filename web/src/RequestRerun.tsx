@@ -53,7 +53,7 @@ export function RequestRerun({ tokenId, requestId, actions, onClose }: Props) {
       {result && (
         <div role="status" class="rerun-result">
           <p>
-            {result.success ? <span class="badge">No errors</span> : <span class="badge bad">{result.result.errors.length} error(s)</span>}
+            {result.success ? <span class="badge">No errors</span> : <span class="badge bad">{result.result.errors.length === 1 ? '1 error' : `${result.result.errors.length} errors`}</span>}
             {result.result.stopped && <span class="badge spaced">Stopped the chain</span>}
             {result.result.dont_save && <span class="badge spaced">Would not be saved</span>}
           </p>
@@ -77,7 +77,7 @@ export function RequestRerun({ tokenId, requestId, actions, onClose }: Props) {
           {(!response || response.status === null) && <p class="hint">They leave the token's default response as it is.</p>}
           {response && response.status !== null && (
             <>
-              <h4 class="sub-head">Response they would send</h4>
+              <h4 class="result-head">Response they would send</h4>
               <HttpMessage
                 id="rerun-response"
                 label="Re-run response"
