@@ -18,7 +18,10 @@ function Command({ label, text }: { label: string; text: string }) {
   );
 }
 
+/** `focus`: the screen is the page (#/welcome): its title is the page's h1 and takes the focus. */
 export function FirstRun({ onDismiss, focus = false }: { onDismiss: () => void; focus?: boolean }) {
+  const Title = focus ? 'h1' : 'h2';
+  const Sub = focus ? 'h2' : 'h3';
   const base = location.origin;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -32,16 +35,16 @@ npm start`;
   return (
     <section class="panel acct-firstrun" aria-labelledby="firstrun-title" data-testid="first-run">
       <div class="section-head">
-        <h1 id="firstrun-title" tabIndex={-1} ref={heading}>
+        <Title id="firstrun-title" class="acct-firstrun-title" tabIndex={-1} ref={heading}>
           Welcome: no sign-up needed to start
-        </h1>
+        </Title>
         <button class="btn small" type="button" onClick={onDismiss} aria-label="Dismiss the welcome screen">
           Dismiss
         </button>
       </div>
       <div class="acct-two">
         <div>
-          <h2>Works without a key</h2>
+          <Sub>Works without a key</Sub>
           <ul class="acct-checks">
             <li>Create a token: a URL, an e-mail address and a DNS name</li>
             <li>Capture every request, e-mail and DNS lookup sent to it</li>
@@ -52,7 +55,7 @@ npm start`;
           <p class="hint small">Anonymous tokens are open to anyone who knows their URL, and expire after a week.</p>
         </div>
         <div>
-          <h2>A user's API key adds</h2>
+          <Sub>A user's API key adds</Sub>
           <ul class="acct-checks">
             <li>Your tokens, in every browser, private to you</li>
             <li>Schedules, groups and global variables</li>
@@ -61,7 +64,7 @@ npm start`;
           </ul>
         </div>
       </div>
-      <h2>How to get a key</h2>
+      <Sub>How to get a key</Sub>
       <ol class="acct-steps-big">
         <li>
           <p>The administrator starts the server with an administrator key:</p>

@@ -7,7 +7,7 @@ import { formatTime, parseApiTime } from '../format';
 import { CopyField, ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary, type Provider, type ProviderType } from './api';
 import { Gate, InlineError, useLoad } from './common';
-import { SchemaFields, collect, humanize, toValues, type FieldValues } from './SchemaFields';
+import { SchemaFields, collect, humanize, missing, toValues, type FieldValues } from './SchemaFields';
 
 /** `credentials.token` names a field the schema's form shows. */
 const fieldOf = (key: string, schema: ProviderType['credentials'], prefix: string) => key.startsWith(`${prefix}.`) && key.slice(prefix.length + 1) in (schema.properties ?? {});
@@ -193,6 +193,13 @@ function ConnectForm({ types, onConnected }: { types: ProviderType[]; onConnecte
     setErrors({});
     setMessage(null);
     const body: Record<string, unknown> = { type, ...(name.trim() ? { name } : {}) };
+    const empty = generating ? {} : { ...missing(kind.credentials, creds, 'credentials'), ...missing(kind.settings, settingsIn, 'settings') };
+    if (Object.keys(empty).length) {
+      setErrors(empty);
+      setMessage(Object.keys(empty).length === 1 ? 'Fill in the field marked above.' : 'Fill in the fields marked above.');
+      setBusy(false);
+      return;
+    }
     if (!generating) {
       body.credentials = collect(kind.credentials, creds);
       body.settings = collect(kind.settings, settingsIn);

@@ -36,6 +36,13 @@ export function collect(schema: JsonSchema, values: FieldValues): Record<string,
   return out;
 }
 
+/** Required fields left empty, as 422-style errors (`prefix.field`), so the form need not ask the server. */
+export function missing(schema: JsonSchema, values: FieldValues, prefix: string): FieldErrors {
+  const out: FieldErrors = {};
+  for (const name of schema.required ?? []) if (!(values[name] ?? '').trim()) out[`${prefix}.${name}`] = ['is required'];
+  return out;
+}
+
 /** Current values of an object as form values (strings). */
 export function toValues(obj: Record<string, unknown>): FieldValues {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]));

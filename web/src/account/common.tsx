@@ -103,7 +103,7 @@ export function NewKeyNotice({ created, onDone }: { created: NewApiKey; onDone: 
       <p>
         <strong>Copy it now: you will not see it again.</strong> The server keeps only a hash of it.
       </p>
-      <label for="new-api-key">API key</label>
+      <label for="new-api-key">The new API key</label>
       <div class="copy-row">
         <input id="new-api-key" class="mono" type="text" readOnly value={created.api_key} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
         <CopyButton text={created.api_key} label="Copy the new API key" />
