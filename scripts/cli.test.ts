@@ -187,7 +187,12 @@ describe('npm run cli -- workflows', () => {
     for (const [argv, why] of [
       [['nope'], 'unknown command "nope"'],
       [[], 'no command given'],
-      [['workflows', 'apply', '--force', 'x.yaml'], 'unknown option --force'],
+      [['workflows', 'apply', '--forcefully', 'x.yaml'], 'unknown option --forcefully'],
+      [['workflows', 'apply', '--force', 'x.yaml'], '--force goes with migrate or backup'],
+      [['migrate', '--from', 'a'], 'migrate needs --from <where> and --to <where>'],
+      [['migrate', '--to'], '--to needs a value'],
+      [['backup'], 'backup needs one output file'],
+      [['workflows', 'validate', '--from=x', 'y.yaml'], '--from and --to go with migrate'],
       [['workflows', 'validate'], 'workflows validate needs at least one file'],
       [['workflows', 'export'], 'workflows export needs a token'],
       [['workflows', 'validate', '--create', 'x.yaml'], '--create goes with workflows apply'],

@@ -1,9 +1,12 @@
-// The command line: `npm run cli -- workflows validate|apply|export ...`, `secrets rotate`.
+// The command line: `npm run cli -- workflows validate|apply|export ...`, `secrets rotate`,
+// `migrate`, `backup`.
 //
 //   workflows validate <file...>              check documents (structure and every step's parameters); writes nothing
 //   workflows apply [--create] <file...>      store them (the database named by the environment, as `npm start`)
 //   workflows export <token> [file]           write a token's chain as YAML (stdout without a file)
 //   secrets rotate                            re-seal every stored secret under SECRET_KEY (after a key change)
+//   migrate --from <where> --to <where>       copy a whole store, SQLite <-> MongoDB (cli-migrate.ts)
+//   backup [--force] <file>                   online copy of the SQLite database (cli-backup.ts)
 //
 // A command that uses the database names it on stderr first, and refuses a SQLite database that does
 // not exist (a mistyped DATA_DIR would otherwise get a new, empty one) unless `--create` is given.
@@ -28,6 +31,8 @@ import { documentErrors } from '../core/workflows/check.js';
 import { exportYaml, secretsWarning } from '../core/workflows/document.js';
 import { parseWithPositions, type LocatedError, type PositionedDocument } from '../core/workflows/positions.js';
 import { WorkflowService } from '../core/workflows/service.js';
+import { backupCommand } from './cli-backup.js';
+import { migrateCommand } from './cli-migrate.js';
 
 const USAGE = `usage: npm run cli -- <command> [--help]
 
@@ -35,9 +40,14 @@ const USAGE = `usage: npm run cli -- <command> [--help]
   workflows apply [--create] <file...>         store them in the server's database (DATA_DIR, or MONGODB_URI)
   workflows export <token-id-or-alias> [file]  write a token's chain as YAML (to stdout without a file)
   secrets rotate                               re-seal every stored secret under SECRET_KEY
+  migrate --from <where> --to <where> [--force]
+                                               copy everything between SQLite and MongoDB; <where> is a
+                                               MongoDB URI, a SQLite file or a DATA_DIR; resumable
+  backup [--force] <file>                      consistent copy of the SQLite database, while it runs
 
   --create   create the SQLite database when DATA_DIR holds none (apply only; without it a
              missing database is refused, so a mistyped DATA_DIR never gets a new empty one)
+  --force    migrate: copy into a target that already holds other data; backup: replace <file>
   --help     show this text`;
 
 /** A command line that does not say a known command: usage on stderr, exit 2. */
@@ -57,16 +67,26 @@ function describe(err: unknown): string {
 interface Args {
   words: string[];
   create: boolean;
+  force: boolean;
   help: boolean;
+  from?: string;
+  to?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { words: [], create: false, help: false };
+  const args: Args = { words: [], create: false, force: false, help: false };
   let options = true;
-  for (const a of argv) {
-    if (options && a === '--') options = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const valued = options && /^--(from|to)(=|$)/.exec(a);
+    if (valued) {
+      const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (!value) throw new UsageError(`--${valued[1]} needs a value`);
+      args[valued[1] as 'from' | 'to'] = value;
+    } else if (options && a === '--') options = false;
     else if (options && (a === '--help' || a === '-h')) args.help = true;
     else if (options && a === '--create') args.create = true;
+    else if (options && a === '--force') args.force = true;
     else if (options && a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else args.words.push(a);
   }
@@ -244,6 +264,16 @@ function dispatch(args: Args): Promise<number> {
   const [group, command, ...rest] = args.words;
   const what = [group, command].filter(Boolean).join(' ');
   if (args.create && what !== 'workflows apply') throw new UsageError('--create goes with workflows apply');
+  if (args.force && group !== 'migrate' && group !== 'backup') throw new UsageError('--force goes with migrate or backup');
+  if ((args.from || args.to) && group !== 'migrate') throw new UsageError('--from and --to go with migrate');
+  if (group === 'migrate') {
+    if (!args.from || !args.to || command) throw new UsageError('migrate needs --from <where> and --to <where>, and nothing else');
+    return migrateCommand(args.from, args.to, args.force);
+  }
+  if (group === 'backup') {
+    if (!command || rest.length) throw new UsageError('backup needs one output file');
+    return backupCommand(loadConfig(), command, args.force);
+  }
   switch (what) {
     case 'workflows validate':
       if (rest.length) return validate(rest);

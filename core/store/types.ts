@@ -422,6 +422,84 @@ export interface ActionFailureRepo {
   failing(): Promise<string[]>;
 }
 
+/** A rate-limit window's count (CounterRepo), as the bulk copy moves it. */
+export interface CounterRecord {
+  key: string;
+  window_start: Millis;
+  count: number;
+  expires_at: Millis;
+}
+
+/** An action's failure streak (ActionFailureRepo), as the bulk copy moves it. */
+export interface ActionFailureRecord {
+  action_id: string;
+  token_id: string;
+  count: number;
+  updated_at: Millis;
+}
+
+/** A capture with the bytes of its uploaded files. */
+export interface RequestWithFiles {
+  request: RequestRecord;
+  files: Array<{ id: string; data: Buffer }>;
+}
+
+/**
+ * Every kind of record a store keeps, as the bulk copy (TransferRepo, core/store/migrate.ts) moves
+ * it between adapters: ids, UUIDs, sorting keys and timestamps as stored; sealed fields still sealed.
+ */
+export interface TransferRecords {
+  users: UserRecord;
+  api_keys: ApiKeyRecord;
+  groups: GroupRecord;
+  tokens: TokenRecord;
+  workflows: WorkflowRecord;
+  requests: RequestWithFiles;
+  schedules: ScheduleRecord;
+  schedule_logs: ScheduleLogRecord;
+  notification_settings: NotificationSettings;
+  global_variables: GlobalVariableRecord;
+  providers: ProviderRecord;
+  templates: TemplateRecord;
+  databases: DatabaseRecord;
+  action_failures: ActionFailureRecord;
+  rate_counters: CounterRecord;
+}
+
+export type TransferKind = keyof TransferRecords;
+
+/** How far a copy into this store got with one kind (migrate's checkpoint, kept in the target). */
+export interface TransferCheckpoint {
+  kind: TransferKind;
+  /** The copy's source, as migrate names it. */
+  source: string;
+  /** Opaque position in the source's order (TransferRepo.read), null before the first page. */
+  cursor: string | null;
+  copied: number;
+  done: boolean;
+}
+
+/** Bulk reads and writes of every kind of record, for copying a whole store (migrate). */
+export interface TransferRepo {
+  /** How many records of the kind there are (rate counters: those not expired at `now`). */
+  count(kind: TransferKind, now: Millis): Promise<number>;
+  /**
+   * Up to `limit` records after `cursor` (null: from the first) in the store's own stable order,
+   * and the cursor of the last one (null when there were none). Requests come by token, then
+   * sorting key, then insertion order, so a copy written in this order keeps ties in order.
+   */
+  read<K extends TransferKind>(kind: K, cursor: string | null, limit: number, now: Millis): Promise<{ items: Array<TransferRecords[K]>; cursor: string | null }>;
+  /**
+   * Stores the records as given (ids and timestamps kept). A record whose key is already there is
+   * replaced (a request is left as it is), so writing the same records twice changes nothing.
+   * Requests are counted into their tokens' figures and never trimmed here.
+   */
+  write<K extends TransferKind>(kind: K, items: Array<TransferRecords[K]>): Promise<void>;
+  checkpoints(): Promise<TransferCheckpoint[]>;
+  saveCheckpoint(c: TransferCheckpoint): Promise<void>;
+  clearCheckpoints(): Promise<void>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   providers: ProviderRepo;
@@ -437,6 +515,8 @@ export interface Store {
   groups: GroupRepo;
   listeners: ListenerRepo;
   schedules: ScheduleRepo;
+  /** Bulk copy of everything above (migrate); not used by the service. */
+  transfer: TransferRepo;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

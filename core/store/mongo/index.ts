@@ -21,6 +21,7 @@ import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
 import { MongoScheduleRepo, ensureScheduleIndexes } from './schedules.js';
 import { ALIAS_ANY_CASE, MongoTokenRepo } from './tokens.js';
+import { MongoTransferRepo } from './transfer.js';
 import { MongoUserRepo } from './users.js';
 import { MongoWorkflowRepo } from './workflows.js';
 
@@ -89,6 +90,7 @@ class MongoStore implements Store {
   readonly databases: MongoDatabaseRepo;
   readonly templates: MongoTemplateRepo;
   readonly actionFailures: MongoActionFailureRepo;
+  readonly transfer: MongoTransferRepo;
 
   constructor(
     private readonly client: MongoClient,
@@ -107,6 +109,7 @@ class MongoStore implements Store {
     this.databases = new MongoDatabaseRepo(c);
     this.templates = new MongoTemplateRepo(c);
     this.actionFailures = new MongoActionFailureRepo(c);
+    this.transfer = new MongoTransferRepo(c);
   }
 
   async ping(): Promise<void> {

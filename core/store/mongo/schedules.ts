@@ -5,23 +5,23 @@ import type { Collection, Db } from 'mongodb';
 import type { NotificationSettings, Page, ScheduleLogRecord, ScheduleRecord, ScheduleRepo } from '../types.js';
 import { nextSeq, type Cols } from './docs.js';
 
-interface ScheduleDoc extends Omit<ScheduleRecord, 'id' | 'document'> {
+export interface ScheduleDoc extends Omit<ScheduleRecord, 'id' | 'document'> {
   _id: number;
   document: string;
 }
 
-interface ScheduleLogDoc extends Omit<ScheduleLogRecord, 'id' | 'response_headers'> {
+export interface ScheduleLogDoc extends Omit<ScheduleLogRecord, 'id' | 'response_headers'> {
   _id: number;
   /** JSON text: header names are arbitrary keys. */
   response_headers: string;
 }
 
-interface SettingsDoc extends Omit<NotificationSettings, 'user_id'> {
+export interface SettingsDoc extends Omit<NotificationSettings, 'user_id'> {
   _id: number;
 }
 
-const toSchedule = ({ _id, document, ...rest }: ScheduleDoc): ScheduleRecord => ({ id: _id, ...rest, document: JSON.parse(document) });
-const toLog = ({ _id, response_headers, ...rest }: ScheduleLogDoc): ScheduleLogRecord => ({ id: _id, ...rest, response_headers: JSON.parse(response_headers) });
+export const toSchedule = ({ _id, document, ...rest }: ScheduleDoc): ScheduleRecord => ({ id: _id, ...rest, document: JSON.parse(document) });
+export const toLog = ({ _id, response_headers, ...rest }: ScheduleLogDoc): ScheduleLogRecord => ({ id: _id, ...rest, response_headers: JSON.parse(response_headers) });
 
 export function scheduleCollections(db: Db) {
   return {

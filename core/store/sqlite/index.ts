@@ -17,6 +17,7 @@ import { migrate } from './migrations.js';
 import { sqliteRequests } from './requests.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteTokens } from './tokens.js';
+import { sqliteTransfer } from './transfer.js';
 import { sqliteUsers } from './users.js';
 import { sqliteWorkflows } from './workflows.js';
 
@@ -93,6 +94,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     databases: sqliteDatabases(db),
     templates: sqliteTemplates(db),
     actionFailures: sqliteActionFailures(db),
+    transfer: sqliteTransfer(db, writer),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -308,6 +308,16 @@ export const migrations: Migration[] = [
     version: 15,
     up: `CREATE INDEX tokens_alias_nocase ON tokens (alias COLLATE NOCASE) WHERE alias IS NOT NULL;`,
   },
+  {
+    // How far a copy into this database got (core/store/migrate.ts): per kind of record, its
+    // source and the position reached there, so an interrupted copy continues.
+    version: 16,
+    up: `
+      CREATE TABLE transfer_checkpoints (
+        kind TEXT PRIMARY KEY, source TEXT NOT NULL, cursor TEXT, copied INTEGER NOT NULL, done INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /**

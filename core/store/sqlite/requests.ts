@@ -6,7 +6,7 @@ import { inThreadWriter, type CaptureWriter } from './capture-writer.js';
 
 type Row = Record<string, unknown>;
 
-function toRecord(r: Row): RequestRecord {
+export function toRecord(r: Row): RequestRecord {
   return {
     uuid: r.uuid as string,
     token_id: r.token_id as string,
@@ -46,7 +46,7 @@ const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
  * The seq of the request with UUID @u: from the UUID index (request_ids), or among the pending rows
  * the catch-up has not indexed yet (past the watermark: at most one catch-up's worth, scanned).
  */
-const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
+export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
   UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
 
 /** WHERE clause (over KEYED) and parameters for a token's requests under a filter. */

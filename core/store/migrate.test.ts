@@ -1,0 +1,249 @@
+// migrate (core/store/migrate.ts, scripts/cli-migrate.ts): every repository is copied; a copy
+// answers the API exactly as its source; it refuses a target holding other data, continues after
+// an interruption and changes nothing when run again. SQLite to SQLite always; SQLite -> MongoDB ->
+// SQLite when MONGODB_URI points at a server.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../scripts/cli.js';
+import { ADMIN_KEY, startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { hashApiKey } from '../auth/secrets.js';
+import { copyStore, Interrupted, REPOSITORY_KINDS, TargetNotEmpty, TRANSFER_ORDER } from './migrate.js';
+import { sampleRequest } from './store.contract.js';
+import { createSqliteStore } from './sqlite/index.js';
+import type { RequestWithFiles } from './types.js';
+
+/** Generated requests of the always-on run; MIGRATE_REQUESTS=100000 for the full-size one. */
+const REQUESTS = Number(process.env.MIGRATE_REQUESTS ?? 100_000);
+const SECRET_KEY = 'migrate-test-secret-key-0123456789abcdef';
+const uri = process.env.MONGODB_URI;
+/** A plugin with a provider type, so that a provider can be stored. */
+const PLUGINS = fileURLToPath(new URL('../../test/fixtures/plugin-vault', import.meta.url));
+
+let root: string;
+let out: string[];
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'migrate-'));
+  vi.stubEnv('LOG_LEVEL', 'silent');
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (out.push(String(s)), true));
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const cli = async (...argv: string[]) => {
+  out = [];
+  return main(argv);
+};
+
+describe('migrate covers every repository', () => {
+  const types = fs.readFileSync(path.join(import.meta.dirname, 'types.ts'), 'utf8');
+  const block = (name: string) => types.slice(types.indexOf(`export interface ${name} {`)).split('\n}')[0]!;
+
+  it('lists every repository of the Store interface, and every kind it copies is copied', () => {
+    const repos = [...block('Store').matchAll(/^ {2}(\w+): \w+Repo;$/gm)].map((m) => m[1]).filter((r) => r !== 'transfer');
+    expect(repos.length).toBeGreaterThan(10);
+    expect(Object.keys(REPOSITORY_KINDS).sort()).toEqual(repos.sort());
+    const kinds = [...block('TransferRecords').matchAll(/^ {2}(\w+): /gm)].map((m) => m[1]);
+    const listed = Object.values(REPOSITORY_KINDS).flatMap((k) => ('notCopied' in k ? [] : k));
+    expect([...listed].sort()).toEqual([...kinds].sort());
+    expect([...TRANSFER_ORDER].sort()).toEqual([...kinds].sort());
+  });
+});
+
+/** Fresh generated captures of a token, in sorting order, some sharing a sorting key. */
+function generated(tokenId: string, n: number, start: number): RequestWithFiles[] {
+  const base = 1_700_000_000_000_000;
+  return Array.from({ length: n }, (_, i) => {
+    const k = start + i;
+    const body = Buffer.from(`{"n":${k},"pad":"${'x'.repeat(k % 64)}"}`);
+    return {
+      request: sampleRequest(tokenId, {
+        uuid: randomUUID(),
+        body,
+        size: body.length,
+        content_type: 'application/json',
+        headers: { 'content-type': ['application/json'], 'x-n': [String(k)] },
+        query: k % 3 ? null : { n: String(k) },
+        sorting: base + Math.floor(k / 2) * 1000,
+        created_at: 1_700_000_000_000 + k,
+        updated_at: 1_700_000_000_000 + k,
+      }),
+      files: [],
+    };
+  });
+}
+
+interface Seeded {
+  /** GET paths and the key to call them with. */
+  paths: Array<[string, string | undefined]>;
+}
+
+/** One or more of every resource, through the API where it has a way in, plus REQUESTS generated captures. */
+async function seed(dataDir: string): Promise<Seeded> {
+  const s = await startTestServer({ DATA_DIR: dataDir, SECRET_KEY, PLUGINS });
+  try {
+    const store = s.services.store;
+    const pro = await s.user(true);
+    const key = 'whk_migrate_' + randomUUID();
+    const extraKey = await store.users.addApiKey(pro.id, hashApiKey(key), key.slice(0, 8), 1_700_000_000_000);
+    const t1 = await s.token({ alias: 'migrated-alias', actions: true }, pro.key);
+    const t2 = await s.token({}, pro.key);
+    const group = await s.call('POST', '/groups', { key: pro.key, json: { name: 'Team' } });
+    await s.call('PUT', `/token/${t1.uuid}`, { key: pro.key, json: { group_id: group.data.id, description: 'moved' } });
+    await fetch(`${s.url}/${t1.uuid}/plain?a=1&a=2`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+    const form = new FormData();
+    form.append('field', 'value');
+    form.append('upload', new Blob([Buffer.from([0, 1, 2, 250, 255])], { type: 'application/octet-stream' }), 'bytes.bin');
+    await fetch(`${s.url}/${t1.uuid}/upload`, { method: 'POST', body: form });
+    await s.call('POST', `/token/${t1.uuid}/actions`, { key: pro.key, json: { order: 1, type: 'text_split', parameters: { source: 'a,b', delimiter: ',', variable_name: 'p' } } });
+    const sched = await s.call('POST', '/schedules', {
+      key: pro.key,
+      json: { name: 'ping', interval: 'hourly', request_method: 'POST', request_url: `${s.url}/${t1.uuid}/from-schedule`, request_body: 'ping', timeout: 5 },
+    });
+    expect(sched.status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await s.call('POST', `/schedules/${sched.data.id}/run-now`, { key: pro.key })).status).toBe(200);
+    await store.schedules.putNotificationSettings({ user_id: pro.id, email: 'ops@example.test', email_enabled: true, webhook_url: null, updated_at: 1_700_000_000_000 });
+    await s.call('POST', '/global-variables', { key: pro.key, json: { name: 'greeting', value: 'hello' } });
+    const provider = await s.call('POST', '/providers', { key: pro.key, json: { type: 'vault', name: 'Main', credentials: { api_key: 'sealed-secret' }, settings: { region: 'eu' } } });
+    expect(provider.status).toBe(201);
+    const template = await s.call('POST', '/templates', { key: pro.key, json: { name: 'T', variables: [{ name: 'v', value: '1' }], actions: [{ type: 'log', parameters: { text: 'one' }, order: 1 }] } });
+    await store.databases.create({ id: randomUUID(), user_id: pro.id, name: 'main', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000 });
+    await store.counters.hit('token-create:test', Date.now(), 3_600_000);
+    await store.actionFailures.fail(randomUUID(), t1.uuid, 1_700_000_000_000);
+    // The generated captures, through the bulk path.
+    for (let i = 0; i < REQUESTS; i += 5_000) await store.transfer.write('requests', generated(t2.uuid, Math.min(5_000, REQUESTS - i), i));
+
+    const reqs = (await s.call('GET', `/token/${t1.uuid}/requests?sorting=oldest`, { key: pro.key })).data.data as Array<{ uuid: string; files: Record<string, { id: string }> }>;
+    const upload = reqs.find((r) => Object.keys(r.files ?? {}).length)!;
+    const fileId = Object.values(upload.files)[0]!.id;
+    const paths: Array<[string, string | undefined]> = [
+      ['/users', ADMIN_KEY], ['/users/me', pro.key], ['/users/me', key], [`/users/${pro.id}`, ADMIN_KEY], [`/users/${pro.id}/api-keys`, ADMIN_KEY],
+      ['/token', pro.key], [`/token/${t1.uuid}`, pro.key], [`/token/${t2.uuid}`, pro.key], ['/token/migrated-alias', pro.key],
+      [`/token/${t1.uuid}/requests?sorting=oldest`, pro.key], [`/token/${t1.uuid}/requests?sorting=newest`, pro.key],
+      [`/token/${t2.uuid}/requests?sorting=newest`, pro.key], [`/token/${t2.uuid}/requests?sorting=oldest&page=7&per_page=50`, pro.key],
+      [`/token/${t2.uuid}/requests?query=${encodeURIComponent('query.n:3*')}`, pro.key],
+      [`/token/${t1.uuid}/request/${upload.uuid}`, pro.key], [`/token/${t1.uuid}/request/${upload.uuid}/raw`, pro.key],
+      [`/token/${t1.uuid}/request/${upload.uuid}/download/${fileId}`, pro.key], [`/token/${t1.uuid}/request/${reqs[0]!.uuid}/raw`, pro.key],
+      [`/token/${t1.uuid}/actions`, pro.key], [`/token/${t1.uuid}/workflow`, pro.key],
+      ['/groups', pro.key], [`/groups/${group.data.id}`, pro.key],
+      ['/schedules', pro.key], [`/schedules/${sched.data.id}`, pro.key], [`/schedules/${sched.data.id}/logs`, pro.key],
+      [`/schedules/${sched.data.id}/document`, pro.key], ['/schedules/notifications', pro.key],
+      ['/global-variables', pro.key], ['/providers', pro.key], [`/providers/${provider.data.id}`, pro.key],
+      ['/templates', pro.key], [`/templates/${template.data.id}`, pro.key],
+      // The Databases API answers only with PostgreSQL configured: its records are compared by count (below) and in the transfer contract.
+    ];
+    expect(extraKey.id).toBeGreaterThan(0);
+    return { paths };
+  } finally {
+    await s.close();
+  }
+}
+
+/** Every path's status and body, as served from a data folder (or MongoDB). */
+async function answers(env: Record<string, string>, paths: Seeded['paths']): Promise<string[]> {
+  const s: TestServer = await startTestServer({ SECRET_KEY, PLUGINS, ...env });
+  try {
+    const got: string[] = [];
+    for (const [p, key] of paths) {
+      const r = await s.call('GET', p, { key });
+      // Page links name the server answering: the same once its own address is set aside.
+      got.push(`${p} ${r.status} ${r.headers.get('content-type')} ${r.buf.toString('latin1').replaceAll(s.url, 'BASE')}`);
+    }
+    return got;
+  } finally {
+    await s.close();
+  }
+}
+
+describe('migrate between SQLite databases', () => {
+  let source: string;
+  let seeded: Seeded;
+  let before: string[];
+
+  beforeAll(async () => {
+    source = path.join(root, 'source');
+    seeded = await seed(source);
+    before = await answers({ DATA_DIR: source }, seeded.paths);
+    for (const a of before) expect(a, a.slice(0, 120)).toMatch(/^\S+ 200 /);
+  }, 120_000);
+
+  it(`copies ${REQUESTS} generated requests and every resource; the API answers as before; a second run changes nothing`, async () => {
+    const target = path.join(root, 'copy');
+    expect(await cli('migrate', '--from', source, '--to', target)).toBe(0);
+    const text = out.join('');
+    expect(text).toContain(`to:   SQLite ${path.join(target, 'capture.sqlite')} (new)`);
+    expect(text).toMatch(new RegExp(`requests\\s+${REQUESTS + 4}\\s+${REQUESTS + 4}\\s+ok`));
+    expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
+
+    expect(await cli('migrate', '--from', source, '--to', target)).toBe(0);
+    expect(out.join('')).not.toContain('MISMATCH');
+    expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
+  }, 120_000);
+
+  it('refuses a target holding other data unless --force, and says so', async () => {
+    const other = path.join(root, 'other');
+    const s = createSqliteStore(path.join(other, 'capture.sqlite'));
+    await s.users.create({ name: 'x', email: 'x@example.test', premium: false, created_at: 1, updated_at: 1 });
+    await s.close();
+    expect(await cli('migrate', '--from', source, '--to', other)).toBe(1);
+    expect(out.join('')).toMatch(/already holds 1 users not copied from this source.*--force/);
+    // Forced: the same ids are replaced, the counts then match (the source has a user 1 too).
+    expect(await cli('migrate', '--from', source, '--to', other, '--force')).toBe(0);
+  }, 120_000);
+
+  it('continues an interrupted copy where it stopped, without duplicates', async () => {
+    const a = createSqliteStore(path.join(source, 'capture.sqlite'));
+    const b = createSqliteStore(path.join(root, 'resumed.sqlite'));
+    try {
+      const stop = new AbortController();
+      const seen: Array<{ kind: string; done: number; resumed: number }> = [];
+      await expect(
+        copyStore({ source: a, target: b, sourceName: 'src', pageSize: 500, signal: stop.signal, onProgress: (p) => {
+          seen.push(p);
+          if (p.kind === 'requests' && p.done >= 1000) stop.abort();
+        } }),
+      ).rejects.toBeInstanceOf(Interrupted);
+      expect(await b.transfer.count('requests', Date.now())).toBe(1000);
+      seen.length = 0;
+      const counts = await copyStore({ source: a, target: b, sourceName: "src", pageSize: 500, onProgress: (p) => seen.push(p) });
+      expect(seen.find((p) => p.kind === 'requests')).toMatchObject({ done: 1000, resumed: 1000 });
+      for (const c of counts) expect(c.target, c.kind).toBe(c.source);
+      await expect(copyStore({ source: a, target: b, sourceName: 'another source' })).rejects.toBeInstanceOf(TargetNotEmpty);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 120_000);
+
+  describe.skipIf(!uri)('through MongoDB and back (MONGODB_URI)', () => {
+    it('SQLite -> MongoDB -> SQLite leaves every API answer identical', async () => {
+      const at = new URL(uri!);
+      at.pathname = `/capture_migrate_${Date.now()}`;
+      const mongo = at.toString();
+      try {
+        expect(await cli('migrate', '--from', source, '--to', mongo)).toBe(0);
+        expect(await answers({ MONGODB_URI: mongo, DATA_DIR: path.join(root, 'unused') }, seeded.paths)).toEqual(before);
+        const back = path.join(root, 'back');
+        expect(await cli('migrate', '--from', mongo, '--to', back)).toBe(0);
+        expect(await answers({ DATA_DIR: back }, seeded.paths)).toEqual(before);
+      } finally {
+        const { MongoClient } = await import('mongodb');
+        const client = new MongoClient(mongo);
+        const db = client.db();
+        for (const c of await db.listCollections().toArray()) await db.collection(c.name).drop().catch(() => undefined);
+        await client.close();
+      }
+    }, 300_000);
+  });
+});
+
+describe.skipIf(uri)('migrate through MongoDB skipped: MONGODB_URI is unset', () => {
+  it('runs SQLite -> MongoDB -> SQLite when MONGODB_URI points at a server', () => {});
+});

@@ -1,0 +1,114 @@
+// Copies a whole store into another (`npm run cli -- migrate`), SQLite to MongoDB or back: every
+// kind of record, in pages, through TransferRepo. After each page the target records how far it
+// got (a checkpoint per kind), so an interrupted copy continues where it stopped; writes replace
+// records by key, so a page written twice changes nothing. At the end every kind is counted on
+// both sides. Run it with the service stopped: records changed in the source during or after a
+// copy are not followed (only records past the checkpoint are copied by a later run).
+import type { Millis, Store, TransferCheckpoint, TransferKind } from './types.js';
+
+/** Copy order: what a record refers to (user, token, schedule) is copied before it. */
+export const TRANSFER_ORDER: readonly TransferKind[] = [
+  'users', 'api_keys', 'groups', 'tokens', 'workflows', 'requests', 'schedules', 'schedule_logs', 'notification_settings',
+  'global_variables', 'providers', 'templates', 'databases', 'action_failures', 'rate_counters',
+];
+
+type RepositoryName = Exclude<keyof Store, 'kind' | 'ping' | 'close' | 'transfer'>;
+
+/**
+ * What each repository of the Store holds, as kinds of copied records. A repository added to
+ * Store must be listed here (the type says so, and migrate.test.ts checks it against types.ts).
+ */
+export const REPOSITORY_KINDS: Record<RepositoryName, readonly TransferKind[] | { notCopied: string }> = {
+  users: ['users', 'api_keys'],
+  tokens: ['tokens'],
+  requests: ['requests'],
+  counters: ['rate_counters'],
+  groups: ['groups'],
+  listeners: { notCopied: 'captures waiting for a set-response live for seconds, while their connection is open; none is open while the service is stopped' },
+  schedules: ['schedules', 'schedule_logs', 'notification_settings'],
+  workflows: ['workflows'],
+  globals: ['global_variables'],
+  providers: ['providers'],
+  databases: ['databases'],
+  templates: ['templates'],
+  actionFailures: ['action_failures'],
+};
+
+/** Records per page: large enough to write in bulk, small enough that requests with bodies fit in memory. */
+export const PAGE_SIZE = 500;
+
+export interface CopyOptions {
+  source: Store;
+  target: Store;
+  /** Names the source in the target's checkpoints: a later run from the same source continues. */
+  sourceName: string;
+  /** Copy into a target that holds records not copied from this source (same keys are replaced). */
+  force?: boolean;
+  pageSize?: number;
+  now?: () => Millis;
+  /** After each page, and once per kind before its first page. */
+  onProgress?: (p: { kind: TransferKind; done: number; total: number; resumed: number }) => void;
+  /** Checked between pages: the checkpoint is saved, then Interrupted is thrown. */
+  signal?: AbortSignal;
+}
+
+export interface KindCount {
+  kind: TransferKind;
+  source: number;
+  target: number;
+}
+
+export class TargetNotEmpty extends Error {
+  constructor(readonly held: Array<{ kind: TransferKind; count: number }>) {
+    super(`the target already holds ${held.map((h) => `${h.count} ${h.kind}`).join(', ')} not copied from this source`);
+  }
+}
+
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+  }
+}
+
+/** What the target holds, by kind (kinds with none left out). */
+async function holdings(store: Store, now: Millis): Promise<Array<{ kind: TransferKind; count: number }>> {
+  const out: Array<{ kind: TransferKind; count: number }> = [];
+  for (const kind of TRANSFER_ORDER) {
+    const count = await store.transfer.count(kind, now);
+    if (count) out.push({ kind, count });
+  }
+  return out;
+}
+
+/** Copies every kind, continuing from the target's checkpoints; returns both sides' counts per kind. */
+export async function copyStore(opts: CopyOptions): Promise<KindCount[]> {
+  const { source, target, sourceName } = opts;
+  const pageSize = opts.pageSize ?? PAGE_SIZE;
+  const now = (opts.now ?? Date.now)();
+  const ours = new Map((await target.transfer.checkpoints()).filter((c) => c.source === sourceName).map((c) => [c.kind, c]));
+  if (!ours.size) {
+    const held = await holdings(target, now);
+    if (held.length && !opts.force) throw new TargetNotEmpty(held);
+    await target.transfer.clearCheckpoints();
+  }
+  for (const kind of TRANSFER_ORDER) {
+    let cp: TransferCheckpoint = ours.get(kind) ?? { kind, source: sourceName, cursor: null, copied: 0, done: false };
+    const resumed = cp.copied;
+    const total = await source.transfer.count(kind, now);
+    opts.onProgress?.({ kind, done: cp.copied, total, resumed });
+    for (;;) {
+      if (opts.signal?.aborted) throw new Interrupted();
+      const page = await source.transfer.read(kind, cp.cursor, pageSize, now);
+      if (!page.items.length) break;
+      await target.transfer.write(kind, page.items);
+      cp = { ...cp, cursor: page.cursor, copied: cp.copied + page.items.length };
+      await target.transfer.saveCheckpoint(cp);
+      opts.onProgress?.({ kind, done: cp.copied, total, resumed });
+      if (page.items.length < pageSize) break;
+    }
+    await target.transfer.saveCheckpoint({ ...cp, done: true });
+  }
+  const counts: KindCount[] = [];
+  for (const kind of TRANSFER_ORDER) counts.push({ kind, source: await source.transfer.count(kind, now), target: await target.transfer.count(kind, now) });
+  return counts;
+}

@@ -1,0 +1,200 @@
+// Bulk reads and writes of every kind of record (TransferRepo), for copying a whole store
+// (core/store/migrate.ts). Each kind is one collection read in `_id` order and written with
+// upserts on `_id`; numeric ids move their sequence on, so ids created later never collide.
+// Requests are read in list order (token, sorting, insertion) and given fresh `ins` values in that
+// order; their tokens' figures are recounted after each page.
+import { ObjectId, type Collection, type Document, type Filter } from 'mongodb';
+import type { RequestWithFiles, TransferCheckpoint, TransferKind, TransferRecords, TransferRepo } from '../types.js';
+import {
+  toApiKey,
+  toDatabase,
+  toGlobalVariable,
+  toGroup,
+  toProvider,
+  toRequest,
+  toRequestDoc,
+  toTemplate,
+  toToken,
+  toUser,
+  toWorkflow,
+  toWorkflowDoc,
+  toBinary,
+  toBuffer,
+  type Cols,
+  type FileDoc,
+  type RequestDoc,
+  type TokenDoc,
+} from './docs.js';
+import { fileDocId } from './requests.js';
+import { scheduleCollections, toLog, toSchedule } from './schedules.js';
+
+type Rec = Record<string, any>;
+
+interface Kind {
+  coll: Collection<any>;
+  toDoc(r: Rec): Document & { _id: unknown };
+  fromDoc(d: any): Rec;
+  /** The sequence numbering this kind's ids (named as the collection). */
+  seq?: string;
+  /** Documents that count (rate counters: the windows not expired yet). */
+  live?(now: number): Filter<Document>;
+  /** Written as `$set` of these fields plus `$setOnInsert` of the rest (tokens keep their figures). */
+  keep?: Rec;
+}
+
+const withId = (id: string) => (r: Rec) => ({ _id: r[id], ...r });
+
+function kinds(c: Cols): { [K in Exclude<TransferKind, 'requests'>]: Kind } {
+  const s = scheduleCollections(c.db);
+  return {
+    users: { coll: c.users, toDoc: withId('id'), fromDoc: toUser, seq: 'users' },
+    api_keys: { coll: c.apiKeys, toDoc: withId('id'), fromDoc: toApiKey, seq: 'api_keys' },
+    groups: { coll: c.groups, toDoc: withId('id'), fromDoc: toGroup, seq: 'groups' },
+    tokens: {
+      coll: c.tokens,
+      toDoc: withId('uuid'),
+      fromDoc: toToken,
+      keep: { request_count: 0, latest_request_id: null, latest_request_at: null, latest_sorting: null } satisfies Partial<TokenDoc>,
+    },
+    workflows: { coll: c.workflows, toDoc: (r) => toWorkflowDoc(r.token_id, r.document, r.updated_at), fromDoc: toWorkflow },
+    schedules: { coll: s.schedules, toDoc: ({ id, document, ...rest }) => ({ _id: id, ...rest, document: JSON.stringify(document) }), fromDoc: toSchedule, seq: 'schedules' },
+    schedule_logs: {
+      coll: s.logs,
+      toDoc: ({ id, response_headers, ...rest }) => ({ _id: id, ...rest, response_headers: JSON.stringify(response_headers) }),
+      fromDoc: toLog,
+      seq: 'schedule_logs',
+    },
+    notification_settings: { coll: s.settings, toDoc: ({ user_id, ...rest }) => ({ _id: user_id, ...rest }), fromDoc: ({ _id, ...rest }) => ({ user_id: _id, ...rest }) },
+    global_variables: { coll: c.globals, toDoc: withId('id'), fromDoc: toGlobalVariable, seq: 'global_variables' },
+    providers: { coll: c.providers, toDoc: ({ id, ...rest }) => ({ _id: id, ...rest }), fromDoc: toProvider },
+    templates: { coll: c.templates, toDoc: withId('id'), fromDoc: toTemplate, seq: 'templates' },
+    databases: { coll: c.databases, toDoc: ({ id, ...rest }) => ({ _id: id, ...rest }), fromDoc: toDatabase },
+    action_failures: {
+      coll: c.actionFailures,
+      toDoc: ({ action_id, ...rest }) => ({ _id: action_id, ...rest }),
+      fromDoc: ({ _id, token_id, count, updated_at }) => ({ action_id: _id, token_id, count, updated_at }),
+    },
+    rate_counters: {
+      coll: c.counters,
+      toDoc: (r) => ({ _id: `${r.key}@${r.window_start}`, count: r.count, expires_at: new Date(r.expires_at) }),
+      fromDoc: (d) => {
+        const at = String(d._id).lastIndexOf('@');
+        return { key: String(d._id).slice(0, at), window_start: Number(String(d._id).slice(at + 1)), count: d.count, expires_at: (d.expires_at as Date).getTime() };
+      },
+      live: (now) => ({ expires_at: { $gt: new Date(now) } }),
+    },
+  };
+}
+
+const BY_LIST_ORDER = { token_id: 1, sorting: 1, ins: 1 } as const;
+
+export class MongoTransferRepo implements TransferRepo {
+  private readonly kinds: ReturnType<typeof kinds>;
+  private readonly checkpointsColl: Collection<{ _id: string; source: string; cursor: string | null; copied: number; done: boolean }>;
+
+  constructor(private readonly c: Cols) {
+    this.kinds = kinds(c);
+    this.checkpointsColl = c.db.collection('transfer_checkpoints');
+  }
+
+  async count(kind: TransferKind, now: number): Promise<number> {
+    if (kind === 'requests') return this.c.requests.countDocuments({});
+    const k = this.kinds[kind];
+    return k.coll.countDocuments(k.live?.(now) ?? {});
+  }
+
+  async read<K extends TransferKind>(kind: K, cursor: string | null, limit: number, now: number): Promise<{ items: Array<TransferRecords[K]>; cursor: string | null }> {
+    if (kind === 'requests') return (await this.readRequests(cursor, limit)) as { items: Array<TransferRecords[K]>; cursor: string | null };
+    const k = this.kinds[kind as Exclude<TransferKind, 'requests'>];
+    const filter: Filter<Document> = { ...(k.live?.(now) ?? {}), ...(cursor === null ? {} : { _id: { $gt: JSON.parse(cursor) } }) };
+    const docs = await k.coll.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+    const last = docs.at(-1);
+    return { items: docs.map((d) => k.fromDoc(d)) as Array<TransferRecords[K]>, cursor: last ? JSON.stringify(last._id) : null };
+  }
+
+  async write<K extends TransferKind>(kind: K, items: Array<TransferRecords[K]>): Promise<void> {
+    if (!items.length) return;
+    if (kind === 'requests') return this.writeRequests(items as RequestWithFiles[]);
+    const k = this.kinds[kind as Exclude<TransferKind, 'requests'>];
+    const docs = (items as Rec[]).map((r) => k.toDoc(r));
+    await k.coll.bulkWrite(
+      docs.map(({ _id, ...fields }) =>
+        k.keep
+          ? { updateOne: { filter: { _id }, update: { $set: fields, $setOnInsert: k.keep }, upsert: true } }
+          : { replaceOne: { filter: { _id }, replacement: fields, upsert: true } },
+      ),
+      { ordered: false },
+    );
+    if (k.seq) {
+      const top = Math.max(...docs.map((d) => Number(d._id)));
+      await this.c.sequences.updateOne({ _id: k.seq }, { $max: { seq: top } }, { upsert: true });
+    }
+  }
+
+  private async readRequests(cursor: string | null, limit: number): Promise<{ items: RequestWithFiles[]; cursor: string | null }> {
+    let filter: Filter<RequestDoc> = {};
+    if (cursor !== null) {
+      const [t, s, ins] = JSON.parse(cursor) as [string, number, string];
+      const i = new ObjectId(ins);
+      filter = { $or: [{ token_id: { $gt: t } }, { token_id: t, sorting: { $gt: s } }, { token_id: t, sorting: s, ins: { $gt: i } }] };
+    }
+    const docs = await this.c.requests.find(filter, { projection: { content_text: 0 } }).sort(BY_LIST_ORDER).limit(limit).toArray();
+    const files = new Map<string, Array<{ id: string; data: Buffer }>>();
+    if (docs.length) {
+      for (const f of await this.c.files.find({ request_uuid: { $in: docs.map((d) => d._id) } }).sort({ _id: 1 }).toArray()) {
+        const list = files.get(f.request_uuid) ?? [];
+        list.push({ id: f._id.slice(f.request_uuid.length + 1), data: toBuffer(f.data) });
+        files.set(f.request_uuid, list);
+      }
+    }
+    const last = docs.at(-1);
+    return {
+      items: docs.map((d) => ({ request: toRequest(d), files: files.get(d._id) ?? [] })),
+      cursor: last ? JSON.stringify([last.token_id, last.sorting, last.ins.toHexString()]) : null,
+    };
+  }
+
+  private async writeRequests(items: RequestWithFiles[]): Promise<void> {
+    const fileDocs: FileDoc[] = items.flatMap((i) =>
+      i.files.map((f) => ({ _id: fileDocId(i.request.uuid, f.id), token_id: i.request.token_id, request_uuid: i.request.uuid, data: toBinary(f.data) })),
+    );
+    // Files first, as RequestRepo.insert does: a reader never sees a request whose files are missing.
+    if (fileDocs.length) {
+      await this.c.files.bulkWrite(fileDocs.map(({ _id, ...d }) => ({ replaceOne: { filter: { _id }, replacement: d, upsert: true } })), { ordered: false });
+    }
+    // Fresh `ins` values in the order given (increasing within this process): ties keep their order.
+    await this.c.requests.bulkWrite(
+      items.map((i) => {
+        const { _id, ...doc } = toRequestDoc(i.request, new ObjectId());
+        return { updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } };
+      }),
+      { ordered: false },
+    );
+    for (const tokenId of new Set(items.map((i) => i.request.token_id))) await this.recount(tokenId);
+  }
+
+  /** A token's figures from its requests, as inserts and deletes keep them. */
+  private async recount(tokenId: string): Promise<void> {
+    const [count, newest] = await Promise.all([
+      this.c.requests.countDocuments({ token_id: tokenId }),
+      this.c.requests.findOne({ token_id: tokenId }, { sort: { sorting: -1, ins: -1 }, projection: { _id: 1, created_at: 1, sorting: 1 } }),
+    ]);
+    await this.c.tokens.updateOne(
+      { _id: tokenId },
+      { $set: { request_count: count, latest_request_id: newest?._id ?? null, latest_request_at: newest?.created_at ?? null, latest_sorting: newest?.sorting ?? null } },
+    );
+  }
+
+  async checkpoints(): Promise<TransferCheckpoint[]> {
+    const docs = await this.checkpointsColl.find({}).sort({ _id: 1 }).toArray();
+    return docs.map(({ _id, source, cursor, copied, done }) => ({ kind: _id as TransferKind, source, cursor, copied, done }));
+  }
+
+  async saveCheckpoint({ kind, ...rest }: TransferCheckpoint): Promise<void> {
+    await this.checkpointsColl.replaceOne({ _id: kind }, rest, { upsert: true });
+  }
+
+  async clearCheckpoints(): Promise<void> {
+    await this.checkpointsColl.deleteMany({});
+  }
+}
