@@ -12,6 +12,9 @@ export type Route =
   | { view: 'schedules'; schedule?: string; logs?: boolean }
   | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow'; request?: string };
 
+/** First segments of the page's own hash routes; the server reserves them, so no alias can take them. */
+export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome'] as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseRoute(hash: string): Route {
