@@ -19,6 +19,7 @@ async function views(page: Page, name: string): Promise<void> {
       [390, 'phone'],
     ] as const) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `resources-${name}-${label}-${scheme}`);
       if (width === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
     }

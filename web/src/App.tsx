@@ -32,8 +32,8 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
     <section class="panel apikey-panel" aria-labelledby="apikey-title">
       <h2 id="apikey-title">API key</h2>
       <p class="hint">
-        Needed for tokens that belong to a user, for your token list and for schedules. It is kept in this browser's local storage and sent
-        as the <code>Api-Key</code> header.
+        Needed for tokens that belong to a user, for your token list, and for everything under Account. It is kept in this browser's local
+        storage and sent as the <code>Api-Key</code> header. <a href={href({ view: 'welcome' })}>How do I get one?</a>
       </p>
       <form
         onSubmit={(e) => {

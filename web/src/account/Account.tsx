@@ -2,6 +2,7 @@
 // (keys, users, providers, templates, databases, global variables, groups, schedules), and the
 // overview that says who is signed in and what each screen is for.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { href, type AccountSection, type Route } from '../route';
 import { settings } from '../settings';
 import { Spinner, announce } from '../ui';
@@ -41,8 +42,15 @@ const ENTRIES: Entry[] = [
 const placeHref = (p: Place) => (p === 'schedules' ? href({ view: 'schedules' }) : href({ view: 'account', section: p }));
 
 function AccountNav({ current, admin }: { current: Place; admin: boolean }) {
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the list scrolls sideways: keep the current screen's entry in view.
+  useEffect(() => {
+    const a = nav.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    const list = a?.closest('ul');
+    if (a && list && list.scrollWidth > list.clientWidth) list.scrollLeft = a.offsetLeft - (list.clientWidth - a.offsetWidth) / 2;
+  }, [current, admin]);
   return (
-    <nav class="acct-nav" aria-label="Account">
+    <nav class="acct-nav" aria-label="Account" ref={nav}>
       <ul>
         {ENTRIES.filter((e) => admin || !e.adminOnly).map((e) => (
           <li key={e.place}>
