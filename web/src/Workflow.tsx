@@ -202,7 +202,7 @@ export function Workflow({ token }: { token: Token }) {
   }
 
   return (
-    <form class="panel workflow" onSubmit={save} aria-labelledby="wf-title">
+    <form class="panel workflow" onSubmit={save} aria-labelledby="wf-title" noValidate>
       <h2 id="wf-title">Custom actions</h2>
       <p class="hint">
         The steps that run, in order, on every capture of this token, as a workflow document you can keep in git.

@@ -1,13 +1,13 @@
 // The visual action editor: the token's workflow document as a list of step forms. It edits the
 // same document as the YAML view (Workflow.tsx): every change is written back as YAML text, and
 // what it does not show (unknown fields, comments of an untouched document) is kept.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type CapturedRequest, type FieldErrors, type Token } from '../api';
 import { announce } from '../ui';
 import { AddAction } from './AddAction';
 import { actionTypes, globalVariableNames, providerTypes, providers as fetchProviders, recentRequests, testWorkflow, type ActionType, type Provider, type ProviderType, type TestRun } from './api';
 import { duplicate, fromText, move, newItem, remove, stepPath, toDocument, toText, type Item, type Model, type Step } from './model';
-import { fieldsOf } from './schema';
+import { explain, fieldsOf, humanize } from './schema';
 import { StepCard, errorTarget } from './StepCard';
 import { TestResult } from './TestResult';
 import { availableVariables } from './variables';
@@ -46,9 +46,12 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const focusKey = useRef<string | null>(null);
 
-  // The document changed outside (a save answered with the stored document): read it again.
-  useEffect(() => {
-    if (text === emitted.current) return;
+  // The document changed outside (a save answered with the stored document): read it again. Texts
+  // this editor wrote lately are not news: a render may lag a keystroke behind.
+  const recent = useRef<string[]>([text]);
+  useLayoutEffect(() => {
+    if (recent.current.includes(text)) return;
+    recent.current = [text];
     emitted.current = text;
     const r = fromText(text);
     if ('model' in r) setModel(r.model);
@@ -76,8 +79,8 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
     for (const k of providerKinds) if (!(k in accounts)) fetchProviders(k || undefined).then((list) => setAccounts((a) => ({ ...a, [k]: list })));
   }, [providerKinds.join(',')]);
 
-  // After a move, add or duplicate: focus stays with the step that moved.
-  useEffect(() => {
+  // After a move, add or duplicate: focus stays with the step that moved (before anything is typed).
+  useLayoutEffect(() => {
     if (!focusKey.current) return;
     document.getElementById(`ae-${focusKey.current}-card`)?.focus();
     focusKey.current = null;
@@ -110,6 +113,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
     setModel(next);
     const t = toText(next, emitted.current);
     emitted.current = t;
+    recent.current = [...recent.current.slice(-19), t];
     onText(t);
   }
   const setItems = (items: Item[]) => update({ ...model!, items });
@@ -138,9 +142,17 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
   }
 
   const chosen = requests?.find((r) => r.uuid === requestId) ?? requests?.[0];
-  const problems = items.flatMap((it, i) =>
-    Object.entries(errorsByKey.out[it.key] ?? {}).flatMap(([path, msgs]) => msgs.map((m) => ({ key: it.key, i, path, message: m }))),
-  );
+  // One line per field with a problem, worded as at the field itself.
+  const problems = items.flatMap((it, i) => {
+    const type = typeMap.get(String(it.step.type));
+    const fields = type ? fieldsOf(type.schema) : [];
+    return Object.entries(errorsByKey.out[it.key] ?? {}).map(([path, msgs]) => {
+      const name = path.replace(/^parameters\./, '');
+      const field = path.startsWith('parameters.') ? fields.find((f) => f.name === name) : undefined;
+      const label = field?.label ?? (path === 'condition' ? 'Run only when' : humanize(name.split('.').pop() ?? name));
+      return { key: it.key, i, path, title: type?.title ?? String(it.step.type), text: `${label}: ${msgs.map((m) => explain(field, m)).join('; ')}` };
+    });
+  });
 
   return (
     <div class="ae">
@@ -169,7 +181,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
         <div class="notice error ae-problems" role="alert">
           <p>
             <strong>
-              {problems.length + errorsByKey.general.length} problem{problems.length + errorsByKey.general.length === 1 ? '' : 's'}
+              {problems.length + errorsByKey.general.length} field{problems.length + errorsByKey.general.length === 1 ? '' : 's'} to fix
             </strong>
             , each shown at its field:
           </p>
@@ -180,9 +192,10 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
             {problems.map((p, i) => (
               <li key={i}>
                 <button type="button" class="btn link" onClick={() => document.getElementById(errorTarget(p.key, p.path))?.focus()}>
-                  Step {p.i + 1} ({typeMap.get(String(items[p.i]!.step.type))?.title ?? items[p.i]!.step.type})
-                </button>{' '}
-                {p.path.replace(/^parameters\./, '')}
+                  Step {p.i + 1} ({p.title})
+                </button>
+                {' · '}
+                {p.text}
               </li>
             ))}
           </ul>

@@ -85,6 +85,22 @@ function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value:
     );
   }
 
+  // An optional group of settings (HTTP auth, retry, random…) starts folded unless it holds something.
+  if (kind === 'object' && !field.required) {
+    const set = value !== undefined && value !== null && Object.keys(value as Obj).length > 0;
+    return (
+      <details class="ae-group ae-fold" open={set || !!msgs?.length || Object.keys(ctx.errors).some((k) => k.startsWith(`${path}.`))}>
+        <summary>
+          {field.label}
+          {set ? '' : <span class="hint small"> (not set)</span>}
+        </summary>
+        {help}
+        <Messages id={`${id}-error`} field={field} msgs={msgs} />
+        <ParamFields fields={field.fields!} value={(value as Obj | undefined) ?? {}} onChange={(v) => onChange(Object.keys(v).length ? v : undefined)} ctx={ctx} path={path} />
+      </details>
+    );
+  }
+
   if (kind === 'object' || kind === 'list') {
     return (
       <fieldset class="ae-group" aria-describedby={describedBy}>
