@@ -117,7 +117,7 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
       switch (e.type) {
         case 'request.created': {
           const variables = requestVariables(e.request, token);
-          p = { request: requestView(e.request), variables, runtime_variables: variables };
+          p = { request: requestView(e.request, token), variables, runtime_variables: variables };
           break;
         }
         case 'request.deleted':

@@ -15,7 +15,7 @@ import { identify, offeredPassword } from '../auth/access.js';
 import type { AppState, HttpServices } from '../http/services.js';
 import { requestView } from '../http/requests/request.view.js';
 import { openToken } from '../http/token-access.js';
-import type { RequestRecord, Store } from '../store/types.js';
+import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { tokenView } from '../tokens/service.js';
 import { guardStream } from './access-guard.js';
 import type { RealtimeBus, RealtimeEvent } from './bus.js';
@@ -104,11 +104,14 @@ export class SseStream {
   }
 }
 
-/** The SSE frame of a bus event, or null when the stream does not carry it. */
-export function sseFrame(e: RealtimeEvent): { event: string; data: unknown; id?: number } {
+/**
+ * The SSE frame of a bus event. `token` is the stream's token as last seen, so a capture answered with
+ * its default response shows that response, as the request API does.
+ */
+export function sseFrame(e: RealtimeEvent, token: TokenRecord): { event: string; data: unknown; id?: number } {
   switch (e.type) {
     case 'request.created':
-      return { event: e.type, data: requestView(e.request), id: e.request.sorting };
+      return { event: e.type, data: requestView(e.request, token), id: e.request.sorting };
     case 'request.deleted':
       return { event: e.type, data: e.data };
     case 'token.updated':
@@ -155,8 +158,10 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
     // Subscribe before reading the store, so nothing committed meanwhile is missed; hold live
     // events back until the replay is out.
     let held: RealtimeEvent[] | null = [];
+    let current = token;
     const deliver = (e: RealtimeEvent) => {
-      const f = sseFrame(e);
+      if (e.type === 'token.updated') current = e.token;
+      const f = sseFrame(e, current);
       stream.send(f.event, f.data, f.id);
       if (e.type === 'token.deleted') stream.close();
     };
@@ -183,7 +188,7 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
         for (const r of await requestsSince(services.store, token.uuid, lastId)) {
           if (stream.isClosed) break;
           replayed.add(r.uuid);
-          stream.send('request.created', requestView(r), r.sorting);
+          stream.send('request.created', requestView(r, token), r.sorting);
         }
       } catch (err) {
         services.logger.error('realtime: replay failed', { err, token: token.uuid });
