@@ -8,7 +8,7 @@ import { connectLive, type LiveMode } from './live';
 import { RequestDetail } from './RequestDetail';
 import { RequestList } from './RequestList';
 import { followNewest, setFollowNewest } from './request-prefs';
-import { exportRequests, overallTotal, withDefaultResponse, type ViewedRequest } from './requests-api';
+import { exportRequests, overallTotal, type ViewedRequest } from './requests-api';
 import { href, navigate, type Route } from './route';
 import { settings } from './settings';
 import { TokenSettings } from './TokenSettings';
@@ -129,8 +129,6 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   const [fresh] = useState(() => new Set<string>());
   const queryRef = useRef(query);
   queryRef.current = query;
-  const tokenRef = useRef(token);
-  tokenRef.current = token;
   const overall = query ? overallWithQuery : total;
 
   /** A search the API refused shows its error over an empty list, never the unfiltered one. */
@@ -208,7 +206,8 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
     const stop = connectLive(id, {
       created(created) {
         if (queryRef.current) return refreshSoon();
-        const r = withDefaultResponse(created, tokenRef.current);
+        // Live events carry the response sent back, default or stored, as the request API does.
+        const r = created;
         fresh.add(r.uuid);
         setItems((old) => (old.some((o) => o.uuid === r.uuid) ? old : [r, ...old].sort(byNewest)));
         setTotal((n) => n + 1);

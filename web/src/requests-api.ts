@@ -1,6 +1,6 @@
 // The request view's calls beyond listing: the answer a capture was sent, its note, re-running the
 // actions on it, forwarding it, exporting the list. Everything goes through api.ts's `call`.
-import { call, download, enc, type CapturedRequest, type Token } from './api';
+import { call, download, enc, type CapturedRequest } from './api';
 
 /** What a capture URL sent back (the API's `response`). */
 export interface SentResponse {
@@ -101,34 +101,4 @@ export function actionErrorText(e: unknown, actions: ActionInfo[] | null): { act
     return { action: actionLabel(typeof o.action === 'string' ? o.action : '', actions), message: typeof o.message === 'string' ? o.message : JSON.stringify(e) };
   }
   return { action: 'The action chain', message: String(e) };
-}
-
-/**
- * A live event carries `response` only when it was stored; otherwise the capture got the token's
- * default response, with the status of the URL's `/{token}/{status}` segment if it had one (the
- * rule the server's view applies, core/capture/sent-response.ts).
- */
-export function withDefaultResponse(r: ViewedRequest, token: Token): ViewedRequest {
-  if (r.response || r.type !== 'web') return r;
-  let segment = '';
-  try {
-    segment = new URL(r.url).pathname.split('/')[2] ?? '';
-  } catch {
-    /* no status segment */
-  }
-  const status = /^[1-5]\d\d$/.test(segment) ? Number(segment) : token.default_status;
-  const body = token.default_content;
-  return {
-    ...r,
-    response: {
-      status,
-      content_type: token.default_content_type,
-      headers: { 'Content-Type': token.default_content_type, 'X-Request-Id': r.uuid, 'X-Token-Id': r.token_id },
-      body,
-      body_encoding: 'utf8',
-      size: new TextEncoder().encode(body).length,
-      truncated: false,
-      source: 'default',
-    },
-  };
 }
