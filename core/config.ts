@@ -146,5 +146,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Settings for tests: defaults plus overrides, no environment. */
 export function testConfig(overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
-  return loadConfig({ DATA_DIR: ':memory:', SMTP_PORT: '0', DNS_PORT: '0', ...overrides } as NodeJS.ProcessEnv);
+  // A short grace: a test that closes its server with a request still open should not wait 10 s.
+  return loadConfig({ DATA_DIR: ':memory:', SMTP_PORT: '0', DNS_PORT: '0', SHUTDOWN_GRACE_MS: '2000', ...overrides } as NodeJS.ProcessEnv);
 }
