@@ -1,11 +1,12 @@
 // The visual action editor in Chromium: build a chain from the action-type picker and generated
 // forms (variables typeahead included) without touching YAML, test it until a step, see field
 // errors, save, and see a capture run it; toggling YAML <-> visual keeps everything.
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildPage, haveChromium, launch, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { ARTIFACTS, buildPage, haveChromium, launch, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
 
 let built: { dir: string; cleanup: () => Promise<void> } | undefined;
 let browser: Browser;
@@ -237,6 +238,11 @@ describe.skipIf(!haveChromium)('visual action editor in Chromium', () => {
         await page.getByRole('button', { name: 'Test until here: steps 1 to 3' }).click();
         await page.getByRole('region', { name: 'Test result: steps 1 to 3' }).waitFor();
         await screenshot(page, `action-editor-${name}-${scheme}`);
+        // The first step and the test result as they fill the screen (a full-page shot of a phone is tiny).
+        await step(page, 1).evaluate((el) => el.scrollIntoView());
+        await page.screenshot({ path: path.join(ARTIFACTS, `action-editor-${name}-${scheme}-step.png`) });
+        await page.getByRole('region', { name: 'Test result: steps 1 to 3' }).evaluate((el) => el.scrollIntoView());
+        await page.screenshot({ path: path.join(ARTIFACTS, `action-editor-${name}-${scheme}-result.png`) });
         expect(await unlabelled(page)).toEqual([]);
         // Nothing is wider than the screen.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
