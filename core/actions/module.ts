@@ -226,7 +226,7 @@ export function createActionsModule(): ServiceModule {
 
       await applyWorkflowDir(ctx, workflows);
       return {
-        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry)), templatesRouter(ctx, templates), databasesRouter(ctx, databases)],
+        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry)), templatesRouter(ctx, templates, (token) => workflows.steps(token)), databasesRouter(ctx, databases)],
         async stop() {
           await pool?.close();
           await databases.close();

@@ -8,7 +8,7 @@ import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, Re
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { UserCreateBody } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
-import { TemplateBody, TemplateUpdateBody } from '../templates/service.js';
+import { TemplateCreateBody, TemplateUpdateBody } from '../templates/service.js';
 import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
 import { DatabaseListQuery } from './databases/databases.router.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
@@ -75,7 +75,7 @@ const ops: Record<string, Record<string, Op>> = {
   '/databases': { get: { summary: "List the caller's hosted databases", query: DatabaseListQuery }, post: { summary: 'Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL)', body: DatabaseCreateBody, status: '201' } },
   '/databases/{id}': { get: { summary: 'Get a database with its tables and bytes used' }, put: { summary: 'Rename a database', body: DatabaseUpdateBody }, delete: { summary: 'Delete a database with all its tables', status: '204' } },
   '/databases/{id}/query': { post: { summary: 'Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)}', body: DatabaseQueryBody } },
-  '/templates': { get: { summary: "List the caller's action templates" }, post: { summary: 'Create an action template (actions and predefined variables)', body: TemplateBody, status: '201' } },
+  '/templates': { get: { summary: "List the caller's action templates" }, post: { summary: 'Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for)', body: TemplateCreateBody, status: '201' } },
   '/templates/{id}': { get: { summary: 'Get a template' }, put: { summary: 'Update a template', body: TemplateUpdateBody }, delete: { summary: 'Delete a template', status: '204' } },
   '/groups': { get: { summary: 'List groups' }, post: { summary: 'Create a group', body: GroupBody } },
   '/groups/{group_id}': { get: { summary: 'Get a group' }, put: { summary: 'Rename a group', body: GroupBody }, delete: { summary: 'Delete a group', status: '204' } },

@@ -23,6 +23,9 @@ export const TemplateBody = z.object({
   variables: TemplateVariables.default([]),
 });
 
+/** POST: `from_token` names the token the actions were copied from (a secret's marker is its stored value). */
+export const TemplateCreateBody = TemplateBody.extend({ from_token: z.string().min(1).max(64).optional() });
+
 /** PUT: only what is sent changes. */
 export const TemplateUpdateBody = z.object({ name: TemplateBody.shape.name.optional(), actions: TemplateActions.optional(), variables: TemplateVariables.optional() });
 
@@ -110,11 +113,12 @@ export class TemplateService {
     return steps;
   }
 
-  async create(userId: number, body: unknown): Promise<TemplateView> {
+  /** `from`: the stored steps of the chain the actions were copied from, whose secrets markers stand for. */
+  async create(userId: number, body: unknown, from: Step[] = []): Promise<TemplateView> {
     const b = TemplateBody.safeParse(body ?? {});
     if (!b.success) throw fromZod(b.error);
     const now = this.clock.now();
-    const t = await this.store.templates.create({ user_id: userId, name: b.data.name, variables: b.data.variables, actions: this.steps(b.data.actions), created_at: now, updated_at: now });
+    const t = await this.store.templates.create({ user_id: userId, name: b.data.name, variables: b.data.variables, actions: this.steps(b.data.actions, from), created_at: now, updated_at: now });
     return this.view(t);
   }
 

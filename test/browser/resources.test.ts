@@ -280,43 +280,55 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
     expect((await srv.call('GET', `/token/${token.uuid}`, { key: userKey })).data.group_id).toBeNull();
   });
 
-  it("saves a token's chain as a template and uses it on another token", async () => {
+  it("saves a token's chain as a template, its secrets kept, and uses it on another token", async () => {
+    // The chain parses the body, then calls a third token with a Basic password (a secret parameter).
+    const sink = await srv.token({}, userKey);
     const from = await srv.token({}, userKey);
-    const add = await srv.call('POST', `/token/${from.uuid}/actions`, { key: userKey, json: { type: 'auto_json', name: 'parse', parameters: { source: '$request.content$' } } });
-    expect(add.status, add.text).toBe(200);
+    for (const json of [
+      { type: 'auto_json', name: 'parse', parameters: { source: '$request.content$' } },
+      { type: 'http', name: 'call', parameters: { url: `${srv.url}/${sink.uuid}`, method: 'POST', content: 'from the template', auth: { mode: 'basic', username: 'bob', password: 'template-secret-pw' } } },
+    ]) {
+      const add = await srv.call('POST', `/token/${from.uuid}/actions`, { key: userKey, json });
+      expect(add.status, add.text).toBe(200);
+    }
     await page.goto(`${srv.url}/#/${from.uuid}/workflow`);
     await page.getByRole('heading', { name: 'Save this chain as a template' }).waitFor();
-    await page.getByLabel('Template name').fill('Parse JSON');
+    await page.getByLabel('Template name').fill('Parse and call');
     await page.getByRole('button', { name: 'Save as template' }).click();
-    await page.getByText('Saved as template “Parse JSON” with 1 action.').waitFor();
+    await page.getByText('Saved as template “Parse and call” with 2 actions.').waitFor();
     await views(page, '12-token-templates');
 
     const to = await srv.token({}, userKey);
     await page.goto(`${srv.url}/#/${to.uuid}/workflow`);
-    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Parse JSON (1 action)' });
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Parse and call (2 actions)' });
     await page.getByRole('button', { name: 'Include in this chain' }).click();
-    await page.getByText('Added an action that includes “Parse JSON”').waitFor();
-    await page.getByRole('button', { name: 'Copy its actions here' }).click();
-    await page.getByText('Copied 1 action of “Parse JSON”').waitFor();
-    const chain = (await srv.call('GET', `/token/${to.uuid}/actions`, { key: userKey })).data.data as Array<{ type: string; parameters: Record<string, unknown> }>;
-    expect(chain.map((a) => a.type)).toEqual(['template', 'auto_json']);
+    await page.getByText('Added an action that includes “Parse and call”').waitFor();
+    const chain = async () => ((await srv.call('GET', `/token/${to.uuid}/actions`, { key: userKey })).data.data as Array<{ type: string }>).map((a) => a.type);
+    expect(await chain()).toEqual(['template']);
     // The chain editor shows the chain as it now is (it was opened anew).
     const yaml = page.getByLabel('Workflow (YAML)');
     if (await yaml.count()) await expect.poll(() => yaml.inputValue()).toContain('template_id');
 
-    // The included template runs when a request comes.
+    // The included template runs when a request comes, with the token's password.
     await srv.call('PUT', `/token/${to.uuid}`, { key: userKey, json: { actions: true } });
     await fetch(`${srv.url}/${to.uuid}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"n":1}' });
-    const ran = async () => {
-      const r = ((await srv.call('GET', `/token/${to.uuid}/requests`, { key: userKey })).data.data as Array<Record<string, unknown>>)[0];
-      return r ? JSON.stringify([r.custom_action_output, r.custom_action_errors]) : '';
+    const called = async () => {
+      const h = ((await srv.call('GET', `/token/${sink.uuid}/requests`, { key: userKey })).data.data as Array<{ headers: Record<string, string[] | string> }>)[0]?.headers.authorization;
+      return Array.isArray(h) ? h[0] : h;
     };
-    await expect.poll(ran).toContain('Included template \\"Parse JSON\\"');
-    expect(JSON.parse(await ran())[1]).toEqual([]);
+    await expect.poll(called).toBe(`Basic ${Buffer.from('bob:template-secret-pw').toString('base64')}`);
+
+    // Copied action by action, a secret cannot come along: the page says which action and why.
+    await page.getByRole('button', { name: 'Copy its actions here' }).click();
+    const refusal = page.getByText(/Copied 1 of 2; action 2 \(call \(http\)\) was refused: .*stored secret/);
+    await refusal.waitFor();
+    await views(page, '12-token-templates-copy-refused');
+    expect(await chain()).toEqual(['template', 'auto_json']);
 
     await page.goto(`${srv.url}/#/account/templates`);
-    const card = page.getByRole('listitem', { name: /Parse JSON/ });
+    const card = page.getByRole('listitem', { name: /Parse and call/ });
     expect(await card.textContent()).toContain('parse (auto_json)');
+    expect(await page.content()).not.toContain('template-secret-pw');
     await views(page, '13-templates');
   });
 

@@ -2,24 +2,34 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../auth/access.js';
 import { fromZod } from '../../errors.js';
-import type { TemplateService } from '../../templates/service.js';
+import type { TokenRecord } from '../../store/types.js';
+import { TemplateCreateBody, type TemplateService } from '../../templates/service.js';
+import type { Step } from '../../workflows/document.js';
 import type { AppState, HttpServices } from '../services.js';
-import { pageEnvelope, publicBaseUrl } from '../token-access.js';
+import { loadToken, pageEnvelope, publicBaseUrl } from '../token-access.js';
 
 const ListQuery = z.object({
   per_page: z.coerce.number().int().min(1).max(100).default(50),
   page: z.coerce.number().int().min(1).default(1),
 });
 const WHAT = 'Templates';
+/** A template saved from a token's chain names the token, so its secret parameters come along. */
+const FromToken = TemplateCreateBody.pick({ from_token: true });
 
 /** The Templates API (api/templates.md). */
-export function templatesRouter(services: HttpServices, templates: TemplateService): Router<AppState> {
+export function templatesRouter(services: HttpServices, templates: TemplateService, tokenSteps: (token: TokenRecord) => Promise<Step[]>): Router<AppState> {
   const router = new Router<AppState>();
   const id = (raw: string | undefined) => (/^\d{1,15}$/.test(raw ?? '') ? Number(raw) : NaN);
 
   router.post('/templates', async (ctx) => {
+    const user = requireUser(ctx.state.caller, WHAT);
+    const from = FromToken.safeParse(ctx.request.body ?? {});
+    if (!from.success) throw fromZod(from.error);
+    // The token's actions API shows secrets as the marker; with `from_token` (a token the caller may
+    // open) a marker in an action of the same uuid stands for that action's stored secret.
+    const previous = from.data.from_token ? await tokenSteps(await loadToken(ctx, services, from.data.from_token)) : [];
     ctx.status = 201;
-    ctx.body = await templates.create(requireUser(ctx.state.caller, WHAT), ctx.request.body);
+    ctx.body = await templates.create(user, ctx.request.body, previous);
   });
 
   router.get('/templates', async (ctx) => {

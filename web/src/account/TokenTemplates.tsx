@@ -73,9 +73,12 @@ function TemplateTools({ token, canInclude, onChainChanged }: { token: Token; ca
       actions = (await call<{ data: TemplateAction[] }>('GET', `/token/${enc(token.uuid)}/actions`, { token: token.uuid })).data;
       if (actions.length === 0) throw new Error('This chain has no actions yet: add some above, save, then save it as a template.');
       const t = await call<Template>('POST', '/templates', {
+        token: token.uuid,
         json: {
           name: name.trim() || `Actions of ${token.alias ?? token.uuid.slice(0, 8)}`,
           actions: actions.map((a) => ({ uuid: a.uuid, type: a.type, name: a.name, parameters: a.parameters, disabled: a.disabled ?? false, condition: a.condition, condition_action: a.condition_action })),
+          // Secrets come back as a marker; this lets the server keep the token's stored ones.
+          from_token: token.uuid,
         },
       });
       setSaveMsg({ ok: true, text: `Saved as template “${t.name}” with ${t.actions.length} ${t.actions.length === 1 ? 'action' : 'actions'}.` });
