@@ -9,6 +9,9 @@ export default definePlugin({
   name: '@capture/plugin-logic',
   actions: [condition, conditions, setVariable, storeGlobalVariable],
   register() {
-    void warmUp().catch(() => {}); // a failure resurfaces as an action error on first use
+    // mathjs costs about a second of the event loop to load: warm it up once the service has started
+    // and answered its first requests, not during start-up. A failure resurfaces as an action error
+    // on first use; a capture that needs it sooner loads it itself.
+    setTimeout(() => void warmUp().catch(() => {}), 5_000).unref();
   },
 });

@@ -16,8 +16,9 @@ interface MathNode {
 
 const MAX_EXPRESSION = 10_000;
 
-// mathjs takes seconds to import on a busy machine: it is loaded in the background once the
-// plugin is registered (warmUp) rather than blocking start-up or the first capture that needs it.
+// mathjs takes seconds to import on a busy machine: it is loaded in the background a few seconds
+// after the plugin is registered (warmUp), rather than during start-up or by the first capture that
+// needs it.
 let parser: Promise<(expr: string) => MathNode> | undefined;
 export function warmUp(): Promise<unknown> {
   parser ??= import('mathjs').then((m) => m.parse as unknown as (e: string) => MathNode);
