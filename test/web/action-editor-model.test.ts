@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MODIFIERS as CORE_MODIFIERS } from '../../core/actions/templating.js';
 import { builtinRegistry } from '../../core/actions/builtin.js';
 import { duplicate, fromText, remove, stepPath, toText } from '../../web/src/actions/model.js';
-import { explain, fieldsOf, type JsonSchema } from '../../web/src/actions/schema.js';
+import { explain, fieldsOf, type ActionType, type JsonSchema } from '../../web/src/actions/schema.js';
 import { MODIFIERS, availableVariables, partialAt, suggest, variablesSetBy } from '../../web/src/actions/variables.js';
-import type { ActionType } from '../../web/src/actions/api.js';
 
 const types = async () => new Map((await builtinRegistry()).list().map((t) => [t.type, t as unknown as ActionType]));
 

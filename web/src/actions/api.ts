@@ -1,19 +1,9 @@
 // The API calls of the visual action editor: action types, providers, global variables, stored
 // requests to test on, and the dry test run of the document being edited.
 import { call, enc, type CapturedRequest, type RequestPage } from '../api';
-import type { JsonSchema } from './schema';
+import type { ActionType } from './schema';
 
-export interface ActionType {
-  type: string;
-  title: string;
-  category: string;
-  description: string;
-  /** Variables the type sets, with placeholders such as `<variable_name>` for its parameters. */
-  sets: string[];
-  creatable: boolean;
-  plugin: string;
-  schema: JsonSchema;
-}
+export type { ActionType };
 
 export interface ProviderType {
   type: string;

@@ -19,6 +19,19 @@ export interface JsonSchema {
   writeOnly?: boolean;
 }
 
+/** An action type as GET /action-types lists it. */
+export interface ActionType {
+  type: string;
+  title: string;
+  category: string;
+  description: string;
+  /** Variables the type sets, with placeholders such as `<variable_name>` for its parameters. */
+  sets: string[];
+  creatable: boolean;
+  plugin: string;
+  schema: JsonSchema;
+}
+
 export type FieldKind = 'text' | 'textarea' | 'secret' | 'select' | 'toggle' | 'number' | 'provider' | 'object' | 'list' | 'json';
 
 export interface FieldSpec {

@@ -1,8 +1,9 @@
 // What the variables typeahead offers: the request's own variables (core/actions/variables.ts),
 // the account's global variables, the variables set by the steps above (each type's `sets`), and
 // the modifiers a variable can end in (core/actions/templating.ts).
-import type { ActionType } from './api';
-import type { Step } from './model';
+// Imports name their .js files: this module also runs under Node (test/web), not only in vite.
+import type { Step } from './model.js';
+import type { ActionType } from './schema.js';
 
 export interface Suggestion {
   /** What is inserted after the `$`. */
