@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from './query/index.js';
 import { searchCases, searchNow, searchSamples, searchToken } from './query/fixtures.js';
+import { runTransferContract } from './transfer.contract.js';
 import { AliasTaken, type RequestRecord, type Store, type TokenRecord } from './types.js';
 
 let sortingSeq = 1_700_000_000_000_000;
@@ -510,4 +511,5 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       }
     });
   });
+  runTransferContract(name, factory, { sampleToken, sampleRequest });
 }

@@ -3,7 +3,7 @@
 // upserts on `_id`; numeric ids move their sequence on, so ids created later never collide.
 // Requests are read in list order (token, sorting, insertion) and given fresh `ins` values in that
 // order; their tokens' figures are recounted after each page.
-import { ObjectId, type Collection, type Document, type Filter } from 'mongodb';
+import { ObjectId, type Collection, type Document, type Filter, type OptionalUnlessRequiredId } from 'mongodb';
 import type { RequestWithFiles, TransferCheckpoint, TransferKind, TransferRecords, TransferRepo } from '../types.js';
 import {
   toApiKey,
@@ -20,6 +20,7 @@ import {
   toWorkflowDoc,
   toBinary,
   toBuffer,
+  isDuplicateKey,
   type Cols,
   type FileDoc,
   type RequestDoc,
@@ -86,6 +87,21 @@ function kinds(c: Cols): { [K in Exclude<TransferKind, 'requests'>]: Kind } {
   };
 }
 
+/** Inserts the documents, leaving those whose `_id` is already there as they are (plain inserts: upserts cost far more). */
+async function insertNew<T extends { _id: string }>(coll: Collection<T>, docs: T[]): Promise<void> {
+  try {
+    await coll.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
+  } catch (e) {
+    if (!isDuplicateKey(e)) throw e;
+    // Some were there (a page copied again after an interruption): insert the others. Servers
+    // differ in what an unordered insert with duplicates stored, so ask.
+    const there = await coll.find({ _id: { $in: docs.map((d) => d._id) } } as Filter<T>, { projection: { _id: 1 } }).toArray();
+    const have = new Set(there.map((d) => String(d._id)));
+    const rest = docs.filter((d) => !have.has(d._id));
+    if (rest.length) await coll.insertMany(rest as OptionalUnlessRequiredId<T>[], { ordered: false });
+  }
+}
+
 const BY_LIST_ORDER = { token_id: 1, sorting: 1, ins: 1 } as const;
 
 export class MongoTransferRepo implements TransferRepo {
@@ -127,7 +143,20 @@ export class MongoTransferRepo implements TransferRepo {
     );
     if (k.seq) {
       const top = Math.max(...docs.map((d) => Number(d._id)));
-      await this.c.sequences.updateOne({ _id: k.seq }, { $max: { seq: top } }, { upsert: true });
+      await this.raiseSequence(k.seq, top);
+    }
+  }
+
+  /** Moves a sequence on to at least `top` (a conditional $set, then an insert: what $max would do, in operators every server has). */
+  private async raiseSequence(name: string, top: number): Promise<void> {
+    const raise = () => this.c.sequences.updateOne({ _id: name, seq: { $lt: top } }, { $set: { seq: top } });
+    if ((await raise()).matchedCount) return;
+    try {
+      await this.c.sequences.insertOne({ _id: name, seq: top });
+    } catch (e) {
+      // It exists (at or past `top`, or made meanwhile): raise it if it is still below.
+      if (!isDuplicateKey(e)) throw e;
+      await raise();
     }
   }
 
@@ -160,16 +189,10 @@ export class MongoTransferRepo implements TransferRepo {
     );
     // Files first, as RequestRepo.insert does: a reader never sees a request whose files are missing.
     if (fileDocs.length) {
-      await this.c.files.bulkWrite(fileDocs.map(({ _id, ...d }) => ({ replaceOne: { filter: { _id }, replacement: d, upsert: true } })), { ordered: false });
+      await insertNew(this.c.files, fileDocs);
     }
     // Fresh `ins` values in the order given (increasing within this process): ties keep their order.
-    await this.c.requests.bulkWrite(
-      items.map((i) => {
-        const { _id, ...doc } = toRequestDoc(i.request, new ObjectId());
-        return { updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } };
-      }),
-      { ordered: false },
-    );
+    await insertNew(this.c.requests, items.map((i) => toRequestDoc(i.request, new ObjectId())));
     for (const tokenId of new Set(items.map((i) => i.request.token_id))) await this.recount(tokenId);
   }
 
