@@ -1,0 +1,288 @@
+// Two service processes on one store behave as one service: what one is told, the other knows;
+// limits are counted once for both; jobs run once. The same cases run on one MongoDB database
+// (MONGODB_URI's server, or the wire-compatible emulator .ci/run installs; skipped, naming what is
+// missing, without either) and on one SQLite file (DATA_DIR shared), where the README allows a
+// read in one process to miss the other's captures of the last 100 ms: reads there are retried.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discardStoreData, NO_MONGO, startTestMongo, testDbName, type TestMongo } from './helpers/mongo.js';
+import { startServiceProcess, type ServiceProcess } from './helpers/service-process.js';
+import { openSse } from './helpers/sse.js';
+
+const ADMIN = 'multi-instance-admin-key-0123';
+const SECRET = 'multi-instance-secret-key-0123456789abcdef';
+/** Anonymous and free users may create this many tokens a minute (per user or address, not per process). */
+const FREE_TOKENS_PER_MIN = 3;
+
+const SETTINGS = {
+  ADMIN_API_KEY: ADMIN,
+  SECRET_KEY: SECRET,
+  TOKEN_CREATE_PER_MIN_FREE: String(FREE_TOKENS_PER_MIN),
+  TOKEN_CREATE_PER_MIN_PREMIUM: '100000',
+  // Both processes look for due jobs often, so each would run a job it could lock.
+  SCHEDULER_POLL_MS: '300',
+  SHUTDOWN_GRACE_MS: '2000',
+};
+
+interface Reply {
+  status: number;
+  text: string;
+  data: any;
+  headers: Headers;
+}
+
+async function call(base: string, method: string, p: string, opts: { key?: string; json?: unknown; body?: string } = {}): Promise<Reply> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (opts.key) headers['Api-Key'] = opts.key;
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(base + p, { method, headers, body });
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON: the text is what counts.
+  }
+  return { status: res.status, text, data, headers: res.headers };
+}
+
+/** Calls `fn` until it returns something other than undefined. */
+async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Per-minute limits count in windows aligned to the minute: start a case well inside one. */
+async function freshMinute(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await sleep(left + 100);
+}
+
+/** A server the schedule and the queued action call; it counts the hits per path. */
+async function startTarget() {
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    hits.set(req.url ?? '/', (hits.get(req.url ?? '/') ?? 0) + 1);
+    res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits: (p: string) => hits.get(p) ?? 0,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+interface Instances {
+  a: ServiceProcess;
+  b: ServiceProcess;
+  /** Removes what the instances stored. */
+  discard(): Promise<void>;
+}
+
+/** The cases, for two processes on whatever one store `start` puts them. */
+function twoInstances(start: () => Promise<Instances>): void {
+  let instances: Instances;
+  let A: string;
+  let B: string;
+  let key: string;
+  let target: Awaited<ReturnType<typeof startTarget>>;
+  let scheduleId: number;
+  const closers: Array<() => void> = [];
+  /** Captures that answer late (token timeouts), awaited before the processes stop. */
+  const late: Array<Promise<unknown>> = [];
+
+  const token = async (base: string, body: Record<string, unknown> = {}) => {
+    const r = await call(base, 'POST', '/token', { key, json: body });
+    expect(r.status, r.text).toBe(200);
+    return r.data as { uuid: string };
+  };
+  const listed = async (base: string, uuid: string): Promise<string[]> => {
+    const r = await call(base, 'GET', `/token/${uuid}/requests?per_page=100`, { key });
+    expect(r.status, r.text).toBe(200);
+    return r.data.data.map((x: { uuid: string }) => x.uuid);
+  };
+
+  beforeAll(async () => {
+    target = await startTarget();
+    instances = await start();
+    A = instances.a.url;
+    B = instances.b.url;
+    const user = await call(A, 'POST', '/users', { key: ADMIN, json: { name: 'ops', email: 'ops@example.test', premium: true } });
+    expect(user.status, user.text).toBe(201);
+    key = user.data.api_key;
+    // Created first, as the schedule's first tick may be up to a minute away; checked last.
+    const schedule = await call(A, 'POST', '/schedules', {
+      key,
+      json: { name: 'once', interval: '1-minute', request_method: 'GET', request_url: `${target.url}/schedule`, timeout: 10 },
+    });
+    expect(schedule.status, schedule.text).toBe(200);
+    scheduleId = schedule.data.id;
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const c of closers) c();
+    await Promise.allSettled(late);
+    if (instances) {
+      const codes = await Promise.all([instances.a.stop(), instances.b.stop()]);
+      await instances.discard();
+      expect(codes).toEqual([0, 0]);
+    }
+    await target?.close();
+  }, 60_000);
+
+  it('a token created on one is read on the other', async () => {
+    const t = await token(A, { default_content: 'made on A' });
+    const onB = await call(B, 'GET', `/token/${t.uuid}`, { key });
+    expect(onB.status).toBe(200);
+    expect(onB.data).toMatchObject({ uuid: t.uuid, default_content: 'made on A' });
+  });
+
+  it('a capture taken by one is listed and streamed live (SSE and socket.io) by the other', async () => {
+    const t = await token(A);
+    const sse = await openSse(`${B}/token/${t.uuid}/events`, { 'Api-Key': key });
+    closers.push(() => sse.close());
+    expect(sse.status).toBe(200);
+    const socket = io(B, { transports: ['websocket'], reconnection: false });
+    closers.push(() => socket.close());
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const subscribed = new Promise((resolve) => socket.once('subscribed', resolve));
+    socket.emit('subscribe', { channel: `private-token.${t.uuid}`, auth: { headers: { 'Api-Key': key } } });
+    await subscribed;
+    const pushed = new Promise<any[]>((resolve) => socket.once('request.created', (...args: any[]) => resolve(args)));
+
+    const captured = await call(A, 'POST', `/${t.uuid}/from-a`, { body: 'hello' });
+    expect(captured.status).toBe(200);
+    const id = captured.headers.get('x-request-id');
+
+    expect((await sse.waitFor((e) => e.event === 'request.created', 10_000)).json.uuid).toBe(id);
+    expect((await pushed)[1].request.uuid).toBe(id);
+    expect(await until(async () => ((await listed(B, t.uuid)).includes(id!) ? true : undefined), 'the capture in B’s list')).toBe(true);
+  });
+
+  it('a set-response sent to one answers a caller waiting on the other', async () => {
+    const t = await token(A, { listen: 10 });
+    const waiting = call(B, 'POST', `/${t.uuid}`, { body: 'waits on B' });
+    const id = await until(async () => (await listed(A, t.uuid))[0], 'the waiting capture on A');
+    const set = await call(A, 'PUT', `/token/${t.uuid}/request/${id}/response`, {
+      key,
+      json: { status: 201, content: Buffer.from('answered through A').toString('base64'), headers: { 'X-Answered-By': 'a' } },
+    });
+    expect(set.status, set.text).toBeLessThan(300);
+    const answer = await waiting;
+    expect(answer.status).toBe(201);
+    expect(answer.text).toBe('answered through A');
+    expect(answer.headers.get('x-answered-by')).toBe('a');
+  });
+
+  it('the token timeout limit (100 / timeout a minute) is counted once for both', async () => {
+    await freshMinute();
+    const t = await token(A, { timeout: 30 }); // at most 3 requests a minute
+    // Each allowed capture is answered only after its 30 s wait; they are stored at once.
+    for (const base of [A, B, A]) late.push(call(base, 'POST', `/${t.uuid}`, { body: 'slow' }).catch(() => null));
+    await until(async () => ((await listed(A, t.uuid)).length === 3 ? true : undefined), 'the three captures');
+    for (const base of [B, A]) {
+      const refused = await call(base, 'POST', `/${t.uuid}`, { body: 'one too many' });
+      expect(refused.status).toBe(429);
+      expect(refused.text).toMatch(/at most 3 requests a minute/);
+    }
+  });
+
+  it('the Rate Limit action is counted once for both', async () => {
+    const t = await token(A, { actions: true });
+    // A window of 31 days, aligned to the epoch: the case cannot straddle two.
+    const action = await call(A, 'POST', `/token/${t.uuid}/actions`, { key, json: { type: 'rate_limit', parameters: { period: 86_400 * 31, count: 3 } } });
+    expect(action.status, action.text).toBe(200);
+    const statuses: number[] = [];
+    for (const base of [A, B, A, B, A]) statuses.push((await call(base, 'POST', `/${t.uuid}`, { body: 'counted' })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(await until(async () => ((await listed(B, t.uuid)).length === 3 ? 3 : undefined), 'three stored captures')).toBe(3);
+  });
+
+  it('the token-creation limit is counted once for both', async () => {
+    const free = await call(A, 'POST', '/users', { key: ADMIN, json: { name: 'free', email: 'free@example.test', premium: false } });
+    expect(free.status, free.text).toBe(201);
+    await freshMinute();
+    const statuses: number[] = [];
+    for (const base of [A, B, A, B, A]) statuses.push((await call(base, 'POST', '/token', { key: free.data.api_key, json: {} })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('a deleted token stops capturing on both within a few seconds', async () => {
+    const t = await token(A);
+    // Both have resolved (and may keep) the token.
+    expect((await call(A, 'POST', `/${t.uuid}`, { body: 'before' })).status).toBe(200);
+    expect((await call(B, 'POST', `/${t.uuid}`, { body: 'before' })).status).toBe(200);
+    expect((await call(A, 'DELETE', `/token/${t.uuid}`, { key })).status).toBe(204);
+    expect((await call(A, 'POST', `/${t.uuid}`, { body: 'after' })).status).toBe(404);
+    const deletedAt = Date.now();
+    await until(async () => ((await call(B, 'POST', `/${t.uuid}`, { body: 'after' })).status === 404 ? true : undefined), 'B to refuse the deleted token', 5000);
+    expect(Date.now() - deletedAt).toBeLessThan(5000);
+    expect((await call(B, 'GET', `/token/${t.uuid}/requests`, { key })).status).toBe(404);
+  });
+
+  it('a queued action runs once', async () => {
+    const t = await token(A, { actions: true });
+    const p = `/queued/${t.uuid}`;
+    const action = await call(A, 'POST', `/token/${t.uuid}/actions`, { key, json: { type: 'send_request', queue: true, parameters: { url: target.url + p, method: 'GET' } } });
+    expect(action.status, action.text).toBe(200);
+    expect((await call(B, 'POST', `/${t.uuid}`, { body: 'queue it' })).status).toBe(200);
+    await until(async () => (target.hits(p) > 0 ? true : undefined), 'the queued action', 20_000);
+    // Many polling rounds of both processes later, still one run.
+    await sleep(3000);
+    expect(target.hits(p)).toBe(1);
+  });
+
+  it('a schedule ticks once, not once per process', { timeout: 100_000 }, async () => {
+    await until(async () => (target.hits('/schedule') > 0 ? true : undefined), 'the schedule’s first tick', 80_000);
+    await sleep(3000);
+    expect(target.hits('/schedule')).toBe(1);
+    for (const base of [A, B]) {
+      const logs = await call(base, 'GET', `/schedules/${scheduleId}/logs`, { key });
+      expect(logs.status, logs.text).toBe(200);
+      expect(logs.data.total).toBe(1);
+    }
+  });
+}
+
+const mongo: TestMongo | null = await startTestMongo();
+afterAll(() => mongo?.stop());
+
+/** `uri` with its database (the path) replaced by `db`. */
+function withDatabase(uri: string, db: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${db}`);
+}
+
+describe.skipIf(!mongo)(mongo ? 'two processes on one MongoDB database' : `two processes on one MongoDB database: ${NO_MONGO}`, () => {
+  twoInstances(async () => {
+    const dbName = testDbName('capture_multi');
+    const env = { ...SETTINGS, MONGODB_URI: withDatabase(mongo!.uri, dbName) };
+    const [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+    return { a, b, discard: () => discardStoreData(mongo!.uri, dbName) };
+  });
+});
+
+describe('two processes on one SQLite file', () => {
+  twoInstances(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'multi-instance-'));
+    const env = { ...SETTINGS, DATA_DIR: dir };
+    const [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+    return { a, b, discard: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  });
+});
