@@ -9,14 +9,19 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** Pages per step: progress is reported after each (4 KiB pages: 64 MiB). */
-const STEP_PAGES = 16_384;
+export const STEP_PAGES = 16_384;
 
 export interface BackupResult {
   pages: number;
   bytes: number;
 }
 
-export async function backupSqlite(file: string, dest: string, onProgress?: (done: number, total: number) => void): Promise<BackupResult> {
+export async function backupSqlite(
+  file: string,
+  dest: string,
+  onProgress?: (done: number, total: number) => void,
+  stepPages = STEP_PAGES,
+): Promise<BackupResult> {
   const db = new Database(file, { fileMustExist: true });
   const partial = `${dest}.partial`;
   fs.rmSync(partial, { force: true });
@@ -28,7 +33,7 @@ export async function backupSqlite(file: string, dest: string, onProgress?: (don
     const result = await db.backup(partial, {
       progress({ totalPages, remainingPages }) {
         onProgress?.(totalPages - remainingPages, totalPages);
-        return STEP_PAGES;
+        return stepPages;
       },
     });
     db.exec('COMMIT');
