@@ -59,7 +59,8 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, clock: () 
         end();
         current = p.what;
         started = now;
-        lastPlain = 0;
+        // The first figures of an item are shown at once.
+        lastPlain = -Infinity;
         finishedShown = false;
       }
       last = p;
