@@ -2,25 +2,13 @@
 // forms (variables typeahead included) without touching YAML, test it until a step, see field
 // errors, save, and see a capture run it; toggling YAML <-> visual keeps everything.
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS, buildPage, haveChromium, launch, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { ARTIFACTS, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
 
-let built: { dir: string; cleanup: () => Promise<void> } | undefined;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  built = await buildPage();
-  browser = await launch();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await built?.cleanup();
-});
+const shared = builtPageAndBrowser();
 
 /** Adds an action type from the picker by searching for it. */
 async function addAction(page: Page, search: string, title: string) {
@@ -47,12 +35,12 @@ describe.skipIf(!haveChromium)('visual action editor in Chromium', () => {
   let ownerKey = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(built!.dir) });
+    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
     const owner = await srv.user(true);
     ownerKey = owner.key;
     token = (await srv.token({ actions: true }, owner.key)).uuid;
     await srv.call('POST', `/${token}/orders`, { json: { customer: 'ann', total: 42 } });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addInitScript((key) => localStorage.setItem('capture.apiKey', key), owner.key);
     page = await context.newPage();
     // A locator that never matches fails with its name well before the test's own timeout.

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
 import { webModule } from '../../core/web/web.module.js';
 
@@ -41,6 +42,32 @@ export async function modulesWithPage(dir: string, opts: { realtime?: boolean } 
   return [...mods, webModule({ dir })];
 }
 
+/**
+ * The page built once and one Chromium for a test file: registers the hooks that build and launch
+ * them before its tests and close them after. Read `dir` and `browser` inside tests and hooks.
+ */
+export function builtPageAndBrowser(): { readonly dir: string; readonly browser: Browser } {
+  let built: { dir: string; cleanup: () => Promise<void> } | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!haveChromium) return;
+    built = await buildPage();
+    browser = await launch();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await built?.cleanup();
+  });
+  return {
+    get dir() {
+      return built!.dir;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
+}
+
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -49,9 +76,11 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/** A full-page screenshot from the top (scrolled down, the sticky top bar would sit mid-page). */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

@@ -1,11 +1,11 @@
 // The live web page in a real browser: create a token, watch captures arrive, open one, search,
 // change the default response and see a capture honour it. Screenshots go to test/artifacts/.
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { schedulesStub } from './schedules-stub.js';
-import { buildPage, haveChromium, launch, median, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, median, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
 
 /** Creates a schedule that calls the token through the page, runs it now, and reads its log. */
 /** Starts on the new-schedule form. */
@@ -39,19 +39,7 @@ async function exerciseSchedules(page: Page, srv: TestServer, token: string, cap
   expect(await unlabelled(page)).toEqual([]);
 }
 
-let built: { dir: string; cleanup: () => Promise<void> } | undefined;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  built = await buildPage();
-  browser = await launch();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await built?.cleanup();
-});
+const shared = builtPageAndBrowser();
 
 describe.skipIf(!haveChromium)('web page in Chromium', () => {
   let srv: TestServer;
@@ -62,8 +50,8 @@ describe.skipIf(!haveChromium)('web page in Chromium', () => {
   let captureUrl = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(built!.dir) });
-    context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    context = await shared.browser.newContext({ viewport: { width: 1360, height: 900 } });
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
     errors = watchErrors(page);
@@ -358,7 +346,7 @@ describe.skipIf(!haveChromium)('web page in Chromium', () => {
   });
 
   it('works on a phone-sized screen', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const phone = await shared.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const p = await phone.newPage();
     const phoneErrors = watchErrors(p);
     await capture('/from-phone-test?x=1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"hello":"phone"}' });
@@ -397,7 +385,7 @@ describe.skipIf(!haveChromium)('web page without the realtime stream', () => {
   let srv: TestServer;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(built!.dir, { realtime: false }) });
+    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
   });
   afterAll(async () => {
     await srv?.close();
@@ -405,7 +393,7 @@ describe.skipIf(!haveChromium)('web page without the realtime stream', () => {
 
   it('falls back to polling every 2 s, and captures still appear without a reload', async () => {
     const t = await srv.token();
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${srv.url}/#/${t.uuid}`);
@@ -427,7 +415,7 @@ describe.skipIf(!haveChromium)('schedule views against the documented Schedules 
   let srv: TestServer;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: [schedulesStub(), ...(await modulesWithPage(built!.dir, { realtime: false })).filter((m) => m.name === 'web')] });
+    srv = await startTestServer({}, { modules: [schedulesStub(), ...(await modulesWithPage(shared.dir, { realtime: false })).filter((m) => m.name === 'web')] });
   });
   afterAll(async () => {
     await srv?.close();
@@ -436,7 +424,7 @@ describe.skipIf(!haveChromium)('schedule views against the documented Schedules 
   it('creates a schedule, shows field errors, runs it and shows its log', async () => {
     const t = await srv.token();
     const user = await srv.user(false);
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
     await context.addInitScript((key) => localStorage.setItem('capture.apiKey', key), user.key);
     const page = await context.newPage();
     const errors = watchErrors(page);

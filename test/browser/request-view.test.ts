@@ -5,30 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildPage, haveChromium, launch, modulesWithPage, screenshot as fullScreenshot, unlabelled, watchErrors } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
 
-/** A full-page screenshot from the top (scrolled down, the sticky top bar would sit mid-page). */
-async function screenshot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  return fullScreenshot(page, name);
-}
-
-let built: { dir: string; cleanup: () => Promise<void> } | undefined;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  built = await buildPage();
-  browser = await launch();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await built?.cleanup();
-});
+const shared = builtPageAndBrowser();
 
 interface Seen {
   method: string;
@@ -58,7 +40,7 @@ describe.skipIf(!haveChromium)('request view and list', () => {
   const row = (p: Page, path: string) => p.locator('.req-list a', { hasText: path });
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(built!.dir) });
+    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
     target = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -82,7 +64,7 @@ describe.skipIf(!haveChromium)('request view and list', () => {
     }
     plain = (await srv.token({ default_content: 'thanks', default_content_type: 'text/plain' })).uuid;
 
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
     errors = watchErrors(page);
@@ -271,7 +253,7 @@ describe.skipIf(!haveChromium)('request view and list', () => {
         ['desktop', { viewport: { width: 1280, height: 900 } }],
         ['phone', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
       ] as const) {
-        const ctx = await browser.newContext({ ...opts, colorScheme: scheme });
+        const ctx = await shared.browser.newContext({ ...opts, colorScheme: scheme });
         const p = await ctx.newPage();
         const pageErrors = watchErrors(p);
         await p.goto(`${srv.url}/#/${shop}`);

@@ -3,10 +3,10 @@
 // removing providers, managing global variables and groups, saving a token's chain as a template
 // and using it, creating a database and querying it; and a server without Databases saying so.
 // Each screen is photographed at 1280 and 390 px wide, light and dark, into test/artifacts/.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { buildPage, haveChromium, launch, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
 
 const PG_URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -41,19 +41,7 @@ async function signIn(page: Page, key: string, who: RegExp): Promise<void> {
 
 const account = (page: Page) => page.getByRole('navigation', { name: 'Account' });
 
-let built: { dir: string; cleanup: () => Promise<void> } | undefined;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  built = await buildPage();
-  browser = await launch();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await built?.cleanup();
-});
+const shared = builtPageAndBrowser();
 
 describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }, () => {
   let srv: TestServer;
@@ -64,8 +52,8 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
   const databases: string[] = [];
 
   beforeAll(async () => {
-    srv = await startTestServer({ DATABASES_POSTGRES_URL: PG_URL }, { modules: await modulesWithPage(built!.dir, { realtime: false }) });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    srv = await startTestServer({ DATABASES_POSTGRES_URL: PG_URL }, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
+    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
     page = await context.newPage();
     // A step that cannot happen fails with its locator, well within the test's time.
@@ -379,8 +367,8 @@ describe.skipIf(!haveChromium)('a server without Databases', { timeout: 60_000 }
   let context: BrowserContext;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(built!.dir, { realtime: false }) });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
+    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   }, 180_000);
 
   afterAll(async () => {
