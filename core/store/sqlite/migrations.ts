@@ -322,11 +322,14 @@ export const migrations: Migration[] = [
 
 /**
  * Applies every migration not applied yet, in version order. Applied versions are recorded one by
- * one, so migrations added by different modules may land in any order.
+ * one, so migrations added by different modules may land in any order. Several processes may start
+ * on one file at once: each migration runs in an IMMEDIATE transaction (one process at a time) that
+ * first checks whether another process applied it meanwhile.
  */
 export function migrate(db: Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
@@ -335,13 +338,14 @@ export function migrate(db: Database): void {
     if (fk) db.pragma('foreign_keys = OFF');
     try {
       db.transaction(() => {
+        if (isApplied.get(m.version)) return;
         db.exec(m.up);
         for (const table of m.rebuild?.referencedBy ?? []) {
           const broken = db.pragma(`foreign_key_check(${table})`) as unknown[];
           if (broken.length) throw new Error(`migration ${m.version} broke ${broken.length} foreign key(s) of ${table}`);
         }
         record.run(m.version, Date.now());
-      })();
+      }).immediate();
     } finally {
       if (fk) db.pragma('foreign_keys = ON');
     }
