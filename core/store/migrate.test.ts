@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../scripts/cli.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { discardStoreData, NO_MONGO, startTestMongo, testDbName } from '../../test/helpers/mongo.js';
 import { hashApiKey } from '../auth/secrets.js';
 import { copyStore, Interrupted, REPOSITORY_KINDS, TargetNotEmpty, TRANSFER_ORDER } from './migrate.js';
 import { sampleRequest } from './store.contract.js';
@@ -24,7 +25,8 @@ const REQUESTS = Number(process.env.MIGRATE_REQUESTS ?? 10_000);
 /** Generated requests per token: within the default request_limit, so nothing is trimmed. */
 const PER_TOKEN = 10_000;
 const SECRET_KEY = 'migrate-test-secret-key-0123456789abcdef';
-const uri = process.env.MONGODB_URI;
+// MONGODB_URI's server, or the emulator .ci/run installs (JONGODB_BIN); null: the round trip is skipped.
+const mongoServer = await startTestMongo();
 /** A plugin with a provider type, so that a provider can be stored. */
 const PLUGINS = fileURLToPath(new URL('../../test/fixtures/plugin-vault', import.meta.url));
 
@@ -231,10 +233,12 @@ describe('migrate between SQLite databases', () => {
     }
   }, 120_000);
 
-  describe.skipIf(!uri)('through MongoDB and back (MONGODB_URI)', () => {
+  describe.skipIf(!mongoServer)(mongoServer ? 'through MongoDB and back' : `through MongoDB and back: ${NO_MONGO}`, () => {
+    afterAll(() => mongoServer?.stop());
     it('SQLite -> MongoDB -> SQLite leaves every API answer identical', async () => {
-      const at = new URL(uri!);
-      at.pathname = `/capture_migrate_${Date.now()}`;
+      const dbName = testDbName('capture_migrate');
+      const at = new URL(mongoServer!.uri);
+      at.pathname = `/${dbName}`;
       const mongo = at.toString();
       try {
         expect(await cli('migrate', '--from', source, '--to', mongo)).toBe(0);
@@ -243,20 +247,9 @@ describe('migrate between SQLite databases', () => {
         expect(await cli('migrate', '--from', mongo, '--to', back)).toBe(0);
         expect(await answers({ DATA_DIR: back }, seeded.paths)).toEqual(before);
       } finally {
-        const { MongoClient } = await import('mongodb');
-        const client = new MongoClient(mongo);
-        const db = client.db();
-        // No dropDatabase (nor listCollections) on every server: the collections the store and the scheduler make.
-        const known = ['users', 'api_keys', 'sequences', 'tokens', 'requests', 'files', 'rate_counters', 'groups', 'listeners', 'workflows', 'global_variables',
-          'providers', 'databases', 'templates', 'action_failures', 'schedules', 'schedule_logs', 'notification_settings', 'transfer_checkpoints', 'agendaJobs', 'realtime_events'];
-        const names = await db.listCollections().toArray().then((cs) => cs.map((c) => c.name), () => known);
-        for (const name of names) await db.collection(name).drop().catch(() => undefined);
-        await client.close();
+        await discardStoreData(mongoServer!.uri, dbName);
       }
     }, 300_000);
   });
 });
 
-describe.skipIf(uri)('migrate through MongoDB skipped: MONGODB_URI is unset', () => {
-  it('runs SQLite -> MongoDB -> SQLite when MONGODB_URI points at a server', () => {});
-});
