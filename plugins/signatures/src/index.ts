@@ -1,0 +1,9 @@
+import { definePlugin } from '../../../core/sdk/index.js';
+import { webhookSecretProvider } from './provider.js';
+import { verifySignature } from './verify-signature.js';
+
+export default definePlugin({
+  name: '@capture/plugin-signatures',
+  actions: [verifySignature],
+  providers: [webhookSecretProvider],
+});
