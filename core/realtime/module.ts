@@ -4,6 +4,7 @@ import { createBus, type RealtimeBus } from './bus.js';
 import { createFeed } from './feed.js';
 import { attachSocketIo } from './socket.js';
 import { sseRouter, type SseOptions, type SseStream } from './sse.js';
+import { createRequestWaiters, type RequestWaiters } from './waiters.js';
 
 export interface RealtimeOptions {
   sse?: SseOptions;
@@ -15,6 +16,8 @@ export interface RealtimeOptions {
 
 /** The key under which the bus is put in ModuleContext.shared. */
 export const BUS_KEY = 'bus';
+/** The key under which the callers waiting for a request (waiters.ts) are shared. */
+export const WAITERS_KEY = 'waiters';
 
 export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule {
   return {
@@ -27,6 +30,8 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
       bus.setShare((e) => feed.share(e));
       await feed.start(bus);
       ctx.shared.set(BUS_KEY, bus satisfies RealtimeBus);
+      const waiters = createRequestWaiters({ store, bus, now: () => clock.now(), onError: (err) => log.error('request wait lookup failed', { err }) });
+      ctx.shared.set(WAITERS_KEY, waiters satisfies RequestWaiters);
 
       pipeline.captured.push((token, record) => bus.publish({ type: 'request.created', tokenId: token.uuid, request: record }));
       tokens.updateHooks.push((token) => bus.publish({ type: 'token.updated', tokenId: token.uuid, token }));
@@ -40,6 +45,7 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
       const disconnectAll = () => {
         for (const s of [...streams]) s.close();
         socket?.disconnectAll();
+        waiters.closeAll();
       };
       return {
         routers: [router],
@@ -48,6 +54,7 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
           disconnectAll();
           await feed.stop();
           ctx.shared.delete(BUS_KEY);
+          ctx.shared.delete(WAITERS_KEY);
         },
       };
     },

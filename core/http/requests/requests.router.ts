@@ -11,6 +11,7 @@ import { createOutboundClient } from '../../net/outbound.js';
 import { requestsToCsv } from './csv.js';
 import { forwardRequest } from './forward.js';
 import { requestsToHar } from './har.js';
+import { waitForRequest } from './wait.js';
 import { ExportQuery, ForwardBody, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
 
 export function parseSearch(text: string | undefined) {
@@ -84,6 +85,11 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="requests-${token.uuid}.csv"`);
     ctx.body = requestsToCsv(result.items);
+  });
+
+  // Also before /requests/:request.
+  router.get('/token/:token/requests/wait', async (ctx) => {
+    await waitForRequest(ctx, services, await loadToken(ctx, services, ctx.params.token!));
   });
 
   for (const prefix of ['request', 'requests']) {

@@ -27,6 +27,19 @@ export const RequestListQuery = RequestFilterQuery.extend({
   page: z.coerce.number().int().min(1).default(1),
 });
 
+/** The longest a caller may wait for a matching request (seconds). */
+export const MAX_WAIT_SECONDS = 60;
+
+export const WaitQuery = z.object({
+  query: z.string().max(4096).optional(),
+  after: z
+    .string()
+    .regex(/^(\d{1,16}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, 'must be a sorting key (digits) or a request UUID')
+    .optional()
+    .describe('Only requests newer than this one: its sorting key or its UUID'),
+  timeout: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).default(30).describe(`Seconds to wait, at most ${MAX_WAIT_SECONDS}`),
+});
+
 export const NoteBody = z.object({ note: z.string().max(10_000).nullable() });
 
 /** 10 MiB of body, in base64. */

@@ -1,0 +1,54 @@
+// GET /token/{id}/requests/wait: answers with a request matching `query` newer than `after`, at
+// once when one is stored, else when one arrives (core/realtime/waiters.ts), else 408.
+import type { ParameterizedContext } from 'koa';
+import { HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
+import type { RequestWaiters } from '../../realtime/waiters.js';
+import type { Store, TokenRecord } from '../../store/types.js';
+import type { AppState, HttpServices } from '../services.js';
+import { requestView } from './request.view.js';
+import { WaitQuery } from './requests.schema.js';
+import { parseSearch } from './requests.router.js';
+
+/** `after` as a sorting key: given as one, or the sorting key of the named request of this token. */
+async function afterSorting(store: Store, token: TokenRecord, after: string | undefined): Promise<number | null> {
+  if (after === undefined) return null;
+  if (/^\d+$/.test(after)) return Number(after);
+  const r = await store.requests.get(token.uuid, after.toLowerCase());
+  if (!r) throw new ValidationError('after: no request of this token has this ID', { after: ['no request of this token has this ID'] });
+  return r.sorting;
+}
+
+export async function waitForRequest(ctx: ParameterizedContext<AppState>, services: HttpServices, token: TokenRecord): Promise<void> {
+  const q = WaitQuery.safeParse(ctx.query);
+  if (!q.success) throw fromZod(q.error);
+  const queryText = q.data.query?.trim() ?? '';
+  const query = queryText === '' ? null : parseSearch(queryText);
+  const after = await afterSorting(services.store, token, q.data.after);
+  const waiters = services.shared?.get('waiters') as RequestWaiters | undefined;
+  if (!waiters) throw new HttpError(503, 'Waiting for requests needs the realtime module, which is not running');
+
+  // The caller hanging up ends the wait (and frees its listener) at once.
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  ctx.res.once('close', onClose);
+  try {
+    const outcome = await waiters.wait({ tokenId: token.uuid, query, queryText, afterSorting: after, timeoutMs: q.data.timeout * 1000, signal: gone.signal });
+    switch (outcome.kind) {
+      case 'found':
+        ctx.body = requestView(outcome.request, token);
+        return;
+      case 'timeout':
+        throw new HttpError(408, `No matching request arrived within ${q.data.timeout} s`);
+      case 'gone':
+        throw new NotFound('Token not found');
+      case 'closing':
+        throw new HttpError(503, 'The service is shutting down');
+      case 'aborted':
+        // Nobody is left to answer.
+        ctx.status = 204;
+        return;
+    }
+  } finally {
+    ctx.res.off('close', onClose);
+  }
+}
