@@ -4,7 +4,7 @@ import { ActionBody } from '../workflows/service.js';
 import { GlobalBody } from './globals/globals.router.js';
 import { GroupBody } from './groups/groups.schema.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
-import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestView, SetResponseBody } from './requests/requests.schema.js';
+import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestView, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { UserCreateBody } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
@@ -40,6 +40,14 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/request/{request_id}/note': { put: { summary: 'Set the note of a request', body: NoteBody, response: RequestView } },
   '/token/{token_id}/request/{request_id}/response': { put: { summary: 'Answer a capture that is listening (base64 content)', body: SetResponseBody } },
   '/token/{token_id}/request/{request_id}/download/{file_id}': { get: { summary: 'Download an uploaded file or attachment' } },
+  '/token/{token_id}/requests/wait': {
+    get: {
+      summary:
+        'Wait for a request matching `query` (the search language) newer than `after`: answers at once with the newest stored match, else with the first one to arrive (HTTP, e-mail or DNS), else 408 after `timeout` seconds',
+      query: WaitQuery,
+      response: RequestView,
+    },
+  },
   '/token/{token_id}/requests/export': { get: { summary: 'CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back', query: ExportQuery } },
   '/token/{token_id}/request/{request_id}/forward': {
     post: {

@@ -27,7 +27,7 @@ export interface ServiceMetrics {
   /** Read at scrape time: what waits for a sandbox worker, and how many runs are going on. */
   sandboxSource(read: () => { queued: number; busy: number } | null): void;
   /** Read at scrape time: live realtime subscribers by transport. */
-  realtimeSource(read: () => { sse: number; socketio: number }): void;
+  realtimeSource(read: () => { sse: number; socketio: number; wait: number }): void;
   /** The exposition text and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -99,16 +99,17 @@ export function createMetrics(): ServiceMetrics {
   });
   const scheduleRuns = new client.Counter({ name: `${PREFIX}schedule_runs_total`, help: 'Schedule runs', registers });
   const scheduleFailures = new client.Counter({ name: `${PREFIX}schedule_failures_total`, help: 'Schedule runs that failed (request error, failed check, 5xx)', registers });
-  let readRealtime = () => ({ sse: 0, socketio: 0 });
+  let readRealtime = () => ({ sse: 0, socketio: 0, wait: 0 });
   new client.Gauge({
     name: `${PREFIX}realtime_subscribers`,
-    help: 'Live realtime connections by transport (sse, socketio)',
+    help: 'Live realtime connections by transport (sse, socketio, wait: callers of GET /token/{id}/requests/wait)',
     labelNames: ['transport'] as const,
     registers,
     collect() {
       const r = readRealtime();
       this.set({ transport: 'sse' }, r.sse);
       this.set({ transport: 'socketio' }, r.socketio);
+      this.set({ transport: 'wait' }, r.wait);
     },
   });
   const batchSize = new client.Histogram({

@@ -148,6 +148,8 @@ describe('waiting for a request', () => {
     const calls = Array.from({ length: 200 }, () => s.call('GET', waitUrl(t.uuid, { query: 'method:POST', timeout: '30' })));
     await waitersReady(t.uuid, 200);
     expect(bus().subscriberCount(t.uuid)).toBe(1);
+    const metrics = (await s.call('GET', '/metrics')).text;
+    expect(metrics).toMatch(/^capture_realtime_subscribers\{transport="wait"\} 200$/m);
     const match = await capture(t.uuid, 'for everyone');
     const answers = await Promise.all(calls);
     expect(answers.map((r) => r.status)).toEqual(Array(200).fill(200));
