@@ -22,6 +22,7 @@ import { captureSection } from './sections/capture.js';
 import { chainSection } from './sections/chain.js';
 import { sandboxSection } from './sections/sandbox.js';
 import { startupSection } from './sections/startup.js';
+import { waitSection } from './sections/wait.js';
 
 const SECTIONS: Section[] = [
   bareSection, // must come first: the others compare with it
@@ -29,6 +30,7 @@ const SECTIONS: Section[] = [
   chainSection, // added latency of a 5-action text/logic chain vs a plain token (issue 4)
   sandboxSection, // added latency of one javascript action, plain and with lodash (issue 4)
   startupSection, // npm start to /healthz after install (issue 14)
+  waitSection, // 1,000 concurrent waiters on one token woken by one capture (issue 19)
 ];
 
 async function main(): Promise<number> {

@@ -3,11 +3,22 @@
 import type { ParameterizedContext } from 'koa';
 import { HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
 import type { RequestWaiters } from '../../realtime/waiters.js';
-import type { Store, TokenRecord } from '../../store/types.js';
+import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
 import { requestView } from './request.view.js';
 import { WaitQuery } from './requests.schema.js';
 import { parseSearch } from './requests.router.js';
+
+/**
+ * One capture can wake a thousand waiters with the same record: its JSON is built once. (The view's
+ * token part is the token's default response, the same for every waiter of that token.)
+ */
+const viewJson = new WeakMap<RequestRecord, string>();
+function viewOf(r: RequestRecord, token: TokenRecord): string {
+  let json = viewJson.get(r);
+  if (json === undefined) viewJson.set(r, (json = JSON.stringify(requestView(r, token))));
+  return json;
+}
 
 /** `after` as a sorting key: given as one, or the sorting key of the named request of this token. */
 async function afterSorting(store: Store, token: TokenRecord, after: string | undefined): Promise<number | null> {
@@ -35,7 +46,8 @@ export async function waitForRequest(ctx: ParameterizedContext<AppState>, servic
     const outcome = await waiters.wait({ tokenId: token.uuid, query, queryText, afterSorting: after, timeoutMs: q.data.timeout * 1000, signal: gone.signal });
     switch (outcome.kind) {
       case 'found':
-        ctx.body = requestView(outcome.request, token);
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = viewOf(outcome.request, token);
         return;
       case 'timeout':
         throw new HttpError(408, `No matching request arrived within ${q.data.timeout} s`);
