@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { Conflict, NotFound, PayloadTooLarge, ValidationError, fromZod } from '../../errors.js';
-import { QuerySyntaxError, parseQuery } from '../../store/query/index.js';
+import { Conflict, NotFound, PayloadTooLarge, fromZod } from '../../errors.js';
 import type { RealtimeBus, RequestDeletedData } from '../../realtime/bus.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
@@ -11,17 +10,9 @@ import { createOutboundClient } from '../../net/outbound.js';
 import { requestsToCsv } from './csv.js';
 import { forwardRequest } from './forward.js';
 import { requestsToHar } from './har.js';
+import { parseSearch } from './search.js';
 import { waitForRequest } from './wait.js';
 import { ExportQuery, ForwardBody, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
-
-export function parseSearch(text: string | undefined) {
-  try {
-    return text === undefined ? null : parseQuery(text);
-  } catch (e) {
-    if (e instanceof QuerySyntaxError) throw new ValidationError(`query: ${e.message}`, { query: [e.message] });
-    throw e;
-  }
-}
 
 export function requestsRouter(services: HttpServices): Router<AppState> {
   const router = new Router<AppState>();

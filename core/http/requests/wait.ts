@@ -7,7 +7,7 @@ import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
 import { requestView } from './request.view.js';
 import { WaitQuery } from './requests.schema.js';
-import { parseSearch } from './requests.router.js';
+import { parseSearch } from './search.js';
 
 /**
  * One capture can wake a thousand waiters with the same record: its JSON is built once. (The view's
