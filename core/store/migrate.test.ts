@@ -22,6 +22,8 @@ import type { RequestWithFiles } from './types.js';
  * full-size run, which takes minutes on a 2-core machine (four full copies).
  */
 const REQUESTS = Number(process.env.MIGRATE_REQUESTS ?? 10_000);
+/** Time limits grow with the size: the full-size run copies 100,000 requests four times. */
+const scaled = (ms: number) => Math.max(ms, ms * (REQUESTS / 10_000));
 /** Generated requests per token: within the default request_limit, so nothing is trimmed. */
 const PER_TOKEN = 10_000;
 const SECRET_KEY = 'migrate-test-secret-key-0123456789abcdef';
@@ -183,7 +185,7 @@ describe('migrate between SQLite databases', () => {
     seeded = await seed(source);
     before = await answers({ DATA_DIR: source }, seeded.paths);
     for (const a of before) expect(a, a.slice(0, 120)).toMatch(/^\S+ 200 /);
-  }, 120_000);
+  }, scaled(120_000));
 
   it(`copies ${REQUESTS} generated requests and every resource; the API answers as before; a second run changes nothing`, async () => {
     const target = path.join(root, 'copy');
@@ -196,7 +198,7 @@ describe('migrate between SQLite databases', () => {
     expect(await cli('migrate', '--from', source, '--to', target), out.join('')).toBe(0);
     expect(out.join('')).not.toContain('MISMATCH');
     expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('refuses a target holding other data unless --force, and says so', async () => {
     const other = path.join(root, 'other');
@@ -207,7 +209,7 @@ describe('migrate between SQLite databases', () => {
     expect(out.join('')).toMatch(/already holds 1 users not copied from this source.*--force/);
     // Forced: the same ids are replaced, the counts then match (the source has a user 1 too).
     expect(await cli('migrate', '--from', source, '--to', other, '--force')).toBe(0);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('continues an interrupted copy where it stopped, without duplicates', async () => {
     const a = createSqliteStore(path.join(source, 'capture.sqlite'));
@@ -231,7 +233,7 @@ describe('migrate between SQLite databases', () => {
       await a.close();
       await b.close();
     }
-  }, 120_000);
+  }, scaled(120_000));
 
   describe.skipIf(!mongoServer)(mongoServer ? 'through MongoDB and back' : `through MongoDB and back: ${NO_MONGO}`, () => {
     afterAll(() => mongoServer?.stop());
@@ -249,7 +251,7 @@ describe('migrate between SQLite databases', () => {
       } finally {
         await discardStoreData(mongoServer!.uri, dbName);
       }
-    }, 300_000);
+    }, scaled(300_000));
   });
 });
 
