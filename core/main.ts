@@ -13,10 +13,10 @@ async function main(): Promise<void> {
     config = loadConfig();
     prepareDataDir(config.MONGODB_URI ? ':memory:' : config.dataDir);
     const logger = createLogger(config.LOG_LEVEL, {}, undefined, resolveLogFormat(config.LOG_FORMAT));
-    const running = await startServer(config, { logger });
-    logger.info('ready', readyFields(config, running.url));
-
+    // Signals are handled from here on, before the ready line: a supervisor that stops the service
+    // as soon as it reads that line must not meet Node's default (dying without a clean close).
     const graceMs = config.SHUTDOWN_GRACE_MS;
+    let running: Awaited<ReturnType<typeof startServer>> | undefined;
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
         process.exit(1);
       }, graceMs + 10_000);
       force.unref();
+      if (!running) return; // still starting: closed as soon as it has started, below
       try {
         await running.close();
       } catch (err) {
@@ -39,6 +40,14 @@ async function main(): Promise<void> {
     };
     process.on('SIGTERM', () => void stop('SIGTERM'));
     process.on('SIGINT', () => void stop('SIGINT'));
+
+    running = await startServer(config, { logger });
+    if (stopping) {
+      // A signal came while starting: close now that there is something to close.
+      stopping = false;
+      return void stop('signal during start-up');
+    }
+    logger.info('ready', readyFields(config, running.url));
   } catch (err) {
     const known = err instanceof StartupError ? err : config ? await explainStartupError(err, config) : null;
     if (!known) throw err;
