@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { bodyKind, formatSize, highlightJson, highlightXml } from './format';
 import './requests.css';
+import { KvTable } from './ui';
 
 const REASONS: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
@@ -61,18 +62,7 @@ export function HttpMessage({ id, label, status, headers, body, encoding, conten
       <h4 id={`${id}-headers`} class="sub-head">
         Headers <span class="count">{headers.length}</span>
       </h4>
-      <div class="table-wrap">
-        <table class="kv" aria-labelledby={`${id}-headers`}>
-          <tbody>
-            {headers.map(([k, v], i) => (
-              <tr key={`${k}-${i}`}>
-                <th scope="row">{k}</th>
-                <td>{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <KvTable rows={headers} labelledBy={`${id}-headers`} />
       <h4 class="sub-head">
         Body <span class="count">{formatSize(size)}</span>
       </h4>

@@ -22,7 +22,7 @@ import { RequestNote } from './RequestNote';
 import { ActionErrors, RequestRerun } from './RequestRerun';
 import { getRequest, tokenActions, type ActionInfo, type ViewedRequest } from './requests-api';
 import { href } from './route';
-import { CopyButton, ErrorNotice, Spinner } from './ui';
+import { CopyButton, ErrorNotice, KvTable, Spinner } from './ui';
 import './requests.css';
 
 interface Props {
@@ -235,18 +235,7 @@ function KeyValues({ title, rows, empty }: { title: string; rows: Array<[string,
       {rows.length === 0 ? (
         <p class="hint">{empty ?? 'None.'}</p>
       ) : (
-        <div class="table-wrap">
-          <table class="kv">
-            <tbody>
-              {rows.map(([k, v], i) => (
-                <tr key={`${k}-${i}`}>
-                  <th scope="row">{k}</th>
-                  <td>{v}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <KvTable rows={rows} />
       )}
     </section>
   );

@@ -105,3 +105,21 @@ export function FieldError({ form, field, errors }: { form: string; field: strin
     </p>
   );
 }
+
+/** Name/value rows (headers, query, form fields) as a two-column table. */
+export function KvTable({ rows, labelledBy }: { rows: Array<[string, string]>; labelledBy?: string }) {
+  return (
+    <div class="table-wrap">
+      <table class="kv" aria-labelledby={labelledBy}>
+        <tbody>
+          {rows.map(([k, v], i) => (
+            <tr key={`${k}-${i}`}>
+              <th scope="row">{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

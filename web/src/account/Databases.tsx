@@ -7,7 +7,7 @@ import { formatTime, parseApiTime } from '../format';
 import { href, navigate } from '../route';
 import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary, formatBytes, type Database, type QueryAnswer } from './api';
-import { Gate, InlineError, useLoad } from './common';
+import { Gate, InlineError, PageView, useLoad } from './common';
 
 const isOff = (e: ApiError | null) => e?.status === 403 && /DATABASES_POSTGRES_URL/.test(e.message);
 
@@ -43,42 +43,41 @@ function DatabaseList() {
         <p class="hint">
           Query one here, with <code>POST /databases/&lt;id&gt;/query</code>, or from a JavaScript action with <code>db(&apos;&lt;id&gt;&apos;)</code>.
         </p>
-        <ErrorNotice error={list.error} />
-        {!list.data && !list.error && <Spinner label="Loading databases" />}
-        {list.data && list.data.data.length === 0 && <p class="hint">No databases yet: create one below.</p>}
-        {list.data && list.data.data.length > 0 && (
-          <div class="table-wrap">
-            <table class="acct-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Tables</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((d) => (
-                  <tr key={d.id}>
-                    <td data-label="Name">
-                      <a href={href({ view: 'account', section: 'databases', id: d.id })}>{d.name}</a>
-                      <div class="hint small mono">{d.id}</div>
-                    </td>
-                    <td data-label="Tables">{d.tables_used ?? 'unknown'}</td>
-                    <td data-label="Size">{formatBytes(d.bytes_used)}</td>
-                    <td data-label="Created">{formatTime(parseApiTime(d.created_at))}</td>
-                    <td>
-                      <DeleteDatabase db={d} onDeleted={list.reload} />
-                    </td>
+        <PageView list={list} loading="Loading databases" empty="No databases yet: create one below.">
+          {(items) => (
+            <div class="table-wrap">
+              <table class="acct-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Tables</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                </thead>
+                <tbody>
+                  {items.map((d) => (
+                    <tr key={d.id}>
+                      <td data-label="Name">
+                        <a href={href({ view: 'account', section: 'databases', id: d.id })}>{d.name}</a>
+                        <div class="hint small mono">{d.id}</div>
+                      </td>
+                      <td data-label="Tables">{d.tables_used ?? 'unknown'}</td>
+                      <td data-label="Size">{formatBytes(d.bytes_used)}</td>
+                      <td data-label="Created">{formatTime(parseApiTime(d.created_at))}</td>
+                      <td>
+                        <DeleteDatabase db={d} onDeleted={list.reload} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </PageView>
       </section>
       <CreateDatabase />
     </>

@@ -3,9 +3,9 @@
 import { useState } from 'preact/hooks';
 import { call, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
-import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
+import { FieldError, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary, type Group } from './api';
-import { Gate, InlineError, useLoad } from './common';
+import { Gate, InlineError, PageView, useLoad } from './common';
 
 export function Groups() {
   return (
@@ -22,16 +22,15 @@ function GroupScreen() {
       <section class="panel" aria-labelledby="groups-title">
         <h1 id="groups-title">Groups</h1>
         <p class="hint">A token joins a group from its Settings tab. Deleting a group keeps its tokens; they just leave the group.</p>
-        <ErrorNotice error={list.error} />
-        {!list.data && !list.error && <Spinner label="Loading groups" />}
-        {list.data && list.data.data.length === 0 && <p class="hint">No groups yet.</p>}
-        {list.data && list.data.data.length > 0 && (
-          <ul class="acct-list">
-            {list.data.data.map((g) => (
-              <GroupItem key={g.id} group={g} onChanged={list.reload} />
-            ))}
-          </ul>
-        )}
+        <PageView list={list} loading="Loading groups" empty="No groups yet.">
+          {(items) => (
+            <ul class="acct-list">
+              {items.map((g) => (
+                <GroupItem key={g.id} group={g} onChanged={list.reload} />
+              ))}
+            </ul>
+          )}
+        </PageView>
       </section>
       <GroupForm onSaved={list.reload} />
     </>

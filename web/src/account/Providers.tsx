@@ -4,9 +4,9 @@
 import { useMemo, useState } from 'preact/hooks';
 import { call, enc, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
-import { CopyField, ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
+import { CopyField, ErrorNotice, FieldError, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary, type Provider, type ProviderType } from './api';
-import { Gate, InlineError, useLoad } from './common';
+import { Gate, InlineError, PageView, useLoad } from './common';
 import { SchemaFields, collect, humanize, missing, toValues, type FieldValues } from './SchemaFields';
 
 /** `credentials.token` names a field the schema's form shows. */
@@ -34,16 +34,15 @@ function ProviderScreen() {
       <section class="panel" aria-labelledby="prov-title">
         <h1 id="prov-title">Providers</h1>
         <p class="hint">Connected accounts your actions use by ID. Their credentials are stored encrypted and never shown again.</p>
-        <ErrorNotice error={list.error} />
-        {!list.data && !list.error && <Spinner label="Loading providers" />}
-        {list.data && list.data.data.length === 0 && <p class="hint">No providers yet: connect one below.</p>}
-        {list.data && list.data.data.length > 0 && (
-          <ul class="acct-cards">
-            {list.data.data.map((p) => (
-              <ProviderItem key={p.id} provider={p} kind={byType.get(p.type)} onChanged={list.reload} />
-            ))}
-          </ul>
-        )}
+        <PageView list={list} loading="Loading providers" empty="No providers yet: connect one below.">
+          {(items) => (
+            <ul class="acct-cards">
+              {items.map((p) => (
+                <ProviderItem key={p.id} provider={p} kind={byType.get(p.type)} onChanged={list.reload} />
+              ))}
+            </ul>
+          )}
+        </PageView>
       </section>
       <ErrorNotice error={types.error} />
       {types.data && <ConnectForm types={types.data} onConnected={list.reload} />}

@@ -3,9 +3,9 @@
 import { useState } from 'preact/hooks';
 import { call, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
-import { ErrorNotice, Spinner, announce } from '../ui';
+import { announce } from '../ui';
 import { formErrors, formSummary, type Template } from './api';
-import { Gate, InlineError, useLoad } from './common';
+import { Gate, InlineError, PageView, useLoad } from './common';
 
 export function Templates() {
   return (
@@ -24,16 +24,15 @@ function TemplateScreen() {
         Save a chain as a template from a token's <strong>Actions</strong> tab, and use one there: included (it runs the template as it is now) or
         copied into the chain.
       </p>
-      <ErrorNotice error={list.error} />
-      {!list.data && !list.error && <Spinner label="Loading templates" />}
-      {list.data && list.data.data.length === 0 && <p class="hint">No templates yet.</p>}
-      {list.data && list.data.data.length > 0 && (
-        <ul class="acct-cards">
-          {list.data.data.map((t) => (
-            <TemplateItem key={t.id} template={t} onChanged={list.reload} />
-          ))}
-        </ul>
-      )}
+      <PageView list={list} loading="Loading templates" empty="No templates yet.">
+        {(items) => (
+          <ul class="acct-cards">
+            {items.map((t) => (
+              <TemplateItem key={t.id} template={t} onChanged={list.reload} />
+            ))}
+          </ul>
+        )}
+      </PageView>
     </section>
   );
 }

@@ -3,9 +3,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
-import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
+import { FieldError, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary, type GlobalVariable } from './api';
-import { Gate, InlineError, useLoad } from './common';
+import { Gate, InlineError, PageView, useLoad } from './common';
 
 export function Variables() {
   return (
@@ -43,16 +43,15 @@ function VariableScreen() {
           <label for="vars-search">Search by name</label>
           <input id="vars-search" type="search" value={search} onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)} />
         </div>
-        <ErrorNotice error={list.error} />
-        {!list.data && !list.error && <Spinner label="Loading variables" />}
-        {list.data && list.data.data.length === 0 && <p class="hint">{query ? `No variable name contains “${query}”.` : 'No global variables yet: create one below.'}</p>}
-        {list.data && list.data.data.length > 0 && (
-          <ul class="acct-list">
-            {list.data.data.map((v) => (
-              <VariableItem key={v.id} variable={v} onChanged={list.reload} />
-            ))}
-          </ul>
-        )}
+        <PageView list={list} loading="Loading variables" empty={query ? `No variable name contains “${query}”.` : 'No global variables yet: create one below.'}>
+          {(items) => (
+            <ul class="acct-list">
+              {items.map((v) => (
+                <VariableItem key={v.id} variable={v} onChanged={list.reload} />
+              ))}
+            </ul>
+          )}
+        </PageView>
       </section>
       <VariableForm onSaved={list.reload} />
     </>

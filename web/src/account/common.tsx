@@ -2,11 +2,29 @@
 // the API fail), the once-only display of a new API key, and a small loader hook.
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../api';
+import { ApiError, type Page } from '../api';
 import { href } from '../route';
 import { settings } from '../settings';
-import { CopyButton, Spinner, announce } from '../ui';
+import { CopyButton, ErrorNotice, Spinner, announce } from '../ui';
 import { openApiKeyPanel, useSession, type Me, type NewApiKey } from './api';
+
+/** A list endpoint's page as it loads: its error, a spinner, the empty text, or the items. */
+export function PageView<T>(props: {
+  list: { data: Page<T> | null; error: ApiError | null };
+  loading: string;
+  empty: ComponentChildren;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  const { list } = props;
+  return (
+    <>
+      <ErrorNotice error={list.error} />
+      {!list.data && !list.error && <Spinner label={props.loading} />}
+      {list.data && list.data.data.length === 0 && <p class="hint">{props.empty}</p>}
+      {list.data && list.data.data.length > 0 && props.children(list.data.data)}
+    </>
+  );
+}
 
 /** Loads with `load` when `deps` change; `reload()` loads again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | null; error: ApiError | null; reload: () => void } {
