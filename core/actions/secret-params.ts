@@ -4,7 +4,6 @@
 // before secrets were sealed are read as they are and sealed on the chain's next save.
 import { SealError, type Sealer } from '../auth/sealing.js';
 import { ValidationError } from '../errors.js';
-import type { ActionRegistry } from './registry.js';
 
 /** What the API and exports show instead of a secret; sent back, it keeps the stored value. */
 export const SECRET_MARKER = '********';
@@ -58,7 +57,8 @@ export type ResealOutcome = { status: 'resealed' | 'current' } | { status: 'fail
 
 export class ParameterSecrets {
   constructor(
-    private readonly registry: Pick<ActionRegistry, 'get'>,
+    // What it needs of the registry: each type's secret paths (registry.ts imports this module).
+    private readonly registry: { get(type: string): { secrets: SecretPath[] } | undefined },
     private readonly sealer: Sealer,
   ) {}
 

@@ -1,15 +1,12 @@
 // What every capture channel (HTTP, e-mail, DNS) does once it has a request record: run the
 // token's Custom Actions, store the request unless an action said not to, tell the listeners.
+import type { ResponseDraft } from '../sdk/types.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { uuidv7 } from '../util/uuid.js';
 import { rememberResponse } from './sent-response.js';
 
-export interface CapturedResponse {
-  status: number;
-  content: string | Buffer;
-  contentType: string;
-  headers: Record<string, string>;
-}
+/** The answer a capture gets: the same shape actions build (the SDK's ResponseDraft). */
+export type CapturedResponse = ResponseDraft;
 
 export interface ActionOutcome {
   /** The response the actions built, or null to keep the one given. */

@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { sendableHeaders } from '../sdk/headers.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
-import type { CapturedResponse } from './pipeline.js';
+import type { ResponseDraft as CapturedResponse } from '../sdk/types.js';
 
 /** Bytes of a changed answer's body kept with the request. */
 export const MAX_STORED_RESPONSE_BYTES = 64 * 1024;
