@@ -5,10 +5,11 @@ import type { DatabaseService } from '../../databases/service.js';
 import { fromZod } from '../../errors.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
+import { pageNumber, perPage } from '../paging.js';
 
 export const DatabaseListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(15),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(15),
+  page: pageNumber,
 });
 
 const WHAT = 'Databases';

@@ -64,6 +64,7 @@ describe('databases API (PostgreSQL)', () => {
     const list = await s.call('GET', '/databases', { key: alice.key });
     expect(list.data.data.map((d: { id: string }) => d.id)).toContain(id);
     expect(list.data.per_page).toBe(15);
+    expect((await s.call('GET', '/databases?per_page=101', { key: alice.key })).status).toBe(422);
     expect((await s.call('GET', '/databases', { key: bob.key })).data.data).toEqual([]);
     expect((await s.call('GET', `/databases/${id}`, { key: bob.key })).status).toBe(404);
     expect((await s.call('GET', '/databases/not-a-uuid', { key: alice.key })).status).toBe(404);

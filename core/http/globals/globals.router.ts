@@ -7,14 +7,15 @@ import type { GlobalVariableRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
+import { pageNumber, perPage } from '../paging.js';
 
 export const GlobalBody = z.object({
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _, . or -'),
   value: z.string().max(65_536),
 });
 const ListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
   search: z.string().max(64).optional(),
 });
 

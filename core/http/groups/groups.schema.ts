@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { pageNumber, perPage } from '../paging.js';
 
 export const GroupBody = z.object({ name: z.string().trim().min(1).max(255) });
 export const GroupListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
 });

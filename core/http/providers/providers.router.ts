@@ -5,10 +5,11 @@ import { fromZod } from '../../errors.js';
 import type { ProviderService } from '../../providers/service.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
+import { pageNumber, perPage } from '../paging.js';
 
 const ListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
   type: z.string().max(64).optional(),
 });
 

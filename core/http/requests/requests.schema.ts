@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { headerValue, isHeaderName } from '../../sdk/headers.js';
 import { parseTimestamp } from '../../util/time.js';
+import { pageNumber, perPage } from '../paging.js';
 
 const dateParam = z
   .string()
@@ -22,9 +23,8 @@ export const RequestFilterQuery = z.object({
 
 export const RequestListQuery = RequestFilterQuery.extend({
   sorting: z.enum(['newest', 'oldest']).default('oldest'),
-  // Clients asking for more than the maximum get the maximum.
-  per_page: z.coerce.number().int().min(1).default(50).transform((n) => Math.min(n, 100)),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
 });
 
 /** The longest a caller may wait for a matching request (seconds). */

@@ -2,6 +2,7 @@
 // header lines, cron) are checked once more by the Schedule document's JSON Schema.
 import { z } from 'zod';
 import { INTERVALS } from '../../scheduler/intervals.js';
+import { pageNumber, perPage } from '../paging.js';
 
 const optionalInt = (min: number, max: number) =>
   z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().min(min).max(max).nullable().optional());
@@ -22,14 +23,14 @@ export const ScheduleBody = z.object({
 export type ScheduleBodyInput = z.infer<typeof ScheduleBody>;
 
 export const ScheduleListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
 });
 
 export const ScheduleLogsQuery = z.object({
   sorting: z.enum(['newest', 'oldest']).default('oldest'),
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
 });
 
 export const DocumentQuery = z.object({ format: z.enum(['yaml', 'json']).default('yaml') });

@@ -7,10 +7,11 @@ import { TemplateCreateBody, type TemplateService } from '../../templates/servic
 import type { Step } from '../../workflows/document.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken, pageEnvelope, publicBaseUrl } from '../token-access.js';
+import { pageNumber, perPage } from '../paging.js';
 
 const ListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
 });
 const WHAT = 'Templates';
 /** A template saved from a token's chain names the token, so its secret parameters come along. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { headerValue } from '../../sdk/headers.js';
+import { pageNumber, perPage } from '../paging.js';
 
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 /** First path segments the API and the web page own; no alias may take them. */
@@ -51,8 +52,8 @@ export const TokenUpdateSchema = TokenCreateSchema.omit({ clone_from: true });
 export type TokenUpdateBody = z.infer<typeof TokenUpdateSchema>;
 
 export const TokenListQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
-  page: z.coerce.number().int().min(1).default(1),
+  per_page: perPage(),
+  page: pageNumber,
   order_by: z.enum(['created_at', 'token_id']).default('created_at'),
   order_direction: z.enum(['asc', 'desc']).default('asc'),
 });
