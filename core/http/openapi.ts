@@ -48,7 +48,7 @@ const ops: Record<string, Record<string, Op>> = {
       response: RequestView,
     },
   },
-  '/token/{token_id}/requests/export': { get: { summary: 'CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back', query: ExportQuery } },
+  '/token/{token_id}/requests/export': { get: { summary: 'CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back. At most 3 exports of a token a minute (429 with Retry-After beyond)', query: ExportQuery } },
   '/token/{token_id}/request/{request_id}/forward': {
     post: {
       summary:

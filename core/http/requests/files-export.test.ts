@@ -78,3 +78,31 @@ describe('request size limits', () => {
     expect((await s.call('GET', `/token/${t.uuid}/requests`)).data.total).toBe(0);
   });
 });
+
+describe('export rate limit', () => {
+  it('allows 3 exports of a token a minute, then 429 with Retry-After until the next minute; other tokens are unaffected', async () => {
+    let now = Date.UTC(2026, 0, 1, 12, 0, 10);
+    const limited = await startTestServer({}, { clock: { now: () => now } });
+    try {
+      const t = await limited.token();
+      await limited.call('POST', `/${t.uuid}`, { body: 'x' });
+      // Bad input is answered before counting.
+      expect((await limited.call('GET', `/token/${t.uuid}/requests/export?format=xml`)).status).toBe(422);
+      for (const format of ['csv', 'har', 'csv']) {
+        expect((await limited.call('GET', `/token/${t.uuid}/requests/export?format=${format}`)).status).toBe(200);
+      }
+      const fourth = await limited.call('GET', `/token/${t.uuid}/requests/export`);
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers.get('retry-after')).toBe('50');
+      expect(fourth.data.message).toMatch(/at most 3 per minute/);
+      const other = await limited.token();
+      expect((await limited.call('GET', `/token/${other.uuid}/requests/export`)).status).toBe(200);
+      now += 50_000;
+      const next = await limited.call('GET', `/token/${t.uuid}/requests/export`);
+      expect(next.status).toBe(200);
+      expect(next.text.trim().split('\r\n')).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { Conflict, NotFound, PayloadTooLarge, fromZod } from '../../errors.js';
+import { Conflict, NotFound, PayloadTooLarge, TooManyRequests, fromZod } from '../../errors.js';
 import type { RealtimeBus, RequestDeletedData } from '../../realtime/bus.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
@@ -13,6 +13,9 @@ import { requestsToHar } from './har.js';
 import { parseSearch } from './search.js';
 import { waitForRequest } from './wait.js';
 import { ExportQuery, ForwardBody, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
+
+/** Exports (CSV or HAR) of one token per minute, as webhook.site allows. */
+export const EXPORTS_PER_MINUTE = 3;
 
 export function requestsRouter(services: HttpServices): Router<AppState> {
   const router = new Router<AppState>();
@@ -65,6 +68,12 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     const token = await loadToken(ctx, services, ctx.params.token!);
     const q = ExportQuery.safeParse(ctx.query);
     if (!q.success) throw fromZod(q.error);
+    // An export reads up to every stored request of the token: a few a minute per token (CSV or HAR).
+    const now = clock.now();
+    const window = now - (now % 60_000);
+    if ((await store.counters.hit(`export:token:${token.uuid}`, window, 120_000)) > EXPORTS_PER_MINUTE) {
+      throw new TooManyRequests(`Too many exports of this token: at most ${EXPORTS_PER_MINUTE} per minute`, (window + 60_000 - now) / 1000);
+    }
     const perPage = q.data.per_page ?? Math.max(token.request_limit, 1);
     const result = await store.requests.list(token.uuid, { ...filterOf(ctx), sorting: q.data.sorting, page: 1, perPage });
     if (q.data.format === 'har') {
