@@ -53,6 +53,7 @@ export function regexMatchAll(re: RegExp, input: string, timeoutMs = REGEX_TIMEO
   return run(matchAll, { re: global, input }, timeoutMs);
 }
 
-export function regexReplace(re: RegExp, input: string, replacement: string, timeoutMs = REGEX_TIMEOUT_MS): string {
+/** `replacement` as String.prototype.replace takes it: a pattern string or a function of the match. */
+export function regexReplace(re: RegExp, input: string, replacement: string | ((match: string, ...rest: unknown[]) => string), timeoutMs = REGEX_TIMEOUT_MS): string {
   return run(replace, { re, input, replacement }, timeoutMs);
 }

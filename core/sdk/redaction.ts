@@ -1,0 +1,582 @@
+// Redaction before storage: rules that mask header values, query and form fields, JSON fields and
+// any text matching a pattern, applied to a capture before it is stored, published or exported.
+// One module for both users: the capture pipeline (a token's `redaction` setting) and the `redact`
+// action (rules from within a chain). It knows requests only as plain data (RedactableRequest).
+import { isUtf8 } from 'node:buffer';
+import { JSONPath } from 'jsonpath-plus';
+import { z } from 'zod';
+import { RegexTimeout, regexReplace } from './regex.js';
+
+export const DEFAULT_REPLACEMENT = '[REDACTED]';
+export const MAX_REDACTION_RULES = 50;
+export const REDACTION_PRESETS = ['bearer', 'card', 'email'] as const;
+export type RedactionPreset = (typeof REDACTION_PRESETS)[number];
+
+const replacement = z.string().max(200).optional().describe('Mask text for this rule (default: the settings\' replacement)');
+const fieldName = z.string().min(1).max(200);
+
+/** A JSONPath the masking can use: starts at `$`, balanced, selects inside the document. */
+export function jsonPathProblem(path: string): string | null {
+  if (!path.startsWith('$')) return 'must start with $ (e.g. $.password or $..token)';
+  if (path.trim() === '$') return 'must select a field inside the document, not the whole document';
+  if (/(\.|\[)$/.test(path) || path.endsWith('..')) return 'is incomplete';
+  let depth = 0;
+  let quote: string | null = null;
+  for (const ch of path) {
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') {
+      if (--depth < 0) return 'has an unmatched ] or )';
+    }
+  }
+  if (quote) return 'has an unclosed quote';
+  if (depth !== 0) return 'has an unclosed [ or (';
+  try {
+    JSONPath({ path, json: { a: { b: [1, 'x', { c: null }] } }, eval: 'safe', wrap: true });
+  } catch (e) {
+    return `cannot be evaluated: ${(e as Error).message}`;
+  }
+  return null;
+}
+
+function ruleSchemas<O extends z.ZodRawShape>(options: O) {
+  return z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('header'), name: fieldName.describe('Header name, any case'), replacement, ...options }).strict(),
+    z.object({ kind: z.literal('query'), name: fieldName.describe('Query string parameter name'), replacement, ...options }).strict(),
+    z.object({ kind: z.literal('form'), name: fieldName.describe('Form field name (urlencoded or multipart)'), replacement, ...options }).strict(),
+    z
+      .object({
+        kind: z.literal('json'),
+        path: z
+          .string()
+          .min(1)
+          .max(500)
+          .superRefine((p, ctx) => {
+            const problem = jsonPathProblem(p);
+            if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `Invalid JSONPath: ${problem}` });
+          })
+          .describe('JSONPath into a JSON body, e.g. $.card.number or $..password'),
+        replacement,
+        ...options,
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('regex'),
+        pattern: z.string().min(1).max(1000).describe('JavaScript regular expression; every match is masked'),
+        flags: z
+          .string()
+          .regex(/^(?!.*(.).*\1)[imsu]*$/, 'may hold i, m, s and u, each once')
+          .default('')
+          .describe('Regular expression flags (i, m, s, u); g is implied'),
+        replacement,
+        ...options,
+      })
+      .strict()
+      .superRefine((r, ctx) => {
+        const { pattern, flags } = r as { pattern: string; flags: string };
+        try {
+          new RegExp(pattern, flags);
+        } catch (e) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['pattern'], message: `Invalid regular expression: ${(e as Error).message}` });
+        }
+      }),
+    z
+      .object({
+        kind: z.literal('preset'),
+        preset: z.enum(REDACTION_PRESETS).describe('bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses'),
+        replacement,
+        ...options,
+      })
+      .strict(),
+  ]);
+}
+
+/** A rule as a token's `redaction` setting holds it. */
+export const RedactionRuleSchema = ruleSchemas({
+  actions_see_original: z.boolean().default(true).describe('Custom Actions see the original value during the run (false: they see it masked too)'),
+});
+export type RedactionRule = z.output<typeof RedactionRuleSchema>;
+
+/** A rule as the `redact` action takes it: it always applies when the request is stored. */
+export const ActionRedactionRuleSchema = ruleSchemas({});
+export type ActionRedactionRule = z.output<typeof ActionRedactionRuleSchema>;
+
+/** A token's `redaction` setting. */
+export const RedactionSettingsSchema = z
+  .object({
+    rules: z.array(RedactionRuleSchema).max(MAX_REDACTION_RULES),
+    replacement: z.string().max(200).default(DEFAULT_REPLACEMENT).describe('Mask text of the rules that set none'),
+  })
+  .strict();
+export type RedactionSettings = z.output<typeof RedactionSettingsSchema>;
+
+/** What the stored request records of one rule that masked something; never the value. */
+export interface RedactionEntry {
+  /** Whose rule: the token's setting, or a `redact` action of the chain. */
+  source: 'token' | 'action';
+  /** The rule's index in the token's rules or in the action's `rules`. */
+  rule: number;
+  /** The `redact` action's UUID (source `action`). */
+  action?: string;
+  kind: RedactionRule['kind'];
+  /** Header, query or form field name, JSONPath, preset name, or the pattern. */
+  target: string;
+  /** How many values or matches were masked. */
+  count: number;
+  /** Set when the rule could not run as written (a pattern that timed out): the text it was to search is masked whole. */
+  error?: string;
+}
+
+export const RedactionEntrySchema = z.object({
+  source: z.enum(['token', 'action']),
+  rule: z.number().int(),
+  action: z.string().optional(),
+  kind: z.enum(['header', 'query', 'form', 'json', 'regex', 'preset']),
+  target: z.string(),
+  count: z.number().int(),
+  error: z.string().optional(),
+});
+
+/** The parts of a captured request that redaction reads and rewrites (a store record fits). */
+export interface RedactableRequest {
+  url: string;
+  user_agent: string;
+  content_type: string | null;
+  headers: Record<string, string[]>;
+  query: Record<string, string> | null;
+  form: Record<string, unknown> | null;
+  body: Buffer;
+  size: number;
+  files: Array<{ id: string; size: number }>;
+  custom_action_output: string[];
+  custom_action_errors: unknown[];
+  /** Channel fields (e-mail text and HTML, DNS...), `query_all`, the sent response; `redactions` is added here. */
+  extra: Record<string, unknown>;
+}
+
+/** A rule ready to run, with where it came from. */
+export interface CompiledRule {
+  rule: RedactionRule | ActionRedactionRule;
+  replacement: string;
+  source: 'token' | 'action';
+  index: number;
+  action?: string;
+  /** For regex and preset rules. */
+  text?: (s: string, count: (n: number) => void) => string;
+}
+
+// ---------------------------------------------------------------- presets
+
+/** The Luhn checksum of a string of digits. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+const BEARER = /\b(Bearer)([ \t]+)([A-Za-z0-9\-._~+/]+=*)/gi;
+// 13 to 19 digits, optionally grouped by single spaces or dashes; not part of a longer number.
+const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g;
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+
+function presetText(preset: RedactionPreset, replacementText: string): CompiledRule['text'] {
+  switch (preset) {
+    case 'bearer':
+      return (s, count) =>
+        s.replace(BEARER, (_m, word: string, space: string) => {
+          count(1);
+          return `${word}${space}${replacementText}`;
+        });
+    case 'card':
+      return (s, count) =>
+        s.replace(CARD, (m) => {
+          if (!luhnValid(m.replace(/[ -]/g, ''))) return m;
+          count(1);
+          return replacementText;
+        });
+    case 'email':
+      return (s, count) =>
+        s.replace(EMAIL, () => {
+          count(1);
+          return replacementText;
+        });
+  }
+}
+
+function regexText(pattern: string, flags: string, replacementText: string): CompiledRule['text'] {
+  const re = new RegExp(pattern, flags + 'g');
+  return (s, count) => {
+    if (!s) return s;
+    re.lastIndex = 0;
+    // User patterns run on the regex watchdog (a backtracking pattern must not stall captures).
+    // The replacement is literal text; empty matches (`x*`, lookarounds) mask nothing.
+    return regexReplace(re, s, (m: string) => {
+      if (m === '') return m;
+      count(1);
+      return replacementText;
+    });
+  };
+}
+
+/** Compiles rules (already validated by the schemas above). */
+export function compileRules(
+  rules: ReadonlyArray<RedactionRule | ActionRedactionRule>,
+  defaultReplacement: string = DEFAULT_REPLACEMENT,
+  source: 'token' | 'action' = 'token',
+  action?: string,
+): CompiledRule[] {
+  return rules.map((rule, index) => {
+    const text = rule.replacement ?? defaultReplacement;
+    const compiled: CompiledRule = { rule, replacement: text, source, index, ...(action ? { action } : {}) };
+    if (rule.kind === 'regex') compiled.text = regexText(rule.pattern, rule.flags, text);
+    else if (rule.kind === 'preset') compiled.text = presetText(rule.preset, text);
+    return compiled;
+  });
+}
+
+/** Token settings compiled once per settings object (the token cache keeps the object). */
+const compiledSettings = new WeakMap<RedactionSettings, CompiledRule[]>();
+export function compileSettings(settings: RedactionSettings): CompiledRule[] {
+  let compiled = compiledSettings.get(settings);
+  if (!compiled) compiledSettings.set(settings, (compiled = compileRules(settings.rules, settings.replacement ?? DEFAULT_REPLACEMENT)));
+  return compiled;
+}
+
+/** Whether the rule applies before Custom Actions run (they then see the value masked). */
+export function hidesFromActions(rule: CompiledRule): boolean {
+  return 'actions_see_original' in rule.rule && rule.rule.actions_see_original === false;
+}
+
+// ---------------------------------------------------------------- applying
+
+function targetOf(rule: RedactionRule | ActionRedactionRule): string {
+  switch (rule.kind) {
+    case 'header':
+    case 'query':
+    case 'form':
+      return rule.kind === 'header' ? rule.name.toLowerCase() : rule.name;
+    case 'json':
+      return rule.path;
+    case 'regex':
+      return rule.pattern;
+    case 'preset':
+      return rule.preset;
+  }
+}
+
+const decodeComponent = (s: string): string => {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+};
+
+/** A body as text for matching: UTF-8 when it is, else byte for byte (latin1), so patterns of ASCII still match. */
+function bodyText(b: Buffer): { text: string; encoding: 'utf8' | 'latin1' } {
+  return isUtf8(b) ? { text: b.toString('utf8'), encoding: 'utf8' } : { text: b.toString('latin1'), encoding: 'latin1' };
+}
+
+/** Maps every string in a JSON-like value (plain objects and arrays; Buffers and others kept). */
+function mapStrings(value: unknown, f: (s: string) => string, skip?: (key: string) => boolean): unknown {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = mapStrings(value[i], f);
+    return value;
+  }
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!skip?.(k)) o[k] = mapStrings(o[k], f);
+    return o;
+  }
+  return value;
+}
+
+/** The multipart boundary of a content type, if any. */
+function boundaryOf(contentType: string | null): string | null {
+  if (!contentType || !/^multipart\//i.test(contentType)) return null;
+  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
+/** Replaces the values of the non-file parts named `name` in a multipart body; returns the count. */
+function maskMultipartField(body: string, boundary: string, name: string, mask: string): { body: string; count: number } {
+  const delimiter = `--${boundary}`;
+  const pieces = body.split(delimiter);
+  let count = 0;
+  for (let i = 1; i < pieces.length; i++) {
+    const part = pieces[i]!;
+    const headEnd = part.indexOf('\r\n\r\n');
+    if (headEnd < 0) continue;
+    const head = part.slice(0, headEnd);
+    const disposition = /content-disposition:[^\r\n]*/i.exec(head)?.[0] ?? '';
+    if (/\bfilename\*?=/i.test(disposition)) continue;
+    const n = /\bname="((?:[^"\\]|\\.)*)"/i.exec(disposition)?.[1] ?? /\bname=([^;\s]+)/i.exec(disposition)?.[1];
+    if (n !== name) continue;
+    const valueEnd = part.endsWith('\r\n') ? part.length - 2 : part.length;
+    pieces[i] = head + '\r\n\r\n' + mask + part.slice(valueEnd);
+    count++;
+  }
+  return count ? { body: pieces.join(delimiter), count } : { body, count: 0 };
+}
+
+export interface RedactionResult {
+  /** The files' bytes after masking (the same map when no file changed). */
+  files: ReadonlyMap<string, Buffer>;
+  /** One entry per rule that masked something (or failed). */
+  entries: RedactionEntry[];
+}
+
+/**
+ * Masks `r` in place with `rules` and returns what each rule did. Header, query and form rules mask
+ * the named fields wherever the request holds them (parsed fields, the URL, the raw body); JSON
+ * rules mask fields of a JSON body; regex and preset rules mask matches in every text the request
+ * holds (headers, URL, query, form, body, text of uploaded files, e-mail and DNS fields, action
+ * output). Never throws on request data: a pattern that times out masks the text it was searching.
+ */
+export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, Buffer>, rules: ReadonlyArray<CompiledRule>): RedactionResult {
+  const entries: RedactionEntry[] = [];
+  let outFiles = files;
+  let body: { text: string; encoding: 'utf8' | 'latin1' } | null = null;
+  let bodyChanged = false;
+  const getBody = () => (body ??= bodyText(r.body));
+
+  for (const c of rules) {
+    const rule = c.rule;
+    let count = 0;
+    let error: string | undefined;
+    const mask = c.replacement;
+    switch (rule.kind) {
+      case 'header': {
+        const name = rule.name.toLowerCase();
+        for (const key of Object.keys(r.headers)) {
+          if (key.toLowerCase() !== name) continue;
+          const values = r.headers[key]!;
+          count += values.length;
+          r.headers[key] = values.map(() => mask);
+        }
+        if (!count) break;
+        if (name === 'user-agent' && r.user_agent) r.user_agent = mask;
+        // An e-mail: its raw message holds the header too (and the subject has its own field).
+        if (r.content_type === 'message/rfc822') {
+          if (name === 'subject' && typeof r.extra.subject === 'string') r.extra.subject = mask;
+          if ((name === 'x-mailer' || name === 'user-agent') && r.user_agent) r.user_agent = mask;
+          const b = getBody();
+          const masked = maskMessageHeader(b.text, name, b.encoding === 'utf8' ? mask : Buffer.from(mask, 'utf8').toString('latin1'));
+          if (masked !== b.text) {
+            b.text = masked;
+            bodyChanged = true;
+          }
+        }
+        break;
+      }
+      case 'query': {
+        if (r.query && Object.hasOwn(r.query, rule.name)) r.query[rule.name] = mask;
+        const all = r.extra.query_all as Record<string, string[]> | undefined;
+        if (all && Object.hasOwn(all, rule.name)) all[rule.name] = all[rule.name]!.map(() => mask);
+        const q = r.url.indexOf('?');
+        if (q >= 0) {
+          const hash = r.url.indexOf('#', q);
+          const end = hash < 0 ? r.url.length : hash;
+          const pairs = r.url.slice(q + 1, end).split('&');
+          for (let i = 0; i < pairs.length; i++) {
+            const eq = pairs[i]!.indexOf('=');
+            const key = eq < 0 ? pairs[i]! : pairs[i]!.slice(0, eq);
+            if (decodeComponent(key) === rule.name) {
+              pairs[i] = `${key}=${encodeURIComponent(mask)}`;
+              count++;
+            }
+          }
+          if (count) r.url = r.url.slice(0, q + 1) + pairs.join('&') + r.url.slice(end);
+        }
+        break;
+      }
+      case 'form': {
+        let fields = 0;
+        if (r.form && Object.hasOwn(r.form, rule.name)) {
+          const v = r.form[rule.name];
+          fields = Array.isArray(v) ? v.length : 1;
+          r.form[rule.name] = Array.isArray(v) ? v.map(() => mask) : mask;
+        }
+        if (r.body.length && r.content_type) {
+          const b = getBody();
+          if (/^application\/x-www-form-urlencoded/i.test(r.content_type)) {
+            const pairs = b.text.split('&');
+            let n = 0;
+            for (let i = 0; i < pairs.length; i++) {
+              const eq = pairs[i]!.indexOf('=');
+              const key = eq < 0 ? pairs[i]! : pairs[i]!.slice(0, eq);
+              if (decodeComponent(key) === rule.name) {
+                pairs[i] = `${key}=${encodeURIComponent(mask)}`;
+                n++;
+              }
+            }
+            if (n) {
+              b.text = pairs.join('&');
+              bodyChanged = true;
+              count = n;
+            }
+          } else {
+            const boundary = boundaryOf(r.content_type);
+            if (boundary) {
+              const maskText = b.encoding === 'utf8' ? mask : Buffer.from(mask, 'utf8').toString('latin1');
+              const m = maskMultipartField(b.text, boundary, rule.name, maskText);
+              if (m.count) {
+                b.text = m.body;
+                bodyChanged = true;
+                count = m.count;
+              }
+            }
+          }
+        }
+        count = Math.max(count, fields);
+        break;
+      }
+      case 'json': {
+        const b = getBody();
+        const start = b.text.trimStart()[0];
+        if (start !== '{' && start !== '[') break;
+        let doc: unknown;
+        try {
+          doc = JSON.parse(b.text);
+        } catch {
+          break;
+        }
+        try {
+          const hits = JSONPath({ path: rule.path, json: doc as object, resultType: 'all', eval: 'safe', wrap: true }) as Array<{
+            parent: Record<string, unknown> | unknown[] | null;
+            parentProperty: string | number | null;
+          }>;
+          for (const h of hits) {
+            if (h.parent === null || h.parentProperty === null || typeof h.parent !== 'object') continue;
+            (h.parent as Record<string | number, unknown>)[h.parentProperty] = mask;
+            count++;
+          }
+        } catch (e) {
+          error = `the JSONPath could not be evaluated on this body (${(e as Error).message}); the body is masked whole`;
+          b.text = mask;
+          bodyChanged = true;
+          count++;
+          break;
+        }
+        if (count) {
+          b.text = /\n/.test(b.text) ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
+          bodyChanged = true;
+        }
+        break;
+      }
+      case 'regex':
+      case 'preset': {
+        const add = (n: number) => void (count += n);
+        const text = c.text!;
+        const safe = (s: string): string => {
+          try {
+            return text(s, add);
+          } catch (e) {
+            if (!(e instanceof RegexTimeout)) throw e;
+            error = e.message + '; the text it searched is masked whole';
+            count++;
+            return mask;
+          }
+        };
+        for (const key of Object.keys(r.headers)) r.headers[key] = r.headers[key]!.map(safe);
+        r.user_agent = safe(r.user_agent);
+        r.url = maskUrlText(r.url, safe);
+        if (r.query) for (const k of Object.keys(r.query)) r.query[k] = safe(r.query[k]!);
+        if (r.form) mapStrings(r.form, safe);
+        mapStrings(r.extra, safe, (k) => k === 'redactions');
+        for (let i = 0; i < r.custom_action_output.length; i++) r.custom_action_output[i] = safe(r.custom_action_output[i]!);
+        mapStrings(r.custom_action_errors, safe);
+        if (r.body.length) {
+          const b = getBody();
+          const masked = safe(b.text);
+          if (masked !== b.text) {
+            b.text = masked;
+            bodyChanged = true;
+          }
+        }
+        for (const [id, bytes] of outFiles) {
+          if (!bytes.length) continue;
+          const t = bodyText(bytes);
+          const masked = safe(t.text);
+          if (masked === t.text) continue;
+          if (outFiles === files) outFiles = new Map(files);
+          const next = Buffer.from(masked, t.encoding);
+          (outFiles as Map<string, Buffer>).set(id, next);
+          const meta = r.files.find((f) => f.id === id);
+          if (meta) meta.size = next.length;
+        }
+        break;
+      }
+    }
+    if (count || error) {
+      const entry: RedactionEntry = { source: c.source, rule: c.index, kind: rule.kind, target: targetOf(rule), count };
+      if (c.action) entry.action = c.action;
+      if (error) entry.error = error;
+      entries.push(entry);
+    }
+  }
+  if (bodyChanged && body) {
+    r.body = Buffer.from((body as { text: string }).text, (body as { encoding: BufferEncoding }).encoding);
+    r.size = r.body.length;
+  }
+  const previous = Array.isArray(r.extra.redactions) ? (r.extra.redactions as RedactionEntry[]) : [];
+  r.extra.redactions = [...previous, ...entries];
+  return { files: outFiles, entries };
+}
+
+/** Replaces the value (with its folded lines) of every `name` header in the head of a MIME message. */
+function maskMessageHeader(message: string, name: string, mask: string): string {
+  const m = /\r?\n\r?\n/.exec(message);
+  const headEnd = m ? m.index : message.length;
+  const lines = message.slice(0, headEnd).split(/(?<=\n)/);
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of lines) {
+    if (skipping && /^[ \t]/.test(line)) continue;
+    skipping = false;
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name) {
+      const eol = /\r?\n$/.exec(line)?.[0] ?? '';
+      out.push(`${line.slice(0, colon)}: ${mask}${eol}`);
+      skipping = true;
+    } else out.push(line);
+  }
+  return out.join('') + message.slice(headEnd);
+}
+
+/** Applies a text mask to a URL's path and to each decoded query value (re-encoded when it changed). */
+function maskUrlText(url: string, f: (s: string) => string): string {
+  const q = url.indexOf('?');
+  const head = f(q < 0 ? url : url.slice(0, q));
+  if (q < 0) return head;
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) {
+        const k = decodeComponent(pair);
+        const mk = f(k);
+        return mk === k ? pair : encodeURIComponent(mk);
+      }
+      const key = pair.slice(0, eq);
+      const value = decodeComponent(pair.slice(eq + 1));
+      const masked = f(value);
+      return masked === value ? pair : `${key}=${encodeURIComponent(masked)}`;
+    });
+  return `${head}?${pairs.join('&')}`;
+}
