@@ -18,6 +18,15 @@ export const ConfigSchema = z.object({
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   EMAIL_DOMAIN: z.string().min(1).default('email.localhost'),
   DNS_DOMAIN: z.string().min(1).default('dns.localhost'),
+  /**
+   * Capture by subdomain: a request whose Host is `<token or alias>.CAPTURE_DOMAIN` (any path) is
+   * captured like `/{token}/path`. Unset: only path-form capture URLs, and no Host check at all.
+   */
+  CAPTURE_DOMAIN: z
+    .string()
+    .transform((v) => v.trim().toLowerCase().replace(/^\.+|\.+$/g, ''))
+    .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, 'must be a domain name such as hooks.example.com'))
+    .optional(),
   SMTP_PORT: int(0, 65535).default(2525),
   DNS_PORT: int(0, 65535).default(5353),
   MAX_BODY_BYTES: int(1, 1024 * 1024 * 1024).default(10 * 1024 * 1024),

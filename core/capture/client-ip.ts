@@ -4,6 +4,11 @@ import type { IncomingMessage } from 'node:http';
 
 const normalise = (ip: string) => ip.trim().replace(/^::ffff:/, '');
 
+/** Whether the direct peer is one of the trusted proxies. */
+export function isTrustedPeer(req: IncomingMessage, trustedProxies: string[]): boolean {
+  return trustedProxies.includes(normalise(req.socket.remoteAddress ?? ''));
+}
+
 export function clientIp(req: IncomingMessage, trustedProxies: string[]): string {
   const peer = normalise(req.socket.remoteAddress ?? '');
   if (!trustedProxies.length || !trustedProxies.includes(peer)) return peer;

@@ -13,6 +13,7 @@ import type { CapturedResponse, CapturePipeline } from './pipeline.js';
 import { sleep, type Clock } from '../util/time.js';
 import { uuidv7 } from '../util/uuid.js';
 import { clientIp } from './client-ip.js';
+import type { SubdomainCapture } from './subdomain.js';
 import { parseForm } from './form.js';
 import { queryOf } from './query.js';
 import { responseFromSet, waitForSetResponse } from './listen.js';
@@ -104,15 +105,16 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
 export function createCaptureHandler(s: CaptureServices) {
   const { config, store, clock } = s;
 
-  async function capture(req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
+  async function capture(req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined): Promise<void> {
     const rawUrl = req.url ?? '/';
     if (rawUrl.length > config.MAX_QUERY_LENGTH) throw new HttpError(414, `URL longer than ${config.MAX_QUERY_LENGTH} characters`);
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const search = q < 0 ? '' : rawUrl.slice(q + 1);
-    // `/{token}[/{status}][/...]`, read without splitting the whole path.
-    const afterRef = path.indexOf('/', 1);
-    let ref = afterRef < 0 ? path.slice(1) : path.slice(1, afterRef);
+    // `/{token}[/{status}][/...]`, read without splitting the whole path; on a subdomain capture
+    // the token is the Host's first label and the whole path is `[/{status}][/...]`.
+    const afterRef = sub ? 0 : path.indexOf('/', 1);
+    let ref = sub ? sub.ref : afterRef < 0 ? path.slice(1) : path.slice(1, afterRef);
     if (ref.includes('%')) {
       try {
         ref = decodeURIComponent(ref);
@@ -135,8 +137,8 @@ export function createCaptureHandler(s: CaptureServices) {
     const headers = headersOf(req);
     const body = await readLimited(req, headers['content-length']?.[0], config.MAX_BODY_BYTES);
     const contentType = headers['content-type']?.[0] ?? null;
-    const host = headers.host?.[0] ?? '';
-    const base = config.baseUrl ?? `http://${host}`;
+    const host = sub ? sub.host : headers.host?.[0] ?? '';
+    const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `http://${host}`;
     const parsed = parseForm(contentType, body);
     const form = parsed instanceof Promise ? await parsed : parsed;
     const files = form.data ?? NO_FILES;
@@ -218,8 +220,9 @@ export function createCaptureHandler(s: CaptureServices) {
       s.metrics.captureAnswered((performance.now() - started) / 1000);
     }
   }
-  return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** `sub`: the token named by the Host header (capture by subdomain), else the path names it. */
+  return function handle(req: IncomingMessage, res: ServerResponse, sub?: SubdomainCapture): Promise<void> {
     const started = performance.now();
-    return capture(req, res, started).catch((err: unknown) => failed(req, res, err, started));
+    return capture(req, res, started, sub).catch((err: unknown) => failed(req, res, err, started));
   };
 }

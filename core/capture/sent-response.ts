@@ -37,11 +37,12 @@ export interface SentResponse {
 
 /**
  * The status a capture URL asks for: `/{token}/201` or `/{token}/201/...`, where `afterRef` is the
- * index of the slash after the token (or -1). Null when there is none.
+ * index of the slash after the token (or -1; 0 on a subdomain capture, whose path starts after
+ * the token). Null when there is none.
  */
 export function pathStatus(path: string, afterRef: number): number | null {
   const end = afterRef + 4;
-  const segment = afterRef > 0 && (path.length === end || path[end] === '/') ? path.slice(afterRef + 1, end) : '';
+  const segment = afterRef >= 0 && (path.length === end || path[end] === '/') ? path.slice(afterRef + 1, end) : '';
   return /^[1-5]\d\d$/.test(segment) ? Number(segment) : null;
 }
 

@@ -5,6 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { identify } from '../auth/access.js';
 import { createCaptureHandler, type CaptureServices } from '../capture/http-capture.js';
+import { subdomainMatcher } from '../capture/subdomain.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/body.js';
 import { groupsRouter } from './groups/groups.router.js';
@@ -62,9 +63,15 @@ export function createApp(services: HttpServices, opts: AppOptions) {
 
   const api = koa.callback();
   const capture = createCaptureHandler({ ...opts.capture, config, store, clock: services.clock, logger });
+  // Null unless CAPTURE_DOMAIN is set: then `<token>.CAPTURE_DOMAIN` captures every path.
+  const subdomain = subdomainMatcher(config.CAPTURE_DOMAIN, config.TRUSTED_PROXIES, config.baseUrl);
 
   /** Node request listener: reserved first segments (and `/`) go to the API, the rest is captured. */
   function handler(req: IncomingMessage, res: ServerResponse): void {
+    if (subdomain) {
+      const sub = subdomain(req);
+      if (sub) return void capture(req, res, sub);
+    }
     const url = req.url ?? '/';
     // The first path segment is url[1, end).
     let end = 1;

@@ -96,6 +96,7 @@ export function webRouter(ctx: Pick<ModuleContext, 'config'>, opts: WebOptions =
       base_url: config.baseUrl ?? `${kctx.protocol}://${kctx.host}`,
       email_domain: config.EMAIL_DOMAIN,
       dns_domain: config.DNS_DOMAIN,
+      capture_domain: config.CAPTURE_DOMAIN ?? null,
     };
   });
 

@@ -29,6 +29,12 @@ type TokenRoute = Extract<Route, { view: 'token' }>;
 
 export const PER_PAGE = 50;
 
+/** `<scheme>://<ref>.<capture domain>[:port]`, with the scheme and port of the service's base URL. */
+function subdomainForm(baseUrl: string, ref: string, domain: string): string {
+  const base = new URL(baseUrl);
+  return `${base.protocol}//${ref}.${domain}${base.port ? `:${base.port}` : ''}`;
+}
+
 function byNewest(a: ViewedRequest, b: ViewedRequest) {
   return b.sorting - a.sorting;
 }
@@ -288,6 +294,9 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   }
 
   const captureUrl = `${config.base_url}/${token.alias ?? token.uuid}`;
+  // Host names are lower case: an alias with capitals or `_` is not a host label, so its UUID stands in.
+  const label = token.alias && /^[a-z0-9-]+$/.test(token.alias) ? token.alias : token.uuid;
+  const subdomainUrl = config.capture_domain ? subdomainForm(config.base_url, label, config.capture_domain) : null;
   const email = `${token.uuid}@${config.email_domain}`;
   const selected = useMemo(() => items.find((r) => r.uuid === route.request), [items, route.request]);
 
@@ -310,6 +319,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       <section class="panel token-head" aria-label="Token addresses">
         <div class="addresses">
           <CopyField id="capture-url" label="Capture URL" value={captureUrl} href={captureUrl} />
+          {subdomainUrl && <CopyField id="capture-subdomain" label="Subdomain URL" value={subdomainUrl} href={subdomainUrl} />}
           <CopyField id="capture-email" label="E-mail address" value={email} />
           <CopyField id="capture-dns" label="DNS name" value={`*.${token.uuid}.${config.dns_domain}`} />
         </div>

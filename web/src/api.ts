@@ -105,6 +105,8 @@ export interface ServerConfig {
   base_url: string;
   email_domain: string;
   dns_domain: string;
+  /** Set when `<token>.capture_domain` captures too (CAPTURE_DOMAIN). */
+  capture_domain?: string | null;
 }
 
 /** Token passwords the user typed, per token, for this tab only. */
