@@ -1,6 +1,7 @@
 // The storage port. Every adapter (sqlite/, mongo/) implements these interfaces and passes the one
 // contract suite in store.contract.ts. Times are epoch milliseconds; the HTTP layer formats them.
 import type { QueryNode } from './query/ast.js';
+import type { RedactionSettings } from '../sdk/redaction.js';
 
 export type Millis = number;
 
@@ -45,6 +46,8 @@ export interface TokenRecord {
   group_id: number | null;
   /** scrypt hash (see core/auth/passwords.ts), never returned by the API. */
   password_hash: string | null;
+  /** Masking applied to captures before they are stored (core/sdk/redaction.ts); null or absent: none. */
+  redaction?: RedactionSettings | null;
   created_at: Millis;
   updated_at: Millis;
   expires_at: Millis | null;

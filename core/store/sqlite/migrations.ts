@@ -318,6 +318,11 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    // A token's redaction rules (core/sdk/redaction.ts), as JSON text; NULL masks nothing.
+    version: 19,
+    up: `ALTER TABLE tokens ADD COLUMN redaction TEXT;`,
+  },
 ];
 
 /**

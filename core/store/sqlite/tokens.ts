@@ -7,6 +7,7 @@ const COLUMNS = [
   'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
   'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
   'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at',
+  'redaction',
 ] as const;
 
 function toRow(t: Partial<TokenRecord>): Row {
@@ -14,6 +15,8 @@ function toRow(t: Partial<TokenRecord>): Row {
   for (const b of BOOLEANS) if (b in t) row[b] = t[b] ? 1 : 0;
   // expiry is an integer, a boolean (legacy) or null: kept as JSON text to round-trip all three.
   if ('expiry' in t) row.expiry = t.expiry === null || t.expiry === undefined ? null : JSON.stringify(t.expiry);
+  // Redaction settings (rules) as JSON text; absent on records built before them.
+  row.redaction = t.redaction ? JSON.stringify(t.redaction) : null;
   return row;
 }
 
@@ -22,6 +25,7 @@ export function fromTokenRow(r: Row): TokenRecord {
   for (const c of COLUMNS) t[c] = r[c];
   for (const b of BOOLEANS) t[b] = !!r[b];
   t.expiry = r.expiry === null ? null : JSON.parse(String(r.expiry));
+  t.redaction = r.redaction == null ? null : JSON.parse(String(r.redaction));
   return t as unknown as TokenRecord;
 }
 

@@ -33,10 +33,10 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
     columns: [
       'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
       'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
-      'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at',
+      'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'redaction',
     ],
     bool: ['redirect', 'actions', 'cors', 'premium'],
-    json: ['expiry'],
+    json: ['expiry', 'redaction'],
   },
   workflows: { table: 'token_workflows', key: ['token_id'], columns: ['token_id', 'document', 'updated_at'], json: ['document'] },
   schedules: {
