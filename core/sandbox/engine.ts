@@ -19,7 +19,7 @@ export interface EngineOutcome {
   fatal?: string;
 }
 
-const HOST_METHODS: ReadonlySet<string> = new Set<HostMethod>(['fetch', 'globalGet', 'globalSet', 'storeGet', 'storeSet', 'db']);
+const HOST_METHODS: ReadonlySet<string> = new Set<HostMethod>(['fetch', 'globalGet', 'globalSet', 'storeGet', 'storeSet', 'db', 'nats']);
 const BYTE_ENCODINGS: ReadonlySet<string> = new Set(['hex', 'base64', 'base64url', 'latin1', 'binary', 'utf8', 'utf-8']);
 
 function encodingOf(value: unknown, fallback: BufferEncoding): BufferEncoding {

@@ -15,6 +15,7 @@ export type {
   SandboxFetchRequest,
   SandboxFetchResponse,
   SandboxJob,
+  SandboxNatsCall,
   SandboxPool,
   SandboxPoolOptions,
   SandboxPoolStats,

@@ -139,6 +139,11 @@ async function serveHostCall(host: HostCalls, method: HostMethod, args: unknown[
       const q = (args[0] ?? {}) as Record<string, unknown>;
       return plain(await host.db({ database: String(q.database ?? ''), query: String(q.query ?? ''), params: q.params ?? undefined }));
     }
+    case 'nats': {
+      if (!host.nats) throw new Error("require('nats') is not available on this server");
+      const call = (args[0] ?? {}) as Record<string, unknown>;
+      return plain(await host.nats({ ...call, op: String(call.op) as never }));
+    }
     default:
       throw new Error(`Unknown host call: ${String(method)}`);
   }

@@ -32,7 +32,7 @@ export { SCRIPT_OUTPUT_MAX_BYTES, SCRIPT_OUTPUT_MAX_LINE_BYTES, ScriptOutput } f
 export type { OutputLimits } from './output.js';
 export { headerLines, headerProblem, headerSafe, parseHeaderLines, sendableHeaders, setResponseHeader } from './headers.js';
 export { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
-export type { HostCalls, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';
+export type { HostCalls, SandboxNatsCall, SandboxPool, SandboxResponseHeaders, SandboxResult } from './sandbox.js';
 export { expiryMs, forgetOAuthRenewals, OAuthAccount, oauthCredentials, openOAuthAccount, providerId } from './oauth.js';
 export type { OAuthContext, OAuthCredentials, OAuthProviderKind } from './oauth.js';
 export { MAX_CELL_VARIABLES, cellColumns, cellRows } from './cells.js';

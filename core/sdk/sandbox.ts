@@ -35,6 +35,17 @@ export interface SandboxDbResult {
 }
 
 /**
+ * One call of a script's `require('nats')` client, served on the host: `connect` (servers,
+ * credentials; answers `{id, server}`), `publish`/`request` (payload base64 in `data`),
+ * `subscribe` (answers a subscription id), `next` (the subscription's next message, null once it
+ * ended), `unsubscribe`, `flush` and `close`. Connections and subscriptions last at most the run.
+ */
+export interface SandboxNatsCall {
+  op: 'connect' | 'publish' | 'request' | 'subscribe' | 'next' | 'unsubscribe' | 'flush' | 'close';
+  [field: string]: unknown;
+}
+
+/**
  * Async callbacks the main thread serves for a running script. Every value crossing this boundary
  * must be JSON-serialisable. A callback that throws rejects the promise inside the script with the
  * error's message.
@@ -50,9 +61,11 @@ export interface HostCalls {
   storeSet?(name: string, value: string): Promise<void>;
   /** Database queries; when omitted, `db()` rejects with a "not configured" error. */
   db?(query: SandboxDbQuery): Promise<SandboxDbResult>;
+  /** The `nats` module's client; when omitted, its calls reject with a "not available" error. */
+  nats?(call: SandboxNatsCall): Promise<unknown>;
 }
 
-export type HostMethod = 'fetch' | 'globalGet' | 'globalSet' | 'storeGet' | 'storeSet' | 'db';
+export type HostMethod = 'fetch' | 'globalGet' | 'globalSet' | 'storeGet' | 'storeSet' | 'db' | 'nats';
 
 export interface SandboxJob {
   script: string;

@@ -1,6 +1,7 @@
 // The `javascript` action: runs the script in the QuickJS sandbox (core/sandbox) and applies what
 // it did (variables, output, response, stop, don't save) to the chain.
 import type { DependencyContainer } from 'tsyringe';
+import { NatsSessions } from './nats.js';
 import { SANDBOX, accountOf, defineAction, setResponseHeader, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
 
 /** Outgoing requests made by a script time out like the HTTP Request action's (inline). */
@@ -24,7 +25,12 @@ function scriptRequest(request: CapturedRequest): Record<string, unknown> {
   return { ...request, files };
 }
 
-function hostCalls(ctx: Pick<ActionContext, 'services' | 'signal' | 'timeLeftMs'>): HostCalls {
+/** What a run holds open (NATS connections); ended when the run ends. */
+interface RunResources {
+  nats?: NatsSessions;
+}
+
+function hostCalls(ctx: Pick<ActionContext, 'services' | 'signal' | 'timeLeftMs' | 'log'>, held: RunResources): HostCalls {
   return {
     async fetch(req) {
       const res = await ctx.services.http.request({
@@ -41,6 +47,8 @@ function hostCalls(ctx: Pick<ActionContext, 'services' | 'signal' | 'timeLeftMs'
     globalSet: (name, value) => ctx.services.globals.set(name, value),
     // The account's hosted databases (core/databases): resolves with `error` set on SQL errors.
     db: (q) => ctx.services.databases.query(q.database, q.query, q.params),
+    // require('nats'): connections through the outbound policy, closed when the run ends.
+    nats: (call) => (held.nats ??= new NatsSessions({ net: ctx.services.net, timeLeftMs: ctx.timeLeftMs, warn: (line) => ctx.log(line) })).call(call),
   };
 }
 
@@ -80,10 +88,16 @@ export const javascript = defineAction({
     const timeoutMs = ctx.timeLeftMs();
     if (timeoutMs <= 0) throw new Error('No time left to run the script');
     const before = ctx.vars.all();
-    const result = await poolFor(ctx.container).run(
-      { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token) },
-      hostCalls(ctx),
-    );
+    const held: RunResources = {};
+    let result;
+    try {
+      result = await poolFor(ctx.container).run(
+        { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token) },
+        hostCalls(ctx, held),
+      );
+    } finally {
+      await held.nats?.close();
+    }
     for (const line of result.output) ctx.log(line);
     for (const [name, value] of Object.entries(result.variables)) if (before[name] !== value) ctx.vars.set(name, value);
     if (result.response) {
