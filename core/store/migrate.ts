@@ -10,6 +10,7 @@ import type { Millis, Store, TransferCheckpoint, TransferKind } from './types.js
 export const TRANSFER_ORDER: readonly TransferKind[] = [
   'users', 'api_keys', 'groups', 'tokens', 'workflows', 'requests', 'schedules', 'schedule_logs', 'notification_settings',
   'global_variables', 'providers', 'templates', 'databases', 'action_failures', 'rate_counters',
+  'token_shares', 'error_log',
 ];
 
 type RepositoryName = Exclude<keyof Store, 'kind' | 'ping' | 'close' | 'transfer'>;
@@ -32,6 +33,8 @@ export const REPOSITORY_KINDS: Record<RepositoryName, readonly TransferKind[] | 
   databases: ['databases'],
   templates: ['templates'],
   actionFailures: ['action_failures'],
+  shares: ['token_shares'],
+  errorLog: ['error_log'],
 };
 
 /** Records per page: large enough to write in bulk, small enough that requests with bodies fit in memory. */

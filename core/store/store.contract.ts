@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from './query/index.js';
 import { searchCases, searchNow, searchSamples, searchToken } from './query/fixtures.js';
+import { runShareAndErrorLogContract } from './share-errorlog.contract.js';
 import { runTransferContract } from './transfer.contract.js';
 import { AliasTaken, type RequestRecord, type Store, type TokenRecord } from './types.js';
 
@@ -42,6 +43,8 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
     afterAll(async () => {
       await store?.close();
     });
+
+    runShareAndErrorLogContract(name, () => store, sampleToken);
 
     it('ping answers when the store is reachable', async () => {
       await expect(store.ping()).resolves.toBeUndefined();

@@ -44,6 +44,15 @@ async function fill(store: Store, { sampleToken, sampleRequest }: Sample): Promi
   await store.databases.create({ id: randomUUID(), user_id: u.id, name: 'db', created_at: 15, updated_at: 15 });
   await store.actionFailures.fail(randomUUID(), tokens[0]!.uuid, 16);
   await store.counters.hit('copy-' + randomUUID(), Date.now(), 3_600_000);
+  await store.shares.put({ token_id: tokens[0]!.uuid, hash: 'share-' + randomUUID(), created_at: 17 });
+  await store.errorLog.add(
+    [
+      { user_id: u.id, source: 'action', token_id: tokens[0]!.uuid, request_id: null, action_id: randomUUID(), action_type: 'http', schedule_id: null, schedule_name: null, message: 'refused', read: false, created_at: 18 },
+      { user_id: u.id, source: 'schedule', token_id: null, request_id: null, action_id: null, action_type: null, schedule_id: s.id, schedule_name: 's', message: 'Check failed', read: true, created_at: 19 },
+      { user_id: null, source: 'action', token_id: tokens[1]!.uuid, request_id: randomUUID(), action_id: null, action_type: null, schedule_id: null, schedule_name: null, message: 'x', read: false, created_at: 20 },
+    ],
+    100,
+  );
   return tokens.map((t) => t.uuid);
 }
 

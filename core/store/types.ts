@@ -425,6 +425,62 @@ export interface ActionFailureRepo {
   failing(): Promise<string[]>;
 }
 
+/** A token's share link (view-only access to its requests): only the sha256 of the secret is kept. */
+export interface TokenShareRecord {
+  token_id: string;
+  hash: string;
+  created_at: Millis;
+}
+
+export interface TokenShareRepo {
+  get(tokenId: string): Promise<TokenShareRecord | null>;
+  /** Creates or replaces the token's share (a new secret invalidates the old one). */
+  put(share: TokenShareRecord): Promise<void>;
+  /** False when the token had no share. */
+  delete(tokenId: string): Promise<boolean>;
+}
+
+/**
+ * One entry of an account's error log (core/errorlog): an action that reported an error on a
+ * capture, or a schedule run that failed. `user_id` is the account (null: an anonymous token's).
+ */
+export interface ErrorLogRecord {
+  id: number;
+  user_id: number | null;
+  source: 'action' | 'schedule';
+  token_id: string | null;
+  request_id: string | null;
+  action_id: string | null;
+  action_type: string | null;
+  schedule_id: number | null;
+  schedule_name: string | null;
+  message: string;
+  read: boolean;
+  created_at: Millis;
+}
+
+/** Which entries: one account's (`userId`, null for anonymous tokens') or, with `all`, everyone's. */
+export type ErrorLogScope = { all: true } | { all?: false; userId: number | null };
+
+export interface ErrorLogFilter {
+  /** Case-insensitive text found in the message, action type or ID, token ID or schedule name. */
+  search?: string;
+  source?: ErrorLogRecord['source'];
+  unread?: boolean;
+  tokenId?: string;
+  scheduleId?: number;
+}
+
+export interface ErrorLogRepo {
+  /** Adds the entries (ids assigned in order) and keeps only the `keep` newest of each account they touch. */
+  add(entries: Array<Omit<ErrorLogRecord, 'id'>>, keep: number): Promise<void>;
+  /** Newest first. */
+  list(scope: ErrorLogScope, filter: ErrorLogFilter, page: number, perPage: number): Promise<Page<ErrorLogRecord>>;
+  unread(scope: ErrorLogScope): Promise<number>;
+  /** Marks entries read: these ids (null: every entry) up to `upTo` (an id) when given; returns how many changed. */
+  markRead(scope: ErrorLogScope, ids: number[] | null, upTo?: number): Promise<number>;
+}
+
 /** A rate-limit window's count (CounterRepo), as the bulk copy moves it. */
 export interface CounterRecord {
   key: string;
@@ -467,6 +523,8 @@ export interface TransferRecords {
   databases: DatabaseRecord;
   action_failures: ActionFailureRecord;
   rate_counters: CounterRecord;
+  token_shares: TokenShareRecord;
+  error_log: ErrorLogRecord;
 }
 
 export type TransferKind = keyof TransferRecords;
@@ -508,6 +566,8 @@ export interface Store {
   providers: ProviderRepo;
   databases: DatabaseRepo;
   actionFailures: ActionFailureRepo;
+  shares: TokenShareRepo;
+  errorLog: ErrorLogRepo;
   templates: TemplateRepo;
   workflows: WorkflowRepo;
   globals: GlobalVariableRepo;

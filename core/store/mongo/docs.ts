@@ -14,6 +14,7 @@ import type {
   TokenRecord,
   UserRecord,
   WorkflowRecord,
+  ErrorLogRecord,
 } from '../types.js';
 
 /** Text of a body kept for search only (never returned): the first 1 MiB, read as UTF-8. */
@@ -92,6 +93,36 @@ export interface WorkflowDoc {
   updated_at: number;
 }
 
+/** A token's share link; `_id` is the token uuid, `hash` (unique) the secret's sha256. */
+export interface TokenShareDoc {
+  _id: string;
+  hash: string;
+  created_at: number;
+}
+
+/** An error log entry; `_id` is its numeric id (sequence `error_log`). */
+export interface ErrorLogDoc extends Omit<ErrorLogRecord, 'id'> {
+  _id: number;
+}
+
+export function toErrorLog(d: ErrorLogDoc): ErrorLogRecord {
+  const { _id, ...rest } = d;
+  return {
+    id: _id,
+    user_id: rest.user_id ?? null,
+    source: rest.source,
+    token_id: rest.token_id ?? null,
+    request_id: rest.request_id ?? null,
+    action_id: rest.action_id ?? null,
+    action_type: rest.action_type ?? null,
+    schedule_id: rest.schedule_id ?? null,
+    schedule_name: rest.schedule_name ?? null,
+    message: rest.message,
+    read: !!rest.read,
+    created_at: rest.created_at,
+  };
+}
+
 /** A failure streak of an action; `_id` is the action's uuid. */
 export interface ActionFailureDoc {
   _id: string;
@@ -156,6 +187,8 @@ export function cols(db: Db) {
     databases: db.collection<DatabaseDoc>('databases'),
     templates: db.collection<TemplateDoc>('templates'),
     actionFailures: db.collection<ActionFailureDoc>('action_failures'),
+    shares: db.collection<TokenShareDoc>('token_shares'),
+    errorLog: db.collection<ErrorLogDoc>('error_log'),
   };
 }
 

@@ -16,6 +16,8 @@ import { MongoProviderRepo } from './providers.js';
 import { MongoDatabaseRepo } from './databases.js';
 import { MongoTemplateRepo } from './templates.js';
 import { MongoActionFailureRepo } from './action-failures.js';
+import { MongoErrorLogRepo } from './error-log.js';
+import { MongoShareRepo } from './shares.js';
 import { MongoGroupRepo } from './groups.js';
 import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
@@ -71,6 +73,13 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     c.providers.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
     c.databases.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
     c.templates.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
+    // A share link is looked up by token (`_id`); one secret hash per share.
+    c.shares.createIndex({ hash: 1 }, { name: 'hash_unique', unique: true }),
+    // An account's error log newest first, and its unread count.
+    c.errorLog.createIndexes([
+      { key: { user_id: 1, _id: -1 }, name: 'user_id' },
+      { key: { user_id: 1, read: 1 }, name: 'user_read' },
+    ]),
     // workflows need none: `_id` is the token uuid.
   ]);
 }
@@ -90,6 +99,8 @@ class MongoStore implements Store {
   readonly databases: MongoDatabaseRepo;
   readonly templates: MongoTemplateRepo;
   readonly actionFailures: MongoActionFailureRepo;
+  readonly shares: MongoShareRepo;
+  readonly errorLog: MongoErrorLogRepo;
   readonly transfer: MongoTransferRepo;
 
   constructor(
@@ -109,6 +120,8 @@ class MongoStore implements Store {
     this.databases = new MongoDatabaseRepo(c);
     this.templates = new MongoTemplateRepo(c);
     this.actionFailures = new MongoActionFailureRepo(c);
+    this.shares = new MongoShareRepo(c);
+    this.errorLog = new MongoErrorLogRepo(c);
     this.transfer = new MongoTransferRepo(c);
   }
 

@@ -18,6 +18,7 @@ import {
   toUser,
   toWorkflow,
   toWorkflowDoc,
+  toErrorLog,
   toBinary,
   toBuffer,
   isDuplicateKey,
@@ -75,6 +76,8 @@ function kinds(c: Cols): { [K in Exclude<TransferKind, 'requests'>]: Kind } {
       toDoc: ({ action_id, ...rest }) => ({ _id: action_id, ...rest }),
       fromDoc: ({ _id, token_id, count, updated_at }) => ({ action_id: _id, token_id, count, updated_at }),
     },
+    token_shares: { coll: c.shares, toDoc: ({ token_id, ...rest }) => ({ _id: token_id, ...rest }), fromDoc: ({ _id, hash, created_at }) => ({ token_id: _id, hash, created_at }) },
+    error_log: { coll: c.errorLog, toDoc: withId('id'), fromDoc: toErrorLog, seq: 'error_log' },
     rate_counters: {
       coll: c.counters,
       toDoc: (r) => ({ _id: `${r.key}@${r.window_start}`, count: r.count, expires_at: new Date(r.expires_at) }),

@@ -11,6 +11,8 @@ import { sqliteProviders } from './providers.js';
 import { sqliteDatabases } from './databases.js';
 import { sqliteTemplates } from './templates.js';
 import { sqliteActionFailures } from './action-failures.js';
+import { sqliteErrorLog } from './error-log.js';
+import { sqliteShares } from './shares.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
@@ -94,6 +96,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     databases: sqliteDatabases(db),
     templates: sqliteTemplates(db),
     actionFailures: sqliteActionFailures(db),
+    shares: sqliteShares(db),
+    errorLog: sqliteErrorLog(db),
     transfer: sqliteTransfer(db, writer),
     async ping() {
       db.prepare('SELECT 1').get();

@@ -323,6 +323,25 @@ export const migrations: Migration[] = [
     version: 19,
     up: `ALTER TABLE tokens ADD COLUMN redaction TEXT;`,
   },
+  {
+    // Share links (one per token, only the secret's sha256 kept) and the accounts' error log
+    // (action errors and failed schedule runs; core/errorlog), newest first per account.
+    version: 18,
+    up: `
+      CREATE TABLE token_shares (
+        token_id TEXT PRIMARY KEY REFERENCES tokens(uuid) ON DELETE CASCADE,
+        hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL
+      );
+      CREATE TABLE error_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER, source TEXT NOT NULL, token_id TEXT, request_id TEXT, action_id TEXT, action_type TEXT,
+        schedule_id INTEGER, schedule_name TEXT, message TEXT NOT NULL, read INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX error_log_user ON error_log(user_id, id);
+      CREATE INDEX error_log_unread ON error_log(user_id, read);
+    `,
+  },
 ];
 
 /**

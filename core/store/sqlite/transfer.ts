@@ -72,6 +72,13 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
   },
   databases: { table: 'databases', key: ['id'], columns: ['id', 'user_id', 'name', 'created_at', 'updated_at'] },
   action_failures: { table: 'action_failures', key: ['action_id'], columns: ['action_id', 'token_id', 'count', 'updated_at'] },
+  token_shares: { table: 'token_shares', key: ['token_id'], columns: ['token_id', 'hash', 'created_at'] },
+  error_log: {
+    table: 'error_log',
+    key: ['id'],
+    columns: ['id', 'user_id', 'source', 'token_id', 'request_id', 'action_id', 'action_type', 'schedule_id', 'schedule_name', 'message', 'read', 'created_at'],
+    bool: ['read'],
+  },
   rate_counters: { table: 'rate_counters', key: ['key', 'window_start'], columns: ['key', 'window_start', 'count', 'expires_at'], live: 'expires_at > @now' },
 };
 
