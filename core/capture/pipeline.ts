@@ -1,5 +1,6 @@
 // What every capture channel (HTTP, e-mail, DNS) does once it has a request record: run the
 // token's Custom Actions, store the request unless an action said not to, tell the listeners.
+import { compileSettings, hidesFromActions, redactRequest, type CompiledRule } from '../sdk/redaction.js';
 import type { ResponseDraft } from '../sdk/types.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { uuidv7 } from '../util/uuid.js';
@@ -14,6 +15,23 @@ export interface ActionOutcome {
   dontSave: boolean;
   output: string[];
   errors: unknown[];
+  /** Rules of `redact` actions that ran: applied with the token's own when the request is stored. */
+  redact?: CompiledRule[];
+}
+
+/** Which of a token's redaction rules to apply: before the actions run, after them, or all at once (no actions). */
+type RedactionPhase = 'before' | 'after' | 'all';
+
+/**
+ * Masks the capture with the token's redaction rules of `phase` (and `more`); returns the files'
+ * bytes as masked. Nothing to do (no rules) costs one property check.
+ */
+function redact(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, phase: RedactionPhase, more?: CompiledRule[]): ReadonlyMap<string, Buffer> {
+  const own = token.redaction?.rules.length ? compileSettings(token.redaction) : [];
+  const chosen = phase === 'all' ? own : own.filter((r) => hidesFromActions(r) === (phase === 'before'));
+  const rules = more?.length ? [...chosen, ...more] : chosen;
+  if (!rules.length) return files;
+  return redactRequest(record, files, rules).files;
 }
 
 /** Runs a token's Custom Actions on a capture; provided by the action runtime. */
@@ -43,16 +61,22 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
       }
     }
   }
-  /** Stores the capture unless told not to (or the token keeps none), then tells the hooks. */
-  function save(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean) {
+  /**
+   * Stores the capture unless told not to (or the token keeps none), then tells the hooks. Redaction
+   * runs first, so the store, the realtime channels and every read after see only masked values.
+   */
+  function save(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean, phase: RedactionPhase, more?: CompiledRule[]) {
     record.time = (performance.now() - started) / 1000;
     if (dontSave || token.request_limit <= 0) return Promise.resolve({ response, stored: false });
+    if (token.redaction || more) files = redact(token, record, files, phase, more);
     return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
       tellHooks(token, record);
       return { response, stored: true };
     });
   }
   async function withActions(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number) {
+    // Rules with `actions_see_original: false` mask before the chain; the others after it.
+    if (token.redaction) files = redact(token, record, files, 'before');
     const outcome = await pipeline.actions!(token, record, files, response);
     if (outcome) {
       if (outcome.response) {
@@ -63,7 +87,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
       record.custom_action_output = outcome.output;
       record.custom_action_errors = outcome.errors;
     }
-    return save(token, record, files, response, started, outcome?.dontSave ?? false);
+    return save(token, record, files, response, started, outcome?.dontSave ?? false, 'after', outcome?.redact);
   }
   const pipeline: CapturePipeline = {
     actions: null,
@@ -71,7 +95,7 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     process(token, record, files, response, started) {
       if (token.actions && pipeline.actions) return withActions(token, record, files, response, started);
       // No actions (most captures): no extra async frame on the hot path.
-      return save(token, record, files, response, started, false);
+      return save(token, record, files, response, started, false, 'all');
     },
   };
   return pipeline;

@@ -65,6 +65,7 @@ export function tokenView(t: TokenRecord | TokenWithStats): Record<string, unkno
     created_at: formatTimestamp(t.created_at),
     updated_at: formatTimestamp(t.updated_at),
     expires_at: formatTimestamp(t.expires_at),
+    redaction: t.redaction ?? null,
   };
   if ('requests' in t) {
     view.requests = t.requests;
@@ -155,6 +156,7 @@ export class TokenService {
       description: body.description ?? template?.description ?? null,
       group_id: body.group_id ?? null,
       password_hash: template?.password_hash ?? null,
+      redaction: body.redaction !== undefined ? body.redaction : (template?.redaction ?? null),
       created_at: now,
       updated_at: now,
       ...this.expiryFields(body.expiry !== undefined ? body.expiry : template ? (template.expiry as TokenCreateBody['expiry']) : undefined, premium, now),
@@ -179,7 +181,7 @@ export class TokenService {
     if (body.alias !== undefined && body.alias !== null) requirePremium(caller, 'An alias');
     if (body.group_id !== token.group_id) await this.checkGroup(caller, body.group_id);
     const patch: TokenPatch = { updated_at: this.clock.now() };
-    for (const k of ['default_status', 'default_content', 'default_content_type', 'timeout', 'listen', 'request_limit', 'cors', 'actions', 'group_id', 'description', 'redirect', 'alias'] as const) {
+    for (const k of ['default_status', 'default_content', 'default_content_type', 'timeout', 'listen', 'request_limit', 'cors', 'actions', 'group_id', 'description', 'redirect', 'alias', 'redaction'] as const) {
       if (body[k] !== undefined) (patch as Record<string, unknown>)[k] = body[k];
     }
     if (body.expiry !== undefined) Object.assign(patch, this.expiryFields(body.expiry, token.premium, this.clock.now()));

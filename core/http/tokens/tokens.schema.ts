@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { headerValue } from '../../sdk/headers.js';
+import { RedactionSettingsSchema } from '../../sdk/redaction.js';
 import { pageNumber, perPage } from '../paging.js';
 
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
@@ -36,6 +37,8 @@ export const TokenCreateSchema = z.object({
   group_id: z.number().int().min(1).nullable().optional(),
   description: z.string().max(1000).nullable().optional(),
   redirect: z.boolean().optional(),
+  /** Masking applied before a capture is stored, streamed or exported (docs/redaction.md); null removes it. */
+  redaction: RedactionSettingsSchema.nullable().optional(),
 });
 export type TokenCreateBody = z.infer<typeof TokenCreateSchema>;
 
@@ -89,6 +92,7 @@ export const TokenView = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   expires_at: z.string().nullable(),
+  redaction: RedactionSettingsSchema.nullable(),
   requests: z.number().int().optional(),
   latest_request_id: z.string().nullable().optional(),
   latest_request_at: z.string().nullable().optional(),
