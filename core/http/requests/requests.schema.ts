@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { headerValue, isHeaderName } from '../../sdk/headers.js';
+import { RedactionEntrySchema } from '../../sdk/redaction.js';
 import { parseTimestamp } from '../../util/time.js';
 import { pageNumber, perPage } from '../paging.js';
 
@@ -130,6 +131,7 @@ export const RequestView = z.object({
   files: z.array(z.object({ id: z.string(), name: z.string(), filename: z.string(), size: z.number().int(), content_type: z.string() })),
   custom_action_output: z.array(z.string()),
   custom_action_errors: z.array(z.unknown()),
+  redactions: z.array(RedactionEntrySchema).optional().describe('Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values'),
   note: z.string().nullable(),
   time: z.number(),
   sorting: z.number().int(),
