@@ -1,6 +1,6 @@
 // Who is calling, and what they may open. Used by every API route; capture URLs are public.
 import { Forbidden, Unauthorized } from '../errors.js';
-import type { Store, TokenRecord, UserRecord } from '../store/types.js';
+import type { Store, TokenRecord, UserRecord, UserTypeId } from '../store/types.js';
 import { hashApiKey, safeEqual, verifyPassword } from './secrets.js';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'user'; user: UserRecord };
@@ -30,9 +30,50 @@ export function requirePremium(caller: Caller, what: string): void {
   if (caller.kind === 'user' && !caller.user.premium) throw new Forbidden(`${what} needs a premium account`);
 }
 
+/** The token's owner, a member of the owner's team, or the administrator key. */
 export function isOwner(caller: Caller, token: TokenRecord): boolean {
   if (caller.kind === 'admin') return true;
-  return caller.kind === 'user' && token.user_id !== null && caller.user.id === token.user_id;
+  if (caller.kind !== 'user' || token.user_id === null) return false;
+  return caller.user.id === token.user_id || (token.team_id !== null && caller.user.team_id === token.team_id);
+}
+
+/**
+ * What an API call may do: `read` (GET), `own_keys` (a user's own API keys), `write` (every other
+ * change: tokens, requests, actions, schedules...), `manage_users` (invite, list, change, remove
+ * the team's users).
+ */
+export type Permission = 'read' | 'own_keys' | 'write' | 'manage_users';
+
+/** What each user type may do: the one table (README, "Teams and user types", shows it). */
+export const USER_TYPES: Record<UserTypeId, { name: string; may: readonly Permission[] }> = {
+  100: { name: 'Administrator', may: ['read', 'own_keys', 'write', 'manage_users'] },
+  200: { name: 'Member', may: ['read', 'own_keys', 'write'] },
+  300: { name: 'Viewer', may: ['read', 'own_keys'] },
+};
+
+/** The permission an API call needs, from its method and path. */
+export function permissionFor(caller: Caller, method: string, path: string): Permission {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
+  if (caller.kind === 'user' && path.startsWith(`/users/${caller.user.id}/api-keys`)) return 'own_keys';
+  return 'write';
+}
+
+/**
+ * The one check of user types. The administrator key may do everything; anonymous callers are
+ * limited elsewhere (they only reach anonymous tokens).
+ */
+export function requirePermission(caller: Caller, permission: Permission): void {
+  if (caller.kind !== 'user') return;
+  const type = USER_TYPES[caller.user.user_type_id];
+  if (!type.may.includes(permission)) {
+    throw new Forbidden(`A ${type.name} may not do this (${permission === 'manage_users' ? 'managing users needs an Administrator' : 'changes need a Member or Administrator'})`);
+  }
+}
+
+/** Who may manage users: the administrator key, or an Administrator (of their own team). */
+export function requireUserManager(caller: Caller): void {
+  requireCaller(caller);
+  requirePermission(caller, 'manage_users');
 }
 
 /** The password offered with a request: `?password=` or HTTP Basic Auth (any user name). */

@@ -125,6 +125,7 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
     return newRequestRecord(
       {
         token_id: token.uuid,
+        team_id: token.team_id ?? null,
         type: 'dns',
         ip: q.ip,
         hostname: q.name,

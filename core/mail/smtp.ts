@@ -108,6 +108,7 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
     return newRequestRecord(
       {
         token_id: token.uuid,
+        team_id: token.team_id ?? null,
         type: 'email',
         ip: plainIp(session.remoteAddress),
         hostname: config.EMAIL_DOMAIN,

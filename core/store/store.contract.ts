@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from './query/index.js';
 import { searchCases, searchNow, searchSamples, searchToken } from './query/fixtures.js';
 import { runShareAndErrorLogContract } from './share-errorlog.contract.js';
+import { runTeamsContract } from './teams.contract.js';
 import { runTransferContract } from './transfer.contract.js';
 import { AliasTaken, type RequestRecord, type Store, type TokenRecord } from './types.js';
 
@@ -16,6 +17,7 @@ export function sampleToken(over: Partial<TokenRecord> = {}): TokenRecord {
     timeout: 0, listen: 0, premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test',
     default_content: '', default_status: 200, default_content_type: 'text/html', request_limit: 10000,
     description: null, group_id: null, password_hash: null, created_at: now, updated_at: now, expires_at: null,
+    team_id: over.user_id ?? null,
     ...over,
   };
 }
@@ -45,6 +47,7 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
     });
 
     runShareAndErrorLogContract(name, () => store, sampleToken);
+    runTeamsContract(() => store, sampleToken);
 
     it('ping answers when the store is reachable', async () => {
       await expect(store.ping()).resolves.toBeUndefined();

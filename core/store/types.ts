@@ -5,14 +5,34 @@ import type { RedactionSettings } from '../sdk/redaction.js';
 
 export type Millis = number;
 
+/** 100 Administrator, 200 Member, 300 Viewer: what each may do is core/auth/access.ts's USER_TYPES. */
+export type UserTypeId = 100 | 200 | 300;
+
 export interface UserRecord {
   id: number;
   name: string;
   email: string;
   premium: boolean;
+  /**
+   * The user's team. A team is named by the ID of the user who started it (its first member), so a
+   * user created on their own (and every user from before teams) is the one-person team `id`.
+   */
+  team_id: number;
+  user_type_id: UserTypeId;
+  /** A role label from the invite (webhook.site's `role_id`); what the user may do is the user type. */
+  role_id: number | null;
+  /** sha256 of the one-time invite secret while the invite is open; null once used (or never invited). */
+  invite_hash: string | null;
+  invite_expires_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }
+
+/** A new user: without `team_id` they start their own team; without `user_type_id` they are its Administrator. */
+export type NewUser = Pick<UserRecord, 'name' | 'email' | 'premium' | 'created_at' | 'updated_at'> &
+  Partial<Pick<UserRecord, 'team_id' | 'user_type_id' | 'role_id' | 'invite_hash' | 'invite_expires_at'>>;
+
+export type UserPatch = Partial<Pick<UserRecord, 'name' | 'email' | 'user_type_id' | 'role_id' | 'invite_hash' | 'invite_expires_at' | 'updated_at'>>;
 
 export interface ApiKeyRecord {
   id: number;
@@ -27,6 +47,8 @@ export interface ApiKeyRecord {
 export interface TokenRecord {
   uuid: string;
   user_id: number | null;
+  /** The owner's team (null for anonymous tokens): every member of it may open the token. */
+  team_id: number | null;
   alias: string | null;
   redirect: boolean;
   actions: boolean;
@@ -139,9 +161,23 @@ export type TokenPatch = Partial<Omit<TokenRecord, 'uuid' | 'created_at'>>;
 export type RequestPatch = Partial<Pick<RequestRecord, 'note' | 'custom_action_output' | 'custom_action_errors' | 'extra' | 'updated_at'>>;
 
 export interface UserRepo {
-  create(u: Omit<UserRecord, 'id'>): Promise<UserRecord>;
+  create(u: NewUser): Promise<UserRecord>;
   get(id: number): Promise<UserRecord | null>;
   list(): Promise<UserRecord[]>;
+  /** One page of users by ID, of one team or (null) of all teams. */
+  page(teamId: number | null, page: number, perPage: number): Promise<Page<UserRecord>>;
+  /** Users whose e-mail is this one, ignoring case. */
+  findByEmail(email: string): Promise<UserRecord[]>;
+  update(id: number, patch: UserPatch): Promise<UserRecord | null>;
+  /** Deletes the user with their API keys (their tokens are the caller's business). */
+  delete(id: number): Promise<boolean>;
+  /**
+   * Closes the open invite with this hash if it has not expired at `now`, and returns its user; null
+   * otherwise. Only one of several concurrent calls with the same hash gets the user.
+   */
+  useInvite(hash: string, now: Millis): Promise<UserRecord | null>;
+  /** The user whose invite has this hash, open or expired; null when none (or used). */
+  findByInvite(hash: string): Promise<UserRecord | null>;
   addApiKey(userId: number, hash: string, prefix: string, now: Millis): Promise<ApiKeyRecord>;
   listApiKeys(userId: number): Promise<ApiKeyRecord[]>;
   deleteApiKey(userId: number, keyId: number): Promise<boolean>;
@@ -162,7 +198,10 @@ export interface TokenRepo {
   update(uuid: string, patch: TokenPatch): Promise<TokenRecord | null>;
   /** Deletes the token with its requests and files. */
   delete(uuid: string): Promise<boolean>;
-  list(userId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>>;
+  /** The tokens of a team (every member's). */
+  list(teamId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>>;
+  /** UUIDs of the tokens a user owns. */
+  ownedBy(userId: number): Promise<string[]>;
   stats(uuid: string): Promise<{ requests: number; latest_request_id: string | null; latest_request_at: Millis | null }>;
   /** Tokens whose expires_at is at or before `now`. */
   expired(now: Millis, limit: number): Promise<string[]>;

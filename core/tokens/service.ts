@@ -53,6 +53,7 @@ export function tokenView(t: TokenRecord | TokenWithStats): Record<string, unkno
     premium: t.premium,
     premium_expires_at: formatTimestamp(t.premium_expires_at),
     user_id: t.user_id,
+    team_id: t.team_id ?? null,
     ip: t.ip,
     user_agent: t.user_agent,
     default_content: t.default_content,
@@ -139,6 +140,7 @@ export class TokenService {
     const token: TokenRecord = {
       uuid: randomUUID(),
       user_id: caller.kind === 'user' ? caller.user.id : null,
+      team_id: caller.kind === 'user' ? caller.user.team_id : null,
       alias: body.alias ?? null,
       redirect: body.redirect ?? template?.redirect ?? false,
       actions: body.actions ?? template?.actions ?? false,
@@ -218,6 +220,11 @@ export class TokenService {
   async toggleCors(token: TokenRecord): Promise<boolean> {
     const t = await this.apply(token, { cors: !token.cors, updated_at: this.clock.now() });
     return t.cors;
+  }
+
+  /** Hands the token to another member of its team (the tokens of a user who is removed). */
+  async reassign(token: TokenRecord, userId: number): Promise<TokenRecord> {
+    return this.apply(token, { user_id: userId, updated_at: this.clock.now() });
   }
 
   async delete(token: TokenRecord): Promise<void> {

@@ -21,8 +21,9 @@ export function tokensRouter(services: HttpServices): Router<AppState> {
     const q = TokenListQuery.safeParse(ctx.query);
     if (!q.success) throw fromZod(q.error);
     const { page, per_page, order_by, order_direction } = q.data;
-    const userId = caller.kind === 'user' ? caller.user.id : -1;
-    const result = await store.tokens.list(userId, { page, perPage: per_page, orderBy: order_by, direction: order_direction });
+    // A user sees their team's tokens (every member's); the administrator key owns none.
+    const teamId = caller.kind === 'user' ? caller.user.team_id : -1;
+    const result = await store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction });
     ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(tokenView), result.total, page, per_page);
   });
 

@@ -47,7 +47,7 @@ export type TokenCreateBody = z.infer<typeof TokenCreateSchema>;
  * sets itself; they are dropped before validation.
  */
 export const READ_ONLY_TOKEN_FIELDS = [
-  'uuid', 'premium', 'premium_expires_at', 'user_id', 'ip', 'user_agent', 'created_at', 'updated_at', 'expires_at',
+  'uuid', 'premium', 'premium_expires_at', 'user_id', 'team_id', 'ip', 'user_agent', 'created_at', 'updated_at', 'expires_at',
   'requests', 'latest_request_id', 'latest_request_at', 'password', 'email', 'url', 'email_address', 'dns_name',
 ] as const;
 
@@ -81,6 +81,7 @@ export const TokenView = z.object({
   premium: z.boolean(),
   premium_expires_at: z.string().nullable(),
   user_id: z.number().int().nullable(),
+  team_id: z.number().int().nullable(),
   ip: z.string(),
   user_agent: z.string(),
   default_content: z.string(),

@@ -228,12 +228,18 @@ export function defined<T extends object>(o: T): Partial<T> {
   return out as Partial<T>;
 }
 
+/** Users stored before teams read as the one-person team of their own ID, as its Administrator. */
 export function toUser(d: UserDoc): UserRecord {
   return {
     id: d.id,
     name: d.name,
     email: d.email,
     premium: d.premium,
+    team_id: d.team_id ?? d.id,
+    user_type_id: d.user_type_id ?? 100,
+    role_id: d.role_id ?? null,
+    invite_hash: d.invite_hash ?? null,
+    invite_expires_at: d.invite_expires_at ?? null,
     created_at: d.created_at,
     updated_at: d.updated_at,
   };
@@ -280,6 +286,8 @@ export function toToken(d: TokenDoc): TokenRecord {
   return {
     uuid: d._id,
     user_id: d.user_id ?? null,
+    // A token stored before teams belongs to its owner's one-person team.
+    team_id: d.team_id === undefined ? (d.user_id ?? null) : d.team_id,
     alias: d.alias ?? null,
     redirect: d.redirect,
     actions: d.actions,

@@ -48,6 +48,7 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     ]),
     c.tokens.createIndexes([
       { key: { user_id: 1, created_at: 1 }, name: 'user_created_at' },
+      { key: { team_id: 1, created_at: 1 }, name: 'team_created_at' },
       { key: { alias: 1 }, name: 'alias_unique', unique: true, partialFilterExpression: { alias: { $type: 'string' } } },
       // resolveIgnoringCase (DNS names); only queries with the same collation use it.
       { key: { alias: 1 }, name: 'alias_any_case', collation: ALIAS_ANY_CASE, partialFilterExpression: { alias: { $type: 'string' } } },
@@ -66,6 +67,10 @@ export async function ensureIndexes(c: Cols): Promise<void> {
       { key: { token_id: 1 }, name: 'token_id' },
     ]),
     c.counters.createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
+    c.users.createIndexes([
+      { key: { team_id: 1, _id: 1 }, name: 'team_id' },
+      { key: { invite_hash: 1 }, name: 'invite_hash', partialFilterExpression: { invite_hash: { $type: 'string' } } },
+    ]),
     c.groups.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
     c.listeners.createIndex({ expires_at: 1 }, { name: 'expires_at_ttl', expireAfterSeconds: 0 }),
     // One variable per (owner, name); also serves the owner's lookups, lists and searches.
@@ -134,6 +139,21 @@ class MongoStore implements Store {
   }
 }
 
+/**
+ * Users and tokens stored before teams: each user becomes the one-person team of their own ID (its
+ * Administrator) and each token joins its owner's team. Reads map missing fields the same way
+ * (docs.ts), so this only makes the team lists' queries find them. Runs once per field: afterwards
+ * nothing lacks team_id.
+ */
+export async function upgradeToTeams(c: Cols): Promise<void> {
+  for await (const u of c.users.find({ team_id: { $exists: false } }, { projection: { _id: 1 } })) {
+    // Tokens first: an upgrade stopped in between finds the user again next time.
+    await c.tokens.updateMany({ user_id: u._id, team_id: { $exists: false } }, { $set: { team_id: u._id } });
+    await c.users.updateOne({ _id: u._id, team_id: { $exists: false } }, { $set: { team_id: u._id, user_type_id: 100 } });
+  }
+  await c.tokens.updateMany({ team_id: { $exists: false }, user_id: null }, { $set: { team_id: null } });
+}
+
 export async function createMongoStore(uri: string, opts?: { dbName?: string }): Promise<Store> {
   // ignoreUndefined: an undefined field is left out, as JSON would, rather than stored as null.
   const client = new MongoClient(uri, { ignoreUndefined: true });
@@ -143,6 +163,7 @@ export async function createMongoStore(uri: string, opts?: { dbName?: string }):
     const c = cols(db);
     await ensureIndexes(c);
     await ensureScheduleIndexes(db);
+    await upgradeToTeams(c);
     return new MongoStore(client, c);
   } catch (err) {
     await client.close().catch(() => undefined);

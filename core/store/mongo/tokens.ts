@@ -89,8 +89,13 @@ export class MongoTokenRepo implements TokenRepo {
     return res.deletedCount > 0;
   }
 
-  async list(userId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>> {
-    const filter = { user_id: userId };
+  async ownedBy(userId: number): Promise<string[]> {
+    const docs = await this.c.tokens.find({ user_id: userId }, { projection: { _id: 1 } }).sort({ created_at: 1, _id: 1 }).toArray();
+    return docs.map((d) => d._id);
+  }
+
+  async list(teamId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>> {
+    const filter = { team_id: teamId };
     const dir = opts.direction === 'asc' ? 1 : -1;
     const sort: Record<string, 1 | -1> = opts.orderBy === 'token_id' ? { _id: dir } : { created_at: dir, _id: dir };
     const perPage = Math.floor(opts.perPage);

@@ -25,18 +25,19 @@ export interface WriteItem {
 const MAX_ALIVE = 100_000;
 
 /**
- * A row's columns, in its order. Most captures (no form, files, actions, note or team) leave the
- * last seven at their defaults: their row stops before them (PLAIN_COLUMNS values) and the INSERT
- * writes the defaults itself, which spares binding seven values per capture.
+ * A row's columns, in its order. Most captures (no form, files, actions or note) leave the last six
+ * at their defaults: their row stops before them (PLAIN_COLUMNS values) and the INSERT writes the
+ * defaults itself, which spares binding six values per capture. team_id is in the head: every
+ * capture of a team's token has one.
  */
 const COLUMNS = [
   'uuid', 'token_id', 'type', 'ip', 'hostname', 'method', 'user_agent', 'url', 'content_type', 'body', 'size', 'query', 'headers',
-  'time', 'sorting', 'created_at', 'updated_at',
-  'team_id', 'form', 'files', 'output', 'errors', 'note', 'extra',
+  'time', 'sorting', 'created_at', 'updated_at', 'team_id',
+  'form', 'files', 'output', 'errors', 'note', 'extra',
 ] as const;
-export const PLAIN_COLUMNS = 17;
+export const PLAIN_COLUMNS = 18;
 /** The tail columns' values in a plain row, as SQL. */
-const PLAIN_TAIL = "NULL, NULL, '[]', '[]', '[]', NULL, '{}'";
+const PLAIN_TAIL = "NULL, '[]', '[]', '[]', NULL, '{}'";
 
 // Positions in a row of what the batch needs besides inserting it.
 const UUID = 0;
@@ -75,12 +76,12 @@ function isEmpty(o: object): boolean {
 export function toRow(r: RequestRecord): unknown[] {
   const row: unknown[] = [
     r.uuid, r.token_id, r.type, r.ip, r.hostname, r.method, r.user_agent, r.url, r.content_type, r.body, r.size,
-    r.query === null ? null : json(r.query), json(r.headers), r.time, r.sorting, r.created_at, r.updated_at,
+    r.query === null ? null : json(r.query), json(r.headers), r.time, r.sorting, r.created_at, r.updated_at, r.team_id,
   ];
-  const plain = r.team_id === null && r.form === null && r.files.length === 0 && r.custom_action_output.length === 0 &&
+  const plain = r.form === null && r.files.length === 0 && r.custom_action_output.length === 0 &&
     r.custom_action_errors.length === 0 && r.note === null && isEmpty(r.extra);
   if (!plain) {
-    row.push(r.team_id, r.form === null ? null : json(r.form), json(r.files), json(r.custom_action_output), json(r.custom_action_errors), r.note, json(r.extra));
+    row.push(r.form === null ? null : json(r.form), json(r.files), json(r.custom_action_output), json(r.custom_action_errors), r.note, json(r.extra));
   }
   return row;
 }

@@ -319,9 +319,23 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // A token's redaction rules (core/sdk/redaction.ts), as JSON text; NULL masks nothing.
-    version: 19,
-    up: `ALTER TABLE tokens ADD COLUMN redaction TEXT;`,
+    // Teams and user types (core/http/users): a team is named by its first member's user ID, so
+    // every user from before becomes the one-person team of their own ID, as its Administrator
+    // (100), and every token the team of its owner. Captures stored before keep team_id NULL.
+    version: 17,
+    up: `
+      ALTER TABLE users ADD COLUMN team_id INTEGER;
+      ALTER TABLE users ADD COLUMN user_type_id INTEGER NOT NULL DEFAULT 100;
+      ALTER TABLE users ADD COLUMN role_id INTEGER;
+      ALTER TABLE users ADD COLUMN invite_hash TEXT;
+      ALTER TABLE users ADD COLUMN invite_expires_at INTEGER;
+      UPDATE users SET team_id = id;
+      CREATE INDEX users_team ON users(team_id, id);
+      CREATE UNIQUE INDEX users_invite ON users(invite_hash) WHERE invite_hash IS NOT NULL;
+      ALTER TABLE tokens ADD COLUMN team_id INTEGER;
+      UPDATE tokens SET team_id = user_id;
+      CREATE INDEX tokens_team ON tokens(team_id, created_at);
+    `,
   },
   {
     // Share links (one per token, only the secret's sha256 kept) and the accounts' error log
@@ -341,6 +355,11 @@ export const migrations: Migration[] = [
       CREATE INDEX error_log_user ON error_log(user_id, id);
       CREATE INDEX error_log_unread ON error_log(user_id, read);
     `,
+  },
+  {
+    // A token's redaction rules (core/sdk/redaction.ts), as JSON text; NULL masks nothing.
+    version: 19,
+    up: `ALTER TABLE tokens ADD COLUMN redaction TEXT;`,
   },
 ];
 

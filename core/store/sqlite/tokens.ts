@@ -6,7 +6,7 @@ const BOOLEANS = ['redirect', 'actions', 'cors', 'premium'] as const;
 const COLUMNS = [
   'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
   'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
-  'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at',
+  'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'team_id',
   'redaction',
 ] as const;
 
@@ -62,16 +62,18 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
     delPending.run(uuid);
     return del.run(uuid).changes > 0;
   });
-  const count = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM tokens WHERE user_id = ?');
+  // A team's tokens, served by tokens_team (migration 17).
+  const count = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM tokens WHERE team_id = ?');
+  const owned = db.prepare<[number], { uuid: string }>('SELECT uuid FROM tokens WHERE user_id = ? ORDER BY created_at, rowid');
   const expired = db.prepare<[number, number], { uuid: string }>('SELECT uuid FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?');
   const pages = {
     created_at: {
-      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY created_at ASC, rowid ASC LIMIT ? OFFSET ?'),
-      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?'),
+      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY created_at ASC, rowid ASC LIMIT ? OFFSET ?'),
+      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?'),
     },
     token_id: {
-      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY uuid ASC LIMIT ? OFFSET ?'),
-      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE user_id = ? ORDER BY uuid DESC LIMIT ? OFFSET ?'),
+      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY uuid ASC LIMIT ? OFFSET ?'),
+      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY uuid DESC LIMIT ? OFFSET ?'),
     },
   };
   const inactive = db.prepare<[number, number], { uuid: string }>(
@@ -83,7 +85,8 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
   return {
     async create(t) {
       try {
-        insert.run(toRow(t));
+        // Records built before teams (fixtures, old callers) may lack team_id: the owner's team then.
+        insert.run({ ...toRow(t), team_id: t.team_id ?? t.user_id ?? null });
       } catch (e) {
         if (isUniqueViolation(e) && t.alias) throw new AliasTaken(t.alias);
         throw e;
@@ -127,10 +130,13 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
       await sync();
       return deleteToken.immediate(uuid);
     },
-    async list(userId, opts) {
+    async list(teamId, opts) {
       await sync();
-      const rows = pages[opts.orderBy][opts.direction].all(userId, opts.perPage, (opts.page - 1) * opts.perPage);
-      return { items: rows.map(withStats), total: count.get(userId)!.n };
+      const rows = pages[opts.orderBy][opts.direction].all(teamId, opts.perPage, (opts.page - 1) * opts.perPage);
+      return { items: rows.map(withStats), total: count.get(teamId)!.n };
+    },
+    async ownedBy(userId) {
+      return owned.all(userId).map((r) => r.uuid);
     },
     async stats(uuid) {
       await sync();

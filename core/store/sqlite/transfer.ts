@@ -23,7 +23,12 @@ interface Table {
 }
 
 const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
-  users: { table: 'users', key: ['id'], columns: ['id', 'name', 'email', 'premium', 'created_at', 'updated_at'], bool: ['premium'] },
+  users: {
+    table: 'users',
+    key: ['id'],
+    columns: ['id', 'name', 'email', 'premium', 'team_id', 'user_type_id', 'role_id', 'invite_hash', 'invite_expires_at', 'created_at', 'updated_at'],
+    bool: ['premium'],
+  },
   api_keys: { table: 'api_keys', key: ['id'], columns: ['id', 'user_id', 'hash', 'prefix', 'created_at'] },
   groups: { table: 'groups', key: ['id'], columns: ['id', 'user_id', 'name', 'created_at', 'updated_at'] },
   tokens: {
@@ -33,7 +38,7 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
     columns: [
       'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
       'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
-      'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'redaction',
+      'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'redaction', 'team_id',
     ],
     bool: ['redirect', 'actions', 'cors', 'premium'],
     json: ['expiry', 'redaction'],

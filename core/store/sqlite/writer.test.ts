@@ -128,7 +128,8 @@ describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (w
       { extra: { k: 1 } },
     ];
     const records = variants.map((v) => sampleRequest(t.uuid, v));
-    expect(records.map((r) => toRow(r).length)).toEqual([PLAIN_COLUMNS, ...Array(variants.length - 1).fill(24)]);
+    // A team's capture is plain too: team_id is in the row's head.
+    expect(records.map((r) => toRow(r).length)).toEqual([PLAIN_COLUMNS, PLAIN_COLUMNS, ...Array(variants.length - 2).fill(24)]);
     await Promise.all(records.map((r) => store.requests.insert(r, 100)));
     for (const r of records) expect(await store.requests.get(t.uuid, r.uuid)).toEqual(r);
     await store.close();

@@ -11,7 +11,7 @@ if (store.writer.mode !== writer) throw new Error(`expected the ${writer} writer
 const tokenId = randomUUID();
 const now = Date.now();
 await store.tokens.create({
-  uuid: tokenId, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
+  uuid: tokenId, user_id: null, team_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
   premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
   default_content_type: 'text/html', request_limit: 1_000_000, description: null, group_id: null, password_hash: null,
   created_at: now, updated_at: now, expires_at: null,
