@@ -220,6 +220,7 @@ export function createActionsModule(): ServiceModule {
           response: result.response ? { status: result.response.status, content: result.response.content, contentType: result.response.contentType, headers: result.response.headers } : null,
           dontSave: result.dontSave,
           output,
+          redact: result.redact,
           errors: result.errors,
         };
       };

@@ -1,6 +1,7 @@
 // Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
 // parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
 import { hasBytes, textBytes } from '../sdk/bytes.js';
+import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
 import { headerLineFields } from '../sdk/headers.js';
 import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
 import type { ActionRegistry } from './registry.js';
@@ -83,6 +84,8 @@ export interface ChainResult {
   ran: string[];
   /** With `trace`: one entry each time an action ran, in order. */
   trace?: ChainStepTrace[];
+  /** Redaction rules of `redact` actions (ctx.redact), for the caller to apply when it stores the request. */
+  redact: CompiledRule[];
 }
 
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -134,6 +137,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   const results = new Map<string, boolean>();
   let stopped = false;
   let dontSave = false;
+  const redactRules: CompiledRule[] = [];
 
   let globalsSnapshot = new Map<string, string>();
   if (steps.some((s) => !s.disabled)) {
@@ -207,6 +211,10 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       error: (msg) => void (live && fail(step, msg)),
       stop: () => void (live && (stopped = true)),
       dontSave: () => void (live && (dontSave = true)),
+      redact: (rules, replacement) => {
+        const parsed = ActionRedactionRuleSchema.array().parse(rules);
+        if (live) redactRules.push(...compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', step.uuid));
+      },
       setResult: (passed) => void (live && results.set(step.uuid, passed)),
       repeat: (items) => void (live && (repeatItems = items.slice(0, MAX_REPETITIONS))),
       signal: controller.signal,
@@ -284,6 +292,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     variables: scope.all(),
     runtimeVariables: scope.runtimeVariables(),
     ran: [...ran],
+    redact: redactRules,
     ...(trace ? { trace } : {}),
   };
 }

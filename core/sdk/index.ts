@@ -36,4 +36,6 @@ export type { HostCalls, SandboxNatsCall, SandboxPool, SandboxResponseHeaders, S
 export { expiryMs, forgetOAuthRenewals, OAuthAccount, oauthCredentials, openOAuthAccount, providerId } from './oauth.js';
 export type { OAuthContext, OAuthCredentials, OAuthProviderKind } from './oauth.js';
 export { MAX_CELL_VARIABLES, cellColumns, cellRows } from './cells.js';
+export { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, REDACTION_PRESETS, RedactionRuleSchema, RedactionSettingsSchema, luhnValid } from './redaction.js';
+export type { ActionRedactionRule, RedactionEntry, RedactionRule, RedactionSettings } from './redaction.js';
 export type { Cell } from './cells.js';

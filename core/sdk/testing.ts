@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { ActionRegistry } from '../actions/registry.js';
+import type { CompiledRule } from './redaction.js';
 import { runChain, type ChainLine } from '../actions/runner.js';
 import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
@@ -196,6 +197,8 @@ export interface RunActionResult {
   response: ResponseDraft;
   stopped: boolean;
   dontSave: boolean;
+  /** Redaction rules the action asked for (ctx.redact), as the pipeline applies them when it stores the request. */
+  redact: CompiledRule[];
   /** Global variables after the action. */
   globals: Record<string, string>;
   /** The services the action ran with (to look at stubs). */
@@ -229,6 +232,7 @@ export async function runAction(action: AnyActionDefinition, params: Record<stri
     response: r.response ?? { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} },
     stopped: r.stopped,
     dontSave: r.dontSave,
+    redact: r.redact,
     globals: await globals.all(),
     services,
   };

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { z } from 'zod';
+import type { ActionRedactionRule } from './redaction.js';
 import type { Services } from './services.js';
 
 export interface CapturedFile {
@@ -102,6 +103,12 @@ export interface ActionContext<P = Record<string, unknown>> {
   stop(): void;
   /** The request is not stored. */
   dontSave(): void;
+  /**
+   * Masks the request as it is stored, streamed and exported with these redaction rules
+   * (core/sdk/redaction.ts), when the chain ends: this run's later actions still see the original.
+   * Invalid rules throw.
+   */
+  redact(rules: ActionRedactionRule[], replacement?: string): void;
   /** The outcome of a condition, for actions that reference this one through `condition`. */
   setResult(passed: boolean): void;
   /**
