@@ -189,6 +189,30 @@ describe('regex and preset rules', () => {
   });
 });
 
+describe('echoes of masked values', () => {
+  it('a value a named rule masked is masked wherever else it shows (body, action output, the response built)', () => {
+    const doc = { card: { cvc: '9876' }, note: 'pin 9876' };
+    const r = req({
+      content_type: 'application/json',
+      headers: { 'x-api-key': ['key-123456'] },
+      body: Buffer.from(JSON.stringify(doc)),
+      custom_action_output: ['[1 set_variable] key=key-123456'],
+      extra: { response: { content: 'echo 9876 key-123456' } },
+    });
+    const out = redactRequest(r, new Map(), rules({ kind: 'header', name: 'x-api-key' }, { kind: 'json', path: '$.card.cvc' }));
+    expect(JSON.parse(r.body.toString())).toEqual({ card: { cvc: '[REDACTED]' }, note: 'pin [REDACTED]' });
+    expect(r.custom_action_output).toEqual(['[1 set_variable] key=[REDACTED]']);
+    expect(r.extra.response).toEqual({ content: 'echo [REDACTED] [REDACTED]' });
+    expect(out.entries.map((e) => e.count)).toEqual([3, 3]);
+  });
+
+  it('short values are not searched for elsewhere', () => {
+    const r = req({ headers: { 'x-n': ['1'] }, body: Buffer.from('a1b1') });
+    redactRequest(r, new Map(), rules({ kind: 'header', name: 'x-n' }));
+    expect(r.body.toString()).toBe('a1b1');
+  });
+});
+
 describe('compiling and attribution', () => {
   it('rules of a redact action say which action they came from', () => {
     const r = req({ headers: { 'x-k': ['v'] } });

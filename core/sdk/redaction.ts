@@ -277,6 +277,19 @@ function targetOf(rule: RedactionRule | ActionRedactionRule): string {
   }
 }
 
+/** Masked values shorter than this are not searched for elsewhere in the request (a `1` would mask every digit). */
+export const MIN_ECHO_LENGTH = 4;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The strings and numbers of a JSON value, as text. */
+function collectLeaves(v: unknown, out: string[]): void {
+  if (typeof v === 'string') out.push(v);
+  else if (typeof v === 'number') out.push(String(v));
+  else if (Array.isArray(v)) for (const x of v) collectLeaves(x, out);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) collectLeaves(x, out);
+}
+
 const decodeComponent = (s: string): string => {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
@@ -354,11 +367,44 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
   let bodyChanged = false;
   const getBody = () => (body ??= bodyText(r.body));
 
+  /** Runs a text mask over every text the request holds. */
+  function everywhere(f: (s: string) => string): void {
+    for (const key of Object.keys(r.headers)) r.headers[key] = r.headers[key]!.map(f);
+    r.user_agent = f(r.user_agent);
+    r.url = maskUrlText(r.url, f);
+    if (r.query) for (const k of Object.keys(r.query)) r.query[k] = f(r.query[k]!);
+    if (r.form) mapStrings(r.form, f);
+    mapStrings(r.extra, f, (k) => k === 'redactions');
+    for (let i = 0; i < r.custom_action_output.length; i++) r.custom_action_output[i] = f(r.custom_action_output[i]!);
+    mapStrings(r.custom_action_errors, f);
+    if (r.body.length) {
+      const b = getBody();
+      const masked = f(b.text);
+      if (masked !== b.text) {
+        b.text = masked;
+        bodyChanged = true;
+      }
+    }
+    for (const [id, bytes] of outFiles) {
+      if (!bytes.length) continue;
+      const t = bodyText(bytes);
+      const masked = f(t.text);
+      if (masked === t.text) continue;
+      if (outFiles === files) outFiles = new Map(files);
+      const next = Buffer.from(masked, t.encoding);
+      (outFiles as Map<string, Buffer>).set(id, next);
+      const meta = r.files.find((m) => m.id === id);
+      if (meta) meta.size = next.length;
+    }
+  }
+
   for (const c of rules) {
     const rule = c.rule;
     let count = 0;
     let error: string | undefined;
     const mask = c.replacement;
+    /** The values named rules masked (header, query, form and JSON values). */
+    const originals: string[] = [];
     switch (rule.kind) {
       case 'header': {
         const name = rule.name.toLowerCase();
@@ -366,6 +412,7 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
           if (key.toLowerCase() !== name) continue;
           const values = r.headers[key]!;
           count += values.length;
+          originals.push(...values);
           r.headers[key] = values.map(() => mask);
         }
         if (!count) break;
@@ -384,9 +431,15 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
         break;
       }
       case 'query': {
-        if (r.query && Object.hasOwn(r.query, rule.name)) r.query[rule.name] = mask;
+        if (r.query && Object.hasOwn(r.query, rule.name)) {
+          originals.push(r.query[rule.name]!);
+          r.query[rule.name] = mask;
+        }
         const all = r.extra.query_all as Record<string, string[]> | undefined;
-        if (all && Object.hasOwn(all, rule.name)) all[rule.name] = all[rule.name]!.map(() => mask);
+        if (all && Object.hasOwn(all, rule.name)) {
+          originals.push(...all[rule.name]!);
+          all[rule.name] = all[rule.name]!.map(() => mask);
+        }
         const q = r.url.indexOf('?');
         if (q >= 0) {
           const hash = r.url.indexOf('#', q);
@@ -409,6 +462,7 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
         if (r.form && Object.hasOwn(r.form, rule.name)) {
           const v = r.form[rule.name];
           fields = Array.isArray(v) ? v.length : 1;
+          for (const one of Array.isArray(v) ? v : [v]) if (typeof one === 'string') originals.push(one);
           r.form[rule.name] = Array.isArray(v) ? v.map(() => mask) : mask;
         }
         if (r.body.length && r.content_type) {
@@ -462,7 +516,9 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
           }>;
           for (const h of hits) {
             if (h.parent === null || h.parentProperty === null || typeof h.parent !== 'object') continue;
-            (h.parent as Record<string | number, unknown>)[h.parentProperty] = mask;
+            const parent = h.parent as Record<string | number, unknown>;
+            collectLeaves(parent[h.parentProperty], originals);
+            parent[h.parentProperty] = mask;
             count++;
           }
         } catch (e) {
@@ -480,47 +536,31 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
       }
       case 'regex':
       case 'preset': {
-        const add = (n: number) => void (count += n);
         const text = c.text!;
-        const safe = (s: string): string => {
+        everywhere((t) => {
           try {
-            return text(s, add);
+            return text(t, (n) => void (count += n));
           } catch (e) {
             if (!(e instanceof RegexTimeout)) throw e;
             error = e.message + '; the text it searched is masked whole';
             count++;
             return mask;
           }
-        };
-        for (const key of Object.keys(r.headers)) r.headers[key] = r.headers[key]!.map(safe);
-        r.user_agent = safe(r.user_agent);
-        r.url = maskUrlText(r.url, safe);
-        if (r.query) for (const k of Object.keys(r.query)) r.query[k] = safe(r.query[k]!);
-        if (r.form) mapStrings(r.form, safe);
-        mapStrings(r.extra, safe, (k) => k === 'redactions');
-        for (let i = 0; i < r.custom_action_output.length; i++) r.custom_action_output[i] = safe(r.custom_action_output[i]!);
-        mapStrings(r.custom_action_errors, safe);
-        if (r.body.length) {
-          const b = getBody();
-          const masked = safe(b.text);
-          if (masked !== b.text) {
-            b.text = masked;
-            bodyChanged = true;
-          }
-        }
-        for (const [id, bytes] of outFiles) {
-          if (!bytes.length) continue;
-          const t = bodyText(bytes);
-          const masked = safe(t.text);
-          if (masked === t.text) continue;
-          if (outFiles === files) outFiles = new Map(files);
-          const next = Buffer.from(masked, t.encoding);
-          (outFiles as Map<string, Buffer>).set(id, next);
-          const meta = r.files.find((f) => f.id === id);
-          if (meta) meta.size = next.length;
-        }
+        });
         break;
       }
+    }
+    // A value a named rule masked is masked wherever else the request holds it too (the body
+    // echoing a header, an action's output or the response it built), so no part shows it.
+    const echoes = originals.filter((v) => v.length >= MIN_ECHO_LENGTH && v !== mask);
+    if (echoes.length) {
+      const re = new RegExp([...new Set(echoes)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      everywhere((t) =>
+        t.replace(re, () => {
+          count++;
+          return mask;
+        }),
+      );
     }
     if (count || error) {
       const entry: RedactionEntry = { source: c.source, rule: c.index, kind: rule.kind, target: targetOf(rule), count };
