@@ -158,7 +158,8 @@ export function createCaptureHandler(s: CaptureServices) {
       uuid: uuidv7(now),
       token_id: token.uuid,
       type: 'web',
-      team_id: null,
+      // From the (cached) token: no lookup per capture.
+      team_id: token.team_id ?? null,
       ip,
       hostname: host.replace(/:\d+$/, ''),
       method: req.method ?? 'GET',

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { identify } from '../auth/access.js';
+import { identify, permissionFor, requirePermission } from '../auth/access.js';
 import { createCaptureHandler, type CaptureServices } from '../capture/http-capture.js';
 import { subdomainMatcher } from '../capture/subdomain.js';
 import { errorHandler } from './middleware/errors.js';
@@ -42,6 +42,8 @@ export function createApp(services: HttpServices, opts: AppOptions) {
   koa.use(errorHandler(logger));
   koa.use(async (ctx, next) => {
     ctx.state.caller = await identify(ctx.get('api-key') || undefined, store, config.ADMIN_API_KEY);
+    // User types (Viewer reads, Member changes, Administrator manages users): one check, here.
+    requirePermission(ctx.state.caller, permissionFor(ctx.state.caller, ctx.method, ctx.path));
     await next();
   });
   // Room for a base64 set-response of MAX_BODY_BYTES.

@@ -6,7 +6,7 @@ import { GroupBody } from './groups/groups.schema.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestView, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
-import { UserCreateBody } from './users/users.schema.js';
+import { UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 import { TemplateCreateBody, TemplateUpdateBody } from '../templates/service.js';
 import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
@@ -88,8 +88,24 @@ const ops: Record<string, Record<string, Op>> = {
   '/groups': { get: { summary: 'List groups' }, post: { summary: 'Create a group', body: GroupBody } },
   '/groups/{group_id}': { get: { summary: 'Get a group' }, put: { summary: 'Rename a group', body: GroupBody }, delete: { summary: 'Delete a group', status: '204' } },
   '/users': {
-    post: { summary: 'Create a user (administrator)', body: UserCreateBody },
-    get: { summary: 'List users (administrator)' },
+    post: { summary: 'Create a user in a new team of their own, with an API key (administrator key)', body: UserCreateBody, status: '201' },
+    get: { summary: "The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s)", query: UserListQuery },
+  },
+  '/users/invite': {
+    post: {
+      summary: 'Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses',
+      body: UserInviteBody,
+      response: UserView,
+      status: '201',
+    },
+  },
+  '/users/invite/{secret}': { get: { summary: 'Who an open invite is for (no key needed)' } },
+  '/users/invite/{secret}/accept': { post: { summary: "Use the invite (once): answers the user with their first API key (no key needed)", status: '201' } },
+  '/users/me': { get: { summary: 'The calling user' } },
+  '/users/{user_id}': {
+    get: { summary: 'Get a user (themself, or a user of the Administrator\'s team)', response: UserView },
+    put: { summary: 'Change name, e-mail, user type or role (Administrator); a team keeps one Administrator (409)', body: UserUpdateBody, response: UserView },
+    delete: { summary: "Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them", query: UserDeleteQuery, status: '204' },
   },
   '/users/{user_id}/api-keys': { post: { summary: 'Issue an API key' }, get: { summary: "List a user's API keys" } },
   '/users/{user_id}/api-keys/{key_id}': { delete: { summary: 'Revoke an API key', status: '204' } },
