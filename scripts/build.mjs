@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = path.join(root, 'dist', '.build-stamp.json');
 // What the compiled output depends on: the sources tsc and vite read, and their settings.
-const SOURCE_DIRS = ['core', 'plugins', 'web', 'bench', 'scripts'];
+const SOURCE_DIRS = ['core', 'plugins', 'web', 'bench', 'scripts', 'cli', 'packages'];
 const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 // Tests are not compiled into dist/ (tsconfig.build.json excludes them), so editing one needs no build.
 const SKIP = new Set(['node_modules', 'dist', 'results', 'artifacts', 'test']);

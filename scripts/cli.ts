@@ -139,7 +139,7 @@ async function withService<T>(create: boolean, fn: (svc: WorkflowService, store:
   return withStore(create, (store, reg, sealer) => fn(new WorkflowService(store, reg, systemClock, new ParameterSecrets(reg, sealer)), store, reg));
 }
 
-interface Tally {
+export interface Tally {
   done: number;
   failed: number;
 }
@@ -149,7 +149,7 @@ interface Tally {
  * message` on stderr; a document with syntax errors is not handled. `handle` returns the document's
  * errors (none when it succeeded).
  */
-async function eachDocument(files: string[], handle: (doc: PositionedDocument, file: string) => Promise<LocatedError[]>): Promise<Tally> {
+export async function eachDocument(files: string[], handle: (doc: PositionedDocument, file: string) => Promise<LocatedError[]>): Promise<Tally> {
   const tally: Tally = { done: 0, failed: 0 };
   const fail = (file: string, errors: LocatedError[]) => {
     tally.failed++;
@@ -182,7 +182,7 @@ async function eachDocument(files: string[], handle: (doc: PositionedDocument, f
   return tally;
 }
 
-function summary(tally: Tally, done: string): number {
+export function summary(tally: Tally, done: string): number {
   process.stdout.write(`${plural(tally.done, 'document')} ${done}, ${tally.failed} failed\n`);
   return tally.failed ? 1 : 0;
 }

@@ -4,7 +4,7 @@ import { ActionBody } from '../workflows/service.js';
 import { GlobalBody } from './globals/globals.router.js';
 import { GroupBody } from './groups/groups.schema.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
-import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestView, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
+import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, RequestView, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { PasswordBody, TokenCreateSchema, TokenListQuery, TokenUpdateSchema, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
@@ -30,7 +30,7 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/password': { put: { summary: 'Set the token password (premium)', body: PasswordBody, response: TokenView } },
   '/token/{token_id}/alias': { put: { summary: 'Set the token alias (premium)', body: AliasBody, response: TokenView } },
   '/token/{token_id}/cors/toggle': { put: { summary: 'Toggle CORS headers on capture responses' } },
-  '/token/{token_id}/requests': { get: { summary: 'List captured requests', query: RequestListQuery } },
+  '/token/{token_id}/requests': { get: { summary: 'List captured requests', query: RequestListQuery, response: RequestPage } },
   '/token/{token_id}/request/{request_id}': {
     get: { summary: 'Get a captured request (or `latest`)', response: RequestView },
     delete: { summary: 'Delete a captured request', status: '204' },

@@ -152,3 +152,14 @@ export const RequestView = z.object({
     })
     .optional(),
 });
+
+/** A page of GET /token/{id}/requests. */
+export const RequestPage = z.object({
+  data: z.array(RequestView),
+  total: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  is_last_page: z.boolean(),
+  from: z.number().int(),
+  to: z.number().int(),
+});

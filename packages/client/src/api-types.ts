@@ -1,0 +1,1784 @@
+// Generated from the service's OpenAPI document (GET /openapi.json) by
+// packages/client/scripts/write-types.ts: do not edit. `npm run types -w @capture/client` after an
+// API change; packages/client/test/types.test.ts fails while this file is behind.
+
+/** Every operation of the API, keyed "METHOD /path". */
+export interface Operations {
+  /** Create a token */
+  "POST /token": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      default_status?: number;
+      default_content?: string;
+      default_content_type?: string;
+      timeout?: number;
+      listen?: number;
+      expiry?: number | boolean | null;
+      request_limit?: number;
+      cors?: boolean;
+      alias?: string | null;
+      actions?: boolean;
+      clone_from?: string;
+      group_id?: number | null;
+      description?: string | null;
+      redirect?: boolean;
+      redaction?: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      redirect: boolean;
+      alias: string | null;
+      actions: boolean;
+      cors: boolean;
+      expiry: number | boolean | null;
+      timeout: number;
+      listen: number;
+      premium: boolean;
+      premium_expires_at: string | null;
+      user_id: number | null;
+      ip: string;
+      user_agent: string;
+      default_content: string;
+      default_status: number;
+      default_content_type: string;
+      request_limit: number | null;
+      description: string | null;
+      group_id: number | null;
+      created_at: string;
+      updated_at: string;
+      expires_at: string | null;
+      redaction: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+      requests?: number;
+      latest_request_id?: string | null;
+      latest_request_at?: string | null;
+    };
+  };
+  /** List the caller's tokens */
+  "GET /token": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+      order_by?: "created_at" | "token_id";
+      order_direction?: "asc" | "desc";
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Get a token */
+  "GET /token/{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      uuid: string;
+      redirect: boolean;
+      alias: string | null;
+      actions: boolean;
+      cors: boolean;
+      expiry: number | boolean | null;
+      timeout: number;
+      listen: number;
+      premium: boolean;
+      premium_expires_at: string | null;
+      user_id: number | null;
+      ip: string;
+      user_agent: string;
+      default_content: string;
+      default_status: number;
+      default_content_type: string;
+      request_limit: number | null;
+      description: string | null;
+      group_id: number | null;
+      created_at: string;
+      updated_at: string;
+      expires_at: string | null;
+      redaction: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+      requests?: number;
+      latest_request_id?: string | null;
+      latest_request_at?: string | null;
+    };
+  };
+  /** Update a token */
+  "PUT /token/{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      default_status?: number;
+      default_content?: string;
+      default_content_type?: string;
+      timeout?: number;
+      listen?: number;
+      expiry?: number | boolean | null;
+      request_limit?: number;
+      cors?: boolean;
+      alias?: string | null;
+      actions?: boolean;
+      group_id?: number | null;
+      description?: string | null;
+      redirect?: boolean;
+      redaction?: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      redirect: boolean;
+      alias: string | null;
+      actions: boolean;
+      cors: boolean;
+      expiry: number | boolean | null;
+      timeout: number;
+      listen: number;
+      premium: boolean;
+      premium_expires_at: string | null;
+      user_id: number | null;
+      ip: string;
+      user_agent: string;
+      default_content: string;
+      default_status: number;
+      default_content_type: string;
+      request_limit: number | null;
+      description: string | null;
+      group_id: number | null;
+      created_at: string;
+      updated_at: string;
+      expires_at: string | null;
+      redaction: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+      requests?: number;
+      latest_request_id?: string | null;
+      latest_request_at?: string | null;
+    };
+  };
+  /** Delete a token and its requests */
+  "DELETE /token/{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Set the token password (premium) */
+  "PUT /token/{token_id}/password": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      password: string;
+      old_password?: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      redirect: boolean;
+      alias: string | null;
+      actions: boolean;
+      cors: boolean;
+      expiry: number | boolean | null;
+      timeout: number;
+      listen: number;
+      premium: boolean;
+      premium_expires_at: string | null;
+      user_id: number | null;
+      ip: string;
+      user_agent: string;
+      default_content: string;
+      default_status: number;
+      default_content_type: string;
+      request_limit: number | null;
+      description: string | null;
+      group_id: number | null;
+      created_at: string;
+      updated_at: string;
+      expires_at: string | null;
+      redaction: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+      requests?: number;
+      latest_request_id?: string | null;
+      latest_request_at?: string | null;
+    };
+  };
+  /** Set the token alias (premium) */
+  "PUT /token/{token_id}/alias": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      alias: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      redirect: boolean;
+      alias: string | null;
+      actions: boolean;
+      cors: boolean;
+      expiry: number | boolean | null;
+      timeout: number;
+      listen: number;
+      premium: boolean;
+      premium_expires_at: string | null;
+      user_id: number | null;
+      ip: string;
+      user_agent: string;
+      default_content: string;
+      default_status: number;
+      default_content_type: string;
+      request_limit: number | null;
+      description: string | null;
+      group_id: number | null;
+      created_at: string;
+      updated_at: string;
+      expires_at: string | null;
+      redaction: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+      requests?: number;
+      latest_request_id?: string | null;
+      latest_request_at?: string | null;
+    };
+  };
+  /** Toggle CORS headers on capture responses */
+  "PUT /token/{token_id}/cors/toggle": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** List captured requests */
+  "GET /token/{token_id}/requests": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      query?: string;
+      date_from?: string;
+      date_to?: string;
+      sorting?: "newest" | "oldest";
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        uuid: string;
+        type: "web" | "email" | "dns";
+        token_id: string;
+        team_id: number | null;
+        ip: string;
+        hostname: string;
+        method: string;
+        user_agent: string;
+        /** The body as UTF-8 text; `raw` returns the exact bytes */
+        content: string;
+        /** Query string: the last value of a repeated key */
+        query: { [key: string]: string } | null;
+        /** Every value of each query key, in order */
+        query_all: { [key: string]: string[] } | null;
+        /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+        response?: {
+          status: number;
+          content_type: string;
+          /** Headers sent, besides CORS headers and Content-Length */
+          headers: { [key: string]: string };
+          body: string;
+          body_encoding: "utf8" | "base64";
+          /** Bytes of the body sent */
+          size: number;
+          /** The stored body was cut at 64 KiB */
+          truncated: boolean;
+          /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+          source: "stored" | "default";
+        };
+        /** Form fields (urlencoded or multipart) */
+        request: { [key: string]: unknown };
+        headers: { [key: string]: string[] };
+        url: string;
+        size: number;
+        files: {
+          id: string;
+          name: string;
+          filename: string;
+          size: number;
+          content_type: string;
+        }[];
+        custom_action_output: string[];
+        custom_action_errors: unknown[];
+        /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+        redactions?: {
+          source: "token" | "action";
+          rule: number;
+          action?: string;
+          kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+          target: string;
+          count: number;
+          error?: string;
+        }[];
+        note: string | null;
+        time: number;
+        sorting: number;
+        created_at: string;
+        updated_at: string;
+        sender?: string;
+        message_id?: string;
+        destinations?: string[];
+        text_content?: string;
+        html_content?: string;
+        checks?: { [key: string]: unknown };
+        dns?: {
+          /** The name asked, in the case it reached the service */
+          name: string;
+          type: string;
+          protocol: "udp" | "tcp";
+          /** The labels before the token */
+          subdomain: string;
+        };
+      }[];
+      total: number;
+      per_page: number;
+      current_page: number;
+      is_last_page: boolean;
+      from: number;
+      to: number;
+    };
+  };
+  /** Get a captured request (or `latest`) */
+  "GET /token/{token_id}/request/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Delete a captured request */
+  "DELETE /token/{token_id}/request/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Replay the stored body with its content type */
+  "GET /token/{token_id}/request/{request_id}/raw": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Delete all (or the matching) requests */
+  "DELETE /token/{token_id}/request": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Set the note of a request */
+  "PUT /token/{token_id}/request/{request_id}/note": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      note: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Answer a capture that is listening (base64 content) */
+  "PUT /token/{token_id}/request/{request_id}/response": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status?: number;
+      content?: string;
+      headers?: { [key: string]: string | string[] };
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Download an uploaded file or attachment */
+  "GET /token/{token_id}/request/{request_id}/download/{file_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+      file_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Wait for a request matching `query` (the search language) newer than `after`: answers at once with the newest stored match, else with the first one to arrive (HTTP, e-mail or DNS), else 408 after `timeout` seconds */
+  "GET /token/{token_id}/requests/wait": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      query?: string;
+      /** Only requests newer than this one: its sorting key or its UUID */
+      after?: string;
+      /** Seconds to wait, at most 60 */
+      timeout?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back. At most 3 exports of a token a minute (429 with Retry-After beyond) */
+  "GET /token/{token_id}/requests/export": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      query?: string;
+      date_from?: string;
+      date_to?: string;
+      sorting?: "newest" | "oldest";
+      per_page?: number;
+      /** CSV, or a HAR 1.2 archive (JSON) with the responses that were sent back */
+      format?: "csv" | "har";
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s */
+  "POST /token/{token_id}/request/{request_id}/forward": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** Where to send the request: its method, headers and body go along */
+      url: string;
+      /** Instead of the request's own method */
+      method?: string;
+    };
+    status: 200;
+    response: {
+      status: number;
+      headers: { [key: string]: string[] };
+      body: string;
+      body_encoding: "utf8" | "base64";
+      /** Bytes of body received (at most 1 MiB is kept) */
+      size: number;
+      truncated: boolean;
+      /** Seconds from sending to the end of the answer */
+      time: number;
+      url: string;
+      method: string;
+    };
+  };
+  /** List the token's Custom Actions */
+  "GET /token/{token_id}/actions": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Add a Custom Action */
+  "POST /token/{token_id}/actions": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      type: string;
+      order?: number;
+      name?: string | null;
+      parameters?: { [key: string]: unknown };
+      disabled?: boolean | null;
+      condition?: string | null;
+      condition_action?: ("true" | "false") | null;
+      queue?: boolean | null;
+      delay?: number | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Update a Custom Action */
+  "PUT /token/{token_id}/actions/{action_id}": {
+    path: {
+      token_id: string;
+      action_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      type: string;
+      order?: number;
+      name?: string | null;
+      parameters?: { [key: string]: unknown };
+      disabled?: boolean | null;
+      condition?: string | null;
+      condition_action?: ("true" | "false") | null;
+      queue?: boolean | null;
+      delay?: number | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a Custom Action */
+  "DELETE /token/{token_id}/actions/{action_id}": {
+    path: {
+      token_id: string;
+      action_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** The action chain as a YAML (or JSON) workflow document */
+  "GET /token/{token_id}/workflow": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Replace the action chain with a workflow document */
+  "PUT /token/{token_id}/workflow": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Run a workflow document (default the stored one) up to step `until` on a stored request, storing nothing: output, errors, variables after each step, the response */
+  "POST /token/{token_id}/workflow/test": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** A workflow document as JSON; default the stored one */
+      document?: { [key: string]: unknown };
+      /** Index (from 0) of the last step to run; default all */
+      until?: number;
+      /** Stored request to run on; default the latest (a sample when there is none) */
+      request_id?: string;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Run a temporary action (query: request_id, action_id) */
+  "POST /token/{token_id}/test-action": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      type: string;
+      order?: number;
+      name?: string | null;
+      parameters?: { [key: string]: unknown };
+      disabled?: boolean | null;
+      condition?: string | null;
+      condition_action?: ("true" | "false") | null;
+      queue?: boolean | null;
+      delay?: number | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Run the token's actions on a stored request */
+  "POST /token/{token_id}/request/{request_id}/execute": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Action types with the JSON Schemas of their parameters */
+  "GET /action-types": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** List global variables */
+  "GET /global-variables": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Create or replace a global variable */
+  "POST /global-variables": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      value: string;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Get a global variable */
+  "GET /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Update a global variable */
+  "PUT /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+      value: string;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a global variable */
+  "DELETE /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** List the caller's providers (connected accounts; credentials never shown) */
+  "GET /providers": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key) */
+  "POST /providers": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      type: string;
+      name?: string;
+      credentials?: { [key: string]: unknown };
+      settings?: { [key: string]: unknown };
+    };
+    status: 201;
+    response: unknown;
+  };
+  /** Get a provider */
+  "GET /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Rename, replace settings, merge credentials (null removes a field) */
+  "PUT /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      credentials?: { [key: string]: unknown | null };
+      settings?: { [key: string]: unknown };
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a provider */
+  "DELETE /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Provider types of the loaded plugins with the JSON Schemas of their fields */
+  "GET /provider-types": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** List the caller's hosted databases */
+  "GET /databases": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 15); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL) */
+  "POST /databases": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      plan?: string;
+    };
+    status: 201;
+    response: unknown;
+  };
+  /** Get a database with its tables and bytes used */
+  "GET /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Rename a database */
+  "PUT /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a database with all its tables */
+  "DELETE /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)} */
+  "POST /databases/{id}/query": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      query: string;
+      params?: (unknown[] | { [key: string]: unknown }) | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** List the caller's action templates */
+  "GET /templates": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for) */
+  "POST /templates": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      actions?: {
+        type: string;
+        order?: number;
+        name?: string | null;
+        parameters?: { [key: string]: unknown };
+        disabled?: boolean | null;
+        condition?: string | null;
+        condition_action?: ("true" | "false") | null;
+        queue?: boolean | null;
+        delay?: number | null;
+        uuid?: string;
+      }[];
+      variables?: {
+        name: string;
+        value: string;
+      }[];
+      from_token?: string;
+    };
+    status: 201;
+    response: unknown;
+  };
+  /** Get a template */
+  "GET /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Update a template */
+  "PUT /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      actions?: {
+        type: string;
+        order?: number;
+        name?: string | null;
+        parameters?: { [key: string]: unknown };
+        disabled?: boolean | null;
+        condition?: string | null;
+        condition_action?: ("true" | "false") | null;
+        queue?: boolean | null;
+        delay?: number | null;
+        uuid?: string;
+      }[];
+      variables?: {
+        name: string;
+        value: string;
+      }[];
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a template */
+  "DELETE /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** List groups */
+  "GET /groups": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Create a group */
+  "POST /groups": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Get a group */
+  "GET /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Rename a group */
+  "PUT /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a group */
+  "DELETE /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Create a user (administrator) */
+  "POST /users": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      email: string;
+      premium?: boolean;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** List users (administrator) */
+  "GET /users": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Issue an API key */
+  "POST /users/{user_id}/api-keys": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** List a user's API keys */
+  "GET /users/{user_id}/api-keys": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Revoke an API key */
+  "DELETE /users/{user_id}/api-keys/{key_id}": {
+    path: {
+      user_id: string;
+      key_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
+  "GET /token/{token_id}/events": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** List the caller's schedules */
+  "GET /schedules": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Create a schedule */
+  "POST /schedules": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron?: string | null;
+      request_url: string;
+      request_method?: string;
+      request_body?: string | null;
+      request_headers?: string | null;
+      timeout?: number;
+      require_body?: string | null;
+      require_status_min?: number | null;
+      require_status_max?: number | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Get a schedule */
+  "GET /schedules/{schedule_id}": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Update a schedule */
+  "PUT /schedules/{schedule_id}": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron?: string | null;
+      request_url: string;
+      request_method?: string;
+      request_body?: string | null;
+      request_headers?: string | null;
+      timeout?: number;
+      require_body?: string | null;
+      require_status_min?: number | null;
+      require_status_max?: number | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Delete a schedule */
+  "DELETE /schedules/{schedule_id}": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Run the schedule now; answers its log entry */
+  "POST /schedules/{schedule_id}/run-now": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Log entries of the schedule (60 a minute) */
+  "GET /schedules/{schedule_id}/logs": {
+    path: {
+      schedule_id: string;
+    };
+    query: {
+      sorting?: "newest" | "oldest";
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The schedule as a workflow document */
+  "GET /schedules/{schedule_id}/document": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Replace the schedule from a workflow document */
+  "PUT /schedules/{schedule_id}/document": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Where error notifications go */
+  "GET /schedules/notifications": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Set where error notifications go */
+  "PUT /schedules/notifications": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      email_enabled?: boolean;
+      email?: string | null;
+      webhook_url?: string | null;
+    };
+    status: 200;
+    response: unknown;
+  };
+  /** Liveness: 200 while the process answers */
+  "GET /healthz": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down) */
+  "GET /readyz": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Prometheus metrics (text exposition format) */
+  "GET /metrics": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+}
