@@ -22,12 +22,13 @@ import { SealError, createSealer, loadSecretKey } from '../auth/sealing.js';
 import { providersRouter } from '../http/providers/providers.router.js';
 import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
+import { accountGlobals } from './services.js';
 import { FailureTracker } from './failures.js';
 import { templatesRouter } from '../http/templates/templates.router.js';
 import { databasesRouter } from '../http/databases/databases.router.js';
 import { DatabaseService } from '../databases/service.js';
 import { TemplateService } from '../templates/service.js';
-import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
+import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
 import type { ActionRegistry } from './registry.js';
 import { runChain, type ChainResult } from './runner.js';
 import { ParameterSecrets } from './secret-params.js';
@@ -144,11 +145,7 @@ export function createActionsModule(): ServiceModule {
           providers: providersFor(token),
           requests: requestsFor(token),
           databases: databases.forAccount(token.user_id),
-          globals: {
-            get: async (name) => (await store.globals.get(owner, name))?.value ?? null,
-            set: async (name, value) => void (await store.globals.set(owner, name, value, clock.now())),
-            all: () => store.globals.all(owner),
-          },
+          globals: accountGlobals(store.globals, owner, clock),
         };
       };
 
@@ -192,6 +189,7 @@ export function createActionsModule(): ServiceModule {
           store,
           workflows,
           logger,
+          now: () => clock.now(),
           run: (token, record, steps, variables) =>
             runtime.run(token, record, steps, { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} }, {
               budgetMs: QUEUED_BUDGET_MS,
@@ -215,6 +213,11 @@ export function createActionsModule(): ServiceModule {
             await jobs!.enqueue(QUEUED_ACTIONS_JOB, data, clock.now() + g.delay * 1000);
             output.push(`Queued ${g.steps.length} action(s) to run in ${g.delay} s`);
           }
+        }
+        // Actions asked to run later (WebhookScript's delay()) become jobs on this request.
+        if (result.later.length) {
+          if (jobs) output.push(...(await queueLater(jobs, clock.now(), token, record, result)));
+          else output.push(`Error: ${result.later.length} delayed action(s) not run: this server has no job scheduler`);
         }
         return {
           response: result.response ? { status: result.response.status, content: result.response.content, contentType: result.response.contentType, headers: result.response.headers } : null,

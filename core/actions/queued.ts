@@ -2,11 +2,13 @@
 // answered, as a job on the scheduler, with a 120 s budget and a 60 s HTTP timeout. Consecutive
 // queued actions with the same delay run together in one job and share their variables; they start
 // from the runtime variables the inline actions left. Their output is appended to the stored request.
+// An action may also ask for one action to run later (ctx.later, WebhookScript's delay()): it is
+// carried in the job itself, starts from the request's variables only, and its output is labelled.
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../workflows/document.js';
 import type { WorkflowService } from '../workflows/service.js';
-import type { ChainResult } from './runner.js';
+import type { ChainResult, LaterAction } from './runner.js';
 
 export const QUEUED_ACTIONS_JOB = 'queued-actions';
 export const QUEUED_BUDGET_MS = 120_000;
@@ -26,6 +28,30 @@ export interface QueuedJobData {
   variables: Record<string, string>;
   /** The request itself, when it was not stored (dont_save, request_limit 0). */
   snapshot?: Omit<RequestRecord, 'body'> & { body: string };
+  /** Actions carried in the job (ctx.later) instead of chain steps named by `steps`. */
+  inline?: Array<{ type: string; parameters: Record<string, unknown> }>;
+  /** Put before each output line of the run (e.g. "Was delayed"). */
+  label?: string;
+}
+
+/** The label on the output of an action run later (webhook.site shows "Was delayed"). */
+export const LATER_LABEL = 'Was delayed';
+
+/** The job that runs one `later` action on a request. */
+export function laterJob(token: TokenRecord, record: RequestRecord, action: LaterAction, keepSnapshot: boolean): QueuedJobData {
+  const data: QueuedJobData = { token: token.uuid, request: record.uuid, steps: [], inline: [{ type: action.type, parameters: action.parameters }], label: LATER_LABEL, variables: {} };
+  if (keepSnapshot) data.snapshot = snapshotOf(record);
+  return data;
+}
+
+/** Queues a run's `later` actions; returns an output line for each. */
+export async function queueLater(jobs: JobQueueLike, now: number, token: TokenRecord, record: RequestRecord, result: Pick<ChainResult, 'later' | 'dontSave'>): Promise<string[]> {
+  const lines: string[] = [];
+  for (const l of result.later) {
+    await jobs.enqueue(QUEUED_ACTIONS_JOB, laterJob(token, record, l, result.dontSave || token.request_limit <= 0), now + l.delay * 1000);
+    lines.push(`[${l.from.order} ${l.from.type}] Delayed: ${l.type} runs in ${l.delay} s`);
+  }
+  return lines;
 }
 
 export interface JobQueueLike {
@@ -56,6 +82,7 @@ export interface QueuedDeps {
   workflows: WorkflowService;
   logger: Logger;
   run(token: TokenRecord, record: RequestRecord, steps: Step[], variables: Record<string, string>): Promise<ChainResult>;
+  now(): number;
 }
 
 export function defineQueuedActions(jobs: JobQueueLike, deps: QueuedDeps): void {
@@ -67,14 +94,24 @@ export function defineQueuedActions(jobs: JobQueueLike, deps: QueuedDeps): void 
       const stored = await deps.store.requests.get(token.uuid, data.request);
       const record = stored ?? (data.snapshot ? { ...data.snapshot, body: Buffer.from(data.snapshot.body, 'base64') } : null);
       if (!record) return; // the request was deleted meanwhile
-      const all = await deps.workflows.steps(token);
-      const steps = data.steps.map((id) => all.find((s) => s.id === id)).filter((s): s is Step => !!s);
+      let steps: Step[];
+      if (data.inline) {
+        steps = data.inline.map((s, i) => ({ id: `${data.request}:later:${i}`, type: s.type, parameters: s.parameters, disabled: false }));
+      } else {
+        const all = await deps.workflows.steps(token);
+        steps = data.steps.map((id) => all.find((s) => s.id === id)).filter((s): s is Step => !!s);
+      }
       if (!steps.length) return;
       const result = await deps.run(token, record, steps, data.variables);
+      const output = data.label ? result.output.map((line) => `[${data.label}] ${line}`) : result.output;
+      // What this run asks to run later is queued too (a delay() inside delayed code).
+      output.push(...(await queueLater(jobs, deps.now(), token, record, { later: result.later, dontSave: !stored })));
       if (stored) {
+        // Re-read: another job on the same request may have added its output meanwhile.
+        const current = (await deps.store.requests.get(token.uuid, stored.uuid)) ?? stored;
         await deps.store.requests.update(token.uuid, stored.uuid, {
-          custom_action_output: [...stored.custom_action_output, ...result.output],
-          custom_action_errors: [...stored.custom_action_errors, ...result.errors],
+          custom_action_output: [...current.custom_action_output, ...output],
+          custom_action_errors: [...current.custom_action_errors, ...result.errors],
           updated_at: Date.now(),
         });
       }

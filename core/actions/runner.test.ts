@@ -236,7 +236,7 @@ describe('runChain', () => {
   });
 
   it('never throws, even when reading global variables fails', async () => {
-    const services = testServices({ globals: { get: async () => null, set: async () => {}, all: async () => Promise.reject(new Error('db down')) } });
+    const services = testServices({ globals: { get: async () => null, set: async () => {}, all: async () => Promise.reject(new Error('db down')), delete: async () => false } });
     const r = await run([step('echo', { text: 'ok' })], { services });
     expect(r.lines.map((l) => l.text)).toEqual(['ok']);
   });

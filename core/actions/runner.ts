@@ -86,10 +86,27 @@ export interface ChainResult {
   trace?: ChainStepTrace[];
   /** Redaction rules of `redact` actions (ctx.redact), for the caller to apply when it stores the request. */
   redact: CompiledRule[];
+  /** Actions asked to run later (`ctx.later`, WebhookScript's delay()), for the caller to queue. */
+  later: LaterAction[];
+}
+
+/** An action to run `delay` seconds after the capture (queued by the caller as a job). */
+export interface LaterAction {
+  delay: number;
+  type: string;
+  parameters: Record<string, unknown>;
+  /** Which action asked for it. */
+  from: { uuid: string; type: string; order: number };
 }
 
 export const DEFAULT_BUDGET_MS = 30_000;
 export const MAX_REPETITIONS = 1000;
+/** How deep actions run from actions (ctx.runAction) may nest. */
+export const MAX_NESTED_ACTIONS = 3;
+/** Actions one chain run may ask to run later (ctx.later). */
+export const MAX_LATER_ACTIONS = 10;
+/** The longest ctx.later delay: 7 days (webhook.site's delay()). */
+export const MAX_LATER_DELAY_S = 604_800;
 
 class BudgetSpent extends Error {
   constructor(budgetMs: number) {
@@ -158,6 +175,11 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       if (!input.dryRun) await services.globals.set(name, value);
       scope.setGlobal(name, value);
     },
+    delete: async (name) => {
+      const existed = input.dryRun ? scope.get(`global.${name}`) !== undefined : await services.globals.delete(name);
+      scope.deleteGlobal(name);
+      return existed;
+    },
   };
   const actionServices: Services = { ...services, globals };
 
@@ -169,7 +191,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
 
   const line = (step: ChainAction, text: string, extra: Partial<ChainLine> = {}) =>
     lines.push({ action: step.uuid, type: step.type, order: step.order, text, ...extra });
-  const fail = (step: ChainAction, msg: string) => {
+  const failStep = (step: ChainAction, msg: string) => {
     errors.push({ action: step.uuid, message: msg });
     line(step, `Error: ${msg}`, { error: true });
     scope.set(`error.${step.order}`, msg);
@@ -178,7 +200,14 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   /** Runs one action; returns the items to repeat the rest of the chain over, if it asked to. */
   const ran = new Set<string>();
   const trace: ChainStepTrace[] | undefined = input.trace ? [] : undefined;
-  async function runStep(step: ChainAction): Promise<Array<Record<string, string>> | undefined> {
+  const later: LaterAction[] = [];
+  /**
+   * Runs one action; returns the items to repeat the rest of the chain over, if it asked to. An
+   * action run from another one (`nested`, ctx.runAction) reports its errors there instead of
+   * to the chain, and its repetitions are ignored.
+   */
+  async function runStep(step: ChainAction, nested?: { depth: number; errors: string[] }): Promise<Array<Record<string, string>> | undefined> {
+    const fail = nested ? (_step: ChainAction, msg: string) => void nested.errors.push(msg) : failStep;
     ran.add(step.uuid);
     const entry = registry.get(step.type);
     if (!entry) return void fail(step, `Unknown action type "${step.type}"`);
@@ -217,6 +246,23 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       },
       setResult: (passed) => void (live && results.set(step.uuid, passed)),
       repeat: (items) => void (live && (repeatItems = items.slice(0, MAX_REPETITIONS))),
+      runAction: async (type, parameters) => {
+        if (!live) throw new Error('The action has ended');
+        const depth = (nested?.depth ?? 0) + 1;
+        if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
+        const inner = { depth, errors: [] as string[] };
+        await runStep({ uuid: step.uuid, type: String(type), order: step.order, parameters: parameters ?? {} }, inner);
+        if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
+        return scope.runtimeVariables();
+      },
+      later: (delaySeconds, type, parameters) => {
+        if (!live) throw new Error('The action has ended');
+        const delay = Math.floor(Number(delaySeconds));
+        if (!Number.isFinite(delay) || delay < 0 || delay > MAX_LATER_DELAY_S) throw new Error(`The delay must be 0 to ${MAX_LATER_DELAY_S} seconds`);
+        if (!registry.get(type)) throw new Error(`Unknown action type "${type}"`);
+        if (later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
+        later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
+      },
       signal: controller.signal,
       timeLeftMs: () => Math.max(0, deadline - clock.now()),
       services: actionServices,
@@ -243,7 +289,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       if (step.disabled) continue;
       if (controller.signal.aborted || clock.now() >= deadline) {
         controller.abort(budgetError);
-        fail(step, budgetError.message);
+        failStep(step, budgetError.message);
         stopped = true;
         return;
       }
@@ -294,5 +340,6 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     ran: [...ran],
     redact: redactRules,
     ...(trace ? { trace } : {}),
+    later,
   };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { container } from 'tsyringe';
 import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, fetchHttpClient, openNetwork, systemClock } from '../sdk/index.js';
 import { fakeClock, memoryCounters, memoryGlobals, silentLogger } from '../sdk/testing.js';
+import { createSqliteStore } from '../store/sqlite/index.js';
 import { accountGlobals, servicesFromContainer } from './services.js';
 
 describe('services', () => {
@@ -25,18 +26,22 @@ describe('services', () => {
     expect(s.globals).toBe(own);
   });
 
-  it('accountGlobals scopes the store to one owner', async () => {
-    const rows = new Map<string, string>();
-    const store = {
-      get: async (owner: string, name: string) => (rows.has(`${owner}/${name}`) ? { value: rows.get(`${owner}/${name}`)! } : null),
-      set: async (owner: string, name: string, value: string) => void rows.set(`${owner}/${name}`, value),
-      all: async (owner: string) => Object.fromEntries([...rows].filter(([k]) => k.startsWith(owner + '/')).map(([k, v]) => [k.slice(owner.length + 1), v])),
-    };
-    const a = accountGlobals(store, 'user:1', fakeClock());
-    await a.set('x', '1');
-    await accountGlobals(store, 'user:2').set('x', '2');
-    expect(await a.get('x')).toBe('1');
-    expect(await a.get('y')).toBeNull();
-    expect(await a.all()).toEqual({ x: '1' });
+  it('accountGlobals scopes the store to one owner, and deletes by name', async () => {
+    const store = createSqliteStore(':memory:');
+    try {
+      const a = accountGlobals(store.globals, 'user:1', fakeClock());
+      const b = accountGlobals(store.globals, 'user:2');
+      await a.set('x', '1');
+      await b.set('x', '2');
+      expect(await a.get('x')).toBe('1');
+      expect(await a.get('y')).toBeNull();
+      expect(await a.all()).toEqual({ x: '1' });
+      expect(await a.delete('x')).toBe(true);
+      expect(await a.delete('x')).toBe(false);
+      expect(await a.get('x')).toBeNull();
+      expect(await b.get('x')).toBe('2');
+    } finally {
+      await store.close();
+    }
   });
 });

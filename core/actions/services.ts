@@ -30,9 +30,10 @@ const unavailable: Pick<Services, 'providers' | 'requests' | 'databases'> = {
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */
 export interface GlobalVariableStore {
-  get(owner: string, name: string): Promise<{ value: string } | null>;
+  get(owner: string, name: string): Promise<{ id: number; value: string } | null>;
   set(owner: string, name: string, value: string, now: number): Promise<unknown>;
   all(owner: string): Promise<Record<string, string>>;
+  delete(owner: string, id: number): Promise<boolean>;
 }
 
 /** One account's global variables as actions see them, over the store's repository. */
@@ -41,5 +42,9 @@ export function accountGlobals(store: GlobalVariableStore, owner: string, clock:
     get: async (name) => (await store.get(owner, name))?.value ?? null,
     set: async (name, value) => void (await store.set(owner, name, value, clock.now())),
     all: () => store.all(owner),
+    delete: async (name) => {
+      const found = await store.get(owner, name);
+      return found ? store.delete(owner, found.id) : false;
+    },
   };
 }

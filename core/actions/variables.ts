@@ -130,6 +130,10 @@ export class VariableScope implements Variables {
   }
 
   /** Keeps the snapshot current after an action stored a global variable. */
+  deleteGlobal(name: string): void {
+    this.globals.delete(name);
+  }
+
   setGlobal(name: string, value: string): void {
     this.globals.set(name, value);
   }

@@ -41,6 +41,8 @@ export interface GlobalVariables {
   get(name: string): Promise<string | null>;
   set(name: string, value: string): Promise<void>;
   all(): Promise<Record<string, string>>;
+  /** Removes the variable; resolves false when there was none. */
+  delete(name: string): Promise<boolean>;
 }
 
 /** Fixed-window counters shared by every process on the store (the store's CounterRepo). */

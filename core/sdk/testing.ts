@@ -63,6 +63,7 @@ export function memoryGlobals(initial: Record<string, string> = {}): GlobalVaria
     get: async (name) => values.get(name) ?? null,
     set: async (name, value) => void values.set(name, value),
     all: async () => Object.fromEntries(values),
+    delete: async (name) => values.delete(name),
   };
 }
 
@@ -203,6 +204,8 @@ export interface RunActionResult {
   globals: Record<string, string>;
   /** The services the action ran with (to look at stubs). */
   services: Services;
+  /** Actions it asked to run later (ctx.later), as the chain hands them to the job queue. */
+  later: Array<{ delay: number; type: string; parameters: Record<string, unknown> }>;
 }
 
 export async function runAction(action: AnyActionDefinition, params: Record<string, unknown>, options: RunActionOptions = {}): Promise<RunActionResult> {
@@ -235,6 +238,7 @@ export async function runAction(action: AnyActionDefinition, params: Record<stri
     redact: r.redact,
     globals: await globals.all(),
     services,
+    later: r.later.map(({ delay, type, parameters }) => ({ delay, type, parameters })),
   };
 }
 

@@ -116,6 +116,17 @@ export interface ActionContext<P = Record<string, unknown>> {
    * actions). At most 1000 items (Get Requests reads up to 1000); the chain ends after the last repetition.
    */
   repeat(items: Array<Record<string, string>>): void;
+  /**
+   * Runs another action type now, inside this one (WebhookScript's `action()`): `parameters` are
+   * templated and validated as a chain step's; its output, variables and response changes join
+   * the chain's. Resolves with the runtime variables afterwards; rejects with its errors.
+   */
+  runAction(type: string, parameters: Record<string, unknown>): Promise<Record<string, string>>;
+  /**
+   * Runs an action `delaySeconds` (at most 7 days) after the capture, as a queued job on the same
+   * request (WebhookScript's `delay()`); its output is added to the request's later.
+   */
+  later(delaySeconds: number, type: string, parameters: Record<string, unknown>): void;
   /** Aborts when the chain's time budget is spent. */
   signal: AbortSignal;
   timeLeftMs(): number;

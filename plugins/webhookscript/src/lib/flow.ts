@@ -1,8 +1,9 @@
-// flow.md: stopping, not saving, the response, and running code (exec, import).
+// flow.md: stopping, not saving, the response, running code (exec, import), other actions
+// (action) and code later (delay, as a queued job).
 import { headerProblem, setResponseHeader } from '../../../../core/sdk/index.js';
 import { Halt, fail } from '../lang/errors.js';
-import { jsonEncode, toText, WsArray, type Value } from '../lang/values.js';
-import { arg, headerPairs, int, str, type Host, type Library } from './host.js';
+import { jsonEncode, toPlain, toText, WsArray, type Value } from '../lang/values.js';
+import { arg, arr, headerPairs, int, str, type Host, type Library } from './host.js';
 import { fetchText } from './network.js';
 
 function content(v: Value): string {
@@ -60,7 +61,24 @@ export function flowLibrary(host: Host): Library {
     },
     exec: (c, a) => c.run(str(a, 0)),
     import: async (c, a) => c.run(await fetchText(host, str(a, 0))),
-    action: () => fail('running other actions from a script is not supported here; add the action to the chain after this one instead'),
-    delay: () => fail('delay() is deprecated and not supported; mark the action as queued instead'),
+    // Runs another action type now; its output and response changes join this action's. Returns
+    // the runtime variables afterwards (what e.g. auto_json or google_sheets_get_values set).
+    action: async (_c, a) => {
+      const type = str(a, 0).trim();
+      // A WebhookScript run waits for its account's turn (AccountGate): one nested inside another would wait for itself.
+      if (type === 'script') fail("action('script') cannot run from a script; use exec() or import() to run more WebhookScript");
+      const params = a.length > 1 && arg(a, 1) !== null ? toPlain(arr(a, 1)) : {};
+      if (Array.isArray(params) && params.length > 0) fail('the parameters must be an array with keys (["name": value])');
+      const vars = await host.wait(ctx.runAction(type, Array.isArray(params) ? {} : (params as Record<string, unknown>)));
+      return WsArray.entries(Object.entries(vars));
+    },
+    // Deprecated on webhook.site, still supported: the code runs `seconds` later as a queued job on
+    // this request, without this run's variables; its output is added to the request, labelled.
+    delay: (_c, a) => {
+      const seconds = int(a, 0);
+      if (seconds < 0 || seconds > 604_800) fail('the delay must be 0 to 604800 seconds (7 days)');
+      ctx.later(seconds, 'script', { script: str(a, 1) });
+      return null;
+    },
   };
 }

@@ -5,7 +5,7 @@ import { WsRuntimeError, fail } from '../lang/errors.js';
 import type { Limits } from '../lang/limits.js';
 import { WsArray, WsFunction, WsRegex, numericValue, toText, typeName, type NativeFn, type Value } from '../lang/values.js';
 
-export type ScriptContext = Pick<ActionContext, 'vars' | 'response' | 'log' | 'stop' | 'dontSave' | 'services' | 'signal' | 'timeLeftMs' | 'request' | 'rawBody'>;
+export type ScriptContext = Pick<ActionContext, 'vars' | 'response' | 'log' | 'stop' | 'dontSave' | 'services' | 'signal' | 'timeLeftMs' | 'request' | 'rawBody' | 'runAction' | 'later'>;
 
 export interface Host {
   ctx: ScriptContext;

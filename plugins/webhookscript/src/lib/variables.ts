@@ -1,5 +1,6 @@
 // variables.md: var()/get() read action variables and Global Variables, set() exports a variable
-// to the next actions, store() saves a Global Variable. (`variables` is set up by the action.)
+// to the next actions, store() saves a Global Variable and delete() removes one. (`variables` is
+// set up by the action.)
 import { fail } from '../lang/errors.js';
 import { WsArray, jsonEncode, toText, type Value } from '../lang/values.js';
 import { arg, str, type Host, type Library } from './host.js';
@@ -33,6 +34,11 @@ export function variablesLibrary(host: Host): Library {
       await host.wait(host.ctx.services.globals.set(name, variableText(arg(a, 1))));
       return arg(a, 1);
     },
-    delete: () => fail('deleting Global Variables is not supported here; store() an empty value instead'),
+    // Deletes a Global Variable; true when there was one.
+    delete: async (_c, a) => {
+      const name = variableName(str(a, 0));
+      if (!name) fail('the Global Variable name is empty');
+      return await host.wait(host.ctx.services.globals.delete(name));
+    },
   };
 }
