@@ -77,8 +77,10 @@ export const javascript = defineAction({
     'Runs JavaScript in a sandbox (QuickJS, no host access) with top-level await. Functions: console.log/echo, stop(), dont_save(), ' +
     'respond(content, status, headers) and set_response(...), set(name, value), get(name), the variables object, the request object, ' +
     'async global(name[, value]) and store(name, value) for Global Variables, db(id). require() serves lodash, dayjs (and dayjs/plugin/*), ' +
-    'moment, cheerio, jsonpath, jsonpath-plus, faker (@faker-js/faker, English locale), form-data, axios, fetch and crypto; ' +
-    'fetch and axios go out through the server, under its outbound policy.',
+    'moment, cheerio, jsonpath, jsonpath-plus, faker (@faker-js/faker, English locale), form-data, axios, fetch, crypto, buffer ' +
+    '(Buffer is also a global), nats (a NATS client: connect, publish, request, subscribe; connections last the run) and supabase ' +
+    "(@supabase/supabase-js's database client: createClient(url, key).from(table) select/insert/update/upsert/delete with filters, " +
+    'against any PostgREST server); fetch, axios, supabase and nats go out through the server, under its outbound policy.',
   parameters: z.object({
     script: z.string().max(1_000_000).describe('The JavaScript code to run'),
   }),

@@ -15,7 +15,9 @@ export function createScriptAction(limits: Partial<Limits> = {}) {
       'if/else, for (x in array), while, functions and closures, value.function() chaining. var(name) reads variables, ' +
       'set(name, value) exports one to later actions, store(name, value) saves a Global Variable; echo() writes to the output; ' +
       'respond(content, status, headers) answers and stops, stop() and dont_save() as the actions of those names; ' +
-      'request()/http() send HTTP requests; string, array, math, date, JSON, regex, hashing and file functions. ' +
+      'request()/http() send HTTP requests; action(type, parameters) runs another action type and returns the variables, ' +
+      'delete(name) removes a Global Variable, delay(seconds, code) runs code later (up to 7 days) as a queued job; ' +
+      'string, array, math, date, JSON, regex, hashing and file functions. ' +
       'A script may run 10 million steps and 5 s of processing time (waiting for HTTP not counted) and keeps up to 1 MiB ' +
       'of output (64 KiB per line); errors name their line.',
     parameters: z.object({
