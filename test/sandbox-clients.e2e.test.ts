@@ -163,3 +163,13 @@ respond(extract['json.user.name'])`,
     expect(done.custom_action_errors).toEqual([]);
   });
 });
+
+describe('delay() outside a capture', () => {
+  it('a test run says what would be queued instead of queuing it', async () => {
+    const token = await tokenWith([{ type: 'script', parameters: { script: "delay(1, 'echo(1)')" } }]);
+    const r = await s.call('POST', `/token/${token}/test-action`, { key: owner.key, json: { type: 'script', parameters: { script: "delay(30, 'echo(1)')\necho('tested')" } } });
+    expect(r.status, r.text).toBe(200);
+    const lines = Object.values(r.data.result.output as Record<string, string[]>).flat();
+    expect(lines.sort()).toEqual(['Delayed: script would run in 1 s (not queued: this run is not a capture)', 'Delayed: script would run in 30 s (not queued: this run is not a capture)', 'tested']);
+  });
+});

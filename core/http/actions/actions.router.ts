@@ -28,6 +28,8 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
     const r = await runtime.run(token, record, steps, start, { dryRun: opts.dryRun });
     const output: Record<string, string[]> = {};
     for (const l of r.lines) (output[l.action] ??= []).push(l.text);
+    // What a run asks to run later (WebhookScript's delay()) is only queued for a capture.
+    for (const l of r.later) (output[l.from.uuid] ??= []).push(`Delayed: ${l.type} would run in ${l.delay} s (not queued: this run is not a capture)`);
     return {
       success: r.errors.length === 0,
       result: {
