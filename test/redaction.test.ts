@@ -87,6 +87,18 @@ describe('token redaction settings', () => {
   });
 });
 
+describe('the API document', () => {
+  it('/openapi.json describes the redaction setting and the redactions record', async () => {
+    const r = await s.call('GET', '/openapi.json');
+    expect(r.status).toBe(200);
+    const doc = JSON.stringify(r.data);
+    const post = r.data.paths['/token'].post;
+    expect(JSON.stringify(post)).toContain('redaction');
+    expect(doc).toContain('actions_see_original');
+    expect(doc).toContain('redactions');
+  });
+});
+
 describe('a capture of a token with redaction rules', () => {
   it('never shows a masked value in the API, raw, exports or realtime, while the actions saw the originals', async () => {
     const t = await s.token({ actions: true, redaction: { rules: RULES } });
