@@ -66,6 +66,8 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOW_LOOPBACK: bool.default(true),
   /** An action that fails on this many captures in a row is disabled (0: never). */
   ACTION_DISABLE_AFTER_FAILURES: int(0, 1_000_000).default(100),
+  /** Error log entries (action errors, failed schedule runs) kept per account; older ones are dropped. */
+  ERROR_LOG_KEEP: int(10, 1_000_000).default(1000),
   /** Key that encrypts provider credentials at rest; default: a key file created in DATA_DIR. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /**

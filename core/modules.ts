@@ -48,11 +48,12 @@ export interface ServiceModule {
 
 /** The modules, in start order. Each entry is one import and one line. */
 export async function loadModules(): Promise<ServiceModule[]> {
+  const { createErrorLogModule } = await import('./errorlog/module.js');
   const { createMailModule } = await import('./mail/index.js');
   const { createDnsModule } = await import('./dns/index.js');
   const { createSchedulerModule } = await import('./scheduler/module.js');
   const { createActionsModule } = await import('./actions/module.js');
   const { createRealtimeModule } = await import('./realtime/module.js');
   const { web } = await import('./web/web.module.js');
-  return [createMailModule(), createSchedulerModule(), createActionsModule(), createRealtimeModule(), web, createDnsModule()];
+  return [createErrorLogModule(), createMailModule(), createSchedulerModule(), createActionsModule(), createRealtimeModule(), web, createDnsModule()];
 }

@@ -24,6 +24,7 @@ import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
 import { accountGlobals } from './services.js';
 import { FailureTracker } from './failures.js';
+import { errorLogOf } from '../errorlog/module.js';
 import { templatesRouter } from '../http/templates/templates.router.js';
 import { databasesRouter } from '../http/databases/databases.router.js';
 import { DatabaseService } from '../databases/service.js';
@@ -183,6 +184,9 @@ export function createActionsModule(): ServiceModule {
       };
       ctx.shared.set('actions', runtime);
 
+      // Action errors go to the account's error log when that module runs (core/errorlog).
+      const errorLog = errorLogOf(ctx.shared);
+      const typesOf = (steps: ReadonlyArray<{ id: string; type: string }>) => new Map(steps.map((s) => [s.id, s.type]));
       const jobs = ctx.shared.get('jobs') as JobQueueLike | undefined;
       if (jobs) {
         defineQueuedActions(jobs, {
@@ -190,12 +194,15 @@ export function createActionsModule(): ServiceModule {
           workflows,
           logger,
           now: () => clock.now(),
-          run: (token, record, steps, variables) =>
-            runtime.run(token, record, steps, { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} }, {
+          run: async (token, record, steps, variables) => {
+            const result = await runtime.run(token, record, steps, { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} }, {
               budgetMs: QUEUED_BUDGET_MS,
               httpTimeoutMs: QUEUED_HTTP_TIMEOUT_MS,
               variables,
-            }),
+            });
+            if (result.errors.length) errorLog?.actionErrors(token, record.uuid, result.errors, typesOf(steps));
+            return result;
+          },
         });
       }
 
@@ -205,6 +212,8 @@ export function createActionsModule(): ServiceModule {
         // Without a job queue (no scheduler module), queued actions run inline.
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };
         const result = await runtime.run(token, record, inline, start, { files });
+        // Into the account's error log (GET /errors); a capture not stored has no request to link.
+        if (result.errors.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, result.errors, typesOf(inline));
         const output = [...result.output, ...(await failureStreaks.record(token, result))];
         if (groups.length && !result.stopped) {
           for (const g of groups) {

@@ -11,6 +11,8 @@ import { jsonBody } from './middleware/body.js';
 import { groupsRouter } from './groups/groups.router.js';
 import { openApiDocument } from './openapi.js';
 import { requestsRouter } from './requests/requests.router.js';
+import { shareRouter } from './tokens/share.router.js';
+import { errorLogRouter } from './errors/errors.router.js';
 import type { AppState, HttpServices } from './services.js';
 import { RESERVED_SEGMENTS } from './tokens/tokens.schema.js';
 import { tokensRouter } from './tokens/tokens.router.js';
@@ -54,7 +56,7 @@ export function createApp(services: HttpServices, opts: AppOptions) {
     ctx.body = openApiDocument(config.baseUrl);
   });
 
-  for (const r of [base, tokensRouter(services), requestsRouter(services), usersRouter(services), groupsRouter(services), ...(opts.routers ?? [])]) {
+  for (const r of [base, tokensRouter(services), requestsRouter(services), shareRouter(services), errorLogRouter(services), usersRouter(services), groupsRouter(services), ...(opts.routers ?? [])]) {
     koa.use(r.routes());
     koa.use(r.allowedMethods());
   }

@@ -1,7 +1,8 @@
 // Keeps a live stream's authorisation current. A stream (SSE, or one socket.io channel) is
 // authorised when it opens; afterwards these events can take that away:
 //   - user.access_changed for the user whose key opened it (a key revoked, the user deleted);
-//   - token.updated whose token has another password or another owner than the stream last saw.
+//   - token.updated whose token has another password or another owner than the stream last saw
+//     (any token.updated for a stream opened with a share link: the share may have been revoked).
 // On one of them the stream's own opening check runs again with the credentials it was opened
 // with, and the stream is revoked if that fails. Events that arrive while the check runs are held
 // back, so nothing is delivered on the strength of the old authorisation. Every other event passes
@@ -15,6 +16,8 @@ export interface GuardOptions {
   token: TokenRecord;
   /** The user whose API key opened the stream; null for anonymous, password-only and admin callers. */
   userId: number | null;
+  /** Check again on every token.updated (a stream opened with a share link, whose changes only that event announces). */
+  recheckOnEveryUpdate?: boolean;
   /** The stream's opening access check, run again; resolves with the token, throws when access is gone. */
   check(): Promise<TokenRecord>;
   /** Sends one event down the stream. */
@@ -36,12 +39,15 @@ export function guardStream(o: GuardOptions): () => void {
   /** Set when the caller's access changed again while a check ran. */
   let again = false;
   let stopped = false;
+  /** The token.updated whose check passed last: delivered when the held events go out, not checked again. */
+  let checked: RealtimeEvent | null = null;
 
   const onEvent = (e: RealtimeEvent): void => {
     if (stopped) return;
     if (held) {
       held.push(e);
-    } else if (e.type === 'token.updated' && accessOf(e.token) !== access) {
+    } else if (e.type === 'token.updated' && e !== checked && (o.recheckOnEveryUpdate || accessOf(e.token) !== access)) {
+      checked = e;
       held = [e];
       startCheck();
     } else {

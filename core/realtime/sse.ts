@@ -9,12 +9,14 @@
 // sorting key are replayed first, oldest first; live events that arrive meanwhile are held back and
 // sent after the replay, without the ones the replay already sent. The stream ends when the caller
 // loses access to the token: key revoked, user deleted, password or owner changed (access-guard.ts).
+// A share link (`?share=`, core/tokens/share.ts) opens the stream view-only: it gets the requests'
+// events but no token.updated (settings), and ends when the link is revoked or replaced.
 import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { identify, offeredPassword } from '../auth/access.js';
 import type { AppState, HttpServices } from '../http/services.js';
 import { requestView } from '../http/requests/request.view.js';
-import { openToken } from '../http/token-access.js';
+import { offeredShare, openShared, openToken } from '../http/token-access.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { tokenView } from '../tokens/service.js';
 import { guardStream } from './access-guard.js';
@@ -135,7 +137,11 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
     }
     const caller = ctx.state.caller;
     const password = offeredPassword(ctx.query, ctx.get('authorization') || undefined);
-    const token = await openToken(services.store, caller, ctx.params.token!, password, services.clock.now());
+    const share = offeredShare(ctx);
+    const token =
+      share !== undefined
+        ? await openShared(services.store, ctx.params.token!, share, services.clock.now())
+        : await openToken(services.store, caller, ctx.params.token!, password, services.clock.now());
     const lastId = parseLastEventId(ctx.get('last-event-id') || ctx.query.last_event_id);
 
     ctx.respond = false;
@@ -161,6 +167,8 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
     let current = token;
     const deliver = (e: RealtimeEvent) => {
       if (e.type === 'token.updated') current = e.token;
+      // A share link shows requests only, never the token's settings.
+      if (share !== undefined && e.type === 'token.updated') return;
       const f = sseFrame(e, current);
       stream.send(f.event, f.data, f.id);
       if (e.type === 'token.deleted') stream.close();
@@ -169,9 +177,11 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
       guardStream({
         bus,
         token,
-        userId: caller.kind === 'user' ? caller.user.id : null,
+        userId: share === undefined && caller.kind === 'user' ? caller.user.id : null,
+        recheckOnEveryUpdate: share !== undefined,
         // The check that opened the stream, with the same credentials.
         check: async () => {
+          if (share !== undefined) return openShared(services.store, token.uuid, share, services.clock.now());
           const again = await identify(apiKey, services.store, services.config.ADMIN_API_KEY);
           return openToken(services.store, again, token.uuid, password, services.clock.now());
         },

@@ -12,7 +12,8 @@ import type { HttpServices } from '../http/services.js';
 import { cleanupTokens, sweepExpired } from '../lifecycle/cleanup.js';
 import type { ModuleContext, ServiceModule } from '../modules.js';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.js';
-import { createNotifier, type MailerLike } from './notify.js';
+import { errorLogOf } from '../errorlog/module.js';
+import { createNotifier, type MailerLike, type Notifier } from './notify.js';
 import { createScheduler, type SchedulerOptions } from './scheduler.js';
 import { ScheduleService } from './service.js';
 
@@ -44,12 +45,21 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
         baseUrl: () => baseUrl,
       });
+      // Failed runs also go to the account's error log (core/errorlog) when that module runs.
+      const errorLog = errorLogOf(ctx.shared);
+      const notifyAndLog: Notifier = {
+        notify(notice) {
+          errorLog?.scheduleFailure(notice.schedule, notice.log);
+          return notifier.notify(notice);
+        },
+        idle: () => notifier.idle(),
+      };
       const cleanup = async () => {
         await cleanupTokens(store, ctx.tokens, clock, log);
         await sweepExpired(store, clock);
       };
       const scheduler = await createScheduler(
-        { store, clock, logger: log, http, notifier, cleanup, onRun: ctx.metrics.scheduleRun },
+        { store, clock, logger: log, http, notifier: notifyAndLog, cleanup, onRun: ctx.metrics.scheduleRun },
         {
           name: options.name,
           processEvery: options.processEvery ?? config.SCHEDULER_POLL_MS,

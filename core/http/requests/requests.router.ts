@@ -4,7 +4,7 @@ import { Conflict, NotFound, PayloadTooLarge, TooManyRequests, fromZod } from '.
 import type { RealtimeBus, RequestDeletedData } from '../../realtime/bus.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
-import { loadToken } from '../token-access.js';
+import { loadToken, loadTokenForViewing } from '../token-access.js';
 import { requestView } from './request.view.js';
 import { createOutboundClient } from '../../net/outbound.js';
 import { requestsToCsv } from './csv.js';
@@ -46,7 +46,7 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
   }
 
   router.get('/token/:token/requests', async (ctx) => {
-    const token = await loadToken(ctx, services, ctx.params.token!);
+    const token = await loadTokenForViewing(ctx, services, ctx.params.token!);
     const q = RequestListQuery.safeParse(ctx.query);
     if (!q.success) throw fromZod(q.error);
     const { page, per_page, sorting } = q.data;
@@ -104,7 +104,7 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     });
 
     router.get(`/token/:token/${prefix}/:request/download/:file`, async (ctx) => {
-      const token = await loadToken(ctx, services, ctx.params.token!);
+      const token = await loadTokenForViewing(ctx, services, ctx.params.token!);
       const r = await loadRequest(ctx, token, ctx.params.request!);
       const meta = r.files.find((f) => f.id === ctx.params.file);
       const data = meta ? await store.requests.getFile(token.uuid, r.uuid, meta.id) : null;
@@ -117,7 +117,7 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     });
 
     router.get(`/token/:token/${prefix}/:request`, async (ctx) => {
-      const token = await loadToken(ctx, services, ctx.params.token!);
+      const token = await loadTokenForViewing(ctx, services, ctx.params.token!);
       ctx.body = requestView(await loadRequest(ctx, token, ctx.params.request!), token);
     });
 
@@ -130,7 +130,7 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     });
 
     router.get(`/token/:token/${prefix}/:request/raw`, async (ctx) => {
-      const token = await loadToken(ctx, services, ctx.params.token!);
+      const token = await loadTokenForViewing(ctx, services, ctx.params.token!);
       const r = await loadRequest(ctx, token, ctx.params.request!);
       ctx.status = 200;
       ctx.type = r.content_type ?? 'text/plain';

@@ -11,6 +11,8 @@ export const RESERVED_SEGMENTS = new Set([
   'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html', 'providers', 'provider-types', 'databases', 'templates',
   // The web page's hash routes (#/account, #/welcome): a token alias there would be unreachable.
   'account', 'welcome',
+  // The error log (GET /errors) and the page's view-only share route (#/share/...).
+  'errors', 'share',
 ]);
 
 export const AliasSchema = z
