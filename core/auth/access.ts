@@ -55,6 +55,8 @@ export const USER_TYPES: Record<UserTypeId, { name: string; may: readonly Permis
 export function permissionFor(caller: Caller, method: string, path: string): Permission {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
   if (caller.kind === 'user' && path.startsWith(`/users/${caller.user.id}/api-keys`)) return 'own_keys';
+  // Accepting an invite needs no key; one sent along (any type's) must not stand in the way.
+  if (path.startsWith('/users/invite/') && path.endsWith('/accept')) return 'own_keys';
   return 'write';
 }
 

@@ -102,8 +102,8 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
 
   it('lets the administrator create a user whose key is shown once with a copy button', async () => {
     await signIn(page, ADMIN_KEY, /administrator/);
-    await account(page).getByRole('link', { name: 'Users' }).click();
-    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await account(page).getByRole('link', { name: 'Team members' }).click();
+    await page.getByRole('heading', { name: 'Team members', level: 1 }).waitFor();
     // Bad input: the server's words next to the field.
     await page.getByLabel('Name', { exact: true }).fill('Ada');
     await page.getByLabel('E-mail', { exact: true }).fill('not an address');
@@ -149,14 +149,16 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
     await signIn(page, userKey, /Signed in as Ada/);
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: 'Ada', level: 1 }).waitFor();
-    expect(await account(page).getByRole('link', { name: 'Users' }).count()).toBe(0);
+    // A user the administrator creates is the Administrator of a team of their own.
+    expect(await account(page).getByRole('link', { name: 'Team members' }).count()).toBe(1);
     await views(page, '05-account-overview');
     await account(page).getByRole('link', { name: 'API keys' }).click();
     await page.getByText('this browser').waitFor();
     await views(page, '06-own-keys');
-    // Administrator-only screens explain themselves to a user.
+    // Their team's members: Ada alone, marked as the one signed in.
     await page.goto(`${srv.url}/#/account/users`);
-    await page.getByText('Administrator only.').waitFor();
+    await page.getByRole('heading', { name: 'Team members', level: 1 }).waitFor();
+    await page.getByRole('cell', { name: /Ada .*you/ }).waitFor();
   });
 
   it('connects a provider from its schema, renames it and removes it; credentials never come back', async () => {

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Account, AccountLayout } from './account/Account';
 import { onOpenApiKeyPanel, useSession } from './account/api';
 import { FirstRun } from './account/FirstRun';
+import { Invite } from './account/Invite';
 import { Home } from './Home';
 import { href, navigate, useRoute } from './route';
 import { Schedules } from './Schedules';
@@ -161,6 +162,7 @@ export function App() {
             />
           </div>
         )}
+        {route.view === 'invite' && <Invite secret={route.secret} />}
         {route.view === 'account' && <Account key={String(key)} route={route} />}
         {route.view === 'schedules' && (
           <AccountLayout current="schedules">

@@ -8,12 +8,14 @@ export type AccountSection = (typeof ACCOUNT_SECTIONS)[number];
 export type Route =
   | { view: 'home' }
   | { view: 'welcome' }
+  /** An invite link (`#/invite/<secret>`): the invited person sets up their API key. */
+  | { view: 'invite'; secret: string }
   | { view: 'account'; section: AccountSection; id?: string }
   | { view: 'schedules'; schedule?: string; logs?: boolean }
   | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow'; request?: string };
 
 /** First segments of the page's own hash routes; the server reserves them, so no alias can take them. */
-export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome'] as const;
+export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome', 'invite'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,6 +29,7 @@ export function parseRoute(hash: string): Route {
   });
   if (parts.length === 0) return { view: 'home' };
   if (parts[0] === 'welcome') return { view: 'welcome' };
+  if (parts[0] === 'invite') return { view: 'invite', secret: parts[1] ?? '' };
   if (parts[0] === 'account') {
     const section = (ACCOUNT_SECTIONS as readonly string[]).includes(parts[1] ?? '') ? (parts[1] as AccountSection) : 'overview';
     return parts[2] ? { view: 'account', section, id: parts[2] } : { view: 'account', section };
@@ -44,6 +47,8 @@ export function href(r: Route): string {
       return '#/';
     case 'welcome':
       return '#/welcome';
+    case 'invite':
+      return `#/invite/${encodeURIComponent(r.secret)}`;
     case 'account':
       if (r.section === 'overview') return '#/account';
       return `#/account/${r.section}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;

@@ -9,8 +9,8 @@ export const RESERVED_SEGMENTS = new Set([
   'token', 'tokens', 'users', 'user', 'schedules', 'healthz', 'readyz', 'metrics', 'openapi.json', 'api', 'app', 'assets', 'static',
   'action-types', 'groups', 'global-variables', 'variables', 'ws', 'socket.io', 'events', 'sse', 'realtime',
   'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html', 'providers', 'provider-types', 'databases', 'templates',
-  // The web page's hash routes (#/account, #/welcome): a token alias there would be unreachable.
-  'account', 'welcome',
+  // The web page's hash routes (#/account, #/welcome, #/invite): a token alias there would be unreachable.
+  'account', 'welcome', 'invite',
   // The error log (GET /errors) and the page's view-only share route (#/share/...).
   'errors', 'share',
 ]);

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { href, type AccountSection, type Route } from '../route';
 import { settings } from '../settings';
 import { Spinner, announce } from '../ui';
-import { useSession, type Me } from './api';
+import { managesUsers, useSession, type Me } from './api';
 import { Gate } from './common';
 import { Databases } from './Databases';
 import { Groups } from './Groups';
@@ -23,14 +23,14 @@ interface Entry {
   place: Place;
   label: string;
   about: string;
-  /** Shown in the navigation only to the administrator. */
+  /** Shown in the navigation only to who manages users (the administrator key, Administrators). */
   adminOnly?: boolean;
 }
 
 const ENTRIES: Entry[] = [
   { place: 'overview', label: 'Overview', about: 'Who you are signed in as.' },
   { place: 'keys', label: 'API keys', about: 'Create and revoke the keys that sign you in.' },
-  { place: 'users', label: 'Users', about: 'Create users and their keys.', adminOnly: true },
+  { place: 'users', label: 'Team members', about: 'Invite people, choose what each may do, remove them.', adminOnly: true },
   { place: 'providers', label: 'Providers', about: 'Connected accounts your actions use: Slack, AWS, SSH keys…' },
   { place: 'templates', label: 'Templates', about: 'Reusable action lists, saved from a token’s Actions tab.' },
   { place: 'databases', label: 'Databases', about: 'Hosted SQL databases: run queries, use them from actions.' },
@@ -41,18 +41,18 @@ const ENTRIES: Entry[] = [
 
 const placeHref = (p: Place) => (p === 'schedules' ? href({ view: 'schedules' }) : href({ view: 'account', section: p }));
 
-function AccountNav({ current, admin }: { current: Place; admin: boolean }) {
+function AccountNav({ current, manager }: { current: Place; manager: boolean }) {
   const nav = useRef<HTMLElement>(null);
   // On a phone the list scrolls sideways: keep the current screen's entry in view.
   useEffect(() => {
     const a = nav.current?.querySelector<HTMLElement>('[aria-current="page"]');
     const list = a?.closest('ul');
     if (a && list && list.scrollWidth > list.clientWidth) list.scrollLeft = a.offsetLeft - (list.clientWidth - a.offsetWidth) / 2;
-  }, [current, admin]);
+  }, [current, manager]);
   return (
     <nav class="acct-nav" aria-label="Account" ref={nav}>
       <ul>
-        {ENTRIES.filter((e) => admin || !e.adminOnly).map((e) => (
+        {ENTRIES.filter((e) => manager || !e.adminOnly).map((e) => (
           <li key={e.place}>
             <a href={placeHref(e.place)} aria-current={e.place === current ? 'page' : undefined}>
               {e.label}
@@ -67,10 +67,10 @@ function AccountNav({ current, admin }: { current: Place; admin: boolean }) {
 /** The account navigation beside a screen of the area (schedules come from App.tsx). */
 export function AccountLayout({ current, children }: { current: Place; children: ComponentChildren }) {
   const session = useSession();
-  const admin = session.state === 'signed-in' && session.me.admin;
+  const manager = session.state === 'signed-in' && managesUsers(session.me);
   return (
     <div class="acct-layout">
-      <AccountNav current={current} admin={admin} />
+      <AccountNav current={current} manager={manager} />
       <div class="acct-body">{children}</div>
     </div>
   );
@@ -105,7 +105,7 @@ function Overview() {
 }
 
 function SignedIn({ me }: { me: Me }) {
-  const entries = ENTRIES.filter((e) => e.place !== 'overview' && (me.admin ? e.place === 'users' || e.place === 'keys' : !e.adminOnly));
+  const entries = ENTRIES.filter((e) => e.place !== 'overview' && (me.admin ? e.place === 'users' || e.place === 'keys' : !e.adminOnly || managesUsers(me)));
   return (
     <section class="panel" aria-labelledby="acct-title">
       <h1 id="acct-title">{me.admin ? 'Administrator' : me.name}</h1>
@@ -117,7 +117,13 @@ function SignedIn({ me }: { me: Me }) {
       ) : (
         <p>
           Signed in as <strong>{me.name}</strong>
-          {me.email && <> ({me.email})</>}, {me.premium ? <span class="badge">premium</span> : 'free plan'}.
+          {me.email && <> ({me.email})</>}, {me.premium ? <span class="badge">premium</span> : 'free plan'}
+          {me.user_type && (
+            <>
+              , {me.user_type} of team #{me.team_id}
+            </>
+          )}
+          .
         </p>
       )}
       <ul class="acct-tiles">

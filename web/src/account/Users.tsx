@@ -1,73 +1,108 @@
-// Users, for the administrator: create one (its first key is shown once), list them, open a user's
-// keys to create or revoke them (POST/GET /users, /users/{id}/api-keys).
+// Team members, for Administrators (and the administrator key, who sees every team): invite someone
+// by e-mail (the answer carries the one-time link when no relay is configured), change a member's
+// user type, remove a member (their tokens to the team or deleted), and page through the list
+// (POST /users/invite, GET/PUT/DELETE /users). The administrator key also creates users in new
+// teams of their own, with a first key shown once, and manages any user's keys.
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { call, type FieldErrors } from '../api';
+import { call, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
-import { FieldError, ErrorNotice, Spinner, announce, fieldErrorId } from '../ui';
-import { formErrors, type NewApiKey, type User } from './api';
-import { Gate, NewKeyNotice, useLoad } from './common';
+import { CopyField, FieldError, announce, fieldErrorId } from '../ui';
+import { USER_TYPE_NAMES, formErrors, managesUsers, type Me, type NewApiKey, type User, type UserTypeId } from './api';
+import { Gate, InlineError, NewKeyNotice, PageView, useLoad } from './common';
 import { KeyList } from './Keys';
 
-const F = 'user';
+const TYPES = [100, 200, 300] as const;
+const TYPE_HELP: Record<UserTypeId, string> = {
+  100: 'manages the team’s users, and everything a Member does',
+  200: 'creates and edits their own and the team’s tokens',
+  300: 'reads the team’s tokens and requests',
+};
 
-function CreateUser({ onCreated }: { onCreated: (u: User, key: NewApiKey) => void }) {
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [premium, setPremium] = useState(false);
+function useForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  async function submit(e: Event) {
-    e.preventDefault();
+  async function run(f: () => Promise<void>) {
     setBusy(true);
     setErrors({});
     setMessage(null);
     try {
-      const u = await call<User & { api_key: string; api_key_id: number }>('POST', '/users', { json: { name, email, premium } });
-      onCreated(u, { id: u.api_key_id, api_key: u.api_key, owner: u.name });
-      setName('');
-      setEmail('');
-      setPremium(false);
-      announce(`User ${u.name} created`);
+      await f();
     } catch (err) {
-      const f = formErrors(err);
-      setErrors(f.errors);
-      setMessage(Object.keys(f.errors).length ? 'Check the fields marked below.' : f.message);
+      const e = formErrors(err);
+      setErrors(e.errors);
+      setMessage(Object.keys(e.errors).length ? 'Check the fields marked below.' : e.message);
     } finally {
       setBusy(false);
     }
   }
+  return { errors, message, busy, run };
+}
 
-  const invalid = (k: string) => (errors[k] ? true : undefined);
-  const described = (k: string) => (errors[k] ? fieldErrorId(F, k) : undefined);
+function Field(props: { form: string; id: string; field: string; label: string; type: 'text' | 'email'; value: string; onInput: (v: string) => void; errors: FieldErrors }) {
+  const bad = props.errors[props.field] ? true : undefined;
+  const attrs = {
+    id: props.id,
+    autocomplete: 'off',
+    value: props.value,
+    'aria-invalid': bad,
+    'aria-describedby': bad ? fieldErrorId(props.form, props.field) : undefined,
+    onInput: (e: Event) => props.onInput((e.currentTarget as HTMLInputElement).value),
+  };
   return (
-    <form class="panel" onSubmit={submit} aria-labelledby="newuser-title" noValidate>
-      <h2 id="newuser-title">New user</h2>
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.type === 'email' ? <input type="email" {...attrs} /> : <input type="text" {...attrs} />}
+      <FieldError form={props.form} field={props.field} errors={props.errors} />
+    </div>
+  );
+}
+
+type Invited = User & { invite_sent: boolean; invite_url?: string };
+
+function InviteUser({ onInvited }: { onInvited: (u: Invited) => void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [type, setType] = useState<UserTypeId>(200);
+  const f = useForm();
+  const F = 'invite';
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void f.run(async () => {
+      const u = await call<Invited>('POST', '/users/invite', { json: { name, email, user_type_id: type } });
+      onInvited(u);
+      setName('');
+      setEmail('');
+      announce(u.invite_sent ? `Invite e-mailed to ${u.email}` : `${u.name} invited: pass on the invite link`);
+    });
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="invite-title" noValidate>
+      <h2 id="invite-title">Invite someone</h2>
+      <p class="hint">They get a link that works once, for 7 days, to set up their API key.</p>
       <div class="grid">
-        <div class="field">
-          <label for="user-name">Name</label>
-          <input id="user-name" type="text" autocomplete="off" value={name} aria-invalid={invalid('name')} aria-describedby={described('name')} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
-          <FieldError form={F} field="name" errors={errors} />
-        </div>
-        <div class="field">
-          <label for="user-email">E-mail</label>
-          <input id="user-email" type="email" autocomplete="off" value={email} aria-invalid={invalid('email')} aria-describedby={described('email')} onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)} />
-          <FieldError form={F} field="email" errors={errors} />
-        </div>
+        <Field form={F} id="invite-name" field="name" label="Name" type="text" value={name} onInput={setName} errors={f.errors} />
+        <Field form={F} id="invite-email" field="email" label="E-mail" type="email" value={email} onInput={setEmail} errors={f.errors} />
       </div>
-      <label class="check">
-        <input type="checkbox" checked={premium} onChange={(e) => setPremium((e.currentTarget as HTMLInputElement).checked)} /> Premium (aliases, passwords,
-        longer limits)
-      </label>
+      <fieldset class="field">
+        <legend>User type</legend>
+        {TYPES.map((t) => (
+          <label class="check" key={t}>
+            <input type="radio" name="invite-type" value={t} checked={type === t} onChange={() => setType(t)} /> {USER_TYPE_NAMES[t]}{' '}
+            <span class="hint small">({TYPE_HELP[t]})</span>
+          </label>
+        ))}
+        <FieldError form={F} field="user_type_id" errors={f.errors} />
+      </fieldset>
       <div class="form-actions">
-        <button class="btn primary" type="submit" disabled={busy}>
-          {busy ? 'Creating…' : 'Create user'}
+        <button class="btn primary" type="submit" disabled={f.busy}>
+          {f.busy ? 'Inviting…' : 'Send invite'}
         </button>
-        {message && (
+        {f.message && (
           <p class="field-error" role="alert">
-            {message}
+            {f.message}
           </p>
         )}
       </div>
@@ -75,80 +110,266 @@ function CreateUser({ onCreated }: { onCreated: (u: User, key: NewApiKey) => voi
   );
 }
 
+function InviteNotice({ invited, onDone }: { invited: Invited; onDone: () => void }) {
+  return (
+    <div class="notice" role="status">
+      {invited.invite_sent ? (
+        <p>
+          Invite e-mailed to <strong>{invited.email}</strong>.
+        </p>
+      ) : (
+        <>
+          <p>
+            No mail relay is configured (<code>SMTP_RELAY_URL</code>), so nothing was e-mailed: give <strong>{invited.name}</strong> this link. It works
+            once.
+          </p>
+          <CopyField id="invite-link" label="Invite link" value={invited.invite_url ?? ''} />
+        </>
+      )}
+      <div class="form-actions">
+        <button class="btn" type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CreateUser({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [premium, setPremium] = useState(false);
+  const f = useForm();
+  const F = 'user';
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void f.run(async () => {
+      const u = await call<User & { api_key: string; api_key_id: number }>('POST', '/users', { json: { name, email, premium } });
+      onCreated({ id: u.api_key_id, api_key: u.api_key, owner: u.name });
+      setName('');
+      setEmail('');
+      setPremium(false);
+      announce(`User ${u.name} created`);
+    });
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="newuser-title" noValidate>
+      <h2 id="newuser-title">New user in a team of their own</h2>
+      <div class="grid">
+        <Field form={F} id="user-name" field="name" label="Name" type="text" value={name} onInput={setName} errors={f.errors} />
+        <Field form={F} id="user-email" field="email" label="E-mail" type="email" value={email} onInput={setEmail} errors={f.errors} />
+      </div>
+      <label class="check">
+        <input type="checkbox" checked={premium} onChange={(e) => setPremium((e.currentTarget as HTMLInputElement).checked)} /> Premium (aliases, passwords,
+        longer limits)
+      </label>
+      <div class="form-actions">
+        <button class="btn primary" type="submit" disabled={f.busy}>
+          {f.busy ? 'Creating…' : 'Create user'}
+        </button>
+        {f.message && (
+          <p class="field-error" role="alert">
+            {f.message}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** One member's row: their type (changeable), and removal with a choice for their tokens. */
+function MemberRow({ u, me, onChanged, keysOpen, onToggleKeys }: { u: User; me: Me; onChanged: () => void; keysOpen: boolean; onToggleKeys: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState(false);
+  const [tokens, setTokens] = useState<'team' | 'delete'>('team');
+  const self = me.id === u.id;
+  const errId = `member-error-${u.id}`;
+
+  async function setType(t: UserTypeId) {
+    setError(null);
+    try {
+      await call('PUT', `/users/${u.id}`, { json: { user_type_id: t } });
+      announce(`${u.name} is now ${USER_TYPE_NAMES[t]}`);
+      onChanged();
+    } catch (e) {
+      setError(formErrors(e).message);
+    }
+  }
+  async function remove() {
+    setError(null);
+    try {
+      await call('DELETE', `/users/${u.id}?tokens=${tokens}`);
+      announce(`${u.name} removed`);
+      onChanged();
+    } catch (e) {
+      setError(formErrors(e).message);
+    }
+  }
+
+  return (
+    <>
+      <tr>
+        <td data-label="Name">
+          {u.name} <span class="hint small">#{u.id}</span>
+          {self && <span class="badge">you</span>}
+        </td>
+        <td data-label="E-mail" class="wrap">
+          {u.email}
+        </td>
+        <td data-label="User type">
+          <select aria-label={`User type of ${u.name}`} value={u.user_type_id} aria-describedby={error ? errId : undefined} onChange={(e) => void setType(Number((e.currentTarget as HTMLSelectElement).value) as UserTypeId)}>
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {USER_TYPE_NAMES[t]}
+              </option>
+            ))}
+          </select>
+        </td>
+        {me.admin && <td data-label="Team">#{u.team_id}</td>}
+        <td data-label="Status">{u.invite_pending ? <span class="badge">invited</span> : formatTime(parseApiTime(u.created_at))}</td>
+        <td>
+          {me.admin && (
+            <button class="btn small" type="button" aria-expanded={keysOpen} aria-controls={`user-keys-${u.id}`} onClick={onToggleKeys}>
+              {keysOpen ? 'Hide keys' : `Keys of ${u.name}`}
+            </button>
+          )}{' '}
+          {!self && (
+            <button class="btn small" type="button" aria-expanded={removing} onClick={() => setRemoving(!removing)}>
+              {removing ? 'Keep' : `Remove ${u.name}`}
+            </button>
+          )}
+          <InlineError id={errId} error={error} />
+        </td>
+      </tr>
+      {removing && (
+        <tr class="acct-subrow">
+          <td colSpan={me.admin ? 6 : 5}>
+            <fieldset>
+              <legend>Remove {u.name}: their tokens…</legend>
+              <label class="check">
+                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'team'} onChange={() => setTokens('team')} /> go to the team (
+                {me.admin ? 'an Administrator of it' : 'you'})
+              </label>
+              <label class="check">
+                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted with their
+                requests
+              </label>
+            </fieldset>
+            <button class="btn danger small" type="button" onClick={() => void remove()}>
+              Remove {u.name} now
+            </button>
+          </td>
+        </tr>
+      )}
+      {keysOpen && (
+        <tr class="acct-subrow">
+          <td colSpan={6} id={`user-keys-${u.id}`}>
+            <KeyList userId={u.id} owner={u.name} headingLevel={3} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
 export function Users() {
   return (
-    <Gate title="Users" what="The administrator creates users; each signs in with API keys of their own." needs="admin">
-      {() => <UserAdmin />}
+    <Gate title="Team members" what="Administrators invite people into their team and choose what each may do." needs="any">
+      {(me) =>
+        managesUsers(me) ? (
+          <TeamAdmin me={me} />
+        ) : (
+          <section class="panel acct-gate" aria-labelledby="gate-title">
+            <h1 id="gate-title">Team members</h1>
+            <p>
+              <strong>Administrators only.</strong> You are a {me.user_type ?? 'member'} of team #{me.team_id}; an Administrator of your team manages
+              its users.
+            </p>
+          </section>
+        )
+      }
     </Gate>
   );
 }
 
-function UserAdmin() {
-  const { data, error, reload } = useLoad(() => call<{ data: User[] }>('GET', '/users'), []);
+function TeamAdmin({ me }: { me: Me }) {
+  const [page, setPage] = useState(1);
+  const list = useLoad(() => call<Page<User>>('GET', `/users?page=${page}`), [page]);
   const [created, setCreated] = useState<NewApiKey | null>(null);
+  const [invited, setInvited] = useState<Invited | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const data = list.data;
 
   return (
     <>
       <section class="panel" aria-labelledby="users-title">
-        <h1 id="users-title">Users</h1>
-        <p class="hint">You are the administrator. A new user gets a first API key, shown here once; give it to them.</p>
+        <h1 id="users-title">Team members</h1>
+        <p class="hint">
+          {me.admin
+            ? 'You are the administrator: every team’s users are listed.'
+            : `Your team (#${me.team_id}). Viewers read the team’s tokens; Members also create and edit them; Administrators also manage users.`}
+        </p>
         {created && <NewKeyNotice created={created} onDone={() => setCreated(null)} />}
-        <ErrorNotice error={error} />
-        {!data && !error && <Spinner label="Loading users" />}
-        {data && data.data.length === 0 && <p class="hint">No users yet: create the first one below.</p>}
-        {data && data.data.length > 0 && (
-          <div class="table-wrap">
-            <table class="acct-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="sr-only">Keys</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((u) => (
-                  <Fragment key={u.id}>
-                    <tr>
-                      <td data-label="Name">
-                        {u.name} <span class="hint small">#{u.id}</span>
-                      </td>
-                      <td data-label="E-mail" class="wrap">
-                        {u.email}
-                      </td>
-                      <td data-label="Plan">{u.premium ? <span class="badge">premium</span> : 'free'}</td>
-                      <td data-label="Created">{formatTime(parseApiTime(u.created_at))}</td>
-                      <td>
-                        <button class="btn small" type="button" aria-expanded={open === u.id} aria-controls={`user-keys-${u.id}`} onClick={() => setOpen(open === u.id ? null : u.id)}>
-                          {open === u.id ? 'Hide keys' : `Keys of ${u.name}`}
-                        </button>
-                      </td>
-                    </tr>
-                    {open === u.id && (
-                      <tr class="acct-subrow">
-                        <td colSpan={5} id={`user-keys-${u.id}`}>
-                          <KeyList userId={u.id} owner={u.name} headingLevel={3} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {invited && <InviteNotice invited={invited} onDone={() => setInvited(null)} />}
+        <PageView list={list} loading="Loading team members" empty="No users yet: invite the first one below.">
+          {(users) => (
+            <div class="table-wrap">
+              <table class="acct-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">E-mail</th>
+                    <th scope="col">User type</th>
+                    {me.admin && <th scope="col">Team</th>}
+                    <th scope="col">Joined</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {users.map((u) => (
+                    <Fragment key={u.id}>
+                      <MemberRow u={u} me={me} onChanged={list.reload} keysOpen={open === u.id} onToggleKeys={() => setOpen(open === u.id ? null : u.id)} />
+                    </Fragment>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </PageView>
+        {data && data.last_page > 1 && (
+          <nav class="form-actions" aria-label="Pages of team members">
+            <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous page
+            </button>
+            <span>
+              Page {data.current_page} of {data.last_page} ({data.total} users)
+            </span>
+            <button class="btn small" type="button" disabled={page >= data.last_page} onClick={() => setPage(page + 1)}>
+              Next page
+            </button>
+          </nav>
         )}
       </section>
-      <CreateUser
-        onCreated={(_u, key) => {
-          setCreated(key);
-          reload();
-        }}
-      />
+      {/* The administrator key starts new teams here (its invites, with team_id, go through the API). */}
+      {!me.admin && (
+        <InviteUser
+          onInvited={(u) => {
+            setInvited(u);
+            list.reload();
+          }}
+        />
+      )}
+      {me.admin && (
+        <CreateUser
+          onCreated={(key) => {
+            setCreated(key);
+            list.reload();
+          }}
+        />
+      )}
     </>
   );
 }

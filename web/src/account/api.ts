@@ -11,16 +11,34 @@ export interface Me {
   email?: string;
   admin: boolean;
   premium: boolean;
+  /** Users only (not the administrator key): their team and user type. */
+  team_id?: number;
+  user_type_id?: UserTypeId;
+  user_type?: string;
 }
+
+/** 100 Administrator, 200 Member, 300 Viewer. */
+export type UserTypeId = 100 | 200 | 300;
+export const USER_TYPE_NAMES: Record<UserTypeId, string> = { 100: 'Administrator', 200: 'Member', 300: 'Viewer' };
+
+/** Who may manage the team's users: the administrator key or an Administrator. */
+export const managesUsers = (me: Me) => me.admin || me.user_type_id === 100;
 
 export interface User {
   id: number;
   name: string;
   email: string;
   premium: boolean;
+  team_id: number;
+  user_type_id: UserTypeId;
+  user_type: string;
+  role_id: number | null;
+  invite_pending: boolean;
   created_at: string;
   updated_at: string;
 }
+
+
 
 export interface ApiKeyInfo {
   id: number;
