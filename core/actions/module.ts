@@ -12,9 +12,9 @@ import { sleep } from '../util/time.js';
 import { applyWorkflowDir } from '../workflows/apply-dir.js';
 import type { Step } from '../workflows/document.js';
 import { WorkflowService } from '../workflows/service.js';
-import { createOutboundClient, resolveAllowed } from '../net/outbound.js';
+import { createOutboundClient, resolveAllowed, type OutboundClient } from '../net/outbound.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type Network, type Services } from '../sdk/index.js';
+import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type HttpRequest, type HttpResponse, type Network, type Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
 import { CORE_ACTIONS } from './builtin.js';
 import { loadPlugins } from './loader.js';
@@ -77,22 +77,27 @@ export function createActionsModule(): ServiceModule {
       const { store, clock, logger, config } = ctx;
       // Every request an action makes goes through the one outbound client and its policy.
       const outbound = createOutboundClient(config);
+      const viaClient = async (client: Pick<OutboundClient, 'request'>, req: HttpRequest): Promise<HttpResponse> => {
+        const r = await client.request({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: req.body,
+          timeoutMs: req.timeoutMs,
+          signal: req.signal,
+          maxRedirects: req.maxRedirects,
+          maxBodyBytes: req.maxBodyBytes,
+          insecureTls: req.insecureTls,
+        });
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
+        return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
+      };
       const http: HttpClient = {
-        async request(req) {
-          const r = await outbound.request({
-            method: req.method,
-            url: req.url,
-            headers: req.headers,
-            body: req.body,
-            timeoutMs: req.timeoutMs,
-            signal: req.signal,
-            maxRedirects: req.maxRedirects,
-            maxBodyBytes: req.maxBodyBytes,
-            insecureTls: req.insecureTls,
-          });
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
-          return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
+        request: (req) => viaClient(outbound, req),
+        session() {
+          const s = outbound.session();
+          return { request: (req) => viaClient(s, req), close: () => s.close() };
         },
       };
       const policy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
@@ -158,7 +163,14 @@ export function createActionsModule(): ServiceModule {
           const services = servicesFor(token);
           // Actions' HTTP requests default to 15 s inline and 60 s queued (the seed's limits).
           const timeoutMs = opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS;
-          services.http = { request: (req) => http.request({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs }) };
+          const withTimeout = (req: HttpRequest): HttpRequest => ({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs });
+          services.http = {
+            request: (req) => http.request(withTimeout(req)),
+            session() {
+              const s = http.session!();
+              return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
+            },
+          };
           const request = requestView(record) as unknown as CapturedRequest;
           // Uploaded files' bytes, for `$request.file.<name>.content$` and actions that send them on.
           if (record.files.length) {

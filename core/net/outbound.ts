@@ -79,6 +79,16 @@ export interface OutboundResponse {
 
 export interface OutboundClient {
   request(req: OutboundRequest): Promise<OutboundResponse>;
+  /**
+   * A client whose requests share one kept-alive connection per origin, for connection-bound
+   * authentication (NTLM). Every connection is still checked by the policy; close() ends them.
+   */
+  session(): OutboundSession;
+}
+
+export interface OutboundSession {
+  request(req: OutboundRequest): Promise<OutboundResponse>;
+  close(): void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -223,6 +233,11 @@ function parseUrl(url: string): URL {
   return u;
 }
 
+interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
 interface Hop {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -244,15 +259,17 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
     }
   }
 
-  function once(u: URL, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, signal: AbortSignal, maxBodyBytes: number, insecureTls: boolean): Promise<Hop> {
+  /** `agents`: a session's kept-alive agents; unset, each request has its own connection. */
+  function once(u: URL, method: string, headers: Record<string, string | string[]>, body: Buffer | undefined, signal: AbortSignal, maxBodyBytes: number, insecureTls: boolean, agents?: Agents): Promise<Hop> {
     checkLiteral(u);
     return new Promise<Hop>((resolve, reject) => {
       const mod = u.protocol === 'https:' ? https : http;
+      const agent = agents ? (u.protocol === 'https:' ? agents.https : agents.http) : false;
       const h: Record<string, string | string[]> = { ...headers };
       if (body !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-length')) h['Content-Length'] = String(body.length);
       const req = mod.request(
         u,
-        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent: false, ...(insecureTls ? { rejectUnauthorized: false } : {}) },
+        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent, ...(insecureTls ? { rejectUnauthorized: false } : {}) },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
@@ -287,45 +304,58 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
     });
   }
 
-  return {
-    async request(r) {
-      const started = performance.now();
-      const timeoutMs = r.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const maxBodyBytes = r.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-      const maxRedirects = r.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = r.signal ? AbortSignal.any([r.signal, timeout]) : timeout;
-      let url = parseUrl(r.url);
-      let method = r.method.toUpperCase();
-      let headers = { ...(r.headers ?? {}) };
-      let body = r.body === undefined ? undefined : Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body, 'utf8');
-      if (method === 'GET' || method === 'HEAD') body = body?.length ? body : undefined;
-      try {
-        for (let hop = 0; ; hop++) {
-          if (signal.aborted) throw signal.reason;
-          const res = await once(url, method, headers, body, signal, maxBodyBytes, r.insecureTls === true);
-          const location = res.headers.location;
-          if (res.status >= 300 && res.status < 400 && res.status !== 304 && location && maxRedirects > 0) {
-            if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, stopped at ${url.href}`);
-            const next = parseUrl(new URL(location, url).href);
-            // 303, and 301/302 after a POST, continue as a GET without a body (what browsers do).
-            if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
-              if (method !== 'HEAD') method = 'GET';
-              body = undefined;
-              headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !['content-length', 'content-type'].includes(k.toLowerCase())));
-            }
-            // Credentials are not sent to another origin.
-            if (next.origin !== url.origin) {
-              headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase())));
-            }
-            url = next;
-            continue;
+  async function send(r: OutboundRequest, agents?: Agents): Promise<OutboundResponse> {
+    const started = performance.now();
+    const timeoutMs = r.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBodyBytes = r.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const maxRedirects = r.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = r.signal ? AbortSignal.any([r.signal, timeout]) : timeout;
+    let url = parseUrl(r.url);
+    let method = r.method.toUpperCase();
+    let headers = { ...(r.headers ?? {}) };
+    let body = r.body === undefined ? undefined : Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body, 'utf8');
+    if (method === 'GET' || method === 'HEAD') body = body?.length ? body : undefined;
+    try {
+      for (let hop = 0; ; hop++) {
+        if (signal.aborted) throw signal.reason;
+        const res = await once(url, method, headers, body, signal, maxBodyBytes, r.insecureTls === true, agents);
+        const location = res.headers.location;
+        if (res.status >= 300 && res.status < 400 && res.status !== 304 && location && maxRedirects > 0) {
+          if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, stopped at ${url.href}`);
+          const next = parseUrl(new URL(location, url).href);
+          // 303, and 301/302 after a POST, continue as a GET without a body (what browsers do).
+          if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+            if (method !== 'HEAD') method = 'GET';
+            body = undefined;
+            headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !['content-length', 'content-type'].includes(k.toLowerCase())));
           }
-          return { status: res.status, headers: toHeaders(res.distinct), body: res.body, truncated: res.truncated, timeMs: performance.now() - started, url: url.href };
+          // Credentials are not sent to another origin.
+          if (next.origin !== url.origin) {
+            headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase())));
+          }
+          url = next;
+          continue;
         }
-      } catch (err) {
-        throw normaliseError(err, url, timeout, timeoutMs);
+        return { status: res.status, headers: toHeaders(res.distinct), body: res.body, truncated: res.truncated, timeMs: performance.now() - started, url: url.href };
       }
+    } catch (err) {
+      throw normaliseError(err, url, timeout, timeoutMs);
+    }
+  }
+
+  return {
+    request: (r) => send(r),
+    session() {
+      // One socket per origin, kept between requests: NTLM authenticates the connection.
+      const agents: Agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
+      return {
+        request: (r) => send(r, agents),
+        close() {
+          agents.http.destroy();
+          agents.https.destroy();
+        },
+      };
     },
   };
 }

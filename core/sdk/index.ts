@@ -19,7 +19,7 @@ export type {
   TokenInfo,
   Variables,
 } from './types.js';
-export type { Clock, Counters, DatabaseQueryResult, Databases, GlobalVariables, HttpClient, HttpRequest, HttpResponse, Logger, LogLevel, Network, Provider, Providers, RequestReader, Services } from './services.js';
+export type { Clock, Counters, DatabaseQueryResult, Databases, GlobalVariables, HttpClient, HttpRequest, HttpResponse, HttpSession, Logger, LogLevel, Network, Provider, Providers, RequestReader, Services } from './services.js';
 export { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, consoleLogger, fetchHttpClient, openNetwork, systemClock } from './services.js';
 export { boolean, integer, numeric, optionalText, secret, variableName } from './params.js';
 export type { Bounds } from './params.js';

@@ -34,6 +34,16 @@ export interface HttpResponse {
 /** Outgoing HTTP. Core's implementation enforces the outbound policy on the resolved address. */
 export interface HttpClient {
   request(req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Requests over one kept-alive connection per origin, for authentication bound to the connection
+   * (NTLM); close() ends it. Core's client has it; a client without it cannot do NTLM.
+   */
+  session?(): HttpSession;
+}
+
+export interface HttpSession {
+  request(req: HttpRequest): Promise<HttpResponse>;
+  close(): void;
 }
 
 /** The account's permanent variables (the Global Variables API). */

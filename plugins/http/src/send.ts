@@ -3,6 +3,7 @@
 // request goes through ctx.services.http, core's client with the outbound policy.
 import { bytesText, type ActionContext, type HttpRequest, type HttpResponse } from '../../../core/sdk/index.js';
 import { digestAuthorization, parseDigestChallenge } from './digest.js';
+import { authenticateMessage, negotiateMessage, parseChallenge, splitUser } from './ntlm.js';
 
 export interface Outgoing {
   method: string;
@@ -124,6 +125,7 @@ function checkUrl(url: string): void {
 
 /** One request, answering a Digest challenge with a second one when asked to. */
 async function attempt(ctx: ActionContext<unknown>, base: HttpRequest, auth: Auth | undefined): Promise<HttpResponse> {
+  if (auth?.mode === 'ntlm') return ntlmAttempt(ctx, base, auth);
   const res = await ctx.services.http.request(base);
   if (auth?.mode !== 'digest' || res.status !== 401) return res;
   const challenge = parseDigestChallenge(res.headers['www-authenticate']);
@@ -136,19 +138,45 @@ async function attempt(ctx: ActionContext<unknown>, base: HttpRequest, auth: Aut
   return ctx.services.http.request({ ...base, url: target.href, headers });
 }
 
+/**
+ * NTLM: negotiate, then answer the server's challenge, both on one kept-alive connection (NTLM
+ * authenticates the connection). A server that does not ask (no 401 with an NTLM challenge) is
+ * answered by the first request.
+ */
+async function ntlmAttempt(ctx: ActionContext<unknown>, base: HttpRequest, auth: Auth): Promise<HttpResponse> {
+  const http = ctx.services.http;
+  if (!http.session) throw new PermanentError('NTLM needs an HTTP client that keeps a connection open; this one cannot');
+  const session = http.session();
+  try {
+    const first = await session.request({ ...base, headers: withAuthorization(base.headers, negotiateMessage()) });
+    if (first.status !== 401) return first;
+    const challenge = parseChallenge(first.headers['www-authenticate']);
+    if (!challenge) return first;
+    const { user, domain } = splitUser(auth.username);
+    const authorization = authenticateMessage(challenge, { username: user, password: auth.password, domain: domain ?? challenge.targetName });
+    return await session.request({ ...base, url: first.url ?? base.url, headers: withAuthorization(base.headers, authorization) });
+  } finally {
+    session.close();
+  }
+}
+
+function withAuthorization(headers: Record<string, string> | undefined, value: string): Record<string, string> {
+  const out = { ...headers };
+  setHeader(out, 'Authorization', value);
+  return out;
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Sends `req` (retrying as `opts.retry` says), sets the result variables and logs a summary line.
- * A failed request is not an action error: its message goes to `<prefix>.error`. Configuration
- * the action cannot send at all (NTLM) throws.
+ * A failed request is not an action error: its message goes to `<prefix>.error`.
  */
 export async function sendAndStore(ctx: ActionContext<unknown>, req: Outgoing, opts: SendOptions): Promise<void> {
   const { services, signal, vars } = ctx;
   const p = opts.prefix;
   const headers = { ...req.headers };
   const auth = opts.auth;
-  if (auth?.mode === 'ntlm') throw new Error('NTLM authentication is not supported; use basic or digest');
   if (auth?.mode === 'basic') setHeader(headers, 'Authorization', `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`);
 
   const base: HttpRequest = { method: req.method, url: req.url, headers, signal };

@@ -84,17 +84,22 @@ export function selfSignedCert(): { key: string; cert: string } {
 }
 
 /** The service's outbound client (loopback allowed), adapted to the SDK's HttpClient as core does. */
-export function outboundHttp(): HttpClient & { sent: Array<Parameters<HttpClient['request']>[0]> } {
-  const outbound = createOutboundClient({ OUTBOUND_ALLOW_LOOPBACK: true, OUTBOUND_ALLOW_PRIVATE: true });
+export function outboundHttp(policy: { loopback?: boolean } = {}): HttpClient & { sent: Array<Parameters<HttpClient['request']>[0]> } {
+  const outbound = createOutboundClient({ OUTBOUND_ALLOW_LOOPBACK: policy.loopback ?? true, OUTBOUND_ALLOW_PRIVATE: true });
   const sent: Array<Parameters<HttpClient['request']>[0]> = [];
+  const via = async (client: Pick<typeof outbound, 'request'>, req: Parameters<HttpClient['request']>[0]) => {
+    sent.push(req);
+    const r = await client.request(req);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
+    return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
+  };
   return {
     sent,
-    async request(req) {
-      sent.push(req);
-      const r = await outbound.request(req);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
-      return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
+    request: (req) => via(outbound, req),
+    session() {
+      const s = outbound.session();
+      return { request: (req) => via(s, req), close: () => s.close() };
     },
   };
 }
