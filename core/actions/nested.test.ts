@@ -69,11 +69,15 @@ const run = (actions: ChainAction[]) =>
   runChain({ token: TEST_TOKEN, request: testRequest({ method: 'PUT', content: 'hello' }), rawBody: Buffer.from('hello'), actions, services: testServices(), registry });
 
 describe('ctx.runAction', () => {
-  it('runs the action with templated parameters; its output joins the chain under its own type; resolves with the runtime variables', async () => {
-    const r = await run([step('call', { type: 'setv', parameters: { name: 'm', value: 'method $request.method$' } })]);
+  it('runs the action with templated parameters; its output joins the chain under its own type; resolves with the variables it set', async () => {
+    const r = await run([
+      step('call', { type: 'setv', parameters: { name: 'm', value: 'method $request.method$' } }),
+      step('call', { type: 'setv', parameters: { name: 'n', value: 'then $m$' } }),
+    ]);
     expect(r.errors).toEqual([]);
-    expect(r.output).toEqual(['[1 setv] set m', '[1 call] got {"m":"method PUT"}']);
-    expect(r.runtimeVariables).toEqual({ m: 'method PUT' });
+    // The second call returns only what it set, though `m` is still a variable of the chain.
+    expect(r.output).toEqual(['[1 setv] set m', '[1 call] got {"m":"method PUT"}', '[1 setv] set n', '[1 call] got {"n":"then method PUT"}']);
+    expect(r.runtimeVariables).toEqual({ m: 'method PUT', n: 'then method PUT' });
   });
 
   it("rejects with the inner action's errors (unknown type, invalid parameters, errors it records) without adding them to the chain", async () => {

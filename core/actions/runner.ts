@@ -206,7 +206,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
    * action run from another one (`nested`, ctx.runAction) reports its errors there instead of
    * to the chain, and its repetitions are ignored.
    */
-  async function runStep(step: ChainAction, nested?: { depth: number; errors: string[] }): Promise<Array<Record<string, string>> | undefined> {
+  async function runStep(step: ChainAction, nested?: { depth: number; errors: string[]; set: Record<string, string> }): Promise<Array<Record<string, string>> | undefined> {
     const fail = nested ? (_step: ChainAction, msg: string) => void nested.errors.push(msg) : failStep;
     ran.add(step.uuid);
     const entry = registry.get(step.type);
@@ -233,7 +233,11 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         get: (name) => scope.get(name),
         has: (name) => scope.has(name),
         all: () => scope.all(),
-        set: (name, value) => void (live && scope.set(name, value)),
+        set: (name, value) => {
+          if (!live) return;
+          scope.set(name, value);
+          if (nested) nested.set[name] = String(value);
+        },
       },
       template: scope.template,
       log: (text: string, options?: LogOptions) => void (live && line(step, text, options?.markdown ? { markdown: true } : {})),
@@ -250,10 +254,10 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         if (!live) throw new Error('The action has ended');
         const depth = (nested?.depth ?? 0) + 1;
         if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
-        const inner = { depth, errors: [] as string[] };
+        const inner = { depth, errors: [] as string[], set: {} as Record<string, string> };
         await runStep({ uuid: step.uuid, type: String(type), order: step.order, parameters: parameters ?? {} }, inner);
         if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
-        return scope.runtimeVariables();
+        return inner.set;
       },
       later: (delaySeconds, type, parameters) => {
         if (!live) throw new Error('The action has ended');

@@ -183,6 +183,8 @@ export interface RunActionOptions {
   container?: DependencyContainer;
   /** The action's order (names `error.<order>`). Default 1. */
   order?: number;
+  /** Other action types the chain knows, for ctx.runAction (WebhookScript's action()). */
+  actions?: AnyActionDefinition[];
 }
 
 export interface RunActionResult {
@@ -210,7 +212,7 @@ export interface RunActionResult {
 
 export async function runAction(action: AnyActionDefinition, params: Record<string, unknown>, options: RunActionOptions = {}): Promise<RunActionResult> {
   const registry = new ActionRegistry();
-  registry.addAll('test', [action], options.container ?? rootContainer.createChildContainer());
+  registry.addAll('test', [action, ...(options.actions ?? [])], options.container ?? rootContainer.createChildContainer());
   const token = { ...TEST_TOKEN, ...options.token };
   const request = testRequest(options.request);
   const rawBody = options.rawBody ?? Buffer.from(request.content);

@@ -119,7 +119,7 @@ export interface ActionContext<P = Record<string, unknown>> {
   /**
    * Runs another action type now, inside this one (WebhookScript's `action()`): `parameters` are
    * templated and validated as a chain step's; its output, variables and response changes join
-   * the chain's. Resolves with the runtime variables afterwards; rejects with its errors.
+   * the chain's. Resolves with the variables it set; rejects with its errors.
    */
   runAction(type: string, parameters: Record<string, unknown>): Promise<Record<string, string>>;
   /**

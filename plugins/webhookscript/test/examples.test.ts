@@ -4,6 +4,7 @@ import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchHttpClient } from '../../../core/sdk/index.js';
 import { fakeClock, memoryGlobals } from '../../../core/sdk/testing.js';
+import { autoJson } from '../../text/src/auto-json.js';
 import { run } from './helpers.js';
 import { localServer, type LocalServer } from './local-server.js';
 
@@ -556,9 +557,47 @@ echo('HTTP Status: %s'.format(res['status']))`,
     expect(decodeURIComponent(sent.url)).toBe('/token/10000000-0000-0000-0000-000000000000/requests?query=method:POST AND created_at:["2024-01-01 00:00:00" TO "2024-01-02 00:00:00"]');
   });
 
-  it('Converting JSON to CSV: action() is reported as not available here', async () => {
-    const r = await run(`extract = action('auto_json', ['source': '{}'])`);
-    expect(r.errors).toEqual(['Error at line 1:11: action(): running other actions from a script is not supported here; add the action to the chain after this one instead']);
+  it('Converting JSON to CSV: action() flattens each row with auto_json; rows may lack columns', async () => {
+    const script = `json_data = [['name': 'Ada', 'address': ['city': 'London']], ['name': 'Bo "B"', 'age': 7]]
+count = 0
+function csv_escape(input) {
+    if (input.is_null()) { return ''; }
+    return '"' + string_replace(input.to_string(), '"', '""') + '"';
+}
+csv_columns = []
+csv_values = [];
+for (row in json_data) {
+    csv_row = [];
+    extract = action('auto_json', ['source': json_encode(row)])
+    for (var_name in extract.keys()) {
+        if (var_name.contains('json.')) {
+            var_name_pretty = var_name.replace('json.', '')
+            csv_columns[var_name_pretty] = true;
+            csv_row[var_name_pretty] = csv_escape(extract[var_name])
+        }
+    }
+    csv_values.push(csv_row)
+}
+csv_columns = csv_columns.keys().sort();
+csv = csv_columns.join(',')
+for (csv_val in csv_values) {
+    csv_row = [];
+    for (csv_column_name in csv_columns) {
+        if (csv_val.has(csv_column_name)) {
+            csv_row[csv_column_name] = csv_val[csv_column_name];
+        } else {
+            csv_row[csv_column_name] = '';
+        }
+    }
+    csv = csv + "\\n" + csv_row.join(',')
+    count = count + 1;
+}
+echo('Created CSV contents (%d rows)'.format(count))
+set('csv', csv)`;
+    const r = await run(script, { actions: [autoJson] });
+    expect(r.errors).toEqual([]);
+    expect(r.output).toContain('Created CSV contents (2 rows)');
+    expect(r.vars.csv).toBe('address.city,age,name\n"London",,"Ada"\n,"7","Bo ""B"""');
   });
 
   it('About WebhookScript: the product price example', async () => {

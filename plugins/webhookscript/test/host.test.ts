@@ -54,8 +54,8 @@ describe('variables', () => {
     expect(Object.fromEntries(globals.values)).toEqual({ api_key: 'secret', count: '3', list: '[1,2]' });
   });
 
-  it('cannot delete Global Variables', async () => {
-    expect(await error("delete('x')")).toBe('Error at line 1:1: delete(): deleting Global Variables is not supported here; store() an empty value instead');
+  it('delete() removes a Global Variable (more in actions.test.ts)', async () => {
+    expect(await output("echo(delete('x'))", { globals: { x: '1' } })).toEqual(['true']);
   });
 });
 
@@ -106,8 +106,8 @@ describe('the response and the chain', () => {
     expect(await error(`import('${server.url}/missing')`, { services: http })).toBe(`Error at line 1:1: import(): could not download ${server.url}/missing: status 404`);
   });
 
-  it('deprecated delay() is an error', async () => {
-    expect(await error("delay(5, 'echo(1)')")).toBe('Error at line 1:1: delay(): delay() is deprecated and not supported; mark the action as queued instead');
+  it('deprecated delay() hands its code to the chain to queue (more in actions.test.ts)', async () => {
+    expect((await run("delay(5, 'echo(1)')")).later).toEqual([{ delay: 5, type: 'script', parameters: { script: 'echo(1)' } }]);
   });
 });
 

@@ -62,7 +62,7 @@ export function flowLibrary(host: Host): Library {
     exec: (c, a) => c.run(str(a, 0)),
     import: async (c, a) => c.run(await fetchText(host, str(a, 0))),
     // Runs another action type now; its output and response changes join this action's. Returns
-    // the runtime variables afterwards (what e.g. auto_json or google_sheets_get_values set).
+    // the variables it set (what e.g. auto_json or google_sheets_get_values set).
     action: async (_c, a) => {
       const type = str(a, 0).trim();
       // A WebhookScript run waits for its account's turn (AccountGate): one nested inside another would wait for itself.
