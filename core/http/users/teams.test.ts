@@ -204,17 +204,19 @@ describe('invites through an SMTP relay', () => {
   });
 
   it('e-mails the link (not in the answer); the link sets up the API key', async () => {
-    const inbox = await mailbox.token();
+    // The inbox is a team's token: the e-mail capture carries that team too.
+    const owner = await mailbox.user(false);
+    const inbox = await mailbox.token({}, owner.key);
     const admin = await relayed.user(false);
     const to = `${inbox.uuid}@email.localhost`;
     const inv = await relayed.call('POST', '/users/invite', { key: admin.key, json: { name: 'Mailed Person', email: to, user_type_id: 200 } });
     expect(inv.status).toBe(201);
     expect(inv.data).toMatchObject({ invite_sent: true, invite_pending: true, email: to });
     expect(inv.data).not.toHaveProperty('invite_url');
-    const got = await mailbox.call('GET', `/token/${inbox.uuid}/requests`);
+    const got = await mailbox.call('GET', `/token/${inbox.uuid}/requests`, { key: owner.key });
     expect(got.data.total).toBe(1);
     const mail = got.data.data[0];
-    expect(mail.type).toBe('email');
+    expect(mail).toMatchObject({ type: 'email', team_id: owner.id });
     const text: string = mail.content;
     expect(text).toContain('Mailed Person');
     const link = /\/#\/invite\/([A-Za-z0-9_-]+)/.exec(text.replace(/=\r?\n/g, ''));
