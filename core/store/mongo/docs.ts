@@ -309,7 +309,7 @@ export function toToken(d: TokenDoc): TokenRecord {
     created_at: d.created_at,
     updated_at: d.updated_at,
     expires_at: d.expires_at ?? null,
-    redaction: d.redaction ?? null,
+    ...(d.redaction ? { redaction: d.redaction } : {}),
   };
 }
 

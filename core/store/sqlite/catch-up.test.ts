@@ -239,7 +239,10 @@ describe('migration 13 (UUID index filled by the catch-up)', () => {
     };
     upTo(12);
     const t = sampleToken();
-    void sqliteTokens(db).create(t);
+    // The token as version 12 stored it: only the columns its table had (later migrations add more).
+    const known = new Set((db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>).map((c) => c.name));
+    const tokenRow = Object.fromEntries(Object.entries(t).filter(([k]) => known.has(k)).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]));
+    db.prepare(`INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow).map((k) => '@' + k).join(', ')})`).run(tokenRow);
     // As version 12's writer left them: two rows caught up (keyed, under the watermark), one pending.
     const caught = [sampleRequest(t.uuid), sampleRequest(t.uuid)];
     const pending = sampleRequest(t.uuid);

@@ -25,7 +25,9 @@ export function fromTokenRow(r: Row): TokenRecord {
   for (const c of COLUMNS) t[c] = r[c];
   for (const b of BOOLEANS) t[b] = !!r[b];
   t.expiry = r.expiry === null ? null : JSON.parse(String(r.expiry));
-  t.redaction = r.redaction == null ? null : JSON.parse(String(r.redaction));
+  // Absent rather than null without rules, like records built before them.
+  if (r.redaction != null) t.redaction = JSON.parse(String(r.redaction));
+  else delete t.redaction;
   return t as unknown as TokenRecord;
 }
 
