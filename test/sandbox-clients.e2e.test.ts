@@ -1,9 +1,9 @@
 // Through a started service: the JavaScript action's Buffer, `variables`, require('supabase')
 // against a local PostgREST-speaking server and require('nats') against the machine's NATS server;
 // WebhookScript's action(), delete() and delay() (a queued job that adds its output to the request).
-import net from 'node:net';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NATS, requireNats } from '../plugins/javascript/test/nats-server.js';
 import { startPostgrest, type PostgrestServer } from '../plugins/javascript/test/postgrest-server.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -65,13 +65,8 @@ describe('javascript action in the service', () => {
     let nc: NatsConnection;
     const sc = StringCodec();
     beforeAll(async () => {
-      await new Promise<void>((resolve, reject) => {
-        const socket = net.connect({ host: '127.0.0.1', port: 4222 });
-        socket.setTimeout(3000, () => socket.destroy(new Error('no answer within 3 s')));
-        socket.once('connect', () => (socket.end(), resolve()));
-        socket.once('error', (err) => reject(new Error(`NATS is not running on 127.0.0.1:4222 (${err.message}); this test needs the real server`)));
-      });
-      nc = await connect({ servers: '127.0.0.1:4222' });
+      await requireNats();
+      nc = await connect({ servers: NATS });
     });
     afterAll(() => nc?.close());
 

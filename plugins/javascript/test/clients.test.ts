@@ -3,7 +3,6 @@
 // protocol, and require('nats') against the NATS server this machine runs on 127.0.0.1:4222. Both
 // go through the outbound policy (core/net/outbound.ts), as the running service wires them.
 import 'reflect-metadata';
-import net from 'node:net';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { container } from 'tsyringe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { SANDBOX, type HttpClient, type Network } from '../../../core/sdk/index.
 import { runAction } from '../../../core/sdk/testing.js';
 import { javascript } from '../src/javascript.js';
 import { parseServer } from '../src/nats.js';
+import { NATS, requireNats } from './nats-server.js';
 import { startPostgrest, type PostgrestServer } from './postgrest-server.js';
 
 const OPEN: OutboundPolicy = { allowLoopback: true, allowPrivate: true };
@@ -141,16 +141,10 @@ describe('require("supabase") against a PostgREST server', () => {
 });
 
 describe('require("nats") against the local NATS server', () => {
-  const NATS = '127.0.0.1:4222';
   let nc: NatsConnection;
   const sc = StringCodec();
   beforeAll(async () => {
-    await new Promise<void>((resolve, reject) => {
-      const socket = net.connect({ host: '127.0.0.1', port: 4222 });
-      socket.setTimeout(3000, () => socket.destroy(new Error('no answer within 3 s')));
-      socket.once('connect', () => (socket.end(), resolve()));
-      socket.once('error', (err) => reject(new Error(`NATS is not running on ${NATS} (${err.message}); these tests need the real server`)));
-    });
+    await requireNats();
     nc = await connect({ servers: NATS });
   });
   afterAll(() => nc?.close());
