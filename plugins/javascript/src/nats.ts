@@ -7,7 +7,8 @@ import { connect, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConne
 import type { Network, SandboxNatsCall } from '../../../core/sdk/index.js';
 
 const MAX_CONNECTIONS = 4;
-const MAX_SUBSCRIPTIONS = 32;
+// Each subscription read with a callback keeps one host call pending, out of the run's 32 (maxPendingHostCalls).
+const MAX_SUBSCRIPTIONS = 16;
 /** Messages kept per subscription until the script reads them; later ones are dropped. */
 const MAX_BUFFERED = 1000;
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
