@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxPool } from './index.js';
 import type { HostCalls, SandboxPool } from './index.js';
 
-const host: HostCalls = { fetch: () => Promise.reject(new Error('no fetch here')), globalGet: async () => null, globalSet: async () => {} };
+/** Answers each fetch with the body it was sent. */
+const host: HostCalls = { fetch: async (req) => ({ status: 200, headers: {}, body: `got ${req.body}` }), globalGet: async () => null, globalSet: async () => {} };
 
 describe('sandbox Buffer', () => {
   let pool: SandboxPool;
@@ -29,8 +30,10 @@ describe('sandbox Buffer', () => {
       var form = new FormData();
       form.append('my_field', 'my value');
       form.append('my_buffer', new Buffer(10));
-      echo(form.getBuffer().includes('\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0'));`);
-    expect(out).toEqual(['10 true 00000000000000000000', Buffer.from('I love Webhook.site').toString('base64'), 'I love Webhook.site', 'true']);
+      echo(form.getBuffer().includes('\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0'));
+      echo(await (await fetch('http://example.test', { method: 'POST', body: Buffer.from('héllo') })).text());
+      echo((await require('axios').post('http://example.test', Buffer.from('bytes'))).data);`);
+    expect(out).toEqual(['10 true 00000000000000000000', Buffer.from('I love Webhook.site').toString('base64'), 'I love Webhook.site', 'true', 'got héllo', 'got bytes']);
   });
 
   it('converts between encodings like Node', async () => {

@@ -456,6 +456,8 @@ export const PRELUDE_PARTS: Readonly<Record<string, string>> = {
   function bodyOf(body, headers) {
     if (body === undefined || body === null) return null;
     if (typeof body === 'string') return body;
+    // A Buffer (or other byte array) is sent as its text: the body crosses to the host as a string.
+    if (body instanceof Uint8Array) return S.part('buffer').Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
     if (typeof body === 'object' && typeof body.getBoundary === 'function' && typeof body.getBuffer === 'function') {
       // form-data (or the global FormData): a multipart body as text
       if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'multipart/form-data; boundary=' + body.getBoundary();
