@@ -12,6 +12,8 @@ import YAML from 'yaml';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const root = path.join(import.meta.dirname, '..');
+const BUILD = '../scripts/build.mjs'; // plain JavaScript, without types
+const { staleReason } = (await import(BUILD)) as { staleReason(): string | null };
 const TSX = path.join(root, 'node_modules', '.bin', 'tsx');
 const MAIN = path.join(root, 'cli', 'main.ts');
 
@@ -339,5 +341,28 @@ describe('capture: settings and errors', () => {
     const help = await capture(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: capture <command>');
+  });
+});
+
+describe('bin/capture.mjs (package.json "bin", `npx capture`)', () => {
+  it('is the executable package.json names', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const bin = path.join(root, pkg.bin.capture);
+    expect(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(fs.statSync(bin).mode & 0o111).not.toBe(0);
+  });
+
+  // It builds dist/ first when dist/ is older than the sources (a minute of tsc and vite): run it
+  // when the build is current, as after `npm ci`, which builds.
+  const stale = staleReason();
+  it.skipIf(stale !== null)(`runs the compiled command line${stale ? ` (skipped: dist/ is not current: ${stale}; npm run build)` : ''}`, async () => {
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(root, 'bin', 'capture.mjs'), 'token', 'create', '-q'], { env: { ...process.env, CAPTURE_URL: s.url, CAPTURE_API_KEY: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^[0-9a-f-]{36}\n$/);
   });
 });
