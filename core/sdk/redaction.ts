@@ -318,6 +318,21 @@ function mapStrings(value: unknown, f: (s: string) => string, skip?: (key: strin
   return value;
 }
 
+/** Masks the values of `name` in urlencoded pairs (a query string or form body); other pairs keep their encoding. */
+function maskPairs(text: string, name: string, mask: string): { text: string; count: number } {
+  const pairs = text.split('&');
+  let count = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    const eq = pairs[i]!.indexOf('=');
+    const key = eq < 0 ? pairs[i]! : pairs[i]!.slice(0, eq);
+    if (decodeComponent(key) === name) {
+      pairs[i] = `${key}=${encodeURIComponent(mask)}`;
+      count++;
+    }
+  }
+  return count ? { text: pairs.join('&'), count } : { text, count: 0 };
+}
+
 /** The multipart boundary of a content type, if any. */
 function boundaryOf(contentType: string | null): string | null {
   if (!contentType || !/^multipart\//i.test(contentType)) return null;
@@ -444,16 +459,11 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
         if (q >= 0) {
           const hash = r.url.indexOf('#', q);
           const end = hash < 0 ? r.url.length : hash;
-          const pairs = r.url.slice(q + 1, end).split('&');
-          for (let i = 0; i < pairs.length; i++) {
-            const eq = pairs[i]!.indexOf('=');
-            const key = eq < 0 ? pairs[i]! : pairs[i]!.slice(0, eq);
-            if (decodeComponent(key) === rule.name) {
-              pairs[i] = `${key}=${encodeURIComponent(mask)}`;
-              count++;
-            }
+          const m = maskPairs(r.url.slice(q + 1, end), rule.name, mask);
+          if (m.count) {
+            r.url = r.url.slice(0, q + 1) + m.text + r.url.slice(end);
+            count = m.count;
           }
-          if (count) r.url = r.url.slice(0, q + 1) + pairs.join('&') + r.url.slice(end);
         }
         break;
       }
@@ -468,20 +478,11 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
         if (r.body.length && r.content_type) {
           const b = getBody();
           if (/^application\/x-www-form-urlencoded/i.test(r.content_type)) {
-            const pairs = b.text.split('&');
-            let n = 0;
-            for (let i = 0; i < pairs.length; i++) {
-              const eq = pairs[i]!.indexOf('=');
-              const key = eq < 0 ? pairs[i]! : pairs[i]!.slice(0, eq);
-              if (decodeComponent(key) === rule.name) {
-                pairs[i] = `${key}=${encodeURIComponent(mask)}`;
-                n++;
-              }
-            }
-            if (n) {
-              b.text = pairs.join('&');
+            const m = maskPairs(b.text, rule.name, mask);
+            if (m.count) {
+              b.text = m.text;
               bodyChanged = true;
-              count = n;
+              count = m.count;
             }
           } else {
             const boundary = boundaryOf(r.content_type);
