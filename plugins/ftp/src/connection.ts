@@ -2,11 +2,13 @@
 // the control connection goes to that address; data connections go to the same address too
 // (basic-ftp refuses a PASV answer naming another host, and EPSV names only a port), so a server
 // cannot point the service elsewhere. `ssl` is explicit FTPS (AUTH TLS), checked against the host
-// name unless skip_ssl_verification. Passive mode only: basic-ftp has no active mode, and a
-// hosted service cannot accept the server's connection back anyway. 30 s at most (or the chain's
-// budget if that ends first); the connection is always closed.
+// name unless skip_ssl_verification. Passive mode by default; `passive: false` is active mode
+// (PORT/EPRT, activeTransfer below: basic-ftp has only passive mode), where the server connects
+// back to a port this service opens for the one transfer, and only the server's own address may.
+// 30 s at most (or the chain's budget if that ends first); the connection is always closed.
 import net from 'node:net';
-import { Client, FTPError } from 'basic-ftp';
+import { Readable, Writable, pipeline } from 'node:stream';
+import { Client, FTPError, type FTPResponse } from 'basic-ftp';
 import { boolean, integer, secret, z, type ActionContext } from '../../../core/sdk/index.js';
 
 export const FTP_TIMEOUT_MS = 30_000;
@@ -23,7 +25,9 @@ export const connectionParams = {
   password: secret(z.string()),
   path: z.string().trim().min(1, 'is required').max(4096),
   ssl: boolean().nullish().describe('FTPS: upgrade the connection with AUTH TLS (explicit FTPS)'),
-  passive: boolean().nullish().describe('Passive mode (the default). Active mode is not supported: false is logged and passive mode used'),
+  passive: boolean()
+    .nullish()
+    .describe('Passive mode (the default). false: active mode (PORT/EPRT), the server connects back to this service, which it must be able to reach; plain FTP only'),
   skip_ssl_verification: boolean().nullish().describe("With ssl, accept a certificate that is self-signed or does not name the host"),
 };
 
@@ -34,6 +38,78 @@ export interface FtpSession {
   client: Client;
   /** `user@host:port`, for messages. */
   where: string;
+  /** Active mode: transfers go through activeTransfer. */
+  active: boolean;
+}
+
+/** Stores `data` at `path`, in the session's mode. */
+export async function upload(session: FtpSession, data: Buffer, path: string): Promise<void> {
+  if (!session.active) return void (await session.client.uploadFrom(Readable.from([data]), path));
+  await activeTransfer(session.client, `STOR ${await session.client.protectWhitespace(path)}`, { source: data });
+}
+
+/** Reads `path` into `sink`, in the session's mode. */
+export async function download(session: FtpSession, sink: Writable, path: string): Promise<void> {
+  if (!session.active) return void (await session.client.downloadTo(sink, path));
+  await activeTransfer(session.client, `RETR ${await session.client.protectWhitespace(path)}`, { sink });
+}
+
+const plainAddress = (a: string | undefined) => (a ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
+/**
+ * One transfer in active mode: listen on the control connection's local address, tell the server
+ * with PORT (IPv4) or EPRT (IPv6), send the command, and take the first connection that comes
+ * from the server's own address (any other is closed: no third party can feed or read the data).
+ * Resolves when both the data connection and the server's completion reply are done.
+ */
+export async function activeTransfer(client: Client, command: string, io: { source: Buffer } | { sink: Writable }): Promise<FTPResponse> {
+  const ftp = client.ftp;
+  const local = plainAddress(ftp.socket.localAddress);
+  const server = plainAddress(ftp.socket.remoteAddress);
+  if (!local || !server) throw new Error('The control connection is closed');
+  const listener = net.createServer();
+  let data: net.Socket | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(0, local, resolve);
+    });
+    const connected = new Promise<net.Socket>((resolve) => {
+      listener.on('connection', (socket) => {
+        if (data || plainAddress(socket.remoteAddress) !== server) return void socket.destroy();
+        data = socket;
+        listener.close();
+        resolve(socket);
+      });
+    });
+    const port = (listener.address() as net.AddressInfo).port;
+    await ftp.request(net.isIPv4(local) ? `PORT ${local.replace(/\./g, ',')},${port >> 8},${port & 255}` : `EPRT |2|${local}|${port}|`);
+    let started = false;
+    let dataDone = false;
+    let reply: FTPResponse | undefined;
+    return await ftp.handle(command, (res, task) => {
+      if (res instanceof Error) return task.reject(res);
+      if (res.code === 150 || res.code === 125) {
+        if (started) return;
+        started = true;
+        void connected.then((socket) => {
+          const done = (err: Error | null) => {
+            if (err) return task.reject(err);
+            dataDone = true;
+            if (reply) task.resolve(reply);
+          };
+          if ('source' in io) pipeline(Readable.from([io.source]), socket, done);
+          else pipeline(socket, io.sink, done);
+        });
+      } else if (res.code >= 200 && res.code < 300) {
+        reply = res;
+        if (dataDone || !started) task.resolve(res);
+      }
+    });
+  } finally {
+    listener.close();
+    data?.destroy();
+  }
 }
 
 type NetError = Error & { code?: string | number };
@@ -76,7 +152,8 @@ export async function withFtp<T>(ctx: ActionContext<ConnectionParams>, work: (se
   const params = ctx.params;
   const port = params.port ?? DEFAULT_PORT;
   const where = `${params.username}@${params.host}:${port}`;
-  if (params.passive === false) ctx.log('Active mode is not supported: the transfer uses passive mode');
+  const active = params.passive === false;
+  if (active && params.ssl) throw new Error('Active mode (passive: false) is for plain FTP only; with ssl use passive mode');
   const { address } = await ctx.services.net.resolve(params.host);
 
   const timeout = AbortSignal.timeout(FTP_TIMEOUT_MS);
@@ -125,7 +202,7 @@ export async function withFtp<T>(ctx: ActionContext<ConnectionParams>, work: (se
       await client.useDefaultSettings();
     });
     phase = 'transferring';
-    return await Promise.race([work({ client, where }), failed]);
+    return await Promise.race([work({ client, where, active }), failed]);
   } catch (e) {
     if (signal.aborted) throw await failed.catch((f: Error) => f);
     throw e;

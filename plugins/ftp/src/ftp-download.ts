@@ -3,7 +3,7 @@
 // uploads and responses pass on unchanged.
 import { Writable } from 'node:stream';
 import { bytesText, defineAction, variableName, z } from '../../../core/sdk/index.js';
-import { connectionParams, pathError, withFtp } from './connection.js';
+import { connectionParams, download, pathError, withFtp } from './connection.js';
 
 export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -36,7 +36,7 @@ export const ftpDownload = defineAction({
   title: 'FTP(S) Download',
   category: 'ftp',
   description:
-    'Downloads a file from an FTP or FTPS (explicit TLS) server into $<variable_name>$ (at most 10 MiB; text when UTF-8, else the bytes, which uploads, responses and base64_encode keep). Passive mode. Storing the password as a Global Variable is recommended.',
+    'Downloads a file from an FTP or FTPS (explicit TLS) server into $<variable_name>$ (at most 10 MiB; text when UTF-8, else the bytes, which uploads, responses and base64_encode keep). Passive mode, or active mode with passive: false (plain FTP). Storing the password as a Global Variable is recommended.',
   parameters: z.object({
     ...connectionParams,
     variable_name: variableName().default('ftp_download'),
@@ -44,17 +44,17 @@ export const ftpDownload = defineAction({
   sets: ['<variable_name>'],
   untemplated: ['variable_name'],
   async execute(ctx, params) {
-    const file = await withFtp(ctx, async ({ client, where }) => {
+    const file = await withFtp(ctx, async (session) => {
       const c = collector(MAX_DOWNLOAD_BYTES);
       try {
-        await client.downloadTo(c.sink, params.path);
+        await download(session, c.sink, params.path);
       } catch (e) {
-        if (!c.result().truncated) throw pathError(e, params.path, where, 'downloading');
+        if (!c.result().truncated) throw pathError(e, params.path, session.where, 'downloading');
       }
       return c.result();
     });
     ctx.vars.set(params.variable_name, bytesText(file.data));
-    ctx.log(`Downloaded ${params.path} (${file.data.length} bytes) from ${params.username}@${params.host}${params.ssl ? ' (FTPS)' : ''} into $${params.variable_name}$`);
+    ctx.log(`Downloaded ${params.path} (${file.data.length} bytes) from ${params.username}@${params.host}${params.ssl ? ' (FTPS)' : ''}${params.passive === false ? ' (active mode)' : ''} into $${params.variable_name}$`);
     if (file.truncated) ctx.log('The file is larger than 10 MiB: only its first 10 MiB were kept');
   },
 });

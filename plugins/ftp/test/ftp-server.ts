@@ -55,13 +55,15 @@ const quiet = {
   fatal() {},
 };
 
-export async function startFtpServer(users: Record<string, string>, tls?: { key: string; cert: string }): Promise<TestFtpServer> {
+/** `opts.passive: false`: PASV and EPSV are refused, so only active mode (PORT/EPRT) transfers. */
+export async function startFtpServer(users: Record<string, string>, tls?: { key: string; cert: string }, opts: { passive?: boolean } = {}): Promise<TestFtpServer> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ftp-test-')));
   const port = await freePort();
   const pasvMin = 20_000 + Math.floor(Math.random() * 30_000);
   const server = new FtpSrv({
     url: `ftp://127.0.0.1:${port}`,
     pasv_url: '127.0.0.1',
+    ...(opts.passive === false ? { blacklist: ['PASV', 'EPSV'] } : {}),
     pasv_min: pasvMin,
     pasv_max: pasvMin + 200,
     anonymous: false,

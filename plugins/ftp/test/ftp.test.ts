@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActionsModule } from '../../../core/actions/module.js';
 import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { startTestServer } from '../../../test/helpers/server.js';
 import { bytesText, textBytes, type Network } from '../../../core/sdk/index.js';
 import plugin from '../src/index.js';
 import { ftpDownload } from '../src/ftp-download.js';
@@ -108,11 +110,37 @@ describe('ftp_upload and ftp_download', () => {
     expect(r.output).toContain('The file is larger than 10 MiB: only its first 10 MiB were kept');
   });
 
-  it('says active mode is not supported and transfers in passive mode', async () => {
-    const r = await runAction(ftpUpload, { ...conn(), path: 'active.txt', content: 'a', passive: 'false' }, { services: { net: loopbackNet() } });
-    expect(r.errors).toEqual([]);
-    expect(r.output[0]).toBe('Active mode is not supported: the transfer uses passive mode');
-    expect(fs.readFileSync(path.join(plain.root, 'active.txt'), 'utf8')).toBe('a');
+  it('active mode (passive: false) uploads and downloads through a server that refuses passive mode', async () => {
+    const activeOnly = await startFtpServer({ bob: 'pa55' }, undefined, { passive: false });
+    try {
+      const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+      const up = await runAction(ftpUpload, { ...conn(activeOnly), path: 'active.bin', content: '$bin$', passive: 'false' }, { vars: { bin: bytesText(bytes) }, services: { net: loopbackNet() } });
+      expect(up.errors).toEqual([]);
+      expect(up.output).toEqual([`Uploaded 70000 bytes to active.bin on bob@${HOST} (active mode)`]);
+      expect(fs.readFileSync(path.join(activeOnly.root, 'active.bin')).equals(bytes)).toBe(true);
+
+      const down = await runAction(ftpDownload, { ...conn(activeOnly), path: 'active.bin', variable_name: 'got', passive: false }, { services: { net: loopbackNet() } });
+      expect(down.errors).toEqual([]);
+      expect(textBytes(down.vars.got!).equals(bytes)).toBe(true);
+      expect(down.output[0]).toMatch(/\(active mode\) into \$got\$$/);
+
+      // The same server in passive mode fails: active mode really was used above.
+      const passive = await runAction(ftpDownload, { ...conn(activeOnly), path: 'active.bin' }, { services: { net: loopbackNet() } });
+      expect(passive.errors).toHaveLength(1);
+      expect(passive.errors[0]).toMatch(/502/);
+
+      // A missing file in active mode is the same clear error as in passive mode.
+      const missing = await runAction(ftpDownload, { ...conn(activeOnly), path: 'nope.txt', passive: false }, { services: { net: loopbackNet() } });
+      expect(missing.errors[0]).toMatch(/^No such file or not readable: nope.txt \(the server said 55\d /);
+      expect(await settled(activeOnly)).toBe(0);
+    } finally {
+      await activeOnly.close();
+    }
+  });
+
+  it('active mode with ssl is refused with a clear error', async () => {
+    const r = await runAction(ftpUpload, { ...conn(), path: 'x.txt', content: 'a', passive: false, ssl: true }, { services: { net: loopbackNet() } });
+    expect(r.errors).toEqual(['Active mode (passive: false) is for plain FTP only; with ssl use passive mode']);
   });
 
   it('reports a missing file', async () => {
@@ -211,5 +239,27 @@ describe('parameters', () => {
     expect(() => validateParams(ftpDownload, { host: 'h', username: 'u', password: 'p', path: '' })).toThrow(/parameters.path/);
     expect(() => validateParams(ftpDownload, { host: 'h', port: 0, username: 'u', password: 'p', path: 'a' })).toThrow(/parameters.port/);
     expect(() => validateParams(ftpDownload, { host: 'h', username: 'u', password: 'p', path: 'a', ssl: 'maybe' })).toThrow(/parameters.ssl/);
+  });
+});
+
+describe('active mode end to end through the running service', () => {
+  it("a capture's ftp_upload in active mode stores the body on a server that allows only active mode", async () => {
+    const s = await startTestServer({}, { modules: [createActionsModule()] });
+    const activeOnly = await startFtpServer({ bob: 'pa55' }, undefined, { passive: false });
+    try {
+      const t = await s.token({ actions: true });
+      const created = await s.call('POST', `/token/${t.uuid}/actions`, {
+        json: { type: 'ftp_upload', order: 1, parameters: { host: '127.0.0.1', port: activeOnly.port, username: 'bob', password: 'pa55', path: 'hook.txt', content: '$request.content$', passive: false } },
+      });
+      expect(created.status, created.text).toBe(200);
+      expect((await s.call('POST', `/${t.uuid}`, { body: 'captured body' })).status).toBe(200);
+      const [req] = (await s.call('GET', `/token/${t.uuid}/requests`)).data.data;
+      expect(req.custom_action_errors).toEqual([]);
+      expect(req.custom_action_output[0]).toMatch(/Uploaded 13 bytes to hook.txt on bob@127\.0\.0\.1 \(active mode\)/);
+      expect(fs.readFileSync(path.join(activeOnly.root, 'hook.txt'), 'utf8')).toBe('captured body');
+    } finally {
+      await activeOnly.close();
+      await s.close();
+    }
   });
 });
