@@ -9,6 +9,8 @@ import { href, navigate, useRoute } from './route';
 import { Schedules } from './Schedules';
 import { settings } from './settings';
 import { TokenPage } from './TokenPage';
+import { SharePage } from './SharePage';
+import { useUnreadErrors } from './account/ErrorLog';
 import { Announcer, announce } from './ui';
 
 export function useApiKey(): string | null {
@@ -100,6 +102,7 @@ export function App() {
   const [keyOpen, setKeyOpen] = useState(false);
   const [focusKey, setFocusKey] = useState(0);
   const [firstRun, dismissFirstRun] = useFirstRun(key);
+  const unreadErrors = useUnreadErrors();
 
   useEffect(
     () =>
@@ -127,6 +130,11 @@ export function App() {
           <a class="nav-schedules" href={href({ view: 'schedules' })} aria-current={route.view === 'schedules' ? 'page' : undefined}>
             Schedules
           </a>
+          {unreadErrors !== null && (
+            <a class="nav-errors" href={href({ view: 'account', section: 'errors' })} aria-current={route.view === 'account' && route.section === 'errors' ? 'page' : undefined}>
+              Errors{unreadErrors > 0 && <span class="count" aria-label={`${unreadErrors} unread`}>{unreadErrors}</span>}
+            </a>
+          )}
           <a href={href({ view: 'account', section: 'overview' })} aria-current={route.view === 'account' ? 'page' : undefined}>
             Account
           </a>
@@ -169,6 +177,7 @@ export function App() {
             <Schedules key={String(key)} schedule={route.schedule} logs={route.logs} />
           </AccountLayout>
         )}
+        {route.view === 'share' && <SharePage key={`${route.token}:${route.secret}`} route={route} />}
         {route.view === 'token' && <TokenPage key={`${route.token}:${key ?? ''}`} route={route} />}
       </main>
       <Announcer />

@@ -12,6 +12,7 @@ import { exportRequests, overallTotal, type ViewedRequest } from './requests-api
 import { href, navigate, type Route } from './route';
 import { settings } from './settings';
 import { TokenSettings } from './TokenSettings';
+import { TokenShare } from './TokenShare';
 import { ErrorNotice, CopyField, Spinner, announce } from './ui';
 
 /** The workflow editor brings the YAML parser along: loaded when its tab is first opened. */
@@ -383,7 +384,12 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
           </section>
         </div>
       )}
-      {route.tab === 'settings' && <TokenSettings token={token} onSaved={setToken} />}
+      {route.tab === 'settings' && (
+        <>
+          <TokenSettings token={token} onSaved={setToken} />
+          <TokenShare token={token} />
+        </>
+      )}
       {route.tab === 'workflow' && (
         <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} />} />
       )}

@@ -140,6 +140,8 @@ export interface CallOptions {
   accept?: string;
   /** The token whose password (if one was entered) goes along. */
   token?: string;
+  /** A share link's secret (view-only access to a token's requests), sent as `Share-Key`. */
+  share?: string;
   signal?: AbortSignal;
 }
 
@@ -154,7 +156,7 @@ function authHeaders(token?: string): Record<string, string> {
 
 /** A fetch of the API; resolves the parsed JSON (or text), throws ApiError on a non-2xx answer. */
 export async function call<T = unknown>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json', ...authHeaders(opts.token) };
+  const headers: Record<string, string> = opts.share ? { Accept: opts.accept ?? 'application/json', 'Share-Key': opts.share } : { Accept: opts.accept ?? 'application/json', ...authHeaders(opts.token) };
   let body: string | undefined = opts.body;
   if (opts.json !== undefined) {
     body = JSON.stringify(opts.json);

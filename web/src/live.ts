@@ -20,7 +20,8 @@ export const POLL_MS = 2000;
 /** How long to wait before trying the stream again after the server refused it outright. */
 const SSE_RETRY_MS = 30_000;
 
-export function connectLive(token: string, h: LiveHandlers): () => void {
+/** `authQuery`: the stream's credentials (default the API key and token password; `?share=` for a share link). */
+export function connectLive(token: string, h: LiveHandlers, authQuery: () => string = () => streamAuthQuery(token)): () => void {
   let closed = false;
   let es: EventSource | null = null;
   let pollTimer: ReturnType<typeof setTimeout> | null = null;
@@ -68,7 +69,7 @@ export function connectLive(token: string, h: LiveHandlers): () => void {
       startPolling();
       return;
     }
-    es = new EventSource(`/token/${enc(token)}/events${streamAuthQuery(token)}`);
+    es = new EventSource(`/token/${enc(token)}/events${authQuery()}`);
     es.onopen = () => {
       const wasDown = polling || everOpen;
       everOpen = true;

@@ -2,12 +2,14 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The account area's screens (`#/account/<section>`). */
-export const ACCOUNT_SECTIONS = ['overview', 'keys', 'users', 'providers', 'templates', 'databases', 'variables', 'groups'] as const;
+export const ACCOUNT_SECTIONS = ['overview', 'keys', 'users', 'providers', 'templates', 'databases', 'variables', 'groups', 'errors'] as const;
 export type AccountSection = (typeof ACCOUNT_SECTIONS)[number];
 
 export type Route =
   | { view: 'home' }
   | { view: 'welcome' }
+  /** A share link (`#/share/<token>/<secret>[/<request>]`): the token's requests, view-only. */
+  | { view: 'share'; token: string; secret: string; request?: string }
   /** An invite link (`#/invite/<secret>`): the invited person sets up their API key. */
   | { view: 'invite'; secret: string }
   | { view: 'account'; section: AccountSection; id?: string }
@@ -15,7 +17,7 @@ export type Route =
   | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow'; request?: string };
 
 /** First segments of the page's own hash routes; the server reserves them, so no alias can take them. */
-export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome', 'invite'] as const;
+export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome', 'share', 'invite'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,6 +31,7 @@ export function parseRoute(hash: string): Route {
   });
   if (parts.length === 0) return { view: 'home' };
   if (parts[0] === 'welcome') return { view: 'welcome' };
+  if (parts[0] === 'share') return { view: 'share', token: parts[1] ?? '', secret: parts[2] ?? '', request: parts[3] && UUID.test(parts[3]) ? parts[3] : undefined };
   if (parts[0] === 'invite') return { view: 'invite', secret: parts[1] ?? '' };
   if (parts[0] === 'account') {
     const section = (ACCOUNT_SECTIONS as readonly string[]).includes(parts[1] ?? '') ? (parts[1] as AccountSection) : 'overview';
@@ -49,6 +52,8 @@ export function href(r: Route): string {
       return '#/welcome';
     case 'invite':
       return `#/invite/${encodeURIComponent(r.secret)}`;
+    case 'share':
+      return `#/share/${encodeURIComponent(r.token)}/${encodeURIComponent(r.secret)}${r.request ? `/${r.request}` : ''}`;
     case 'account':
       if (r.section === 'overview') return '#/account';
       return `#/account/${r.section}${r.id ? `/${encodeURIComponent(r.id)}` : ''}`;

@@ -10,6 +10,7 @@ import { managesUsers, useSession, type Me } from './api';
 import { Gate } from './common';
 import { Databases } from './Databases';
 import { Groups } from './Groups';
+import { ErrorLog } from './ErrorLog';
 import { Keys } from './Keys';
 import { Providers } from './Providers';
 import { Templates } from './Templates';
@@ -36,6 +37,7 @@ const ENTRIES: Entry[] = [
   { place: 'databases', label: 'Databases', about: 'Hosted SQL databases: run queries, use them from actions.' },
   { place: 'variables', label: 'Global variables', about: 'Values every token’s actions can use as $global.name$.' },
   { place: 'groups', label: 'Groups', about: 'Folders for your tokens.' },
+  { place: 'errors', label: 'Error log', about: 'Actions and schedule runs that failed, searchable, with what is unread.' },
   { place: 'schedules', label: 'Schedules', about: 'Requests sent on a timetable, with checks and logs.' },
 ];
 
@@ -87,6 +89,7 @@ export function Account({ route }: { route: Extract<Route, { view: 'account' }> 
       {route.section === 'databases' && <Databases key={route.id ?? ''} id={route.id} />}
       {route.section === 'variables' && <Variables />}
       {route.section === 'groups' && <Groups />}
+      {route.section === 'errors' && <ErrorLog />}
     </AccountLayout>
   );
 }

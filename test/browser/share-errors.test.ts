@@ -1,0 +1,118 @@
+// Share links and the error log on the page, in Chromium: the owner makes a share link on the token's
+// Settings tab; someone without a key opens it and watches requests arrive live, view-only, until the
+// link is revoked. A failing action shows up in the header's error count and on the error log screen,
+// which searches and marks entries read.
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+
+async function signIn(page: Page, key: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'API key', exact: true });
+  if (!(await field.isVisible())) await page.getByRole('button', { name: /^API key/ }).click();
+  await field.fill(key);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect.poll(() => page.locator('#api-key-status').textContent()).toMatch(/Signed in/);
+  await page.getByRole('button', { name: 'Close' }).click();
+}
+
+const shared = builtPageAndBrowser();
+
+describe.skipIf(!haveChromium)('share links and the error log on the page', { timeout: 90_000 }, () => {
+  let srv: TestServer;
+  let owner: { id: number; key: string };
+  let ownerCtx: BrowserContext;
+  let viewerCtx: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    owner = await srv.user(false);
+    ownerCtx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    viewerCtx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await ownerCtx.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('dialog', (d) => void d.accept());
+    errors = watchErrors(page);
+  }, 180_000);
+
+  afterAll(async () => {
+    await ownerCtx?.close();
+    await viewerCtx?.close();
+    await srv?.close();
+  });
+
+  it('makes a share link; the link shows the requests live, view-only, until it is revoked', async () => {
+    const token = await srv.token({}, owner.key);
+    await fetch(`${srv.url}/${token.uuid}/before`, { method: 'POST', body: 'captured before sharing' });
+    await page.goto(`${srv.url}/#/${token.uuid}/settings`);
+    await signIn(page, owner.key);
+    const panel = page.getByRole('region', { name: 'Share link' });
+    await expect.poll(() => panel.locator('#share-state').textContent()).toBe('Not shared.');
+    await panel.getByRole('button', { name: 'Make a share link' }).click();
+    const url = await panel.getByRole('textbox', { name: 'Share link' }).inputValue();
+    expect(url).toMatch(new RegExp(`/#/share/${token.uuid}/shr_`));
+    await expect.poll(() => panel.locator('#share-state').textContent()).toMatch(/^Shared since/);
+    expect(await unlabelled(page)).toEqual([]);
+
+    // Someone without any key opens the link.
+    const viewer = await viewerCtx.newPage();
+    viewer.setDefaultTimeout(10_000);
+    const viewerErrors = watchErrors(viewer);
+    await viewer.goto(url);
+    await viewer.getByRole('heading', { name: 'Shared requests' }).waitFor();
+    await viewer.getByRole('link', { name: /POST \/before/ }).waitFor();
+    await expect.poll(() => viewer.locator('.live-state').textContent()).toBe('Live');
+    // Nothing to change: no settings, actions or delete controls.
+    expect(await viewer.getByRole('link', { name: 'Settings' }).count()).toBe(0);
+    expect(await viewer.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+
+    await fetch(`${srv.url}/${token.uuid}/live-one?x=1`, { method: 'POST', body: '{"live":true}', headers: { 'content-type': 'application/json' } });
+    await viewer.getByRole('link', { name: /POST \/live-one/ }).click();
+    const detail = viewer.getByRole('article');
+    await expect.poll(() => detail.textContent()).toMatch(/"live"/);
+    await expect.poll(() => viewer.locator('#share-total').textContent()).toBe('2');
+    expect(await unlabelled(viewer)).toEqual([]);
+    await screenshot(viewer, 'share-view');
+
+    // Revoked from the token's page: the viewer's page says the link no longer works.
+    await panel.getByRole('button', { name: 'Revoke the link' }).click();
+    await expect.poll(() => panel.locator('#share-state').textContent()).toBe('Not shared.');
+    await viewer.getByRole('heading', { name: 'This share link no longer works' }).waitFor({ timeout: 15_000 });
+    expect(viewerErrors).toEqual([]);
+    await viewer.close();
+  });
+
+  it('shows failed actions in the header count and on the error log screen; marking read clears the count', async () => {
+    const token = await srv.token({ actions: true }, owner.key);
+    const add = await srv.call('POST', `/token/${token.uuid}/actions`, { key: owner.key, json: { order: 1, type: 'javascript', parameters: { script: "throw new Error('kaput in the browser test')" } } });
+    expect(add.status).toBe(200);
+    await fetch(`${srv.url}/${token.uuid}/hook`, { method: 'POST', body: 'x' });
+    await expect.poll(async () => (await srv.call('GET', '/errors/unread', { key: owner.key })).data.unread).toBe(1);
+
+    await page.goto(`${srv.url}/#/account/errors`);
+    await page.reload();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => nav.getByRole('link', { name: /Errors/ }).textContent()).toBe('Errors1');
+    const screen = page.getByRole('region', { name: 'Error log' }).or(page.locator('section[aria-labelledby="errors-title"]'));
+    await expect.poll(() => screen.textContent()).toMatch(/kaput in the browser test/);
+    await expect.poll(() => page.locator('#errors-unread').textContent()).toBe('1 unread');
+    await expect.poll(() => screen.textContent()).toMatch(/Action javascript on token/);
+
+    await page.getByRole('searchbox', { name: 'Search' }).fill('no such words');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => screen.textContent()).toMatch(/Nothing matches/);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('KAPUT');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => screen.textContent()).toMatch(/kaput in the browser test/);
+    expect(await unlabelled(page)).toEqual([]);
+    await screenshot(page, 'error-log');
+
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await expect.poll(() => page.locator('#errors-unread').textContent()).toBe('0 unread');
+    await expect.poll(() => nav.getByRole('link', { name: /Errors/ }).textContent()).toBe('Errors');
+    expect((await srv.call('GET', '/errors/unread', { key: owner.key })).data.unread).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
