@@ -73,6 +73,16 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.tokens.resolve('nope-' + randomUUID())).toBeNull();
     });
 
+    it('keeps a token\'s redaction rules, and drops them when set to null', async () => {
+      const redaction = { replacement: '***', rules: [{ kind: 'json' as const, path: '$..password', actions_see_original: false }, { kind: 'preset' as const, preset: 'card' as const, actions_see_original: true }] };
+      const t = sampleToken({ redaction });
+      await store.tokens.create(t);
+      expect((await store.tokens.get(t.uuid))?.redaction).toEqual(redaction);
+      const cleared = await store.tokens.update(t.uuid, { redaction: null, updated_at: t.updated_at + 1 });
+      expect(cleared?.redaction ?? null).toBeNull();
+      expect((await store.tokens.get(t.uuid))?.redaction ?? null).toBeNull();
+    });
+
     it('resolves by UUID or alias ignoring case only when asked to', async () => {
       const t = sampleToken({ alias: 'Mixed-' + randomUUID().slice(0, 8) });
       await store.tokens.create(t);
