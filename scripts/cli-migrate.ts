@@ -45,7 +45,7 @@ function report(counts: KindCount[]): number {
   return bad.length ? 1 : 0;
 }
 
-export async function migrateCommand(from: string, to: string, force: boolean): Promise<number> {
+export async function migrateCommand(from: string, to: string, force: boolean, pageSize?: number): Promise<number> {
   const src = parsePlace(from);
   const dst = parsePlace(to);
   if (placeName(src) === placeName(dst)) throw new Error('--from and --to name the same database');
@@ -71,6 +71,7 @@ export async function migrateCommand(from: string, to: string, force: boolean): 
       target,
       sourceName: placeName(src),
       force,
+      pageSize,
       signal: stop.signal,
       onProgress: ({ kind, done, total, resumed }) => bar.update({ what: kind, done, total, resumed }),
     });

@@ -193,6 +193,7 @@ describe('npm run cli -- workflows', () => {
       [['migrate', '--to'], '--to needs a value'],
       [['backup'], 'backup needs one output file'],
       [['workflows', 'validate', '--from=x', 'y.yaml'], '--from and --to go with migrate'],
+      [['backup', '--page-size', '9', 'x.sqlite'], '--page-size goes with migrate'],
       [['workflows', 'validate'], 'workflows validate needs at least one file'],
       [['workflows', 'export'], 'workflows export needs a token'],
       [['workflows', 'validate', '--create', 'x.yaml'], '--create goes with workflows apply'],

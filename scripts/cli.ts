@@ -32,6 +32,7 @@ import { exportYaml, secretsWarning } from '../core/workflows/document.js';
 import { parseWithPositions, type LocatedError, type PositionedDocument } from '../core/workflows/positions.js';
 import { WorkflowService } from '../core/workflows/service.js';
 import { backupCommand } from './cli-backup.js';
+import { MAX_PAGE_SIZE } from '../core/store/migrate.js';
 import { migrateCommand } from './cli-migrate.js';
 
 const USAGE = `usage: npm run cli -- <command> [--help]
@@ -40,7 +41,7 @@ const USAGE = `usage: npm run cli -- <command> [--help]
   workflows apply [--create] <file...>         store them in the server's database (DATA_DIR, or MONGODB_URI)
   workflows export <token-id-or-alias> [file]  write a token's chain as YAML (to stdout without a file)
   secrets rotate                               re-seal every stored secret under SECRET_KEY
-  migrate --from <where> --to <where> [--force]
+  migrate --from <where> --to <where> [--force] [--page-size <n>]
                                                copy everything between SQLite and MongoDB; <where> is a
                                                MongoDB URI, a SQLite file or a DATA_DIR; resumable
   backup [--force] <file>                      consistent copy of the SQLite database, while it runs
@@ -48,6 +49,8 @@ const USAGE = `usage: npm run cli -- <command> [--help]
   --create   create the SQLite database when DATA_DIR holds none (apply only; without it a
              missing database is refused, so a mistyped DATA_DIR never gets a new empty one)
   --force    migrate: copy into a target that already holds other data; backup: replace <file>
+  --page-size  migrate: records read and written at a time (default 500, at most 10000); larger
+             pages are faster on servers where each write costs much, and hold more in memory
   --help     show this text`;
 
 /** A command line that does not say a known command: usage on stderr, exit 2. */
@@ -71,6 +74,7 @@ interface Args {
   help: boolean;
   from?: string;
   to?: string;
+  'page-size'?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -78,11 +82,11 @@ function parseArgs(argv: string[]): Args {
   let options = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const valued = options && /^--(from|to)(=|$)/.exec(a);
+    const valued = options && /^--(from|to|page-size)(=|$)/.exec(a);
     if (valued) {
       const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       if (!value) throw new UsageError(`--${valued[1]} needs a value`);
-      args[valued[1] as 'from' | 'to'] = value;
+      args[valued[1] as 'from' | 'to' | 'page-size'] = value;
     } else if (options && a === '--') options = false;
     else if (options && (a === '--help' || a === '-h')) args.help = true;
     else if (options && a === '--create') args.create = true;
@@ -260,15 +264,24 @@ async function rotate(): Promise<number> {
   });
 }
 
+/** `--page-size`: records per page, 1 to MAX_PAGE_SIZE (default PAGE_SIZE). */
+function pageSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) throw new UsageError(`--page-size must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  return n;
+}
+
 function dispatch(args: Args): Promise<number> {
   const [group, command, ...rest] = args.words;
   const what = [group, command].filter(Boolean).join(' ');
   if (args.create && what !== 'workflows apply') throw new UsageError('--create goes with workflows apply');
   if (args.force && group !== 'migrate' && group !== 'backup') throw new UsageError('--force goes with migrate or backup');
   if ((args.from || args.to) && group !== 'migrate') throw new UsageError('--from and --to go with migrate');
+  if (args['page-size'] && group !== 'migrate') throw new UsageError('--page-size goes with migrate');
   if (group === 'migrate') {
     if (!args.from || !args.to || command) throw new UsageError('migrate needs --from <where> and --to <where>, and nothing else');
-    return migrateCommand(args.from, args.to, args.force);
+    return migrateCommand(args.from, args.to, args.force, pageSize(args['page-size']));
   }
   if (group === 'backup') {
     if (!command || rest.length) throw new UsageError('backup needs one output file');

@@ -24,6 +24,8 @@ import type { RequestWithFiles } from './types.js';
 const REQUESTS = Number(process.env.MIGRATE_REQUESTS ?? 10_000);
 /** Time limits grow with the size: the full-size run copies 100,000 requests four times. */
 const scaled = (ms: number) => Math.max(ms, ms * (REQUESTS / 10_000));
+/** Records per page through MongoDB (the CLI's --page-size). */
+const MONGO_PAGE = 5_000;
 /** Generated requests per token: within the default request_limit, so nothing is trimmed. */
 const PER_TOKEN = 10_000;
 const SECRET_KEY = 'migrate-test-secret-key-0123456789abcdef';
@@ -211,6 +213,14 @@ describe('migrate between SQLite databases', () => {
     expect(await cli('migrate', '--from', source, '--to', other, '--force')).toBe(0);
   }, scaled(120_000));
 
+  it('refuses a --page-size that is not a whole number from 1 to 10000', async () => {
+    for (const bad of ['0', '10001', '2.5', 'many']) {
+      expect(await cli('migrate', '--from', source, '--to', path.join(root, 'never'), '--page-size', bad)).toBe(2);
+      expect(out.join('')).toContain('--page-size must be a whole number from 1 to 10000');
+    }
+    expect(fs.existsSync(path.join(root, 'never'))).toBe(false);
+  });
+
   it('continues an interrupted copy where it stopped, without duplicates', async () => {
     const a = createSqliteStore(path.join(source, 'capture.sqlite'));
     const b = createSqliteStore(path.join(root, 'resumed.sqlite'));
@@ -243,10 +253,11 @@ describe('migrate between SQLite databases', () => {
       at.pathname = `/${dbName}`;
       const mongo = at.toString();
       try {
-        expect(await cli('migrate', '--from', source, '--to', mongo)).toBe(0);
+        // Large pages: the emulator CI runs on spends time per write that grows with the collection.
+        expect(await cli('migrate', '--from', source, '--to', mongo, '--page-size', String(MONGO_PAGE))).toBe(0);
         expect(await answers({ MONGODB_URI: mongo, DATA_DIR: path.join(root, 'unused') }, seeded.paths)).toEqual(before);
         const back = path.join(root, 'back');
-        expect(await cli('migrate', '--from', mongo, '--to', back)).toBe(0);
+        expect(await cli('migrate', '--from', mongo, '--to', back, `--page-size=${MONGO_PAGE}`)).toBe(0);
         expect(await answers({ DATA_DIR: back }, seeded.paths)).toEqual(before);
       } finally {
         await discardStoreData(mongoServer!.uri, dbName);

@@ -39,6 +39,8 @@ export const REPOSITORY_KINDS: Record<RepositoryName, readonly TransferKind[] | 
 
 /** Records per page: large enough to write in bulk, small enough that requests with bodies fit in memory. */
 export const PAGE_SIZE = 500;
+/** The largest page `--page-size` allows. A page is held in memory whole: with large bodies, choose fewer. */
+export const MAX_PAGE_SIZE = 10_000;
 
 export interface CopyOptions {
   source: Store;
