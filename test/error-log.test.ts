@@ -110,6 +110,21 @@ describe('error log', () => {
     expect((await s.call('GET', '/errors?query=anonymous', { key: alice.key })).data.total).toBe(0);
   });
 
+  it('records the errors of queued actions, run later by the job queue', async () => {
+    const queued = await s.token({ actions: true }, bob.key);
+    const add = await s.call('POST', `/token/${queued.uuid}/actions`, {
+      key: bob.key,
+      json: { order: 1, type: 'javascript', queue: true, delay: 1, parameters: { script: "throw new Error('queued boom')" } },
+    });
+    expect(add.status).toBe(200);
+    await fetch(`${s.url}/${queued.uuid}/later`, { method: 'POST', body: 'x' });
+    const page = await waitForErrors(bob.key, 'query=queued', 1);
+    expect(page.data[0]).toMatchObject({ source: 'action', token_id: queued.uuid, action_type: 'javascript', user_id: bob.id });
+    expect(page.data[0].message).toContain('queued boom');
+    // Bob's entry is his alone.
+    expect((await s.call('GET', '/errors?query=queued', { key: alice.key })).data.total).toBe(0);
+  });
+
   it('bad input answers 422 and changes nothing', async () => {
     const before = (await s.call('GET', '/errors', { key: alice.key })).data.total;
     for (const q of ['per_page=101', 'per_page=0', 'page=0', 'unread=maybe', 'source=other', 'schedule_id=x', `query=${'a'.repeat(501)}`, 'user_id=-1']) {
