@@ -1,6 +1,7 @@
 // Request location from the bundled GeoLite2 City database (real files, no stand-ins).
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
+import { isPublicAddress, refusalReason } from '../net/outbound.js';
 import { bundledDatabases, createLocator, locationDatabases, locationOf } from './location.js';
 
 const files = bundledDatabases();
@@ -46,5 +47,27 @@ describe('request location', () => {
     const locator = createLocator(['/nonexistent/city.mmdb'], silentLogger);
     expect(await locator.locate('81.2.69.142')).toBeNull();
     expect(locator.locate('81.2.69.142')).toBeNull();
+  });
+});
+
+describe('isPublicAddress (which senders are looked up)', () => {
+  it('draws the range boundaries where the outbound policy does', () => {
+    const pub = ['1.1.1.1', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255', '2a00:1450::1'];
+    const not = ['172.16.0.1', '172.31.255.255', '100.64.0.0', '100.127.255.255', '198.18.0.0', '198.19.255.255', '224.0.0.1', '255.255.255.255', '0.1.2.3', '::', '::ffff:10.0.0.1', 'fc00::1', '256.1.1.1', '1.2.3', '1.2.3.4.5', '1..2.3'];
+    for (const ip of pub) expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of not) expect(isPublicAddress(ip), ip).toBe(false);
+  });
+
+  it('agrees with the strict outbound policy on 20,000 random IPv4 addresses', () => {
+    const strict = { allowLoopback: false, allowPrivate: false };
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    for (let i = 0; i < 20_000; i++) {
+      const ip = [next(), next(), next(), next()].join('.');
+      const reason = refusalReason(ip, strict);
+      // Metadata services are refused by the policy but are public addresses.
+      const refusedAsRange = reason !== null && !/metadata|host service/.test(reason);
+      expect(isPublicAddress(ip), ip).toBe(!refusedAsRange);
+    }
   });
 });

@@ -134,11 +134,49 @@ PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 // Deprecated site-local (RFC 3879), still routed inside some networks.
 PRIVATE.addSubnet('fec0::', 10, 'ipv6');
 
+// The IPv4 ranges of ALWAYS, LOOPBACK and PRIVATE above, as [base, mask] numbers.
+const NON_PUBLIC_V4: Array<[number, number]> = (
+  [
+    ['0.0.0.0', 8], ['169.254.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4], ['127.0.0.0', 8],
+    ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10], ['198.18.0.0', 15],
+  ] as const
+).map(([a, bits]) => {
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return [(ipv4Number(a)! & mask) >>> 0, mask];
+});
+
+/** A dotted-quad IPv4 address as an unsigned number, or null. */
+function ipv4Number(address: string): number | null {
+  let n = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < address.length; i++) {
+    const c = address.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) return null;
+      n = n * 256 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57 && digits < 3) {
+      part = part * 10 + (c - 48);
+      digits++;
+      if (part > 255) return null;
+    } else return null;
+  }
+  if (dots !== 3 || digits === 0) return null;
+  return n * 256 + part;
+}
+
 /**
  * Whether an IP address is on the public internet: not loopback, private, link-local, multicast,
  * reserved or unspecified (an IPv6 form embedding an IPv4 address is judged by that address).
  */
 export function isPublicAddress(address: string): boolean {
+  // Dotted IPv4 (every capture's sender) by arithmetic: BlockList.check costs ~10 us a call.
+  const v4 = ipv4Number(address);
+  if (v4 !== null) return !NON_PUBLIC_V4.some(([base, mask]) => ((v4 & mask) >>> 0) === base);
+  if (address === '::1') return false;
   const family = net.isIP(address);
   if (family === 0) return false;
   if (family === 6) {
