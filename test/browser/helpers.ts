@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
 import { webModule } from '../../core/web/web.module.js';
 
@@ -131,3 +131,16 @@ export async function unlabelled(page: Page): Promise<string[]> {
     return out;
   });
 }
+
+/** Enters `key` in the header's API key panel and waits until the page knows who it is. */
+export async function signIn(page: Page, key: string, who: RegExp): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'API key', exact: true });
+  if (!(await field.isVisible())) await page.getByRole('button', { name: /^API key/ }).click();
+  await field.fill(key);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect.poll(() => page.locator('#api-key-status').textContent()).toMatch(who);
+  await page.getByRole('button', { name: 'Close' }).click();
+}
+
+/** The account area's navigation. */
+export const accountNav = (page: Page) => page.getByRole('navigation', { name: 'Account' });

@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { accountNav as account, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn, unlabelled, watchErrors } from './helpers.js';
 
 const PG_URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -28,18 +28,6 @@ async function views(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
   expect(await unlabelled(page)).toEqual([]);
 }
-
-/** Enters `key` in the header's API key panel and waits until the page knows who it is. */
-async function signIn(page: Page, key: string, who: RegExp): Promise<void> {
-  const field = page.getByRole('textbox', { name: 'API key', exact: true });
-  if (!(await field.isVisible())) await page.getByRole('button', { name: /^API key/ }).click();
-  await field.fill(key);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect.poll(() => page.locator('#api-key-status').textContent()).toMatch(who);
-  await page.getByRole('button', { name: 'Close' }).click();
-}
-
-const account = (page: Page) => page.getByRole('navigation', { name: 'Account' });
 
 const shared = builtPageAndBrowser();
 

@@ -5,18 +5,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { accountNav as account, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn, unlabelled, watchErrors } from './helpers.js';
 
-async function signIn(page: Page, key: string, who: RegExp): Promise<void> {
-  const field = page.getByRole('textbox', { name: 'API key', exact: true });
-  if (!(await field.isVisible())) await page.getByRole('button', { name: /^API key/ }).click();
-  await field.fill(key);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect.poll(() => page.locator('#api-key-status').textContent()).toMatch(who);
-  await page.getByRole('button', { name: 'Close' }).click();
-}
-
-const account = (page: Page) => page.getByRole('navigation', { name: 'Account' });
 const shared = builtPageAndBrowser();
 
 describe.skipIf(!haveChromium)('team members on the page', { timeout: 90_000 }, () => {

@@ -59,6 +59,22 @@ function Field(props: { form: string; id: string; field: string; label: string; 
   );
 }
 
+/** A form's submit button and, after a refusal, what the server said. */
+function SubmitRow({ busy, label, busyLabel, message }: { busy: boolean; label: string; busyLabel: string; message: string | null }) {
+  return (
+    <div class="form-actions">
+      <button class="btn primary" type="submit" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+      {message && (
+        <p class="field-error" role="alert">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}
+
 type Invited = User & { invite_sent: boolean; invite_url?: string };
 
 function InviteUser({ onInvited }: { onInvited: (u: Invited) => void }) {
@@ -96,16 +112,7 @@ function InviteUser({ onInvited }: { onInvited: (u: Invited) => void }) {
         ))}
         <FieldError form={F} field="user_type_id" errors={f.errors} />
       </fieldset>
-      <div class="form-actions">
-        <button class="btn primary" type="submit" disabled={f.busy}>
-          {f.busy ? 'Inviting…' : 'Send invite'}
-        </button>
-        {f.message && (
-          <p class="field-error" role="alert">
-            {f.message}
-          </p>
-        )}
-      </div>
+      <SubmitRow busy={f.busy} label="Send invite" busyLabel="Inviting…" message={f.message} />
     </form>
   );
 }
@@ -164,16 +171,7 @@ function CreateUser({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
         <input type="checkbox" checked={premium} onChange={(e) => setPremium((e.currentTarget as HTMLInputElement).checked)} /> Premium (aliases, passwords,
         longer limits)
       </label>
-      <div class="form-actions">
-        <button class="btn primary" type="submit" disabled={f.busy}>
-          {f.busy ? 'Creating…' : 'Create user'}
-        </button>
-        {f.message && (
-          <p class="field-error" role="alert">
-            {f.message}
-          </p>
-        )}
-      </div>
+      <SubmitRow busy={f.busy} label="Create user" busyLabel="Creating…" message={f.message} />
     </form>
   );
 }
