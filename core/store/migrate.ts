@@ -35,6 +35,7 @@ export const REPOSITORY_KINDS: Record<RepositoryName, readonly TransferKind[] | 
   actionFailures: ['action_failures'],
   shares: ['token_shares'],
   errorLog: ['error_log'],
+  replays: { notCopied: 'replays are background runs with progress: the history stays with the store that ran them, and a replay still running is not moved (start it again on the target)' },
 };
 
 /** Records per page: large enough to write in bulk, small enough that requests with bodies fit in memory. */

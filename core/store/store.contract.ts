@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from './query/index.js';
 import { searchCases, searchNow, searchSamples, searchToken } from './query/fixtures.js';
+import { runReplaysContract } from './replays.contract.js';
 import { runShareAndErrorLogContract } from './share-errorlog.contract.js';
 import { runTeamsContract } from './teams.contract.js';
 import { runTransferContract } from './transfer.contract.js';
@@ -48,6 +49,7 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
 
     runShareAndErrorLogContract(name, () => store, sampleToken);
     runTeamsContract(() => store, sampleToken);
+    runReplaysContract(() => store, sampleToken, sampleRequest);
 
     it('ping answers when the store is reachable', async () => {
       await expect(store.ping()).resolves.toBeUndefined();

@@ -520,6 +520,62 @@ export interface ErrorLogRepo {
   markRead(scope: ErrorLogScope, ids: number[] | null, upTo?: number): Promise<number>;
 }
 
+/** A replay (core/replay): a token's actions run again, or its requests forwarded, as a background job. */
+export type ReplayStatus = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
+
+/** A line of a replay's log: a request that failed or was skipped, and why. */
+export interface ReplayLogEntry {
+  request_id: string;
+  outcome: 'failed' | 'skipped';
+  message: string;
+}
+
+export interface ReplayRecord {
+  id: string;
+  token_id: string;
+  user_id: number | null;
+  /** actions: run the token's actions again; forward: send each request to `url`. */
+  mode: 'actions' | 'forward';
+  url: string | null;
+  /** forward: instead of each request's own method. */
+  method: string | null;
+  /** The search-language query the requests match (null: all). */
+  query: string | null;
+  sorting: 'oldest' | 'newest';
+  /** One request at a time, in `sorting` order (slower); otherwise a few at once. */
+  ordered: boolean;
+  /** At most this many requests. */
+  limit: number;
+  status: ReplayStatus;
+  cancel_requested: boolean;
+  /** Matching requests when the replay started (at most `limit`). */
+  total: number;
+  processed: number;
+  ran: number;
+  failed: number;
+  skipped: number;
+  /** The first failures and skips (at most 100). */
+  log: ReplayLogEntry[];
+  /** Why the whole replay stopped, when it failed. */
+  error: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  started_at: Millis | null;
+  finished_at: Millis | null;
+}
+
+export type ReplayPatch = Partial<Omit<ReplayRecord, 'id' | 'token_id' | 'user_id' | 'created_at'>>;
+
+export interface ReplayRepo {
+  /** Stores a new replay and keeps only the `keep` newest of its token. */
+  create(r: ReplayRecord, keep: number): Promise<void>;
+  get(tokenId: string, id: string): Promise<ReplayRecord | null>;
+  /** A token's replays, newest first. */
+  list(tokenId: string, limit: number): Promise<ReplayRecord[]>;
+  /** Changes the replay; null when it is gone (its token was deleted). */
+  update(id: string, patch: ReplayPatch): Promise<ReplayRecord | null>;
+}
+
 /** A rate-limit window's count (CounterRepo), as the bulk copy moves it. */
 export interface CounterRecord {
   key: string;
@@ -607,6 +663,7 @@ export interface Store {
   actionFailures: ActionFailureRepo;
   shares: TokenShareRepo;
   errorLog: ErrorLogRepo;
+  replays: ReplayRepo;
   templates: TemplateRepo;
   workflows: WorkflowRepo;
   globals: GlobalVariableRepo;

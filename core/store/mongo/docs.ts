@@ -15,6 +15,7 @@ import type {
   UserRecord,
   WorkflowRecord,
   ErrorLogRecord,
+  ReplayRecord,
 } from '../types.js';
 
 /** Text of a body kept for search only (never returned): the first 1 MiB, read as UTF-8. */
@@ -98,6 +99,11 @@ export interface TokenShareDoc {
   _id: string;
   hash: string;
   created_at: number;
+}
+
+/** A replay (core/replay); `_id` is its id. */
+export interface ReplayDoc extends Omit<ReplayRecord, 'id'> {
+  _id: string;
 }
 
 /** An error log entry; `_id` is its numeric id (sequence `error_log`). */
@@ -189,6 +195,7 @@ export function cols(db: Db) {
     actionFailures: db.collection<ActionFailureDoc>('action_failures'),
     shares: db.collection<TokenShareDoc>('token_shares'),
     errorLog: db.collection<ErrorLogDoc>('error_log'),
+    replays: db.collection<ReplayDoc>('replays'),
   };
 }
 

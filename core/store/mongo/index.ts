@@ -18,6 +18,7 @@ import { MongoTemplateRepo } from './templates.js';
 import { MongoActionFailureRepo } from './action-failures.js';
 import { MongoErrorLogRepo } from './error-log.js';
 import { MongoShareRepo } from './shares.js';
+import { MongoReplayRepo } from './replays.js';
 import { MongoGroupRepo } from './groups.js';
 import { MongoListenerRepo } from './listeners.js';
 import { MongoRequestRepo } from './requests.js';
@@ -85,6 +86,8 @@ export async function ensureIndexes(c: Cols): Promise<void> {
       { key: { user_id: 1, _id: -1 }, name: 'user_id' },
       { key: { user_id: 1, read: 1 }, name: 'user_read' },
     ]),
+    // A token's replays newest first.
+    c.replays.createIndex({ token_id: 1, created_at: -1 }, { name: 'token_id' }),
     // workflows need none: `_id` is the token uuid.
   ]);
 }
@@ -106,6 +109,7 @@ class MongoStore implements Store {
   readonly actionFailures: MongoActionFailureRepo;
   readonly shares: MongoShareRepo;
   readonly errorLog: MongoErrorLogRepo;
+  readonly replays: MongoReplayRepo;
   readonly transfer: MongoTransferRepo;
 
   constructor(
@@ -127,6 +131,7 @@ class MongoStore implements Store {
     this.actionFailures = new MongoActionFailureRepo(c);
     this.shares = new MongoShareRepo(c);
     this.errorLog = new MongoErrorLogRepo(c);
+    this.replays = new MongoReplayRepo(c);
     this.transfer = new MongoTransferRepo(c);
   }
 

@@ -86,6 +86,7 @@ export class MongoTokenRepo implements TokenRepo {
     await this.c.files.deleteMany({ token_id: uuid });
     await this.c.workflows.deleteOne({ _id: uuid });
     await this.c.shares.deleteOne({ _id: uuid });
+    await this.c.replays.deleteMany({ token_id: uuid });
     return res.deletedCount > 0;
   }
 

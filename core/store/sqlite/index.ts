@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../types.js';
 import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writer.js';
-import { startCheckpointer } from './checkpointer.js';
+import { startCheckpointer, WAL_LIMIT_BYTES } from './checkpointer.js';
 import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
@@ -13,6 +13,7 @@ import { sqliteTemplates } from './templates.js';
 import { sqliteActionFailures } from './action-failures.js';
 import { sqliteErrorLog } from './error-log.js';
 import { sqliteShares } from './shares.js';
+import { sqliteReplays } from './replays.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
@@ -37,6 +38,8 @@ export interface SqliteOptions {
   writer?: 'auto' | 'worker' | 'in-thread';
   /** Niceness of the writer thread (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
   writerNice?: number;
+  /** The WAL's bound in bytes (checkpointer.ts); default WAL_LIMIT_BYTES. */
+  walLimitBytes?: number;
 }
 
 /** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
@@ -68,17 +71,19 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   db.pragma('foreign_keys = ON');
   // Several processes may share the file: wait for a lock rather than fail at once.
   db.pragma('busy_timeout = 5000');
+  const walLimitBytes = opts.walLimitBytes ?? WAL_LIMIT_BYTES;
+  db.pragma(`journal_size_limit = ${walLimitBytes}`);
   migrate(db);
   const onFile = file !== ':memory:';
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
   const mode = !opts.writer || opts.writer === 'auto' ? (opts.synchronous === 'FULL' ? 'worker' : 'in-thread') : opts.writer;
   if (onFile && mode === 'worker') {
-    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE });
+    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, walLimitBytes });
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;
   } else writer = inThreadWriter(db);
-  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.()) : null;
+  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes) : null;
   return {
     kind: 'sqlite',
     db,
@@ -98,6 +103,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     actionFailures: sqliteActionFailures(db),
     shares: sqliteShares(db),
     errorLog: sqliteErrorLog(db),
+    replays: sqliteReplays(db),
     transfer: sqliteTransfer(db, writer),
     async ping() {
       db.prepare('SELECT 1').get();

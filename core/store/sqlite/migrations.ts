@@ -361,6 +361,23 @@ export const migrations: Migration[] = [
     version: 19,
     up: `ALTER TABLE tokens ADD COLUMN redaction TEXT;`,
   },
+  {
+    // Replays (core/replay): a token's actions run again or its requests forwarded, as a job with
+    // progress; gone with the token. The log is JSON text.
+    version: 20,
+    up: `
+      CREATE TABLE replays (
+        id TEXT PRIMARY KEY,
+        token_id TEXT NOT NULL REFERENCES tokens(uuid) ON DELETE CASCADE,
+        user_id INTEGER, mode TEXT NOT NULL, url TEXT, method TEXT, query TEXT, sorting TEXT NOT NULL,
+        ordered INTEGER NOT NULL, lim INTEGER NOT NULL, status TEXT NOT NULL, cancel_requested INTEGER NOT NULL,
+        total INTEGER NOT NULL, processed INTEGER NOT NULL, ran INTEGER NOT NULL, failed INTEGER NOT NULL, skipped INTEGER NOT NULL,
+        log TEXT NOT NULL, error TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER
+      );
+      CREATE INDEX replays_token ON replays(token_id, created_at);
+    `,
+  },
 ];
 
 /**
