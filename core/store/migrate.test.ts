@@ -128,6 +128,10 @@ async function seed(dataDir: string): Promise<Seeded> {
     await store.databases.create({ id: randomUUID(), user_id: pro.id, name: 'main', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000 });
     await store.counters.hit('token-create:test', Date.now(), 3_600_000);
     await store.actionFailures.fail(randomUUID(), t1.uuid, 1_700_000_000_000);
+    const share = await s.call('POST', `/token/${t1.uuid}/share`, { key: pro.key });
+    expect(share.status).toBe(201);
+    const entry = { user_id: pro.id, token_id: t1.uuid, request_id: null, action_id: randomUUID(), action_type: 'http', schedule_id: null, schedule_name: null, created_at: 1_700_000_000_000 };
+    await store.errorLog.add([{ ...entry, source: 'action', message: 'refused', read: true }, { ...entry, source: 'action', message: 'timed out', read: false }], 1000);
     // The generated captures, through the bulk path: t2 first, then more tokens.
     const bulk = [t2.uuid];
     for (let i = 0; i < REQUESTS; i += 5_000) {
@@ -152,6 +156,8 @@ async function seed(dataDir: string): Promise<Seeded> {
       [`/schedules/${sched.data.id}/document`, pro.key], ['/schedules/notifications', pro.key],
       ['/global-variables', pro.key], ['/providers', pro.key], [`/providers/${provider.data.id}`, pro.key],
       ['/templates', pro.key], [`/templates/${template.data.id}`, pro.key],
+      // The share link's secret (kept as a hash) still opens the copy; the error log with its read flags.
+      [`/token/${t1.uuid}/share`, pro.key], [`/token/${t1.uuid}/requests?share=${share.data.secret}`, undefined], ['/errors', pro.key],
       // The Databases API answers only with PostgreSQL configured: its records are compared by count (below) and in the transfer contract.
     ];
     expect(extraKey.id).toBeGreaterThan(0);
