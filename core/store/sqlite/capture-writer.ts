@@ -121,6 +121,8 @@ export interface WorkerWriterOptions {
   noAutocheckpoint: boolean;
   /** Niceness of the thread (0: as the event loop). */
   nice?: number;
+  /** The WAL's bound (journal_size_limit), as on every connection that writes. */
+  walLimitBytes: number;
   /** Told when the thread died and captures went back to the main connection. */
   onFallback?: (err: unknown) => void;
 }
@@ -133,7 +135,7 @@ export interface WorkerWriterOptions {
 export type WorkerCaptureWriter = CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> };
 
 export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCaptureWriter {
-  const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0 });
+  const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0, walLimitBytes: opts.walLimitBytes });
   worker.unref();
   let fallback: CaptureWriter | null = null;
   let stopping: Promise<void> | null = null;

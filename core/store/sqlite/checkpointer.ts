@@ -8,11 +8,24 @@ import type { Database } from 'better-sqlite3';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
+db.pragma('journal_size_limit = ' + workerData.walLimitBytes);
 const checkpoint = (mode) => { try { db.pragma('wal_checkpoint(' + mode + ')'); } catch {} };
-const timer = setInterval(() => checkpoint('PASSIVE'), workerData.everyMs);
+const walSize = () => { try { return fs.statSync(workerData.file + '-wal').size; } catch { return 0; } };
+const timer = setInterval(() => {
+  checkpoint('PASSIVE');
+  // A reader on an old snapshot keeps SQLite from starting the WAL over, and it grows. Past the
+  // limit, truncate it once nobody is in the way: without waiting (a truncating checkpoint that
+  // waited would hold every writer back behind a long read), so it is tried again each tick.
+  if (walSize() > workerData.walLimitBytes) {
+    db.pragma('busy_timeout = 0');
+    checkpoint('TRUNCATE');
+    db.pragma('busy_timeout = 5000');
+  }
+}, workerData.everyMs);
 parentPort.on('message', (m) => {
   if (m !== 'stop') return;
   clearInterval(timer);
@@ -26,10 +39,16 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(db: Database, file: string, everyMs = 500, onFallback?: () => void): Checkpointer {
+/**
+ * The WAL's bound: a writer that starts the WAL over cuts the file back to it (journal_size_limit,
+ * set on every connection that writes), and the worker truncates it when it has grown past it.
+ */
+export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+
+export function startCheckpointer(db: Database, file: string, everyMs = 500, onFallback?: () => void, walLimitBytes = WAL_LIMIT_BYTES): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   db.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs, walLimitBytes } });
   worker.unref();
   let alive = true;
   // Without the worker, SQLite must checkpoint by itself again, or the WAL would grow forever.

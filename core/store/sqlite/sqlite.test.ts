@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStoreContract, sampleRequest, sampleToken } from '../store.contract.js';
 import { createSqliteStore } from './index.js';
@@ -30,4 +31,32 @@ describe('sqlite file store', () => {
     expect((await again.tokens.stats(t.uuid)).requests).toBe(500);
     await again.close();
   });
+
+  for (const writer of ['in-thread', 'worker'] as const) {
+    it(`keeps the WAL within its bound, also while a reader holds an old snapshot (${writer} writer)`, async () => {
+      const file = path.join(dir, `wal-bound-${writer}.sqlite`);
+      const limit = 256 * 1024;
+      const store = createSqliteStore(file, { writer, walLimitBytes: limit });
+      const walSize = () => fs.statSync(file + '-wal', { throwIfNoEntry: false })?.size ?? 0;
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const write = (n: number) =>
+        Promise.all(Array.from({ length: n }, () => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.alloc(8 * 1024, 'x') }), 100_000)));
+      // A reader in an open transaction keeps SQLite from starting the WAL over: it grows.
+      const reader = new Database(file);
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM requests').get();
+      await write(300);
+      expect(walSize()).toBeGreaterThan(2 * limit);
+      reader.exec('COMMIT');
+      reader.close();
+      // The checkpointer (every 500 ms) copies the frames back and cuts the file to the bound.
+      const deadline = Date.now() + 10_000;
+      while (walSize() > limit && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(walSize()).toBeLessThanOrEqual(limit);
+      await write(100);
+      expect((await store.tokens.stats(t.uuid)).requests).toBe(400);
+      await store.close();
+    });
+  }
 });

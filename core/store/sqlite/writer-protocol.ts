@@ -7,6 +7,8 @@ export interface WriterData {
   noAutocheckpoint: boolean;
   /** Niceness the thread gives itself (0: none). */
   nice: number;
+  /** journal_size_limit: starting the WAL over cuts it back to this. */
+  walLimitBytes: number;
 }
 
 /** A failed item as it crosses the thread boundary (an Error would lose its `code`). */

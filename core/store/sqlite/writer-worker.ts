@@ -36,6 +36,7 @@ const db = new Database(data.file);
 db.pragma(`synchronous = ${data.synchronous}`);
 db.pragma('foreign_keys = ON');
 db.pragma('busy_timeout = 5000');
+db.pragma(`journal_size_limit = ${data.walLimitBytes}`);
 // The checkpointer thread copies the WAL back; this connection must not do it inside its commits.
 if (data.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
 const writer = createBatchWriter(db);
