@@ -58,7 +58,8 @@ Server and API key, each from the first that sets it:
 
 /** The database commands of scripts/cli.ts, run with the words and options they always took. */
 function databaseCommand(argv: string[]): boolean {
-  const words = argv.filter((a) => !a.startsWith('-'));
+  // The words, without options and the values of the connection options.
+  const words = argv.filter((a, i) => !a.startsWith('-') && !/^(--server|--api-key|--config|-s|-k)$/.test(argv[i - 1] ?? ''));
   const [group, command] = words;
   if (group === 'secrets' || group === 'migrate' || group === 'backup') return true;
   if (group === 'workflows' && command === 'validate') return true;
