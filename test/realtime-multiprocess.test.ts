@@ -104,6 +104,25 @@ describe('two instances on one SQLite file', () => {
     for (const s of [byKey, byPassword]) expect(s.events.some((e) => e.json?.uuid === id)).toBe(false);
   });
 
+  it('ends share-link streams of one instance when the other revokes or replaces the link', async () => {
+    const user = await a.user(false);
+    const token = await a.token({}, user.key);
+    const first = (await b.call('POST', `/token/${token.uuid}/share`, { key: user.key })).data.secret as string;
+    const replaced = await sse(a, `/token/${token.uuid}/events?share=${first}`);
+    expect(replaced.status).toBe(200);
+    const second = (await b.call('POST', `/token/${token.uuid}/share`, { key: user.key })).data.secret as string;
+    await replaced.ended;
+    const revoked = await sse(a, `/token/${token.uuid}/events?share=${second}`);
+    expect(revoked.status).toBe(200);
+    const before = await capture(b, token.uuid);
+    await revoked.waitFor((e) => e.event === 'request.created' && e.json.uuid === before);
+    expect((await b.call('DELETE', `/token/${token.uuid}/share`, { key: user.key })).status).toBe(204);
+    await revoked.ended;
+    const after = await capture(b, token.uuid);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(revoked.events.some((e) => e.json?.uuid === after)).toBe(false);
+  });
+
   it('socket.io subscribers of one instance get the other instance’s captures', async () => {
     const token = await b.token();
     const socket = ioV4(a.url, { transports: ['websocket'], reconnection: false });
