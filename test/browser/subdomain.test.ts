@@ -62,3 +62,30 @@ describe.skipIf(!haveChromium)('subdomain capture URL on the page', () => {
     }
   });
 });
+
+describe.skipIf(!haveChromium)('request location on the page', () => {
+  it("shows a public sender's city, region and country in the request detail", async () => {
+    // Behind a trusted proxy (the test's loopback peer), X-Forwarded-For names the sender.
+    const srv = await startTestServer({ TRUSTED_PROXIES: '127.0.0.1' }, { modules: await modulesWithPage(shared.dir) });
+    const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const t = await srv.token();
+      await srv.call('POST', `/${t.uuid}/from-uk`, { body: 'x', headers: { 'X-Forwarded-For': '81.2.69.142' } });
+      await srv.call('POST', `/${t.uuid}/from-lan`, { body: 'y', headers: { 'X-Forwarded-For': '192.168.1.9' } });
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${srv.url}/#/${t.uuid}`);
+      await page.locator('.req-list a', { hasText: '/from-uk' }).click();
+      await page.getByText('Bracknell, England, United Kingdom', { exact: true }).waitFor();
+      await screenshot(page, '21-request-location');
+      await page.locator('.req-list a', { hasText: '/from-lan' }).click();
+      // The detail now shows the LAN request (its URL), which has no location.
+      await page.locator('code.wrap', { hasText: '/from-lan' }).waitFor();
+      expect(await page.getByText('Location', { exact: true }).count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await srv.close();
+    }
+  });
+});

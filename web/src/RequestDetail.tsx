@@ -154,6 +154,12 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
           {r.ip}
           {r.hostname && r.type === 'web' ? ` → ${r.hostname}` : ''}
         </dd>
+        {r.country && (
+          <>
+            <dt>Location</dt>
+            <dd>{[r.city, r.region, r.country].filter(Boolean).join(', ')}</dd>
+          </>
+        )}
         <dt>Size</dt>
         <dd>{formatSize(r.size)}</dd>
         {typeof r.time === 'number' && r.time > 0 && (

@@ -74,6 +74,11 @@ export interface CapturedRequest {
   created_at: string;
   updated_at: string;
   // E-mail captures
+  /** Where the sender's (public) address is, from the server's offline database. */
+  country?: string;
+  country_code?: string;
+  region?: string;
+  city?: string;
   sender?: string;
   subject?: string;
   destinations?: string[];
@@ -199,9 +204,9 @@ export function streamAuthQuery(token: string): string {
   return s ? `?${s}` : '';
 }
 
-/** Downloads a file the API guards with headers: fetches it, then saves it through a blob URL. */
-export async function download(path: string, filename: string, token: string): Promise<void> {
-  const res = await fetch(path, { headers: authHeaders(token) });
+/** Downloads a file the API guards with headers: fetches it, then saves it through a blob URL. `share`: a share link's secret instead of the stored credentials. */
+export async function download(path: string, filename: string, token: string, share?: string): Promise<void> {
+  const res = await fetch(path, { headers: share ? { 'Share-Key': share } : authHeaders(token) });
   if (!res.ok) throw new ApiError(res.status, `Download failed: ${res.status}`);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
