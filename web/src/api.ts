@@ -73,12 +73,12 @@ export interface CapturedRequest {
   sorting: number;
   created_at: string;
   updated_at: string;
-  // E-mail captures
-  /** Where the sender's (public) address is, from the server's offline database. */
+  /** Where the sender's (public) address is, from the server's offline database (HTTP captures). */
   country?: string;
   country_code?: string;
   region?: string;
   city?: string;
+  // E-mail captures
   sender?: string;
   subject?: string;
   destinations?: string[];
