@@ -3,7 +3,7 @@
 // the server refuses every other route to a share link (core/http/token-access.ts).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, call, enc, type CapturedRequest, type RequestPage } from './api';
+import { ApiError, call, download, enc, type CapturedRequest, type RequestPage } from './api';
 import { formatSize, formatTime, headerEntries, highlightJson, bodyKind, highlightXml, fileList, requestDate, requestPath } from './format';
 import { connectLive, type LiveMode } from './live';
 import { href, navigate, type Route } from './route';
@@ -198,7 +198,7 @@ function SharedRequest({ token, secret, id, known, onGone }: { token: string; se
           <ul>
             {files.map((f) => (
               <li key={f.id}>
-                <button class="btn link" type="button" onClick={() => void downloadShared(token, secret, r.uuid, f.id, f.filename)}>
+                <button class="btn link" type="button" onClick={() => download(`/token/${enc(token)}/request/${enc(r.uuid)}/download/${enc(f.id)}`, f.filename, token, secret).catch((err: Error) => alert(err.message))}>
                   {f.filename}
                 </button>{' '}
                 <span class="hint small">{formatSize(f.size)}</span>
@@ -209,17 +209,4 @@ function SharedRequest({ token, secret, id, known, onGone }: { token: string; se
       )}
     </article>
   );
-}
-
-async function downloadShared(token: string, secret: string, request: string, file: string, filename: string): Promise<void> {
-  const res = await fetch(`/token/${enc(token)}/request/${enc(request)}/download/${enc(file)}`, { headers: { 'Share-Key': secret } });
-  if (!res.ok) return;
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
