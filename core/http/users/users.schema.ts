@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageNumber, perPage } from '../paging.js';
 
 export const UserCreateBody = z.object({
   name: z.string().trim().min(1).max(255),
@@ -31,8 +32,8 @@ export const UserUpdateBody = z
   .partial();
 
 export const UserListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100, 'may be at most 100').default(15),
+  page: pageNumber,
+  per_page: perPage(15),
   team_id: z.coerce.number().int().positive().optional().describe('Administrator key only: one team'),
 });
 
