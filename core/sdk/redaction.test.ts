@@ -161,6 +161,16 @@ describe('regex and preset rules', () => {
     expect(r.body.toString()).toBe('a$&$1c');
   });
 
+  it('a pattern that times out masks the texts it searches whole, within one watchdog budget for the request', () => {
+    const evil = 'a'.repeat(40) + '!';
+    const r = req({ headers: { 'x-1': [evil], 'x-2': [evil], 'x-3': [evil] }, body: Buffer.from(evil), custom_action_output: ['fine'] });
+    const out = redactRequest(r, new Map(), rules({ kind: 'regex', pattern: '(a+)+$' }));
+    expect(r.headers).toEqual({ 'x-1': ['[REDACTED]'], 'x-2': ['[REDACTED]'], 'x-3': ['[REDACTED]'] });
+    expect(r.body.toString()).toBe('[REDACTED]');
+    expect(r.custom_action_output).toEqual(['[REDACTED]']);
+    expect(out.entries[0]!.error).toMatch(/masked whole/);
+  });
+
   it('bearer keeps the scheme word and masks the token', () => {
     const r = req({ headers: { authorization: ['Bearer eyJhbGciOi.J9.sig-_x='] }, body: Buffer.from('{"h":"bearer abc.def"}') });
     redactRequest(r, new Map(), rules({ kind: 'preset', preset: 'bearer' }));

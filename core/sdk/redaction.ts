@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { JSONPath } from 'jsonpath-plus';
 import { z } from 'zod';
-import { RegexTimeout, regexReplace } from './regex.js';
+import { REGEX_TIMEOUT_MS, RegexTimeout, regexReplace } from './regex.js';
 
 export const DEFAULT_REPLACEMENT = '[REDACTED]';
 export const MAX_REDACTION_RULES = 50;
@@ -164,8 +164,8 @@ export interface CompiledRule {
   source: 'token' | 'action';
   index: number;
   action?: string;
-  /** For regex and preset rules. */
-  text?: (s: string, count: (n: number) => void) => string;
+  /** For regex and preset rules; `timeoutMs` bounds a user pattern's run on this text. */
+  text?: (s: string, count: (n: number) => void, timeoutMs: number) => string;
 }
 
 // ---------------------------------------------------------------- presets
@@ -218,16 +218,21 @@ function presetText(preset: RedactionPreset, replacementText: string): CompiledR
 
 function regexText(pattern: string, flags: string, replacementText: string): CompiledRule['text'] {
   const re = new RegExp(pattern, flags + 'g');
-  return (s, count) => {
+  return (s, count, timeoutMs) => {
     if (!s) return s;
     re.lastIndex = 0;
     // User patterns run on the regex watchdog (a backtracking pattern must not stall captures).
     // The replacement is literal text; empty matches (`x*`, lookarounds) mask nothing.
-    return regexReplace(re, s, (m: string) => {
-      if (m === '') return m;
-      count(1);
-      return replacementText;
-    });
+    return regexReplace(
+      re,
+      s,
+      (m: string) => {
+        if (m === '') return m;
+        count(1);
+        return replacementText;
+      },
+      timeoutMs,
+    );
   };
 }
 
@@ -538,12 +543,18 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
       case 'regex':
       case 'preset': {
         const text = c.text!;
+        // One watchdog budget per rule and request, however many texts it searches: once spent,
+        // every text it has not searched yet is masked whole (never stored unsearched).
+        const deadline = performance.now() + REGEX_TIMEOUT_MS;
         everywhere((t) => {
+          if (!t) return t;
+          const left = Math.floor(deadline - performance.now());
           try {
-            return text(t, (n) => void (count += n));
+            if (rule.kind === 'regex' && (error || left < 1)) throw new RegexTimeout();
+            return text(t, (n) => void (count += n), left);
           } catch (e) {
             if (!(e instanceof RegexTimeout)) throw e;
-            error = e.message + '; the text it searched is masked whole';
+            error ??= e.message + '; the texts it had not searched are masked whole';
             count++;
             return mask;
           }
