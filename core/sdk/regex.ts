@@ -18,7 +18,7 @@ export class RegexTimeout extends Error {
 function run<T>(script: vm.Script, globals: Record<string, unknown>, timeoutMs: number): T {
   Object.assign(sandbox, globals);
   try {
-    return script.runInContext(sandbox, { timeout: Math.max(1, Math.min(timeoutMs, REGEX_TIMEOUT_MS)) }) as T;
+    return script.runInContext(sandbox, { timeout: Math.max(1, Math.floor(Math.min(timeoutMs, REGEX_TIMEOUT_MS))) }) as T;
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new RegexTimeout();
     throw e;
