@@ -141,7 +141,7 @@ const NON_PUBLIC_V4: Array<[number, number]> = (
     ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10], ['198.18.0.0', 15],
   ] as const
 ).map(([a, bits]) => {
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  const mask = (0xffffffff << (32 - bits)) >>> 0;
   return [(ipv4Number(a)! & mask) >>> 0, mask];
 });
 
