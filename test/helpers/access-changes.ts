@@ -32,7 +32,9 @@ export function deleteUser(server: TestServer, userId: number): void {
 
 /** Gives a token another owner, committed like any token change (update hooks publish token.updated). */
 export async function changeOwner(server: TestServer, tokenId: string, userId: number | null): Promise<void> {
-  const updated = await server.services.store.tokens.update(tokenId, { user_id: userId, updated_at: Date.now() });
+  // A token belongs to its owner's team: a new owner brings the token into theirs.
+  const owner = userId === null ? null : await server.services.store.users.get(userId);
+  const updated = await server.services.store.tokens.update(tokenId, { user_id: userId, team_id: owner?.team_id ?? null, updated_at: Date.now() });
   if (!updated) throw new Error('no such token');
   for (const hook of server.services.tokens.updateHooks) hook(updated);
 }
