@@ -53,7 +53,8 @@ export async function loadModules(): Promise<ServiceModule[]> {
   const { createDnsModule } = await import('./dns/index.js');
   const { createSchedulerModule } = await import('./scheduler/module.js');
   const { createActionsModule } = await import('./actions/module.js');
+  const { createReplayModule } = await import('./replay/module.js');
   const { createRealtimeModule } = await import('./realtime/module.js');
   const { web } = await import('./web/web.module.js');
-  return [createErrorLogModule(), createMailModule(), createSchedulerModule(), createActionsModule(), createRealtimeModule(), web, createDnsModule()];
+  return [createErrorLogModule(), createMailModule(), createSchedulerModule(), createActionsModule(), createReplayModule(), createRealtimeModule(), web, createDnsModule()];
 }

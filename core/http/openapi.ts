@@ -13,6 +13,7 @@ import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../da
 import { DatabaseListQuery } from './databases/databases.router.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
 import { ShareCreated, ShareStatusView } from './tokens/share.schema.js';
+import { ReplayBody, ReplayList, ReplayView } from './replay/replay.schema.js';
 import { ErrorListQuery, ErrorPageView, ErrorScopeQuery, MarkReadBody, MarkReadResult, UnreadView } from './errors/errors.schema.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
@@ -73,6 +74,18 @@ const ops: Record<string, Record<string, Op>> = {
       response: ForwardResult,
     },
   },
+  '/token/{token_id}/replays': {
+    post: {
+      summary:
+        "Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL",
+      body: ReplayBody,
+      response: ReplayView,
+      status: '202',
+    },
+    get: { summary: "The token's replays, newest first (the 20 newest are kept)", response: ReplayList },
+  },
+  '/token/{token_id}/replays/{replay_id}': { get: { summary: 'A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures', response: ReplayView } },
+  '/token/{token_id}/replays/{replay_id}/cancel': { post: { summary: 'Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is', response: ReplayView } },
   '/token/{token_id}/actions': {
     get: { summary: "List the token's Custom Actions" },
     post: { summary: 'Add a Custom Action', body: ActionBody },
