@@ -48,7 +48,7 @@ describe('error log', () => {
     expect(e.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const latest = await s.call('GET', `/token/${token.uuid}/request/latest`, { key: alice.key });
     expect(e.request_id).toBe(latest.data.uuid);
-    expect(e.action_id).toBe((await s.call('GET', `/token/${token.uuid}/actions`, { key: alice.key })).data.data?.[0]?.uuid ?? e.action_id);
+    expect(e.action_id).toBe((await s.call('GET', `/token/${token.uuid}/actions`, { key: alice.key })).data.data[0].uuid);
     // The same envelope as the other lists.
     expect(page).toMatchObject({ current_page: 1, per_page: 50, last_page: 1, from: 1, to: 1 });
   });
@@ -137,5 +137,35 @@ describe('error log', () => {
     }
     expect((await s.call('POST', '/errors/read', { key: alice.key, body: '{not json', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await s.call('GET', '/errors', { key: alice.key })).data.total).toBe(before);
+  });
+});
+
+describe('error log: actions switched off', () => {
+  let srv: TestServer;
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('an action disabled after failing on captures in a row gets an entry saying so', async () => {
+    srv = await startTestServer({ ACTION_DISABLE_AFTER_FAILURES: '2' });
+    const user = await srv.user(false);
+    const t = await srv.token({ actions: true }, user.key);
+    const add = await srv.call('POST', `/token/${t.uuid}/actions`, { key: user.key, json: { order: 1, type: 'javascript', parameters: { script: "throw new Error('flaky')" } } });
+    expect(add.status).toBe(200);
+    const actionId = add.data.uuid as string;
+    expect(actionId).toMatch(/^[0-9a-f-]{36}$/);
+    for (let i = 0; i < 2; i++) await fetch(`${srv.url}/${t.uuid}/hook`, { method: 'POST', body: String(i) });
+    const deadline = Date.now() + 10_000;
+    let page: any;
+    do {
+      page = (await srv.call('GET', '/errors?query=disabled', { key: user.key })).data;
+      if (page.total) break;
+      await new Promise((done) => setTimeout(done, 50));
+    } while (Date.now() < deadline);
+    expect(page.total).toBe(1);
+    expect(page.data[0]).toMatchObject({ source: 'action', token_id: t.uuid, action_type: 'javascript' });
+    expect(page.data[0].action_id).toBe(actionId);
+    expect(page.data[0].message).toMatch(/failed on 2 captures in a row and was disabled/);
+    expect((await srv.call('GET', '/errors?query=flaky', { key: user.key })).data.total).toBe(2);
   });
 });

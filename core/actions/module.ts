@@ -226,7 +226,10 @@ export function createActionsModule(): ServiceModule {
         const result = await runtime.run(token, record, inline, start, { files });
         // Into the account's error log (GET /errors); a capture not stored has no request to link.
         if (result.errors.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, result.errors, typesOf(inline));
-        const output = [...result.output, ...(await failureStreaks.record(token, result))];
+        const disabled = await failureStreaks.record(token, result);
+        // An action switched off for failing too often is worth an entry of its own.
+        if (disabled.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, disabled.map((message) => ({ action: /^Action (\S+) /.exec(message)?.[1] ?? '', message })), typesOf(inline));
+        const output = [...result.output, ...disabled];
         if (groups.length && !result.stopped) {
           for (const g of groups) {
             const data: QueuedJobData = { token: token.uuid, request: record.uuid, steps: g.steps.map((s) => s.id), variables: result.runtimeVariables };
