@@ -13,6 +13,8 @@ import { href, navigate, type Route } from './route';
 import { settings } from './settings';
 import { TokenSettings } from './TokenSettings';
 import { TokenShare } from './TokenShare';
+import { TokenReplay } from './TokenReplay';
+import { FormBuilder } from './FormBuilder';
 import { ErrorNotice, CopyField, Spinner, announce } from './ui';
 
 /** The workflow editor brings the YAML parser along: loaded when its tab is first opened. */
@@ -347,6 +349,12 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         <a href={href({ view: 'token', token: route.token, tab: 'workflow' })} aria-current={route.tab === 'workflow' ? 'page' : undefined}>
           Actions
         </a>
+        <a href={href({ view: 'token', token: route.token, tab: 'replay' })} aria-current={route.tab === 'replay' ? 'page' : undefined}>
+          Replay
+        </a>
+        <a href={href({ view: 'token', token: route.token, tab: 'form' })} aria-current={route.tab === 'form' ? 'page' : undefined}>
+          Form Builder
+        </a>
       </nav>
 
       {route.tab === 'requests' && (
@@ -393,6 +401,8 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       {route.tab === 'workflow' && (
         <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} />} />
       )}
+      {route.tab === 'replay' && <TokenReplay tokenId={id} tokenRef={route.token} initialQuery={query} />}
+      {route.tab === 'form' && <FormBuilder captureUrl={captureUrl} />}
     </div>
   );
 }

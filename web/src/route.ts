@@ -14,7 +14,7 @@ export type Route =
   | { view: 'invite'; secret: string }
   | { view: 'account'; section: AccountSection; id?: string }
   | { view: 'schedules'; schedule?: string; logs?: boolean }
-  | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow'; request?: string };
+  | { view: 'token'; token: string; tab: 'requests' | 'settings' | 'workflow' | 'replay' | 'form'; request?: string };
 
 /** First segments of the page's own hash routes; the server reserves them, so no alias can take them. */
 export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome', 'share', 'invite'] as const;
@@ -39,7 +39,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'schedules') return { view: 'schedules', schedule: parts[1], logs: parts[2] === 'logs' };
   const [token, second] = parts as [string, string | undefined];
-  if (second === 'settings' || second === 'workflow') return { view: 'token', token, tab: second };
+  if (second === 'settings' || second === 'workflow' || second === 'replay' || second === 'form') return { view: 'token', token, tab: second };
   if (second && UUID.test(second)) return { view: 'token', token, tab: 'requests', request: second };
   return { view: 'token', token, tab: 'requests' };
 }
