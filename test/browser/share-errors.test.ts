@@ -16,6 +16,17 @@ async function signIn(page: Page, key: string): Promise<void> {
   await page.getByRole('button', { name: 'Close' }).click();
 }
 
+/** At phone width nothing scrolls sideways; photographed, then back to desktop width. */
+async function fitsPhone(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, name);
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('body *')].filter((el) => el.getBoundingClientRect().right > 391).map((el) => `${el.tagName}.${el.className}`).slice(0, 5),
+  );
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} scrolls sideways at 390 px: ${wide.join(', ')}`).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 const shared = builtPageAndBrowser();
 
 describe.skipIf(!haveChromium)('share links and the error log on the page', { timeout: 90_000 }, () => {
@@ -75,6 +86,7 @@ describe.skipIf(!haveChromium)('share links and the error log on the page', { ti
     await expect.poll(() => viewer.locator('#share-total').textContent()).toBe('2');
     expect(await unlabelled(viewer)).toEqual([]);
     await screenshot(viewer, 'share-view');
+    await fitsPhone(viewer, 'share-view-phone');
 
     // Revoked from the token's page: the viewer's page says the link no longer works.
     await panel.getByRole('button', { name: 'Revoke the link' }).click();
@@ -108,6 +120,7 @@ describe.skipIf(!haveChromium)('share links and the error log on the page', { ti
     await expect.poll(() => screen.textContent()).toMatch(/kaput in the browser test/);
     expect(await unlabelled(page)).toEqual([]);
     await screenshot(page, 'error-log');
+    await fitsPhone(page, 'error-log-phone');
 
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await expect.poll(() => page.locator('#errors-unread').textContent()).toBe('0 unread');

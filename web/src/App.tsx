@@ -131,8 +131,18 @@ export function App() {
             Schedules
           </a>
           {unreadErrors !== null && (
-            <a class="nav-errors" href={href({ view: 'account', section: 'errors' })} aria-current={route.view === 'account' && route.section === 'errors' ? 'page' : undefined}>
-              Errors{unreadErrors > 0 && <span class="count" aria-label={`${unreadErrors} unread`}>{unreadErrors}</span>}
+            <a
+              class={`nav-errors${unreadErrors > 0 ? ' has-unread' : ''}`}
+              href={href({ view: 'account', section: 'errors' })}
+              aria-label={unreadErrors > 0 ? `Errors, ${unreadErrors} unread` : 'Errors'}
+              aria-current={route.view === 'account' && route.section === 'errors' ? 'page' : undefined}
+            >
+              <span class="label">Errors</span>
+              {unreadErrors > 0 && (
+                <span class="count" aria-hidden="true">
+                  {unreadErrors}
+                </span>
+              )}
             </a>
           )}
           <a href={href({ view: 'account', section: 'overview' })} aria-current={route.view === 'account' ? 'page' : undefined}>
