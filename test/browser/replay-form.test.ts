@@ -84,6 +84,18 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     }
   });
 
+  /** The token's latest request, once the form's POST has arrived. */
+  async function submitted(tokenId: string): Promise<any> {
+    let latest: any;
+    await expect
+      .poll(async () => {
+        latest = (await srv.call('GET', `/token/${tokenId}/request/latest`, { key: owner.key })).data;
+        return latest?.method ?? null;
+      })
+      .toBe('POST');
+    return latest;
+  }
+
   it('builds a form, submits the preview in the browser, and the capture shows the form data', async () => {
     const token = await srv.token({}, owner.key);
     await page.goto(`${srv.url}/#/${token.uuid}/form`);
@@ -99,6 +111,7 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     expect(html).toContain('<select id="f4" name="colour" required>');
     expect(html).toContain('<input id="f1" type="text" name="full_name" required>');
     expect(await unlabelled(page)).toEqual([]);
+    await screenshot(page, 'form-builder');
 
     const form = page.frameLocator('iframe[title="Form preview"]');
     await form.getByLabel('Full name *').fill('Ada Lovelace');
@@ -107,13 +120,7 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     await form.getByLabel('Colour *').selectOption('blue');
     await form.getByRole('button', { name: 'Send' }).click();
 
-    let latest: any;
-    await expect
-      .poll(async () => {
-        latest = (await srv.call('GET', `/token/${token.uuid}/request/latest`, { key: owner.key })).data;
-        return latest?.method ?? null;
-      })
-      .toBe('POST');
+    const latest = await submitted(token.uuid);
     expect(latest.headers['content-type'][0]).toMatch(/application\/x-www-form-urlencoded/);
     expect(latest.request).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.test', message: 'Hello & <bye>', colour: 'blue' });
 
@@ -137,13 +144,7 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     await form.getByLabel('E-mail *').fill('grace@example.test');
     await form.getByLabel('Attachment').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('file body') });
     await form.getByRole('button', { name: 'Send' }).click();
-    let latest: any;
-    await expect
-      .poll(async () => {
-        latest = (await srv.call('GET', `/token/${token.uuid}/request/latest`, { key: owner.key })).data;
-        return latest?.method ?? null;
-      })
-      .toBe('POST');
+    const latest = await submitted(token.uuid);
     expect(latest.headers['content-type'][0]).toMatch(/multipart\/form-data/);
     expect(latest.request).toMatchObject({ name: 'Grace', email: 'grace@example.test' });
     expect(latest.files.map((f: any) => f.filename)).toEqual(['note.txt']);
