@@ -104,4 +104,36 @@ describe('replay service', () => {
     expect(await store.replays.get(token.uuid, running.id)).toMatchObject({ status: 'cancelled', processed: 3 });
     expect(seen).toHaveLength(3);
   });
+
+  it('stops when another instance cancels it through the store', async () => {
+    const seen: string[] = [];
+    const running = new ReplayService({
+      store, clock: { now: () => Date.now() }, logger: silentLogger, actions: () => null, isFatal: () => false,
+      forward: async (record) => {
+        seen.push(record.uuid);
+        await new Promise((r) => setTimeout(r, 20));
+        return { status: 200 };
+      },
+    });
+    const other = service(null, []);
+    const r = await running.create(token, { mode: 'forward', url: 'http://127.0.0.1:9/', sorting: 'oldest', ordered: true, limit: 200 });
+    const done = running.run(token.uuid, r.id);
+    while (seen.length < 5) await new Promise((x) => setTimeout(x, 5));
+    expect((await other.cancel(token, r.id))!.cancel_requested).toBe(true);
+    await done;
+    const end = await store.replays.get(token.uuid, r.id);
+    expect(end!.status).toBe('cancelled');
+    expect(end!.processed).toBeLessThan(100);
+    expect(seen.length).toBe(end!.ran); // the e-mail among them is skipped, not forwarded
+  });
+
+  it('ends a replay left running by a stopped instance as failed, saying so', async () => {
+    const replays = service(null, []);
+    const r = await replays.create(token, { mode: 'forward', url: 'http://127.0.0.1:9/', sorting: 'oldest', ordered: true, limit: 10 });
+    await store.replays.update(r.id, { status: 'running', updated_at: Date.now() - 11 * 60_000 });
+    await replays.run(token.uuid, r.id);
+    const end = await store.replays.get(token.uuid, r.id);
+    expect(end).toMatchObject({ status: 'failed', processed: 0 });
+    expect(end!.error).toMatch(/stopped before it finished/);
+  });
 });

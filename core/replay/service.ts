@@ -27,6 +27,13 @@ const PAGE = 100;
 export const UNORDERED_CONCURRENCY = 4;
 /** How often progress is written and a cancel from another instance is looked for. */
 const CHECK_EVERY_MS = 500;
+/** How often a running replay tells the scheduler it is alive (keeps the job's lock). */
+const BEAT_EVERY_MS = 30_000;
+/**
+ * A replay still `running` that has written no progress for this long was left by an instance that
+ * stopped without finishing it (progress is written at least every few seconds while it runs).
+ */
+export const STALE_AFTER_MS = 10 * 60_000;
 
 export interface ReplayInput {
   mode: 'actions' | 'forward';
@@ -117,7 +124,7 @@ export class ReplayService {
   }
 
   /**
-   * Runs a queued replay to the end (the job's handler). `beat` is called between pages (the job
+   * Runs a queued replay to the end (the job's handler). `beat` is called every 30 s (the job
    * keeps its lock with it). A replay not queued any more (cancelled, or run by another process)
    * is left alone.
    */
@@ -125,6 +132,11 @@ export class ReplayService {
     const { store, clock } = this.deps;
     const token = await store.tokens.get(tokenId);
     let r = token ? await store.replays.get(tokenId, id) : null;
+    if (token && r?.status === 'running' && clock.now() - r.updated_at > STALE_AFTER_MS) {
+      // Its instance stopped mid-run (the scheduler hands the job on after the lock expires).
+      await store.replays.update(id, { status: 'failed', error: 'The instance running this replay stopped before it finished; start it again', finished_at: clock.now(), updated_at: clock.now() });
+      return;
+    }
     if (!token || !r || r.status !== 'queued') return;
     r = await store.replays.update(id, { status: 'running', started_at: clock.now(), updated_at: clock.now() });
     if (!r) return;
@@ -133,12 +145,17 @@ export class ReplayService {
     const counts = { processed: 0, ran: 0, failed: 0, skipped: 0 };
     const log: ReplayLogEntry[] = [];
     let lastCheck = clock.now();
+    let lastBeat = clock.now();
     const progress = (): ReplayPatch => ({ ...counts, log: [...log], updated_at: clock.now() });
     /** Writes progress; stops when a cancel was asked for here or through the store. */
     const check = async (force = false) => {
       if (abort.signal.aborted) throw abort.signal.reason instanceof Error ? abort.signal.reason : new ReplayAborted();
       if (!force && clock.now() - lastCheck < CHECK_EVERY_MS) return;
       lastCheck = clock.now();
+      if (lastCheck - lastBeat >= BEAT_EVERY_MS) {
+        lastBeat = lastCheck;
+        await beat();
+      }
       const now = await store.replays.update(id, progress());
       if (!now) throw new ReplayAborted(); // the token (and with it the replay) was deleted
       if (now.cancel_requested) throw new ReplayAborted();
@@ -169,7 +186,6 @@ export class ReplayService {
           };
           await Promise.all(Array.from({ length: Math.min(UNORDERED_CONCURRENCY, page.length) }, lane));
         }
-        await beat();
         await check(true);
       }
       await store.replays.update(id, { ...progress(), status: 'done', finished_at: clock.now() });
