@@ -130,7 +130,7 @@ describe('replay service', () => {
   it('ends a replay left running by a stopped instance as failed, saying so', async () => {
     const replays = service(null, []);
     const r = await replays.create(token, { mode: 'forward', url: 'http://127.0.0.1:9/', sorting: 'oldest', ordered: true, limit: 10 });
-    await store.replays.update(r.id, { status: 'running', updated_at: Date.now() - 11 * 60_000 });
+    await store.replays.update(r.id, { status: 'running', updated_at: Date.now() - 3 * 60_000 });
     await replays.run(token.uuid, r.id);
     const end = await store.replays.get(token.uuid, r.id);
     expect(end).toMatchObject({ status: 'failed', processed: 0 });

@@ -31,9 +31,10 @@ const CHECK_EVERY_MS = 500;
 const BEAT_EVERY_MS = 30_000;
 /**
  * A replay still `running` that has written no progress for this long was left by an instance that
- * stopped without finishing it (progress is written at least every few seconds while it runs).
+ * stopped without finishing it (progress is written at least every few seconds while it runs). Shorter
+ * than the job's lock (10 minutes), so by the time the scheduler hands the job on it is certain.
  */
-export const STALE_AFTER_MS = 10 * 60_000;
+export const STALE_AFTER_MS = 2 * 60_000;
 
 export interface ReplayInput {
   mode: 'actions' | 'forward';
