@@ -57,6 +57,8 @@ export function permissionFor(caller: Caller, method: string, path: string): Per
   if (caller.kind === 'user' && path.startsWith(`/users/${caller.user.id}/api-keys`)) return 'own_keys';
   // Accepting an invite needs no key; one sent along (any type's) must not stand in the way.
   if (path.startsWith('/users/invite/') && path.endsWith('/accept')) return 'own_keys';
+  // Marking the error log read changes only what the caller has seen (each account's own flags).
+  if (method === 'POST' && path === '/errors/read') return 'read';
   return 'write';
 }
 

@@ -126,6 +126,8 @@ describe('what each user type may do', () => {
     expect((await s.call('GET', `/token/${t.uuid}/requests`, { key: admin.key })).data.total).toBe(1);
     // Their own API keys are theirs to manage.
     expect((await s.call('POST', `/users/${viewer.id}/api-keys`, { key: viewer.key })).status).toBe(201);
+    // And so is what they have seen of their error log.
+    expect((await s.call('POST', '/errors/read', { key: viewer.key, json: {} })).status).toBe(200);
 
     const own = await s.token({ description: 'mine' }, mem.key);
     expect(own).toMatchObject({ user_id: mem.id, team_id: admin.id });
