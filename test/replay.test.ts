@@ -70,6 +70,24 @@ describe('replay', () => {
     expect(list.data.data[0].id).toBe(started.data.id);
   });
 
+  it('runs queued actions queued; their output is added after the inline output', async () => {
+    const token = await s.token({ actions: true }, alice.key);
+    expect((await s.call('POST', `/token/${token.uuid}/actions`, { key: alice.key, json: { order: 1, type: 'log', parameters: { text: 'inline line' } } })).status).toBe(200);
+    expect((await s.call('POST', `/token/${token.uuid}/actions`, { key: alice.key, json: { order: 2, type: 'log', queue: true, parameters: { text: 'queued line' } } })).status).toBe(200);
+    await capture(token.uuid, 'POST', '/q', 'q');
+    const output = async () => (await s.call('GET', `/token/${token.uuid}/request/latest`, { key: alice.key })).data.custom_action_output.join('\n') as string;
+    await expect.poll(output, { timeout: 10_000 }).toContain('queued line');
+    const started = await s.call('POST', `/token/${token.uuid}/replays`, { key: alice.key, json: {} });
+    expect((await finished(token.uuid, started.data.id, alice.key)).ran).toBe(1);
+    await expect.poll(async () => ((await output()).match(/queued line/g) ?? []).length, { timeout: 10_000 }).toBe(1);
+    const out = await output();
+    expect(out.match(/inline line/g)).toHaveLength(1);
+    expect(out.indexOf('inline line')).toBeLessThan(out.indexOf('queued line'));
+    // Replaced, not added to: each line once, though the actions ran twice.
+    await new Promise((done) => setTimeout(done, 300));
+    expect(((await output()).match(/queued line/g) ?? []).length).toBe(1);
+  });
+
   it('counts a request whose actions report errors as failed and logs why', async () => {
     const token = await s.token({ actions: true }, alice.key);
     await capture(token.uuid, 'POST', '/a', '{"x":1}');

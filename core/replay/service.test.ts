@@ -65,6 +65,20 @@ describe('replay service', () => {
     expect(seen).toHaveLength(250);
   });
 
+  it('leaves the stored output as it was when the chain turns out empty (skipped)', async () => {
+    const replays = service(async () => null, []);
+    const r = await replays.create(token, { mode: 'actions', query: 'url:"*nothing-matches*"', sorting: 'oldest', ordered: true, limit: 5 });
+    expect(r.total).toBe(0);
+    const all = await replays.create(token, { mode: 'actions', sorting: 'newest', ordered: true, limit: 2 });
+    const before = await store.requests.get(token.uuid, records[249]!.uuid);
+    await replays.run(token.uuid, all.id);
+    expect(await store.replays.get(token.uuid, all.id)).toMatchObject({ status: 'done', processed: 2, skipped: 2, ran: 0 });
+    expect((await store.replays.get(token.uuid, all.id))!.log[0]).toMatchObject({ outcome: 'skipped', message: 'The token has no actions' });
+    expect(await store.requests.get(token.uuid, records[249]!.uuid)).toEqual(before);
+    await replays.run(token.uuid, r.id);
+    expect(await store.replays.get(token.uuid, r.id)).toMatchObject({ status: 'done', processed: 0 });
+  });
+
   it('walks newest first with a query and a limit, a few at once; forwards skip non-HTTP requests', async () => {
     const seen: string[] = [];
     const replays = service(null, seen);

@@ -215,9 +215,22 @@ export class ReplayService {
       const actions = this.deps.actions();
       if (!actions) return { outcome: 'skipped', message: 'Actions are not available on this server' };
       const start = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
+      const { requests } = this.deps.store;
+      // Cleared first: queued actions of this run append their output when they run, maybe
+      // before the inline output below is written; whatever they added is kept after it.
+      await requests.update(token.uuid, record.uuid, { custom_action_output: [], custom_action_errors: [], updated_at: this.deps.clock.now() });
       const outcome = await actions(token, record, new Map(), start);
-      if (!outcome) return { outcome: 'skipped', message: 'The token has no actions' };
-      await this.deps.store.requests.update(token.uuid, record.uuid, { custom_action_output: outcome.output, custom_action_errors: outcome.errors, updated_at: this.deps.clock.now() });
+      if (!outcome) {
+        await requests.update(token.uuid, record.uuid, { custom_action_output: record.custom_action_output, custom_action_errors: record.custom_action_errors, updated_at: record.updated_at });
+        return { outcome: 'skipped', message: 'The token has no actions' };
+      }
+      const queued = await requests.get(token.uuid, record.uuid);
+      if (!queued) return { outcome: 'skipped', message: 'The request was deleted meanwhile' };
+      await requests.update(token.uuid, record.uuid, {
+        custom_action_output: [...outcome.output, ...queued.custom_action_output],
+        custom_action_errors: [...outcome.errors, ...queued.custom_action_errors],
+        updated_at: this.deps.clock.now(),
+      });
       if (outcome.errors.length) {
         const first = outcome.errors[0] as { message?: unknown } | undefined;
         return { outcome: 'failed', message: `${outcome.errors.length} action error(s)${typeof first?.message === 'string' ? `: ${first.message}` : ''}` };
