@@ -123,6 +123,8 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     const latest = await submitted(token.uuid);
     expect(latest.headers['content-type'][0]).toMatch(/application\/x-www-form-urlencoded/);
     expect(latest.request).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.test', message: 'Hello & <bye>', colour: 'blue' });
+    // docs/form-builder.md: the form's posts are found by their path.
+    expect((await srv.call('GET', `/token/${token.uuid}/requests?query=${encodeURIComponent('url:*/form')}`, { key: owner.key })).data.total).toBe(1);
 
     await page.goto(`${srv.url}/#/${token.uuid}/${latest.uuid}`);
     const fields = page.getByRole('region', { name: /^Form fields/ });
