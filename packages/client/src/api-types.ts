@@ -92,6 +92,7 @@ export interface Operations {
       premium: boolean;
       premium_expires_at: string | null;
       user_id: number | null;
+      team_id: number | null;
       ip: string;
       user_agent: string;
       default_content: string;
@@ -198,6 +199,7 @@ export interface Operations {
       premium: boolean;
       premium_expires_at: string | null;
       user_id: number | null;
+      team_id: number | null;
       ip: string;
       user_agent: string;
       default_content: string;
@@ -358,6 +360,7 @@ export interface Operations {
       premium: boolean;
       premium_expires_at: string | null;
       user_id: number | null;
+      team_id: number | null;
       ip: string;
       user_agent: string;
       default_content: string;
@@ -462,6 +465,7 @@ export interface Operations {
       premium: boolean;
       premium_expires_at: string | null;
       user_id: number | null;
+      team_id: number | null;
       ip: string;
       user_agent: string;
       default_content: string;
@@ -555,6 +559,7 @@ export interface Operations {
       premium: boolean;
       premium_expires_at: string | null;
       user_id: number | null;
+      team_id: number | null;
       ip: string;
       user_agent: string;
       default_content: string;
@@ -713,6 +718,12 @@ export interface Operations {
         sorting: number;
         created_at: string;
         updated_at: string;
+        /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+        country?: string;
+        /** ISO 3166-1 alpha-2 code of the country */
+        country_code?: string;
+        region?: string;
+        city?: string;
         sender?: string;
         message_id?: string;
         destinations?: string[];
@@ -734,6 +745,128 @@ export interface Operations {
       is_last_page: boolean;
       from: number;
       to: number;
+    };
+  };
+  /** Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else */
+  "POST /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 201;
+    response: {
+      /** The page's view-only address of the token: shown only now, the service keeps only a hash of its secret */
+      url: string;
+      /** The share secret (`Share-Key` header or `?share=` on the read-only request routes) */
+      secret: string;
+      created_at: string;
+    };
+  };
+  /** Whether the token has a share link, since when (never its secret) */
+  "GET /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      /** Whether the token has a share link */
+      active: boolean;
+      created_at: string | null;
+    };
+  };
+  /** Revoke the share link (its live streams end) */
+  "DELETE /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's */
+  "GET /errors": {
+    path: Record<string, never>;
+    query: {
+      /** Text to find (any case) in the message, action type or ID, token ID or schedule name */
+      query?: string;
+      /** Only action errors or only schedule failures */
+      source?: "action" | "schedule";
+      /** `true`: only unread entries */
+      unread?: "0" | "1" | "true" | "false";
+      /** Only this token's entries (its UUID) */
+      token_id?: string;
+      /** Only this schedule's entries */
+      schedule_id?: number;
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: number;
+        user_id: number | null;
+        source: "action" | "schedule";
+        token_id: string | null;
+        request_id: string | null;
+        action_id: string | null;
+        action_type: string | null;
+        schedule_id: number | null;
+        schedule_name: string | null;
+        message: string;
+        read: boolean;
+        created_at: string;
+      }[];
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      /** Unread entries of the same account(s), whatever the filters */
+      unread: number;
+    };
+  };
+  /** How many error log entries are unread */
+  "GET /errors/unread": {
+    path: Record<string, never>;
+    query: {
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      unread: number;
+    };
+  };
+  /** Mark error log entries read (`ids`, or all; `up_to` an ID: only that one and older) */
+  "POST /errors/read": {
+    path: Record<string, never>;
+    query: {
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+    };
+    body: {
+      /** These entries; default every unread entry */
+      ids?: number[];
+      /** Only entries with this ID or older (the newest one the reader saw), so entries that arrived meanwhile stay unread */
+      up_to?: number;
+    };
+    status: 200;
+    response: {
+      marked: number;
+      unread: number;
     };
   };
   /** Get a captured request (or `latest`) */
@@ -804,6 +937,12 @@ export interface Operations {
       sorting: number;
       created_at: string;
       updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
       sender?: string;
       message_id?: string;
       destinations?: string[];
@@ -922,6 +1061,12 @@ export interface Operations {
       sorting: number;
       created_at: string;
       updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
       sender?: string;
       message_id?: string;
       destinations?: string[];
@@ -1038,6 +1183,12 @@ export interface Operations {
       sorting: number;
       created_at: string;
       updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
       sender?: string;
       message_id?: string;
       destinations?: string[];
@@ -1098,6 +1249,201 @@ export interface Operations {
       time: number;
       url: string;
       method: string;
+    };
+  };
+  /** Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL */
+  "POST /token/{token_id}/replays": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** actions: run the token's Custom Actions again on each request (their output replaces the stored one); forward: send each request to `url` */
+      mode?: "actions" | "forward";
+      /** forward: where each request goes (its headers and body go along), through the outbound policy */
+      url?: string;
+      /** forward: instead of each request's own method */
+      method?: string;
+      /** Only the requests matching this search query (the search language of request lists); all when left out */
+      query?: string;
+      /** Which requests come first */
+      sorting?: "oldest" | "newest";
+      /** Guaranteed ordering: one request at a time in `sorting` order (slower); otherwise a few at once */
+      ordered?: boolean;
+      /** At most this many requests (up to 100000) */
+      limit?: number;
+    };
+    status: 202;
+    response: {
+      id: string;
+      token_id: string;
+      mode: "actions" | "forward";
+      url: string | null;
+      method: string | null;
+      query: string | null;
+      sorting: "oldest" | "newest";
+      ordered: boolean;
+      limit: number;
+      status: "queued" | "running" | "done" | "cancelled" | "failed";
+      cancel_requested: boolean;
+      /** Requests matching when the replay was made (at most `limit`) */
+      total: number;
+      processed: number;
+      /** Requests whose actions ran without errors, or that the target answered below 400 */
+      ran: number;
+      /** Requests with action errors, an error, or a target answer of 400 or more */
+      failed: number;
+      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+      skipped: number;
+      /** Percent of `total` processed */
+      progress: number;
+      /** The first 100 failures and skips */
+      log: {
+        request_id: string;
+        outcome: "failed" | "skipped";
+        message: string;
+      }[];
+      /** Why the replay stopped, when it failed */
+      error: string | null;
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+    };
+  };
+  /** The token's replays, newest first (the 20 newest are kept) */
+  "GET /token/{token_id}/replays": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: string;
+        token_id: string;
+        mode: "actions" | "forward";
+        url: string | null;
+        method: string | null;
+        query: string | null;
+        sorting: "oldest" | "newest";
+        ordered: boolean;
+        limit: number;
+        status: "queued" | "running" | "done" | "cancelled" | "failed";
+        cancel_requested: boolean;
+        /** Requests matching when the replay was made (at most `limit`) */
+        total: number;
+        processed: number;
+        /** Requests whose actions ran without errors, or that the target answered below 400 */
+        ran: number;
+        /** Requests with action errors, an error, or a target answer of 400 or more */
+        failed: number;
+        /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+        skipped: number;
+        /** Percent of `total` processed */
+        progress: number;
+        /** The first 100 failures and skips */
+        log: {
+          request_id: string;
+          outcome: "failed" | "skipped";
+          message: string;
+        }[];
+        /** Why the replay stopped, when it failed */
+        error: string | null;
+        created_at: string;
+        started_at: string | null;
+        finished_at: string | null;
+      }[];
+    };
+  };
+  /** A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures */
+  "GET /token/{token_id}/replays/{replay_id}": {
+    path: {
+      token_id: string;
+      replay_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      token_id: string;
+      mode: "actions" | "forward";
+      url: string | null;
+      method: string | null;
+      query: string | null;
+      sorting: "oldest" | "newest";
+      ordered: boolean;
+      limit: number;
+      status: "queued" | "running" | "done" | "cancelled" | "failed";
+      cancel_requested: boolean;
+      /** Requests matching when the replay was made (at most `limit`) */
+      total: number;
+      processed: number;
+      /** Requests whose actions ran without errors, or that the target answered below 400 */
+      ran: number;
+      /** Requests with action errors, an error, or a target answer of 400 or more */
+      failed: number;
+      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+      skipped: number;
+      /** Percent of `total` processed */
+      progress: number;
+      /** The first 100 failures and skips */
+      log: {
+        request_id: string;
+        outcome: "failed" | "skipped";
+        message: string;
+      }[];
+      /** Why the replay stopped, when it failed */
+      error: string | null;
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+    };
+  };
+  /** Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is */
+  "POST /token/{token_id}/replays/{replay_id}/cancel": {
+    path: {
+      token_id: string;
+      replay_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      token_id: string;
+      mode: "actions" | "forward";
+      url: string | null;
+      method: string | null;
+      query: string | null;
+      sorting: "oldest" | "newest";
+      ordered: boolean;
+      limit: number;
+      status: "queued" | "running" | "done" | "cancelled" | "failed";
+      cancel_requested: boolean;
+      /** Requests matching when the replay was made (at most `limit`) */
+      total: number;
+      processed: number;
+      /** Requests whose actions ran without errors, or that the target answered below 400 */
+      ran: number;
+      /** Requests with action errors, an error, or a target answer of 400 or more */
+      failed: number;
+      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+      skipped: number;
+      /** Percent of `total` processed */
+      progress: number;
+      /** The first 100 failures and skips */
+      log: {
+        request_id: string;
+        outcome: "failed" | "skipped";
+        message: string;
+      }[];
+      /** Why the replay stopped, when it failed */
+      error: string | null;
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
     };
   };
   /** List the token's Custom Actions */
@@ -1555,7 +1901,7 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
-  /** Create a user (administrator) */
+  /** Create a user in a new team of their own, with an API key (administrator key) */
   "POST /users": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -1564,15 +1910,159 @@ export interface Operations {
       email: string;
       premium?: boolean;
     };
+    status: 201;
+    response: unknown;
+  };
+  /** The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s) */
+  "GET /users": {
+    path: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 (default 15); more answers 422 */
+      per_page?: number;
+      /** Administrator key only: one team */
+      team_id?: number;
+    };
+    body: never;
     status: 200;
     response: unknown;
   };
-  /** List users (administrator) */
-  "GET /users": {
+  /** Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses */
+  "POST /users/invite": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      email: string;
+      user_type_id: 100 | 200 | 300;
+      /** A role label kept with the user; what they may do is the user type */
+      role_id?: number | null;
+      /** Administrator key only: the team to join (default: a new team of their own) */
+      team_id?: number;
+    };
+    status: 201;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Who an open invite is for (no key needed) */
+  "GET /users/invite/{secret}": {
+    path: {
+      secret: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Use the invite (once): answers the user with their first API key (no key needed) */
+  "POST /users/invite/{secret}/accept": {
+    path: {
+      secret: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 201;
+    response: unknown;
+  };
+  /** The calling user */
+  "GET /users/me": {
     path: Record<string, never>;
     query: Record<string, never>;
     body: never;
     status: 200;
+    response: unknown;
+  };
+  /** Get a user (themself, or a user of the Administrator's team) */
+  "GET /users/{user_id}": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Change name, e-mail, user type or role (Administrator); a team keeps one Administrator (409) */
+  "PUT /users/{user_id}": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      email?: string;
+      user_type_id?: 100 | 200 | 300;
+      /** A role label kept with the user; what they may do is the user type */
+      role_id?: number | null;
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them */
+  "DELETE /users/{user_id}": {
+    path: {
+      user_id: string;
+    };
+    query: {
+      /** The user's tokens: `team` gives them to a remaining member, `delete` deletes them with their requests */
+      tokens?: "team" | "delete";
+    };
+    body: never;
+    status: 204;
     response: unknown;
   };
   /** Issue an API key */
