@@ -1,7 +1,8 @@
 // How each sender signs its webhooks, as pure functions of the received request and the secret.
 // Signatures are over the bytes as sent (never re-encoded text), and every comparison is
 // constant-time over equal-length buffers; a length difference is public (it is the algorithm's).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import querystring from 'node:querystring';
 
 export interface SignedRequest {
   /** First value of a header, by name (any case). */
@@ -54,8 +55,10 @@ function matchesAny(expected: Buffer, candidates: Array<string | undefined>, enc
 /** Null when the timestamp (seconds) is within tolerance (0 = not checked), else the verdict. */
 function stale(timestamp: string, req: SignedRequest, toleranceS: number): Verdict | null {
   if (!/^\d+$/.test(timestamp.trim())) return { valid: false, reason: `timestamp is not a number of seconds: ${timestamp.slice(0, 40)}` };
-  const age = Math.abs(req.nowS - Number(timestamp));
-  return toleranceS > 0 && age > toleranceS ? { valid: false, reason: `timestamp outside tolerance (${Math.round(age)} s)` } : null;
+  // Whole seconds, as the senders' libraries count (Stripe, Slack, Standard Webhooks floor now);
+  // a timestamp that far in the future is refused too, as Standard Webhooks does.
+  const age = Math.abs(Math.floor(req.nowS) - Number(timestamp));
+  return toleranceS > 0 && age > toleranceS ? { valid: false, reason: `timestamp outside tolerance (${age} s)` } : null;
 }
 
 /** GitHub: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`. */
@@ -117,21 +120,80 @@ export function standardWebhooks(req: SignedRequest, secret: string, toleranceS:
   return stale(ts, req, toleranceS) ?? OK;
 }
 
+/** The URL split without normalising it (the path and query keep the characters Twilio signed). */
+function splitUrl(url: string) {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
+  if (!m) return null;
+  const [prefix, scheme, authority] = m as unknown as [string, string, string];
+  const userEnd = authority.lastIndexOf('@');
+  const hostPort = authority.slice(userEnd + 1);
+  const portAt = hostPort.indexOf(':', hostPort.lastIndexOf(']') + 1);
+  return { scheme, user: authority.slice(0, userEnd + 1), host: portAt === -1 ? hostPort : hostPort.slice(0, portAt), port: portAt === -1 ? '' : hostPort.slice(portAt), rest: url.slice(prefix.length) };
+}
+
+/**
+ * The URLs Twilio may have signed for the one it posted to: without and with the default port
+ * (Twilio signs `https://host:443/...` on some routes), then the same after WHATWG normalisation
+ * and with the query re-encoded the way Node's legacy `querystring` does. These are the variants
+ * Twilio's own library (`validateRequest`) accepts.
+ */
+function twilioUrls(url: string): string[] {
+  const ports = (u: string): string[] => {
+    const p = splitUrl(u);
+    if (!p) return [u];
+    const bare = p.scheme + p.user + p.host + p.rest;
+    const withPort = p.port ? u : p.scheme + p.user + p.host + (p.scheme.toLowerCase() === 'https://' ? ':443' : ':80') + p.rest;
+    return [bare, withPort];
+  };
+  const legacy = (u: string): string => {
+    const q = u.indexOf('?');
+    return q === -1 || q === u.length - 1 ? u : `${u.slice(0, q)}?${querystring.stringify(querystring.parse(u.slice(q + 1)))}`;
+  };
+  const urls = ports(url);
+  let normalised: string | undefined;
+  try {
+    normalised = new URL(url).toString();
+  } catch {
+    normalised = undefined;
+  }
+  if (normalised !== undefined) {
+    const [bare, withPort] = ports(normalised) as [string, string?];
+    urls.push(bare, ...(withPort ? [withPort] : []), legacy(bare), ...(withPort ? [legacy(withPort)] : []));
+  }
+  return [...new Set(urls)];
+}
+
 /**
  * Twilio: `X-Twilio-Signature: <base64 HMAC-SHA1 of the URL followed, for a form post, by each
- * parameter's name and value, sorted by name>` keyed by the account's auth token.
+ * parameter's name and value, sorted by name>` keyed by the account's auth token. Any other body
+ * (JSON) is covered by a `bodySHA256=<hex SHA-256 of the body>` query parameter Twilio adds to
+ * the URL it signs; a non-empty body without it is not signed at all and is refused. When `url`
+ * (the configured URL) has no bodySHA256, the one in `receivedUrl` is appended as Twilio does.
  */
-export function twilio(req: SignedRequest, authToken: string, isForm: boolean): Verdict {
+export function twilio(req: SignedRequest, authToken: string, isForm: boolean, receivedUrl: string = req.url): Verdict {
   const header = req.header('x-twilio-signature');
   if (header === undefined) return missing('X-Twilio-Signature');
-  let signed = req.url;
+  let url = req.url;
+  let params = '';
   if (isForm) {
-    const params = [...new URLSearchParams(req.body.toString('utf8'))];
-    // Code-unit order by name, then by value for a repeated name (as Twilio's libraries sort).
-    params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-    signed += params.map(([k, v]) => k + v).join('');
+    // Each distinct name/value pair once, in code-unit order by name, then by value for a
+    // repeated name (Twilio's libraries sort a set of the values).
+    const pairs = [...new Map([...new URLSearchParams(req.body.toString('utf8'))].map((kv) => [JSON.stringify(kv), kv])).values()];
+    pairs.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+    params = pairs.map(([k, v]) => k + v).join('');
+  } else {
+    const query = (u: string) => u.slice(u.indexOf('?') + 1 || u.length).split('#')[0]!;
+    let bodyHash = new URLSearchParams(query(url)).get('bodySHA256');
+    const received = new URLSearchParams(query(receivedUrl)).get('bodySHA256');
+    if (bodyHash === null && received !== null) {
+      url += `${url.includes('?') ? '&' : '?'}bodySHA256=${encodeURIComponent(received)}`;
+      bodyHash = received;
+    }
+    if (bodyHash === null && req.body.length > 0) return { valid: false, reason: 'the body is not signed: the URL has no bodySHA256 parameter' };
+    if (bodyHash !== null && !matchesAny(createHash('sha256').update(req.body).digest(), [bodyHash], 'hex')) return { valid: false, reason: 'body does not match bodySHA256' };
   }
-  return matchesAny(hmac('sha1', authToken, signed), [header], 'base64') ? OK : MISMATCH;
+  const matched = twilioUrls(url).filter((u) => matchesAny(hmac('sha1', authToken, u, params), [header], 'base64')).length > 0;
+  return matched ? OK : MISMATCH;
 }
 
 export interface GenericOptions {

@@ -79,7 +79,7 @@ function verify(ctx: ActionContext<Params>, p: Params, key: string): schemes.Ver
       return schemes.standardWebhooks(req, key, p.tolerance);
     case 'twilio': {
       const isForm = (req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
-      return schemes.twilio(req, key, isForm);
+      return schemes.twilio(req, key, isForm, ctx.request.url);
     }
     case 'generic':
       return schemes.generic(req, key, {

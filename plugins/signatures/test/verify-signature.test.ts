@@ -1,6 +1,6 @@
 // Each preset against signatures computed here by the sender's documented algorithm (node:crypto):
 // valid, tampered, missing header, stale timestamp and several signatures where the scheme allows.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fakeClock, memoryProviders, runAction, validateParams } from '../../../core/sdk/testing.js';
 import { verifySignature } from '../src/verify-signature.js';
@@ -125,11 +125,26 @@ describe('twilio', () => {
     const r = await run({ preset: 'twilio', secret: token, url }, { 'X-Twilio-Signature': sig, 'Content-Type': 'application/x-www-form-urlencoded' }, { body: Buffer.from(form) });
     expect(verdict(r)).toEqual(['true', 'ok']);
   });
-  it('signs the request URL when no url is given, and only the URL for a non-form body', async () => {
-    const requestUrl = 'http://localhost:8084/hook?x=1';
+  it('signs the request URL when no url is given; a JSON body through the bodySHA256 query parameter', async () => {
+    const json = Buffer.from('{"a":1}');
+    const requestUrl = `http://localhost:8084/hook?x=1&bodySHA256=${createHash('sha256').update(json).digest('hex')}`;
     const sig = mac('sha1', token, requestUrl, 'base64');
-    const r = await run({ preset: 'twilio', secret: token }, { 'X-Twilio-Signature': sig, 'Content-Type': 'application/json' }, { url: requestUrl, body: Buffer.from('{"a":1}') });
-    expect(verdict(r)).toEqual(['true', 'ok']);
+    const h = { 'X-Twilio-Signature': sig, 'Content-Type': 'application/json' };
+    expect(verdict(await run({ preset: 'twilio', secret: token }, h, { url: requestUrl, body: json }))).toEqual(['true', 'ok']);
+    // The configured URL without bodySHA256: the one Twilio added to the request URL is appended.
+    expect(verdict(await run({ preset: 'twilio', secret: token, url: 'http://localhost:8084/hook?x=1' }, h, { url: requestUrl, body: json }))).toEqual(['true', 'ok']);
+    expect(verdict(await run({ preset: 'twilio', secret: token }, h, { url: requestUrl, body: Buffer.from('{"a":2}') }))).toEqual(['false', 'body does not match bodySHA256']);
+    // Without bodySHA256 nothing covers the body: a signature over the URL alone is not enough.
+    const bare = 'http://localhost:8084/hook?x=1';
+    const r = await run({ preset: 'twilio', secret: token }, { ...h, 'X-Twilio-Signature': mac('sha1', token, bare, 'base64') }, { url: bare, body: json });
+    expect(verdict(r)).toEqual(['false', 'the body is not signed: the URL has no bodySHA256 parameter']);
+  });
+  it('accepts a signature over the URL with or without the default port, and each repeated pair once', async () => {
+    const form2 = 'b=2&a=1&a=1&a=0';
+    const sig = mac('sha1', token, 'https://example.com:443/hook?q=1a0a1b2', 'base64');
+    const h = { 'X-Twilio-Signature': sig, 'Content-Type': 'application/x-www-form-urlencoded' };
+    expect(verdict(await run({ preset: 'twilio', secret: token, url: 'https://example.com/hook?q=1' }, h, { body: Buffer.from(form2) }))).toEqual(['true', 'ok']);
+    expect(verdict(await run({ preset: 'twilio', secret: token, url: 'https://example.org/hook?q=1' }, h, { body: Buffer.from(form2) }))).toEqual(['false', 'signature mismatch']);
   });
   it('refuses a changed parameter and a missing header', async () => {
     const sig = mac('sha1', token, signed, 'base64');
