@@ -11,10 +11,11 @@
 // transaction with `SET LOCAL statement_timeout` and `SET LOCAL search_path` to the schema.
 import { createHmac, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 import { z } from 'zod';
 import { HttpError, NotFound, fromZod } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { lazyImport } from '../sdk/lazy.js';
 import type { DatabaseQueryResult, Databases } from '../sdk/services.js';
 import { ParameterError, bindParameters, type SqlValue } from '../sdk/sql-placeholders.js';
 import type { DatabaseRecord, Page, Store } from '../store/types.js';
@@ -91,15 +92,19 @@ export function roleName(id: string): string {
 // Dates and times as the server writes them, bytea as its `\x` hex text, int8 as a number when it fits.
 const AS_TEXT = new Set([17, 1082, 1083, 1114, 1184, 1266]);
 const INT8 = 20;
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (format !== 'binary') {
-      if (AS_TEXT.has(oid)) return (v: string) => v;
-      if (oid === INT8) return (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v);
-    }
-    return pg.types.getTypeParser(oid, format ?? 'text');
-  },
-} as unknown as pg.CustomTypesConfig;
+const typeParsers = (driver: typeof pg) =>
+  ({
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (format !== 'binary') {
+        if (AS_TEXT.has(oid)) return (v: string) => v;
+        if (oid === INT8) return (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v);
+      }
+      return driver.types.getTypeParser(oid, format ?? 'text');
+    },
+  }) as unknown as pg.CustomTypesConfig;
+
+// The driver is loaded by the first use of a database, not at start-up (most services have none).
+const loadPg = lazyImport(() => import('pg').then((m) => m.default));
 
 interface PgError extends Error {
   code?: string;
@@ -177,10 +182,11 @@ export class DatabaseService {
     return createHmac('sha256', this.opts.secretKey).update(`capture-databases:${id}`).digest('base64url');
   }
 
-  private adminPool(): pg.Pool {
+  private async adminPool(): Promise<pg.Pool> {
     const url = this.requireConfigured();
+    const driver = await loadPg();
     if (!this.admin) {
-      this.admin = new pg.Pool({ connectionString: withParams(url, { application_name: 'capture-databases-admin' }), max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 10_000 });
+      this.admin = new driver.Pool({ connectionString: withParams(url, { application_name: 'capture-databases-admin' }), max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 10_000 });
       this.admin.on('error', (err) => this.opts.logger.warn('databases: admin connection lost', { error: err.message }));
     }
     return this.admin;
@@ -189,7 +195,7 @@ export class DatabaseService {
   /** Runs admin statements; PostgreSQL failures become a 503 naming the server's message. */
   private async adminQuery(text: string, values?: unknown[]): Promise<pg.QueryResult> {
     try {
-      return await this.adminPool().query(text, values);
+      return await (await this.adminPool()).query(text, values);
     } catch (err) {
       if (err instanceof HttpError) throw err;
       throw new DatabasesUnavailable(`The databases server failed: ${(err as Error).message}`);
@@ -197,8 +203,9 @@ export class DatabaseService {
   }
 
   /** The pool of connections logged in as the database's own role (most recently used last). */
-  private poolFor(id: string): pg.Pool {
+  private async poolFor(id: string): Promise<pg.Pool> {
     const url = this.requireConfigured();
+    const driver = await loadPg();
     const role = roleName(id);
     let pool = this.pools.get(role);
     if (pool) {
@@ -206,12 +213,12 @@ export class DatabaseService {
       this.pools.set(role, pool);
       return pool;
     }
-    pool = new pg.Pool({
+    pool = new driver.Pool({
       connectionString: withParams(url, { user: role, password: this.password(id), application_name: 'capture-databases' }),
       max: 2,
       idleTimeoutMillis: 10_000,
       connectionTimeoutMillis: 10_000,
-      types,
+      types: typeParsers(driver),
     });
     pool.on('error', () => {}); // an idle connection that dies is replaced on next use
     this.pools.set(role, pool);
@@ -234,13 +241,13 @@ export class DatabaseService {
   /** A connection as the database's role; a password refused (another SECRET_KEY before) is reset once. */
   private async connect(id: string): Promise<pg.PoolClient> {
     try {
-      return await this.poolFor(id).connect();
+      return await (await this.poolFor(id)).connect();
     } catch (err) {
       if (isPgError(err) && err.code === '28P01') {
         await this.dropPool(id);
         await this.adminQuery(`ALTER ROLE "${roleName(id)}" PASSWORD '${this.password(id)}'`);
         try {
-          return await this.poolFor(id).connect();
+          return await (await this.poolFor(id)).connect();
         } catch (again) {
           throw new DatabasesUnavailable(`The database cannot be opened: ${(again as Error).message}`);
         }
@@ -430,10 +437,11 @@ export class DatabaseService {
   }
 
   /** Runs the statement keeping the first MAX_ROWS rows; past `backstopMs` the connection is cut. */
-  private statement(client: pg.PoolClient, s: { text: string; values: SqlValue[] }, backstopMs: number): Promise<{ rows: Array<Record<string, unknown>>; count: number }> {
+  private async statement(client: pg.PoolClient, s: { text: string; values: SqlValue[] }, backstopMs: number): Promise<{ rows: Array<Record<string, unknown>>; count: number }> {
+    const driver = await loadPg();
     return new Promise((resolve, reject) => {
       // Extended protocol: exactly one statement, so nothing runs after a COMMIT it might contain.
-      const query = new pg.Query({ text: s.text, values: s.values, queryMode: 'extended' } as pg.QueryConfig & { queryMode: 'extended' });
+      const query = new driver.Query({ text: s.text, values: s.values, queryMode: 'extended' } as pg.QueryConfig & { queryMode: 'extended' });
       const rows: Array<Record<string, unknown>> = [];
       let seen = 0;
       const timer = setTimeout(() => {

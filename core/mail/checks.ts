@@ -3,6 +3,7 @@
 // when it could not be computed (DNS unreachable, checks turned off, or no scanner: spam, virus).
 // Nothing is ever reported as passed that was not verified.
 import { Resolver } from 'node:dns/promises';
+import { lazyImport } from '../sdk/lazy.js';
 
 /** Answers like `dns.promises.resolve(name, rrtype)`. */
 export type DnsResolver = (name: string, rrtype: string) => Promise<unknown>;
@@ -48,12 +49,12 @@ export function uncheckedResult(reason: string): MailChecks {
 }
 
 // mailauth takes a third of a second to import: loaded with the first message, not at start-up.
-let mailauth: Promise<typeof import('mailauth')> | undefined;
+const loadMailauth = lazyImport(() => import('mailauth'));
 
 export async function checkMessage(input: CheckInput, resolver: DnsResolver, timeoutMs = 10_000): Promise<MailChecks> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const { authenticate } = await (mailauth ??= import('mailauth'));
+    const { authenticate } = await loadMailauth();
     const result = await Promise.race([
       authenticate(input.raw, {
         ip: input.ip,

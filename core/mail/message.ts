@@ -1,5 +1,6 @@
 // Reading a received message: a strict look at the header section (to refuse what is not an
 // RFC 5322 message), the headers as the API shows them, and the parts mailparser extracts.
+import { lazyImport } from '../sdk/lazy.js';
 
 export class MalformedMessage extends Error {}
 
@@ -111,10 +112,10 @@ export function loopCount(fields: HeaderField[]): number {
 }
 
 // mailparser and html-to-text are slow to import: loaded with the first message, not at start-up.
-let parsers: Promise<[typeof import('mailparser'), typeof import('html-to-text')]> | undefined;
+const loadParsers = lazyImport(() => Promise.all([import('mailparser'), import('html-to-text')]));
 
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
-  const [{ simpleParser }, { convert: htmlToText }] = await (parsers ??= Promise.all([import('mailparser'), import('html-to-text')]));
+  const [{ simpleParser }, { convert: htmlToText }] = await loadParsers();
   const headers = readHeaders(raw);
   const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
   const names = new Set<string>();

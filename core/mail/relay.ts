@@ -2,11 +2,14 @@
 // otherwise to this service's own SMTP server, which accepts token addresses only. Every message
 // carries one X-Capture-Loop header per pass through the service, and is not sent beyond
 // SMTP_LOOP_LIMIT passes.
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config.js';
+import { lazyImport } from '../sdk/lazy.js';
 import { LOOP_HEADER, type Mailer, type OutgoingMail, type SentMail } from '../sdk/mail.js';
+
+// nodemailer is loaded by the first message sent, not at start-up.
+const loadNodemailer = lazyImport(() => import('nodemailer').then((m) => m.default));
 
 export class MailLoop extends Error {}
 
@@ -24,7 +27,8 @@ export function createRelayMailer(config: Config, localPort: () => number | null
   const from = config.SMTP_RELAY_FROM ?? `noreply@${config.EMAIL_DOMAIN}`;
   let transport: Transporter<SMTPTransport.SentMessageInfo> | null = null;
 
-  function transporter(): Transporter<SMTPTransport.SentMessageInfo> {
+  async function transporter(): Promise<Transporter<SMTPTransport.SentMessageInfo>> {
+    const nodemailer = await loadNodemailer();
     if (transport) return transport;
     if (config.SMTP_RELAY_URL) {
       transport = nodemailer.createTransport({ url: config.SMTP_RELAY_URL, ...TIMEOUTS } as SMTPTransport.Options);
@@ -47,7 +51,7 @@ export function createRelayMailer(config: Config, localPort: () => number | null
         );
       }
       signal?.throwIfAborted();
-      const sending = transporter().sendMail({
+      const sending = (await transporter()).sendMail({
         from: mail.senderName ? { name: mail.senderName, address: from } : from,
         replyTo: mail.replyTo,
         to: mail.to,

@@ -27,6 +27,7 @@ export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, 
 export type { Operator, ValueOperator } from './operators.js';
 export { REGEX_TIMEOUT_MS, RegexTimeout, parseRegex, regexExec, regexMatchAll, regexReplace, regexTest } from './regex.js';
 export { SANDBOX } from './sandbox.js';
+export { lazyImport } from './lazy.js';
 export { FairQueue, accountOf } from './fair-share.js';
 export { SCRIPT_OUTPUT_MAX_BYTES, SCRIPT_OUTPUT_MAX_LINE_BYTES, ScriptOutput } from './output.js';
 export type { OutputLimits } from './output.js';

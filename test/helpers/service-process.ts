@@ -14,9 +14,12 @@ export interface ServiceProcess {
   stop(ms?: number): Promise<number | null>;
 }
 
-/** Starts the service with these settings (added to a quiet, loopback-only base); resolves once it logged `ready`. */
-export function startServiceProcess(env: Record<string, string>, readyMs = 120_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+/**
+ * Starts the service with these settings (added to a quiet, loopback-only base); resolves once it
+ * logged `ready`. `nodeArgs` go to node before the entry (e.g. another `--import`).
+ */
+export function startServiceProcess(env: Record<string, string>, readyMs = 120_000, nodeArgs: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, MAIN], {
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', SMTP_ENABLED: 'false', DNS_ENABLED: 'false', LOG_FORMAT: 'text', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,6 +3,7 @@
 // (Azure SQL routing) is resolved through the same outbound policy. The connection is encrypted
 // without verifying the certificate (SQL Server's usual self-signed one).
 import type { Connection } from 'tedious';
+import { lazyImport } from '../../../core/sdk/index.js';
 import { MAX_ROWS, connectSocket, untilAborted, type Driver, type QueryResult, type Target } from './driver.js';
 import type { SqlValue } from './placeholders.js';
 
@@ -10,8 +11,7 @@ const CONNECT_TIMEOUT_MS = 10_000; // a backstop: the signal ends the wait first
 
 type Tedious = typeof import('tedious');
 // tedious takes a third of a second to import: loaded on the first SQL Server query, not at start-up.
-let driver: Promise<Tedious> | undefined;
-const tedious = () => (driver ??= import('tedious'));
+const tedious = lazyImport(() => import('tedious'));
 
 function typeOf({ TYPES }: Tedious, value: SqlValue) {
   if (typeof value === 'boolean') return TYPES.Bit;

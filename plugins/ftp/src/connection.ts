@@ -8,8 +8,13 @@
 // 30 s at most (or the chain's budget if that ends first); the connection is always closed.
 import net from 'node:net';
 import { Readable, Writable, pipeline } from 'node:stream';
-import { Client, FTPError, type FTPResponse } from 'basic-ftp';
-import { boolean, integer, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+import type { Client, FTPError, FTPResponse } from 'basic-ftp';
+import { boolean, integer, lazyImport, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+
+// The client is loaded by the first transfer, not at start-up.
+const loadFtp = lazyImport(() => import('basic-ftp'));
+/** basic-ftp's error for a server reply (told by name: the class is only at hand once loaded). */
+const isFtpError = (e: unknown): e is FTPError => e instanceof Error && e.name === 'FTPError' && typeof (e as { code?: unknown }).code === 'number';
 
 export const FTP_TIMEOUT_MS = 30_000;
 export const DEFAULT_PORT = 21;
@@ -126,7 +131,7 @@ const TLS_TRUST = new Set([
 /** A failure as a sentence: what was being done, to which server, and what it said. */
 export function ftpError(e: unknown, where: string, phase: string): Error {
   const err = e as NetError;
-  if (err instanceof FTPError) {
+  if (isFtpError(err)) {
     const said = `${err.code} ${err.message.replace(/^\d{3}[ -]?/, '').trim()}`;
     if (phase === 'logging in') return new Error(`Authentication failed for ${where}: the server said ${said}`);
     if (phase === 'starting TLS') return new Error(`${where} does not offer FTPS (AUTH TLS was refused: ${said})`);
@@ -142,7 +147,7 @@ export function ftpError(e: unknown, where: string, phase: string): Error {
 
 /** A file the server refused (450, 550-553: missing, not readable, not writable) or another failure. */
 export function pathError(e: unknown, path: string, where: string, doing: string): Error {
-  if (e instanceof FTPError && (e.code === 450 || (e.code >= 550 && e.code <= 553)))
+  if (isFtpError(e) && (e.code === 450 || (e.code >= 550 && e.code <= 553)))
     return new Error(`${doing === 'downloading' ? 'No such file or not readable' : 'Cannot write'}: ${path} (the server said ${e.code} ${e.message.replace(/^\d{3}[ -]?/, '').trim()})`);
   return ftpError(e, where, `${doing} ${path}`);
 }
@@ -158,7 +163,7 @@ export async function withFtp<T>(ctx: ActionContext<ConnectionParams>, work: (se
 
   const timeout = AbortSignal.timeout(FTP_TIMEOUT_MS);
   const signal = AbortSignal.any([ctx.signal, timeout]);
-  const client = new Client(FTP_TIMEOUT_MS);
+  const client = new (await loadFtp()).Client(FTP_TIMEOUT_MS);
   let phase = 'connecting';
   let fail!: (e: Error) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));

@@ -3,8 +3,12 @@
 // policy (ctx.services.net) and the connection goes to the address the policy checked. A run's
 // connections and subscriptions end with the run (close()), and are bounded in number; messages a
 // subscription received and the script has not read yet are capped too.
-import { connect, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
-import type { Network, SandboxNatsCall } from '../../../core/sdk/index.js';
+import type { Msg, MsgHdrs, NatsConnection, Subscription } from 'nats';
+import { lazyImport, type Network, type SandboxNatsCall } from '../../../core/sdk/index.js';
+
+// The client is loaded by a script's first connect, not at start-up.
+const loadNats = lazyImport(() => import('nats'));
+type Nats = Awaited<ReturnType<typeof loadNats>>;
 
 const MAX_CONNECTIONS = 4;
 // Each subscription read with a callback keeps one host call pending, out of the run's 32 (maxPendingHostCalls).
@@ -59,9 +63,9 @@ function payload(v: unknown): Uint8Array {
   return b;
 }
 
-function hdrs(v: unknown): MsgHdrs | undefined {
-  if (!v || typeof v !== 'object') return undefined;
-  const h = natsHeaders();
+function hdrs(nats: Nats | undefined, v: unknown): MsgHdrs | undefined {
+  if (!nats || !v || typeof v !== 'object') return undefined;
+  const h = nats.headers();
   for (const [k, values] of Object.entries(v as Record<string, unknown>)) for (const x of Array.isArray(values) ? values : [values]) h.append(k, String(x));
   return h;
 }
@@ -83,6 +87,8 @@ export class NatsSessions {
   private nextId = 1;
   private closed = false;
   private connecting = 0;
+  /** The client package, loaded by the first connect (every other operation needs a connection). */
+  private nats: Nats | undefined;
 
   constructor(private readonly opts: NatsSessionOptions) {}
 
@@ -102,14 +108,14 @@ export class NatsSessions {
         const c = this.conn(call.conn);
         c.publish(text(call.subject, 'The subject'), payload(call.data), {
           ...(typeof call.reply === 'string' && call.reply ? { reply: call.reply } : {}),
-          ...(hdrs(call.headers) ? { headers: hdrs(call.headers) } : {}),
+          ...(hdrs(this.nats, call.headers) ? { headers: hdrs(this.nats, call.headers) } : {}),
         });
         return null;
       }
       case 'request': {
         const c = this.conn(call.conn);
         const timeout = Math.max(1, Math.min(Number(call.timeout) || 1000, this.opts.timeLeftMs()));
-        const h = hdrs(call.headers);
+        const h = hdrs(this.nats, call.headers);
         const m = await c.request(text(call.subject, 'The subject'), payload(call.data), { timeout, ...(h ? { headers: h } : {}) });
         return wire(m);
       }
@@ -167,7 +173,8 @@ export class NatsSessions {
       }
       if (!checked.length) throw refusal instanceof Error ? refusal : new Error('No NATS server is allowed');
       const timeout = Math.max(1, Math.min(Number(call.timeout) || DEFAULT_CONNECT_TIMEOUT_MS, this.opts.timeLeftMs()));
-      const nc = await connect({
+      this.nats ??= await loadNats();
+      const nc = await this.nats.connect({
         servers: checked,
         timeout,
         reconnect: false,

@@ -1,6 +1,7 @@
 // Math mode of Set Variable. mathjs only parses; this file evaluates the tree itself, accepting
 // just the operators and functions the docs list, so no mathjs feature (assignment, import,
 // units, matrices, evaluate) is reachable from a request.
+import { lazyImport } from '../../../core/sdk/index.js';
 
 type Value = number | string | Value[];
 
@@ -16,17 +17,12 @@ interface MathNode {
 
 const MAX_EXPRESSION = 10_000;
 
-// mathjs takes seconds to import on a busy machine: it is loaded in the background a few seconds
-// after the plugin is registered (warmUp), rather than during start-up or by the first capture that
-// needs it.
-let parser: Promise<(expr: string) => MathNode> | undefined;
-export function warmUp(): Promise<unknown> {
-  parser ??= import('mathjs').then((m) => m.parse as unknown as (e: string) => MathNode);
-  return parser;
-}
+// mathjs is the largest package here (about 80 MB resident once imported, and close to a second of
+// the event loop on a busy machine): it is loaded by the first math expression, not at start-up or
+// in the background, so a service that never computes one does not hold it.
+const loadParser = lazyImport(() => import('mathjs').then((m) => m.parse as unknown as (e: string) => MathNode));
 async function parse(expr: string): Promise<MathNode> {
-  await warmUp();
-  return (await parser!)(expr);
+  return (await loadParser())(expr);
 }
 
 const num = (v: Value, what = 'value'): number => {

@@ -3,12 +3,11 @@
 // core/sdk/bytes.ts), which a response, an upload or an attachment passes on byte for byte; with
 // `respond` the action answers the request with the image itself.
 import type { FormatEnum, Metadata, OutputInfo } from 'sharp';
-import { boolean, bytesText, defineAction, hasBytes, integer, textBytes, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, bytesText, defineAction, hasBytes, integer, lazyImport, textBytes, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
 
 // sharp (libvips) is slow to load and large in memory: loaded on the first image, not at start-up.
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
+const loadSharp = lazyImport(() => import('sharp').then((m) => m.default));
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Largest width or height asked for or produced. */

@@ -1,6 +1,7 @@
 // Draws the document model (./document.ts) with pdfkit's standard fonts (Helvetica, Courier).
 // The standard fonts cover Latin-1 and a few more (WinAnsi); other characters print as "?".
 import type PDFDocumentClass from 'pdfkit';
+import { lazyImport } from '../../../core/sdk/index.js';
 import type { Block, Run } from './document.js';
 
 export type Paper = 'a4' | 'letter';
@@ -48,10 +49,10 @@ const fontOf = (r: Run) =>
   r.code ? (r.bold ? 'Courier-Bold' : 'Courier') : r.bold && r.italic ? 'Helvetica-BoldOblique' : r.bold ? 'Helvetica-Bold' : r.italic ? 'Helvetica-Oblique' : 'Helvetica';
 
 // pdfkit takes a quarter of a second to import: loaded on the first PDF, not at start-up.
-let pdfkit: Promise<typeof PDFDocumentClass> | undefined;
+const loadPdfkit = lazyImport(() => import('pdfkit').then((m): typeof PDFDocumentClass => m.default));
 
 export async function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ bytes: Buffer; pages: number }> {
-  const PDFDocument = await (pdfkit ??= import('pdfkit').then((m) => m.default));
+  const PDFDocument = await loadPdfkit();
   const doc = new PDFDocument({
     size: opts.paper === 'letter' ? 'LETTER' : 'A4',
     layout: opts.orientation,

@@ -2,8 +2,11 @@
 // outbound policy approved (the host name goes as TLS server name and is what the certificate is
 // checked against), closed whatever happens, with a time limit.
 import { isIP } from 'node:net';
-import amqp, { type ChannelModel } from 'amqplib';
-import { boolean, integer, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+import type { ChannelModel } from 'amqplib';
+import { boolean, integer, lazyImport, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+
+// The client is loaded by the first connection, not at start-up.
+const loadAmqp = lazyImport(() => import('amqplib'));
 
 /** Longest a connection and its work may take (less when the chain has less left). */
 export const BROKER_TIMEOUT_MS = 10_000;
@@ -59,6 +62,7 @@ export async function withBroker<T>(ctx: ActionContext<unknown>, params: BrokerP
   });
   try {
     const { address } = await untilAborted(controller.signal, ctx.services.net.resolve(host));
+    const amqp = await untilAborted(controller.signal, loadAmqp());
     const connecting = amqp.connect(
       { protocol: params.ssl ? 'amqps' : 'amqp', hostname: address, port, username: params.username, password: params.password, vhost },
       { servername: isIP(host) ? undefined : host, timeout: limitMs + 500 }, // the socket timeout is a backstop: the signal ends the wait first

@@ -3,9 +3,11 @@
 // name again, and checks the certificate against the name (TLS servername).
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import nodemailer from 'nodemailer';
-import { boolean, defineAction, integer, optionalText, secret, z, type InjectionToken } from '../../../core/sdk/index.js';
+import { boolean, defineAction, integer, lazyImport, optionalText, secret, z, type InjectionToken } from '../../../core/sdk/index.js';
 import { attachment, mailAttachments, parseRecipients } from './send-email.js';
+
+// nodemailer is loaded by the first message sent, not at start-up.
+const loadNodemailer = lazyImport(() => import('nodemailer').then((m) => m.default));
 
 /**
  * Extra TLS options for the connection (e.g. `{ ca }` to trust a private CA). Not registered by
@@ -57,7 +59,7 @@ export const sendEmailSmtp = defineAction({
     const servername = isIP(host) ? undefined : host;
     const extraTls = ctx.container.isRegistered(SMTP_TLS_OPTIONS, true) ? ctx.container.resolve<ConnectionOptions>(SMTP_TLS_OPTIONS) : {};
 
-    const transport = nodemailer.createTransport({
+    const transport = (await loadNodemailer()).createTransport({
       host: address,
       port,
       secure: params.encryption === 'ssl',

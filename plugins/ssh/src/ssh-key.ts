@@ -3,12 +3,11 @@
 // is shown back (settings) for the user to add to the server's authorized_keys, the private key is
 // kept encrypted and only handed to the actions.
 import type * as Ssh2 from 'ssh2';
-import { defineProvider, z } from '../../../core/sdk/index.js';
+import { defineProvider, lazyImport, z } from '../../../core/sdk/index.js';
 
 // ssh2 (with its crypto bindings) is loaded on the first SSH connection or key, not at start-up.
 // The package is CommonJS: its `utils` are only on the default export.
-let ssh2Module: Promise<typeof Ssh2> | undefined;
-export const loadSsh2 = () => (ssh2Module ??= import('ssh2').then((m) => (m as unknown as { default: typeof Ssh2 }).default));
+export const loadSsh2 = lazyImport(() => import('ssh2').then((m) => (m as unknown as { default: typeof Ssh2 }).default));
 
 export const SSH_KEY = 'ssh_key';
 

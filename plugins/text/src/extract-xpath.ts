@@ -1,9 +1,11 @@
-import { DOMParser } from '@xmldom/xmldom';
-import * as xpath from 'xpath';
-import { defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, lazyImport, optionalText, variableName, z } from '../../../core/sdk/index.js';
 
-// xpath's typings omit parse(); `isHtml` makes names case-insensitive and ignores the XHTML namespace.
-const parseXPath = (xpath as unknown as { parse(e: string): { evaluate(o: { node: unknown; isHtml?: boolean }): unknown } }).parse;
+// The XML parser and XPath engine are loaded by the first extraction, not at start-up. xpath's
+// typings omit parse(); `isHtml` makes names case-insensitive and ignores the XHTML namespace.
+const loadXml = lazyImport(async () => {
+  const [{ DOMParser }, xpath] = await Promise.all([import('@xmldom/xmldom'), import('xpath')]);
+  return { DOMParser, parseXPath: (xpath as unknown as { parse(e: string): { evaluate(o: { node: unknown; isHtml?: boolean }): unknown } }).parse };
+});
 
 /** Text of a node: an element's non-blank text nodes, one per line (how the docs show `/organization`). */
 function nodeText(node: Node): string {
@@ -35,7 +37,8 @@ export const extractXpath = defineAction({
   }),
   sets: ['<variable_name>'],
   untemplated: ['variable_name'],
-  execute({ params, request, vars, log }) {
+  async execute({ params, request, vars, log }) {
+    const { DOMParser, parseXPath } = await loadXml();
     const source = params.source ?? request.content;
     const isHtml = /^\s*(<!doctype html|<html[\s>])/i.test(source);
     const problems: string[] = [];

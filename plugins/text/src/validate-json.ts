@@ -1,19 +1,21 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { defineAction, optionalText, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { defineAction, lazyImport, optionalText, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
 
 const SCHEMA_DOWNLOAD_TIMEOUT_MS = 10_000;
 const MAX_SCHEMA_BYTES = 1024 * 1024;
 const CACHE_SIZE = 50;
 
-// One validator per draft: the schema's $schema picks it (draft-07 when absent).
+// One validator per draft: the schema's $schema picks it (draft-07 when absent). They are made by
+// the first validation, not at start-up.
 const options = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
-const engines = { '2020': new Ajv2020(options), '2019': new Ajv2019(options), default: new Ajv(options) };
+const loadEngines = lazyImport(async () => {
+  const [{ Ajv }, { Ajv2019 }, { Ajv2020 }] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
+  return { '2020': new Ajv2020(options), '2019': new Ajv2019(options), default: new Ajv(options) };
+});
 // Compiling is the expensive part and the same schema comes with every capture.
 const compiled = new Map<string, ValidateFunction>();
 
-function compile(schemaText: string): ValidateFunction {
+async function compile(schemaText: string): Promise<ValidateFunction> {
   const hit = compiled.get(schemaText);
   if (hit) return hit;
   let schema: unknown;
@@ -24,6 +26,7 @@ function compile(schemaText: string): ValidateFunction {
   }
   if (typeof schema !== 'object' && typeof schema !== 'boolean') throw new Error('The JSON Schema must be an object');
   const draft = String((schema as { $schema?: unknown })?.$schema ?? '');
+  const engines = await loadEngines();
   const ajv = draft.includes('2020-12') ? engines['2020'] : draft.includes('2019-09') ? engines['2019'] : engines.default;
   let validate: ValidateFunction;
   try {
@@ -98,7 +101,7 @@ export const validateJson = defineAction({
     }
     let schemaText = typeof schema === 'string' ? schema.trim() : JSON.stringify(schema);
     if (/^https?:\/\//i.test(schemaText)) schemaText = await download(ctx, schemaText);
-    const validate = compile(schemaText);
+    const validate = await compile(schemaText);
     const ok = validate(data);
     const errors = ok ? [] : (validate.errors ?? []).map(describe);
     report(errors);

@@ -1,9 +1,6 @@
 // string.md "JSON", "HTML and Markdown" and "XML".
-import { DOMParser } from '@xmldom/xmldom';
-import { convert as htmlToText } from 'html-to-text';
 import { JSONPath } from 'jsonpath-plus';
-import { marked } from 'marked';
-import * as xpathLib from 'xpath';
+import { lazyImport } from '../../../../core/sdk/index.js';
 import { fail } from '../lang/errors.js';
 import { WsArray, fromJson, jsonEncode, numericValue, type Value } from '../lang/values.js';
 import { arg, bool, str, type Host, type Library } from './host.js';
@@ -61,9 +58,19 @@ function jsonPathQuery(json: string, path: string): unknown[] {
   }
 }
 
+// The XML, HTML and Markdown libraries are loaded by a script's first call that needs them, not at
+// start-up.
+const loadXml = lazyImport(async () => {
+  const [{ DOMParser }, xpath] = await Promise.all([import('@xmldom/xmldom'), import('xpath')]);
+  return { DOMParser, parseXPath: (xpath as unknown as { parse(e: string): { evaluate(o: { node: unknown; isHtml?: boolean }): unknown } }).parse };
+});
+type Xml = Awaited<ReturnType<typeof loadXml>>;
+const loadHtmlToText = lazyImport(() => import('html-to-text').then((m) => m.convert));
+const loadMarked = lazyImport(() => import('marked').then((m) => m.marked));
+
 // ---- XML ------------------------------------------------------------------------------------
 
-function parseXml(source: string): Document {
+function parseXml({ DOMParser }: Xml, source: string): Document {
   const problems: string[] = [];
   const isHtml = /^\s*(<!doctype html|<html[\s>])/i.test(source);
   let doc: Document;
@@ -113,21 +120,20 @@ function elementValue(el: Element): Value {
   return out;
 }
 
-const parseXPath = (xpathLib as unknown as { parse(e: string): { evaluate(o: { node: unknown; isHtml?: boolean }): unknown } }).parse;
-
 function nodeText(node: Node): string {
   return (node.nodeType === 1 || node.nodeType === 9 ? node.textContent : node.nodeValue ?? node.textContent) ?? '';
 }
 
-function xpathQuery(a: Value[]): string[] {
+async function xpathQuery(a: Value[]): Promise<string[]> {
   // The docs write both xpath(input, query) and xpath(query, input): the XML one is the input.
   let input = str(a, 0);
   let query = str(a, 1);
   if (!input.trim().startsWith('<') && query.trim().startsWith('<')) [input, query] = [query, input];
-  const doc = parseXml(input);
+  const xml = await loadXml();
+  const doc = parseXml(xml, input);
   let result: unknown;
   try {
-    result = parseXPath(query).evaluate({ node: doc, isHtml: /^\s*(<!doctype html|<html[\s>])/i.test(input) });
+    result = xml.parseXPath(query).evaluate({ node: doc, isHtml: /^\s*(<!doctype html|<html[\s>])/i.test(input) });
   } catch (e) {
     fail(`invalid XPath ${JSON.stringify(query)}: ${(e as Error).message}`);
   }
@@ -165,19 +171,23 @@ export function formatsLibrary(host: Host): Library {
       return WsArray.list(matches.map(fromJson));
     },
     html_strip_tags: (_c, a) => str(a, 0).replace(/<!--[\s\S]*?-->/g, '').replace(/<\/?[A-Za-z!?][^>]*>/g, ''),
-    html_to_text: (_c, a) => htmlToText(str(a, 0), { wordwrap: false }),
+    html_to_text: async (_c, a) => {
+      const text = str(a, 0);
+      return (await loadHtmlToText())(text, { wordwrap: false });
+    },
     html_decode: (_c, a) => htmlDecode(str(a, 0)),
     html_encode: (_c, a) => htmlEncode(str(a, 0)),
-    markdown_to_html: (_c, a) => {
+    markdown_to_html: async (_c, a) => {
       const md = bool(a, 1) ? htmlEncode(str(a, 0)) : str(a, 0);
-      return (marked.parse(md, { async: false }) as string).trim();
+      return ((await loadMarked()).parse(md, { async: false }) as string).trim();
     },
-    xml2array: (_c, a) => {
-      const doc = parseXml(str(a, 0));
+    xml2array: async (_c, a) => {
+      const source = str(a, 0);
+      const doc = parseXml(await loadXml(), source);
       const root = doc.documentElement!;
       return WsArray.entries([[root.nodeName, elementValue(root)]]);
     },
-    xpath: (_c, a) => xpathQuery(a)[0] ?? null,
-    xpath_all: (_c, a) => WsArray.list(xpathQuery(a)),
+    xpath: async (_c, a) => (await xpathQuery(a))[0] ?? null,
+    xpath_all: async (_c, a) => WsArray.list(await xpathQuery(a)),
   };
 }
