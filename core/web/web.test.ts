@@ -87,7 +87,7 @@ describe('web page module', () => {
   it('exposes the base URL and the e-mail domain at /app/config.json', async () => {
     const r = await srv.call('GET', '/app/config.json');
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ base_url: srv.url, email_domain: 'mail.example.test', dns_domain: 'dns.localhost' });
+    expect(r.data).toEqual({ base_url: srv.url, email_domain: 'mail.example.test', dns_domain: 'dns.localhost', capture_domain: null });
   });
 
   it('answers a clear 503 while the page is not built', async () => {
