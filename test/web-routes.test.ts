@@ -1,7 +1,7 @@
 // The page's hash routes and token aliases share one namespace (`#/<alias>` opens a token), so the
 // server must refuse an alias that is one of the page's own first segments.
 import { describe, expect, it } from 'vitest';
-import { RESERVED_SEGMENTS } from '../core/http/tokens/tokens.schema.js';
+import { RESERVED_SEGMENTS } from '../core/tokens/tokens.schema.js';
 import { PAGE_SEGMENTS, href, parseRoute } from '../web/src/route.js';
 import { startTestServer } from './helpers/server.js';
 

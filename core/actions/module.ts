@@ -2,7 +2,7 @@
 // and serves the actions, workflow, action-types and global-variables APIs.
 import 'reflect-metadata';
 import { container as rootContainer, instanceCachingFactory } from 'tsyringe';
-import { requestView } from '../http/requests/request.view.js';
+import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import { globalsRouter } from '../http/globals/globals.router.js';
 import type { CapturedResponse } from '../capture/pipeline.js';

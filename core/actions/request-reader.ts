@@ -1,7 +1,7 @@
 // The SDK's RequestReader (webhook_get_requests): requests of another token of the same account,
 // in the chain token's group or in no group, read through the store with the search language.
 import type { TokenRecord, Store } from '../store/types.js';
-import { requestView } from '../http/requests/request.view.js';
+import { requestView } from '../capture/request-view.js';
 import { QuerySyntaxError, parseQuery } from '../store/query/index.js';
 import type { CapturedRequest, Clock, RequestReader } from '../sdk/index.js';
 

@@ -14,7 +14,7 @@ import { requestsRouter } from './requests/requests.router.js';
 import { shareRouter } from './tokens/share.router.js';
 import { errorLogRouter } from './errors/errors.router.js';
 import type { AppState, HttpServices } from './services.js';
-import { RESERVED_SEGMENTS } from './tokens/tokens.schema.js';
+import { RESERVED_SEGMENTS } from '../tokens/tokens.schema.js';
 import { tokensRouter } from './tokens/tokens.router.js';
 import { usersRouter } from './users/users.router.js';
 

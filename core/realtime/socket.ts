@@ -21,7 +21,7 @@ import { Server, type Socket } from 'socket.io';
 import { authorizeToken, identify, offeredPassword, type Caller } from '../auth/access.js';
 import type { Config } from '../config.js';
 import { HttpError, NotFound } from '../errors.js';
-import { requestView } from '../http/requests/request.view.js';
+import { requestView } from '../capture/request-view.js';
 import type { Logger } from '../logger.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';

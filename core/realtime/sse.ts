@@ -15,7 +15,7 @@ import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { identify, offeredPassword } from '../auth/access.js';
 import type { AppState, HttpServices } from '../http/services.js';
-import { requestView } from '../http/requests/request.view.js';
+import { requestView } from '../capture/request-view.js';
 import { offeredShare, openShared, openToken } from '../http/token-access.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { tokenView } from '../tokens/service.js';

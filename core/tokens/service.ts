@@ -13,7 +13,7 @@ import {
   TokenUpdateSchema,
   type TokenCreateBody,
   type TokenUpdateBody,
-} from '../http/tokens/tokens.schema.js';
+} from './tokens.schema.js';
 
 /** Non-premium tokens expire after at most a week (seed: Limits). */
 export const FREE_MAX_EXPIRY_SECONDS = 604800;

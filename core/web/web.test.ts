@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { RESERVED_SEGMENTS } from '../http/tokens/tokens.schema.js';
+import { RESERVED_SEGMENTS } from '../tokens/tokens.schema.js';
 import { WEB_PREFIX, webModule } from './web.module.js';
 
 describe('web page module', () => {

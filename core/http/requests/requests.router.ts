@@ -5,7 +5,7 @@ import type { RealtimeBus, RequestDeletedData } from '../../realtime/bus.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken, loadTokenForViewing } from '../token-access.js';
-import { requestView } from './request.view.js';
+import { requestView } from '../../capture/request-view.js';
 import { createOutboundClient } from '../../net/outbound.js';
 import { requestsToCsv } from './csv.js';
 import { forwardRequest } from './forward.js';

@@ -5,7 +5,7 @@ import { HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
 import type { RequestWaiters } from '../../realtime/waiters.js';
 import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
-import { requestView } from './request.view.js';
+import { requestView } from '../../capture/request-view.js';
 import { WaitQuery } from './requests.schema.js';
 import { parseSearch } from './search.js';
 

@@ -1,8 +1,8 @@
 // A captured request as the API (and the realtime channel) shows it.
-import { queryAllOf } from '../../capture/query.js';
-import { sentResponseOf } from '../../capture/sent-response.js';
-import type { RequestRecord, TokenRecord } from '../../store/types.js';
-import { formatTimestamp } from '../../util/time.js';
+import { queryAllOf } from './query.js';
+import { sentResponseOf } from './sent-response.js';
+import type { RequestRecord, TokenRecord } from '../store/types.js';
+import { formatTimestamp } from '../util/time.js';
 
 /**
  * With `token`, a capture answered with the token's default response shows that response; without
