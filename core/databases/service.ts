@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { HttpError, NotFound, fromZod } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { lazyImport } from '../sdk/lazy.js';
+import { postgresTypes } from '../sdk/postgres.js';
 import type { DatabaseQueryResult, Databases } from '../sdk/services.js';
 import { ParameterError, bindParameters, type SqlValue } from '../sdk/sql-placeholders.js';
 import type { DatabaseRecord, Page, Store } from '../store/types.js';
@@ -88,20 +89,6 @@ export function roleName(id: string): string {
   if (!UUID.test(id)) throw new Error(`Not a database id: ${id}`);
   return `whdb_${id.toLowerCase().replace(/-/g, '')}`;
 }
-
-// Dates and times as the server writes them, bytea as its `\x` hex text, int8 as a number when it fits.
-const AS_TEXT = new Set([17, 1082, 1083, 1114, 1184, 1266]);
-const INT8 = 20;
-const typeParsers = (driver: typeof pg) =>
-  ({
-    getTypeParser(oid: number, format?: 'text' | 'binary') {
-      if (format !== 'binary') {
-        if (AS_TEXT.has(oid)) return (v: string) => v;
-        if (oid === INT8) return (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v);
-      }
-      return driver.types.getTypeParser(oid, format ?? 'text');
-    },
-  }) as unknown as pg.CustomTypesConfig;
 
 // The driver is loaded by the first use of a database, not at start-up (most services have none).
 const loadPg = lazyImport(() => import('pg').then((m) => m.default));
@@ -218,7 +205,7 @@ export class DatabaseService {
       max: 2,
       idleTimeoutMillis: 10_000,
       connectionTimeoutMillis: 10_000,
-      types: typeParsers(driver),
+      types: postgresTypes(driver),
     });
     pool.on('error', () => {}); // an idle connection that dies is replaced on next use
     this.pools.set(role, pool);

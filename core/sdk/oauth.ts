@@ -37,14 +37,6 @@ export const oauthCredentials = z
 
 export type OAuthCredentials = z.output<typeof oauthCredentials>;
 
-/** The `provider_id` parameter of an action that uses a connected account: text or a number, given as text. */
-export function providerId() {
-  return z
-    .union([z.string().trim().min(1, 'is required'), z.number().int()])
-    .transform((v) => String(v))
-    .describe('The connected account (Providers API)');
-}
-
 /** What `openOAuthAccount` needs to know about a provider type. */
 export interface OAuthProviderKind {
   /** Provider type, e.g. `dropbox`. */

@@ -74,3 +74,14 @@ export function optionalText() {
 export function secret<S extends z.ZodType>(schema: S): S {
   return schema.meta({ writeOnly: true });
 }
+
+/**
+ * The `provider_id` parameter of an action that uses a connected account: text or an integer
+ * (webhook.site's ids are numbers), kept as trimmed text.
+ */
+export function providerId() {
+  return z
+    .union([z.string().trim().min(1, 'is required'), z.number().int()])
+    .transform((v) => String(v))
+    .describe('The id of a connected account (Providers API)');
+}

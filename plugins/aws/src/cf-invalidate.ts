@@ -1,10 +1,9 @@
 // `aws_cf_invalidate`: CloudFront CreateInvalidation (POST /2020-05-31/distribution/{id}/invalidation),
 // signed for service `cloudfront` in us-east-1 (CloudFront's only signing region).
 import { randomUUID } from 'node:crypto';
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '../../../core/sdk/index.js';
 import { awsRequest, xmlEscape, xmlText } from './client.js';
 import { awsAccount } from './provider.js';
-import { providerId } from './s3.js';
 
 /** CloudFront's limit of paths in one invalidation. */
 export const MAX_PATHS = 3000;

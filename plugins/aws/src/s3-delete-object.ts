@@ -1,7 +1,7 @@
 // `aws_s3_delete_object`: DELETE /bucket/key. S3 answers 204 whether or not the key existed.
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '../../../core/sdk/index.js';
 import { awsAccount } from './provider.js';
-import { bucketName, objectKey, providerId, region, s3Name, s3Request } from './s3.js';
+import { bucketName, objectKey, region, s3Name, s3Request } from './s3.js';
 
 export const awsS3DeleteObject = defineAction({
   type: 'aws_s3_delete_object',

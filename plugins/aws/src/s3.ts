@@ -10,13 +10,6 @@ import { uriEncode } from './sigv4.js';
 export const DEFAULT_REGION = 'us-east-1';
 export const CANNED_ACLS = ['private', 'public-read', 'public-read-write', 'authenticated-read'] as const;
 
-export const providerId = () =>
-  z
-    .union([z.string(), z.number()])
-    .transform((v) => String(v).trim())
-    .pipe(z.string().min(1, 'is required'))
-    .describe('The id of an aws provider (Providers API)');
-
 /** Blank for S3-compatible stores that have none (Google Cloud Storage). */
 export const region = () =>
   optionalText()

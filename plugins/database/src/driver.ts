@@ -1,5 +1,5 @@
-// What the three database drivers share: where to connect, what a query gives back, and how a
-// wait ends when the query's time is up.
+// What the three database drivers share: where to connect and what a query gives back (how a wait
+// ends when the query's time is up is the SDK's untilAborted).
 import net from 'node:net';
 import type { Network } from '../../../core/sdk/index.js';
 import type { SqlValue } from './placeholders.js';
@@ -39,31 +39,6 @@ export interface QueryResult {
  * the server where the protocol allows it, and drops the connection.
  */
 export type Driver = (target: Target, sql: string, values: SqlValue[], signal: AbortSignal) => Promise<QueryResult>;
-
-/** `promise`, or the signal's reason as soon as it aborts (then `onAbort` runs once). */
-export function untilAborted<T>(signal: AbortSignal, promise: Promise<T>, onAbort: () => void = () => {}): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      try {
-        onAbort();
-      } finally {
-        reject(signal.reason);
-      }
-    };
-    if (signal.aborted) return abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', abort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', abort);
-        reject(e);
-      },
-    );
-  });
-}
 
 /** A TCP connection to `address:port`. */
 export function connectSocket(address: string, port: number, signal?: AbortSignal): Promise<net.Socket> {

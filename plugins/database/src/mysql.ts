@@ -4,7 +4,8 @@
 // the server (which, unlike a client-side formatter, knows a `?` inside a string is text).
 import mysql from 'mysql2';
 import net from 'node:net';
-import { MAX_ROWS, closeWithin, untilAborted, type Driver, type QueryResult, type Target } from './driver.js';
+import { untilAborted } from '../../../core/sdk/index.js';
+import { MAX_ROWS, closeWithin, type Driver, type QueryResult, type Target } from './driver.js';
 import type { SqlValue } from './placeholders.js';
 
 const CONNECT_TIMEOUT_MS = 10_000; // a backstop: the signal ends the wait first

@@ -3,24 +3,11 @@
 // An endpoint ID goes as the `options=endpoint=<id>` startup option, as Neon expects.
 import { isIP } from 'node:net';
 import pg from 'pg';
-import { MAX_ROWS, closeWithin, connectSocket, untilAborted, type Driver, type QueryResult, type Target } from './driver.js';
+import { postgresTypes, untilAborted } from '../../../core/sdk/index.js';
+import { MAX_ROWS, closeWithin, connectSocket, type Driver, type QueryResult, type Target } from './driver.js';
 
 const NO_TLS = 'The server does not support SSL connections';
 const CONNECT_TIMEOUT_MS = 10_000;
-
-// Dates and times stay as the server writes them (no time zone conversion); int8 becomes a number
-// when it fits.
-const AS_TEXT = new Set([1082, 1083, 1114, 1184, 1266]); // date, time, timestamp, timestamptz, timetz
-const INT8 = 20;
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (format !== 'binary') {
-      if (AS_TEXT.has(oid)) return (v: string) => v;
-      if (oid === INT8) return (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v);
-    }
-    return pg.types.getTypeParser(oid, format ?? 'text');
-  },
-} as unknown as pg.CustomTypesConfig;
 
 function config(t: Target, tls: boolean): pg.ClientConfig {
   return {
@@ -34,7 +21,7 @@ function config(t: Target, tls: boolean): pg.ClientConfig {
     ssl: tls ? { rejectUnauthorized: false, ...(isIP(t.host) ? {} : { servername: t.host }) } : false,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS, // a backstop: the signal ends the wait first
     application_name: 'capture-database-action',
-    types,
+    types: postgresTypes(pg),
   };
 }
 

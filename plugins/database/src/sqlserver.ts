@@ -3,8 +3,8 @@
 // (Azure SQL routing) is resolved through the same outbound policy. The connection is encrypted
 // without verifying the certificate (SQL Server's usual self-signed one).
 import type { Connection } from 'tedious';
-import { lazyImport } from '../../../core/sdk/index.js';
-import { MAX_ROWS, connectSocket, untilAborted, type Driver, type QueryResult, type Target } from './driver.js';
+import { lazyImport, untilAborted } from '../../../core/sdk/index.js';
+import { MAX_ROWS, connectSocket, type Driver, type QueryResult, type Target } from './driver.js';
 import type { SqlValue } from './placeholders.js';
 
 const CONNECT_TIMEOUT_MS = 10_000; // a backstop: the signal ends the wait first

@@ -25,15 +25,6 @@ export function optionalUrl() {
     .transform((v) => v || undefined);
 }
 
-/** A required provider id, as a string or a number (webhook.site's ids are numbers). */
-export function providerId() {
-  return z
-    .union([z.string(), z.number().int()])
-    .transform((v) => String(v).trim())
-    .pipe(z.string().min(1, 'is required'))
-    .describe('The id of a connected account (Providers API)');
-}
-
 /** An optional provider id; `''` and `null` mean none. */
 export function optionalProviderId() {
   return z

@@ -3,7 +3,7 @@
 // checked against), closed whatever happens, with a time limit.
 import { isIP } from 'node:net';
 import type { ChannelModel } from 'amqplib';
-import { boolean, integer, lazyImport, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, integer, lazyImport, optionalText, secret, untilAborted, z, type ActionContext } from '../../../core/sdk/index.js';
 
 // The client is loaded by the first connection, not at start-up.
 const loadAmqp = lazyImport(() => import('amqplib'));
@@ -97,20 +97,3 @@ function describe(err: unknown, params: BrokerParams): string {
   return message;
 }
 
-function untilAborted<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', abort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', abort);
-        reject(e);
-      },
-    );
-  });
-}
