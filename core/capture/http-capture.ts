@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
-import { renderError } from '../http/middleware/errors.js';
+import { renderError } from '../error-response.js';
 import { headerSafe, sendableHeaders } from '../sdk/headers.js';
 import type { RequestRecord, Store } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';

@@ -1,25 +1,15 @@
 // Loads the token named in a route and checks the caller may open it.
 import type { ParameterizedContext } from 'koa';
-import { authorizeToken, offeredPassword, type Caller } from '../auth/access.js';
-import { Forbidden, NotFound, Unauthorized } from '../errors.js';
-import type { Millis, Store, TokenRecord } from '../store/types.js';
-import { isExpired } from '../tokens/expiry.js';
-import { verifyShare } from '../tokens/share.js';
+import { offeredPassword } from '../auth/access.js';
+import { Forbidden } from '../errors.js';
+import type { TokenRecord } from '../store/types.js';
+import { openShared, openToken } from '../tokens/access.js';
 import type { AppState, HttpServices } from './services.js';
 
 export async function loadToken(ctx: ParameterizedContext<AppState>, services: HttpServices, idOrAlias: string): Promise<TokenRecord> {
   // A share link is view-only: every route but the few that load with loadTokenForViewing refuses it.
   if (offeredShare(ctx) !== undefined) throw new Forbidden('A share link only views the token\'s requests; this needs the API key or password');
   return openToken(services.store, ctx.state.caller, idOrAlias, offeredPassword(ctx.query, ctx.get('authorization') || undefined), services.clock.now());
-}
-
-/** The same check without a request context: live streams run it again when access may have changed. */
-export async function openToken(store: Store, caller: Caller, idOrAlias: string, password: string | undefined, now: Millis): Promise<TokenRecord> {
-  const token = await store.tokens.resolve(idOrAlias);
-  // Expired tokens are gone at once, as on capture URLs, though the cleanup job deletes them later.
-  if (!token || isExpired(token, now)) throw new NotFound('Token not found');
-  authorizeToken(caller, token, password);
-  return token;
 }
 
 /** The share secret offered with a request: the `Share-Key` header or `?share=` (EventSource cannot send headers). */
@@ -38,14 +28,6 @@ export async function loadTokenForViewing(ctx: ParameterizedContext<AppState>, s
   const secret = offeredShare(ctx);
   if (secret === undefined) return loadToken(ctx, services, idOrAlias);
   return openShared(services.store, idOrAlias, secret, services.clock.now());
-}
-
-/** Opens a token with its share secret; also run again by live streams when the share may have changed. */
-export async function openShared(store: Store, idOrAlias: string, secret: string, now: Millis): Promise<TokenRecord> {
-  const token = await store.tokens.resolve(idOrAlias);
-  if (!token || isExpired(token, now)) throw new NotFound('Token not found');
-  if (!(await verifyShare(store, token.uuid, secret))) throw new Unauthorized('This share link is not valid (revoked, or replaced by a newer one)');
-  return token;
 }
 
 /** Builds `?page=N` links of a Laravel-style page envelope. */

@@ -3,7 +3,7 @@ import type { ServiceModule } from '../modules.js';
 import { createBus, type RealtimeBus } from './bus.js';
 import { createFeed } from './feed.js';
 import { attachSocketIo } from './socket.js';
-import { sseRouter, type SseOptions, type SseStream } from './sse.js';
+import { sseRouter, type SseOptions, type SseStream } from '../http/realtime/sse.js';
 import { createRequestWaiters, type RequestWaiters } from './waiters.js';
 
 export interface RealtimeOptions {

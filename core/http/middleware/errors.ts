@@ -1,22 +1,7 @@
-// The one place errors become HTTP responses: `{"message": "...", "errors": {...}}`.
+// The Koa middleware that turns whatever a route throws into its answer (core/error-response.ts renders it).
 import type { Context, Next } from 'koa';
-import { HttpError } from '../../errors.js';
+import { renderError } from '../../error-response.js';
 import type { Logger } from '../../logger.js';
-
-export function renderError(err: unknown, logger: Logger): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
-  if (err instanceof HttpError) {
-    const body: Record<string, unknown> = { message: err.message };
-    if (err.errors) body.errors = err.errors;
-    return { status: err.status, body, headers: err.headers ?? {} };
-  }
-  // Errors thrown by Koa helpers (ctx.throw, body parsers) carry an `expose`d 4xx status.
-  const e = err as { status?: number; expose?: boolean; message?: string };
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
-    return { status: e.status, body: { message: e.expose && e.message ? e.message : 'Bad request' }, headers: {} };
-  }
-  logger.error('unhandled error', { err });
-  return { status: 500, body: { message: 'Internal server error' }, headers: {} };
-}
 
 export function errorHandler(logger: Logger) {
   return async (ctx: Context, next: Next) => {

@@ -13,14 +13,15 @@
 // events but no token.updated (settings), and ends when the link is revoked or replaced.
 import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
-import { identify, offeredPassword } from '../auth/access.js';
-import type { AppState, HttpServices } from '../http/services.js';
-import { requestView } from '../capture/request-view.js';
-import { offeredShare, openShared, openToken } from '../http/token-access.js';
-import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
-import { tokenView } from '../tokens/service.js';
-import { guardStream } from './access-guard.js';
-import type { RealtimeBus, RealtimeEvent } from './bus.js';
+import { identify, offeredPassword } from '../../auth/access.js';
+import { requestView } from '../../capture/request-view.js';
+import { guardStream } from '../../realtime/access-guard.js';
+import type { RealtimeBus, RealtimeEvent } from '../../realtime/bus.js';
+import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
+import { openShared, openToken } from '../../tokens/access.js';
+import { tokenView } from '../../tokens/service.js';
+import type { AppState, HttpServices } from '../services.js';
+import { offeredShare } from '../token-access.js';
 
 export interface SseOptions {
   /** Interval of the `: ping` comment (ms). Default 15 s. */
