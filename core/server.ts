@@ -33,7 +33,8 @@ export interface RunningServer {
 }
 
 export interface ServerOptions {
-  clock?: Clock;
+  /** The time the server reads (tests set it); waits stay real. */
+  clock?: Pick<Clock, 'now'>;
   logger?: Logger;
   /** Use this store instead of opening one from the configuration. */
   store?: Store;
@@ -43,7 +44,8 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
-  const clock = opts.clock ?? systemClock;
+  const given = opts.clock;
+  const clock: Clock = given ? { now: () => given.now(), sleep: systemClock.sleep } : systemClock;
   const store = opts.store ?? (await openStore(config));
   const services: HttpServices = { config, store, clock, logger, tokens: new TokenService(store, config, clock) };
   const pipeline = createCapturePipeline(store, (err) => logger.error('capture hook failed', { err }));

@@ -8,7 +8,6 @@ import { globalsRouter } from '../http/globals/globals.router.js';
 import type { CapturedResponse } from '../capture/pipeline.js';
 import type { ModuleContext, ServiceModule } from '../modules.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
-import { sleep } from '../util/time.js';
 import { applyWorkflowDir } from '../workflows/apply-dir.js';
 import type { Step } from '../workflows/document.js';
 import { WorkflowService } from '../workflows/service.js';
@@ -102,11 +101,10 @@ export function createActionsModule(): ServiceModule {
       };
       const policy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
       const network: Network = { resolve: (host) => resolveAllowed(host, policy) };
-      const sdkClock = { now: () => clock.now(), sleep: (ms: number, signal?: AbortSignal) => sleep(ms, signal) };
       const parent = rootContainer.createChildContainer();
       parent.registerInstance(HTTP_CLIENT, http);
       parent.registerInstance(COUNTERS, store.counters);
-      parent.registerInstance(CLOCK, sdkClock);
+      parent.registerInstance(CLOCK, clock);
       parent.registerInstance(LOGGER, logger);
       parent.registerInstance(NETWORK, network);
       // Outgoing mail (send_email): the mail module's mailer (core/mail), looked up on first use.
@@ -145,7 +143,7 @@ export function createActionsModule(): ServiceModule {
         return {
           http,
           counters: store.counters,
-          clock: sdkClock,
+          clock,
           logger,
           net: network,
           providers: providersFor(token),

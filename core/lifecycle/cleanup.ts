@@ -15,7 +15,7 @@ export const INACTIVITY_MS = 7 * 24 * 3600 * 1000;
 export const STALE_LISTENER_MS = 60_000;
 const BATCH = 500;
 
-export async function cleanupTokens(store: Store, tokens: TokenService, clock: Clock, logger?: Logger): Promise<{ expired: number; inactive: number }> {
+export async function cleanupTokens(store: Store, tokens: TokenService, clock: Pick<Clock, 'now'>, logger?: Logger): Promise<{ expired: number; inactive: number }> {
   const now = clock.now();
   const counts = { expired: 0, inactive: 0 };
   for (const [kind, find] of [
@@ -38,7 +38,7 @@ export async function cleanupTokens(store: Store, tokens: TokenService, clock: C
 }
 
 /** Deletes rate-limit windows and set-response waits past their time. */
-export async function sweepExpired(store: Store, clock: Clock): Promise<{ counters: number; listeners: number }> {
+export async function sweepExpired(store: Store, clock: Pick<Clock, 'now'>): Promise<{ counters: number; listeners: number }> {
   const now = clock.now();
   return {
     counters: await store.counters.sweep(now),

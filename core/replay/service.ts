@@ -59,7 +59,7 @@ export const SHUTDOWN_MESSAGE = 'The service stopped while the replay ran; start
 
 export interface ReplayDeps {
   store: Store;
-  clock: Clock;
+  clock: Pick<Clock, 'now'>;
   logger: Logger;
   /** The token's actions as a capture runs them (inline now, queued ones as jobs); null when it has none. */
   actions: () => ActionsHook | null;

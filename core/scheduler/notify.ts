@@ -20,7 +20,7 @@ export interface MailerLike {
 export interface NotifierDeps {
   store: Store;
   http: OutboundClient;
-  clock: Clock;
+  clock: Pick<Clock, 'now'>;
   logger: Logger;
   /** The mailer, looked up when needed (the mail module may start after the scheduler). */
   mailer(): MailerLike | undefined;

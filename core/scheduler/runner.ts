@@ -22,7 +22,7 @@ export interface FailureNotice {
 export interface RunnerDeps {
   store: Store;
   http: OutboundClient;
-  clock: Clock;
+  clock: Pick<Clock, 'now'>;
   logger: Logger;
   /**
    * Told about a failed run (request error, failed check or server error). Not awaited: the

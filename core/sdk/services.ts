@@ -3,6 +3,7 @@
 // and tests supply the in-memory ones from ./testing.ts. Plugins never import core internals.
 import 'reflect-metadata';
 import type { InjectionToken } from 'tsyringe';
+import { createLogger } from './logger.js';
 import type { CapturedRequest } from './types.js';
 
 export interface HttpRequest {
@@ -67,11 +68,14 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** Structured log lines: a message and fields (`err` an Error, shown with its stack). */
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** A logger that adds `fields` to every line. */
+  child(fields: Record<string, unknown>): Logger;
 }
 
 /**
@@ -177,13 +181,9 @@ export const systemClock: Clock = {
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LEVELS)[number];
 
-/** One JSON line per entry on stderr, at or above `level`. */
+/** One JSON line per entry on stderr (`time`, `level`, `msg`, the fields), at or above `level`. */
 export function consoleLogger(level: LogLevel = 'info'): Logger {
-  const min = LEVELS.indexOf(level);
-  const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
-    if (LEVELS.indexOf(lvl) >= min) process.stderr.write(JSON.stringify({ level: lvl, message, ...fields }) + '\n');
-  };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return createLogger(level, {}, (line) => process.stderr.write(line + '\n'));
 }
 
 /**

@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { ActionRegistry } from '../actions/registry.js';
+import { silentLogger } from './logger.js';
 import type { CompiledRule } from './redaction.js';
 import { runChain, type ChainLine } from '../actions/runner.js';
 import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
@@ -151,7 +152,7 @@ export function stubDatabases(
   };
 }
 
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+export { silentLogger };
 
 export function testServices(overrides: Partial<Services> = {}): Services {
   return {

@@ -1,9 +1,8 @@
-// Timestamps in API bodies are `YYYY-MM-DD HH:MM:SS` in UTC.
+// Timestamps in API bodies are `YYYY-MM-DD HH:MM:SS` in UTC. The Clock is the SDK's, one type for
+// core and plugins; code that only reads the time takes `Pick<Clock, 'now'>`.
+import { systemClock, type Clock } from '../sdk/services.js';
 
-export interface Clock {
-  now(): number;
-}
-export const systemClock: Clock = { now: () => Date.now() };
+export { systemClock, type Clock };
 
 export function formatTimestamp(ms: number): string;
 export function formatTimestamp(ms: number | null | undefined): string | null;
@@ -21,17 +20,14 @@ export function parseTimestamp(text: string): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+/** Waits `ms`, or less when the signal aborts (resolves either way). */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> => systemClock.sleep(ms, signal);
 
 /**
  * Microsecond capture keys: wall-clock based, strictly increasing within a process, so two captures
  * in the same millisecond keep their order.
  */
-export function createSortingKeys(clock: Clock = systemClock): () => number {
+export function createSortingKeys(clock: Pick<Clock, 'now'> = systemClock): () => number {
   let last = 0;
   return () => {
     last = Math.max(clock.now() * 1000, last + 1);
