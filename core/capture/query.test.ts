@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { createActionsModule } from '../actions/module.js';
-import { RequestView } from '../http/requests/requests.schema.js';
+import { RequestView } from './request-view.js';
 import { queryAllOf, queryOf } from './query.js';
 
 describe('queryOf', () => {

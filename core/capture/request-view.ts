@@ -1,6 +1,9 @@
-// A captured request as the API (and the realtime channel) shows it.
+// A captured request as the API (and the realtime channel) shows it: requestView renders it and
+// RequestView (zod) documents it for /openapi.json and schemas/request.schema.json.
+import { z } from 'zod';
 import { queryAllOf } from './query.js';
 import { sentResponseOf } from './sent-response.js';
+import { RedactionEntrySchema } from '../sdk/redaction.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 
@@ -40,3 +43,64 @@ export function requestView(r: RequestRecord, token?: TokenRecord): Record<strin
     updated_at: formatTimestamp(r.updated_at),
   };
 }
+
+/** What a capture URL sent back (HTTP captures). */
+export const SentResponseView = z.object({
+  status: z.number().int(),
+  content_type: z.string(),
+  headers: z.record(z.string(), z.string()).describe('Headers sent, besides CORS headers and Content-Length'),
+  body: z.string(),
+  body_encoding: z.enum(['utf8', 'base64']),
+  size: z.number().int().describe('Bytes of the body sent'),
+  truncated: z.boolean().describe('The stored body was cut at 64 KiB'),
+  source: z
+    .enum(['stored', 'default'])
+    .describe("stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings"),
+});
+
+/** A captured request as the API returns it (documentation, /openapi.json and schemas/). */
+export const RequestView = z.object({
+  uuid: z.string().uuid(),
+  type: z.enum(['web', 'email', 'dns']),
+  token_id: z.string().uuid(),
+  team_id: z.number().int().nullable(),
+  ip: z.string(),
+  hostname: z.string(),
+  method: z.string(),
+  user_agent: z.string(),
+  content: z.string().describe('The body as UTF-8 text; `raw` returns the exact bytes'),
+  query: z.record(z.string(), z.string()).nullable().describe('Query string: the last value of a repeated key'),
+  query_all: z.record(z.string(), z.array(z.string())).nullable().describe('Every value of each query key, in order'),
+  response: SentResponseView.optional().describe('What was sent back (HTTP captures; on realtime events only when it was not the default response)'),
+  request: z.record(z.string(), z.unknown()).describe('Form fields (urlencoded or multipart)'),
+  headers: z.record(z.string(), z.array(z.string())),
+  url: z.string(),
+  size: z.number().int(),
+  files: z.array(z.object({ id: z.string(), name: z.string(), filename: z.string(), size: z.number().int(), content_type: z.string() })),
+  custom_action_output: z.array(z.string()),
+  custom_action_errors: z.array(z.unknown()),
+  redactions: z.array(RedactionEntrySchema).optional().describe('Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values'),
+  note: z.string().nullable(),
+  time: z.number(),
+  sorting: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  country: z.string().optional().describe("Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES)"),
+  country_code: z.string().optional().describe('ISO 3166-1 alpha-2 code of the country'),
+  region: z.string().optional(),
+  city: z.string().optional(),
+  sender: z.string().optional(),
+  message_id: z.string().optional(),
+  destinations: z.array(z.string()).optional(),
+  text_content: z.string().optional(),
+  html_content: z.string().optional(),
+  checks: z.record(z.string(), z.unknown()).optional(),
+  dns: z
+    .object({
+      name: z.string().describe('The name asked, in the case it reached the service'),
+      type: z.string(),
+      protocol: z.enum(['udp', 'tcp']),
+      subdomain: z.string().describe('The labels before the token'),
+    })
+    .optional(),
+});

@@ -7,7 +7,7 @@ import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { createActionsModule } from '../actions/module.js';
-import { RequestView } from '../http/requests/requests.schema.js';
+import { RequestView } from '../capture/request-view.js';
 import { createDnsModule, type DnsInfo } from './index.js';
 import { parseAnswers, select, txtStrings } from './answers.js';
 
