@@ -23,7 +23,7 @@ import { createSealer, loadSecretKey, type Sealer } from '../core/auth/sealing.j
 import { loadConfig, type Config } from '../core/config.js';
 import { HttpError, StartupError } from '../core/errors.js';
 import { explainStartupError, prepareDataDir } from '../core/lifecycle/startup.js';
-import { createLogger } from '../core/logger.js';
+import { silentLogger } from '../core/logger.js';
 import { openStore, sqliteFile, storeLocation } from '../core/store/index.js';
 import { systemClock } from '../core/util/time.js';
 import { resolveOrCreateToken } from '../core/workflows/apply-dir.js';
@@ -99,7 +99,8 @@ function parseArgs(argv: string[]): Args {
 
 async function registry(): Promise<ActionRegistry> {
   const config = loadConfig();
-  const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, logger: createLogger('warn') });
+  // The loader logs nothing here: each failure is said once, as a warning on stderr.
+  const { registry, failures } = await loadPlugins({ packages: config.PLUGINS, logger: silentLogger });
   for (const f of failures) say(`warning: plugin ${f.source} not loaded: ${f.message}`);
   return registry;
 }

@@ -3,11 +3,11 @@
 // checked-in files are current.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { actionCatalogue } from '../core/actions/catalogue.js';
 import { actionSchemas } from '../core/actions/schemas.js';
+import { REPO_ROOT } from '../core/util/paths.js';
 
-const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'schemas', 'actions');
+const dir = path.join(REPO_ROOT, 'schemas', 'actions');
 const schemas = await actionSchemas();
 fs.mkdirSync(dir, { recursive: true });
 for (const file of fs.readdirSync(dir)) {
@@ -21,6 +21,6 @@ for (const [file, schema] of Object.entries(schemas)) {
   console.log('wrote', path.join('schemas/actions', file));
 }
 
-const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'actions.md');
+const docs = path.join(REPO_ROOT, 'docs', 'actions.md');
 fs.writeFileSync(docs, await actionCatalogue());
 console.log('wrote docs/actions.md');

@@ -2,10 +2,9 @@
 // `npm run schemas`; a test checks the checked-in files are current.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as root } from '../core/util/paths.js';
 import { coreSchemas } from './schemas.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 for (const [name, schema] of Object.entries(coreSchemas())) {
   const file = path.join(root, 'schemas', name);
   fs.mkdirSync(path.dirname(file), { recursive: true });

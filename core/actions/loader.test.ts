@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { container } from 'tsyringe';
+import { createLogger } from '../logger.js';
 import { silentLogger } from '../sdk/testing.js';
 import { BUILTIN_PLUGINS_DIR, loadPlugins } from './loader.js';
 
@@ -47,6 +48,14 @@ describe('loadPlugins', () => {
     expect(failures[1].message).toMatch(/already provided by good/);
     expect(failures[2].message).toMatch(/captureActions\.entry/);
     expect(failures[3].message).toMatch(/does not export a plugin/);
+  });
+
+  it('logs each failure once, as an error naming the plugin and the error', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    await loadPlugins({ pluginsDir: root, logger: createLogger('debug', {}, (l) => lines.push(JSON.parse(l))) });
+    const errors = lines.filter((l) => l.level === 'error');
+    expect(errors.map((l) => path.basename(String(l.plugin)))).toEqual(['b-throws', 'c-duplicate', 'd-no-entry', 'e-not-a-plugin']);
+    expect(errors[0]).toMatchObject({ msg: 'Action plugin failed to load and was skipped', err: { message: 'broken at import' } });
   });
 
   it('gives each plugin its own child container', async () => {

@@ -5,10 +5,11 @@ import 'reflect-metadata';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import * as sdk from '../sdk/index.js';
 import type { Logger, PluginDefinition } from '../sdk/index.js';
+import { BUILD_ROOT, REPO_ROOT, RUNNING_FROM_SOURCE } from '../util/paths.js';
 import { ActionRegistry } from './registry.js';
 
 export interface PluginManifest {
@@ -49,11 +50,7 @@ export interface LoadPluginsResult {
   failures: PluginFailure[];
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// From source (tsx, vitest) this file is core/actions/loader.ts; compiled it is dist/core/actions/loader.js.
-const runningFromSource = import.meta.url.endsWith('.ts');
-const buildRoot = path.resolve(here, '../..');
-export const REPO_ROOT = runningFromSource ? buildRoot : path.resolve(buildRoot, '..');
+export { REPO_ROOT };
 export const BUILTIN_PLUGINS_DIR = path.join(REPO_ROOT, 'plugins');
 
 function readManifest(dir: string): PluginManifest {
@@ -70,10 +67,10 @@ function readManifest(dir: string): PluginManifest {
  */
 export function entryModule(dir: string, entry: string): string {
   const file = path.resolve(dir, entry);
-  if (!/\.[cm]?ts$/.test(entry) || runningFromSource) return file;
+  if (!/\.[cm]?ts$/.test(entry) || RUNNING_FROM_SOURCE) return file;
   const rel = path.relative(REPO_ROOT, file);
   if (rel.startsWith('..')) throw new Error(`${entry}: a TypeScript entry outside the repository cannot be loaded by the compiled server; publish JavaScript`);
-  const compiled = path.join(buildRoot, rel).replace(/\.([cm]?)ts$/, '.$1js');
+  const compiled = path.join(BUILD_ROOT, rel).replace(/\.([cm]?)ts$/, '.$1js');
   if (!existsSync(compiled)) throw new Error(`${compiled} does not exist; run the build`);
   return compiled;
 }
@@ -151,7 +148,7 @@ export async function loadPlugins(options: LoadPluginsOptions = {}): Promise<Loa
       const message = e instanceof Error ? e.message : String(e);
       failures.push({ source, message });
       const named = (options.packages ?? []).includes(source) ? ' (named in PLUGINS: install it beside the service, or remove it from PLUGINS)' : '';
-      logger.error(`Action plugin failed to load and was skipped${named}`, { plugin: source, error: message });
+      logger.error(`Action plugin failed to load and was skipped${named}`, { plugin: source, err: e });
     }
   }
   return { registry, plugins, failures };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './loader.js';
+import { REPO_ROOT } from '../util/paths.js';
 import { actionCatalogue } from './catalogue.js';
 import { actionSchemas } from './schemas.js';
 

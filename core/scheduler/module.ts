@@ -6,7 +6,7 @@
 // `enqueue(name, data, runAt)`, e.g. for queued actions), 'outbound' (the outbound HTTP client)
 // and 'schedules' ({service, scheduler}).
 import path from 'node:path';
-import { REPO_ROOT } from '../actions/loader.js';
+import { REPO_ROOT } from '../util/paths.js';
 import { schedulesRouter } from '../http/schedules/schedules.router.js';
 import type { HttpServices } from '../http/services.js';
 import { cleanupTokens, sweepExpired } from '../lifecycle/cleanup.js';

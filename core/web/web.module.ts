@@ -4,11 +4,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from '../http/services.js';
 import type { ModuleContext, ServiceModule, StartedModule } from '../modules.js';
+import { REPO_ROOT } from '../util/paths.js';
 
 /** Where the page is mounted: every asset path starts with it (vite `base`). */
 export const WEB_PREFIX = '/app';
@@ -29,13 +29,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/**
- * The built page: dist/web beside the compiled module (dist/core/web -> dist/web), or under the
- * project's dist/ when the module runs from source (tests, `npm run dev`).
- */
+/** The built page: the repository's dist/web, whether the module runs compiled or from source. */
 export function defaultWebDir(): string {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  return path.basename(root) === 'dist' ? path.join(root, 'web') : path.join(root, 'dist', 'web');
+  return path.join(REPO_ROOT, 'dist', 'web');
 }
 
 export interface WebOptions {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ModuleContext } from '../modules.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
-import { REPO_ROOT } from '../actions/loader.js';
+import { REPO_ROOT } from '../util/paths.js';
 import { parseDocumentText } from './document.js';
 import type { WorkflowService } from './service.js';
 
@@ -51,7 +51,7 @@ export async function applyWorkflowDir(ctx: ModuleContext, workflows: WorkflowSe
       await workflows.apply(token, doc);
       applied++;
     } catch (err) {
-      ctx.logger.error('workflow could not be applied', { file: name, error: err instanceof Error ? err.message : String(err) });
+      ctx.logger.error('workflow could not be applied', { file: name, err });
     }
   }
   if (applied) ctx.logger.info('workflows applied', { dir, applied });

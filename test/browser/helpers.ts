@@ -5,14 +5,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
+import { REPO_ROOT } from '../../core/util/paths.js';
 import { webModule } from '../../core/web/web.module.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ROOT = REPO_ROOT;
 export const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere (e.g. Chrome on a hosted CI runner). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
