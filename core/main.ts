@@ -1,6 +1,5 @@
 // Composition root: read the configuration, check what a person can get wrong, start the servers,
 // say where everything is, shut down cleanly on a signal.
-import 'reflect-metadata';
 import { loadConfig, type Config } from './config.js';
 import { StartupError } from './errors.js';
 import { explainStartupError, prepareDataDir, readyFields } from './lifecycle/startup.js';

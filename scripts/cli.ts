@@ -12,7 +12,6 @@
 // not exist (a mistyped DATA_DIR would otherwise get a new, empty one) unless `--create` is given.
 // Errors in files are reported as `file:line:column: field: message`, all of them; the exit code is
 // 0 only when every document was valid or applied, 1 otherwise, 2 for a usage error.
-import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { loadPlugins } from '../core/actions/loader.js';

@@ -1,10 +1,9 @@
-import 'reflect-metadata';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { container } from 'tsyringe';
 import { createLogger } from '../logger.js';
+import { container } from '../sdk/container.js';
 import { silentLogger } from '../sdk/testing.js';
 import { BUILTIN_PLUGINS_DIR, loadPlugins } from './loader.js';
 

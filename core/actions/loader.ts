@@ -1,12 +1,11 @@
 // Loads action plugins at start-up: every folder of plugins/ with a manifest, then the packages
 // named in configuration (PLUGINS). Each plugin is imported on its own and gets a child container;
 // one that fails is reported and skipped, never fatal to the others.
-import 'reflect-metadata';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
 import * as sdk from '../sdk/index.js';
 import type { Logger, PluginDefinition } from '../sdk/index.js';
 import { BUILD_ROOT, REPO_ROOT, RUNNING_FROM_SOURCE } from '../util/paths.js';

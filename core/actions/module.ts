@@ -1,7 +1,6 @@
 // The action runtime as a service module: loads the plugins, runs a token's chain on every capture,
 // and serves the actions, workflow, action-types and global-variables APIs.
-import 'reflect-metadata';
-import { container as rootContainer, instanceCachingFactory } from 'tsyringe';
+import { container as rootContainer, instanceCachingFactory } from '../sdk/container.js';
 import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import { globalsRouter } from '../http/globals/globals.router.js';

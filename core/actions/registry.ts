@@ -1,6 +1,5 @@
 // The action types known to this process, each with the plugin (and container) it came from.
-import 'reflect-metadata';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
 import { z } from 'zod';
 import { ValidationError, type FieldErrors } from '../errors.js';
 import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';

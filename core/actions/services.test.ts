@@ -1,6 +1,5 @@
-import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
-import { container } from 'tsyringe';
+import { container } from '../sdk/container.js';
 import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, fetchHttpClient, openNetwork, systemClock } from '../sdk/index.js';
 import { fakeClock, memoryCounters, memoryGlobals, silentLogger } from '../sdk/testing.js';
 import { createSqliteStore } from '../store/sqlite/index.js';

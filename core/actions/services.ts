@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, systemClock, type Clock, type GlobalVariables, type Services } from '../sdk/index.js';
 

@@ -1,7 +1,6 @@
 // Outgoing mail for actions (Send Email). Core registers the implementation under MAILER in the
 // container every plugin's child container descends from; core/mail/relay.ts delivers through the
 // configured SMTP relay (SMTP_RELAY_URL) or, without one, to this service's own SMTP server.
-import 'reflect-metadata';
 import type { InjectionToken } from 'tsyringe';
 
 export interface OutgoingAttachment {

@@ -1,7 +1,6 @@
 // The services an action may use. They are interfaces only: core supplies the real
 // implementations (the outbound-policy HTTP client, the store's counters and global variables)
 // and tests supply the in-memory ones from ./testing.ts. Plugins never import core internals.
-import 'reflect-metadata';
 import type { InjectionToken } from 'tsyringe';
 import { createLogger } from './logger.js';
 import type { CapturedRequest } from './types.js';

@@ -1,7 +1,6 @@
 // Runs one action the way the chain runner does (variables replaced, parameters parsed, errors
 // captured), with in-memory services and no server. For plugin tests.
-import 'reflect-metadata';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer } from './container.js';
 import { ActionRegistry } from '../actions/registry.js';
 import { silentLogger } from './logger.js';
 import type { CompiledRule } from './redaction.js';
