@@ -41,4 +41,8 @@ export type { OAuthContext, OAuthCredentials, OAuthProviderKind } from './oauth.
 export { MAX_CELL_VARIABLES, cellColumns, cellRows } from './cells.js';
 export { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, REDACTION_PRESETS, RedactionRuleSchema, RedactionSettingsSchema, luhnValid } from './redaction.js';
 export type { ActionRedactionRule, RedactionEntry, RedactionRule, RedactionSettings } from './redaction.js';
+export { MAILER } from './mail.js';
+export type { Mailer, OutgoingAttachment, OutgoingMail, SentMail } from './mail.js';
+export { MIXED_MESSAGE, ParameterError, bindParameters, mixesStyles, scanPlaceholders } from './sql-placeholders.js';
+export type { BoundStatement, Dialect, ParamsInput, Placeholder, SqlValue } from './sql-placeholders.js';
 export type { Cell } from './cells.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '../../../core/actions/module.js';
+import { createActionsModule } from '../../../core/sdk/testing-host.js';
 import { runAction, validateParams } from '../../../core/sdk/testing.js';
 import { startTestServer } from '../../../test/helpers/server.js';
 import { bytesText, textBytes, type Network } from '../../../core/sdk/index.js';

@@ -3,8 +3,7 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry } from '../../../core/actions/registry.js';
-import { runChain } from '../../../core/actions/runner.js';
+import { ActionRegistry, runChain } from '../../../core/sdk/testing-host.js';
 import { defineAction, z } from '../../../core/sdk/index.js';
 import { TEST_TOKEN, memoryRequests, runAction, testRequest, testServices, validateParams } from '../../../core/sdk/testing.js';
 import { getRequests } from '../src/get-requests.js';

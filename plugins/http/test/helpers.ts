@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createOutboundClient } from '../../../core/net/outbound.js';
+import { createOutboundClient } from '../../../core/sdk/testing-host.js';
 import type { HttpClient } from '../../../core/sdk/index.js';
 
 export interface Received {

@@ -2,8 +2,7 @@
 // result variables, failures, retries and timeouts.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ActionRegistry } from '../../../core/actions/registry.js';
-import { runChain } from '../../../core/actions/runner.js';
+import { ActionRegistry, runChain } from '../../../core/sdk/testing-host.js';
 import { bytesText, fetchHttpClient, textBytes } from '../../../core/sdk/index.js';
 import { TEST_TOKEN, fakeClock, runAction, stubHttp, testRequest, testServices, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';
 import { httpRequest } from '../src/http.js';

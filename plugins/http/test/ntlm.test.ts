@@ -1,7 +1,7 @@
 // NTLM in the HTTP Request action: the MS-NLMP test vectors, then the whole handshake against a
 // local server that issues a challenge per connection and checks the NTLMv2 proof.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '../../../core/actions/module.js';
+import { createActionsModule } from '../../../core/sdk/testing-host.js';
 import { runAction } from '../../../core/sdk/testing.js';
 import { fetchHttpClient } from '../../../core/sdk/index.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxPool } from '../../../core/sandbox/index.js';
+import { createSandboxPool } from '../../../core/sdk/testing-host.js';
 import { SANDBOX } from '../../../core/sdk/index.js';
 import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams } from '../../../core/sdk/testing.js';
 import plugin from '../src/index.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry } from '../../../core/actions/registry.js';
-import { runChain } from '../../../core/actions/runner.js';
+import { ActionRegistry, runChain } from '../../../core/sdk/testing-host.js';
 import { bytesText, hasBytes, textBytes } from '../../../core/sdk/index.js';
 import { TEST_TOKEN, runAction, testRequest, testServices, validateParams } from '../../../core/sdk/testing.js';
 import { modifyResponse } from '../../behaviour/src/modify-response.js';

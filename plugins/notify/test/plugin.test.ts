@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry } from '../../../core/actions/registry.js';
-import { providerTypes } from '../../../core/providers/service.js';
+import { ActionRegistry, providerTypes } from '../../../core/sdk/testing-host.js';
 import plugin from '../src/index.js';
 
 describe('the notify plugin', () => {

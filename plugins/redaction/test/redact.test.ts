@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactRequest } from '../../../core/sdk/redaction.js';
+import { redactRequest } from '../../../core/sdk/testing-host.js';
 import { runAction, validateParams } from '../../../core/sdk/testing.js';
 import { redact } from '../src/redact.js';
 

@@ -3,8 +3,7 @@
 // delivers through another server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { createActionsModule } from '../../../core/actions/module.js';
-import { createMailModule, type MailInfo } from '../../../core/mail/index.js';
+import { createActionsModule, createMailModule, type MailInfo } from '../../../core/sdk/testing-host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 const DOMAIN = 'send.test.internal';

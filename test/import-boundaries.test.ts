@@ -1,0 +1,130 @@
+// Import boundaries (issue 15: one way to wire things). Every .ts file under core/ and plugins/ is
+// scanned for its imports (static `import … from`, `export … from`, `import type`, dynamic
+// `import('…')`) with TypeScript's own pre-processor, no build. The rules:
+//
+// Layers
+//   1. Plugins use the SDK only. Plugin code (plugins/<name>/**, outside its test/ folder and
+//      *.test.ts files) imports nothing under core/ but core/sdk/index.js. Plugin tests may also import
+//      core/sdk/testing.js (runAction and in-memory services) and core/sdk/testing-host.js (the host's
+//      own parts for end-to-end tests: actions module, registry and runner, sandbox, outbound client,
+//      mail module, capture-time redaction). Whatever else a plugin needs is exported by the SDK index.
+//   2. Nothing below the HTTP layer imports core/http/**. Domain services own their schemas and
+//      renderers (core/tokens/tokens.schema.ts, core/capture/request-view.ts, core/error-response.ts,
+//      core/tokens/access.ts); core/http imports them, never the reverse. The composition root may
+//      import core/http because it is where routers are mounted: core/main.ts, core/server.ts,
+//      core/modules.ts, and each feature's module file (core/<feature>/module.ts or
+//      core/<feature>/<name>.module.ts), which wires its services to its routers.
+//   3. The SDK stands alone. Files of core/sdk/ import only other core/sdk/ files (and packages);
+//      the test harnesses core/sdk/testing.ts and core/sdk/testing-host.ts and the SDK's own tests
+//      may reach into the host they test.
+// A failure names the file and the import; fix it by moving the function to the layer it belongs to
+// or by exporting it from the SDK index, not by widening these rules.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every specifier a TypeScript source imports or re-exports, dynamic imports included. */
+function importsOf(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
+}
+
+function tsFiles(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) tsFiles(p, out);
+    else if (/\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const COMPOSITION_ROOT = new Set(['core/main.ts', 'core/server.ts', 'core/modules.ts']);
+const isFeatureModule = (file: string) => /^core\/[^/]+\/(module|[^/]+\.module)\.ts$/.test(file);
+const isPluginTest = (file: string) => /^plugins\/[^/]+\/test\//.test(file) || file.endsWith('.test.ts');
+const PLUGIN_CODE_MAY_IMPORT = new Set(['core/sdk/index.js']);
+const PLUGIN_TESTS_MAY_IMPORT = new Set(['core/sdk/index.js', 'core/sdk/testing.js', 'core/sdk/testing-host.js']);
+const SDK_HARNESSES = new Set(['core/sdk/testing.ts', 'core/sdk/testing-host.ts']);
+
+/**
+ * Why `file` may not import `target` (both relative to the repository root, `/`-separated), or null.
+ * Only imports that resolve inside the repository are judged; packages are not.
+ */
+function violation(file: string, target: string): string | null {
+  if (file.startsWith('plugins/') && target.startsWith('core/')) {
+    const allowed = isPluginTest(file) ? PLUGIN_TESTS_MAY_IMPORT : PLUGIN_CODE_MAY_IMPORT;
+    if (!allowed.has(target)) return `plugins import ${[...allowed].join(' or ')} only`;
+  }
+  if (file.startsWith('core/') && !file.startsWith('core/http/') && target.startsWith('core/http/')) {
+    if (!COMPOSITION_ROOT.has(file) && !isFeatureModule(file)) return 'only core/http and the composition root import core/http';
+  }
+  if (file.startsWith('core/sdk/') && target.startsWith('core/') && !target.startsWith('core/sdk/')) {
+    if (!SDK_HARNESSES.has(file) && !file.endsWith('.test.ts')) return 'the SDK imports only core/sdk';
+  }
+  return null;
+}
+
+function scan(): { problems: string[]; files: number; relativeImports: number } {
+  const problems: string[] = [];
+  let files = 0;
+  let relativeImports = 0;
+  for (const abs of [...tsFiles(path.join(root, 'core')), ...tsFiles(path.join(root, 'plugins'))]) {
+    const file = path.relative(root, abs).split(path.sep).join('/');
+    files++;
+    for (const spec of importsOf(fs.readFileSync(abs, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      relativeImports++;
+      const target = path.relative(root, path.resolve(path.dirname(abs), spec)).split(path.sep).join('/');
+      const why = violation(file, target);
+      if (why) problems.push(`${file} imports '${spec}' (${target}): ${why}`);
+    }
+  }
+  return { problems, files, relativeImports };
+}
+
+describe('import boundaries', () => {
+  it('the scanner sees static, type-only, re-exported and dynamic imports, and not ones in comments or strings', () => {
+    const source = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "import {\n  c,\n  d,\n} from './multi-line.js';",
+      "export { e } from './e.js';",
+      "export * from './star.js';",
+      "import './side-effect.js';",
+      "const f = await import('./dynamic.js');",
+      "// import { g } from './commented.js';",
+      "const s = \"import { h } from './in-a-string.js'\";",
+    ].join('\n');
+    expect(importsOf(source)).toEqual(['./a.js', '../b.js', './multi-line.js', './e.js', './star.js', './side-effect.js', './dynamic.js']);
+  });
+
+  it('the rules refuse what they should and let the rest through', () => {
+    expect(violation('plugins/http/src/send.ts', 'core/sdk/index.js')).toBeNull();
+    expect(violation('plugins/http/src/send.ts', 'core/sdk/mail.js')).toMatch(/plugins import core\/sdk\/index\.js only/);
+    expect(violation('plugins/http/src/send.ts', 'core/sdk/testing.js')).not.toBeNull();
+    expect(violation('plugins/http/src/send.ts', 'core/actions/runner.js')).not.toBeNull();
+    expect(violation('plugins/http/test/send.test.ts', 'core/sdk/testing.js')).toBeNull();
+    expect(violation('plugins/http/test/helpers.ts', 'core/sdk/testing-host.js')).toBeNull();
+    expect(violation('plugins/http/test/send.test.ts', 'core/net/outbound.js')).not.toBeNull();
+    expect(violation('core/capture/http-capture.ts', 'core/http/middleware/errors.js')).toMatch(/composition root/);
+    expect(violation('core/capture/query.test.ts', 'core/http/requests/requests.schema.js')).not.toBeNull();
+    expect(violation('core/http/app.ts', 'core/http/services.js')).toBeNull();
+    expect(violation('core/server.ts', 'core/http/app.js')).toBeNull();
+    expect(violation('core/actions/module.ts', 'core/http/actions/actions.router.js')).toBeNull();
+    expect(violation('core/web/web.module.ts', 'core/http/services.js')).toBeNull();
+    expect(violation('core/actions/module-helpers.ts', 'core/http/services.js')).not.toBeNull();
+    expect(violation('core/sdk/headers.ts', 'core/util/time.js')).toMatch(/the SDK imports only core\/sdk/);
+    expect(violation('core/sdk/testing.ts', 'core/actions/runner.js')).toBeNull();
+    expect(violation('core/sdk/headers.ts', 'core/sdk/bytes.js')).toBeNull();
+  });
+
+  it('no file in core/ or plugins/ crosses a layer boundary', () => {
+    const { problems, files, relativeImports } = scan();
+    expect(files).toBeGreaterThan(300); // core/ and plugins/ were found and read
+    expect(relativeImports).toBeGreaterThan(1000);
+    expect(problems).toEqual([]);
+  });
+});
