@@ -1,6 +1,5 @@
 // The public plugin SDK. A plugin imports only from here (or receives this module from the loader
 // when it exports a factory), never from core internals.
-import 'reflect-metadata';
 
 export { z } from 'zod';
 export type { DependencyContainer, InjectionToken } from 'tsyringe';

@@ -153,6 +153,9 @@ export function stubDatabases(
 
 export { silentLogger };
 
+/** The root container: host services a test registers here reach every plugin's child container. */
+export { rootContainer };
+
 export function testServices(overrides: Partial<Services> = {}): Services {
   return {
     http: stubHttp(() => {

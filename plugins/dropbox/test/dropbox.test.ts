@@ -1,6 +1,5 @@
 // The Dropbox actions against a fake Dropbox API v2 on loopback (test/fake-dropbox.ts), through the
 // SDK's fetch client and an in-memory dropbox provider pointing at it.
-import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchHttpClient, forgetOAuthRenewals } from '../../../core/sdk/index.js';
 import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';

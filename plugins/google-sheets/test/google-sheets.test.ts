@@ -1,6 +1,5 @@
 // The Google Sheets actions against a fake Sheets API v4 on loopback (test/fake-sheets.ts),
 // through the SDK's fetch client and an in-memory google provider pointing at it.
-import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchHttpClient, forgetOAuthRenewals } from '../../../core/sdk/index.js';
 import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';

@@ -2,13 +2,11 @@
 // ('supabase') / require('@supabase/supabase-js') against a local server speaking PostgREST's
 // protocol, and require('nats') against the NATS server this machine runs on 127.0.0.1:4222. Both
 // go through the outbound policy (core/net/outbound.ts), as the running service wires them.
-import 'reflect-metadata';
 import { connect, StringCodec, type NatsConnection } from 'nats';
-import { container } from 'tsyringe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboundClient, resolveAllowed, type OutboundPolicy, createSandboxPool } from '../../../core/sdk/testing-host.js';
 import { SANDBOX, type HttpClient, type Network } from '../../../core/sdk/index.js';
-import { runAction } from '../../../core/sdk/testing.js';
+import { runAction, rootContainer as container } from '../../../core/sdk/testing.js';
 import { javascript } from '../src/javascript.js';
 import { parseServer } from '../src/nats.js';
 import { NATS, requireNats } from './nats-server.js';

@@ -1,9 +1,7 @@
-import 'reflect-metadata';
-import { container } from 'tsyringe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxPool } from '../../../core/sdk/testing-host.js';
 import { SANDBOX } from '../../../core/sdk/index.js';
-import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams } from '../../../core/sdk/testing.js';
+import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams, rootContainer as container } from '../../../core/sdk/testing.js';
 import plugin from '../src/index.js';
 import { javascript } from '../src/javascript.js';
 

@@ -1,6 +1,5 @@
 // The OneDrive and Excel actions against a fake Microsoft Graph on loopback (test/fake-graph.ts),
 // through the SDK's fetch client and an in-memory microsoft provider pointing at it.
-import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchHttpClient, forgetOAuthRenewals } from '../../../core/sdk/index.js';
 import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '../../../core/sdk/testing.js';

@@ -1,6 +1,5 @@
 // send_email_smtp against real in-process SMTP servers on loopback: STARTTLS, implicit TLS and
 // plain, each with AUTH checked; what they received is parsed back with mailparser.
-import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
@@ -8,10 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import { container as rootContainer } from 'tsyringe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bytesText, type Network } from '../../../core/sdk/index.js';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, validateParams, rootContainer } from '../../../core/sdk/testing.js';
 import { SMTP_TLS_OPTIONS, sendEmailSmtp } from '../src/send-email-smtp.js';
 
 const HOST = 'mail.test.internal';

@@ -1,8 +1,6 @@
-import 'reflect-metadata';
-import { container as rootContainer } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { MAILER, bytesText, type Mailer, type OutgoingMail } from '../../../core/sdk/index.js';
-import { runAction } from '../../../core/sdk/testing.js';
+import { runAction, rootContainer } from '../../../core/sdk/testing.js';
 import { parseRecipients, sendEmail } from '../src/send-email.js';
 
 function fakeMailer(reject: string[] = []) {
