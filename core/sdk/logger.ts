@@ -1,9 +1,18 @@
 // The one logger (core's, and the SDK's consoleLogger), level from LOG_LEVEL. Lines are JSON for
 // machines (LOG_FORMAT=json, or stdout is not a terminal) and `time level message key=value` for a
 // person at a terminal (LOG_FORMAT=text). JSON lines always have `time`, `level` and `msg`.
-import type { LogLevel, Logger } from './services.js';
+/** Structured log lines: a message and fields (`err` an Error, shown with its stack). */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  /** A logger that adds `fields` to every line. */
+  child(fields: Record<string, unknown>): Logger;
+}
 
-export type { Logger };
+const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LEVELS)[number];
 export type Level = LogLevel;
 export type LogFormat = 'json' | 'text';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -50,3 +59,8 @@ export function createLogger(
 }
 
 export const silentLogger = createLogger('silent');
+
+/** One JSON line per entry on stderr (`time`, `level`, `msg`, the fields), at or above `level`. */
+export function consoleLogger(level: LogLevel = 'info'): Logger {
+  return createLogger(level, {}, (line) => process.stderr.write(line + '\n'));
+}

@@ -2,7 +2,10 @@
 // implementations (the outbound-policy HTTP client, the store's counters and global variables)
 // and tests supply the in-memory ones from ./testing.ts. Plugins never import core internals.
 import type { InjectionToken } from 'tsyringe';
-import { createLogger } from './logger.js';
+import type { Logger } from './logger.js';
+
+export type { Logger, LogLevel } from './logger.js';
+export { consoleLogger } from './logger.js';
 import type { CapturedRequest } from './types.js';
 
 export interface HttpRequest {
@@ -67,15 +70,6 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** Structured log lines: a message and fields (`err` an Error, shown with its stack). */
-export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-  /** A logger that adds `fields` to every line. */
-  child(fields: Record<string, unknown>): Logger;
-}
 
 /**
  * Outgoing connections that are not HTTP (databases, SSH, FTP, SMTP, message brokers). Connect to
@@ -177,13 +171,6 @@ export const systemClock: Clock = {
     }),
 };
 
-const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-export type LogLevel = (typeof LEVELS)[number];
-
-/** One JSON line per entry on stderr (`time`, `level`, `msg`, the fields), at or above `level`. */
-export function consoleLogger(level: LogLevel = 'info'): Logger {
-  return createLogger(level, {}, (line) => process.stderr.write(line + '\n'));
-}
 
 /**
  * A plain fetch-based client with no outbound policy. For tests and tools only: the server
