@@ -7,17 +7,11 @@ import { Invite } from './account/Invite';
 import { Home } from './Home';
 import { href, navigate, useRoute } from './route';
 import { Schedules } from './Schedules';
-import { settings } from './settings';
+import { settings, useApiKey } from './settings';
 import { TokenPage } from './TokenPage';
 import { SharePage } from './SharePage';
 import { useUnreadErrors } from './account/ErrorLog';
 import { Announcer, announce } from './ui';
-
-export function useApiKey(): string | null {
-  const [key, setKey] = useState(settings.apiKey());
-  useEffect(() => settings.subscribe(() => setKey(settings.apiKey())), []);
-  return key;
-}
 
 function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput: number }) {
   const key = useApiKey();

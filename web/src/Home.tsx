@@ -1,7 +1,7 @@
 // Start: create a token, open one by ID, alias or URL, or pick one of yours / one opened lately.
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Page, type Token } from './api';
-import { useApiKey } from './App';
+import { useApiKey } from './settings';
 import { formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { settings } from './settings';

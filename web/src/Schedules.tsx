@@ -2,7 +2,7 @@
 // user, so they need the API key.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldErrors, type Page } from './api';
-import { useApiKey } from './App';
+import { useApiKey } from './settings';
 import { formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId } from './ui';

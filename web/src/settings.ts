@@ -1,5 +1,7 @@
 // What the page remembers in this browser: the API key, the tokens opened lately, and whether the
 // first-run screen was dismissed.
+import { useEffect, useState } from 'preact/hooks';
+
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
@@ -59,3 +61,10 @@ export const settings = {
     return () => listeners.delete(l);
   },
 };
+
+/** The API key, kept current when it changes. */
+export function useApiKey(): string | null {
+  const [key, setKey] = useState(settings.apiKey());
+  useEffect(() => settings.subscribe(() => setKey(settings.apiKey())), []);
+  return key;
+}
