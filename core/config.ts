@@ -60,6 +60,11 @@ export const ConfigSchema = z.object({
    * does not take the event loop's core from it mid-request.
    */
   SQLITE_WRITER_NICE: int(0, 19).optional(),
+  /**
+   * The highest `request_limit` a token may have (requests kept per token). The default is the
+   * seed's cap; a self-hosted operator may allow up to 1,000,000 (disk and export time grow with it).
+   */
+  MAX_REQUEST_LIMIT: int(1, 1_000_000).default(10_000),
   TOKEN_CREATE_PER_MIN_FREE: int(1, 10_000_000).default(10),
   TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
   OUTBOUND_ALLOW_PRIVATE: bool.default(true),

@@ -53,10 +53,11 @@ export function createApp(services: HttpServices, opts: AppOptions) {
 
   const base = new Router<AppState>();
   base.get('/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(config.baseUrl);
+    ctx.body = openApiDocument(config.baseUrl, config.MAX_REQUEST_LIMIT);
   });
 
-  for (const r of [base, tokensRouter(services), requestsRouter(services), shareRouter(services), errorLogRouter(services), usersRouter(services), groupsRouter(services), ...(opts.routers ?? [])]) {
+  const routers = [base, tokensRouter(services), requestsRouter(services), shareRouter(services), errorLogRouter(services), usersRouter(services), groupsRouter(services), ...(opts.routers ?? [])];
+  for (const r of routers) {
     koa.use(r.routes());
     koa.use(r.allowedMethods());
   }
@@ -90,5 +91,23 @@ export function createApp(services: HttpServices, opts: AppOptions) {
     else void capture(req, res);
   }
 
-  return { koa, handler };
+  return { koa, handler, routes: registeredRoutes(routers) };
+}
+
+/** A route the API serves: lower-case method and the OpenAPI form of its path (`/token/{token_id}`). */
+export interface RegisteredRoute {
+  method: string;
+  path: string;
+}
+
+/** Every method + path of the routers (HEAD, which the router adds to each GET, left out). */
+export function registeredRoutes(routers: Array<Router<AppState>>): RegisteredRoute[] {
+  const out: RegisteredRoute[] = [];
+  for (const r of routers) {
+    for (const layer of r.stack) {
+      const path = String(layer.path).replace(/:(\w+)/g, '{$1}');
+      for (const m of layer.methods) if (m !== 'HEAD') out.push({ method: m.toLowerCase(), path });
+    }
+  }
+  return out;
 }

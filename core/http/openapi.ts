@@ -7,7 +7,7 @@ import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogs
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { RequestView } from '../capture/request-view.js';
 import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tokens.schema.js';
-import { TokenCreateSchema, TokenUpdateSchema } from '../tokens/tokens.schema.js';
+import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 import { UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 import { TemplateCreateBody, TemplateUpdateBody } from '../templates/service.js';
@@ -156,14 +156,20 @@ const ops: Record<string, Record<string, Op>> = {
   '/metrics': { get: { summary: 'Prometheus metrics (text exposition format)' } },
 };
 
-let cached: Record<string, unknown> | undefined;
+const cached = new Map<string, Record<string, unknown>>();
 
-export function openApiDocument(baseUrl: string | null): Record<string, unknown> {
-  if (cached) return cached;
+/** The document; `maxRequestLimit` (the MAX_REQUEST_LIMIT setting) is the token bodies' `request_limit` maximum. */
+export function openApiDocument(baseUrl: string | null, maxRequestLimit = DEFAULT_MAX_REQUEST_LIMIT): Record<string, unknown> {
+  const key = `${maxRequestLimit} ${baseUrl ?? ''}`;
+  const hit = cached.get(key);
+  if (hit) return hit;
+  const tokenBodies = tokenSchemas(maxRequestLimit);
+  const bodyOf = (op: Op) => (op.body === TokenCreateSchema ? tokenBodies.create : op.body === TokenUpdateSchema ? tokenBodies.update : op.body);
   const paths: Record<string, unknown> = {};
   for (const [path, methods] of Object.entries(ops)) {
     const item: Record<string, unknown> = {};
     for (const [method, op] of Object.entries(methods)) {
+      const body = bodyOf(op);
       const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
       if (op.query) {
         for (const [name, s] of Object.entries(op.query.shape)) params.push({ name, in: 'query', required: false, schema: schema(s as z.ZodType) as never });
@@ -171,7 +177,7 @@ export function openApiDocument(baseUrl: string | null): Record<string, unknown>
       item[method] = {
         summary: op.summary,
         parameters: params,
-        ...(op.body ? { requestBody: { content: { 'application/json': { schema: schema(op.body) } } } } : {}),
+        ...(body ? { requestBody: { content: { 'application/json': { schema: schema(body) } } } } : {}),
         responses: {
           [op.status ?? '200']: op.response ? { description: 'OK', content: { 'application/json': { schema: schema(op.response) } } } : { description: 'OK' },
           default: { description: 'Error: {"message": "...", "errors": {"field": ["..."]}}' },
@@ -180,7 +186,7 @@ export function openApiDocument(baseUrl: string | null): Record<string, unknown>
     }
     paths[path] = item;
   }
-  cached = {
+  const doc = {
     openapi: '3.1.0',
     info: { title: 'Request capture service', version: '0.1.0', description: 'webhook.site-compatible request capture and automation API' },
     servers: baseUrl ? [{ url: baseUrl }] : [],
@@ -188,5 +194,6 @@ export function openApiDocument(baseUrl: string | null): Record<string, unknown>
     security: [{ ApiKey: [] }, {}],
     paths,
   };
-  return cached;
+  cached.set(key, doc);
+  return doc;
 }

@@ -9,8 +9,8 @@ import { formatTimestamp, type Clock } from '../util/time.js';
 import {
   AliasSchema,
   READ_ONLY_TOKEN_FIELDS,
-  TokenCreateSchema,
-  TokenUpdateSchema,
+  DEFAULT_MAX_REQUEST_LIMIT,
+  tokenSchemas,
   type TokenCreateBody,
   type TokenUpdateBody,
 } from './tokens.schema.js';
@@ -85,7 +85,12 @@ export class TokenService {
     private readonly store: Store,
     private readonly config: Config,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.schemas = tokenSchemas(config.MAX_REQUEST_LIMIT);
+  }
+
+  /** Create and update bodies, `request_limit` up to MAX_REQUEST_LIMIT. */
+  private readonly schemas: ReturnType<typeof tokenSchemas>;
 
   /** Seed limit: 10 creations a minute anonymous or free, 60 premium; counted in the shared store. */
   private async checkCreateRate(caller: Caller, ip: string): Promise<void> {
@@ -125,7 +130,7 @@ export class TokenService {
 
   async create(caller: Caller, raw: unknown, meta: CreateMeta): Promise<TokenRecord> {
     await this.checkCreateRate(caller, meta.ip);
-    const body = validate(TokenCreateSchema, raw ?? {});
+    const body = validate(this.schemas.create, raw ?? {});
     const premium = isPremium(caller);
     const now = this.clock.now();
     let template: TokenRecord | null = null;
@@ -154,7 +159,8 @@ export class TokenService {
       default_content: body.default_content ?? template?.default_content ?? '',
       default_status: body.default_status ?? template?.default_status ?? 200,
       default_content_type: body.default_content_type ?? template?.default_content_type ?? 'text/html',
-      request_limit: body.request_limit ?? template?.request_limit ?? 10000,
+      // 10,000 (the seed's) unless MAX_REQUEST_LIMIT is lower; a raised maximum is opt-in per token.
+      request_limit: body.request_limit ?? template?.request_limit ?? Math.min(DEFAULT_MAX_REQUEST_LIMIT, this.config.MAX_REQUEST_LIMIT),
       description: body.description ?? template?.description ?? null,
       group_id: body.group_id ?? null,
       password_hash: template?.password_hash ?? null,
@@ -179,7 +185,7 @@ export class TokenService {
     // A client sending back the object it read sends the current alias: that is not a change.
     if (input.alias === token.alias) delete input.alias;
     if (input.expiry === token.expiry) delete input.expiry;
-    const body: TokenUpdateBody = validate(TokenUpdateSchema, input);
+    const body: TokenUpdateBody = validate(this.schemas.update, input);
     if (body.alias !== undefined && body.alias !== null) requirePremium(caller, 'An alias');
     if (body.group_id !== token.group_id) await this.checkGroup(caller, body.group_id);
     const patch: TokenPatch = { updated_at: this.clock.now() };

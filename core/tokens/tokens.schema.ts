@@ -24,7 +24,13 @@ export const AliasSchema = z
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
-/** The create body of the seed; every field optional. */
+/** The seed's cap on `request_limit`, and the default of the MAX_REQUEST_LIMIT setting. */
+export const DEFAULT_MAX_REQUEST_LIMIT = 10_000;
+
+/** `request_limit` from 0 to the operator's MAX_REQUEST_LIMIT; the error names the setting. */
+const requestLimit = (max: number) => z.number().int().min(0).max(max, `must be at most ${max} (the MAX_REQUEST_LIMIT setting)`);
+
+/** The create body of the seed; every field optional. `request_limit` is checked by tokenSchemas. */
 export const TokenCreateSchema = z.object({
   default_status: int(200, 599).optional(),
   default_content: z.string().max(10 * 1024 * 1024).optional(),
@@ -33,7 +39,7 @@ export const TokenCreateSchema = z.object({
   timeout: int(0, 30).optional(),
   listen: int(0, 10).optional(),
   expiry: z.union([z.number().int().min(1), z.boolean(), z.null()]).optional(),
-  request_limit: int(0, 10000).optional(),
+  request_limit: requestLimit(DEFAULT_MAX_REQUEST_LIMIT).optional(),
   cors: z.boolean().optional(),
   alias: AliasSchema.nullable().optional(),
   actions: z.boolean().optional(),
@@ -57,3 +63,20 @@ export const READ_ONLY_TOKEN_FIELDS = [
 
 export const TokenUpdateSchema = TokenCreateSchema.omit({ clone_from: true });
 export type TokenUpdateBody = z.infer<typeof TokenUpdateSchema>;
+
+const bySetting = new Map<number, { create: typeof TokenCreateSchema; update: typeof TokenUpdateSchema }>();
+
+/**
+ * The create and update bodies with `request_limit` allowed up to `maxRequestLimit` (the
+ * MAX_REQUEST_LIMIT setting): what the token service validates with and /openapi.json documents.
+ */
+export function tokenSchemas(maxRequestLimit: number): { create: typeof TokenCreateSchema; update: typeof TokenUpdateSchema } {
+  if (maxRequestLimit === DEFAULT_MAX_REQUEST_LIMIT) return { create: TokenCreateSchema, update: TokenUpdateSchema };
+  let found = bySetting.get(maxRequestLimit);
+  if (!found) {
+    const create = TokenCreateSchema.extend({ request_limit: requestLimit(maxRequestLimit).optional() });
+    found = { create, update: create.omit({ clone_from: true }) };
+    bySetting.set(maxRequestLimit, found);
+  }
+  return found;
+}
