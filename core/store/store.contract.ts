@@ -184,6 +184,28 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect((await store.tokens.stats(t.uuid)).requests).toBe(2);
     });
 
+    it('keeps a request_limit above 10,000 (MAX_REQUEST_LIMIT raised): 25,000 kept, the oldest trimmed beyond, the count exact', async () => {
+      const limit = 25_000;
+      const t = sampleToken({ request_limit: limit });
+      await store.tokens.create(t);
+      const sorting = sortingSeq;
+      const records = Array.from({ length: limit }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), sorting: sorting + i + 1 }));
+      sortingSeq += limit;
+      // The bulk path (as a migration writes them): no trimming, the token's count follows.
+      for (let i = 0; i < limit; i += 5_000) await store.transfer.write('requests', records.slice(i, i + 5_000).map((request) => ({ request, files: [] })));
+      expect((await store.tokens.stats(t.uuid)).requests).toBe(limit);
+      // Three captures past the limit: the three oldest go, the newest is the latest.
+      const extra = [0, 1, 2].map((i) => sampleRequest(t.uuid, { body: Buffer.from(`new${i}`) }));
+      for (const r of extra) await store.requests.insert(r, limit);
+      expect((await store.tokens.stats(t.uuid)).requests).toBe(limit);
+      const oldest = await store.requests.list(t.uuid, { page: 1, perPage: 2, sorting: 'oldest' });
+      expect(oldest.total).toBe(limit);
+      expect(oldest.items.map((r) => r.body.toString())).toEqual(['b3', 'b4']);
+      const last = await store.requests.list(t.uuid, { page: limit / 100, perPage: 100, sorting: 'oldest' });
+      expect(last.items.slice(-3).map((r) => r.body.toString())).toEqual(['new0', 'new1', 'new2']);
+      expect((await store.requests.latest(t.uuid))?.uuid).toBe(extra[2]!.uuid);
+    }, 120_000);
+
     it('limit 0 stores nothing', async () => {
       const t = sampleToken({ request_limit: 0 });
       await store.tokens.create(t);
