@@ -1,5 +1,5 @@
 // CSV export of captured requests: fixed columns, then one column per header, query parameter and
-// form field seen in any of the exported requests.
+// form field seen in any of the exported requests. export.ts streams it a page at a time.
 import { queryAllOf } from '../../capture/query.js';
 import type { RequestRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
@@ -13,21 +13,39 @@ function cell(v: unknown): string {
   return /[",\n\r]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function requestsToCsv(items: RequestRecord[]): string {
-  const dyn = { header: new Set<string>(), query: new Set<string>(), form: new Set<string>() };
+/** The header, query and form keys seen in the exported requests: one column each. */
+export interface CsvKeys {
+  header: Set<string>;
+  query: Set<string>;
+  form: Set<string>;
+}
+
+export const csvKeys = (): CsvKeys => ({ header: new Set(), query: new Set(), form: new Set() });
+
+export function addCsvKeys(keys: CsvKeys, items: readonly RequestRecord[]): void {
   for (const r of items) {
-    Object.keys(r.headers).forEach((k) => dyn.header.add(k));
-    Object.keys(r.query ?? {}).forEach((k) => dyn.query.add(k));
-    Object.keys(r.form ?? {}).forEach((k) => dyn.form.add(k));
+    Object.keys(r.headers).forEach((k) => keys.header.add(k));
+    Object.keys(r.query ?? {}).forEach((k) => keys.query.add(k));
+    Object.keys(r.form ?? {}).forEach((k) => keys.form.add(k));
   }
-  const cols = [...FIXED, ...[...dyn.header].map((k) => `header.${k}`), ...[...dyn.query].map((k) => `query.${k}`), ...[...dyn.form].map((k) => `request.${k}`)];
-  const rows = items.map((r) => {
-    const fixed: Record<string, unknown> = {
-      uuid: r.uuid, type: r.type, method: r.method, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
-      size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: r.body.toString('utf8'),
-    };
-    const query = queryAllOf(r.query, r.extra); // a repeated key's values in one cell, like a header's
-    return cols
+}
+
+export function csvColumns(keys: CsvKeys): string[] {
+  return [...FIXED, ...[...keys.header].map((k) => `header.${k}`), ...[...keys.query].map((k) => `query.${k}`), ...[...keys.form].map((k) => `request.${k}`)];
+}
+
+/** The header line, CRLF-terminated. */
+export const csvHeader = (cols: readonly string[]): string => cols.map(cell).join(',') + '\r\n';
+
+/** One request's line, CRLF-terminated; a key not among the columns is left out. */
+export function csvRow(r: RequestRecord, cols: readonly string[]): string {
+  const fixed: Record<string, unknown> = {
+    uuid: r.uuid, type: r.type, method: r.method, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
+    size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: r.body.toString('utf8'),
+  };
+  const query = queryAllOf(r.query, r.extra); // a repeated key's values in one cell, like a header's
+  return (
+    cols
       .map((c) => {
         if (c in fixed) return cell(fixed[c]);
         const [kind, ...rest] = c.split('.');
@@ -36,7 +54,6 @@ export function requestsToCsv(items: RequestRecord[]): string {
         if (kind === 'query') return cell(query?.[key]);
         return cell(r.form?.[key]);
       })
-      .join(',');
-  });
-  return [cols.map(cell).join(','), ...rows].join('\r\n') + '\r\n';
+      .join(',') + '\r\n'
+  );
 }

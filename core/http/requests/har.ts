@@ -84,15 +84,15 @@ function entry(r: RequestRecord, token: TokenRecord) {
   };
 }
 
-export function requestsToHar(items: RequestRecord[], token: TokenRecord) {
-  const web = items.filter((r) => r.type === 'web');
-  const left = items.length - web.length;
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'capture-service', version: '0.1.0' },
-      entries: web.map((r) => entry(r, token)),
-      ...(left ? { comment: `${left} e-mail or DNS capture(s) left out: they are not HTTP requests` } : {}),
-    },
-  };
+/** The archive's opening up to the entries array; entries follow, comma-separated, then harClose. */
+export const HAR_OPEN = `{"log":{"version":"1.2","creator":{"name":"capture-service","version":"0.1.0"},"entries":[`;
+
+/** One HTTP capture as a HAR entry (JSON), or null for an e-mail or DNS capture, which is left out. */
+export function harEntry(r: RequestRecord, token: TokenRecord): string | null {
+  return r.type === 'web' ? JSON.stringify(entry(r, token)) : null;
+}
+
+/** Closes the archive; `left` e-mail or DNS captures were left out (said in the log's comment). */
+export function harClose(left: number): string {
+  return left ? `],"comment":${JSON.stringify(`${left} e-mail or DNS capture(s) left out: they are not HTTP requests`)}}}` : ']}}';
 }

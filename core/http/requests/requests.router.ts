@@ -7,9 +7,8 @@ import type { AppState, HttpServices } from '../services.js';
 import { loadToken, loadTokenForViewing } from '../token-access.js';
 import { requestView } from '../../capture/request-view.js';
 import { createOutboundClient } from '../../net/outbound.js';
-import { requestsToCsv } from './csv.js';
+import { csvExport, harExport } from './export.js';
 import { forwardRequest } from './forward.js';
-import { requestsToHar } from './har.js';
 import { parseSearch } from './search.js';
 import { waitForRequest } from './wait.js';
 import { ExportQuery, ForwardBody, MAX_SET_RESPONSE_BYTES, NoteBody, RequestFilterQuery, RequestListQuery, SetResponseBody } from './requests.schema.js';
@@ -74,17 +73,17 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     if ((await store.counters.hit(`export:token:${token.uuid}`, window, 120_000)) > EXPORTS_PER_MINUTE) {
       throw new TooManyRequests(`Too many exports of this token: at most ${EXPORTS_PER_MINUTE} per minute`, (window + 60_000 - now) / 1000);
     }
-    const perPage = q.data.per_page ?? Math.max(token.request_limit, 1);
-    const result = await store.requests.list(token.uuid, { ...filterOf(ctx), sorting: q.data.sorting, page: 1, perPage });
+    // Streamed a page at a time (export.ts): a token may keep up to MAX_REQUEST_LIMIT requests.
+    const spec = { token, filter: filterOf(ctx), sorting: q.data.sorting, limit: q.data.per_page ?? Math.max(token.request_limit, 1) };
     if (q.data.format === 'har') {
       ctx.type = 'application/json; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="requests-${token.uuid}.har"`);
-      ctx.body = requestsToHar(result.items, token);
+      ctx.body = harExport(store, spec);
       return;
     }
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="requests-${token.uuid}.csv"`);
-    ctx.body = requestsToCsv(result.items);
+    ctx.body = csvExport(store, spec);
   });
 
   // Also before /requests/:request.

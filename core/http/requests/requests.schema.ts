@@ -62,7 +62,7 @@ export const SetResponseBody = z.object({
 
 export const ExportQuery = RequestFilterQuery.extend({
   sorting: z.enum(['newest', 'oldest']).default('oldest'),
-  per_page: z.coerce.number().int().min(1).max(100_000).optional(),
+  per_page: z.coerce.number().int().min(1).max(1_000_000).optional().describe("At most this many requests (default: the token's request_limit)"),
   format: z.enum(['csv', 'har']).default('csv').describe('CSV, or a HAR 1.2 archive (JSON) with the responses that were sent back'),
 });
 

@@ -1215,6 +1215,7 @@ export interface Operations {
       date_from?: string;
       date_to?: string;
       sorting?: "newest" | "oldest";
+      /** At most this many requests (default: the token's request_limit) */
       per_page?: number;
       /** CSV, or a HAR 1.2 archive (JSON) with the responses that were sent back */
       format?: "csv" | "har";
