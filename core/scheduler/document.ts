@@ -19,15 +19,14 @@
 //       require_status_min: 200
 //       require_status_max: 299
 //
-// Structure is checked with ajv against schemas/schedule.schema.json (generated from the zod schema
-// below); what JSON Schema cannot say (a valid cron expression, min <= max) is checked after it.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+// Structure is checked by the workflow kernel (core/workflows/kernel.ts: ajv against
+// schemas/schedule.schema.json, generated from the zod schema below); what JSON Schema cannot say
+// (a valid cron expression, min <= max) is checked after it.
 import YAML from 'yaml';
 import { z } from 'zod';
-import { BadRequest, ValidationError, type FieldErrors } from '../errors.js';
+import { ValidationError, type FieldErrors } from '../errors.js';
+import { API_VERSION, defineKind, throwFieldErrors } from '../workflows/kernel.js';
 import { INTERVALS, cronError, type Interval } from './intervals.js';
-
-export const API_VERSION = 'capture/v1';
 
 /** RFC 9110 token characters (`$` among them, so `$variable$` methods and header names pass). */
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
@@ -65,38 +64,31 @@ export const ScheduleDocumentSchema = z.strictObject({
 
 export type ScheduleDocument = z.output<typeof ScheduleDocumentSchema>;
 
-/** The JSON Schema of Schedule documents, as written to schemas/schedule.schema.json. */
-export function scheduleJsonSchema(): Record<string, unknown> {
-  return {
-    $id: 'https://capture.local/schemas/schedule.schema.json',
-    title: 'Schedule workflow document',
-    ...z.toJSONSchema(ScheduleDocumentSchema, { io: 'input', target: 'draft-2020-12' }),
-  };
-}
-
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-
-function ajvErrors(errors: NonNullable<ReturnType<Ajv2020['compile']>['errors']>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const e of errors) {
-    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    if (e.keyword === 'required') {
-      const key = [at, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
-      (out[key] ??= []).push('is required');
-    } else if (e.keyword === 'pattern') {
-      (out[at || '_'] ??= []).push(PATTERN_MESSAGES[(e.params as { pattern: string }).pattern] ?? 'has an invalid format');
-    } else {
-      (out[at || '_'] ??= []).push(e.message ?? 'is invalid');
-    }
-  }
-  return out;
-}
-
 const PATTERN_MESSAGES: Record<string, string> = {
   [METHOD_PATTERN]: 'must be an HTTP method (a token such as GET or POST)',
   [HEADER_LINE_PATTERN]: 'must be a `Name: value` line',
   [URL_PATTERN]: 'must be an absolute http or https URL',
 };
+
+export const ScheduleKind = defineKind<ScheduleDocument>({
+  kind: 'Schedule',
+  schema: ScheduleDocumentSchema,
+  schemaFile: 'schedule.schema.json',
+  title: 'Schedule workflow document',
+  patternMessages: PATTERN_MESSAGES,
+  refine(doc) {
+    if (doc.spec.interval !== 'cron') doc.spec.cron = null;
+    // Upper case, except variable names (`$method$` stays as typed).
+    doc.spec.request.method = doc.spec.request.method.replace(/(\$[^$]*\$)|([^$]+)/g, (_m, v: string | undefined, text: string | undefined) => v ?? text!.toUpperCase());
+    throwFieldErrors(semanticErrors(doc));
+    return doc;
+  },
+});
+
+/** The JSON Schema of Schedule documents, as written to schemas/schedule.schema.json. */
+export function scheduleJsonSchema(): Record<string, unknown> {
+  return ScheduleKind.jsonSchema();
+}
 
 /** Field errors a valid structure may still have. */
 function semanticErrors(doc: ScheduleDocument): FieldErrors {
@@ -118,35 +110,9 @@ function semanticErrors(doc: ScheduleDocument): FieldErrors {
   return errors;
 }
 
-function throwFirst(errors: FieldErrors): void {
-  const first = Object.entries(errors)[0];
-  if (first) throw new ValidationError(`${first[0]}: ${first[1][0]}`, errors);
-}
-
-/** Validates a document (ajv, then the semantic rules) and fills its defaults. Throws a 422. */
+/** Validates a document (the kernel's structure check, then the semantic rules) and fills its defaults. Throws a 422. */
 export function normaliseScheduleDocument(input: unknown): ScheduleDocument {
-  validator ??= new Ajv2020({ allErrors: true, strict: false, useDefaults: true }).compile(scheduleJsonSchema());
-  const copy = structuredClone(input);
-  if (!validator(copy)) throwFirst(ajvErrors(validator.errors ?? []));
-  const doc = ScheduleDocumentSchema.parse(copy);
-  if (doc.spec.interval !== 'cron') doc.spec.cron = null;
-  // Upper case, except variable names (`$method$` stays as typed).
-  doc.spec.request.method = doc.spec.request.method.replace(/(\$[^$]*\$)|([^$]+)/g, (_m, v: string | undefined, text: string | undefined) => v ?? text!.toUpperCase());
-  throwFirst(semanticErrors(doc));
-  return doc;
-}
-
-/** Parses YAML or JSON text (JSON is YAML); every document of a multi-document file. */
-export function parseDocuments(text: string): unknown[] {
-  const docs = YAML.parseAllDocuments(text, { prettyErrors: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  for (const d of list) {
-    if (d.errors.length) {
-      const e = d.errors[0]!;
-      throw new BadRequest(`Invalid YAML: ${e.message.split('\n')[0]}`, { document: [e.message] });
-    }
-  }
-  return list.map((d) => d.toJS({ maxAliasCount: 100 })).filter((d) => d !== null && d !== undefined);
+  return ScheduleKind.validate(input);
 }
 
 export function toYaml(doc: ScheduleDocument): string {

@@ -15,7 +15,8 @@ import type { ScheduleRecord, Store } from '../store/types.js';
 import { systemClock } from '../util/time.js';
 import { startTestServer } from '../../test/helpers/server.js';
 import { createSchedulerModule } from './module.js';
-import { normaliseScheduleDocument, parseDocuments } from './document.js';
+import { parseDocuments } from '../workflows/kernel.js';
+import { normaliseScheduleDocument } from './document.js';
 import { createScheduler, JOBS, type Scheduler } from './scheduler.js';
 import { ScheduleService } from './service.js';
 

@@ -1,14 +1,13 @@
 // Schedules as workflow documents: created and replaced through the API or applied from files in
 // workflows/ (idempotently: a file's document is keyed by its path and name, and re-applying an
 // unchanged document changes nothing), each change re-planning the schedule's Agenda job.
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ScheduleRecord, Store } from '../store/types.js';
 import type { Clock } from '../util/time.js';
-import { normaliseScheduleDocument, parseDocuments, type ScheduleDocument } from './document.js';
+import { readWorkflowFolder } from '../workflows/kernel.js';
+import { normaliseScheduleDocument, type ScheduleDocument } from './document.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface ApplyReport {
@@ -85,30 +84,18 @@ export class ScheduleService {
   }
 
   /**
-   * Applies every `kind: Schedule` document of the YAML/JSON files under `dir` (other kinds are
-   * left to their own loaders). A missing directory is no error.
+   * Applies every `kind: Schedule` document of the YAML/JSON files in `dir` (other kinds are left
+   * to their own loaders; subfolders such as examples/ are not read, see readWorkflowFolder). A
+   * missing directory is no error.
    */
   async applyDirectory(dir: string, logger?: Logger): Promise<ApplyReport> {
     const report: ApplyReport = { created: 0, updated: 0, unchanged: 0, failed: [] };
-    let files: string[];
-    try {
-      files = (await fs.readdir(dir, { recursive: true })).filter((f) => /\.(ya?ml|json)$/i.test(f)).sort();
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return report;
-      throw e;
-    }
-    for (const file of files) {
-      let docs: unknown[];
-      try {
-        docs = parseDocuments(await fs.readFile(path.join(dir, file), 'utf8'));
-      } catch (e) {
-        report.failed.push({ file, error: (e as Error).message });
-        continue;
-      }
+    for (const { file, docs, error } of await readWorkflowFolder(dir)) {
+      if (error) report.failed.push({ file, error });
       for (const d of docs) {
         if ((d as { kind?: unknown })?.kind !== 'Schedule') continue;
         try {
-          report[await this.applyDocument(d, file.split(path.sep).join('/'))]++;
+          report[await this.applyDocument(d, file)]++;
         } catch (e) {
           const msg = e instanceof HttpError && e.errors ? `${e.message}` : (e as Error).message;
           report.failed.push({ file, error: msg });

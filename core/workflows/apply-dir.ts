@@ -1,12 +1,12 @@
-// Applies the workflow documents kept in the repository's workflows/ folder at start-up. Applying
+// Applies the TokenActions documents kept in the repository's workflows/ folder at start-up (the
+// files directly in it, several documents per file allowed; examples/ is not applied). Applying
 // is idempotent (step IDs are kept), so every instance may do it on every start.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ModuleContext } from '../modules.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { REPO_ROOT } from '../util/paths.js';
-import { parseDocumentText } from './document.js';
+import { readWorkflowFolder } from './kernel.js';
 import type { WorkflowService } from './service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,28 +30,24 @@ export async function resolveOrCreateToken(store: Store, clock: Clock, ref: stri
 }
 
 export async function applyWorkflowDir(ctx: ModuleContext, workflows: WorkflowService, dir = path.join(REPO_ROOT, 'workflows')): Promise<number> {
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir)).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort();
-  } catch {
-    return 0;
-  }
   let applied = 0;
-  for (const name of names) {
-    const file = path.join(dir, name);
-    try {
-      const doc = parseDocumentText(await fs.readFile(file, 'utf8')) as { kind?: string; metadata?: { token?: string } };
+  for (const { file: name, docs, error } of await readWorkflowFolder(dir)) {
+    if (error) ctx.logger.error('workflow could not be applied', { file: name, err: error });
+    for (const d of docs) {
+      const doc = d as { kind?: string; metadata?: { token?: string } };
       if (doc?.kind !== 'TokenActions') continue; // other kinds belong to other modules (Schedule)
-      const ref = String(doc.metadata?.token ?? '');
-      const token = await resolveOrCreateToken(ctx.store, ctx.clock, ref);
-      if (!token) {
-        ctx.logger.warn('workflow skipped: no such token', { file: name, token: ref });
-        continue;
+      try {
+        const ref = String(doc.metadata?.token ?? '');
+        const token = await resolveOrCreateToken(ctx.store, ctx.clock, ref);
+        if (!token) {
+          ctx.logger.warn('workflow skipped: no such token', { file: name, token: ref });
+          continue;
+        }
+        await workflows.apply(token, doc);
+        applied++;
+      } catch (err) {
+        ctx.logger.error('workflow could not be applied', { file: name, err });
       }
-      await workflows.apply(token, doc);
-      applied++;
-    } catch (err) {
-      ctx.logger.error('workflow could not be applied', { file: name, err });
     }
   }
   if (applied) ctx.logger.info('workflows applied', { dir, applied });

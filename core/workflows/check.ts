@@ -1,10 +1,11 @@
 // Every error of a workflow document at once (the API stops at the first failing step): its
 // structure and, for a TokenActions document, each step's parameters by the step's action type; a
-// Schedule document by its own rules. Used by `workflows validate` and before `workflows apply`.
+// document of another registered kind (Schedule) by its kind's own rules. Used by `workflows validate` and before `workflows apply`.
 import type { ActionRegistry } from '../actions/registry.js';
 import { ValidationError, type FieldErrors } from '../errors.js';
-import { normaliseScheduleDocument } from '../scheduler/document.js';
-import { normaliseDocument } from './document.js';
+import '../scheduler/document.js'; // registers the Schedule kind
+import { TokenActionsKind, normaliseDocument } from './document.js';
+import { kindOf } from './kernel.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,7 +22,8 @@ function errorsOf(check: () => unknown): FieldErrors {
 }
 
 export function documentErrors(input: unknown, registry: Pick<ActionRegistry, 'validate'>): FieldErrors {
-  if (isObject(input) && input.kind === 'Schedule') return errorsOf(() => normaliseScheduleDocument(input));
+  const kind = kindOf(input);
+  if (kind && kind !== TokenActionsKind) return errorsOf(() => kind.validate(input));
   const errors = errorsOf(() => normaliseDocument(input));
   const steps = isObject(input) && isObject(input.spec) && Array.isArray(input.spec.steps) ? (input.spec.steps as unknown[]) : [];
   steps.forEach((step, i) => {

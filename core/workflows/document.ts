@@ -12,16 +12,15 @@
 //         disabled: false
 //         condition: <id or name of an earlier conditions step>
 //
-// The document's structure is checked with ajv against schemas/workflow.schema.json (generated from
-// the zod schema below); each step's parameters by its action type's own schema.
+// The document's structure is checked by the workflow kernel (./kernel.ts: ajv against
+// schemas/workflow.schema.json, generated from the zod schema below); each step's parameters by its
+// action type's own schema.
 import { randomUUID } from 'node:crypto';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { SECRET_MARKER } from '../actions/secret-params.js';
-import { BadRequest, ValidationError, type FieldErrors } from '../errors.js';
-
-export const API_VERSION = 'capture/v1';
+import type { FieldErrors } from '../errors.js';
+import { API_VERSION, defineKind, throwFieldErrors } from './kernel.js';
 
 export const StepSchema = z.object({
   id: z.string().uuid().optional().describe('Stable ID of the step; the actions API calls it uuid'),
@@ -49,35 +48,16 @@ export const TokenActionsDocumentSchema = z.object({
 export type Step = z.infer<typeof StepSchema> & { id: string };
 export type TokenActionsDocument = Omit<z.infer<typeof TokenActionsDocumentSchema>, 'spec'> & { spec: { steps: Step[] } };
 
+export const TokenActionsKind = defineKind<TokenActionsDocument>({
+  kind: 'TokenActions',
+  schema: TokenActionsDocumentSchema,
+  schemaFile: 'workflow.schema.json',
+  title: 'Workflow document',
+});
+
 /** The JSON Schema of workflow documents, as written to schemas/workflow.schema.json. */
 export function workflowJsonSchema(): Record<string, unknown> {
-  return {
-    $id: 'https://capture.local/schemas/workflow.schema.json',
-    title: 'Workflow document',
-    ...z.toJSONSchema(TokenActionsDocumentSchema, { io: 'input', target: 'draft-2020-12' }),
-  };
-}
-
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-
-function ajvErrors(errors: NonNullable<ReturnType<Ajv2020['compile']>['errors']>): FieldErrors {
-  const out: FieldErrors = {};
-  for (const e of errors) {
-    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const key = e.keyword === 'required' ? [at, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.') : at || '_';
-    (out[key] ??= []).push(e.keyword === 'required' ? 'is required' : e.message ?? 'is invalid');
-  }
-  return out;
-}
-
-/** Parses YAML or JSON text (JSON is YAML). A syntax error is a 400 naming the line. */
-export function parseDocumentText(text: string): unknown {
-  const doc = YAML.parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length) {
-    const e = doc.errors[0]!;
-    throw new BadRequest(`Invalid YAML: ${e.message.split('\n')[0]}`, { document: [e.message] });
-  }
-  return doc.toJS({ maxAliasCount: 100 });
+  return TokenActionsKind.jsonSchema();
 }
 
 /**
@@ -86,22 +66,16 @@ export function parseDocumentText(text: string): unknown {
  * `condition` names to IDs. Throws a 422 naming the field.
  */
 export function normaliseDocument(input: unknown, previous: Step[] = []): TokenActionsDocument {
-  validator ??= new Ajv2020({
-    allErrors: true,
-    strict: false,
-    useDefaults: true,
-    formats: { uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i },
-  }).compile(workflowJsonSchema());
-  const copy = structuredClone(input);
-  if (!validator(copy)) {
-    const errors = ajvErrors(validator.errors ?? []);
-    const [field, messages] = Object.entries(errors)[0]!;
-    throw new ValidationError(`${field}: ${messages[0]}`, errors);
-  }
-  const doc = TokenActionsDocumentSchema.parse(copy);
+  const valid = TokenActionsKind.validate(input);
+  // Only the fields the schema knows are kept (the schema lets others through).
+  const { token, name, description } = valid.metadata;
+  const doc = { apiVersion: valid.apiVersion, kind: valid.kind, metadata: { token, ...(name !== undefined && { name }), ...(description !== undefined && { description }) }, spec: valid.spec };
   const steps: Step[] = doc.spec.steps.map((s, i) => {
     const before = previous[i];
-    return { ...s, id: s.id ?? (before && before.type === s.type ? before.id : randomUUID()) };
+    const { id, name, type, parameters, disabled, condition, condition_action, queue, delay } = s;
+    const known = { id, name, type, parameters, disabled, condition, condition_action, queue, delay };
+    for (const k of Object.keys(known) as Array<keyof typeof known>) if (known[k] === undefined) delete known[k];
+    return { ...known, id: id ?? (before && before.type === type ? before.id : randomUUID()) };
   });
   const seen = new Map<string, string>();
   const errors: FieldErrors = {};
@@ -114,8 +88,7 @@ export function normaliseDocument(input: unknown, previous: Step[] = []): TokenA
     }
     seen.set(s.name ?? s.id, s.id);
   });
-  const first = Object.entries(errors)[0];
-  if (first) throw new ValidationError(`${first[0]}: ${first[1][0]}`, errors);
+  throwFieldErrors(errors);
   return { ...doc, spec: { steps } };
 }
 

@@ -4,7 +4,8 @@ import type { ActionRuntime } from '../../actions/module.js';
 import { newRequestRecord } from '../../capture/pipeline.js';
 import { NotFound, ValidationError, fromZod } from '../../errors.js';
 import type { RequestRecord, TokenRecord } from '../../store/types.js';
-import { exportYaml, parseDocumentText, toYaml, type Step } from '../../workflows/document.js';
+import { exportYaml, toYaml, type Step } from '../../workflows/document.js';
+import { parseDocument } from '../../workflows/kernel.js';
 import { ActionBody } from '../../workflows/service.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken } from '../token-access.js';
@@ -92,7 +93,7 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
   router.put('/token/:token/workflow', async (ctx) => {
     const token = await loadToken(ctx, services, ctx.params.token!);
     const raw = ctx.request.body;
-    const input = typeof raw === 'string' ? parseDocumentText(raw) : raw;
+    const input = typeof raw === 'string' ? parseDocument(raw) : raw;
     const doc = await workflows.apply(token, input);
     if (ctx.is('application/json')) ctx.body = doc;
     else {
