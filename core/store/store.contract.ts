@@ -184,15 +184,17 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect((await store.tokens.stats(t.uuid)).requests).toBe(2);
     });
 
-    it('keeps a request_limit above 10,000 (MAX_REQUEST_LIMIT raised): 25,000 kept, the oldest trimmed beyond, the count exact', async () => {
-      const limit = 25_000;
+    // 12,000: above the seed's cap, and small enough for the MongoDB emulator CI runs (25,000 took 90 s
+    // there); core/http/requests/large-export.test.ts keeps 25,000 and exports them.
+    it('keeps a request_limit above 10,000 (MAX_REQUEST_LIMIT raised): 12,000 kept, the oldest trimmed beyond, the count exact', async () => {
+      const limit = 12_000;
       const t = sampleToken({ request_limit: limit });
       await store.tokens.create(t);
       const sorting = sortingSeq;
       const records = Array.from({ length: limit }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), sorting: sorting + i + 1 }));
       sortingSeq += limit;
       // The bulk path (as a migration writes them): no trimming, the token's count follows.
-      for (let i = 0; i < limit; i += 5_000) await store.transfer.write('requests', records.slice(i, i + 5_000).map((request) => ({ request, files: [] })));
+      for (let i = 0; i < limit; i += 4_000) await store.transfer.write('requests', records.slice(i, i + 4_000).map((request) => ({ request, files: [] })));
       expect((await store.tokens.stats(t.uuid)).requests).toBe(limit);
       // Three captures past the limit: the three oldest go, the newest is the latest.
       const extra = [0, 1, 2].map((i) => sampleRequest(t.uuid, { body: Buffer.from(`new${i}`) }));
