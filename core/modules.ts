@@ -1,9 +1,11 @@
 // Optional parts of the service (action runtime, scheduler, realtime, web page, e-mail, DNS) plug
-// in here: each is started by core/server.ts with the shared services, may add API routers and
-// capture hooks, and is stopped in reverse order on shutdown.
+// in here: each declares the typed keys it provides, requires and uses (core/composition.ts), is
+// started by core/server.ts after the providers of those keys, may add API routers and capture
+// hooks, and is stopped in reverse order on shutdown.
 import type http from 'node:http';
 import type Router from '@koa/router';
 import type { CapturePipeline } from './capture/pipeline.js';
+import type { ModuleDeclaration, ModuleServices } from './composition.js';
 import type { Config } from './config.js';
 import type { AppState } from './http/services.js';
 import type { Logger } from './logger.js';
@@ -12,7 +14,7 @@ import type { Store } from './store/types.js';
 import type { TokenService } from './tokens/service.js';
 import type { Clock } from './util/time.js';
 
-export interface ModuleContext {
+export interface ModuleContext extends ModuleServices {
   config: Config;
   store: Store;
   clock: Clock;
@@ -23,8 +25,6 @@ export interface ModuleContext {
   httpServer: http.Server;
   /** Microsecond capture keys for new request records. */
   sortingKey: () => number;
-  /** What earlier modules exported for later ones (e.g. the event bus). */
-  shared: Map<string, unknown>;
   /** Where modules report what /metrics shows. */
   metrics: ServiceMetrics;
 }
@@ -41,12 +41,11 @@ export interface StartedModule {
   stop?(): Promise<void>;
 }
 
-export interface ServiceModule {
-  name: string;
+export interface ServiceModule extends ModuleDeclaration {
   start(ctx: ModuleContext): Promise<StartedModule>;
 }
 
-/** The modules, in start order. Each entry is one import and one line. */
+/** The modules (core/server.ts orders them by their keys). Each entry is one import and one line. */
 export async function loadModules(): Promise<ServiceModule[]> {
   const { createErrorLogModule } = await import('./errorlog/module.js');
   const { createMailModule } = await import('./mail/index.js');

@@ -11,6 +11,7 @@ import type { HttpServices } from './http/services.js';
 import { opsRouter, type Readiness } from './http/ops/ops.router.js';
 import { createLogger, type Logger } from './logger.js';
 import { channelOf, createMetrics, type ServiceMetrics } from './metrics/metrics.js';
+import { moduleServices, orderModules, ServiceRegistry, type ServiceLookup } from './composition.js';
 import { loadModules, type ModuleContext, type ServiceModule, type StartedModule } from './modules.js';
 import { openStore } from './store/index.js';
 import type { CaptureWriter } from './store/sqlite/capture-writer.js';
@@ -23,7 +24,8 @@ export interface RunningServer {
   server: http.Server;
   services: HttpServices;
   pipeline: CapturePipeline;
-  shared: Map<string, unknown>;
+  /** What the modules provided, by typed key (core/service-keys.ts). */
+  provided: ServiceLookup;
   metrics: ServiceMetrics;
   /**
    * Stops accepting connections, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), then
@@ -78,10 +80,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 
-  const shared = new Map<string, unknown>();
-  services.shared = shared;
-  const ctx: ModuleContext = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, shared, metrics };
-  const started: Array<{ name: string; module: StartedModule }> = [];
+  const provided = new ServiceRegistry();
+  services.provided = provided;
+  const base = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, metrics };
+  const started: Array<{ name: string; module: StartedModule; declared: ServiceModule }> = [];
   const stopModules = async () => {
     for (const m of started.reverse()) {
       try {
@@ -89,11 +91,15 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       } catch (err) {
         logger.error('module failed to stop', { module: m.name, err });
       }
+      for (const key of m.declared.provides ?? []) provided.delete(key);
     }
   };
   try {
-    for (const m of opts.modules ?? (await loadModules())) {
-      started.push({ name: m.name, module: await m.start(ctx) });
+    // Providers before readers; a missing provider or a cycle fails here, before anything starts.
+    const modules = orderModules(opts.modules ?? (await loadModules()));
+    for (const m of modules) {
+      const ctx: ModuleContext = { ...base, ...moduleServices(provided, m) };
+      started.push({ name: m.name, module: await m.start(ctx), declared: m });
       logger.debug('module started', { module: m.name });
     }
   } catch (err) {
@@ -128,7 +134,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     server,
     services,
     pipeline,
-    shared,
+    provided,
     metrics,
     async close() {
       readiness.draining = true;

@@ -2,10 +2,10 @@
 import ioV2 from 'socket.io-client-v2';
 import { io as ioV4 } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeBus } from '../core/realtime/bus.js';
 import { createRealtimeModule } from '../core/realtime/module.js';
 import { changeOwner, deleteUser, newKey, revokeKey } from './helpers/access-changes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { BUS } from '../core/service-keys.js';
 
 interface AnySocket {
   connected: boolean;
@@ -55,7 +55,7 @@ async function capture(tokenId: string, path = '/x/y?a=1') {
   return r.headers.get('x-request-id')!;
 }
 
-const bus = () => server.shared.get('bus') as RealtimeBus;
+const bus = () => server.provided.get(BUS)!;
 
 beforeAll(async () => {
   server = await startTestServer({}, { modules: [createRealtimeModule()] });

@@ -1,10 +1,10 @@
 // SSE endpoint of the realtime module: GET /token/:token/events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeBus } from '../core/realtime/bus.js';
 import { createRealtimeModule } from '../core/realtime/module.js';
 import { changeOwner, deleteUser, newKey, revokeKey } from './helpers/access-changes.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
 import { openSse, type SseClient } from './helpers/sse.js';
+import { BUS } from '../core/service-keys.js';
 
 let server: TestServer;
 const open: SseClient[] = [];
@@ -221,7 +221,7 @@ describe('SSE streams honour revocation', () => {
     const s = await sse(`/token/${token.uuid}/events`, { 'Api-Key': user.key });
     await revokeKey(server, await server.user(false)); // someone else's key
     await newKey(server, user);
-    (server.shared.get('bus') as RealtimeBus).publishAccess({ type: 'user.access_changed', userId: user.id });
+    server.provided.get(BUS)!.publishAccess({ type: 'user.access_changed', userId: user.id });
     expect((await server.call('PUT', `/token/${token.uuid}/password`, { key: user.key, json: { password: 'pw' } })).status).toBe(200);
     const id = await capture(token.uuid);
     expect((await s.waitFor((e) => e.event === 'request.created')).json.uuid).toBe(id);

@@ -5,10 +5,11 @@ import nodemailer from 'nodemailer';
 import { io as ioV4 } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsModule } from '../core/actions/module.js';
-import { createMailModule, type MailInfo } from '../core/mail/index.js';
+import { createMailModule } from '../core/mail/index.js';
 import { createRealtimeModule } from '../core/realtime/module.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { openSse, type SseClient } from './helpers/sse.js';
+import { MAIL_INFO } from '../core/service-keys.js';
 
 const DOMAIN = 'mail.redaction.test';
 const BEARER = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXBheWxvYWQ.sig_123';
@@ -215,7 +216,7 @@ describe('a capture of a token with redaction rules', () => {
 
   it('an e-mail is masked in its fields and its raw message', async () => {
     const t = await s.token({ redaction: { rules: [{ kind: 'preset', preset: 'card' }, { kind: 'header', name: 'subject' }] } });
-    const port = (s.shared.get('mail') as MailInfo).port!;
+    const port = s.provided.get(MAIL_INFO)!.port!;
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({ from: 'a@sender.test', to: `${t.uuid}@${DOMAIN}`, subject: 'Order 77 secret subject', text: `card ${CARD} thanks`, html: `<p>card ${CARD}</p>` });

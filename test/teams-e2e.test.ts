@@ -10,10 +10,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../core/auth/secrets.js';
-import type { MailInfo } from '../core/mail/index.js';
 import { migrations } from '../core/store/sqlite/migrations.js';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { MAIL_INFO } from '../core/service-keys.js';
 
 const ADMIN = 'e2e-admin-key-0123456789abcdef';
 const OLD_KEY = 'whk_existing_user_key_0123456789';
@@ -56,7 +56,7 @@ describe('teams through the running service', { timeout: 180_000 }, () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'teams-e2e-'));
     databaseFromBeforeTeams(dir);
     mailbox = await startTestServer();
-    const smtpPort = (mailbox.shared.get('mail') as MailInfo).port!;
+    const smtpPort = mailbox.provided.get(MAIL_INFO)!.port!;
     svc = await startServiceProcess({ DATA_DIR: dir, ADMIN_API_KEY: ADMIN, SMTP_RELAY_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true` });
   }, 180_000);
 

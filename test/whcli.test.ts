@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeBus } from '../core/realtime/bus.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { BUS } from '../core/service-keys.js';
 
 const CLI_PACKAGE = '@webhooksite/cli@^0.2.7';
 
@@ -59,7 +59,7 @@ async function startCli(tokenId: string, extraArgs: string[]): Promise<{ child: 
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const bus = server.shared.get('bus') as RealtimeBus;
+  const bus = server.provided.get(BUS)!;
   const deadline = Date.now() + 20_000;
   while (bus.subscriberCount(tokenId) === 0) {
     if (child.exitCode !== null) throw new Error(`whcli exited with ${child.exitCode}:\n${out}`);

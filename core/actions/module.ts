@@ -22,7 +22,7 @@ import { ProviderService, providerTypes } from '../providers/service.js';
 import { requestReader } from './request-reader.js';
 import { accountGlobals } from './services.js';
 import { FailureTracker } from './failures.js';
-import { errorLogOf } from '../errorlog/module.js';
+import { ACTIONS, ERROR_LOG, JOBS, MAILER as MAILER_KEY } from '../service-keys.js';
 import { templatesRouter } from '../http/templates/templates.router.js';
 import { databasesRouter } from '../http/databases/databases.router.js';
 import { DatabaseService } from '../databases/service.js';
@@ -71,6 +71,8 @@ export interface ActionRuntime {
 export function createActionsModule(): ServiceModule {
   return {
     name: 'actions',
+    provides: [ACTIONS],
+    uses: [JOBS, ERROR_LOG, MAILER_KEY],
     async start(ctx: ModuleContext) {
       const { store, clock, logger, config } = ctx;
       // Every request an action makes goes through the one outbound client and its policy.
@@ -108,7 +110,7 @@ export function createActionsModule(): ServiceModule {
       parent.registerInstance(NETWORK, network);
       // Outgoing mail (send_email): the mail module's mailer (core/mail), looked up on first use.
       const noMailer: Mailer = { send: () => Promise.reject(new Error('Sending e-mail is not available: the mail module is not running')) };
-      parent.register(MAILER, { useFactory: () => (ctx.shared.get('mailer') as Mailer | undefined) ?? noMailer });
+      parent.register(MAILER, { useFactory: () => ctx.get(MAILER_KEY) ?? noMailer });
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
       const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };
@@ -191,12 +193,12 @@ export function createActionsModule(): ServiceModule {
           });
         },
       };
-      ctx.shared.set('actions', runtime);
+      ctx.provide(ACTIONS, runtime);
 
       // Action errors go to the account's error log when that module runs (core/errorlog).
-      const errorLog = errorLogOf(ctx.shared);
+      const errorLog = ctx.get(ERROR_LOG);
       const typesOf = (steps: ReadonlyArray<{ id: string; type: string }>) => new Map(steps.map((s) => [s.id, s.type]));
-      const jobs = ctx.shared.get('jobs') as JobQueueLike | undefined;
+      const jobs: JobQueueLike | undefined = ctx.get(JOBS);
       if (jobs) {
         defineQueuedActions(jobs, {
           store,

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { createActionsModule } from '../actions/module.js';
 import { RequestView } from '../capture/request-view.js';
-import { createDnsModule, type DnsInfo } from './index.js';
+import { createDnsModule } from './index.js';
 import { parseAnswers, select, txtStrings } from './answers.js';
+import { DNS_INFO } from '../service-keys.js';
 
 const ZONE = 'dns.test.internal';
 const ANSWER = JSON.stringify([
@@ -25,7 +26,7 @@ let resolver: Resolver;
 
 beforeAll(async () => {
   s = await startTestServer({ DNS_DOMAIN: ZONE, DNS_TTL: '30' }, { modules: [createDnsModule(), createActionsModule()] });
-  port = (s.shared.get('dns') as DnsInfo).port!;
+  port = s.provided.get(DNS_INFO)!.port!;
   resolver = new Resolver({ timeout: 3000, tries: 1 });
   resolver.setServers([`127.0.0.1:${port}`]);
 });
@@ -274,7 +275,7 @@ describe('DNS server start-up', () => {
   it('does not start with DNS_ENABLED=false', async () => {
     const off = await startTestServer({ DNS_ENABLED: 'false' }, { modules: [createDnsModule()] });
     try {
-      expect(off.shared.get('dns')).toEqual({ port: null });
+      expect(off.provided.get(DNS_INFO)).toEqual({ port: null });
     } finally {
       await off.close();
     }

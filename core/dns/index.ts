@@ -1,6 +1,7 @@
-// The DNS module: the DNS capture server (DNS_ENABLED, DNS_PORT, DNS_DOMAIN). Later modules and
-// tests find its port in `shared` under 'dns' ({port}).
+// The DNS module: the DNS capture server (DNS_ENABLED, DNS_PORT, DNS_DOMAIN). Provides its port as
+// DNS_INFO ({port}; tests read it).
 import type { ModuleContext, ServiceModule } from '../modules.js';
+import { DNS_INFO } from '../service-keys.js';
 import { startDnsServer, type DnsCapture } from './server.js';
 
 export { isHostname, parseAnswers, select, txtStrings, type DnsAnswer } from './answers.js';
@@ -14,10 +15,11 @@ export interface DnsInfo {
 export function createDnsModule(): ServiceModule {
   return {
     name: 'dns',
+    provides: [DNS_INFO],
     async start(ctx: ModuleContext) {
       let server: DnsCapture | null = null;
       if (ctx.config.DNS_ENABLED) server = await startDnsServer(ctx);
-      ctx.shared.set('dns', { port: server?.port ?? null } satisfies DnsInfo);
+      ctx.provide(DNS_INFO, { port: server?.port ?? null });
       return {
         async stop() {
           await server?.close();

@@ -1,4 +1,5 @@
-// What the HTTP layer is given by the composition root (core/main.ts).
+// What the HTTP layer is given by the composition root (core/server.ts).
+import type { ServiceLookup } from '../composition.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
@@ -12,8 +13,8 @@ export interface HttpServices {
   clock: Clock;
   logger: Logger;
   tokens: TokenService;
-  /** What modules exported (ModuleContext.shared), e.g. the realtime bus under `bus`. */
-  shared?: Map<string, unknown>;
+  /** What the modules provided, by typed key (core/service-keys.ts), e.g. the realtime bus under BUS. */
+  provided?: ServiceLookup;
 }
 
 export interface AppState {

@@ -1,6 +1,7 @@
 // The e-mail module: the SMTP capture server (SMTP_ENABLED, SMTP_PORT) and the outgoing mailer for
-// the Send Email action. Later modules find them in `shared`: 'mail' ({port}) and 'mailer'.
+// the Send Email action. Provides MAIL_INFO ({port}) and MAILER (core/service-keys.ts).
 import type { ModuleContext, ServiceModule } from '../modules.js';
+import { MAIL_INFO, MAILER } from '../service-keys.js';
 import { systemResolver, type DnsResolver } from './checks.js';
 import { createRelayMailer } from './relay.js';
 import { startSmtpServer, type SmtpCapture } from './smtp.js';
@@ -22,13 +23,14 @@ export interface MailInfo {
 export function createMailModule(options: MailModuleOptions = {}): ServiceModule {
   return {
     name: 'mail',
+    provides: [MAIL_INFO, MAILER],
     async start(ctx: ModuleContext) {
       let smtp: SmtpCapture | null = null;
       if (ctx.config.SMTP_ENABLED) smtp = await startSmtpServer(ctx, { resolver: options.resolver ?? systemResolver() });
       const info: MailInfo = { port: smtp?.port ?? null };
       const mailer = createRelayMailer(ctx.config, () => info.port);
-      ctx.shared.set('mail', info);
-      ctx.shared.set('mailer', mailer);
+      ctx.provide(MAIL_INFO, info);
+      ctx.provide(MAILER, mailer);
       return {
         async stop() {
           mailer.close();

@@ -11,9 +11,10 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsModule } from '../actions/module.js';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { createMailModule, type MailInfo } from './index.js';
+import { createMailModule } from './index.js';
 import type { DnsResolver } from './checks.js';
 import { decodeWords, readHeaders } from './message.js';
+import { MAIL_INFO } from '../service-keys.js';
 
 const DOMAIN = 'mail.test.internal';
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -72,7 +73,7 @@ beforeAll(async () => {
     { EMAIL_DOMAIN: DOMAIN, SMTP_MAX_MESSAGE_BYTES: String(256 * 1024), SMTP_LOOP_LIMIT: '3' },
     { modules: [createMailModule({ resolver: fakeDns }), createActionsModule()] },
   );
-  port = (s.shared.get('mail') as MailInfo).port!;
+  port = s.provided.get(MAIL_INFO)!.port!;
 });
 
 afterAll(async () => {
@@ -346,7 +347,7 @@ describe('SMTP server start-up and STARTTLS', () => {
   it('does not start with SMTP_ENABLED=false', async () => {
     const off = await startTestServer({ SMTP_ENABLED: 'false' }, { modules: [createMailModule()] });
     try {
-      expect(off.shared.get('mail')).toEqual({ port: null });
+      expect(off.provided.get(MAIL_INFO)).toEqual({ port: null });
     } finally {
       await off.close();
     }
@@ -367,7 +368,7 @@ describe('SMTP server start-up and STARTTLS', () => {
     const tls = await startTestServer({ EMAIL_DOMAIN: DOMAIN, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: key, SMTP_AUTH_CHECKS: 'false' }, { modules: [createMailModule()] });
     try {
       const t = await tls.token();
-      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: (tls.shared.get('mail') as MailInfo).port!, secure: false, requireTLS: true, tls: { rejectUnauthorized: false } });
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: tls.provided.get(MAIL_INFO)!.port!, secure: false, requireTLS: true, tls: { rejectUnauthorized: false } });
       await transport.sendMail({ from: 'a@sender.test', to: addr(t), subject: 'secret', text: 'over TLS' });
       transport.close();
       const list = await tls.call('GET', `/token/${t.uuid}/requests`);

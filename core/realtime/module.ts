@@ -1,5 +1,6 @@
-// The realtime module: event bus (shared as `bus`), cross-process feed, SSE endpoint, socket.io.
+// The realtime module: event bus (provided as BUS), cross-process feed, SSE endpoint, socket.io.
 import type { ServiceModule } from '../modules.js';
+import { BUS, WAITERS } from '../service-keys.js';
 import { createBus, type RealtimeBus } from './bus.js';
 import { createFeed } from './feed.js';
 import { attachSocketIo } from './socket.js';
@@ -14,14 +15,10 @@ export interface RealtimeOptions {
   socketIo?: boolean;
 }
 
-/** The key under which the bus is put in ModuleContext.shared. */
-export const BUS_KEY = 'bus';
-/** The key under which the callers waiting for a request (waiters.ts) are shared. */
-export const WAITERS_KEY = 'waiters';
-
 export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule {
   return {
     name: 'realtime',
+    provides: [BUS, WAITERS],
     async start(ctx) {
       const { config, store, clock, logger, tokens, pipeline } = ctx;
       const log = logger.child({ module: 'realtime' });
@@ -29,9 +26,9 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
       const feed = await createFeed(store, log, { pollMs: opts.pollMs });
       bus.setShare((e) => feed.share(e));
       await feed.start(bus);
-      ctx.shared.set(BUS_KEY, bus satisfies RealtimeBus);
+      ctx.provide(BUS, bus satisfies RealtimeBus);
       const waiters = createRequestWaiters({ store, bus, now: () => clock.now(), onError: (err) => log.error('request wait lookup failed', { err }) });
-      ctx.shared.set(WAITERS_KEY, waiters satisfies RequestWaiters);
+      ctx.provide(WAITERS, waiters satisfies RequestWaiters);
 
       pipeline.captured.push((token, record) => bus.publish({ type: 'request.created', tokenId: token.uuid, request: record }));
       tokens.updateHooks.push((token) => bus.publish({ type: 'token.updated', tokenId: token.uuid, token }));
@@ -53,8 +50,6 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
         async stop() {
           disconnectAll();
           await feed.stop();
-          ctx.shared.delete(BUS_KEY);
-          ctx.shared.delete(WAITERS_KEY);
         },
       };
     },

@@ -1,12 +1,12 @@
 // Replay as a service module: the replay job on the scheduler (in-process when no scheduler runs)
-// and the /token/{id}/replays routes. Needs the actions module (its capture hook runs the actions).
-import type { ActionRuntime } from '../actions/module.js';
+// and the /token/{id}/replays routes. Uses JOBS (at start) and ACTIONS (per replay) when their
+// modules run (the actions module's capture hook runs the actions).
 import { ValidationError } from '../errors.js';
 import { forwardRequest } from '../http/requests/forward.js';
 import { replayRouter } from '../http/replay/replay.router.js';
 import type { ModuleContext, ServiceModule } from '../modules.js';
 import { createOutboundClient } from '../net/outbound.js';
-import type { JobQueue } from '../scheduler/scheduler.js';
+import { ACTIONS, JOBS } from '../service-keys.js';
 import { REPLAY_JOB, ReplayService } from './service.js';
 
 interface ReplayJobData {
@@ -20,6 +20,7 @@ const REPLAY_LOCK_MS = 10 * 60_000;
 export function createReplayModule(): ServiceModule {
   return {
     name: 'replay',
+    uses: [JOBS, ACTIONS],
     async start(ctx: ModuleContext) {
       const outbound = createOutboundClient(ctx.config);
       const replays = new ReplayService({
@@ -31,7 +32,7 @@ export function createReplayModule(): ServiceModule {
         // The URL refused, invalid or unresolvable (422 from a single forward): every request would fail alike.
         isFatal: (err) => err instanceof ValidationError,
       });
-      const jobs = ctx.shared.get('jobs') as JobQueue | undefined;
+      const jobs = ctx.get(JOBS);
       // Replays running in this process, waited for at shutdown (after being told to stop).
       const inProcess = new Set<Promise<void>>();
       const track = (p: Promise<void>) => {
@@ -50,7 +51,7 @@ export function createReplayModule(): ServiceModule {
         // Without a scheduler the replay runs in this process.
         void track(replays.run(r.token_id, r.id)).catch((err) => ctx.logger.warn('replay failed', { replay: r.id, error: String(err) }));
       };
-      const runtime = () => ctx.shared.get('actions') as ActionRuntime | undefined;
+      const runtime = () => ctx.get(ACTIONS);
       return {
         routers: [
           replayRouter(ctx, {

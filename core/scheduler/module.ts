@@ -2,9 +2,9 @@
 // documents applied from workflows/ at start-up, token cleanup as a recurring job, and a job queue
 // for other modules.
 //
-// Exports in `shared`: 'jobs' (JobQueue: `define(name, handler, opts)` and
-// `enqueue(name, data, runAt)`, e.g. for queued actions), 'outbound' (the outbound HTTP client)
-// and 'schedules' ({service, scheduler}).
+// Provides JOBS (JobQueue: `define(name, handler, opts)` and `enqueue(name, data, runAt)`, e.g. for
+// queued actions) and SCHEDULES ({service, scheduler}); uses MAILER (per notification) and
+// ERROR_LOG (at start) when their modules run.
 import path from 'node:path';
 import { REPO_ROOT } from '../util/paths.js';
 import { schedulesRouter } from '../http/schedules/schedules.router.js';
@@ -12,7 +12,7 @@ import type { HttpServices } from '../http/services.js';
 import { cleanupTokens, sweepExpired } from '../lifecycle/cleanup.js';
 import type { ModuleContext, ServiceModule } from '../modules.js';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.js';
-import { errorLogOf } from '../errorlog/module.js';
+import { ERROR_LOG, JOBS, MAILER, SCHEDULES } from '../service-keys.js';
 import { createNotifier, type MailerLike, type Notifier } from './notify.js';
 import { createScheduler, type SchedulerOptions } from './scheduler.js';
 import { ScheduleService } from './service.js';
@@ -22,7 +22,7 @@ export interface SchedulerModuleOptions extends Pick<SchedulerOptions, 'schedule
   workflowsDir?: string;
   /** Outgoing HTTP (tests may pass their own); default the policy-enforcing client. */
   http?: OutboundClient;
-  /** Mailer for e-mail notifications; default the mail module's ('mailer' in shared). */
+  /** Mailer for e-mail notifications; default the mail module's (MAILER). */
   mailer?: MailerLike;
   /** Poll interval override (ms); default SCHEDULER_POLL_MS. */
   processEvery?: number;
@@ -31,6 +31,8 @@ export interface SchedulerModuleOptions extends Pick<SchedulerOptions, 'schedule
 export function createSchedulerModule(options: SchedulerModuleOptions = {}): ServiceModule {
   return {
     name: 'scheduler',
+    provides: [JOBS, SCHEDULES],
+    uses: [MAILER, ERROR_LOG],
     async start(ctx: ModuleContext) {
       const { config, store, clock, logger } = ctx;
       const log = logger.child({ module: 'scheduler' });
@@ -41,12 +43,12 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         http,
         clock,
         logger: log,
-        mailer: () => options.mailer ?? (ctx.shared.get('mailer') as MailerLike | undefined),
+        mailer: () => options.mailer ?? ctx.get(MAILER),
         windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
         baseUrl: () => baseUrl,
       });
       // Failed runs also go to the account's error log (core/errorlog) when that module runs.
-      const errorLog = errorLogOf(ctx.shared);
+      const errorLog = ctx.get(ERROR_LOG);
       const notifyAndLog: Notifier = {
         notify(notice) {
           errorLog?.scheduleFailure(notice.schedule, notice.log);
@@ -69,9 +71,8 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         },
       );
       const service = new ScheduleService(store, clock, scheduler);
-      ctx.shared.set('jobs', scheduler.jobs);
-      ctx.shared.set('outbound', http);
-      ctx.shared.set('schedules', { service, scheduler });
+      ctx.provide(JOBS, scheduler.jobs);
+      ctx.provide(SCHEDULES, { service, scheduler });
 
       try {
         await service.applyDirectory(options.workflowsDir ?? path.join(REPO_ROOT, 'workflows'), log);
@@ -83,7 +84,7 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         throw err;
       }
 
-      const services: HttpServices = { config, store, clock, logger, tokens: ctx.tokens, shared: ctx.shared };
+      const services: HttpServices = { config, store, clock, logger, tokens: ctx.tokens };
       return {
         routers: [schedulesRouter(services, { service, scheduler })],
         listening(url) {

@@ -19,6 +19,7 @@ import { parseDocuments } from '../workflows/kernel.js';
 import { normaliseScheduleDocument } from './document.js';
 import { createScheduler, JOBS, type Scheduler } from './scheduler.js';
 import { ScheduleService } from './service.js';
+import { JOBS as JOBS_KEY, SCHEDULES } from '../service-keys.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WORKER = path.join(here, 'test', 'worker.ts');
@@ -286,13 +287,13 @@ describe('the scheduler module', () => {
       const c = await t.call('POST', '/schedules', { key: u.key, json: { interval: '1-minute', request_url: `${base}/tick` } });
       expect(c.status).toBe(200);
       expect((await t.call('POST', `/schedules/${c.data.id}/run-now`, { key: u.key })).data.response_status).toBe(200);
-      const jobs = t.shared.get('jobs') as Scheduler['jobs'];
+      const jobs = t.provided.get(JOBS_KEY)!;
       let ran = false;
       jobs.define('test.not-here', async () => void (ran = true));
       await jobs.enqueue('test.not-here', {}, Date.now());
       await sleep(500);
       expect(ran).toBe(false);
-      const { scheduler } = t.shared.get('schedules') as { scheduler: Scheduler };
+      const { scheduler } = t.provided.get(SCHEDULES)!;
       expect((await scheduler.agenda.queryJobs({ names: [JOBS.schedule, 'test.not-here'] })).total).toBe(2);
     } finally {
       await t.close();
@@ -302,7 +303,7 @@ describe('the scheduler module', () => {
   it('exposes the job queue to other modules', async () => {
     const t = await startTestServer({}, { modules: [createSchedulerModule({ processEvery: 100 })] });
     try {
-      const jobs = t.shared.get('jobs') as Scheduler['jobs'];
+      const jobs = t.provided.get(JOBS_KEY)!;
       const got: unknown[] = [];
       jobs.define('test.from-module', async (data) => void got.push(data));
       await jobs.enqueue('test.from-module', { hello: 'world' }, Date.now());
@@ -401,7 +402,7 @@ ${extra}`;
       try {
         const list = await t.call('GET', '/schedules', { key });
         expect(list.data.data.map((x: { name: string; interval: string }) => [x.name, x.interval])).toEqual([['status page', 'hourly']]);
-        const { scheduler } = t.shared.get('schedules') as { scheduler: Scheduler };
+        const { scheduler } = t.provided.get(SCHEDULES)!;
         const jobs = await scheduler.agenda.queryJobs({ name: JOBS.schedule });
         expect(jobs.jobs.map((j) => j.data)).toEqual([{ scheduleId: list.data.data[0].id }]);
       } finally {

@@ -66,7 +66,7 @@ export interface JobOptions {
   concurrency?: number;
 }
 
-/** What other modules get as `shared.get('jobs')`. */
+/** What other modules get as JOBS (core/service-keys.ts). */
 export interface JobQueue {
   /** Defines the handler of a job name (before or after start). */
   define<T>(name: string, handler: (data: T, job: Job<T>) => Promise<void>, opts?: JobOptions): void;

@@ -3,8 +3,8 @@
 // must (remove the rows, then publish user.access_changed; update the token through the token
 // service's update hooks, which publish token.updated).
 import type { Database } from 'better-sqlite3';
-import type { RealtimeBus } from '../../core/realtime/bus.js';
 import type { TestServer } from './server.js';
+import { BUS } from '../../core/service-keys.js';
 
 /** Revokes one API key of a user through the API (DELETE /users/:id/api-keys/:key). */
 export async function revokeKey(server: TestServer, user: { id: number; key: string }): Promise<void> {
@@ -27,7 +27,7 @@ export function deleteUser(server: TestServer, userId: number): void {
   const db = (server.services.store as unknown as { db: Database }).db;
   db.prepare('DELETE FROM api_keys WHERE user_id = ?').run(userId);
   db.prepare('DELETE FROM users WHERE id = ?').run(userId);
-  (server.shared.get('bus') as RealtimeBus).publishAccess({ type: 'user.access_changed', userId });
+  server.provided.get(BUS)!.publishAccess({ type: 'user.access_changed', userId });
 }
 
 /** Gives a token another owner, committed like any token change (update hooks publish token.updated). */

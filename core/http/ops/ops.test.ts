@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MailInfo } from '../../mail/index.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { MAIL_INFO } from '../../service-keys.js';
 
 /** The value of one sample of a Prometheus text exposition (0 when absent). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -75,7 +75,7 @@ describe('/metrics', () => {
   it('counts a captured e-mail, and a refused one by SMTP reply class', async () => {
     const t = await s.token({}, owner.key);
     const before = await scrape();
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: (s.shared.get('mail') as MailInfo).port!, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: s.provided.get(MAIL_INFO)!.port!, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({ from: 'a@sender.test', to: `${t.uuid}@mail.example.test`, subject: 'hi', text: 'hello' });
       await expect(transport.sendMail({ from: 'a@sender.test', to: 'nobody@mail.example.test', subject: 'hi', text: 'hello' })).rejects.toMatchObject({ responseCode: 550 });

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { Conflict, NotFound, PayloadTooLarge, TooManyRequests, fromZod } from '../../errors.js';
-import type { RealtimeBus, RequestDeletedData } from '../../realtime/bus.js';
+import type { RequestDeletedData } from '../../realtime/bus.js';
+import { BUS } from '../../service-keys.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken, loadTokenForViewing } from '../token-access.js';
@@ -22,9 +23,9 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
   // Forwards go out through the one outbound client, under the configured outbound policy.
   const outbound = createOutboundClient(services.config);
 
-  /** Tells realtime subscribers, through the bus a realtime module shared (when one runs). */
+  /** Tells realtime subscribers, through the bus the realtime module provides (when one runs). */
   function publishDeleted(tokenId: string, data: RequestDeletedData): void {
-    (services.shared?.get('bus') as RealtimeBus | undefined)?.publish({ type: 'request.deleted', tokenId, data });
+    services.provided?.get(BUS)?.publish({ type: 'request.deleted', tokenId, data });
   }
   function publishDeletedMany(ctx: ParameterizedContext<AppState>, tokenId: string, count: number): void {
     const param = (k: string) => (typeof ctx.query[k] === 'string' && ctx.query[k] !== '' ? (ctx.query[k] as string) : null);

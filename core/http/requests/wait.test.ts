@@ -3,10 +3,9 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
-import { createMailModule, type MailInfo } from '../../mail/index.js';
-import type { RealtimeBus } from '../../realtime/bus.js';
+import { createMailModule } from '../../mail/index.js';
 import { createRealtimeModule } from '../../realtime/module.js';
-import type { RequestWaiters } from '../../realtime/waiters.js';
+import { BUS, MAIL_INFO, WAITERS } from '../../service-keys.js';
 
 const DOMAIN = 'wait.test.internal';
 let s: TestServer;
@@ -17,12 +16,12 @@ beforeAll(async () => {
     throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
   };
   s = await startTestServer({ EMAIL_DOMAIN: DOMAIN }, { modules: [createMailModule({ resolver: noDns }), createRealtimeModule({ socketIo: false })] });
-  smtpPort = (s.shared.get('mail') as MailInfo).port!;
+  smtpPort = s.provided.get(MAIL_INFO)!.port!;
 });
 afterAll(() => s.close());
 
-const waiters = () => s.shared.get('waiters') as RequestWaiters;
-const bus = () => s.shared.get('bus') as RealtimeBus;
+const waiters = () => s.provided.get(WAITERS)!;
+const bus = () => s.provided.get(BUS)!;
 
 function waitUrl(tokenId: string, params: Record<string, string> = {}) {
   return `/token/${tokenId}/requests/wait?${new URLSearchParams(params)}`;

@@ -2,7 +2,7 @@
 // once when one is stored, else when one arrives (core/realtime/waiters.ts), else 408.
 import type { ParameterizedContext } from 'koa';
 import { HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
-import type { RequestWaiters } from '../../realtime/waiters.js';
+import { WAITERS } from '../../service-keys.js';
 import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
 import { requestView } from '../../capture/request-view.js';
@@ -35,7 +35,7 @@ export async function waitForRequest(ctx: ParameterizedContext<AppState>, servic
   const queryText = q.data.query?.trim() ?? '';
   const query = queryText === '' ? null : parseSearch(queryText);
   const after = await afterSorting(services.store, token, q.data.after);
-  const waiters = services.shared?.get('waiters') as RequestWaiters | undefined;
+  const waiters = services.provided?.get(WAITERS);
   if (!waiters) throw new HttpError(503, 'Waiting for requests needs the realtime module, which is not running');
 
   // The caller hanging up ends the wait (and frees its listener) at once.

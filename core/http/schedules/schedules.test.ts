@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { SCHEDULES } from '../../service-keys.js';
 
 let s: TestServer;
 let pro: { id: number; key: string };
@@ -62,13 +63,13 @@ describe('Schedules API', () => {
   it('keeps the schedule job in Agenda in step with the schedule', async () => {
     const { url } = await target();
     const c = await s.call('POST', '/schedules', { key: pro.key, json: body(url, { interval: 'daily' }) });
-    const { scheduler } = s.shared.get('schedules') as { scheduler: { agenda: { queryJobs(q: unknown): Promise<{ jobs: Array<{ nextRunAt: Date }> }> } } };
+    const { scheduler } = s.provided.get(SCHEDULES)!;
     const jobs = async () => (await scheduler.agenda.queryJobs({ name: 'schedule.run', data: { scheduleId: c.data.id } })).jobs;
     const [daily] = await jobs();
-    expect(daily!.nextRunAt.toISOString()).toMatch(/T00:00:00\.000Z$/);
+    expect(daily!.nextRunAt!.toISOString()).toMatch(/T00:00:00\.000Z$/);
     await s.call('PUT', `/schedules/${c.data.id}`, { key: pro.key, json: body(url, { interval: '1-minute' }) });
     const [minute] = await jobs();
-    expect(minute!.nextRunAt.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(minute!.nextRunAt!.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
     await s.call('DELETE', `/schedules/${c.data.id}`, { key: pro.key });
     expect(await jobs()).toEqual([]);
   });

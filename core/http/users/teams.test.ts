@@ -3,7 +3,7 @@
 // the users list, changing and removing users, and what Viewers, Members and Administrators may do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../../../test/helpers/server.js';
-import type { MailInfo } from '../../mail/index.js';
+import { MAIL_INFO } from '../../service-keys.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -197,7 +197,7 @@ describe('invites through an SMTP relay', () => {
   beforeAll(async () => {
     // The relay is another instance's own SMTP server: its token addresses store what arrives.
     mailbox = await startTestServer();
-    const port = (mailbox.shared.get('mail') as MailInfo).port!;
+    const port = mailbox.provided.get(MAIL_INFO)!.port!;
     relayed = await startTestServer({ SMTP_ENABLED: 'false', SMTP_RELAY_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true` });
   });
   afterAll(async () => {

@@ -8,8 +8,7 @@ import type { ParameterizedContext } from 'koa';
 import { requireAdmin, requireCaller, requireUserManager, USER_TYPES, type Caller } from '../../auth/access.js';
 import { hashApiKey, newApiKey } from '../../auth/secrets.js';
 import { Conflict, Forbidden, HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
-import type { RealtimeBus } from '../../realtime/bus.js';
-import type { Mailer } from '../../sdk/mail.js';
+import { BUS, MAILER } from '../../service-keys.js';
 import type { ApiKeyRecord, UserRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import type { AppState, HttpServices } from '../services.js';
@@ -50,10 +49,10 @@ function pageLinks(env: { current_page: number; last_page: number; first_page_ur
 export function usersRouter(services: HttpServices): Router<AppState> {
   const router = new Router<AppState>();
   const { store, clock, config } = services;
-  const mailer = () => services.shared?.get('mailer') as Mailer | undefined;
+  const mailer = () => services.provided?.get(MAILER);
   /** Live streams opened by the user must not outlive a change of what they may open. */
   const accessChanged = (userId: number) =>
-    (services.shared?.get('bus') as RealtimeBus | undefined)?.publishAccess({ type: 'user.access_changed', userId });
+    services.provided?.get(BUS)?.publishAccess({ type: 'user.access_changed', userId });
 
   /** The admin, or the user themself. */
   async function loadUser(ctx: ParameterizedContext<AppState>): Promise<UserRecord> {

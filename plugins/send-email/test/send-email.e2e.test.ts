@@ -3,7 +3,7 @@
 // delivers through another server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { createActionsModule, createMailModule, type MailInfo } from '../../../core/sdk/testing-host.js';
+import { createActionsModule, createMailModule, MAIL_INFO } from '../../../core/sdk/testing-host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 const DOMAIN = 'send.test.internal';
@@ -98,7 +98,7 @@ describe('send_email action', () => {
   it('stops a token that mails itself at SMTP_LOOP_LIMIT passes', async () => {
     const t = await s.token({ actions: true });
     await addAction(s, t.uuid, { recipient: `${t.uuid}@${DOMAIN}`, subject: 'again', content: 'loop' });
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: (s.shared.get('mail') as MailInfo).port!, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: s.provided.get(MAIL_INFO)!.port!, secure: false, ignoreTLS: true });
     await transport.sendMail({ from: 'start@example.test', to: `${t.uuid}@${DOMAIN}`, subject: 'start', text: 'go' });
     transport.close();
 
@@ -127,7 +127,7 @@ describe('send_email action', () => {
   });
 
   it('delivers through SMTP_RELAY_URL when it is set', async () => {
-    const relayPort = (s.shared.get('mail') as MailInfo).port!;
+    const relayPort = s.provided.get(MAIL_INFO)!.port!;
     const sender = await startTestServer(
       { EMAIL_DOMAIN: 'other.test.internal', SMTP_RELAY_URL: `smtp://127.0.0.1:${relayPort}`, SMTP_RELAY_FROM: 'robot@other.test.internal' },
       { modules: [createMailModule({ resolver: noDns }), createActionsModule()] },
