@@ -140,9 +140,9 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
           </div>
           <div class="field">
             <label for="request_limit">Request limit</label>
-            <input id="request_limit" type="number" min={0} max={10000} value={form.request_limit} aria-invalid={invalid('request_limit')} aria-describedby={describedBy('request_limit', 'request_limit-hint')} onInput={(e) => set('request_limit', (e.currentTarget as HTMLInputElement).value)} />
+            <input id="request_limit" type="number" min={0} value={form.request_limit} aria-invalid={invalid('request_limit')} aria-describedby={describedBy('request_limit', 'request_limit-hint')} onInput={(e) => set('request_limit', (e.currentTarget as HTMLInputElement).value)} />
             <p class="hint small" id="request_limit-hint">
-              Requests kept, 0 to 10000; the oldest go first.
+              Requests kept, from 0 to 10000 (more where the service's MAX_REQUEST_LIMIT allows it); the oldest go first.
             </p>
             <FieldError form={FORM} field="request_limit" errors={errors} />
           </div>
