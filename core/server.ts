@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createCapturePipeline, type CapturePipeline } from './capture/pipeline.js';
 import type { Config } from './config.js';
 import { createTokenCache } from './capture/token-cache.js';
-import { createApp } from './http/app.js';
+import { createApp, type RegisteredRoute } from './http/app.js';
 import { headerBlockBytes } from './http/header-block.js';
 import type { HttpServices } from './http/services.js';
 import { opsRouter, type Readiness } from './http/ops/ops.router.js';
@@ -27,6 +27,8 @@ export interface RunningServer {
   /** What the modules provided, by typed key (core/service-keys.ts). */
   provided: ServiceLookup;
   metrics: ServiceMetrics;
+  /** The API routes the routers serve (method + OpenAPI path), for the document's completeness test. */
+  routes: RegisteredRoute[];
   /**
    * Stops accepting connections, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), then
    * stops the modules and closes the store (which commits what its writer holds).
@@ -136,6 +138,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     pipeline,
     provided,
     metrics,
+    routes: app.routes,
     async close() {
       readiness.draining = true;
       for (const m of started) {

@@ -48,6 +48,8 @@ describe('bad input never causes a 5xx', () => {
     const doc = (await s.call('GET', '/openapi.json')).data;
     const failures: string[] = [];
     for (const [template, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      // The capture URLs (/{token_id}, /{token_id}/{path}) answer any method: the next test sends them odd input.
+      if (template.startsWith('/{token_id}')) continue;
       for (const method of Object.keys(ops)) {
         for (const id of [null, ...IDS]) {
           const path = template

@@ -91,21 +91,26 @@ export function createApp(services: HttpServices, opts: AppOptions) {
     else void capture(req, res);
   }
 
-  return { koa, handler, routes: registeredRoutes(routers) };
+  return { koa, handler, routes: [...registeredRoutes(routers), ...CAPTURE_ROUTES] };
 }
 
-/** A route the API serves: lower-case method and the OpenAPI form of its path (`/token/{token_id}`). */
+/** A route the service serves: lower-case method and the OpenAPI form of its path (`/token/{token}`). */
 export interface RegisteredRoute {
   method: string;
   path: string;
 }
+
+/** The capture URLs: any method on a token's URL and any path under it (the plain handler, not Koa). */
+export const CAPTURE_ROUTES: RegisteredRoute[] = ['/{token_id}', '/{token_id}/{path}'].flatMap((path) =>
+  ['get', 'post', 'put', 'patch', 'delete', 'options', 'head'].map((method) => ({ method, path })),
+);
 
 /** Every method + path of the routers (HEAD, which the router adds to each GET, left out). */
 export function registeredRoutes(routers: Array<Router<AppState>>): RegisteredRoute[] {
   const out: RegisteredRoute[] = [];
   for (const r of routers) {
     for (const layer of r.stack) {
-      const path = String(layer.path).replace(/:(\w+)/g, '{$1}');
+      const path = String(layer.path).replace(/[:*](\w+)/g, '{$1}');
       for (const m of layer.methods) if (m !== 'HEAD') out.push({ method: m.toLowerCase(), path });
     }
   }

@@ -20,7 +20,15 @@ import { ErrorListQuery, ErrorPageView, ErrorScopeQuery, MarkReadBody, MarkReadR
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
-type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string };
+/**
+ * One operation. `response`: the zod schema of a JSON answer; without it the answer is described by
+ * `type` (its media type, default JSON of a shape not yet described) or, for 204, as no content.
+ */
+type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string; type?: string; page?: z.ZodType; list?: z.ZodType };
+
+/** A JSON object whose fields this document does not list (yet). */
+const Obj = z.record(z.string(), z.unknown());
+const Health = z.object({ status: z.string(), store: z.string() });
 
 const ops: Record<string, Record<string, Op>> = {
   '/token': {
@@ -151,10 +159,126 @@ const ops: Record<string, Record<string, Op>> = {
   '/schedules/{schedule_id}/logs': { get: { summary: 'Log entries of the schedule (60 a minute)', query: ScheduleLogsQuery } },
   '/schedules/{schedule_id}/document': { get: { summary: 'The schedule as a workflow document' }, put: { summary: 'Replace the schedule from a workflow document' } },
   '/schedules/notifications': { get: { summary: 'Where error notifications go' }, put: { summary: 'Set where error notifications go', body: NotificationSettingsBody } },
+  '/openapi.json': { get: { summary: 'This document' } },
+  '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },
+  '/app': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
+  '/app/': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
+  '/app/config.json': { get: { summary: "The web app's settings (base URL, capture domain)" } },
+  '/app/{path}': { get: { summary: "The web app's files (scripts, styles; other paths answer the app's HTML)", type: '*/*' } },
+  '/{token_id}': {
+    ...captureOps('Capture: any request to a token URL is stored and answered with the token\'s default (or Custom Action) response'),
+  },
+  '/{token_id}/{path}': {
+    ...captureOps('Capture: any path (any number of segments) under a token URL is captured like the token URL'),
+  },
   '/healthz': { get: { summary: 'Liveness: 200 while the process answers' } },
   '/readyz': { get: { summary: 'Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down)' } },
   '/metrics': { get: { summary: 'Prometheus metrics (text exposition format)' } },
 };
+
+function captureOps(summary: string): Record<string, Op> {
+  return Object.fromEntries(['get', 'post', 'put', 'patch', 'delete', 'options', 'head'].map((m) => [m, { summary, type: '*/*' }]));
+}
+
+// What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
+const SHAPES: Record<string, Partial<Op>> = {
+  'get /token': { page: TokenView },
+  'get /groups': { page: Obj },
+  'get /providers': { page: Obj },
+  'get /templates': { page: Obj },
+  'get /global-variables': { page: Obj },
+  'get /databases': { page: Obj },
+  'get /schedules': { page: Obj },
+  'get /schedules/{schedule_id}/logs': { page: Obj },
+  'get /users': { page: UserView },
+  'get /users/{user_id}/api-keys': { list: Obj },
+  'get /token/{token_id}/actions': { list: Obj },
+  'get /action-types': { list: Obj },
+  'get /provider-types': { response: z.array(Obj) },
+  'put /token/{token_id}/cors/toggle': { response: z.object({ enabled: z.boolean() }) },
+  'put /token/{token_id}/request/{request_id}/response': { response: z.object({ status: z.boolean() }) },
+  'get /healthz': { response: Health },
+  'get /readyz': { response: Health.extend({ modules: z.array(z.string()) }) },
+};
+for (const [key, shape] of Object.entries(SHAPES)) {
+  const [method, path] = key.split(' ');
+  Object.assign(ops[path][method], shape);
+}
+
+// Media types of answers that are not JSON.
+const TYPES: Record<string, string> = {
+  'get /token/{token_id}/request/{request_id}/raw': '*/*',
+  'get /token/{token_id}/request/{request_id}/download/{file_id}': '*/*',
+  'get /token/{token_id}/requests/export': 'text/csv',
+  'get /token/{token_id}/events': 'text/event-stream',
+  'get /metrics': 'text/plain',
+  'get /token/{token_id}/workflow': 'application/yaml',
+  'get /schedules/{schedule_id}/document': 'application/yaml',
+};
+for (const [key, type] of Object.entries(TYPES)) {
+  const [method, path] = key.split(' ');
+  ops[path][method].type = type;
+}
+
+// webhook.site's plural spellings, served by the same handlers: /requests/{request_id}... and DELETE /requests.
+for (const [path, methods] of Object.entries({ ...ops })) {
+  if (!path.startsWith('/token/{token_id}/request/{request_id}') || path.endsWith('/execute')) continue;
+  ops[path.replace('/request/', '/requests/')] = Object.fromEntries(Object.entries(methods).map(([m, op]) => [m, { ...op, summary: `${op.summary} (same as ${path})` }]));
+}
+ops['/token/{token_id}/request/{request_id}'].put = { summary: 'Set the note of a request (same as PUT .../note)', body: NoteBody, response: RequestView };
+ops['/token/{token_id}/requests/{request_id}'].put = ops['/token/{token_id}/request/{request_id}'].put;
+ops['/token/{token_id}/requests'].delete = { ...ops['/token/{token_id}/request'].delete, summary: 'Delete all (or the matching) requests (same as DELETE /token/{token_id}/request)' };
+
+/** A stable camelCase name from method and path: `get /token/{token_id}/requests` -> getTokenByTokenIdRequests. */
+export function operationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith('{') ? `by_${seg.slice(1, -1)}` : seg))
+    .flatMap((seg) => seg.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  if (!words.length) words.push('root');
+  else if (path.endsWith('/')) words.push('slash');
+  return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+const ERROR = { $ref: '#/components/responses/Error' };
+const PAGE = { $ref: '#/components/schemas/Page' };
+
+/** The page envelope of the paged lists (core/http/token-access.ts pageEnvelope). */
+const PageEnvelope = z.object({
+  data: z.array(z.unknown()),
+  current_page: z.number().int(),
+  first_page_url: z.string(),
+  from: z.number().int().nullable(),
+  last_page: z.number().int(),
+  last_page_url: z.string(),
+  next_page_url: z.string().nullable(),
+  path: z.string(),
+  per_page: z.number().int(),
+  prev_page_url: z.string().nullable(),
+  to: z.number().int().nullable(),
+  total: z.number().int(),
+});
+
+/** The error body every route answers a 4xx/5xx with (core/error-response.ts). */
+const ErrorBody = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional().describe('Field name -> what is wrong with it'),
+});
+
+function responses(method: string, path: string, op: Op): Record<string, unknown> {
+  const status = op.status ?? '200';
+  let ok: Record<string, unknown>;
+  if (op.response) ok = { description: 'OK', content: { 'application/json': { schema: schema(op.response) } } };
+  else if (op.page) ok = { description: 'A page', content: { 'application/json': { schema: { allOf: [PAGE, { type: 'object', properties: { data: { type: 'array', items: schema(op.page) } } }] } } } };
+  else if (op.list) ok = { description: 'OK', content: { 'application/json': { schema: schema(z.object({ data: z.array(op.list) })) } } };
+  else if (status === '204') ok = { description: 'No content' };
+  else if (op.type) ok = { description: 'OK', content: { [op.type]: { schema: {} } } };
+  else ok = { description: 'OK (a JSON object; its fields are not described yet)', content: { 'application/json': { schema: schema(Obj) } } };
+  return { [status]: ok, default: ERROR };
+}
+
 
 const cached = new Map<string, Record<string, unknown>>();
 
@@ -175,13 +299,11 @@ export function openApiDocument(baseUrl: string | null, maxRequestLimit = DEFAUL
         for (const [name, s] of Object.entries(op.query.shape)) params.push({ name, in: 'query', required: false, schema: schema(s as z.ZodType) as never });
       }
       item[method] = {
+        operationId: operationId(method, path),
         summary: op.summary,
         parameters: params,
         ...(body ? { requestBody: { content: { 'application/json': { schema: schema(body) } } } } : {}),
-        responses: {
-          [op.status ?? '200']: op.response ? { description: 'OK', content: { 'application/json': { schema: schema(op.response) } } } : { description: 'OK' },
-          default: { description: 'Error: {"message": "...", "errors": {"field": ["..."]}}' },
-        },
+        responses: responses(method, path, op),
       };
     }
     paths[path] = item;
@@ -190,7 +312,11 @@ export function openApiDocument(baseUrl: string | null, maxRequestLimit = DEFAUL
     openapi: '3.1.0',
     info: { title: 'Request capture service', version: '0.1.0', description: 'webhook.site-compatible request capture and automation API' },
     servers: baseUrl ? [{ url: baseUrl }] : [],
-    components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'Api-Key' } } },
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'Api-Key' } },
+      schemas: { Error: schema(ErrorBody), Page: schema(PageEnvelope) },
+      responses: { Error: { description: 'Error (4xx/5xx)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+    },
     security: [{ ApiKey: [] }, {}],
     paths,
   };

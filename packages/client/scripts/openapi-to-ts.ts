@@ -16,6 +16,7 @@ type Schema = {
   enum?: unknown[];
   const?: unknown;
   description?: string;
+  $ref?: string;
 };
 
 interface Parameter {
@@ -34,7 +35,11 @@ interface Operation {
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
 }
+
+/** The document's shared schemas (components.schemas), which `$ref`s name; set per conversion. */
+let shared: Record<string, Schema> = {};
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (name: string) => (IDENT.test(name) ? name : JSON.stringify(name));
@@ -53,6 +58,10 @@ function union(parts: string[]): string {
 function typeOf(s: Schema | boolean | undefined, depth: number): string {
   if (s === undefined || s === true) return 'unknown';
   if (s === false) return 'never';
+  if (s.$ref) {
+    const target = s.$ref.startsWith('#/components/schemas/') ? shared[s.$ref.slice('#/components/schemas/'.length)] : undefined;
+    return target ? typeOf(target, depth) : 'unknown';
+  }
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return union(s.enum.map((v) => JSON.stringify(v)));
   if (s.anyOf || s.oneOf) return union((s.anyOf ?? s.oneOf)!.map((x) => wrap(typeOf(x, depth))));
@@ -115,6 +124,7 @@ function paramsType(params: Parameter[], where: string, depth: number): string {
 
 /** The TypeScript source of the types of every operation in `doc`. */
 export function openApiToTypes(doc: OpenApiDocument): string {
+  shared = doc.components?.schemas ?? {};
   const entries: string[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {

@@ -177,7 +177,104 @@ export interface Operations {
     };
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        uuid: string;
+        redirect: boolean;
+        alias: string | null;
+        actions: boolean;
+        cors: boolean;
+        expiry: number | boolean | null;
+        timeout: number;
+        listen: number;
+        premium: boolean;
+        premium_expires_at: string | null;
+        user_id: number | null;
+        team_id: number | null;
+        ip: string;
+        user_agent: string;
+        default_content: string;
+        default_status: number;
+        default_content_type: string;
+        request_limit: number | null;
+        description: string | null;
+        group_id: number | null;
+        created_at: string;
+        updated_at: string;
+        expires_at: string | null;
+        redaction: {
+          rules: ({
+            kind: "header";
+            /** Header name, any case */
+            name: string;
+            /** Mask text for this rule (default: the settings' replacement) */
+            replacement?: string;
+            /** Custom Actions see the original value during the run (false: they see it masked too) */
+            actions_see_original?: boolean;
+          } | {
+            kind: "query";
+            /** Query string parameter name */
+            name: string;
+            /** Mask text for this rule (default: the settings' replacement) */
+            replacement?: string;
+            /** Custom Actions see the original value during the run (false: they see it masked too) */
+            actions_see_original?: boolean;
+          } | {
+            kind: "form";
+            /** Form field name (urlencoded or multipart) */
+            name: string;
+            /** Mask text for this rule (default: the settings' replacement) */
+            replacement?: string;
+            /** Custom Actions see the original value during the run (false: they see it masked too) */
+            actions_see_original?: boolean;
+          } | {
+            kind: "json";
+            /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+            path: string;
+            /** Mask text for this rule (default: the settings' replacement) */
+            replacement?: string;
+            /** Custom Actions see the original value during the run (false: they see it masked too) */
+            actions_see_original?: boolean;
+          } | {
+            kind: "regex";
+            /** JavaScript regular expression; every match is masked */
+            pattern: string;
+            /** Regular expression flags (i, m, s, u); g is implied */
+            flags?: string;
+            /** Mask text for this rule (default: the settings' replacement) */
+            replacement?: string;
+            /** Custom Actions see the original value during the run (false: they see it masked too) */
+            actions_see_original?: boolean;
+          } | {
+            kind: "preset";
+            /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+            preset: "bearer" | "card" | "email";
+            /** Mask text for this rule (default: the settings' replacement) */
+            replacement?: string;
+            /** Custom Actions see the original value during the run (false: they see it masked too) */
+            actions_see_original?: boolean;
+          })[];
+          /** Mask text of the rules that set none */
+          replacement?: string;
+        } | null;
+        requests?: number;
+        latest_request_id?: string | null;
+        latest_request_at?: string | null;
+      }[];
+    };
   };
   /** Get a token */
   "GET /token/{token_id}": {
@@ -639,7 +736,9 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      enabled: boolean;
+    };
   };
   /** List captured requests */
   "GET /token/{token_id}/requests": {
@@ -746,6 +845,16 @@ export interface Operations {
       from: number;
       to: number;
     };
+  };
+  /** Delete all (or the matching) requests (same as DELETE /token/{token_id}/request) */
+  "DELETE /token/{token_id}/requests": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
   };
   /** Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else */
   "POST /token/{token_id}/share": {
@@ -970,6 +1079,98 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
+  /** Set the note of a request (same as PUT .../note) */
+  "PUT /token/{token_id}/request/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      note: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
   /** Replay the stored body with its content type */
   "GET /token/{token_id}/request/{request_id}/raw": {
     path: {
@@ -1096,7 +1297,9 @@ export interface Operations {
       headers?: { [key: string]: string | string[] };
     };
     status: 200;
-    response: unknown;
+    response: {
+      status: boolean;
+    };
   };
   /** Download an uploaded file or attachment */
   "GET /token/{token_id}/request/{request_id}/download/{file_id}": {
@@ -1455,7 +1658,9 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: { [key: string]: unknown }[];
+    };
   };
   /** Add a Custom Action */
   "POST /token/{token_id}/actions": {
@@ -1475,7 +1680,7 @@ export interface Operations {
       delay?: number | null;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Update a Custom Action */
   "PUT /token/{token_id}/actions/{action_id}": {
@@ -1496,7 +1701,7 @@ export interface Operations {
       delay?: number | null;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a Custom Action */
   "DELETE /token/{token_id}/actions/{action_id}": {
@@ -1527,7 +1732,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Run a workflow document (default the stored one) up to step `until` on a stored request, storing nothing: output, errors, variables after each step, the response */
   "POST /token/{token_id}/workflow/test": {
@@ -1544,7 +1749,7 @@ export interface Operations {
       request_id?: string;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Run a temporary action (query: request_id, action_id) */
   "POST /token/{token_id}/test-action": {
@@ -1564,7 +1769,7 @@ export interface Operations {
       delay?: number | null;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Run the token's actions on a stored request */
   "POST /token/{token_id}/request/{request_id}/execute": {
@@ -1575,7 +1780,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Action types with the JSON Schemas of their parameters */
   "GET /action-types": {
@@ -1583,7 +1788,9 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: { [key: string]: unknown }[];
+    };
   };
   /** List global variables */
   "GET /global-variables": {
@@ -1591,7 +1798,22 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** Create or replace a global variable */
   "POST /global-variables": {
@@ -1602,7 +1824,7 @@ export interface Operations {
       value: string;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a global variable */
   "GET /global-variables/{id}": {
@@ -1612,7 +1834,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Update a global variable */
   "PUT /global-variables/{id}": {
@@ -1625,7 +1847,7 @@ export interface Operations {
       value: string;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a global variable */
   "DELETE /global-variables/{id}": {
@@ -1643,7 +1865,22 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key) */
   "POST /providers": {
@@ -1656,7 +1893,7 @@ export interface Operations {
       settings?: { [key: string]: unknown };
     };
     status: 201;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a provider */
   "GET /providers/{id}": {
@@ -1666,7 +1903,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Rename, replace settings, merge credentials (null removes a field) */
   "PUT /providers/{id}": {
@@ -1680,7 +1917,7 @@ export interface Operations {
       settings?: { [key: string]: unknown };
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a provider */
   "DELETE /providers/{id}": {
@@ -1698,7 +1935,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown }[];
   };
   /** List the caller's hosted databases */
   "GET /databases": {
@@ -1711,7 +1948,22 @@ export interface Operations {
     };
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL) */
   "POST /databases": {
@@ -1722,7 +1974,7 @@ export interface Operations {
       plan?: string;
     };
     status: 201;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a database with its tables and bytes used */
   "GET /databases/{id}": {
@@ -1732,7 +1984,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Rename a database */
   "PUT /databases/{id}": {
@@ -1744,7 +1996,7 @@ export interface Operations {
       name: string;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a database with all its tables */
   "DELETE /databases/{id}": {
@@ -1767,7 +2019,7 @@ export interface Operations {
       params?: (unknown[] | { [key: string]: unknown }) | null;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** List the caller's action templates */
   "GET /templates": {
@@ -1775,7 +2027,22 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for) */
   "POST /templates": {
@@ -1802,7 +2069,7 @@ export interface Operations {
       from_token?: string;
     };
     status: 201;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a template */
   "GET /templates/{id}": {
@@ -1812,7 +2079,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Update a template */
   "PUT /templates/{id}": {
@@ -1840,7 +2107,7 @@ export interface Operations {
       }[];
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a template */
   "DELETE /templates/{id}": {
@@ -1858,7 +2125,22 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** Create a group */
   "POST /groups": {
@@ -1868,7 +2150,7 @@ export interface Operations {
       name: string;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a group */
   "GET /groups/{group_id}": {
@@ -1878,7 +2160,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Rename a group */
   "PUT /groups/{group_id}": {
@@ -1890,7 +2172,7 @@ export interface Operations {
       name: string;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a group */
   "DELETE /groups/{group_id}": {
@@ -1912,7 +2194,7 @@ export interface Operations {
       premium?: boolean;
     };
     status: 201;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s) */
   "GET /users": {
@@ -1927,7 +2209,40 @@ export interface Operations {
     };
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        name: string;
+        email: string;
+        premium: boolean;
+        team_id: number;
+        user_type_id: 100 | 200 | 300;
+        user_type: string;
+        role_id: number | null;
+        roles: {
+          id: number;
+          team_id: number;
+        }[];
+        two_factor_enabled: number;
+        invite_pending: boolean;
+        last_login_at: string | null;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
   };
   /** Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses */
   "POST /users/invite": {
@@ -1971,7 +2286,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Use the invite (once): answers the user with their first API key (no key needed) */
   "POST /users/invite/{secret}/accept": {
@@ -1981,7 +2296,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 201;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** The calling user */
   "GET /users/me": {
@@ -1989,7 +2304,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a user (themself, or a user of the Administrator's team) */
   "GET /users/{user_id}": {
@@ -2074,7 +2389,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** List a user's API keys */
   "GET /users/{user_id}/api-keys": {
@@ -2084,7 +2399,9 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: { [key: string]: unknown }[];
+    };
   };
   /** Revoke an API key */
   "DELETE /users/{user_id}/api-keys/{key_id}": {
@@ -2118,7 +2435,22 @@ export interface Operations {
     };
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** Create a schedule */
   "POST /schedules": {
@@ -2138,7 +2470,7 @@ export interface Operations {
       require_status_max?: number | null;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Get a schedule */
   "GET /schedules/{schedule_id}": {
@@ -2148,7 +2480,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Update a schedule */
   "PUT /schedules/{schedule_id}": {
@@ -2170,7 +2502,7 @@ export interface Operations {
       require_status_max?: number | null;
     };
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Delete a schedule */
   "DELETE /schedules/{schedule_id}": {
@@ -2190,7 +2522,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Log entries of the schedule (60 a minute) */
   "GET /schedules/{schedule_id}/logs": {
@@ -2206,7 +2538,22 @@ export interface Operations {
     };
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+    };
   };
   /** The schedule as a workflow document */
   "GET /schedules/{schedule_id}/document": {
@@ -2226,7 +2573,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Where error notifications go */
   "GET /schedules/notifications": {
@@ -2234,7 +2581,7 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: { [key: string]: unknown };
   };
   /** Set where error notifications go */
   "PUT /schedules/notifications": {
@@ -2246,6 +2593,203 @@ export interface Operations {
       webhook_url?: string | null;
     };
     status: 200;
+    response: { [key: string]: unknown };
+  };
+  /** This document */
+  "GET /openapi.json": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: { [key: string]: unknown };
+  };
+  /** The web page (HTML) */
+  "GET /": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The web app (HTML) */
+  "GET /app": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The web app (HTML) */
+  "GET /app/": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The web app's settings (base URL, capture domain) */
+  "GET /app/config.json": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: { [key: string]: unknown };
+  };
+  /** The web app's files (scripts, styles; other paths answer the app's HTML) */
+  "GET /app/{path}": {
+    path: {
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "GET /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "POST /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "PUT /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "PATCH /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "DELETE /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "OPTIONS /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "HEAD /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "GET /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "POST /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "PUT /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "PATCH /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "DELETE /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "OPTIONS /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "HEAD /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
     response: unknown;
   };
   /** Liveness: 200 while the process answers */
@@ -2254,7 +2798,10 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      status: string;
+      store: string;
+    };
   };
   /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down) */
   "GET /readyz": {
@@ -2262,7 +2809,11 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
+    response: {
+      status: string;
+      store: string;
+      modules: string[];
+    };
   };
   /** Prometheus metrics (text exposition format) */
   "GET /metrics": {
@@ -2271,5 +2822,358 @@ export interface Operations {
     body: never;
     status: 200;
     response: unknown;
+  };
+  /** Get a captured request (or `latest`) (same as /token/{token_id}/request/{request_id}) */
+  "GET /token/{token_id}/requests/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Delete a captured request (same as /token/{token_id}/request/{request_id}) */
+  "DELETE /token/{token_id}/requests/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Set the note of a request (same as PUT .../note) */
+  "PUT /token/{token_id}/requests/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      note: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Replay the stored body with its content type (same as /token/{token_id}/request/{request_id}/raw) */
+  "GET /token/{token_id}/requests/{request_id}/raw": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Set the note of a request (same as /token/{token_id}/request/{request_id}/note) */
+  "PUT /token/{token_id}/requests/{request_id}/note": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      note: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Answer a capture that is listening (base64 content) (same as /token/{token_id}/request/{request_id}/response) */
+  "PUT /token/{token_id}/requests/{request_id}/response": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status?: number;
+      content?: string;
+      headers?: { [key: string]: string | string[] };
+    };
+    status: 200;
+    response: {
+      status: boolean;
+    };
+  };
+  /** Download an uploaded file or attachment (same as /token/{token_id}/request/{request_id}/download/{file_id}) */
+  "GET /token/{token_id}/requests/{request_id}/download/{file_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+      file_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s (same as /token/{token_id}/request/{request_id}/forward) */
+  "POST /token/{token_id}/requests/{request_id}/forward": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** Where to send the request: its method, headers and body go along */
+      url: string;
+      /** Instead of the request's own method */
+      method?: string;
+    };
+    status: 200;
+    response: {
+      status: number;
+      headers: { [key: string]: string[] };
+      body: string;
+      body_encoding: "utf8" | "base64";
+      /** Bytes of body received (at most 1 MiB is kept) */
+      size: number;
+      truncated: boolean;
+      /** Seconds from sending to the end of the answer */
+      time: number;
+      url: string;
+      method: string;
+    };
   };
 }

@@ -59,4 +59,19 @@ describe('openApiToTypes', () => {
     expect(flat).toContain('response: unknown;');
     expect(one({ requestBody: { content: { 'application/json': { schema: { type: ['string', 'null'] } } } } })).toContain('body: string | null;');
   });
+
+  it('follows $refs to the shared schemas (components.schemas); an unknown one is unknown', () => {
+    const ts = openApiToTypes({
+      components: { schemas: { Page: { type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] } } },
+      paths: {
+        '/things': {
+          get: { responses: { '200': { content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Page' }, { type: 'object', properties: { data: { type: 'array', items: { type: 'string' } } } }] } } } } } },
+          post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } } } },
+        },
+      },
+    } as OpenApiDocument);
+    const flat = ts.replace(/\s+/g, ' ');
+    expect(flat).toContain('response: { total: number; } & { data?: string[]; };');
+    expect(flat).toContain('body: unknown;');
+  });
 });
