@@ -109,7 +109,13 @@ describe('/openapi.json', () => {
     await check('GET', `/token/${token.uuid}/actions`, '/token/{token_id}/actions', { key });
     await check('GET', `/token/${token.uuid}/replays`, '/token/{token_id}/replays', { key });
     await check('GET', `/token/${token.uuid}/share`, '/token/{token_id}/share', { key });
-    await check('POST', '/groups', '/groups', { key, json: { name: 'g' } });
+    const group = (await check('POST', '/groups', '/groups', { key, json: { name: 'g' } })).data;
+    await check('PUT', `/groups/${group.id}`, '/groups/{group_id}', { key, json: { name: 'h' } });
+    await check('GET', `/groups/${group.id}`, '/groups/{group_id}', { key });
+    const global = (await check('POST', '/global-variables', '/global-variables', { key, json: { name: 'v', value: '1' } })).data;
+    await check('PUT', `/global-variables/${global.id}`, '/global-variables/{id}', { key, json: { value: '2' } });
+    await check('GET', `/global-variables/${global.id}`, '/global-variables/{id}', { key });
+    await check('POST', `/users/${user.id}/api-keys`, '/users/{user_id}/api-keys', { key: ADMIN_KEY });
     for (const p of ['/groups', '/providers', '/templates', '/global-variables', '/schedules', '/action-types', '/provider-types', '/users/me', '/errors', '/errors/unread', '/schedules/notifications']) await check('GET', p, p, { key });
     await check('GET', `/users/${user.id}`, '/users/{user_id}', { key });
     await check('GET', `/users/${user.id}/api-keys`, '/users/{user_id}/api-keys', { key });

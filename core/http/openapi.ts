@@ -1,14 +1,14 @@
 // /openapi.json, generated from the same zod schemas the routes validate with.
 import { z } from 'zod';
 import { ActionBody } from '../workflows/service.js';
-import { GlobalBody } from './globals/globals.router.js';
-import { GroupBody } from './groups/groups.schema.js';
+import { GlobalBody, GlobalView } from './globals/globals.router.js';
+import { GroupBody, GroupView } from './groups/groups.schema.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { RequestView } from '../capture/request-view.js';
 import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
-import { UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
+import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 import { TemplateCreateBody, TemplateUpdateBody } from '../templates/service.js';
 import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
@@ -183,15 +183,22 @@ function captureOps(summary: string): Record<string, Op> {
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
   'get /token': { page: TokenView },
-  'get /groups': { page: Obj },
+  'get /groups': { page: GroupView },
+  'post /groups': { response: GroupView },
+  'get /groups/{group_id}': { response: GroupView },
+  'put /groups/{group_id}': { response: GroupView },
   'get /providers': { page: Obj },
   'get /templates': { page: Obj },
-  'get /global-variables': { page: Obj },
+  'get /global-variables': { page: GlobalView },
+  'post /global-variables': { response: GlobalView },
+  'get /global-variables/{id}': { response: GlobalView },
+  'put /global-variables/{id}': { response: GlobalView },
   'get /databases': { page: Obj },
   'get /schedules': { page: Obj },
   'get /schedules/{schedule_id}/logs': { page: Obj },
   'get /users': { page: UserView },
-  'get /users/{user_id}/api-keys': { list: Obj },
+  'get /users/{user_id}/api-keys': { list: ApiKeyView },
+  'post /users/{user_id}/api-keys': { response: ApiKeyView.extend({ api_key: z.string() }), status: '201' },
   'get /token/{token_id}/actions': { list: Obj },
   'get /action-types': { list: Obj },
   'get /provider-types': { response: z.array(Obj) },

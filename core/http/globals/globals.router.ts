@@ -13,6 +13,16 @@ export const GlobalBody = z.object({
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _, . or -'),
   value: z.string().max(65_536),
 });
+/** A global variable as the API returns it (/openapi.json). */
+export const GlobalView = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  team_id: z.null(),
+  name: z.string(),
+  value: z.string(),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
 const ListQuery = z.object({
   per_page: perPage(),
   page: pageNumber,

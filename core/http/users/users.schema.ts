@@ -41,6 +41,9 @@ export const UserDeleteQuery = z.object({
   tokens: z.enum(['team', 'delete']).default('team').describe("The user's tokens: `team` gives them to a remaining member, `delete` deletes them with their requests"),
 });
 
+/** An API key as listed (its secret is shown only when issued, as `api_key`). */
+export const ApiKeyView = z.object({ id: z.number().int(), user_id: z.number().int(), prefix: z.string(), created_at: z.string().nullable() });
+
 export const UserView = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -1812,7 +1812,15 @@ export interface Operations {
       to: number | null;
       total: number;
     } & {
-      data?: { [key: string]: unknown }[];
+      data?: {
+        id: number;
+        user_id: number;
+        team_id: null;
+        name: string;
+        value: string;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
     };
   };
   /** Create or replace a global variable */
@@ -1824,7 +1832,15 @@ export interface Operations {
       value: string;
     };
     status: 200;
-    response: { [key: string]: unknown };
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
   };
   /** Get a global variable */
   "GET /global-variables/{id}": {
@@ -1834,7 +1850,15 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: { [key: string]: unknown };
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
   };
   /** Update a global variable */
   "PUT /global-variables/{id}": {
@@ -1847,7 +1871,15 @@ export interface Operations {
       value: string;
     };
     status: 200;
-    response: { [key: string]: unknown };
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
   };
   /** Delete a global variable */
   "DELETE /global-variables/{id}": {
@@ -2139,7 +2171,14 @@ export interface Operations {
       to: number | null;
       total: number;
     } & {
-      data?: { [key: string]: unknown }[];
+      data?: {
+        id: number;
+        team_id: null;
+        user_id: number;
+        name: string;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
     };
   };
   /** Create a group */
@@ -2150,7 +2189,14 @@ export interface Operations {
       name: string;
     };
     status: 200;
-    response: { [key: string]: unknown };
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
   };
   /** Get a group */
   "GET /groups/{group_id}": {
@@ -2160,7 +2206,14 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: { [key: string]: unknown };
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
   };
   /** Rename a group */
   "PUT /groups/{group_id}": {
@@ -2172,7 +2225,14 @@ export interface Operations {
       name: string;
     };
     status: 200;
-    response: { [key: string]: unknown };
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
   };
   /** Delete a group */
   "DELETE /groups/{group_id}": {
@@ -2388,8 +2448,14 @@ export interface Operations {
     };
     query: Record<string, never>;
     body: never;
-    status: 200;
-    response: { [key: string]: unknown };
+    status: 201;
+    response: {
+      id: number;
+      user_id: number;
+      prefix: string;
+      created_at: string | null;
+      api_key: string;
+    };
   };
   /** List a user's API keys */
   "GET /users/{user_id}/api-keys": {
@@ -2400,7 +2466,12 @@ export interface Operations {
     body: never;
     status: 200;
     response: {
-      data: { [key: string]: unknown }[];
+      data: {
+        id: number;
+        user_id: number;
+        prefix: string;
+        created_at: string | null;
+      }[];
     };
   };
   /** Revoke an API key */
