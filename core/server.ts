@@ -14,7 +14,6 @@ import { channelOf, createMetrics, type ServiceMetrics } from './metrics/metrics
 import { moduleServices, orderModules, ServiceRegistry, type ServiceLookup } from './composition.js';
 import { loadModules, type ModuleContext, type ServiceModule, type StartedModule } from './modules.js';
 import { openStore } from './store/index.js';
-import type { CaptureWriter } from './store/sqlite/capture-writer.js';
 import type { Store } from './store/types.js';
 import { TokenService } from './tokens/service.js';
 import { createSortingKeys, systemClock, type Clock } from './util/time.js';
@@ -56,8 +55,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const metrics = createMetrics();
   pipeline.captured.push((_token, record) => metrics.captureStored(channelOf(record.type)));
   // The SQLite store's capture writer reports its group commits (MongoDB has no such batches).
-  const writer = (store as { writer?: CaptureWriter }).writer;
-  if (writer) writer.onCommit = metrics.storeCommit;
+  store.observeCaptureCommits?.(metrics.storeCommit);
   const readiness: Readiness = { started: false, modules: [], draining: false };
   const sortingKey = createSortingKeys(clock);
 

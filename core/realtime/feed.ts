@@ -23,13 +23,11 @@ export interface FeedOptions {
 
 /** The feed that fits the store: none for an in-memory SQLite database (no other process can open it). */
 export async function createFeed(store: Store, logger: Logger, opts: FeedOptions = {}): Promise<Feed> {
-  if (store.kind === 'sqlite' && 'db' in store) {
-    const db = (store as Store & { db: Database }).db;
-    return db.memory ? noFeed : sqliteFeed(db, store, logger, opts);
-  }
-  if (store.kind === 'mongo' && 'c' in store) {
+  const native = store.database?.();
+  if (native?.kind === 'sqlite') return native.db.memory ? noFeed : sqliteFeed(native.db, store, logger, opts);
+  if (native?.kind === 'mongo') {
     const { mongoFeed } = await import('./mongo-feed.js');
-    return mongoFeed((store as unknown as { c: Parameters<typeof mongoFeed>[0] }).c, store, logger, opts);
+    return mongoFeed(native.collections, store, logger, opts);
   }
   return noFeed;
 }

@@ -9,7 +9,6 @@
 // tick again; the handler sets the following tick itself, from the schedule as it is after the run.
 import os from 'node:os';
 import { Agenda, type AgendaBackend, type Job } from 'agenda';
-import type { Database } from 'better-sqlite3';
 import type { Db } from 'mongodb';
 import type { Logger } from '../logger.js';
 import type { OutboundClient } from '../net/outbound.js';
@@ -30,16 +29,16 @@ export const JOBS = {
 export const AGENDA_COLLECTION = 'agenda_jobs';
 
 function mongoDbOf(store: Store): Db {
-  const db = (store as Store & { c?: { db?: Db } }).c?.db;
-  if (!db) throw new Error('The MongoDB store does not expose its database');
-  return db;
+  const native = store.database?.();
+  if (native?.kind !== 'mongo') throw new Error('The MongoDB store does not expose its database');
+  return native.db;
 }
 
 export async function agendaBackendFor(store: Store): Promise<AgendaBackend> {
   if (store.kind === 'sqlite') {
-    const db = (store as Store & { db?: Database }).db;
-    if (!db) throw new Error('The SQLite store does not expose its database handle');
-    return new SqliteBackend(db);
+    const native = store.database?.();
+    if (native?.kind !== 'sqlite') throw new Error('The SQLite store does not expose its database handle');
+    return new SqliteBackend(native.db);
   }
   // Imported only here: the MongoDB driver costs a SQLite deployment a fifth of a second at start.
   const { MongoBackend } = await import('@agendajs/mongo-backend');

@@ -1,6 +1,10 @@
 // The storage port. Every adapter (sqlite/, mongo/) implements these interfaces and passes the one
 // contract suite in store.contract.ts. Times are epoch milliseconds; the HTTP layer formats them.
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { Db } from 'mongodb';
+import type { Cols } from './mongo/docs.js';
 import type { QueryNode } from './query/ast.js';
+import type { CommitObserver } from './sqlite/capture-writer.js';
 import type { RedactionSettings } from '../sdk/redaction.js';
 
 export type Millis = number;
@@ -656,6 +660,12 @@ export interface TransferRepo {
   clearCheckpoints(): Promise<void>;
 }
 
+/**
+ * The adapter's own database, for the parts built directly on it: Agenda's job backend
+ * (core/scheduler/scheduler.ts) and the cross-process realtime feed (core/realtime/feed.ts).
+ */
+export type NativeDatabase = { kind: 'sqlite'; db: SqliteDatabase } | { kind: 'mongo'; db: Db; collections: Cols };
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   providers: ProviderRepo;
@@ -679,6 +689,10 @@ export interface Store {
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Capability: the database behind the repositories (both adapters). */
+  database?(): NativeDatabase;
+  /** Capability: told about each group commit of captures (SQLite's capture writer; MongoDB has none). */
+  observeCaptureCommits?(observer: CommitObserver): void;
 }
 
 export class AliasTaken extends Error {

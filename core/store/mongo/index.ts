@@ -8,7 +8,7 @@
 // unique per owner and name). No multi-document transactions are used, so a standalone mongod, a
 // replica set or a sharded cluster all work.
 import { MongoClient } from 'mongodb';
-import type { Store } from '../types.js';
+import type { NativeDatabase, Store } from '../types.js';
 import { MongoCounterRepo } from './counters.js';
 import { cols, type Cols } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
@@ -133,6 +133,10 @@ class MongoStore implements Store {
     this.errorLog = new MongoErrorLogRepo(c);
     this.replays = new MongoReplayRepo(c);
     this.transfer = new MongoTransferRepo(c);
+  }
+
+  database(): NativeDatabase {
+    return { kind: 'mongo', db: this.c.db, collections: this.c };
   }
 
   async ping(): Promise<void> {

@@ -108,6 +108,10 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     async ping() {
       db.prepare('SELECT 1').get();
     },
+    database: () => ({ kind: 'sqlite', db }),
+    observeCaptureCommits(observer) {
+      writer.onCommit = observer;
+    },
     async close() {
       // Pending captures are committed first, then the threads stop, then the connection closes.
       await writer.close();
