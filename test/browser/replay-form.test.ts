@@ -24,7 +24,8 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     owner = await srv.user(false);
     ctx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await ctx.newPage();
-    page.setDefaultTimeout(10_000);
+    // Generous: under CI's load the preview frame, reloaded on every change, once took over 10 s to settle.
+    page.setDefaultTimeout(20_000);
     errors = watchErrors(page);
   }, 180_000);
 
@@ -91,7 +92,7 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
       .poll(async () => {
         latest = (await srv.call('GET', `/token/${tokenId}/request/latest`, { key: owner.key })).data;
         return latest?.method ?? null;
-      })
+      }, { timeout: 10_000 })
       .toBe('POST');
     return latest;
   }
