@@ -1,36 +1,10 @@
 // The replay API (POST/GET /token/{id}/replays...) as the page uses it.
+import type { Operations } from '../../packages/client/src/api-types';
 import { call, enc } from './api';
 
-export interface ReplayLogEntry {
-  request_id: string;
-  outcome: 'failed' | 'skipped';
-  message: string;
-}
-
-export interface Replay {
-  id: string;
-  token_id: string;
-  mode: 'actions' | 'forward';
-  url: string | null;
-  method: string | null;
-  query: string | null;
-  sorting: 'oldest' | 'newest';
-  ordered: boolean;
-  limit: number;
-  status: 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
-  cancel_requested: boolean;
-  total: number;
-  processed: number;
-  ran: number;
-  failed: number;
-  skipped: number;
-  progress: number;
-  log: ReplayLogEntry[];
-  error: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+// The shapes come from the API's own document (packages/client's generated types), not a copy.
+export type Replay = Operations['GET /token/{token_id}/replays/{replay_id}']['response'];
+export type ReplayLogEntry = Replay['log'][number];
 
 export interface ReplayStart {
   mode: 'actions' | 'forward';

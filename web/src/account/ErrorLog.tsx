@@ -5,24 +5,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Page } from '../api';
 import { href } from '../route';
 import { ErrorNotice, announce } from '../ui';
+import type { Operations } from '../../../packages/client/src/api-types';
 import { useSession } from './api';
 import { Gate, PageView, useLoad } from './common';
 import './errorlog.css';
 
-export interface ErrorEntry {
-  id: number;
-  user_id: number | null;
-  source: 'action' | 'schedule';
-  token_id: string | null;
-  request_id: string | null;
-  action_id: string | null;
-  action_type: string | null;
-  schedule_id: number | null;
-  schedule_name: string | null;
-  message: string;
-  read: boolean;
-  created_at: string;
-}
+/** One entry of GET /errors, as the API's document (packages/client's generated types) describes it. */
+export type ErrorEntry = Operations['GET /errors']['response']['data'][number];
 
 type ErrorPage = Page<ErrorEntry> & { unread: number };
 
