@@ -139,6 +139,14 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * A page of a token's requests. `totalCapped`: a filtered count stopped at COUNT_BOUND
+ * (core/store/query/limits.ts) matches, so `total` is that bound, not the exact count.
+ */
+export interface RequestPage extends Page<RequestRecord> {
+  totalCapped?: boolean;
+}
+
 export interface TokenListOptions {
   page: number;
   perPage: number;
@@ -226,7 +234,7 @@ export interface RequestRepo {
   insert(r: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void>;
   get(tokenId: string, uuid: string): Promise<RequestRecord | null>;
   latest(tokenId: string): Promise<RequestRecord | null>;
-  list(tokenId: string, opts: RequestListOptions): Promise<Page<RequestRecord>>;
+  list(tokenId: string, opts: RequestListOptions): Promise<RequestPage>;
   update(tokenId: string, uuid: string, patch: RequestPatch): Promise<RequestRecord | null>;
   delete(tokenId: string, uuid: string): Promise<boolean>;
   /** Deletes every request of the token matching the filter; returns how many. */
