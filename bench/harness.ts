@@ -266,7 +266,10 @@ export async function startService(extraEnv: Record<string, string> = {}, nodeAr
 
 export interface LoadOptions {
   url: string;
+  /** Length of the run; ignored when `amount` is given. */
   seconds: number;
+  /** Send exactly this many requests instead of running for `seconds`. */
+  amount?: number;
   connections: number;
   method?: string;
   /** Used when `requests` is not given. */
@@ -357,7 +360,7 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
   const r = await autocannon({
     url: opts.requests ? opts.url : opts.url + (opts.path ?? ''),
     connections: opts.connections,
-    duration: opts.seconds,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds }),
     method: opts.method ?? 'POST',
     headers: opts.headers ?? { 'Content-Type': 'application/json' },
     body: opts.body,
@@ -454,21 +457,37 @@ export function mergeMeasurements(ms: Measurement[]): Measurement {
 }
 
 /**
- * Waits until a process has been nearly idle (under 5% of a core) for 100 ms, at most `maxMs`:
- * between paired windows, so that work one server deferred (the service's catch-up and WAL
- * checkpoint) does not run during the other's window. Returns how long it waited.
+ * Waits until a process has been nearly idle (under 5% of a core) for `idleMs` (100 ms), at most
+ * `maxMs`: between paired windows, so that work one server deferred (the service's catch-up and
+ * WAL checkpoint) does not run during the other's window. Returns how long it waited.
  */
-export async function quiet(pid: number, maxMs = 3000): Promise<number> {
+export async function quiet(pid: number, maxMs = 3000, idleMs = 100): Promise<number> {
   const started = performance.now();
   let last = processCpuMs(pid);
+  let idleSince = performance.now();
   while (last !== null && performance.now() - started < maxMs) {
     await new Promise((r) => setTimeout(r, 100));
     const now = processCpuMs(pid);
-    if (now === null || now - last < 5) break;
+    if (now === null) break;
+    if (now - last >= 5) idleSince = performance.now();
+    else if (performance.now() - idleSince >= idleMs) break;
     last = now;
   }
   return performance.now() - started;
 }
+
+/** A line of /proc/<pid>/status in MiB (`VmRSS` resident now, `VmHWM` its peak); NaN without /proc. */
+export function procMemMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The p-th percentile (0-100, nearest rank) of ascending numbers; NaN for none. */
+export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 /**
  * Warm-up load (JIT, caches, lazily started parts of the service). Only wrong answers count as

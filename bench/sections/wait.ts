@@ -1,29 +1,16 @@
 // Issue 19: what 1,000 callers of GET /token/{id}/requests/wait on one token cost. They all wait on
 // one bus subscription; one matching capture must answer every one of them (goal: p99 wake-up
 // under 1 s), and the service's memory is read before, while and after they wait.
-import fs from 'node:fs';
-import { fmt, startService, type BenchContext, type Section, type SectionResult } from '../harness.js';
+import { fmt, percentile, procMemMiB, startService, type BenchContext, type Section, type SectionResult } from '../harness.js';
 
 const WAITERS = 1000;
 const GOAL_P99_MS = 1000;
-
-/** Resident memory of a process in MiB (Linux), or NaN where /proc is missing. */
-function rssMiB(pid: number | undefined): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 /** The service's own count of waiting callers, from /metrics. */
 async function waiting(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   return Number(/^capture_realtime_subscribers\{transport="wait"\} (\d+)/m.exec(text)?.[1] ?? 0);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 export const waitSection: Section = {
   name: 'wait',
@@ -34,7 +21,7 @@ export const waitSection: Section = {
     try {
       const token = await service.createToken();
       const pid = service.proc.pid;
-      const rssBefore = rssMiB(pid);
+      const rssBefore = procMemMiB(pid);
       const query = encodeURIComponent('method:POST AND content:wake');
       let woken = 0;
       const answeredAt: number[] = [];
@@ -50,7 +37,7 @@ export const waitSection: Section = {
         if (Date.now() > deadline) throw new Error(`only ${await waiting(service.url)} of ${WAITERS} callers were waiting after 30 s`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      const rssWhile = rssMiB(pid);
+      const rssWhile = procMemMiB(pid);
       ctx.log(`wait: ${WAITERS} callers waiting, RSS ${rssWhile.toFixed(0)} MiB`);
 
       const sent = performance.now();
@@ -58,7 +45,7 @@ export const waitSection: Section = {
       await capture.arrayBuffer();
       const statuses = await Promise.all(calls);
       await new Promise((r) => setTimeout(r, 500));
-      const rssAfter = rssMiB(pid);
+      const rssAfter = procMemMiB(pid);
 
       const latencies = answeredAt.map((t) => t - sent).sort((a, b) => a - b);
       const median = percentile(latencies, 50);

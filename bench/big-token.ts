@@ -1,0 +1,187 @@
+// The one expensive fixture of the benchmark: the service with a token holding BENCH_SEARCH_ROWS
+// captures (default 1,000,000; MAX_REQUEST_LIMIT raised to allow it). Seeded once per run by
+// whichever of the `search`, `readstall` and `memory` sections asks first, kept (data folder and
+// process) for the others, stopped by closeBigToken() at the end of the run.
+//
+// Seeding goes through the front door: autocannon POSTs the corpus of bench/search-corpus.ts at
+// full speed (32 connections), so rows, indexes, counters and the WAL are what real captures
+// produce. Writing the SQLite file with the store's code before start-up would skip exactly the
+// capture path whose indexes the searches depend on; HTTP seeding measured 15-25k captures/s on
+// this 2-core machine (40-70 s for a million), which fits the run. Timing starts only once the
+// token's counter shows every capture and the service has been idle for a second (its catch-up
+// and any background indexing done).
+import fs from 'node:fs';
+import path from 'node:path';
+import { load, loadErrors, procMemMiB, quiet, startService, type BenchContext, type Measurement, type Service } from './harness.js';
+import { CORPUS_SIZE, corpusEntry, type SeedWindow } from './search-corpus.js';
+
+/** The highest request_limit the service allows in this run, and the big token's limit. */
+export const BIG_REQUEST_LIMIT = 1_000_000;
+
+/** Captures seeded into the big token (BENCH_SEARCH_ROWS, default 1,000,000). */
+export function searchRows(): number {
+  const raw = process.env.BENCH_SEARCH_ROWS;
+  if (raw === undefined || raw === '') return BIG_REQUEST_LIMIT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < CORPUS_SIZE || n > BIG_REQUEST_LIMIT) {
+    throw new Error(`BENCH_SEARCH_ROWS=${JSON.stringify(raw)}: expected a whole number from ${CORPUS_SIZE} to ${BIG_REQUEST_LIMIT}`);
+  }
+  return n;
+}
+
+/** Largest WAL file size seen while a phase ran, polled every 50 ms. */
+export class WalWatch {
+  readonly maxBytesByPhase: Record<string, number> = {};
+  constructor(private readonly dataDir: string) {}
+
+  /** Current total size of the `-wal` files in the data folder (and one level down). */
+  sizeNow(): number {
+    let total = 0;
+    const visit = (dir: string, depth: number) => {
+      let names: fs.Dirent[];
+      try {
+        names = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const d of names) {
+        const p = path.join(dir, d.name);
+        if (d.isDirectory() && depth > 0) visit(p, depth - 1);
+        else if (d.isFile() && d.name.endsWith('-wal')) {
+          try {
+            total += fs.statSync(p).size;
+          } catch {
+            // checkpointed away between readdir and stat
+          }
+        }
+      }
+    };
+    visit(this.dataDir, 1);
+    return total;
+  }
+
+  /** Starts polling under `phase`; call the returned function to stop. */
+  watch(phase: string): () => void {
+    const sample = () => {
+      this.maxBytesByPhase[phase] = Math.max(this.maxBytesByPhase[phase] ?? 0, this.sizeNow());
+    };
+    sample();
+    const timer = setInterval(sample, 50);
+    return () => {
+      clearInterval(timer);
+      sample();
+    };
+  }
+
+  get maxBytes(): number {
+    return Math.max(0, ...Object.values(this.maxBytesByPhase));
+  }
+}
+
+export interface RssSample {
+  when: string;
+  mib: number;
+  /** Captures the big token held at the time. */
+  stored: number;
+}
+
+export interface BigToken {
+  service: Service;
+  token: string;
+  rows: number;
+  seed: SeedWindow;
+  seeding: Measurement;
+  /** From the end of seeding until the counter showed every capture and the service was idle. */
+  settleMs: number;
+  wal: WalWatch;
+  rss: RssSample[];
+  /** Problems of the seeding (non-2xx, missing captures): every section using it reports them. */
+  runErrors: string[];
+  /** Reads VmRSS now and keeps it under `when`. */
+  sampleRss(when: string, stored: number): RssSample;
+}
+
+let pending: Promise<BigToken> | null = null;
+
+/** The seeded service, seeding it on first use. */
+export function bigToken(ctx: BenchContext): Promise<BigToken> {
+  pending ??= seedBigToken(ctx);
+  return pending;
+}
+
+/** Stops the service and removes its data folder (no-op when never seeded). */
+export async function closeBigToken(): Promise<void> {
+  const p = pending;
+  pending = null;
+  if (!p) return;
+  try {
+    await (await p).service.stop();
+  } catch {
+    // seeding failed; the section that asked reported it
+  }
+}
+
+async function waitForCount(service: Service, token: string, rows: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const n = await service.storedCount(token);
+    if (n >= rows || Date.now() > deadline) return n;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function seedBigToken(ctx: BenchContext): Promise<BigToken> {
+  const rows = searchRows();
+  const service = await startService({ MAX_REQUEST_LIMIT: String(BIG_REQUEST_LIMIT) }, ctx.settings.serviceNodeArgs);
+  try {
+    const token = await service.createToken({ request_limit: BIG_REQUEST_LIMIT });
+    const wal = new WalWatch(service.dataDir);
+    const runErrors: string[] = [];
+    const requests = Array.from({ length: CORPUS_SIZE }, (_, i) => {
+      const e = corpusEntry(i);
+      return { method: e.method, path: `/${token}${e.pathSuffix}`, headers: e.headers, ...(e.body === undefined ? {} : { body: e.body }) };
+    });
+    ctx.log(`big token: seeding ${rows.toLocaleString('en-US')} captures over HTTP (${ctx.settings.connections} connections)`);
+    const stopWatch = wal.watch('seeding');
+    const startedAt = Date.now();
+    const seeding = await load({ url: service.url, seconds: 0, amount: rows, connections: ctx.settings.connections, requests, serverPid: service.proc.pid });
+    const finishedAt = Date.now();
+    runErrors.push(...loadErrors('big token seeding', seeding));
+    const settleStart = performance.now();
+    let stored = await waitForCount(service, token, rows, 120_000);
+    if (stored < rows) {
+      // Answered but not counted would be a lost capture: say so rather than top up silently.
+      runErrors.push(`big token: ${stored} of ${rows} captures counted 120 s after seeding`);
+    }
+    await quiet(service.proc.pid!, 180_000, 1000);
+    const settleMs = performance.now() - settleStart;
+    stopWatch();
+    stored = await service.storedCount(token);
+    ctx.log(
+      `big token: ${stored.toLocaleString('en-US')} stored in ${((finishedAt - startedAt) / 1000).toFixed(1)} s (${Math.round(seeding.rps)} captures/s), ` +
+        `settled ${Math.round(settleMs)} ms later; WAL peak ${(wal.maxBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
+    const rss: RssSample[] = [];
+    const fixture: BigToken = {
+      service,
+      token,
+      rows,
+      seed: { startedAt, finishedAt },
+      seeding,
+      settleMs,
+      wal,
+      rss,
+      runErrors,
+      sampleRss(when, n) {
+        const s = { when, mib: procMemMiB(service.proc.pid), stored: n };
+        rss.push(s);
+        return s;
+      },
+    };
+    fixture.sampleRss('seeded and idle', stored);
+    return fixture;
+  } catch (e) {
+    await service.stop();
+    throw e;
+  }
+}
