@@ -147,10 +147,34 @@ export interface Services {
   databases: Databases;
 }
 
+/** Whose chain runs: account-bound services are scoped to this token's account. */
+export interface RunOwner {
+  /** The token's UUID. */
+  tokenId: string;
+  /** The owning user, null for an anonymous token. */
+  userId: number | null;
+  /** The token's group, null when it is in none. */
+  groupId: number | null;
+}
+
+/** An account-bound service: the container holds this factory, a run gets its account's view. */
+export interface PerAccount<T> {
+  forAccount(owner: RunOwner): T;
+}
+
 // Explicit injection tokens: esbuild (vitest, tsx) emits no decorator metadata, so tsyringe cannot
 // infer constructor parameter types; plugins resolve services by these symbols instead.
 export const HTTP_CLIENT: InjectionToken<HttpClient> = Symbol.for('capture.sdk.HttpClient');
-export const GLOBAL_VARIABLES: InjectionToken<GlobalVariables> = Symbol.for('capture.sdk.GlobalVariables');
+export const GLOBAL_VARIABLES: InjectionToken<PerAccount<GlobalVariables>> = Symbol.for('capture.sdk.GlobalVariables');
+export const PROVIDERS: InjectionToken<PerAccount<Providers>> = Symbol.for('capture.sdk.Providers');
+export const DATABASES: InjectionToken<PerAccount<Databases>> = Symbol.for('capture.sdk.Databases');
+export const REQUESTS: InjectionToken<PerAccount<RequestReader>> = Symbol.for('capture.sdk.RequestReader');
+/**
+ * What `ctx.services` is made of: core registers a factory that resolves each service above from
+ * the container it is resolved in, so a service a plugin registers in its own container is the one
+ * its actions get.
+ */
+export const SERVICES: InjectionToken<PerAccount<Services>> = Symbol.for('capture.sdk.Services');
 export const COUNTERS: InjectionToken<Counters> = Symbol.for('capture.sdk.Counters');
 export const CLOCK: InjectionToken<Clock> = Symbol.for('capture.sdk.Clock');
 export const LOGGER: InjectionToken<Logger> = Symbol.for('capture.sdk.Logger');
