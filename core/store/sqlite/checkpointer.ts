@@ -1,7 +1,9 @@
 // WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside a COMMIT on the
 // event loop and fsyncs there, stalling every capture waiting behind it; a second connection on a
 // worker copies the WAL back into the database instead. Crash safety is unchanged: with
-// synchronous=NORMAL the WAL is what makes a commit durable, and checkpoints only move it.
+// synchronous=NORMAL the WAL is what makes a commit durable, and checkpoints only move it. The
+// worker starts only once the WAL has grown (CHECKPOINTER_START_BYTES).
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
@@ -45,11 +47,24 @@ export interface Checkpointer {
  */
 export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
-export function startCheckpointer(db: Database, file: string, everyMs = 500, onFallback?: () => void, walLimitBytes = WAL_LIMIT_BYTES): Checkpointer {
+/**
+ * WAL size at which the worker starts. An idle or lightly used service never grows the WAL this far
+ * between its own commits' restarts, so it does not pay the thread (about 16 MB of RSS) at all.
+ */
+export const CHECKPOINTER_START_BYTES = 4 * 1024 * 1024;
+
+const walSize = (file: string): number => {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+};
+
+export function startCheckpointer(db: Database, file: string, everyMs = 500, onFallback?: () => void, walLimitBytes = WAL_LIMIT_BYTES, startBytes = CHECKPOINTER_START_BYTES): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   db.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs, walLimitBytes } });
-  worker.unref();
+  let worker: Worker | null = null;
   let alive = true;
   // Without the worker, SQLite must checkpoint by itself again, or the WAL would grow forever.
   const fallBack = () => {
@@ -58,19 +73,45 @@ export function startCheckpointer(db: Database, file: string, everyMs = 500, onF
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
     onFallback?.();
   };
-  worker.on('error', fallBack);
-  worker.on('exit', fallBack);
+  const spawn = () => {
+    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs, walLimitBytes } });
+    w.unref();
+    w.on('error', fallBack);
+    w.on('exit', fallBack);
+    return w;
+  };
+  // Until the WAL passes startBytes, a stat per tick is all this costs.
+  const probe = setInterval(() => {
+    if (walSize(file) < startBytes) return;
+    clearInterval(probe);
+    worker = spawn();
+  }, everyMs);
+  probe.unref();
   return {
     stop() {
+      clearInterval(probe);
       if (!alive) return Promise.resolve();
+      if (!worker) {
+        alive = false;
+        // What the worker would have done on its way out: copy the WAL back and cut it.
+        if (db.open) {
+          try {
+            db.pragma('wal_checkpoint(TRUNCATE)');
+          } catch {
+            // busy with another process's reader: the next start copies it back
+          }
+        }
+        return Promise.resolve();
+      }
+      const w = worker;
       return new Promise<void>((resolve) => {
         const done = () => {
           alive = false;
-          void worker.terminate().finally(resolve);
+          void w.terminate().finally(resolve);
         };
-        worker.once('message', done);
-        worker.once('exit', () => resolve());
-        worker.postMessage('stop');
+        w.once('message', done);
+        w.once('exit', () => resolve());
+        w.postMessage('stop');
         setTimeout(done, 3000).unref();
       });
     },

@@ -20,9 +20,9 @@ describe('sqlite file store', () => {
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     const t = sampleToken();
     await store.tokens.create(t);
-    await Promise.all(Array.from({ length: 500 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from(String(i)) }), 10_000)));
-    // The worker copies the WAL into the database within its interval.
-    await new Promise((r) => setTimeout(r, 1200));
+    await Promise.all(Array.from({ length: 500 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.alloc(10_000, String(i)) }), 10_000)));
+    // Past CHECKPOINTER_START_BYTES of WAL (5 MB written) the worker starts and copies the WAL into the database within its interval.
+    await new Promise((r) => setTimeout(r, 1700));
     const walFrames = store.db.pragma('wal_checkpoint(PASSIVE)', { simple: false }) as Array<{ log: number; checkpointed: number }>;
     expect(walFrames[0]!.checkpointed).toBe(walFrames[0]!.log);
     await store.close();
