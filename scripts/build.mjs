@@ -2,7 +2,7 @@
 // built from, so `npm start` can tell whether dist/ is current without compiling anything.
 // Plain JavaScript: it has to run before anything is compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -57,11 +57,29 @@ function run(args) {
   return r.status ?? 1;
 }
 
+/**
+ * Makes `@capture/sdk` resolve to the compiled SDK inside dist/. Its package.json points at the .ts
+ * sources (tsx, vitest and tsc read those); compiled plugins under dist/plugins/ find
+ * dist/node_modules/@capture/sdk first, a link to dist/core/sdk with the same exports map in .js.
+ * One module instance either way: core imports dist/core/sdk/ by relative path, the same files.
+ */
+export function linkCompiledSdk() {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'core', 'sdk', 'package.json'), 'utf8'));
+  const toJs = (value) => (typeof value === 'string' ? value.replace(/\.ts$/, '.js') : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJs(v)])));
+  manifest.exports = toJs(manifest.exports);
+  writeFileSync(path.join(root, 'dist', 'core', 'sdk', 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  const link = path.join(root, 'dist', 'node_modules', '@capture', 'sdk');
+  mkdirSync(path.dirname(link), { recursive: true });
+  rmSync(link, { force: true, recursive: true });
+  symlinkSync(path.join('..', '..', 'core', 'sdk'), link, 'dir');
+  return 0;
+}
+
 /** Builds dist/; returns the exit code of the first step that failed, or 0. */
 export function build() {
   // Taken before compiling: a source edited during the build makes the next start build again.
   const { newest } = newestSource();
-  const code = run(['tsc', '-p', 'tsconfig.build.json']) || run(['vite', 'build', '--config', 'web/vite.config.ts']);
+  const code = run(['tsc', '-p', 'tsconfig.build.json']) || linkCompiledSdk() || run(['vite', 'build', '--config', 'web/vite.config.ts']);
   if (code === 0) writeFileSync(stampFile, JSON.stringify({ newestSource: newest, builtAt: new Date().toISOString() }) + '\n');
   return code;
 }

@@ -5,6 +5,7 @@
 // (test/import-boundaries.test.ts checks it). Plugin code under src/ uses the SDK index only.
 export { createActionsModule } from '../actions/module.js';
 export { ActionRegistry } from '../actions/registry.js';
+export { loadPlugins } from '../actions/loader.js';
 export { runChain } from '../actions/runner.js';
 export { createMailModule, type MailInfo } from '../mail/index.js';
 export { MAIL_INFO } from '../service-keys.js';

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPlugins, runChain } from '../../../core/actions/index.js';
-import { TEST_TOKEN, runAction, silentLogger, testRequest, testServices, validateParams } from '../../../core/sdk/testing.js';
+import { loadPlugins, runChain } from '@capture/sdk/testing-host';
+import { TEST_TOKEN, runAction, silentLogger, testRequest, testServices, validateParams } from '@capture/sdk/testing';
 
 const here = path.resolve(import.meta.dirname, '..');
 const app = mkdtempSync(path.join(tmpdir(), 'capture-app-'));

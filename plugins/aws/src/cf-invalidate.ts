@@ -1,7 +1,7 @@
 // `aws_cf_invalidate`: CloudFront CreateInvalidation (POST /2020-05-31/distribution/{id}/invalidation),
 // signed for service `cloudfront` in us-east-1 (CloudFront's only signing region).
 import { randomUUID } from 'node:crypto';
-import { defineAction, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '@capture/sdk';
 import { awsRequest, xmlEscape, xmlText } from './client.js';
 import { awsAccount } from './provider.js';
 

@@ -1,6 +1,6 @@
 // One signed AWS request through the chain's HTTP client (so the server's outbound policy
 // applies), with AWS XML errors (<Code>, <Message>) turned into a readable action error.
-import type { ActionContext, HttpResponse } from '../../../core/sdk/index.js';
+import type { ActionContext, HttpResponse } from '@capture/sdk';
 import type { AwsAccount } from './provider.js';
 import { sign } from './sigv4.js';
 

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { awsCfInvalidate } from './cf-invalidate.js';
 import { awsProvider } from './provider.js';
 import { awsS3CreateBucket } from './s3-create-bucket.js';

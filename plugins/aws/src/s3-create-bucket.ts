@@ -1,6 +1,6 @@
 // `aws_s3_create_bucket`: PUT /bucket, with a LocationConstraint outside us-east-1 (and none for
 // S3-compatible stores without a region) and an optional canned ACL.
-import { defineAction, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '@capture/sdk';
 import { xmlEscape } from './client.js';
 import { awsAccount } from './provider.js';
 import { DEFAULT_REGION, bucketName, cannedAcl, region, s3Name, s3Request } from './s3.js';

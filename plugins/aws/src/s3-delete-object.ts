@@ -1,5 +1,5 @@
 // `aws_s3_delete_object`: DELETE /bucket/key. S3 answers 204 whether or not the key existed.
-import { defineAction, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '@capture/sdk';
 import { awsAccount } from './provider.js';
 import { bucketName, objectKey, region, s3Name, s3Request } from './s3.js';
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { defineAction, secret, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, z } from '@capture/sdk';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 /** Constant-time comparison, whatever the lengths. */

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { authBasic } from './auth-basic.js';
 import { dontSave } from './dont-save.js';
 import { log } from './log.js';

@@ -1,4 +1,4 @@
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, z } from '@capture/sdk';
 
 export const log = defineAction({
   type: 'log',

@@ -1,4 +1,4 @@
-import { boolean, defineAction, headerLines, integer, setResponseHeader, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, headerLines, integer, setResponseHeader, z } from '@capture/sdk';
 
 
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { defineAction, integer, optionalText, z } from '../../../core/sdk/index.js';
+import { defineAction, integer, optionalText, z } from '@capture/sdk';
 
 export const rateLimit = defineAction({
   type: 'rate_limit',

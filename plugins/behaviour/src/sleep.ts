@@ -1,4 +1,4 @@
-import { defineAction, numeric, z } from '../../../core/sdk/index.js';
+import { defineAction, numeric, z } from '@capture/sdk';
 
 export const MAX_SLEEP_SECONDS = 30;
 

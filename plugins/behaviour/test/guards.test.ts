@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeClock, memoryCounters, runAction, validateParams } from '../../../core/sdk/testing.js';
+import { fakeClock, memoryCounters, runAction, validateParams } from '@capture/sdk/testing';
 import { authBasic } from '../src/auth-basic.js';
 import { rateLimit } from '../src/rate-limit.js';
 import { sleep } from '../src/sleep.js';
@@ -95,7 +95,7 @@ describe('sleep', () => {
   });
 
   it('wakes up when the chain is aborted (real timers)', async () => {
-    const { systemClock } = await import('../../../core/sdk/index.js');
+    const { systemClock } = await import('@capture/sdk');
     const t = Date.now();
     await runAction(sleep, { delay: 5 }, { services: { clock: systemClock }, budgetMs: 100 });
     expect(Date.now() - t).toBeLessThan(2000);

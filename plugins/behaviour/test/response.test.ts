@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { dontSave } from '../src/dont-save.js';
 import { log } from '../src/log.js';
 import { modifyResponse } from '../src/modify-response.js';

@@ -1,7 +1,7 @@
 // What the three database drivers share: where to connect and what a query gives back (how a wait
 // ends when the query's time is up is the SDK's untilAborted).
 import net from 'node:net';
-import type { Network } from '../../../core/sdk/index.js';
+import type { Network } from '@capture/sdk';
 import type { SqlValue } from './placeholders.js';
 
 /** Rows kept for variables; the row count still counts them all. */

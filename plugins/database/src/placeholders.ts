@@ -1,4 +1,4 @@
 // The tokenizer moved to the SDK, where the hosted Databases (core/databases) use it too
 // (core/sdk/sql-placeholders.ts), and plugins reach it through the SDK index like everything else.
-export { MIXED_MESSAGE, ParameterError, bindParameters, mixesStyles, scanPlaceholders } from '../../../core/sdk/index.js';
-export type { BoundStatement, Dialect, ParamsInput, Placeholder, SqlValue } from '../../../core/sdk/index.js';
+export { MIXED_MESSAGE, ParameterError, bindParameters, mixesStyles, scanPlaceholders } from '@capture/sdk';
+export type { BoundStatement, Dialect, ParamsInput, Placeholder, SqlValue } from '@capture/sdk';

@@ -3,7 +3,7 @@
 // An endpoint ID goes as the `options=endpoint=<id>` startup option, as Neon expects.
 import { isIP } from 'node:net';
 import pg from 'pg';
-import { postgresTypes, untilAborted } from '../../../core/sdk/index.js';
+import { postgresTypes, untilAborted } from '@capture/sdk';
 import { MAX_ROWS, closeWithin, connectSocket, type Driver, type QueryResult, type Target } from './driver.js';
 
 const NO_TLS = 'The server does not support SSL connections';

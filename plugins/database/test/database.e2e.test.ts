@@ -1,8 +1,8 @@
 // The database action in a running server, against the real PostgreSQL: a capture's body is
 // inserted into a table, selected back, and returned as the response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '../../../core/sdk/testing-host.js';
-import { runAction } from '../../../core/sdk/testing.js';
+import { createActionsModule } from '@capture/sdk/testing-host';
+import { runAction } from '@capture/sdk/testing';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { database } from '../src/database.js';
 import { PG, requireServer, uniqueName } from './services.js';

@@ -1,7 +1,7 @@
 // The database action against the real PostgreSQL and MariaDB servers: the same scenarios on both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
-import type { Network } from '../../../core/sdk/index.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
+import type { Network } from '@capture/sdk';
 import { database } from '../src/database.js';
 import { MARIADB, PG, requireServer, uniqueName } from './services.js';
 

@@ -1,8 +1,8 @@
 // SQL Server (tedious). No SQL Server runs here, so these cover what can be checked without one:
 // the parameters, the placeholder style, and the connection going to the approved address.
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
-import type { Network } from '../../../core/sdk/index.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
+import type { Network } from '@capture/sdk';
 import { database } from '../src/database.js';
 import { bindParameters } from '../src/placeholders.js';
 

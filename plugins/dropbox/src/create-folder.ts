@@ -1,5 +1,5 @@
 // The `dropbox_create_folder` action: files/create_folder_v2.
-import { defineAction, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '@capture/sdk';
 import { Dropbox, dropboxPath } from './provider.js';
 
 export const dropboxCreateFolder = defineAction({

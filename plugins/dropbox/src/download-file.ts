@@ -1,5 +1,5 @@
 // The `dropbox_download_file` action: files/download into a variable (UTF-8 text, at most 10 MiB).
-import { defineAction, providerId, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, variableName, z } from '@capture/sdk';
 import { Dropbox, MAX_DOWNLOAD_BYTES, dropboxPath } from './provider.js';
 
 export const dropboxDownloadFile = defineAction({

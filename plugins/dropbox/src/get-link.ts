@@ -1,7 +1,7 @@
 // The `dropbox_get_link` action: a temporary download link (files/get_temporary_link, valid for
 // four hours) or a shared link (sharing/create_shared_link_with_settings; an existing shared link of
 // the file is reused).
-import { defineAction, providerId, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, variableName, z } from '@capture/sdk';
 import { Dropbox, DropboxError, dropboxPath } from './provider.js';
 
 const blankIsUnset = <T extends [string, ...string[]]>(values: T) =>

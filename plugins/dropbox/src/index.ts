@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { dropboxCreateFolder } from './create-folder.js';
 import { dropboxDelete } from './delete.js';
 import { dropboxDownloadFile } from './download-file.js';

@@ -3,7 +3,7 @@
 // overwrite: replaces whatever file is at the path.
 // update: replaces the file at the path only if it has not changed since its revision was read
 //   (Dropbox's update mode needs that revision, read with files/get_metadata); a new path is added.
-import { defineAction, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, z } from '@capture/sdk';
 import { Dropbox, DropboxError, dropboxPath } from './provider.js';
 
 interface FileMetadata {

@@ -9,7 +9,7 @@
 import net from 'node:net';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Client, FTPError, FTPResponse } from 'basic-ftp';
-import { boolean, integer, lazyImport, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, integer, lazyImport, secret, z, type ActionContext } from '@capture/sdk';
 
 // The client is loaded by the first transfer, not at start-up.
 const loadFtp = lazyImport(() => import('basic-ftp'));

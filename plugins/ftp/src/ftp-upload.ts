@@ -2,7 +2,7 @@
 // server, replacing the file. A relative path is relative to the login directory. The content is
 // stored as its bytes (textBytes), so a file's bytes ($request.file.x.content$, a download) arrive
 // unchanged.
-import { defineAction, textBytes, z } from '../../../core/sdk/index.js';
+import { defineAction, textBytes, z } from '@capture/sdk';
 import { connectionParams, pathError, upload, withFtp } from './connection.js';
 
 export const ftpUpload = defineAction({

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { ftpDownload } from './ftp-download.js';
 import { ftpUpload } from './ftp-upload.js';
 

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { googleSheetsGetValues } from './get-values.js';
 import { googleProvider } from './provider.js';
 import { googleSheetsAddRow, googleSheetsUpdateRow } from './write.js';

@@ -3,7 +3,7 @@
 // `{"error": {"code": 404, "message": "...", "status": "NOT_FOUND"}}`. Google allows about 60 write
 // requests per minute per user; past that it answers 429 RESOURCE_EXHAUSTED naming the
 // 'Write requests' quota metric.
-import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpResponse, type OAuthAccount } from '../../../core/sdk/index.js';
+import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpResponse, type OAuthAccount } from '@capture/sdk';
 
 export const GOOGLE = 'google';
 export const API_BASE_URL = 'https://sheets.googleapis.com';

@@ -1,6 +1,6 @@
 // Request bodies of the HTTP Request modes, and what Forward mode takes from the capture.
 import { randomBytes } from 'node:crypto';
-import { textBytes, type CapturedRequest } from '../../../core/sdk/index.js';
+import { textBytes, type CapturedRequest } from '@capture/sdk';
 
 export interface FormPart {
   name: string;

@@ -1,6 +1,6 @@
 // The `http` action (HTTP Request): sends a request in one of five modes and stores the answer in
 // `$<variable_name>.content|status|headers|url$`, or the failure in `$<variable_name>.error$`.
-import { boolean, defineAction, headerLines, optionalText, secret, textBytes, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, headerLines, optionalText, secret, textBytes, z } from '@capture/sdk';
 import { forwardedHeaders, multipartBody, rawQuery, urlencodedBody, withQuery } from './body.js';
 import { choice, group, optionalNumber, prefix } from './params.js';
 import { STATUS_PATTERN, addHeader, hasHeader, sendAndStore, setHeader, statusPatterns, type Auth, type Retry } from './send.js';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { getRequests } from './get-requests.js';
 import { httpRequest } from './http.js';
 import { sendRequest } from './send-request.js';

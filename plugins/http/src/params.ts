@@ -1,7 +1,7 @@
 // Parameter schema pieces shared by the plugin's actions. They accept what webhook.site's API
 // accepts (null for "not set", numbers as text, an empty PHP array `[]` for an empty group) and the
 // text every field becomes after variable replacement.
-import { numeric, variableName, z, type Bounds } from '../../../core/sdk/index.js';
+import { numeric, variableName, z, type Bounds } from '@capture/sdk';
 
 /**
  * One of `values`, case-insensitively; null, absent or blank means "not set" (undefined).

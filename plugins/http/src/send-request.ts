@@ -1,6 +1,6 @@
 // The `send_request` action: the older, simpler form of HTTP Request (text body, headers, no modes,
 // auth or retry). It sends and stores the answer exactly like `http`.
-import { boolean, defineAction, headerLines, optionalText, textBytes, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, headerLines, optionalText, textBytes, z } from '@capture/sdk';
 import { choice, optionalNumber, prefix } from './params.js';
 import { addHeader, sendAndStore } from './send.js';
 

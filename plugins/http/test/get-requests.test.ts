@@ -1,9 +1,9 @@
 // `webhook_get_requests` over the SDK's in-memory RequestReader: numbered variables, repetitions,
 // limits and sorting.
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry, runChain } from '../../../core/sdk/testing-host.js';
-import { defineAction, z } from '../../../core/sdk/index.js';
-import { TEST_TOKEN, memoryRequests, runAction, testRequest, testServices, validateParams, rootContainer as container } from '../../../core/sdk/testing.js';
+import { ActionRegistry, runChain } from '@capture/sdk/testing-host';
+import { defineAction, z } from '@capture/sdk';
+import { TEST_TOKEN, memoryRequests, runAction, testRequest, testServices, validateParams, rootContainer as container } from '@capture/sdk/testing';
 import { getRequests } from '../src/get-requests.js';
 
 const OTHER = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';

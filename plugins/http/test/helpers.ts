@@ -7,8 +7,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createOutboundClient } from '../../../core/sdk/testing-host.js';
-import type { HttpClient } from '../../../core/sdk/index.js';
+import { createOutboundClient } from '@capture/sdk/testing-host';
+import type { HttpClient } from '@capture/sdk';
 
 export interface Received {
   method: string;

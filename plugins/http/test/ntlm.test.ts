@@ -1,9 +1,9 @@
 // NTLM in the HTTP Request action: the MS-NLMP test vectors, then the whole handshake against a
 // local server that issues a challenge per connection and checks the NTLMv2 proof.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '../../../core/sdk/testing-host.js';
-import { runAction } from '../../../core/sdk/testing.js';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
+import { createActionsModule } from '@capture/sdk/testing-host';
+import { runAction } from '@capture/sdk/testing';
+import { fetchHttpClient } from '@capture/sdk';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { httpRequest } from '../src/http.js';
 import { authenticateMessage, negotiateMessage, ntlmv2Responses, ntowfv2, parseChallenge, splitUser } from '../src/ntlm.js';

@@ -1,6 +1,6 @@
 // The older `send_request` action: same sending and result variables as `http`, fewer options.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { sendRequest } from '../src/send-request.js';
 import { freePort, outboundHttp, startServer, type TestHttpServer } from './helpers.js';
 

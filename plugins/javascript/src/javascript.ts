@@ -2,7 +2,7 @@
 // it did (variables, output, response, stop, don't save) to the chain.
 import type { DependencyContainer } from 'tsyringe';
 import { NatsSessions } from './nats.js';
-import { SANDBOX, accountOf, defineAction, setResponseHeader, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '../../../core/sdk/index.js';
+import { SANDBOX, accountOf, defineAction, setResponseHeader, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '@capture/sdk';
 
 /** Outgoing requests made by a script time out like the HTTP Request action's (inline). */
 const FETCH_TIMEOUT_MS = 15_000;

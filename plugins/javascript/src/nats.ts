@@ -4,7 +4,7 @@
 // connections and subscriptions end with the run (close()), and are bounded in number; messages a
 // subscription received and the script has not read yet are capped too.
 import type { Msg, MsgHdrs, NatsConnection, Subscription } from 'nats';
-import { lazyImport, type Network, type SandboxNatsCall } from '../../../core/sdk/index.js';
+import { lazyImport, type Network, type SandboxNatsCall } from '@capture/sdk';
 
 // The client is loaded by a script's first connect, not at start-up.
 const loadNats = lazyImport(() => import('nats'));

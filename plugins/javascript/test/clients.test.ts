@@ -4,9 +4,9 @@
 // go through the outbound policy (core/net/outbound.ts), as the running service wires them.
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient, resolveAllowed, type OutboundPolicy, createSandboxPool } from '../../../core/sdk/testing-host.js';
-import { SANDBOX, type HttpClient, type Network } from '../../../core/sdk/index.js';
-import { runAction, rootContainer as container } from '../../../core/sdk/testing.js';
+import { createOutboundClient, resolveAllowed, type OutboundPolicy, createSandboxPool } from '@capture/sdk/testing-host';
+import { SANDBOX, type HttpClient, type Network } from '@capture/sdk';
+import { runAction, rootContainer as container } from '@capture/sdk/testing';
 import { javascript } from '../src/javascript.js';
 import { parseServer } from '../src/nats.js';
 import { NATS, requireNats } from './nats-server.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxPool } from '../../../core/sdk/testing-host.js';
-import { SANDBOX } from '../../../core/sdk/index.js';
-import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams, rootContainer as container } from '../../../core/sdk/testing.js';
+import { createSandboxPool } from '@capture/sdk/testing-host';
+import { SANDBOX } from '@capture/sdk';
+import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams, rootContainer as container } from '@capture/sdk/testing';
 import plugin from '../src/index.js';
 import { javascript } from '../src/javascript.js';
 

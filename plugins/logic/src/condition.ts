@@ -1,4 +1,4 @@
-import { defineAction } from '../../../core/sdk/index.js';
+import { defineAction } from '@capture/sdk';
 import { check, conditionSchema, outcomeSchema, settle } from './evaluate.js';
 
 export const condition = defineAction({

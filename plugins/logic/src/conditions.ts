@@ -1,4 +1,4 @@
-import { defineAction, z } from '../../../core/sdk/index.js';
+import { defineAction, z } from '@capture/sdk';
 import { check, conditionSchema, outcomeSchema, settle } from './evaluate.js';
 
 export const conditions = defineAction({

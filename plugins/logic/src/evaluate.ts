@@ -1,5 +1,5 @@
 // Shared by `condition` and `conditions`: one comparison, and what the outcome does to the chain.
-import { compare, OPERATOR_LABELS, OPERATORS, z, type ActionContext, type Operator } from '../../../core/sdk/index.js';
+import { compare, OPERATOR_LABELS, OPERATORS, z, type ActionContext, type Operator } from '@capture/sdk';
 
 export const conditionSchema = z.object({
   input: z.string().nullish().transform((v) => v ?? ''),

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { condition } from './condition.js';
 import { conditions } from './conditions.js';
 import { setVariable } from './set-variable.js';

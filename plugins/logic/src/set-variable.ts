@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { defineAction, integer, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, integer, variableName, z } from '@capture/sdk';
 import { DATE_FORMATS, formatDate, parseDateInput } from './dates.js';
 import { calculate } from './math.js';
 

@@ -1,4 +1,4 @@
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, variableName, z } from '@capture/sdk';
 
 export const storeGlobalVariable = defineAction({
   type: 'store_global_variable',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { condition } from '../src/condition.js';
 import { conditions } from '../src/conditions.js';
 

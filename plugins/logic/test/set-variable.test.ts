@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeClock, runAction, validateParams } from '../../../core/sdk/testing.js';
+import { fakeClock, runAction, validateParams } from '@capture/sdk/testing';
 import { formatPhpDate, parseDateInput } from '../src/dates.js';
 import { setVariable } from '../src/set-variable.js';
 import { storeGlobalVariable } from '../src/store-global-variable.js';

@@ -1,6 +1,6 @@
 // The `microsoft_drive_download` action: GET /me/drive/root:/<path>:/content answers with a
 // redirect to a pre-authenticated download URL, which is fetched without the account's token.
-import { defineAction, providerId, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, providerId, variableName, z } from '@capture/sdk';
 import { Graph, MAX_DOWNLOAD_BYTES, itemPath } from './provider.js';
 
 export const microsoftDriveDownload = defineAction({

@@ -1,6 +1,6 @@
 // The `microsoft_drive_upload` action: PUT /me/drive/root:/<path>:/content (simple upload; an
 // existing file is replaced, missing folders are created).
-import { defineAction, optionalText, providerId, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, optionalText, providerId, variableName, z } from '@capture/sdk';
 import { Graph, itemPath } from './provider.js';
 
 export const microsoftDriveUpload = defineAction({

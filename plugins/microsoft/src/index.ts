@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { microsoftDriveDownload } from './drive-download.js';
 import { microsoftDriveUpload } from './drive-upload.js';
 import { microsoftExcelAddRows } from './excel-add-rows.js';

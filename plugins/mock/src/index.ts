@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { openapiMock } from './openapi-mock.js';
 
 export default definePlugin({ name: '@capture/plugin-mock', actions: [openapiMock] });

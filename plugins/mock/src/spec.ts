@@ -4,7 +4,7 @@
 // `$ref`s; `resolveRef` follows local ones against the original document.
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
-import type { ActionContext } from '../../../core/sdk/index.js';
+import type { ActionContext } from '@capture/sdk';
 
 export type Schema = Record<string, any>;
 

@@ -3,7 +3,7 @@
 // core/sdk/bytes.ts), which a response, an upload or an attachment passes on byte for byte; with
 // `respond` the action answers the request with the image itself.
 import type { FormatEnum, Metadata, OutputInfo } from 'sharp';
-import { boolean, bytesText, defineAction, hasBytes, integer, lazyImport, textBytes, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, bytesText, defineAction, hasBytes, integer, lazyImport, textBytes, variableName, z, type ActionContext } from '@capture/sdk';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
 
 // sharp (libvips) is slow to load and large in memory: loaded on the first image, not at start-up.

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { imageResize } from './image-resize.js';
 import { pdfGenerate } from './pdf-generate.js';
 

@@ -2,7 +2,7 @@
 // bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes, core/sdk/bytes.ts),
 // which a response, an upload or an attachment passes on byte for byte; with `respond` the action
 // answers the request with the PDF itself.
-import { bytesText, defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { bytesText, defineAction, optionalText, variableName, z } from '@capture/sdk';
 import type * as Document from './document.js';
 import { renderPdf } from './render-pdf.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';

@@ -2,7 +2,7 @@
 //
 // Their variable carries the file's bytes (bytesText), so a later Modify Response with `$pdf$`
 // answers with the exact file too; `respond` does it in one step, setting the Content-Type.
-import { boolean, headerLines, integer, setResponseHeader, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, headerLines, integer, setResponseHeader, z, type ActionContext } from '@capture/sdk';
 
 
 

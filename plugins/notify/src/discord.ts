@@ -3,7 +3,7 @@
 // connection), so the provider holds its URL, a secret. The action executes the webhook
 // (`POST <webhook>?wait=true`) with content, a custom username and avatar, and an optional embed;
 // `wait=true` makes Discord answer with the message, whose id is logged.
-import { defineAction, defineProvider, optionalText, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, defineProvider, optionalText, providerId, z } from '@capture/sdk';
 import { apiError, asObject, callApi, field, httpUrl, optionalUrl, useProvider } from './common.js';
 
 export const discordProvider = defineProvider({

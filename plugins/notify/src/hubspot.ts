@@ -2,7 +2,7 @@
 // token). The action creates a contact with CRM v3: `POST /crm/v3/objects/contacts` with
 // `{"properties": {...}}` and the token as a Bearer credential; HubSpot answers 201 with the
 // contact, whose id is logged.
-import { defineAction, defineProvider, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, defineProvider, providerId, z } from '@capture/sdk';
 import { apiError, asObject, callApi, field, httpUrl, joinUrl, useProvider } from './common.js';
 
 export const HUBSPOT_API = 'https://api.hubapi.com';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { discordProvider, discordSendMessage } from './discord.js';
 import { hubspotCreateContact, hubspotProvider } from './hubspot.js';
 import { ntfy } from './ntfy.js';

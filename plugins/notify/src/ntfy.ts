@@ -2,7 +2,7 @@
 // `POST <server>/<topic>` with the message as the body and the title and icon in the Title and
 // Icon headers (RFC 2047-encoded when they are not plain ASCII, which ntfy decodes). `server`
 // (default https://ntfy.sh) points it at a self-hosted ntfy.
-import { defineAction, optionalText, z } from '../../../core/sdk/index.js';
+import { defineAction, optionalText, z } from '@capture/sdk';
 import { apiError, asObject, callApi, field, joinUrl, optionalUrl } from './common.js';
 
 export const NTFY_SERVER = 'https://ntfy.sh';

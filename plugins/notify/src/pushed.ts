@@ -4,7 +4,7 @@
 // app_secret, target_type and content, plus the target: `target_alias` for a channel, `pushed_id`
 // for a Pushed ID, `access_token` for a user who authorized the app (OAuth). `server` points it at
 // another API base.
-import { defineAction, secret, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, z } from '@capture/sdk';
 import { apiError, asObject, callApi, field, joinUrl, optionalUrl } from './common.js';
 
 export const PUSHED_API = 'https://api.pushed.co';

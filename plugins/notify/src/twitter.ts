@@ -2,7 +2,7 @@
 // 2.0 user-context access token (scopes tweet.read, tweet.write, users.read) obtained outside this
 // service; the action posts with API v2, `POST /2/tweets` with `{"text": ...}`, and logs the new
 // post's id. The token is used as it is: there is no OAuth flow, refresh or OAuth 1.0a signing here.
-import { defineAction, defineProvider, providerId, z } from '../../../core/sdk/index.js';
+import { defineAction, defineProvider, providerId, z } from '@capture/sdk';
 import { apiError, asObject, callApi, field, httpUrl, joinUrl, useProvider } from './common.js';
 
 export const X_API = 'https://api.x.com';

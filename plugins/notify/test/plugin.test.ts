@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry, providerTypes } from '../../../core/sdk/testing-host.js';
+import { ActionRegistry, providerTypes } from '@capture/sdk/testing-host';
 import plugin from '../src/index.js';
 
 describe('the notify plugin', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
-import { runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
+import { fetchHttpClient } from '@capture/sdk';
+import { runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { pushedSend } from '../src/pushed.js';
 import { apiServer, type ApiServer, type Received } from './api-server.js';
 

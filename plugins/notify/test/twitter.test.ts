@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '../../../core/sdk/index.js';
-import { memoryProviders, runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
+import { fetchHttpClient } from '@capture/sdk';
+import { memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { twitterTweet } from '../src/twitter.js';
 import { apiServer, jsonOf, type ApiServer, type Received } from './api-server.js';
 

@@ -3,7 +3,7 @@
 // checked against), closed whatever happens, with a time limit.
 import { isIP } from 'node:net';
 import type { ChannelModel } from 'amqplib';
-import { boolean, integer, lazyImport, optionalText, secret, untilAborted, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, integer, lazyImport, optionalText, secret, untilAborted, z, type ActionContext } from '@capture/sdk';
 
 // The client is loaded by the first connection, not at start-up.
 const loadAmqp = lazyImport(() => import('amqplib'));

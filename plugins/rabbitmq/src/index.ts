@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { rabbitmqGet } from './rabbitmq-get.js';
 import { rabbitmqPublish } from './rabbitmq-publish.js';
 

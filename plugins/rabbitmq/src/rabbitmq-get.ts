@@ -1,6 +1,6 @@
 // The `rabbitmq_get` action: takes one message from a queue (basic.get), acknowledges it and puts
 // its content in a variable. An empty queue leaves the variable empty.
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, variableName, z } from '@capture/sdk';
 import { brokerParameters, withBroker } from './broker.js';
 
 export const rabbitmqGet = defineAction({

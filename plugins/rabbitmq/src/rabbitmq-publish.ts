@@ -1,7 +1,7 @@
 // The `rabbitmq_publish` action: one persistent message to a queue through the default exchange.
 // An existing queue is used as it is (whatever its arguments, e.g. x-message-ttl); a missing one is
 // declared durable. The broker confirms the message before the action reports it published.
-import { defineAction, optionalText, z } from '../../../core/sdk/index.js';
+import { defineAction, optionalText, z } from '@capture/sdk';
 import { brokerParameters, isNotFound, withBroker } from './broker.js';
 
 export const rabbitmqPublish = defineAction({

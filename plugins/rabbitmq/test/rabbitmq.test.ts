@@ -1,8 +1,8 @@
 // rabbitmq_publish and rabbitmq_get against the real RabbitMQ broker.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Network } from '../../../core/sdk/index.js';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import type { Network } from '@capture/sdk';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { rabbitmqGet } from '../src/rabbitmq-get.js';
 import { parseHeaders, rabbitmqPublish } from '../src/rabbitmq-publish.js';
 import { RABBIT, deleteQueues, requireRabbit, uniqueQueue, withChannel } from './broker.js';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { redact } from './redact.js';
 
 export default definePlugin({ name: '@capture/plugin-redaction', actions: [redact] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactRequest } from '../../../core/sdk/testing-host.js';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { redactRequest } from '@capture/sdk/testing-host';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { redact } from '../src/redact.js';
 
 describe('redact', () => {

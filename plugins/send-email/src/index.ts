@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { sendEmail } from './send-email.js';
 import { sendEmailSmtp } from './send-email-smtp.js';
 

@@ -3,7 +3,7 @@
 // name again, and checks the certificate against the name (TLS servername).
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { boolean, defineAction, integer, lazyImport, optionalText, secret, z, type InjectionToken } from '../../../core/sdk/index.js';
+import { boolean, defineAction, integer, lazyImport, optionalText, secret, z, type InjectionToken } from '@capture/sdk';
 import { attachment, mailAttachments, parseRecipients } from './send-email.js';
 
 // nodemailer is loaded by the first message sent, not at start-up.

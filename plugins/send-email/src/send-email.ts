@@ -1,7 +1,7 @@
 // The `send_email` action: an e-mail with variable contents, sent through the service's mailer
 // (core registers it under MAILER). Loop protection: the mailer counts the X-Capture-Loop headers
 // of the e-mail that triggered the action and refuses to send past the configured limit.
-import { MAILER, boolean, defineAction, optionalText, textBytes, z, type Mailer } from '../../../core/sdk/index.js';
+import { MAILER, boolean, defineAction, optionalText, textBytes, z, type Mailer } from '@capture/sdk';
 
 export const MAX_RECIPIENTS = 20;
 const ADDRESS = z.string().email();

@@ -3,7 +3,7 @@
 // delivers through another server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { createActionsModule, createMailModule, MAIL_INFO } from '../../../core/sdk/testing-host.js';
+import { createActionsModule, createMailModule, MAIL_INFO } from '@capture/sdk/testing-host';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 const DOMAIN = 'send.test.internal';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAILER, bytesText, type Mailer, type OutgoingMail } from '../../../core/sdk/index.js';
-import { runAction, rootContainer } from '../../../core/sdk/testing.js';
+import { MAILER, bytesText, type Mailer, type OutgoingMail } from '@capture/sdk';
+import { runAction, rootContainer } from '@capture/sdk/testing';
 import { parseRecipients, sendEmail } from '../src/send-email.js';
 
 function fakeMailer(reject: string[] = []) {

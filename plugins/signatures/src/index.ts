@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { webhookSecretProvider } from './provider.js';
 import { verifySignature } from './verify-signature.js';
 

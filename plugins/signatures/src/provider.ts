@@ -1,6 +1,6 @@
 // A webhook signing secret kept as a provider, so several tokens can verify with one secret that
 // is encrypted at rest and never shown back (rotating it changes every token at once).
-import { defineProvider, z } from '../../../core/sdk/index.js';
+import { defineProvider, z } from '@capture/sdk';
 
 export const webhookSecretProvider = defineProvider({
   type: 'webhook_secret',

@@ -1,7 +1,7 @@
 // The `verify_signature` action: checks a webhook's signature by a sender's documented scheme (or
 // a generic HMAC) against the exact bytes received, sets `$signature.valid$` and
 // `$signature.reason$`, and with `reject` answers 401 and does not store a request that fails.
-import { boolean, defineAction, integer, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+import { boolean, defineAction, integer, optionalText, secret, z, type ActionContext } from '@capture/sdk';
 import { webhookSecretProvider } from './provider.js';
 import * as schemes from './schemes.js';
 

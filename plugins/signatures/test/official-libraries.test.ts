@@ -10,7 +10,7 @@ import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fakeClock, runAction } from '../../../core/sdk/testing.js';
+import { fakeClock, runAction } from '@capture/sdk/testing';
 import { verifySignature } from '../src/verify-signature.js';
 
 // Not on a whole second, so that every side's rounding of "now" is exercised.

@@ -2,7 +2,7 @@
 // valid, tampered, missing header, stale timestamp and several signatures where the scheme allows.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fakeClock, memoryProviders, runAction, validateParams } from '../../../core/sdk/testing.js';
+import { fakeClock, memoryProviders, runAction, validateParams } from '@capture/sdk/testing';
 import { verifySignature } from '../src/verify-signature.js';
 
 const SECRET = 'It\u2019s a Secret to Everybody';

@@ -6,7 +6,7 @@
 // always closed.
 import { createHash } from 'node:crypto';
 import type { Client as SshClient, ConnectConfig, SFTPWrapper } from 'ssh2';
-import { integer, optionalText, secret, z, type ActionContext } from '../../../core/sdk/index.js';
+import { integer, optionalText, secret, z, type ActionContext } from '@capture/sdk';
 import { SSH_KEY, loadSsh2 } from './ssh-key.js';
 
 export const SSH_TIMEOUT_MS = 30_000;

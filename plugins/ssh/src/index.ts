@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { sftpDownload } from './sftp-download.js';
 import { sftpUpload } from './sftp-upload.js';
 import { sshKey } from './ssh-key.js';

@@ -2,7 +2,7 @@
 // shell runs its lines in order (multi-line constructs and `cd` carry over) and the exit code is
 // the last command's. Output is kept up to 1 MiB per stream.
 import type { ClientChannel } from 'ssh2';
-import { defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, variableName, z } from '@capture/sdk';
 import { connectionParams, hostKeyNote, withSsh } from './connection.js';
 
 export const MAX_OUTPUT_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
-import { defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, optionalText, variableName, z } from '@capture/sdk';
 import { flattenJson, normaliseJsonPath, parseJson } from './json-vars.js';
 
 export const autoJson = defineAction({

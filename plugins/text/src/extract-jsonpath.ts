@@ -1,5 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
-import { boolean, defineAction, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, optionalText, variableName, z } from '@capture/sdk';
 import { leafText, normaliseJsonPath, parseJson } from './json-vars.js';
 
 // Deprecated in favour of Extract JSON: existing actions still run, new ones cannot be created.

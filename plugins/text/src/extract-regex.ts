@@ -1,4 +1,4 @@
-import { boolean, defineAction, optionalText, parseRegex, regexExec, regexMatchAll, variableName, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, optionalText, parseRegex, regexExec, regexMatchAll, variableName, z } from '@capture/sdk';
 
 const pick = (m: RegExpExecArray) => m[1] ?? m[0];
 

@@ -1,4 +1,4 @@
-import { defineAction, lazyImport, optionalText, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, lazyImport, optionalText, variableName, z } from '@capture/sdk';
 
 // The XML parser and XPath engine are loaded by the first extraction, not at start-up. xpath's
 // typings omit parse(); `isHtml` makes names case-insensitive and ignores the XHTML namespace.

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../../core/sdk/index.js';
+import { definePlugin } from '@capture/sdk';
 import { autoJson } from './auto-json.js';
 import { extractJsonpath } from './extract-jsonpath.js';
 import { extractRegex } from './extract-regex.js';

@@ -1,4 +1,4 @@
-import { defineAction, secret, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, variableName, z } from '@capture/sdk';
 import { decrypt } from './secretbox.js';
 
 export const textDecrypt = defineAction({

@@ -1,4 +1,4 @@
-import { defineAction, secret, variableName, z } from '../../../core/sdk/index.js';
+import { defineAction, secret, variableName, z } from '@capture/sdk';
 import { encrypt } from './secretbox.js';
 
 export const textEncrypt = defineAction({

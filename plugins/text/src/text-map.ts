@@ -1,4 +1,4 @@
-import { compare, defineAction, OPERATOR_LABELS, VALUE_OPERATORS, variableName, z } from '../../../core/sdk/index.js';
+import { compare, defineAction, OPERATOR_LABELS, VALUE_OPERATORS, variableName, z } from '@capture/sdk';
 
 export const textMap = defineAction({
   type: 'text_map',

@@ -1,4 +1,4 @@
-import { boolean, defineAction, variableName, z } from '../../../core/sdk/index.js';
+import { boolean, defineAction, variableName, z } from '@capture/sdk';
 
 export const MAX_SPLIT_PARTS = 1024;
 

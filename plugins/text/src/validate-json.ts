@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { defineAction, lazyImport, optionalText, variableName, z, type ActionContext } from '../../../core/sdk/index.js';
+import { defineAction, lazyImport, optionalText, variableName, z, type ActionContext } from '@capture/sdk';
 
 const SCHEMA_DOWNLOAD_TIMEOUT_MS = 10_000;
 const MAX_SCHEMA_BYTES = 1024 * 1024;

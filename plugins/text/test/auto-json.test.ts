@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { autoJson } from '../src/auto-json.js';
 import { extractJsonpath } from '../src/extract-jsonpath.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { textDecrypt } from '../src/text-decrypt.js';
 import { textEncrypt } from '../src/text-encrypt.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, validateParams } from '@capture/sdk/testing';
 import { textMap } from '../src/text-map.js';
 import { textReplace } from '../src/text-replace.js';
 import { textSplit } from '../src/text-split.js';

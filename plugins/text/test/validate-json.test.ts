@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAction, stubHttp, validateParams } from '../../../core/sdk/testing.js';
+import { runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { validateJson } from '../src/validate-json.js';
 
 const person = {

@@ -2,7 +2,7 @@
 // removing a Global Variable. (Through a running server with every plugin: script.e2e.test.ts and
 // test/sandbox-clients.e2e.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { memoryGlobals } from '../../../core/sdk/testing.js';
+import { memoryGlobals } from '@capture/sdk/testing';
 import { error, output, run } from './helpers.js';
 
 describe('delete()', () => {

@@ -1,8 +1,8 @@
 // WebhookScript runs on the event loop every account shares: one account's runaway scripts must
 // not stall another account's.
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../../core/sdk/index.js';
-import { runAction, stubHttp } from '../../../core/sdk/testing.js';
+import { systemClock } from '@capture/sdk';
+import { runAction, stubHttp } from '@capture/sdk/testing';
 import { createScriptAction } from '../src/script.js';
 
 describe('sharing the event loop', () => {

@@ -1,5 +1,5 @@
 // Runs scripts the way the chain does (runAction), with small limits where a test asks for them.
-import { runAction, type RunActionOptions, type RunActionResult } from '../../../core/sdk/testing.js';
+import { runAction, type RunActionOptions, type RunActionResult } from '@capture/sdk/testing';
 import type { Limits } from '../src/lang/limits.js';
 import { createScriptAction, script } from '../src/script.js';
 

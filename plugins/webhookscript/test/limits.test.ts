@@ -1,6 +1,6 @@
 // Scripts cannot hang or exhaust the process: steps, recursion, sizes, time, output, regexes.
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../../core/sdk/index.js';
+import { systemClock } from '@capture/sdk';
 import { error, run } from './helpers.js';
 
 describe('limits', () => {

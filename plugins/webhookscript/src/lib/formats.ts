@@ -1,6 +1,6 @@
 // string.md "JSON", "HTML and Markdown" and "XML".
 import { JSONPath } from 'jsonpath-plus';
-import { lazyImport } from '../../../../core/sdk/index.js';
+import { lazyImport } from '@capture/sdk';
 import { fail } from '../lang/errors.js';
 import { WsArray, fromJson, jsonEncode, numericValue, type Value } from '../lang/values.js';
 import { arg, bool, str, type Host, type Library } from './host.js';

@@ -1,6 +1,6 @@
 // What the library functions work with: the action's context (variables, response, services),
 // the output, and argument helpers that give clear messages.
-import type { ActionContext } from '../../../../core/sdk/index.js';
+import type { ActionContext } from '@capture/sdk';
 import { WsRuntimeError, fail } from '../lang/errors.js';
 import type { Limits } from '../lang/limits.js';
 import { WsArray, WsFunction, WsRegex, numericValue, toText, typeName, type NativeFn, type Value } from '../lang/values.js';
