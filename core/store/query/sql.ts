@@ -13,23 +13,59 @@ import { matcherFor, type Matcher, type PatternPart } from './values.js';
 export interface SqlFragment {
   sql: string;
   params: unknown[];
+  /** Keyed mode: the fragment reads columns of `requests` (else the token index alone answers it). */
+  needsRow: boolean;
 }
 
+export interface SqlOptions {
+  /**
+   * Compile against the token index (core/store/sqlite: request_keys `k`, which carries method,
+   * type, ip and created_at, joined to requests) and the body's trigram index (request_text): the
+   * results are the same as without, the statements cheaper. Unset, the fragment reads `requests`
+   * columns only.
+   */
+  keyed?: boolean;
+}
+
+/** Fields the token index (request_keys) carries, by their requests column. */
+const KEY_COLUMNS = new Map([
+  ['method', 'k.km'],
+  ['type', 'k.kty'],
+  ['ip', 'k.kip'],
+  ['created_at', 'k.kca'],
+  ['sorting', 'k.st'],
+]);
+
+/** The trigram index finds substrings of at least this many characters. */
+const TRIGRAM = 3;
+
 /** `now` (epoch ms) anchors date math such as `now-14d`. */
-export function compileSql(node: QueryNode, now: number): SqlFragment {
+export function compileSql(node: QueryNode, now: number, options: SqlOptions = {}): SqlFragment {
   const params: unknown[] = [];
-  const sql = new SqlCompiler(params, now).compile(node);
-  return { sql, params };
+  const compiler = new SqlCompiler(params, now, options.keyed ?? false);
+  const sql = compiler.compile(node);
+  return { sql, params, needsRow: compiler.needsRow };
 }
 
 /** A JSON value as text for LIKE: JSON true/false come out of json_each as 1/0 otherwise. */
 const JSON_TEXT = "(CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE j.value END)";
 
 class SqlCompiler {
+  needsRow = false;
+
   constructor(
     private readonly params: unknown[],
     private readonly now: number,
+    private readonly keyed: boolean,
   ) {}
+
+  /** The column expression to compare: the token index's copy when keyed and it has one. */
+  private columnExpr(expr: string): string {
+    const key = this.keyed ? KEY_COLUMNS.get(expr) : undefined;
+    if (key) return key;
+    this.needsRow = true;
+    return expr;
+  }
 
   compile(node: QueryNode): string {
     switch (node.kind) {
@@ -63,18 +99,43 @@ class SqlCompiler {
 
   private leaf(spec: FieldSpec, m: Matcher): string {
     if (m.kind === 'exists') return this.exists(spec);
-    if (m.kind === 'pattern') return this.like(spec, likePattern(m.parts, m.anchored));
+    if (m.kind === 'pattern') {
+      const src = spec.sql;
+      // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
+      // LIKE does), which the token index's NOCASE indexes answer.
+      if (this.keyed && src.kind === 'column' && KEY_COLUMNS.has(src.expr) && m.anchored && m.parts.every((p) => p.kind === 'text')) {
+        const text = m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+        return `(${this.columnExpr(src.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
+      }
+      // Bound in the order they appear in the SQL text.
+      const candidates = this.keyed && spec.name === 'content' ? this.textCandidates(m.parts) : null;
+      const like = this.like(spec, likePattern(m.parts, m.anchored));
+      // The index may find more (it folds non-ASCII case too): LIKE still decides, on candidates only.
+      return candidates ? `(${candidates} AND ${like})` : like;
+    }
     return this.interval(spec, m);
+  }
+
+  /**
+   * Rows whose body contains every literal run of 3+ characters of the pattern, from the trigram
+   * index (a quoted FTS5 phrase is a substring match there), or null when no run is long enough.
+   */
+  private textCandidates(parts: PatternPart[]): string | null {
+    const runs = parts.flatMap((p) => (p.kind === 'text' && [...p.text].length >= TRIGRAM ? [p.text] : []));
+    if (!runs.length) return null;
+    const match = runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ');
+    return `(k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))`;
   }
 
   private exists(spec: FieldSpec): string {
     const src = spec.sql;
+    if (src.kind !== 'column') this.needsRow = true;
     switch (src.kind) {
       case 'files':
         return `EXISTS (SELECT 1 FROM json_each(files) AS f WHERE ${this.fileKey(src.key)})`;
       case 'column':
-        if (spec.match === 'number' || spec.match === 'date') return `(${src.expr} IS NOT NULL)`;
-        return `(length(${src.existsExpr ?? src.expr}) > 0)`;
+        if (spec.match === 'number' || spec.match === 'date') return `(${this.columnExpr(src.expr)} IS NOT NULL)`;
+        return `(length(${this.columnExpr(src.existsExpr ?? src.expr)}) > 0)`;
       case 'json': {
         const path = this.bind(jsonPath(src.path));
         if (spec.exists === 'present') return `(COALESCE(json_type(${src.column}, ${path}), 'null') <> 'null')`;
@@ -85,9 +146,10 @@ class SqlCompiler {
 
   private like(spec: FieldSpec, pattern: string): string {
     const src = spec.sql;
+    if (src.kind !== 'column') this.needsRow = true;
     switch (src.kind) {
       case 'column':
-        return `(${src.expr} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
+        return `(${this.columnExpr(src.expr)} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
       case 'json': {
         const path = this.bind(jsonPath(src.path));
         return (
@@ -106,7 +168,7 @@ class SqlCompiler {
   private interval(spec: FieldSpec, m: Extract<Matcher, { kind: 'interval' }>): string {
     // Only number and date fields produce intervals, and those are all plain columns.
     if (spec.sql.kind !== 'column') throw new Error(`Field ${spec.name} has no SQL column`);
-    const col = spec.sql.expr;
+    const col = this.columnExpr(spec.sql.expr);
     const parts: string[] = [];
     if (m.lo !== null) parts.push(`${col} ${m.loInclusive ? '>=' : '>'} ${this.bind(m.lo)}`);
     if (m.hi !== null) parts.push(`${col} ${m.hiInclusive ? '<=' : '<'} ${this.bind(m.hi)}`);

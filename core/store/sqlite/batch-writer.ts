@@ -165,8 +165,11 @@ export function createBatchWriter(db: Database): BatchWriter {
   );
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
   const addKeys = db.prepare(
-    'INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq',
+    `INSERT INTO request_keys (tk, st, sq, km, kty, kip, kca)
+      SELECT token_id, sorting, seq, method, type, ip, created_at FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq`,
   );
+  // The body's full-text index (migration 21): searched by content and bare words.
+  const addText = db.prepare('INSERT INTO request_text (rowid, body) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq > ? AND seq <= ?');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
   const addIds = db.prepare('INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
@@ -276,6 +279,7 @@ export function createBatchWriter(db: Database): BatchWriter {
     for (const t of touched.values()) expected += t.added;
     if (keys !== expected) touched = readPending(from, to).touched;
     addIds.run(from, to);
+    addText.run(from, to);
     setWatermark.run(to);
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);

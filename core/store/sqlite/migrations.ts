@@ -378,6 +378,40 @@ export const migrations: Migration[] = [
       CREATE INDEX replays_token ON replays(token_id, created_at);
     `,
   },
+  {
+    // Searches that use indexes (issue 17). The token index carries the fields a search filters on
+    // most (method, type, ip, created_at), so those filters and their counts never read a row, with
+    // an index each; request_text is a trigram full-text index of the body as text (what `content`
+    // and bare words search), which answers substring searches of 3 or more characters. Both are
+    // filled by the catch-up (batch-writer.ts) with the keys, not by the capture's commit; every
+    // deletion takes them with it (trigger).
+    version: 21,
+    up: `
+      DROP TRIGGER requests_unkey;
+      CREATE TABLE request_keys_v21 (
+        tk TEXT NOT NULL, st INTEGER NOT NULL, sq INTEGER NOT NULL,
+        km TEXT, kty TEXT, kip TEXT, kca INTEGER,
+        PRIMARY KEY (tk, st, sq)
+      ) WITHOUT ROWID;
+      INSERT INTO request_keys_v21 (tk, st, sq, km, kty, kip, kca)
+        SELECT k.tk, k.st, k.sq, r.method, r.type, r.ip, r.created_at FROM request_keys k CROSS JOIN requests r ON r.seq = k.sq ORDER BY k.tk, k.st, k.sq;
+      DROP TABLE request_keys;
+      ALTER TABLE request_keys_v21 RENAME TO request_keys;
+      -- NOCASE: the search language compares these case-insensitively (ASCII, like LIKE).
+      CREATE INDEX request_keys_method ON request_keys (tk, km COLLATE NOCASE, st, sq);
+      CREATE INDEX request_keys_type ON request_keys (tk, kty COLLATE NOCASE, st, sq);
+      CREATE INDEX request_keys_ip ON request_keys (tk, kip COLLATE NOCASE, st, sq);
+      CREATE INDEX request_keys_created ON request_keys (tk, kca);
+      CREATE VIRTUAL TABLE request_text USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);
+      INSERT INTO request_text (rowid, body) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq <= (SELECT seq FROM request_watermark);
+      CREATE TRIGGER requests_unkey AFTER DELETE ON requests BEGIN
+        DELETE FROM request_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
+        DELETE FROM request_ids WHERE u = OLD.uuid AND sq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+        DELETE FROM request_text WHERE rowid = OLD.seq;
+      END;
+    `,
+  },
 ];
 
 /**

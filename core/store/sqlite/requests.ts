@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { compileSql } from '../query/index.js';
+import { COUNT_BOUND } from '../query/limits.js';
 import type { RequestFilter, RequestRecord, RequestRepo } from '../types.js';
 import { json } from './batch-writer.js';
 import { inThreadWriter, type CaptureWriter } from './capture-writer.js';
@@ -49,25 +50,39 @@ const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
 export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
   UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
 
-/** WHERE clause (over KEYED) and parameters for a token's requests under a filter. */
-function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[]; filtered: boolean } {
+/**
+ * WHERE clause and parameters for a token's requests under a filter, over the token index `k`
+ * (joined to `requests r` only when `needsRow`: the filter reads a column the index lacks).
+ */
+function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[]; filtered: boolean; needsRow: boolean } {
   const parts = ['k.tk = ?'];
   const params: unknown[] = [tokenId];
+  let needsRow = false;
   if (f.dateFrom != null) {
-    parts.push('created_at >= ?');
+    parts.push('k.kca >= ?');
     params.push(f.dateFrom);
   }
   if (f.dateTo != null) {
-    parts.push('created_at <= ?');
+    parts.push('k.kca <= ?');
     params.push(f.dateTo);
   }
   if (f.query) {
-    const c = compileSql(f.query, f.now ?? Date.now());
+    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: true });
     parts.push(`(${c.sql})`);
     params.push(...c.params);
+    needsRow = c.needsRow;
   }
-  return { sql: parts.join(' AND '), params, filtered: parts.length > 1 };
+  return { sql: parts.join(' AND '), params, filtered: parts.length > 1, needsRow };
 }
+
+/** The FROM clause a filter needs: the token index alone, or joined to the rows. */
+const fromFor = (w: { needsRow: boolean }): string => (w.needsRow ? KEYED : 'request_keys k');
+
+/** Requests a chunked delete removes per transaction: short enough for captures to get the lock between. */
+export const DELETE_CHUNK = 2_000;
+
+/** Lets the event loop (and so the capture writer) run between two chunks of a long job. */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * `writer` stores captures (insert): on this connection by default, or on a writer thread with its
@@ -83,7 +98,13 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
     WHERE uuid = @t`);
   const byId = db.prepare<[{ t: string; u: string }], Row>(`SELECT * FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
   const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.tk = ? ORDER BY k.st DESC, k.sq DESC LIMIT 1`);
-  const countAll = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM request_keys WHERE tk = ?');
+  // The token's counter (kept by the catch-up, deletions and trimming): exact once caught up.
+  const tokenCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
+  const dropCount = db.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
+  const refreshLatest = db.prepare(`UPDATE tokens SET
+      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
+      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
+    WHERE uuid = @t`);
   const delOne = db.prepare(`DELETE FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
   const file = db.prepare<[{ t: string; u: string; f: string }], Buffer>(
     `SELECT data FROM request_files WHERE request_uuid = @u AND file_id = @f AND EXISTS (SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t)`,
@@ -108,13 +129,24 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       await writer.sync();
       const w = where(tokenId, opts);
       const dir = opts.sorting === 'newest' ? 'DESC' : 'ASC';
-      const total = w.filtered
-        ? (db.prepare(`SELECT count(*) AS n FROM ${KEYED} WHERE ${w.sql}`).get(...w.params) as { n: number }).n
-        : countAll.get(tokenId)!.n;
+      let total: number;
+      let totalCapped = false;
+      if (w.filtered) {
+        // Counted up to the bound only: past it, the exact figure would cost a scan of every match.
+        total = (
+          db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${fromFor(w)} WHERE ${w.sql} LIMIT ?)`).get(...w.params, COUNT_BOUND + 1) as { n: number }
+        ).n;
+        if (total > COUNT_BOUND) (total = COUNT_BOUND), (totalCapped = true);
+      } else total = tokenCount.get(tokenId) ?? 0;
+      // Deferred join: the page's seqs from the index (no row read unless the filter needs one),
+      // then only those rows.
       const rows = db
-        .prepare(`SELECT r.* FROM ${KEYED} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?`)
+        .prepare(
+          `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?) p
+            CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
+        )
         .all(...w.params, opts.perPage, (opts.page - 1) * opts.perPage) as Row[];
-      return { items: rows.map(toRecord), total };
+      return totalCapped ? { items: rows.map(toRecord), total, totalCapped } : { items: rows.map(toRecord), total };
     },
     async update(tokenId, uuid, patch) {
       const sets: string[] = [];
@@ -144,13 +176,31 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
     async deleteMany(tokenId, filter) {
       await writer.sync();
       const w = where(tokenId, filter);
-      const run = db.transaction(() => {
-        // Their keys go with them (trigger requests_unkey).
-        const n = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT k.sq FROM ${KEYED} WHERE ${w.sql})`).run(...w.params).changes;
-        refreshStats.run({ t: tokenId });
-        return n;
+      // In chunks of short transactions, walking the index forward from the last chunk (keyset), so
+      // that a capture waits for one chunk at most, never for the whole delete.
+      const chunk = db.prepare<unknown[], { st: number; sq: number }>(
+        `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${DELETE_CHUNK}`,
+      );
+      // Their keys go with them (trigger requests_unkey).
+      const delSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
+      const step = db.transaction((after: { st: number; sq: number }) => {
+        const picked = chunk.all(...w.params, after.st, after.sq);
+        const n = picked.length ? delSeqs.run(JSON.stringify(picked.map((p) => p.sq))).changes : 0;
+        if (n) dropCount.run(n, tokenId);
+        return { n, last: picked.at(-1) ?? null, more: picked.length === DELETE_CHUNK };
       });
-      return run.immediate();
+      let deleted = 0;
+      let after = { st: Number.MIN_SAFE_INTEGER, sq: 0 };
+      for (;;) {
+        // IMMEDIATE: the writer thread may hold the write lock; wait for it (busy_timeout) up front.
+        const r = step.immediate(after);
+        deleted += r.n;
+        if (!r.more || !r.last) break;
+        after = r.last;
+        await yieldToLoop();
+      }
+      if (deleted) db.transaction(() => refreshLatest.run({ t: tokenId })).immediate();
+      return deleted;
     },
     async getFile(tokenId, requestUuid, fileId) {
       return file.get({ t: tokenId, u: requestUuid, f: fileId }) ?? null;
