@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import type { ParameterizedContext } from 'koa';
-import { requireUser } from '../../auth/access.js';
-import { NotFound, fromZod } from '../../errors.js';
+import { NotFound } from '../../errors.js';
 import type { GroupRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
+import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { GroupBody, GroupListQuery } from './groups.schema.js';
+import { GroupBody, GroupListQuery, GroupView } from './groups.schema.js';
 
 export const groupView = (g: GroupRecord) => ({
   id: g.id,
@@ -17,53 +16,76 @@ export const groupView = (g: GroupRecord) => ({
   updated_at: formatTimestamp(g.updated_at),
 });
 
-const userId = (ctx: ParameterizedContext<AppState>) => requireUser(ctx.state.caller, 'Groups');
+const route = routeFor<HttpServices>();
+const auth = { user: 'Groups' };
+
+async function loadGroup({ store }: HttpServices, owner: number, groupId: string | undefined): Promise<GroupRecord> {
+  const id = Number(groupId);
+  const g = Number.isInteger(id) ? await store.groups.get(id) : null;
+  if (!g || g.user_id !== owner) throw new NotFound('Group not found');
+  return g;
+}
+
+export const groupRoutes = [
+  route({
+    method: 'post',
+    path: '/groups',
+    summary: 'Create a group',
+    auth,
+    body: GroupBody,
+    response: { status: 200, schema: GroupView },
+    handler: async (ctx, { store, clock }) => {
+      const now = clock.now();
+      return groupView(await store.groups.create({ user_id: ctx.input.userId, name: ctx.input.body.name, created_at: now, updated_at: now }));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/groups',
+    summary: 'List groups',
+    auth,
+    query: GroupListQuery,
+    response: { status: 200, schema: pageOf(GroupView) },
+    handler: async (ctx, services) => {
+      const { page, per_page } = ctx.input.query;
+      const found = await services.store.groups.list(ctx.input.userId, page, per_page);
+      return pageEnvelope(ctx, publicBaseUrl(ctx, services), found.items.map(groupView), found.total, page, per_page);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/groups/{group_id}',
+    summary: 'Get a group',
+    auth,
+    response: { status: 200, schema: GroupView },
+    handler: async (ctx, services) => groupView(await loadGroup(services, ctx.input.userId, ctx.params.group_id)),
+  }),
+  route({
+    method: 'put',
+    path: '/groups/{group_id}',
+    summary: 'Rename a group',
+    auth,
+    body: GroupBody,
+    response: { status: 200, schema: GroupView },
+    handler: async (ctx, services) => {
+      const g = await loadGroup(services, ctx.input.userId, ctx.params.group_id);
+      return groupView((await services.store.groups.update(g.id, ctx.input.body.name, services.clock.now()))!);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/groups/{group_id}',
+    summary: 'Delete a group',
+    auth,
+    response: { status: 204 },
+    handler: async (ctx, services) => {
+      const g = await loadGroup(services, ctx.input.userId, ctx.params.group_id);
+      await services.store.groups.delete(g.id);
+      await services.store.tokens.clearGroup(g.id);
+    },
+  }),
+];
 
 export function groupsRouter(services: HttpServices): Router<AppState> {
-  const router = new Router<AppState>();
-  const { store, clock } = services;
-
-  async function loadGroup(ctx: ParameterizedContext<AppState>): Promise<GroupRecord> {
-    const owner = userId(ctx);
-    const id = Number(ctx.params.group);
-    const g = Number.isInteger(id) ? await store.groups.get(id) : null;
-    if (!g || g.user_id !== owner) throw new NotFound('Group not found');
-    return g;
-  }
-
-  router.post('/groups', async (ctx) => {
-    const owner = userId(ctx);
-    const body = GroupBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    const now = clock.now();
-    ctx.body = groupView(await store.groups.create({ user_id: owner, name: body.data.name, created_at: now, updated_at: now }));
-  });
-
-  router.get('/groups', async (ctx) => {
-    const owner = userId(ctx);
-    const q = GroupListQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const page = await store.groups.list(owner, q.data.page, q.data.per_page);
-    ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items.map(groupView), page.total, q.data.page, q.data.per_page);
-  });
-
-  router.get('/groups/:group', async (ctx) => {
-    ctx.body = groupView(await loadGroup(ctx));
-  });
-
-  router.put('/groups/:group', async (ctx) => {
-    const g = await loadGroup(ctx);
-    const body = GroupBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    ctx.body = groupView((await store.groups.update(g.id, body.data.name, clock.now()))!);
-  });
-
-  router.delete('/groups/:group', async (ctx) => {
-    const g = await loadGroup(ctx);
-    await store.groups.delete(g.id);
-    await store.tokens.clearGroup(g.id);
-    ctx.status = 204;
-  });
-
-  return router;
+  return mountRoutes(new Router<AppState>(), groupRoutes, services);
 }

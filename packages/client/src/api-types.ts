@@ -4,6 +4,104 @@
 
 /** Every operation of the API, keyed "METHOD /path". */
 export interface Operations {
+  /** Create a group */
+  "POST /groups": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** List groups */
+  "GET /groups": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        team_id: null;
+        user_id: number;
+        name: string;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Get a group */
+  "GET /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Rename a group */
+  "PUT /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Delete a group */
+  "DELETE /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -2145,99 +2243,6 @@ export interface Operations {
   "DELETE /templates/{id}": {
     path: {
       id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** List groups */
-  "GET /groups": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: number;
-        team_id: null;
-        user_id: number;
-        name: string;
-        created_at: string | null;
-        updated_at: string | null;
-      }[];
-    };
-  };
-  /** Create a group */
-  "POST /groups": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      team_id: null;
-      user_id: number;
-      name: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Get a group */
-  "GET /groups/{group_id}": {
-    path: {
-      group_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: number;
-      team_id: null;
-      user_id: number;
-      name: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Rename a group */
-  "PUT /groups/{group_id}": {
-    path: {
-      group_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      team_id: null;
-      user_id: number;
-      name: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Delete a group */
-  "DELETE /groups/{group_id}": {
-    path: {
-      group_id: string;
     };
     query: Record<string, never>;
     body: never;

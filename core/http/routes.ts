@@ -1,0 +1,6 @@
+// Every route object the service mounts, for /openapi.json (test/openapi.test.ts checks this list
+// against what the routers serve).
+import type { RouteDoc } from './route.js';
+import { groupRoutes } from './groups/groups.router.js';
+
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes];
