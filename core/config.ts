@@ -30,6 +30,11 @@ export const ConfigSchema = z.object({
   SMTP_PORT: int(0, 65535).default(2525),
   DNS_PORT: int(0, 65535).default(5353),
   MAX_BODY_BYTES: int(1, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  /**
+   * Bodies larger than this many bytes are written to a file under DATA_DIR/bodies as they arrive
+   * instead of being held whole in memory and in the database row (SQLite; 0: never).
+   */
+  BODY_FILE_THRESHOLD: int(0, 1024 * 1024 * 1024).default(1024 * 1024),
   MAX_QUERY_LENGTH: int(64, 1024 * 1024).default(16 * 1024),
   MAX_HEADER_BYTES: int(1024, 1024 * 1024).default(64 * 1024),
   /**

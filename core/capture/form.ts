@@ -59,6 +59,11 @@ function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> 
   });
 }
 
+/** Content types whose body is parsed into form fields (the whole body is needed for that). */
+export function isFormType(contentType: string | null): boolean {
+  return !!contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(contentType);
+}
+
 /** Synchronous but for multipart bodies, so that most captures do not wait a turn for nothing. */
 export function parseForm(contentType: string | null, body: Buffer): ParsedForm | Promise<ParsedForm> {
   if (!contentType || body.length === 0) return NONE;

@@ -1,5 +1,6 @@
 // The capture pipeline for HTTP: resolve token -> read body -> run actions -> store -> respond.
 // It runs on plain node:http (not Koa): this is the hot path, and it needs nothing Koa offers.
+import { readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
@@ -7,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { renderError } from '../error-response.js';
 import { headerSafe, sendableHeaders } from '../sdk/headers.js';
-import type { RequestRecord, Store } from '../store/types.js';
+import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';
 import { sleep, type Clock } from '../util/time.js';
@@ -15,7 +16,8 @@ import { uuidv7 } from '../util/uuid.js';
 import { clientIp } from './client-ip.js';
 import { createLocator, locationDatabases } from './location.js';
 import type { SubdomainCapture } from './subdomain.js';
-import { parseForm } from './form.js';
+import { isFormType, parseForm } from './form.js';
+import { attachBodyFile, type BodySink } from '../store/bodies/body-files.js';
 import { queryOf } from './query.js';
 import { responseFromSet, waitForSetResponse } from './listen.js';
 import { pathStatus, rememberResponse } from './sent-response.js';
@@ -52,26 +54,38 @@ function headersOf(req: IncomingMessage): Record<string, string[]> {
   return out;
 }
 
+/** A received body: in memory, or (past BODY_FILE_THRESHOLD) in a file not yet read. */
+type Received = { buffer: Buffer } | { file: string; size: number };
+
 /**
  * The body, up to `limit` bytes. `declaredLength` is the Content-Length header, taken from the
- * capture's own header map like every header it reads.
+ * capture's own header map like every header it reads. With `sink`, bytes past its threshold go to
+ * a file as they arrive instead of being held.
  */
-function readLimited(req: IncomingMessage, declaredLength: string | undefined, limit: number): Promise<Buffer> {
+function readLimited(req: IncomingMessage, declaredLength: string | undefined, limit: number, sink?: BodySink): Promise<Received> {
   const declared = Number(declaredLength);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const fail = (err: unknown) => {
+      sink?.discard();
+      reject(err);
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
         req.removeAllListeners('data');
         req.resume();
-        reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
-      } else chunks.push(chunk);
+        fail(new PayloadTooLarge(`Body larger than ${limit} bytes`));
+      } else if (sink) sink.write(chunk);
+      else chunks.push(chunk);
     });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    req.on('end', () => {
+      if (sink) sink.end().then(resolve, fail);
+      else resolve({ buffer: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+    });
+    req.on('error', fail);
   });
 }
 
@@ -139,8 +153,23 @@ export function createCaptureHandler(s: CaptureServices) {
     }
 
     const headers = headersOf(req);
-    const body = await readLimited(req, headers['content-length']?.[0], config.MAX_BODY_BYTES);
+    const received = await readLimited(req, headers['content-length']?.[0], config.MAX_BODY_BYTES, store.bodyFiles?.sink());
+    try {
+      await captureBody(req, res, started, sub, token, now, rawUrl, path, search, afterRef, headers, received);
+    } finally {
+      // Stored captures moved the file into the store; what is left here was never stored.
+      if ('file' in received) await rm(received.file, { force: true });
+    }
+  }
+
+  async function captureBody(
+    req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined, token: TokenRecord, now: number,
+    rawUrl: string, path: string, search: string, afterRef: number, headers: Record<string, string[]>, received: Received,
+  ): Promise<void> {
     const contentType = headers['content-type']?.[0] ?? null;
+    const filed = 'file' in received;
+    // Form bodies are parsed whole, so a filed one is read back for that (as before, in memory).
+    const body = filed ? (isFormType(contentType) ? await readFile(received.file) : Buffer.alloc(0)) : received.buffer;
     const host = sub ? sub.host : headers.host?.[0] ?? '';
     const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `http://${host}`;
     const parsed = parseForm(contentType, body);
@@ -167,7 +196,7 @@ export function createCaptureHandler(s: CaptureServices) {
       url: base + rawUrl,
       content_type: contentType,
       body,
-      size: body.length,
+      size: filed ? received.size : body.length,
       query: queryOf(search, extra),
       headers,
       form: form.fields,
@@ -181,6 +210,8 @@ export function createCaptureHandler(s: CaptureServices) {
       updated_at: now,
       extra,
     };
+    // The record reads the file when something needs the bytes (actions, realtime); the store moves it.
+    if (filed) attachBodyFile(record, received.file, body.length ? body : undefined);
 
     let response: CapturedResponse = {
       status: pathStatus(path, afterRef) ?? token.default_status,

@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import type { Cols } from './mongo/docs.js';
 import type { QueryNode } from './query/ast.js';
 import type { CommitObserver } from './sqlite/capture-writer.js';
+import type { BodyFiles } from './bodies/body-files.js';
 import type { RedactionSettings } from '../sdk/redaction.js';
 
 export type Millis = number;
@@ -697,6 +698,8 @@ export interface Store {
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Capability: large bodies kept in files (SQLite with a data folder); captures stream into it. */
+  bodyFiles?: BodyFiles;
   /** Capability: the database behind the repositories (both adapters). */
   database?(): NativeDatabase;
   /** Capability: told about each group commit of captures (SQLite's capture writer; MongoDB has none). */

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { bodyStream } from '../../store/bodies/body-files.js';
 import type { ParameterizedContext } from 'koa';
 import { Conflict, NotFound, PayloadTooLarge, TooManyRequests, fromZod } from '../../errors.js';
 import type { RequestDeletedData } from '../../realtime/bus.js';
@@ -134,7 +135,10 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
       const r = await loadRequest(ctx, token, ctx.params.request!);
       ctx.status = 200;
       ctx.type = r.content_type ?? 'text/plain';
-      ctx.body = r.body;
+      // A body kept in a file is streamed from it rather than read whole.
+      const stream = bodyStream(r);
+      if (stream) ctx.length = r.size;
+      ctx.body = stream ?? r.body;
     });
 
     router.delete(`/token/:token/${prefix}/:request`, async (ctx) => {

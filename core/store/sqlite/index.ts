@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { Store } from '../types.js';
 import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writer.js';
 import { startCheckpointer, WAL_LIMIT_BYTES } from './checkpointer.js';
+import { createBodyFiles, type BodyFilesOptions } from '../bodies/body-files.js';
 import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
@@ -40,6 +41,8 @@ export interface SqliteOptions {
   writerNice?: number;
   /** The WAL's bound in bytes (checkpointer.ts); default WAL_LIMIT_BYTES. */
   walLimitBytes?: number;
+  /** Large bodies in files (core/store/bodies); default: in the rows. */
+  bodyFiles?: BodyFilesOptions;
 }
 
 /** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
@@ -83,6 +86,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;
   } else writer = inThreadWriter(db);
+  const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
+  const requests = sqliteRequests(db, writer);
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes) : null;
   return {
     kind: 'sqlite',
@@ -90,7 +95,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     writer,
     users: sqliteUsers(db),
     tokens: sqliteTokens(db, () => writer.sync()),
-    requests: sqliteRequests(db, writer),
+    requests: bodyFiles ? bodyFiles.wrap(requests) : requests,
+    bodyFiles,
     counters: sqliteCounters(db),
     groups: sqliteGroups(db),
     listeners: sqliteListeners(db),
@@ -116,6 +122,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
       // Pending captures are committed first, then the threads stop, then the connection closes.
       await writer.close();
       await checkpointer?.stop();
+      await bodyFiles?.close();
       if (db.open) db.close();
     },
   };

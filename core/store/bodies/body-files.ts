@@ -1,0 +1,209 @@
+// Large request bodies live in files under DATA_DIR/bodies/<token>/<request> instead of in the
+// database row (SQLite), so that neither the capture that receives them nor the database's pages
+// hold them whole. The row keeps an empty body and the real `size`: a row whose body is empty while
+// its size is not is one whose body is in a file (nothing else stores such a row: size is always
+// the stored body's length).
+//
+// A record whose body is in a file gets `body` as an accessor that reads the file on first use, so
+// every reader (views, raw, exports, actions, forwarding, realtime) sees the same Buffer as before
+// and only the readers that need the bytes pay for them.
+import { createReadStream, existsSync, mkdirSync, readFileSync, type ReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RequestRecord, RequestRepo } from '../types.js';
+
+interface BodyFileState {
+  path: string;
+  value: Buffer | null;
+  /** Something (redaction) assigned a new body: the file no longer holds it. */
+  replaced: boolean;
+}
+
+const states = new WeakMap<RequestRecord, BodyFileState>();
+
+/**
+ * Makes `record.body` read `file` when first used (and keeps what is assigned to it); `read`: the
+ * file's bytes, when the caller already has them.
+ */
+export function attachBodyFile(record: RequestRecord, file: string, read?: Buffer): void {
+  const state: BodyFileState = { path: file, value: read ?? null, replaced: false };
+  states.set(record, state);
+  Object.defineProperty(record, 'body', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      // A file swept away under a reader reads as the empty body the row holds.
+      return (state.value ??= existsSync(state.path) ? readFileSync(state.path) : Buffer.alloc(0));
+    },
+    set(v: Buffer) {
+      state.value = v;
+      state.replaced = true;
+    },
+  });
+}
+
+/** The file holding the record's body, when it has one and nothing replaced it. */
+export function bodyFileOf(record: RequestRecord): string | null {
+  const s = states.get(record);
+  return s && !s.replaced ? s.path : null;
+}
+
+/** A stream of the body's bytes when it is in a file (raw answers do not load it whole). */
+export function bodyStream(record: RequestRecord): ReadStream | null {
+  const file = bodyFileOf(record);
+  return file && existsSync(file) ? createReadStream(file) : null;
+}
+
+/** Receives one capture's body: in memory up to the threshold, in a file past it. */
+export interface BodySink {
+  write(chunk: Buffer): void;
+  /** The body: a Buffer, or the file it is in. */
+  end(): Promise<{ buffer: Buffer } | { file: string; size: number }>;
+  /** Removes the file (failed or refused capture). */
+  discard(): void;
+}
+
+export interface BodyFiles {
+  readonly dir: string;
+  readonly threshold: number;
+  sink(): BodySink;
+  /** The requests repository with bodies past the threshold kept in files. */
+  wrap(repo: RequestRepo): RequestRepo;
+  /** Removes up to `limit` files whose request is gone; returns how many it removed. */
+  sweep(limit?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface BodyFilesOptions {
+  dir: string;
+  /** Bodies larger than this many bytes go to a file. */
+  threshold: number;
+  /** How often the sweeper looks for files of deleted requests, in ms (0: only when called). */
+  sweepEveryMs?: number;
+}
+
+let incoming = 0;
+
+export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
+  const { dir, threshold } = opts;
+  const tmpDir = path.join(dir, '.incoming');
+  mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  const fileOf = (tokenId: string, uuid: string) => path.join(dir, tokenId, uuid);
+  let inner: RequestRepo | null = null;
+
+  function sink(): BodySink {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let file: string | null = null;
+    let writing: Promise<void> = Promise.resolve();
+    let failed: unknown = null;
+    // Appends in order; a failed write fails end().
+    const append = (data: Buffer) => {
+      const target = file!;
+      writing = writing.then(() => writeFile(target, data, { flag: 'a' })).catch((err) => void (failed ??= err));
+    };
+    return {
+      write(chunk) {
+        size += chunk.length;
+        if (file) return append(chunk);
+        chunks.push(chunk);
+        if (size > threshold) {
+          file = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+          append(Buffer.concat(chunks, size));
+          chunks.length = 0;
+        }
+      },
+      async end() {
+        if (!file) return { buffer: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+        await writing;
+        if (failed) throw failed;
+        return { file, size };
+      },
+      discard() {
+        if (file) void writing.then(() => rm(file!, { force: true }));
+      },
+    };
+  }
+
+  /** Row -> record: a filed body becomes the lazy accessor. */
+  function hydrate<T extends RequestRecord | null>(r: T): T {
+    if (r && r.size > 0 && r.body.length === 0) attachBodyFile(r, fileOf(r.token_id, r.uuid));
+    return r;
+  }
+
+  /** Puts a large body in its file; returns the record to give the database (body emptied). */
+  async function file(r: RequestRecord): Promise<RequestRecord> {
+    const target = fileOf(r.token_id, r.uuid);
+    const received = bodyFileOf(r);
+    if (received) {
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(received, target);
+      states.get(r)!.path = target;
+    } else {
+      const body = r.body;
+      if (body.length <= threshold) return r;
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, body);
+      const temp = states.get(r);
+      if (temp) void rm(temp.path, { force: true }); // replaced (redacted): the received bytes go
+    }
+    // Copy without reading the accessor: the database gets the empty body, the caller keeps r.
+    const { body: _unused, ...rest } = Object.getOwnPropertyDescriptors(r);
+    return Object.defineProperties({ body: Buffer.alloc(0) }, rest) as RequestRecord;
+  }
+
+  const sweepState = { queue: [] as string[] };
+  async function sweep(limit = 1000): Promise<number> {
+    if (!inner) return 0;
+    if (!sweepState.queue.length) {
+      const tokens = (await readdir(dir).catch(() => [] as string[])).filter((t) => t !== '.incoming');
+      for (const t of tokens) {
+        const files = await readdir(path.join(dir, t)).catch(() => [] as string[]);
+        if (!files.length) await rmdir(path.join(dir, t)).catch(() => undefined);
+        for (const f of files) sweepState.queue.push(`${t}/${f}`);
+      }
+    }
+    let removed = 0;
+    for (const key of sweepState.queue.splice(0, limit)) {
+      const [tokenId, uuid] = key.split('/') as [string, string];
+      if (await inner.get(tokenId, uuid)) continue;
+      await unlink(fileOf(tokenId, uuid)).catch(() => undefined);
+      removed++;
+    }
+    return removed;
+  }
+  const timer = opts.sweepEveryMs ? setInterval(() => void sweep().catch(() => undefined), opts.sweepEveryMs) : null;
+  timer?.unref();
+
+  return {
+    dir,
+    threshold,
+    sink,
+    sweep,
+    wrap(repo) {
+      inner = repo;
+      return {
+        ...repo,
+        async insert(r, limit, files) {
+          await repo.insert(await file(r), limit, files);
+        },
+        get: async (t, u) => hydrate(await repo.get(t, u)),
+        latest: async (t) => hydrate(await repo.latest(t)),
+        async list(t, o) {
+          const page = await repo.list(t, o);
+          page.items.forEach(hydrate);
+          return page;
+        },
+        update: async (t, u, p) => hydrate(await repo.update(t, u, p)),
+        async delete(t, u) {
+          const gone = await repo.delete(t, u);
+          if (gone) await rm(fileOf(t, u), { force: true });
+          return gone;
+        },
+      };
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}
