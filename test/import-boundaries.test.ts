@@ -3,11 +3,15 @@
 // `import('…')`) with TypeScript's own pre-processor, no build. The rules:
 //
 // Layers
-//   1. Plugins use the SDK only. Plugin code (plugins/<name>/**, outside its test/ folder and
-//      *.test.ts files) imports nothing under core/ but core/sdk/index.js. Plugin tests may also import
-//      core/sdk/testing.js (runAction and in-memory services) and core/sdk/testing-host.js (the host's
-//      own parts for end-to-end tests: actions module, registry and runner, sandbox, outbound client,
-//      mail module, capture-time redaction). Whatever else a plugin needs is exported by the SDK index.
+//   1. Plugins use the SDK package only. Plugin code (plugins/<name>/**, outside its test/ folder and
+//      *.test.ts files) imports `@capture/sdk`, its own files and npm packages: no relative path out of
+//      its folder (so none into core/ or another plugin), no other `@capture/*` package. Plugin tests
+//      may also import `@capture/sdk/testing` (runAction and in-memory services) and
+//      `@capture/sdk/testing-host`, which is host-only: the service's own parts for end-to-end tests
+//      (actions module, registry, loader and runner, sandbox, outbound client, mail module,
+//      capture-time redaction); plugin code never imports it. Whatever else a plugin needs is exported
+//      by the SDK index. Plugin tests may also start the real service (test/helpers/) and chain
+//      another built-in plugin's action (its src/).
 //   2. Nothing below the HTTP layer imports core/http/**. Domain services own their schemas and
 //      renderers (core/tokens/tokens.schema.ts, core/capture/request-view.ts, core/error-response.ts,
 //      core/tokens/access.ts); core/http imports them, never the reverse. The composition root may
@@ -45,8 +49,10 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 const COMPOSITION_ROOT = new Set(['core/main.ts', 'core/server.ts', 'core/modules.ts']);
 const isFeatureModule = (file: string) => /^core\/[^/]+\/(module|[^/]+\.module)\.ts$/.test(file);
 const isPluginTest = (file: string) => /^plugins\/[^/]+\/test\//.test(file) || file.endsWith('.test.ts');
-const PLUGIN_CODE_MAY_IMPORT = new Set(['core/sdk/index.js']);
-const PLUGIN_TESTS_MAY_IMPORT = new Set(['core/sdk/index.js', 'core/sdk/testing.js', 'core/sdk/testing-host.js']);
+const PLUGIN_CODE_MAY_IMPORT_SDK = new Set(['@capture/sdk']);
+const PLUGIN_TESTS_MAY_IMPORT_SDK = new Set(['@capture/sdk', '@capture/sdk/testing', '@capture/sdk/testing-host']);
+/** The plugin folder a file belongs to (`plugins/<name>/`), or null. */
+const pluginFolder = (file: string) => /^plugins\/[^/]+\//.exec(file)?.[0] ?? null;
 const SDK_HARNESSES = new Set(['core/sdk/testing.ts', 'core/sdk/testing-host.ts']);
 
 /**
@@ -54,9 +60,11 @@ const SDK_HARNESSES = new Set(['core/sdk/testing.ts', 'core/sdk/testing-host.ts'
  * Only imports that resolve inside the repository are judged; packages are not.
  */
 function violation(file: string, target: string): string | null {
-  if (file.startsWith('plugins/') && target.startsWith('core/')) {
-    const allowed = isPluginTest(file) ? PLUGIN_TESTS_MAY_IMPORT : PLUGIN_CODE_MAY_IMPORT;
-    if (!allowed.has(target)) return `plugins import ${[...allowed].join(' or ')} only`;
+  const own = pluginFolder(file);
+  if (own && !target.startsWith(own)) {
+    // A test may also start the real service (test/helpers/) and chain another built-in plugin's action.
+    const testMay = isPluginTest(file) && (target.startsWith('test/helpers/') || (target.startsWith('plugins/') && !target.startsWith('plugins/' + target.split('/')[1] + '/test/')));
+    if (!testMay) return 'a plugin imports its own files by relative path, and the host only through @capture/sdk';
   }
   if (file.startsWith('core/') && !file.startsWith('core/http/') && target.startsWith('core/http/')) {
     if (!COMPOSITION_ROOT.has(file) && !isFeatureModule(file)) return 'only core/http and the composition root import core/http';
@@ -67,6 +75,13 @@ function violation(file: string, target: string): string | null {
   return null;
 }
 
+/** Why plugin file `file` may not import the package specifier `spec`, or null (npm packages are free). */
+function packageViolation(file: string, spec: string): string | null {
+  if (!pluginFolder(file) || !spec.startsWith('@capture/')) return null;
+  const allowed = isPluginTest(file) ? PLUGIN_TESTS_MAY_IMPORT_SDK : PLUGIN_CODE_MAY_IMPORT_SDK;
+  return allowed.has(spec) ? null : `plugin ${isPluginTest(file) ? 'tests' : 'code'} import ${[...allowed].join(' or ')} only`;
+}
+
 function scan(): { problems: string[]; files: number; relativeImports: number } {
   const problems: string[] = [];
   let files = 0;
@@ -75,7 +90,11 @@ function scan(): { problems: string[]; files: number; relativeImports: number } 
     const file = path.relative(root, abs).split(path.sep).join('/');
     files++;
     for (const spec of importsOf(fs.readFileSync(abs, 'utf8'))) {
-      if (!spec.startsWith('.')) continue;
+      if (!spec.startsWith('.')) {
+        const why = packageViolation(file, spec);
+        if (why) problems.push(`${file} imports '${spec}': ${why}`);
+        continue;
+      }
       relativeImports++;
       const target = path.relative(root, path.resolve(path.dirname(abs), spec)).split(path.sep).join('/');
       const why = violation(file, target);
@@ -102,13 +121,23 @@ describe('import boundaries', () => {
   });
 
   it('the rules refuse what they should and let the rest through', () => {
-    expect(violation('plugins/http/src/send.ts', 'core/sdk/index.js')).toBeNull();
-    expect(violation('plugins/http/src/send.ts', 'core/sdk/mail.js')).toMatch(/plugins import core\/sdk\/index\.js only/);
-    expect(violation('plugins/http/src/send.ts', 'core/sdk/testing.js')).not.toBeNull();
+    expect(violation('plugins/http/src/send.ts', 'plugins/http/src/retry.js')).toBeNull();
+    expect(violation('plugins/http/test/send.test.ts', 'plugins/http/src/send.js')).toBeNull();
+    expect(violation('plugins/http/src/send.ts', 'core/sdk/index.js')).toMatch(/only through @capture\/sdk/);
     expect(violation('plugins/http/src/send.ts', 'core/actions/runner.js')).not.toBeNull();
-    expect(violation('plugins/http/test/send.test.ts', 'core/sdk/testing.js')).toBeNull();
-    expect(violation('plugins/http/test/helpers.ts', 'core/sdk/testing-host.js')).toBeNull();
-    expect(violation('plugins/http/test/send.test.ts', 'core/net/outbound.js')).not.toBeNull();
+    expect(violation('plugins/http/test/send.test.ts', 'core/sdk/testing.js')).not.toBeNull();
+    expect(violation('plugins/http/src/send.ts', 'plugins/text/src/index.js')).not.toBeNull();
+    expect(violation('plugins/multimedia/test/pdf.test.ts', 'plugins/behaviour/src/modify-response.js')).toBeNull();
+    expect(violation('plugins/http/test/http.e2e.test.ts', 'test/helpers/server.js')).toBeNull();
+    expect(violation('plugins/http/src/send.ts', 'test/helpers/server.js')).not.toBeNull();
+    expect(violation('plugins/http/test/http.e2e.test.ts', 'core/server.js')).not.toBeNull();
+    expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk')).toBeNull();
+    expect(packageViolation('plugins/http/src/send.ts', 'zod')).toBeNull();
+    expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk/testing')).toMatch(/plugin code import @capture\/sdk only/);
+    expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk/testing-host')).not.toBeNull();
+    expect(packageViolation('plugins/http/src/send.ts', '@capture/client')).not.toBeNull();
+    expect(packageViolation('plugins/http/test/send.test.ts', '@capture/sdk/testing')).toBeNull();
+    expect(packageViolation('plugins/http/test/helpers.ts', '@capture/sdk/testing-host')).toBeNull();
     expect(violation('core/capture/http-capture.ts', 'core/http/middleware/errors.js')).toMatch(/composition root/);
     expect(violation('core/capture/query.test.ts', 'core/http/requests/requests.schema.js')).not.toBeNull();
     expect(violation('core/http/app.ts', 'core/http/services.js')).toBeNull();
