@@ -39,6 +39,28 @@ export class CompositionError extends Error {
 }
 
 /**
+ * The list completed with the default providers modules name for their required keys, when the
+ * list has no provider of such a key (a test that starts the actions module alone gets the
+ * workflows, templates... modules it cannot run without). Each default goes just before the module
+ * that named it; the full list (core/modules.ts) needs none.
+ */
+export function withDefaults<M extends ModuleDeclaration & { defaults?(): readonly M[] }>(modules: readonly M[]): M[] {
+  const list = [...modules];
+  const provided = new Set<AnyServiceKey>(list.flatMap((m) => m.provides ?? []));
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i]!;
+    const missing = (m.requires ?? []).filter((k) => !provided.has(k));
+    if (!missing.length || !m.defaults) continue;
+    const added = m.defaults().filter((d) => (d.provides ?? []).some((k) => !provided.has(k)));
+    for (const d of added) for (const k of d.provides ?? []) provided.add(k);
+    list.splice(i, 0, ...added);
+    // Back to the first added module, so its own requirements are completed too.
+    i--;
+  }
+  return list;
+}
+
+/**
  * The modules in start order: each after the providers of the keys it requires or uses, otherwise
  * in the order given. Throws a CompositionError naming module and key on a required key nobody
  * provides, a key provided twice, or a cycle.

@@ -11,8 +11,10 @@ import type { HttpServices } from './http/services.js';
 import { opsRouter, type Readiness } from './http/ops/ops.router.js';
 import { createLogger, type Logger } from './logger.js';
 import { channelOf, createMetrics, type ServiceMetrics } from './metrics/metrics.js';
-import { moduleServices, orderModules, ServiceRegistry, type ServiceLookup } from './composition.js';
-import { loadModules, type ModuleContext, type ServiceModule, type StartedModule } from './modules.js';
+import { moduleServices, orderModules, ServiceRegistry, withDefaults, type ServiceLookup } from './composition.js';
+import { loadModules } from './modules.js';
+import { container as sdkRoot } from './sdk/container.js';
+import type { ModuleContext, ServiceModule, StartedModule } from './service-module.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { TokenService } from './tokens/service.js';
@@ -82,7 +84,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const provided = new ServiceRegistry();
   services.provided = provided;
-  const base = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, metrics };
+  // This server's services for plugins (several servers may run in one process, e.g. in tests).
+  const container = sdkRoot.createChildContainer();
+  const base = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, metrics, container };
   const started: Array<{ name: string; module: StartedModule; declared: ServiceModule }> = [];
   const stopModules = async () => {
     for (const m of started.reverse()) {
@@ -96,7 +100,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   };
   try {
     // Providers before readers; a missing provider or a cycle fails here, before anything starts.
-    const modules = orderModules(opts.modules ?? (await loadModules()));
+    const modules = orderModules(withDefaults(opts.modules ?? (await loadModules())));
     for (const m of modules) {
       const ctx: ModuleContext = { ...base, ...moduleServices(provided, m) };
       started.push({ name: m.name, module: await m.start(ctx), declared: m });

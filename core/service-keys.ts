@@ -1,26 +1,52 @@
 // The keys modules provide to each other (core/composition.ts), one per service, typed. Type-only
-// imports: importing this file loads none of the modules.
-import type { ActionRuntime } from './actions/module.js';
+// imports of services, never of module files: importing this file loads none of the modules, and
+// a module file importing it makes no circle.
+import type { ActionRegistry } from './actions/registry.js';
+import type { ActionRuntime } from './actions/runtime.js';
+import type { ParameterSecrets } from './actions/secret-params.js';
+import type { Sealer } from './auth/sealing.js';
 import { defineKey } from './composition.js';
-import type { DnsInfo } from './dns/index.js';
+import type { DatabaseService } from './databases/service.js';
 import type { ErrorLog } from './errorlog/service.js';
-import type { MailInfo } from './mail/index.js';
+import type { ProviderService } from './providers/service.js';
 import type { RealtimeBus } from './realtime/bus.js';
 import type { RequestWaiters } from './realtime/waiters.js';
 import type { JobQueue, Scheduler } from './scheduler/scheduler.js';
 import type { ScheduleService } from './scheduler/service.js';
 import type { Mailer } from './sdk/mail.js';
+import type { GlobalVariables, PerAccount } from './sdk/services.js';
+import type { TemplateService } from './templates/service.js';
+import type { WorkflowService } from './workflows/service.js';
+
+/** A capture server's port, null when it is off. */
+export interface PortInfo {
+  port: number | null;
+}
 
 /** The error log recorder (errorlog module). */
 export const ERROR_LOG = defineKey<ErrorLog>('errorLog');
 /** The SMTP capture server's port, null when it is off (mail module). */
-export const MAIL_INFO = defineKey<MailInfo>('mail');
+export const MAIL_INFO = defineKey<PortInfo>('mail');
 /** The outgoing mail relay (mail module). */
 export const MAILER = defineKey<Mailer>('mailer');
 /** The job queue on Agenda (scheduler module). */
 export const JOBS = defineKey<JobQueue>('jobs');
 /** The schedule service and the scheduler (scheduler module; tests read it). */
 export const SCHEDULES = defineKey<{ service: ScheduleService; scheduler: Scheduler }>('schedules');
+/** The action types of the loaded plugins and core (plugins module). */
+export const ACTION_TYPES = defineKey<ActionRegistry>('actionTypes');
+/** The secret key, the sealer made from it, and the sealing of secret action parameters (plugins module). */
+export const SECRETS = defineKey<{ key: string; sealer: Sealer; parameters: ParameterSecrets }>('secrets');
+/** The accounts' global variables as actions see them (globals module). */
+export const GLOBALS = defineKey<PerAccount<GlobalVariables>>('globals');
+/** Connected accounts (providers module). */
+export const PROVIDERS = defineKey<ProviderService>('providers');
+/** The per-account SQL databases (databases module). */
+export const DATABASES = defineKey<DatabaseService>('databases');
+/** Tokens' action chains (workflows module). */
+export const WORKFLOWS = defineKey<WorkflowService>('workflows');
+/** Action templates (templates module). */
+export const TEMPLATES = defineKey<TemplateService>('templates');
 /** The action runtime (actions module). */
 export const ACTIONS = defineKey<ActionRuntime>('actions');
 /** The realtime event bus (realtime module). */
@@ -28,4 +54,4 @@ export const BUS = defineKey<RealtimeBus>('bus');
 /** The callers waiting for a request (realtime module). */
 export const WAITERS = defineKey<RequestWaiters>('waiters');
 /** The DNS capture server's port, null when it is off (dns module). */
-export const DNS_INFO = defineKey<DnsInfo>('dns');
+export const DNS_INFO = defineKey<PortInfo>('dns');

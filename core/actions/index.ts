@@ -7,5 +7,5 @@ export { DEFAULT_BUDGET_MS, MAX_REPETITIONS, runChain } from './runner.js';
 export type { ChainAction, ChainInput, ChainLine, ChainResult } from './runner.js';
 export { MODIFIERS, resolveWithModifiers, template, templateValue } from './templating.js';
 export { VariableScope, requestVariables } from './variables.js';
-export { accountGlobals, servicesFromContainer } from './services.js';
+export { accountGlobals, registerCoreServices, runOwner, runServices } from './services.js';
 export type { GlobalVariableStore } from './services.js';

@@ -1,41 +1,31 @@
-// The action runtime as a service module: loads the plugins, runs a token's chain on every capture,
-// and serves the actions, workflow, action-types and global-variables APIs.
-import { container as rootContainer, instanceCachingFactory } from '../sdk/container.js';
+// The action runtime as a service module: runs a token's chain on every capture (and queued and
+// delayed actions as scheduler jobs), with each plugin's services resolved from its container, and
+// serves the actions API. Plugins, workflows, templates, providers, databases and global variables
+// are modules of their own (core/modules.ts); this one starts after them.
+import { instanceCachingFactory, type DependencyContainer } from '../sdk/container.js';
 import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
-import { globalsRouter } from '../http/globals/globals.router.js';
-import type { CapturedResponse } from '../capture/pipeline.js';
-import type { ModuleContext, ServiceModule } from '../modules.js';
-import type { RequestRecord, TokenRecord } from '../store/types.js';
-import { applyWorkflowDir } from '../workflows/apply-dir.js';
+import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
-import { WorkflowService } from '../workflows/service.js';
-import { createOutboundClient, resolveAllowed, type OutboundClient } from '../net/outbound.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import { CLOCK, COUNTERS, HTTP_CLIENT, LOGGER, NETWORK, type CapturedRequest, type HttpClient, type HttpRequest, type HttpResponse, type Network, type Services } from '../sdk/index.js';
+import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
-import { CORE_ACTIONS } from './builtin.js';
-import { loadPlugins } from './loader.js';
-import { SealError, createSealer, loadSecretKey } from '../auth/sealing.js';
-import { providersRouter } from '../http/providers/providers.router.js';
-import { ProviderService, providerTypes } from '../providers/service.js';
-import { requestReader } from './request-reader.js';
-import { accountGlobals } from './services.js';
+import { SealError } from '../auth/sealing.js';
+import { runOwner, runServices } from './services.js';
 import { FailureTracker } from './failures.js';
-import { ACTIONS, ERROR_LOG, JOBS, MAILER as MAILER_KEY } from '../service-keys.js';
-import { templatesRouter } from '../http/templates/templates.router.js';
-import { databasesRouter } from '../http/databases/databases.router.js';
-import { DatabaseService } from '../databases/service.js';
-import { TemplateService } from '../templates/service.js';
+import { ACTIONS, ACTION_TYPES, DATABASES, ERROR_LOG, GLOBALS, JOBS, MAILER as MAILER_KEY, PROVIDERS, SECRETS, TEMPLATES, WORKFLOWS } from '../service-keys.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
-import type { ActionRegistry } from './registry.js';
-import { runChain, type ChainResult } from './runner.js';
-import { ParameterSecrets } from './secret-params.js';
+import { runChain } from './runner.js';
+import type { ParameterSecrets } from './secret-params.js';
+import type { ActionRuntime } from './runtime.js';
+import { createPluginsModule } from './plugins.module.js';
+import { createGlobalsModule } from '../globals/module.js';
+import { createDatabasesModule } from '../databases/module.js';
+import { createProvidersModule } from '../providers/module.js';
+import { createWorkflowsModule } from '../workflows/module.js';
+import { createTemplatesModule } from '../templates/module.js';
 
-/** Whose global variables a token's actions see: its owner's, or the token's own when anonymous. */
-export function globalsOwner(token: Pick<TokenRecord, 'uuid' | 'user_id'>): string {
-  return token.user_id !== null ? `user:${token.user_id}` : `token:${token.uuid}`;
-}
+export type { ActionRuntime, RunOptions } from './runtime.js';
 
 export const INLINE_HTTP_TIMEOUT_MS = 15_000;
 
@@ -49,108 +39,56 @@ function openSecrets(secrets: ParameterSecrets, step: Step): Step & { unavailabl
   }
 }
 
-export interface RunOptions {
-  budgetMs?: number;
-  /** Runtime variables the chain starts with (queued actions continue from the inline ones). */
-  variables?: Record<string, string>;
-  /** Default timeout of the actions' HTTP requests. */
-  httpTimeoutMs?: number;
-  /** Bytes of the capture's uploaded files by file id (a fresh capture is not stored yet). */
-  files?: ReadonlyMap<string, Buffer>;
-  /** A test run: nothing is stored (see ChainInput.dryRun), and the variables after each step are traced. */
-  dryRun?: boolean;
+/** The modules the runtime cannot run without, for a server started with the actions module alone. */
+function runtimeDefaults(): ServiceModule[] {
+  return [createPluginsModule(), createGlobalsModule(), createDatabasesModule(), createProvidersModule(), createWorkflowsModule(), createTemplatesModule()];
 }
 
-export interface ActionRuntime {
-  registry: ActionRegistry;
-  workflows: WorkflowService;
-  /** Runs steps on a stored or fresh capture, starting from the given response. */
-  run(token: TokenRecord, record: RequestRecord, steps: Step[], start: CapturedResponse, opts?: RunOptions): Promise<ChainResult>;
+/** Services with a default timeout on the actions' HTTP requests (15 s inline, 60 s queued: the seed's limits). */
+function withHttpTimeout(services: Services, timeoutMs: number): Services {
+  const withTimeout = (req: HttpRequest): HttpRequest => ({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs });
+  const http = services.http;
+  const timed: HttpClient = { request: (req) => http.request(withTimeout(req)) };
+  if (http.session) {
+    const session = http.session.bind(http);
+    timed.session = () => {
+      const s = session();
+      return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
+    };
+  }
+  return { ...services, http: timed };
 }
 
 export function createActionsModule(): ServiceModule {
   return {
     name: 'actions',
     provides: [ACTIONS],
+    requires: [ACTION_TYPES, SECRETS, WORKFLOWS, TEMPLATES, GLOBALS, PROVIDERS, DATABASES],
     uses: [JOBS, ERROR_LOG, MAILER_KEY],
-    async start(ctx: ModuleContext) {
-      const { store, clock, logger, config } = ctx;
-      // Every request an action makes goes through the one outbound client and its policy.
-      const outbound = createOutboundClient(config);
-      const viaClient = async (client: Pick<OutboundClient, 'request'>, req: HttpRequest): Promise<HttpResponse> => {
-        const r = await client.request({
-          method: req.method,
-          url: req.url,
-          headers: req.headers,
-          body: req.body,
-          timeoutMs: req.timeoutMs,
-          signal: req.signal,
-          maxRedirects: req.maxRedirects,
-          maxBodyBytes: req.maxBodyBytes,
-          insecureTls: req.insecureTls,
-        });
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
-        return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
-      };
-      const http: HttpClient = {
-        request: (req) => viaClient(outbound, req),
-        session() {
-          const s = outbound.session();
-          return { request: (req) => viaClient(s, req), close: () => s.close() };
-        },
-      };
-      const policy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
-      const network: Network = { resolve: (host) => resolveAllowed(host, policy) };
-      const parent = rootContainer.createChildContainer();
-      parent.registerInstance(HTTP_CLIENT, http);
-      parent.registerInstance(COUNTERS, store.counters);
-      parent.registerInstance(CLOCK, clock);
-      parent.registerInstance(LOGGER, logger);
-      parent.registerInstance(NETWORK, network);
+    defaults: runtimeDefaults,
+    async start(ctx) {
+      const { store, clock, logger, config, container } = ctx;
+      const registry = ctx.require(ACTION_TYPES);
+      const secrets: ParameterSecrets = ctx.require(SECRETS).parameters;
+      const workflows = ctx.require(WORKFLOWS);
+      const templates = ctx.require(TEMPLATES);
       // Outgoing mail (send_email): the mail module's mailer (core/mail), looked up on first use.
       const noMailer: Mailer = { send: () => Promise.reject(new Error('Sending e-mail is not available: the mail module is not running')) };
-      parent.register(MAILER, { useFactory: () => ctx.get(MAILER_KEY) ?? noMailer });
+      container.register(MAILER, { useFactory: () => ctx.get(MAILER_KEY) ?? noMailer });
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
       const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };
-      parent.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
+      container.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
       ctx.metrics.sandboxSource(() => pool?.stats() ?? null);
-      // The loader reports each plugin that fails to load, once.
-      const { registry } = await loadPlugins({ packages: config.PLUGINS, container: parent, logger });
-      // Including templates needs the store, so these are core's own rather than a plugin's.
-      registry.addAll('core', CORE_ACTIONS, parent);
-      const secretKey = loadSecretKey(config);
-      // One key seals provider credentials and secret action parameters; SECRET_KEY_PREVIOUS keys
-      // still open what they sealed until `npm run cli -- secrets rotate` re-seals it.
-      const sealer = createSealer(secretKey, config.SECRET_KEY_PREVIOUS);
-      const secrets = new ParameterSecrets(registry, sealer);
-      const templates = new TemplateService(store, registry, clock, secrets);
-
-      const workflows = new WorkflowService(store, registry, clock, secrets);
       const failureStreaks = new FailureTracker(store, workflows, clock, logger, config.ACTION_DISABLE_AFTER_FAILURES);
-      ctx.tokens.cloneHooks.push((from, to) => workflows.copy(from, to));
 
-      const providers = new ProviderService(store, registry, sealer, clock);
-      // Hosted databases (off without DATABASES_POSTGRES_URL): their roles' passwords derive from the key.
-      const databases = new DatabaseService(store, clock, { url: config.DATABASES_POSTGRES_URL, secretKey, statementTimeoutMs: config.DATABASES_STATEMENT_TIMEOUT_MS, logger });
-      if (store.kind === 'mongo' && !config.SECRET_KEY) {
-        logger.warn('SECRET_KEY is not set: provider credentials are sealed with the key file in DATA_DIR; every instance sharing this database must use the same key (set SECRET_KEY)');
-      }
-      const providersFor = (token: TokenRecord): Services['providers'] => providers.forAccount(token.user_id);
-      const requestsFor = (token: TokenRecord): Services['requests'] => requestReader(store, token, clock);
-      const servicesFor = (token: TokenRecord): Services => {
-        const owner = globalsOwner(token);
-        return {
-          http,
-          counters: store.counters,
-          clock,
-          logger,
-          net: network,
-          providers: providersFor(token),
-          requests: requestsFor(token),
-          databases: databases.forAccount(token.user_id),
-          globals: accountGlobals(store.globals, owner, clock),
+      /** Each action's services, from its plugin's container, once per container and run. */
+      const servicesPerPlugin = (owner: RunOwner, timeoutMs: number) => {
+        const made = new Map<DependencyContainer, Services>();
+        return (c: DependencyContainer): Services => {
+          let services = made.get(c);
+          if (!services) made.set(c, (services = withHttpTimeout(runServices(c, owner), timeoutMs)));
+          return services;
         };
       };
 
@@ -159,17 +97,9 @@ export function createActionsModule(): ServiceModule {
         workflows,
         async run(token, record, chainSteps, start, opts = {}) {
           const steps = (await templates.expand(token.user_id, chainSteps)).map((s) => openSecrets(secrets, s));
-          const services = servicesFor(token);
-          // Actions' HTTP requests default to 15 s inline and 60 s queued (the seed's limits).
-          const timeoutMs = opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS;
-          const withTimeout = (req: HttpRequest): HttpRequest => ({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs });
-          services.http = {
-            request: (req) => http.request(withTimeout(req)),
-            session() {
-              const s = http.session!();
-              return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
-            },
-          };
+          // The chain's own services (global variables, clock, logger) are the server's; each action gets its plugin's.
+          const pluginServices = servicesPerPlugin(runOwner(token), opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS);
+          const services = pluginServices(container);
           const request = requestView(record) as unknown as CapturedRequest;
           // Uploaded files' bytes, for `$request.file.<name>.content$` and actions that send them on.
           if (record.files.length) {
@@ -183,6 +113,7 @@ export function createActionsModule(): ServiceModule {
             rawBody: record.body,
             actions: steps.map((s, i) => ({ uuid: s.id, type: s.type, order: i + 1, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action, unavailable: s.unavailable })),
             services,
+            pluginServices,
             registry,
             budgetMs: opts.budgetMs,
             variables: opts.variables,
@@ -251,12 +182,10 @@ export function createActionsModule(): ServiceModule {
         };
       };
 
-      await applyWorkflowDir(ctx, workflows);
       return {
-        routers: [actionsRouter(ctx, runtime), globalsRouter(ctx), providersRouter(ctx, providers, () => providerTypes(registry)), templatesRouter(ctx, templates, (token) => workflows.steps(token)), databasesRouter(ctx, databases)],
+        routers: [actionsRouter(ctx, runtime)],
         async stop() {
           await pool?.close();
-          await databases.close();
         },
       };
     },

@@ -4,6 +4,7 @@ import { hasBytes, textBytes } from '../sdk/bytes.js';
 import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
 import { headerLineFields } from '../sdk/headers.js';
 import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
+import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
 import { templateValue } from './templating.js';
 import { VariableScope, requestVariables } from './variables.js';
@@ -36,6 +37,11 @@ export interface ChainInput {
   rawBody: Buffer;
   actions: ChainAction[];
   services: Services;
+  /**
+   * The services an action sees, from its plugin's container (core/actions/services.ts); default
+   * `services`. The chain's global variables stay one view, so later actions see what earlier set.
+   */
+  pluginServices?: (container: DependencyContainer) => Services;
   registry: ActionRegistry;
   /** Total time for the chain; 30 s for a capture URL. */
   budgetMs?: number;
@@ -183,11 +189,29 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   };
   const actionServices: Services = { ...services, globals };
 
-  const controller = new AbortController();
-  const budgetError = new BudgetSpent(budgetMs);
-  const timer = setTimeout(() => controller.abort(budgetError), budgetMs);
-  const budgetSpent = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(budgetError), { once: true }));
+  // The budget: one timer per run. Its error and the actions' abort signal are made only when
+  // needed: most runs never spend the budget nor read ctx.signal, and an Error captures a stack.
+  let budgetError: BudgetSpent | undefined;
+  let controller: AbortController | undefined;
+  let rejectSpent: (e: BudgetSpent) => void = () => {};
+  const budgetSpent = new Promise<never>((_, reject) => (rejectSpent = reject));
   budgetSpent.catch(() => {});
+  const spendBudget = (): BudgetSpent => {
+    if (!budgetError) {
+      budgetError = new BudgetSpent(budgetMs);
+      controller?.abort(budgetError);
+      rejectSpent(budgetError);
+    }
+    return budgetError;
+  };
+  const abortSignal = (): AbortSignal => {
+    if (!controller) {
+      controller = new AbortController();
+      if (budgetError) controller.abort(budgetError);
+    }
+    return controller.signal;
+  };
+  const timer = setTimeout(spendBudget, budgetMs);
 
   const line = (step: ChainAction, text: string, extra: Partial<ChainLine> = {}) =>
     lines.push({ action: step.uuid, type: step.type, order: step.order, text, ...extra });
@@ -267,16 +291,18 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         if (later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
         later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
       },
-      signal: controller.signal,
+      get signal() {
+        return abortSignal();
+      },
       timeLeftMs: () => Math.max(0, deadline - clock.now()),
-      services: actionServices,
+      services: input.pluginServices ? { ...input.pluginServices(entry.container), globals } : actionServices,
       container: entry.container,
     };
     try {
       await Promise.race([Promise.resolve().then(() => def.execute(ctx, parsed.data)), budgetSpent]);
     } catch (e) {
-      if (e === budgetError) {
-        fail(step, budgetError.message);
+      if (e !== undefined && e === budgetError) {
+        fail(step, e.message);
         stopped = true;
       } else {
         fail(step, message(e));
@@ -291,9 +317,8 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     for (let i = start; i < steps.length && !stopped; i++) {
       const step = steps[i];
       if (step.disabled) continue;
-      if (controller.signal.aborted || clock.now() >= deadline) {
-        controller.abort(budgetError);
-        failStep(step, budgetError.message);
+      if (budgetError || clock.now() >= deadline) {
+        failStep(step, spendBudget().message);
         stopped = true;
         return;
       }
@@ -332,18 +357,36 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   }
 
   const final = normalise({ ...response, headers: { ...response.headers } });
-  return {
+  const result = {
     response: sameResponse(final, initial) ? null : final,
     dontSave,
     stopped,
     output: lines.map((l) => `[${l.order} ${l.type}] ${l.text}`),
     lines,
     errors,
-    variables: scope.all(),
-    runtimeVariables: scope.runtimeVariables(),
     ran: [...ran],
     redact: redactRules,
     ...(trace ? { trace } : {}),
     later,
-  };
+  } as ChainResult;
+  // Copies of the variables are made when read: a capture's chain result never reads them.
+  // Nothing changes the scope once the run is over (late actions are no longer live).
+  defineLazy(result, 'variables', () => scope.all());
+  defineLazy(result, 'runtimeVariables', () => scope.runtimeVariables());
+  return result;
+}
+
+/** Defines `key` as computed on its first read (then kept as a plain value). */
+function defineLazy<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): void {
+  const settle = (value: T[K]) => Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = compute();
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
 }

@@ -1,28 +1,38 @@
 import { describe, expect, it } from 'vitest';
+import { testConfig } from '../config.js';
 import { container } from '../sdk/container.js';
-import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, fetchHttpClient, openNetwork, systemClock } from '../sdk/index.js';
-import { fakeClock, memoryCounters, memoryGlobals, silentLogger } from '../sdk/testing.js';
+import { DATABASES, GLOBAL_VARIABLES, LOGGER, PROVIDERS, systemClock, type Logger } from '../sdk/index.js';
+import { fakeClock, silentLogger } from '../sdk/testing.js';
 import { createSqliteStore } from '../store/sqlite/index.js';
-import { accountGlobals, servicesFromContainer } from './services.js';
+import { accountGlobals, registerCoreServices, runServices } from './services.js';
 
 describe('services', () => {
-  it('servicesFromContainer resolves every service by its SDK token; overrides win', async () => {
-    const c = container.createChildContainer();
-    const globals = memoryGlobals();
-    c.registerInstance(HTTP_CLIENT, fetchHttpClient);
-    c.registerInstance(GLOBAL_VARIABLES, globals);
-    c.registerInstance(COUNTERS, memoryCounters());
-    c.registerInstance(CLOCK, systemClock);
-    c.registerInstance(LOGGER, silentLogger);
-    c.registerInstance(NETWORK, openNetwork);
-    const own = memoryGlobals();
-    const s = servicesFromContainer(c, { globals: own });
-    expect(s.http).toBe(fetchHttpClient);
-    expect(s.net).toBe(openNetwork);
-    // Account-scoped services have no container default.
-    await expect(s.providers.get('1', 'aws')).rejects.toThrow(/not available/);
-    expect(s.clock).toBe(systemClock);
-    expect(s.globals).toBe(own);
+  it('resolves ctx.services from the container it is asked in, scoped to the run owner', async () => {
+    const store = createSqliteStore(':memory:');
+    try {
+      const host = container.createChildContainer();
+      registerCoreServices(host, { config: testConfig(), store, clock: systemClock, logger: silentLogger });
+      // What the globals, providers and databases modules register.
+      host.registerInstance(GLOBAL_VARIABLES, { forAccount: (o) => accountGlobals(store.globals, `user:${o.userId}`) });
+      host.registerInstance(PROVIDERS, { forAccount: () => ({ get: () => Promise.reject(new Error('none')), saveCredentials: async () => {} }) });
+      host.registerInstance(DATABASES, { forAccount: () => ({ query: () => Promise.reject(new Error('none')) }) });
+      const own: Logger = { ...silentLogger, child: () => own };
+      const plugin = host.createChildContainer();
+      plugin.registerInstance(LOGGER, own);
+
+      const a = runServices(host, { tokenId: 't1', userId: 1, groupId: null });
+      const b = runServices(plugin, { tokenId: 't2', userId: 2, groupId: null });
+      expect(a.logger).toBe(silentLogger);
+      expect(b.logger).toBe(own);
+      expect(a.clock).toBe(systemClock);
+      expect(b.http).toBe(a.http);
+      await a.globals.set('x', '1');
+      expect(await a.globals.get('x')).toBe('1');
+      expect(await b.globals.get('x')).toBeNull();
+      await expect(a.requests.list('nope', { limit: 1 })).rejects.toThrow(/not found/);
+    } finally {
+      await store.close();
+    }
   });
 
   it('accountGlobals scopes the store to one owner, and deletes by name', async () => {

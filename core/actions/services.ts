@@ -1,31 +1,103 @@
-import type { DependencyContainer } from 'tsyringe';
-import { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, systemClock, type Clock, type GlobalVariables, type Services } from '../sdk/index.js';
+// The SDK's services as core provides them, through tsyringe only: core's own services are
+// registered in the server's container (modules add theirs: global variables, providers,
+// databases, mail, sandbox), and a run's `ctx.services` is resolved from the container of the
+// plugin whose action runs, scoped to the token's account.
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createOutboundClient, resolveAllowed, type OutboundClient } from '../net/outbound.js';
+import { instanceCachingFactory, type DependencyContainer } from '../sdk/container.js';
+import {
+  CLOCK,
+  COUNTERS,
+  DATABASES,
+  GLOBAL_VARIABLES,
+  HTTP_CLIENT,
+  LOGGER,
+  NETWORK,
+  PROVIDERS,
+  REQUESTS,
+  SERVICES,
+  systemClock,
+  type Clock,
+  type GlobalVariables,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  type RunOwner,
+  type Services,
+} from '../sdk/index.js';
+import type { Store, TokenRecord } from '../store/types.js';
+import { requestReader } from './request-reader.js';
 
-/**
- * The services a chain run needs, from the container core registered them in (under the SDK's
- * tokens). Global variables belong to the token's account: pass that account's view in
- * `overrides.globals` (the container's GLOBAL_VARIABLES is only a fallback).
- */
-export function servicesFromContainer(container: DependencyContainer, overrides: Partial<Services> = {}): Services {
+/** The run's owner, from its token. */
+export function runOwner(token: Pick<TokenRecord, 'uuid' | 'user_id' | 'group_id'>): RunOwner {
+  return { tokenId: token.uuid, userId: token.user_id, groupId: token.group_id };
+}
+
+/** `ctx.services` for a run: resolved from `container` (a plugin's, or the server's) for the owner's account. */
+export function runServices(container: DependencyContainer, owner: RunOwner): Services {
+  return container.resolve(SERVICES).forAccount(owner);
+}
+
+/** The SDK's HttpClient over core's outbound client (and its address policy). */
+function policyHttpClient(outbound: OutboundClient): HttpClient {
+  const viaClient = async (client: Pick<OutboundClient, 'request'>, req: HttpRequest): Promise<HttpResponse> => {
+    const r = await client.request({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: req.body,
+      timeoutMs: req.timeoutMs,
+      signal: req.signal,
+      maxRedirects: req.maxRedirects,
+      maxBodyBytes: req.maxBodyBytes,
+      insecureTls: req.insecureTls,
+    });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) headers[k] = v.join(', ');
+    return { status: r.status, headers, body: r.body, url: r.url, truncated: r.truncated };
+  };
   return {
-    http: overrides.http ?? container.resolve(HTTP_CLIENT),
-    globals: overrides.globals ?? container.resolve(GLOBAL_VARIABLES),
-    counters: overrides.counters ?? container.resolve(COUNTERS),
-    clock: overrides.clock ?? container.resolve(CLOCK),
-    logger: overrides.logger ?? container.resolve(LOGGER),
-    net: overrides.net ?? container.resolve(NETWORK),
-    providers: overrides.providers ?? unavailable.providers,
-    requests: overrides.requests ?? unavailable.requests,
-    databases: overrides.databases ?? unavailable.databases,
+    request: (req) => viaClient(outbound, req),
+    session() {
+      const s = outbound.session();
+      return { request: (req) => viaClient(s, req), close: () => s.close() };
+    },
   };
 }
 
-/** Account-scoped services have no container default: without an account there is nothing to read. */
-const unavailable: Pick<Services, 'providers' | 'requests' | 'databases'> = {
-  providers: { get: () => Promise.reject(new Error('Providers are not available here')), saveCredentials: () => Promise.reject(new Error('Providers are not available here')) },
-  requests: { list: () => Promise.reject(new Error('Reading requests is not available here')) },
-  databases: { query: () => Promise.reject(new Error('Databases are not available here')) },
-};
+/**
+ * Registers core's own services under the SDK's tokens: outgoing HTTP and other connections with
+ * the outbound policy, the store's counters, the clock, the logger, the request reader, and
+ * SERVICES, which assembles `ctx.services` from whichever container it is resolved in.
+ */
+export function registerCoreServices(container: DependencyContainer, core: { config: Config; store: Store; clock: Clock; logger: Logger }): void {
+  const { config, store, clock, logger } = core;
+  // Every request an action makes goes through the one outbound client and its policy.
+  container.register(HTTP_CLIENT, { useFactory: instanceCachingFactory(() => policyHttpClient(createOutboundClient(config))) });
+  const policy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
+  container.registerInstance(NETWORK, { resolve: (host: string) => resolveAllowed(host, policy) });
+  container.registerInstance(COUNTERS, store.counters);
+  container.registerInstance(CLOCK, clock);
+  container.registerInstance(LOGGER, logger);
+  container.registerInstance(REQUESTS, { forAccount: (owner) => requestReader(store, { uuid: owner.tokenId, user_id: owner.userId, group_id: owner.groupId }, clock) });
+  // Not cached: `c` is the container resolving, so a plugin's own registrations win for its actions.
+  container.register(SERVICES, {
+    useFactory: (c) => ({
+      forAccount: (owner) => ({
+        http: c.resolve(HTTP_CLIENT),
+        counters: c.resolve(COUNTERS),
+        clock: c.resolve(CLOCK),
+        logger: c.resolve(LOGGER),
+        net: c.resolve(NETWORK),
+        globals: c.resolve(GLOBAL_VARIABLES).forAccount(owner),
+        providers: c.resolve(PROVIDERS).forAccount(owner),
+        databases: c.resolve(DATABASES).forAccount(owner),
+        requests: c.resolve(REQUESTS).forAccount(owner),
+      }),
+    }),
+  });
+}
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */
 export interface GlobalVariableStore {

@@ -1,6 +1,6 @@
 // The DNS module: the DNS capture server (DNS_ENABLED, DNS_PORT, DNS_DOMAIN). Provides its port as
 // DNS_INFO ({port}; tests read it).
-import type { ModuleContext, ServiceModule } from '../modules.js';
+import type { ModuleContext, ServiceModule } from '../service-module.js';
 import { DNS_INFO } from '../service-keys.js';
 import { startDnsServer, type DnsCapture } from './server.js';
 

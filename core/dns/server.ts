@@ -6,7 +6,7 @@ import type { RemoteInfo } from 'node:dgram';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import dns2 from 'dns2';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
-import type { ModuleContext } from '../modules.js';
+import type { ModuleContext } from '../service-module.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import { parseAnswers, select, txtStrings } from './answers.js';

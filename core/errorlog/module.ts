@@ -2,7 +2,7 @@
 // and scheduler modules, which start after it and record into it; stopped after them, writing what
 // is buffered.
 // The API (GET /errors...) is core's own (core/http/errors/), reading the store.
-import type { ServiceModule } from '../modules.js';
+import type { ServiceModule } from '../service-module.js';
 import { ERROR_LOG } from '../service-keys.js';
 import { ErrorLog } from './service.js';
 

@@ -1,6 +1,6 @@
 // The e-mail module: the SMTP capture server (SMTP_ENABLED, SMTP_PORT) and the outgoing mailer for
 // the Send Email action. Provides MAIL_INFO ({port}) and MAILER (core/service-keys.ts).
-import type { ModuleContext, ServiceModule } from '../modules.js';
+import type { ModuleContext, ServiceModule } from '../service-module.js';
 import { MAIL_INFO, MAILER } from '../service-keys.js';
 import { systemResolver, type DnsResolver } from './checks.js';
 import { createRelayMailer } from './relay.js';

@@ -9,7 +9,7 @@ import { isIPv4 } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import { StartupError } from '../errors.js';
-import type { ModuleContext } from '../modules.js';
+import type { ModuleContext } from '../service-module.js';
 import type { FileMeta, RequestRecord, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import { checkMessage, uncheckedResult, type DnsResolver, type MailChecks } from './checks.js';

@@ -1,5 +1,5 @@
 // The realtime module: event bus (provided as BUS), cross-process feed, SSE endpoint, socket.io.
-import type { ServiceModule } from '../modules.js';
+import type { ServiceModule } from '../service-module.js';
 import { BUS, WAITERS } from '../service-keys.js';
 import { createBus, type RealtimeBus } from './bus.js';
 import { createFeed } from './feed.js';

@@ -4,7 +4,7 @@
 import { ValidationError } from '../errors.js';
 import { forwardRequest } from '../http/requests/forward.js';
 import { replayRouter } from '../http/replay/replay.router.js';
-import type { ModuleContext, ServiceModule } from '../modules.js';
+import type { ModuleContext, ServiceModule } from '../service-module.js';
 import { createOutboundClient } from '../net/outbound.js';
 import { ACTIONS, JOBS } from '../service-keys.js';
 import { REPLAY_JOB, ReplayService } from './service.js';

@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../util/paths.js';
 import { schedulesRouter } from '../http/schedules/schedules.router.js';
 import type { HttpServices } from '../http/services.js';
 import { cleanupTokens, sweepExpired } from '../lifecycle/cleanup.js';
-import type { ModuleContext, ServiceModule } from '../modules.js';
+import type { ModuleContext, ServiceModule } from '../service-module.js';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.js';
 import { ERROR_LOG, JOBS, MAILER, SCHEDULES } from '../service-keys.js';
 import { createNotifier, type MailerLike, type Notifier } from './notify.js';

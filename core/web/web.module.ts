@@ -7,7 +7,7 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from '../http/services.js';
-import type { ModuleContext, ServiceModule, StartedModule } from '../modules.js';
+import type { ModuleContext, ServiceModule, StartedModule } from '../service-module.js';
 import { REPO_ROOT } from '../util/paths.js';
 
 /** Where the page is mounted: every asset path starts with it (vite `base`). */

@@ -2,7 +2,7 @@
 // files directly in it, several documents per file allowed; examples/ is not applied). Applying
 // is idempotent (step IDs are kept), so every instance may do it on every start.
 import path from 'node:path';
-import type { ModuleContext } from '../modules.js';
+import type { ModuleContext } from '../service-module.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { REPO_ROOT } from '../util/paths.js';

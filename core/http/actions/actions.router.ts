@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import type { ActionRuntime } from '../../actions/module.js';
+import type { ActionRuntime } from '../../actions/runtime.js';
 import { newRequestRecord } from '../../capture/pipeline.js';
 import { NotFound, ValidationError, fromZod } from '../../errors.js';
 import type { RequestRecord, TokenRecord } from '../../store/types.js';

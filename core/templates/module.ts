@@ -1,0 +1,20 @@
+// Action templates as a module: the /templates API and the service the action runtime expands
+// `template` steps with.
+import { templatesRouter } from '../http/templates/templates.router.js';
+import { ACTION_TYPES, SECRETS, TEMPLATES, WORKFLOWS } from '../service-keys.js';
+import type { ServiceModule } from '../service-module.js';
+import { TemplateService } from './service.js';
+
+export function createTemplatesModule(): ServiceModule {
+  return {
+    name: 'templates',
+    provides: [TEMPLATES],
+    requires: [ACTION_TYPES, SECRETS, WORKFLOWS],
+    async start(ctx) {
+      const templates = new TemplateService(ctx.store, ctx.require(ACTION_TYPES), ctx.clock, ctx.require(SECRETS).parameters);
+      const workflows = ctx.require(WORKFLOWS);
+      ctx.provide(TEMPLATES, templates);
+      return { routers: [templatesRouter(ctx, templates, (token) => workflows.steps(token))] };
+    },
+  };
+}
