@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PAGE_ITEMS, PageEnvelope, type RouteDoc } from './route.js';
 import { API_ROUTES } from './routes.js';
 import { ActionBody } from '../workflows/service.js';
-import { GlobalBody, GlobalView } from './globals/globals.router.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { RequestView } from '../capture/request-view.js';
@@ -123,8 +122,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
   '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
   '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
-  '/global-variables': { get: { summary: 'List global variables' }, post: { summary: 'Create or replace a global variable', body: GlobalBody } },
-  '/global-variables/{id}': { get: { summary: 'Get a global variable' }, put: { summary: 'Update a global variable', body: GlobalBody }, delete: { summary: 'Delete a global variable', status: '204' } },
   '/providers': { get: { summary: "List the caller's providers (connected accounts; credentials never shown)" }, post: { summary: 'Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key)', body: ProviderCreateBody, status: '201' } },
   '/providers/{id}': { get: { summary: 'Get a provider' }, put: { summary: 'Rename, replace settings, merge credentials (null removes a field)', body: ProviderUpdateBody }, delete: { summary: 'Delete a provider', status: '204' } },
   '/provider-types': { get: { summary: 'Provider types of the loaded plugins with the JSON Schemas of their fields' } },
@@ -192,10 +189,6 @@ const SHAPES: Record<string, Partial<Op>> = {
   'get /token': { page: TokenView },
   'get /providers': { page: Obj },
   'get /templates': { page: Obj },
-  'get /global-variables': { page: GlobalView },
-  'post /global-variables': { response: GlobalView },
-  'get /global-variables/{id}': { response: GlobalView },
-  'put /global-variables/{id}': { response: GlobalView },
   'get /databases': { page: Obj },
   'get /schedules': { page: Obj },
   'get /schedules/{schedule_id}/logs': { page: Obj },

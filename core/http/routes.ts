@@ -1,6 +1,7 @@
 // Every route object the service mounts, for /openapi.json (test/openapi.test.ts checks this list
 // against what the routers serve).
 import type { RouteDoc } from './route.js';
+import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes];

@@ -1,10 +1,9 @@
 import Router from '@koa/router';
-import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
-import { requireUser } from '../../auth/access.js';
-import { Conflict, NotFound, fromZod } from '../../errors.js';
+import { Conflict, NotFound } from '../../errors.js';
 import type { GlobalVariableRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
+import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
 import { pageNumber, perPage } from '../paging.js';
@@ -40,54 +39,80 @@ const view = (g: GlobalVariableRecord) => ({
 });
 
 /** Global variables belong to users; they are shared by all of a user's tokens. */
-const owner = (ctx: ParameterizedContext<AppState>) => `user:${requireUser(ctx.state.caller, 'Global variables')}`;
+const ownerOf = (userId: number) => `user:${userId}`;
+const auth = { user: 'Global variables' };
+const route = routeFor<HttpServices>();
+
+async function load({ store }: HttpServices, owner: string, id: string | undefined) {
+  const g = await store.globals.getById(owner, Number(id));
+  if (!g) throw new NotFound('Global variable not found');
+  return g;
+}
+
+export const globalRoutes = [
+  route({
+    method: 'post',
+    path: '/global-variables',
+    summary: 'Create or replace a global variable',
+    auth,
+    body: GlobalBody,
+    response: { status: 200, schema: GlobalView },
+    handler: async (ctx, { store, clock }) => view(await store.globals.set(ownerOf(ctx.input.userId), ctx.input.body.name, ctx.input.body.value, clock.now())),
+  }),
+  route({
+    method: 'get',
+    path: '/global-variables',
+    summary: 'List global variables',
+    auth,
+    query: ListQuery,
+    response: { status: 200, schema: pageOf(GlobalView) },
+    handler: async (ctx, services) => {
+      const q = ctx.input.query;
+      const page = await services.store.globals.list(ownerOf(ctx.input.userId), { page: q.page, perPage: q.per_page, search: q.search });
+      return pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items.map(view), page.total, q.page, q.per_page);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/global-variables/{id}',
+    summary: 'Get a global variable',
+    auth,
+    response: { status: 200, schema: GlobalView },
+    handler: async (ctx, services) => view(await load(services, ownerOf(ctx.input.userId), ctx.params.id)),
+  }),
+  route({
+    method: 'put',
+    path: '/global-variables/{id}',
+    summary: 'Update a global variable',
+    auth,
+    body: GlobalBody.partial(),
+    response: { status: 200, schema: GlobalView },
+    handler: async (ctx, services) => {
+      const { store, clock } = services;
+      const o = ownerOf(ctx.input.userId);
+      const g = await load(services, o, ctx.params.id);
+      const body = ctx.input.body;
+      if (body.name && body.name !== g.name) {
+        if (await store.globals.get(o, body.name)) throw new Conflict(`A variable named ${body.name} exists already`);
+        await store.globals.delete(o, g.id);
+      }
+      return view(await store.globals.set(o, body.name ?? g.name, body.value ?? g.value, clock.now()));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/global-variables/{id}',
+    summary: 'Delete a global variable',
+    auth,
+    response: { status: 204 },
+    handler: async (ctx, services) => {
+      const o = ownerOf(ctx.input.userId);
+      const g = await load(services, o, ctx.params.id);
+      await services.store.globals.delete(o, g.id);
+    },
+  }),
+];
 
 export function globalsRouter(services: HttpServices): Router<AppState> {
-  const router = new Router<AppState>();
-  const { store, clock } = services;
-
-  async function load(ctx: ParameterizedContext<AppState>) {
-    const g = await store.globals.getById(owner(ctx), Number(ctx.params.id));
-    if (!g) throw new NotFound('Global variable not found');
-    return g;
-  }
-
-  router.post('/global-variables', async (ctx) => {
-    const o = owner(ctx);
-    const body = GlobalBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    ctx.body = view(await store.globals.set(o, body.data.name, body.data.value, clock.now()));
-  });
-
-  router.get('/global-variables', async (ctx) => {
-    const o = owner(ctx);
-    const q = ListQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const page = await store.globals.list(o, { page: q.data.page, perPage: q.data.per_page, search: q.data.search });
-    ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items.map(view), page.total, q.data.page, q.data.per_page);
-  });
-
-  router.get('/global-variables/:id', async (ctx) => {
-    ctx.body = view(await load(ctx));
-  });
-
-  router.put('/global-variables/:id', async (ctx) => {
-    const g = await load(ctx);
-    const body = GlobalBody.partial().safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    const o = owner(ctx);
-    if (body.data.name && body.data.name !== g.name) {
-      if (await store.globals.get(o, body.data.name)) throw new Conflict(`A variable named ${body.data.name} exists already`);
-      await store.globals.delete(o, g.id);
-    }
-    ctx.body = view(await store.globals.set(o, body.data.name ?? g.name, body.data.value ?? g.value, clock.now()));
-  });
-
-  router.delete('/global-variables/:id', async (ctx) => {
-    const g = await load(ctx);
-    await store.globals.delete(owner(ctx), g.id);
-    ctx.status = 204;
-  });
-
-  return router;
+  return mountRoutes(new Router<AppState>(), globalRoutes, services);
 }

@@ -102,6 +102,111 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
+  /** Create or replace a global variable */
+  "POST /global-variables": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      value: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** List global variables */
+  "GET /global-variables": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+      search?: string;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        user_id: number;
+        team_id: null;
+        name: string;
+        value: string;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Get a global variable */
+  "GET /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Update a global variable */
+  "PUT /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      value?: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Delete a global variable */
+  "DELETE /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -1889,105 +1994,6 @@ export interface Operations {
     response: {
       data: { [key: string]: unknown }[];
     };
-  };
-  /** List global variables */
-  "GET /global-variables": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: number;
-        user_id: number;
-        team_id: null;
-        name: string;
-        value: string;
-        created_at: string | null;
-        updated_at: string | null;
-      }[];
-    };
-  };
-  /** Create or replace a global variable */
-  "POST /global-variables": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      value: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      user_id: number;
-      team_id: null;
-      name: string;
-      value: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Get a global variable */
-  "GET /global-variables/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: number;
-      user_id: number;
-      team_id: null;
-      name: string;
-      value: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Update a global variable */
-  "PUT /global-variables/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name: string;
-      value: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      user_id: number;
-      team_id: null;
-      name: string;
-      value: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Delete a global variable */
-  "DELETE /global-variables/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
   };
   /** List the caller's providers (connected accounts; credentials never shown) */
   "GET /providers": {
