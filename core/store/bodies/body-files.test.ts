@@ -93,7 +93,7 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
     const file = bigBody(30_000, 3);
     const form = new FormData();
     form.append('name', 'value');
-    form.append('upload', new Blob([file]), 'data.bin');
+    form.append('upload', new Blob([new Uint8Array(file)]), 'data.bin');
     const r = await fetch(`${s.url}/${t.uuid}`, { method: 'POST', body: form });
     expect(r.status).toBe(200);
     const id = r.headers.get('x-request-id')!;
