@@ -1,6 +1,8 @@
 // Loads action plugins at start-up: every folder of plugins/ with a manifest, then the packages
 // named in configuration (PLUGINS). Each plugin is imported on its own and gets a child container;
-// one that fails is reported and skipped, never fatal to the others.
+// one that fails is reported and skipped, never fatal to the others. With `defer`, a plugin whose
+// manifest lists its types (captureActions.actionTypes) is not imported at all until
+// `registry.ready(types)` asks for one of them.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,7 +16,13 @@ import { ActionRegistry } from './registry.js';
 export interface PluginManifest {
   name: string;
   version?: string;
-  captureActions: { entry: string };
+  captureActions: {
+    entry: string;
+    /** The action types the entry defines; lets the loader defer the import (checked on import). */
+    actionTypes?: string[];
+    /** The provider types it defines, when any. */
+    providerTypes?: string[];
+  };
 }
 
 export interface LoadedPlugin {
@@ -41,6 +49,11 @@ export interface LoadPluginsOptions {
   container?: DependencyContainer;
   registry?: ActionRegistry;
   logger?: Logger;
+  /**
+   * Import a plugin whose manifest lists its action types only when `registry.ready()` asks for
+   * them, rather than now. Plugins without the list are imported now either way.
+   */
+  defer?: boolean;
 }
 
 export interface LoadPluginsResult {
@@ -52,12 +65,31 @@ export interface LoadPluginsResult {
 export { REPO_ROOT };
 export const BUILTIN_PLUGINS_DIR = path.join(REPO_ROOT, 'plugins');
 
-function readManifest(dir: string): PluginManifest {
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+export function readManifest(dir: string): PluginManifest {
   const file = path.join(dir, 'package.json');
   const json = JSON.parse(readFileSync(file, 'utf8')) as Partial<PluginManifest>;
   if (typeof json.name !== 'string' || !json.name) throw new Error(`${file} has no "name"`);
   if (typeof json.captureActions?.entry !== 'string') throw new Error(`${file} has no "captureActions.entry"`);
+  for (const key of ['actionTypes', 'providerTypes'] as const) {
+    const v = json.captureActions[key];
+    if (v !== undefined && !isStringList(v)) throw new Error(`${file}: "captureActions.${key}" must be a list of type names`);
+  }
   return json as PluginManifest;
+}
+
+/** Throws when the imported plugin's types differ from what its manifest declares. */
+function assertDeclared(manifest: PluginManifest, plugin: PluginDefinition): void {
+  const same = (declared: string[] | undefined, actual: string[]) => declared === undefined || [...declared].sort().join() === [...actual].sort().join();
+  const actions = plugin.actions.map((a) => a.type);
+  const providers = (plugin.providers ?? []).map((p) => p.type);
+  if (!same(manifest.captureActions.actionTypes, actions)) {
+    throw new Error(`${manifest.name}: its manifest declares action types ${manifest.captureActions.actionTypes!.join(', ')} but the plugin defines ${actions.join(', ')}`);
+  }
+  if (manifest.captureActions.actionTypes && !same(manifest.captureActions.providerTypes ?? [], providers)) {
+    throw new Error(`${manifest.name}: its manifest declares provider types ${(manifest.captureActions.providerTypes ?? []).join(', ') || 'none'} but the plugin defines ${providers.join(', ') || 'none'}`);
+  }
 }
 
 /**
@@ -104,8 +136,8 @@ function assertPlugin(value: unknown, source: string): asserts value is PluginDe
   }
 }
 
-async function importPlugin(dir: string): Promise<PluginDefinition> {
-  const manifest = readManifest(dir);
+/** Imports the plugin in `dir` (its manifest's entry) and checks its shape. */
+export async function importPlugin(dir: string, manifest = readManifest(dir)): Promise<PluginDefinition> {
   const mod = (await import(pathToFileURL(entryModule(dir, manifest.captureActions.entry)).href)) as Record<string, unknown>;
   let exported = mod.default ?? mod.plugin;
   // A plain-JavaScript plugin may export a factory and receive the SDK, so it needs no build step
@@ -134,20 +166,37 @@ export async function loadPlugins(options: LoadPluginsOptions = {}): Promise<Loa
   }
   for (const spec of options.packages ?? []) sources.push({ source: spec, dir: () => pluginDir(spec, resolveFrom) });
 
+  const failed = (source: string, e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    failures.push({ source, message });
+    const named = (options.packages ?? []).includes(source) ? ' (named in PLUGINS: install it beside the service, or remove it from PLUGINS)' : '';
+    logger.error(`Action plugin failed to load and was skipped${named}`, { plugin: source, err: e });
+  };
+  const add = async (folder: string, manifest: PluginManifest) => {
+    const plugin = await importPlugin(folder, manifest);
+    assertDeclared(manifest, plugin);
+    const child = parent.createChildContainer();
+    await plugin.register?.(child);
+    registry.addAll(plugin.name, plugin.actions, child, plugin.providers ?? []);
+    logger.debug('Loaded action plugin', { plugin: plugin.name, types: plugin.actions.map((a) => a.type) });
+    return plugin;
+  };
+
   for (const { source, dir } of sources) {
     try {
       const folder = dir();
-      const plugin = await importPlugin(folder);
-      const child = parent.createChildContainer();
-      await plugin.register?.(child);
-      registry.addAll(plugin.name, plugin.actions, child, plugin.providers ?? []);
+      const manifest = readManifest(folder);
+      const declared = manifest.captureActions.actionTypes;
+      if (options.defer && declared) {
+        // The plugin's name is the manifest's until imported; addAll then checks they agree.
+        registry.defer(manifest.name, declared, manifest.captureActions.providerTypes ?? [], () => add(folder, manifest).then(() => undefined), (e) => failed(source, e));
+        plugins.push({ name: manifest.name, source, dir: folder, types: declared });
+        continue;
+      }
+      const plugin = await add(folder, manifest);
       plugins.push({ name: plugin.name, source, dir: folder, types: plugin.actions.map((a) => a.type) });
-      logger.debug('Loaded action plugin', { plugin: plugin.name, types: plugin.actions.map((a) => a.type) });
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      failures.push({ source, message });
-      const named = (options.packages ?? []).includes(source) ? ' (named in PLUGINS: install it beside the service, or remove it from PLUGINS)' : '';
-      logger.error(`Action plugin failed to load and was skipped${named}`, { plugin: source, err: e });
+      failed(source, e);
     }
   }
   return { registry, plugins, failures };

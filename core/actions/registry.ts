@@ -58,21 +58,100 @@ export interface RegisteredProvider {
   plugin: string;
 }
 
+/** A plugin known from its manifest whose code is imported on first use (see `ready`). */
+interface DeferredPlugin {
+  plugin: string;
+  actionTypes: string[];
+  providerTypes: string[];
+  /** Imports the plugin and adds it (addAll); memoised, so every waiter shares one import. */
+  load: () => Promise<void>;
+}
+
 export class ActionRegistry {
   private readonly types = new Map<string, RegisteredAction>();
   private readonly providerTypes = new Map<string, RegisteredProvider>();
+  /** Action and provider types declared by manifests of plugins not imported yet. */
+  private readonly deferredTypes = new Map<string, DeferredPlugin>();
+  private readonly deferredProviders = new Map<string, DeferredPlugin>();
+
+  /**
+   * Declares a plugin by its manifest without importing it: its types count as taken (a second
+   * plugin declaring one is refused) and `ready` imports it. `importPlugin` must end in addAll
+   * under the same name; when it throws, the types are forgotten and the error goes to `failed`.
+   */
+  defer(plugin: string, actionTypes: string[], providerTypes: string[], importPlugin: () => Promise<void>, failed: (err: unknown) => void): void {
+    for (const t of actionTypes) {
+      const owner = this.types.get(t)?.plugin ?? this.deferredTypes.get(t)?.plugin;
+      if (owner) throw new DuplicateActionType(t, owner);
+    }
+    for (const t of providerTypes) {
+      const owner = this.providerTypes.get(t)?.plugin ?? this.deferredProviders.get(t)?.plugin;
+      if (owner) throw new Error(`Provider type "${t}" is already provided by ${owner}`);
+    }
+    let loading: Promise<void> | undefined;
+    const entry: DeferredPlugin = {
+      plugin,
+      actionTypes,
+      providerTypes,
+      load: () =>
+        (loading ??= (async () => {
+          this.forget(entry);
+          try {
+            await importPlugin();
+          } catch (err) {
+            failed(err);
+          }
+        })()),
+    };
+    for (const t of actionTypes) this.deferredTypes.set(t, entry);
+    for (const t of providerTypes) this.deferredProviders.set(t, entry);
+  }
+
+  private forget(entry: DeferredPlugin): void {
+    for (const t of entry.actionTypes) if (this.deferredTypes.get(t) === entry) this.deferredTypes.delete(t);
+    for (const t of entry.providerTypes) if (this.deferredProviders.get(t) === entry) this.deferredProviders.delete(t);
+  }
+
+  /**
+   * Resolves once the plugins declaring `actionTypes` (every deferred plugin when omitted) are
+   * imported, so get/validate/list answer for them. Unknown types are ignored (validate names them).
+   */
+  async ready(actionTypes?: Iterable<string>): Promise<void> {
+    const wanted = new Set<DeferredPlugin>();
+    if (actionTypes === undefined) {
+      for (const e of this.deferredTypes.values()) wanted.add(e);
+      for (const e of this.deferredProviders.values()) wanted.add(e);
+    } else {
+      for (const t of actionTypes) {
+        const e = this.deferredTypes.get(t);
+        if (e) wanted.add(e);
+      }
+    }
+    await Promise.all([...wanted].map((e) => e.load()));
+  }
+
+  /** Resolves once the plugin declaring provider type `type` is imported. */
+  async readyProvider(type: string): Promise<void> {
+    await this.deferredProviders.get(type)?.load();
+  }
+
+  /** Whether plugins declared but not imported yet remain. */
+  get deferred(): boolean {
+    return this.deferredTypes.size > 0 || this.deferredProviders.size > 0;
+  }
 
   /** Adds a plugin's actions and provider types, all or none. Throws DuplicateActionType. */
   addAll(plugin: string, definitions: AnyActionDefinition[], container: DependencyContainer = rootContainer, providers: AnyProviderDefinition[] = []): void {
     const seenProviders = new Set<string>();
     for (const p of providers) {
-      const existing = this.providerTypes.get(p.type);
+      const existing = this.providerTypes.get(p.type) ?? (this.deferredProviders.get(p.type)?.plugin === plugin ? undefined : this.deferredProviders.get(p.type));
       if (existing || seenProviders.has(p.type)) throw new Error(`Provider type "${p.type}" is already provided by ${existing?.plugin ?? plugin}`);
       seenProviders.add(p.type);
     }
     const seen = new Set<string>();
     for (const def of definitions) {
-      const existing = this.types.get(def.type);
+      const deferred = this.deferredTypes.get(def.type);
+      const existing = this.types.get(def.type) ?? (deferred && deferred.plugin !== plugin ? deferred : undefined);
       if (existing) throw new DuplicateActionType(def.type, existing.plugin);
       if (seen.has(def.type)) throw new DuplicateActionType(def.type, plugin);
       seen.add(def.type);
@@ -98,8 +177,9 @@ export class ActionRegistry {
     return this.types.get(type);
   }
 
+  /** Known, imported or not yet (deferred). */
   has(type: string): boolean {
-    return this.types.has(type);
+    return this.types.has(type) || this.deferredTypes.has(type);
   }
 
   list(): ActionTypeInfo[] {
