@@ -9,7 +9,6 @@ import { RequestView } from '../capture/request-view.js';
 import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
-import { ProviderCreateBody, ProviderUpdateBody } from '../providers/service.js';
 import { TemplateCreateBody, TemplateUpdateBody } from '../templates/service.js';
 import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
 import { DatabaseListQuery } from './databases/databases.router.js';
@@ -122,9 +121,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
   '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
   '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
-  '/providers': { get: { summary: "List the caller's providers (connected accounts; credentials never shown)" }, post: { summary: 'Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key)', body: ProviderCreateBody, status: '201' } },
-  '/providers/{id}': { get: { summary: 'Get a provider' }, put: { summary: 'Rename, replace settings, merge credentials (null removes a field)', body: ProviderUpdateBody }, delete: { summary: 'Delete a provider', status: '204' } },
-  '/provider-types': { get: { summary: 'Provider types of the loaded plugins with the JSON Schemas of their fields' } },
   '/databases': { get: { summary: "List the caller's hosted databases", query: DatabaseListQuery }, post: { summary: 'Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL)', body: DatabaseCreateBody, status: '201' } },
   '/databases/{id}': { get: { summary: 'Get a database with its tables and bytes used' }, put: { summary: 'Rename a database', body: DatabaseUpdateBody }, delete: { summary: 'Delete a database with all its tables', status: '204' } },
   '/databases/{id}/query': { post: { summary: 'Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)}', body: DatabaseQueryBody } },
@@ -187,7 +183,6 @@ function captureOps(summary: string): Record<string, Op> {
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
   'get /token': { page: TokenView },
-  'get /providers': { page: Obj },
   'get /templates': { page: Obj },
   'get /databases': { page: Obj },
   'get /schedules': { page: Obj },
@@ -197,7 +192,6 @@ const SHAPES: Record<string, Partial<Op>> = {
   'post /users/{user_id}/api-keys': { response: ApiKeyView.extend({ api_key: z.string() }), status: '201' },
   'get /token/{token_id}/actions': { list: Obj },
   'get /action-types': { list: Obj },
-  'get /provider-types': { response: z.array(Obj) },
   'put /token/{token_id}/cors/toggle': { response: z.object({ enabled: z.boolean() }) },
   'put /token/{token_id}/request/{request_id}/response': { response: z.object({ status: z.boolean() }) },
   'get /healthz': { response: Health },

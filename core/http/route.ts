@@ -44,6 +44,11 @@ export interface RouteDoc {
   response: RouteResponse;
   /** The name of a last path parameter that takes the rest of the path (`/app/{path}`). */
   rest?: string;
+  /**
+   * The domain service parses the body itself (after checks of its own, e.g. that databases are
+   * configured, so its 4xx order stays): `body` then only documents it and the handler reads ctx.request.body.
+   */
+  bodyParsedByService?: true;
 }
 
 type Parsed<S, Else> = S extends z.ZodType ? z.output<S> : Else;
@@ -129,7 +134,7 @@ export function validate(ctx: ParameterizedContext<AppState>, route: RouteDoc): 
   return {
     params: route.params ? parse(route.params, ctx.params) : ctx.params,
     query: parse(route.query, ctx.query),
-    body: parse(route.body, ctx.request.body ?? {}),
+    body: route.bodyParsedByService ? undefined : parse(route.body, ctx.request.body ?? {}),
   };
 }
 

@@ -3,5 +3,6 @@
 import type { RouteDoc } from './route.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
+import { providerRoutes } from './providers/providers.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes];

@@ -1,54 +1,83 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { requireUser } from '../../auth/access.js';
-import { fromZod } from '../../errors.js';
-import type { ProviderService } from '../../providers/service.js';
+import { ProviderCreateBody, ProviderUpdateBody, type ProviderService } from '../../providers/service.js';
+import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { pageNumber, perPage } from '../paging.js';
+import { ProviderListQuery, ProviderTypeView, ProviderView } from './providers.schema.js';
 
-const ListQuery = z.object({
-  per_page: perPage(),
-  page: pageNumber,
-  type: z.string().max(64).optional(),
-});
+interface ProvidersDeps {
+  services: HttpServices;
+  providers: ProviderService;
+  kinds: () => Array<Record<string, unknown>>;
+}
 
-const WHAT = 'Providers';
+const route = routeFor<ProvidersDeps>();
+const auth = { user: 'Providers' };
 
 /** The Providers API: a user's connected accounts. Credentials go in, never come out. */
+export const providerRoutes = [
+  route({
+    method: 'get',
+    path: '/provider-types',
+    summary: 'Provider types of the loaded plugins with the JSON Schemas of their fields',
+    auth: 'public',
+    response: { status: 200, schema: z.array(ProviderTypeView) },
+    handler: (_ctx, { kinds }) => kinds(),
+  }),
+  route({
+    method: 'post',
+    path: '/providers',
+    summary: 'Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key)',
+    auth,
+    body: ProviderCreateBody,
+    bodyParsedByService: true,
+    response: { status: 201, schema: ProviderView },
+    handler: (ctx, { providers }) => providers.create(ctx.input.userId, ctx.request.body),
+  }),
+  route({
+    method: 'get',
+    path: '/providers',
+    summary: "List the caller's providers (connected accounts; credentials never shown)",
+    auth,
+    query: ProviderListQuery,
+    response: { status: 200, schema: pageOf(ProviderView) },
+    handler: async (ctx, { services, providers }) => {
+      const q = ctx.input.query;
+      const page = await providers.list(ctx.input.userId, { page: q.page, perPage: q.per_page, type: q.type });
+      return pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items, page.total, q.page, q.per_page);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/providers/{id}',
+    summary: 'Get a provider',
+    auth,
+    response: { status: 200, schema: ProviderView },
+    handler: (ctx, { providers }) => providers.get(ctx.input.userId, ctx.params.id!),
+  }),
+  route({
+    method: 'put',
+    path: '/providers/{id}',
+    summary: 'Rename, replace settings, merge credentials (null removes a field)',
+    auth,
+    body: ProviderUpdateBody,
+    bodyParsedByService: true,
+    response: { status: 200, schema: ProviderView },
+    handler: (ctx, { providers }) => providers.update(ctx.input.userId, ctx.params.id!, ctx.request.body),
+  }),
+  route({
+    method: 'delete',
+    path: '/providers/{id}',
+    summary: 'Delete a provider',
+    auth,
+    response: { status: 204 },
+    handler: async (ctx, { providers }) => {
+      await providers.delete(ctx.input.userId, ctx.params.id!);
+    },
+  }),
+];
+
 export function providersRouter(services: HttpServices, providers: ProviderService, kinds: () => Array<Record<string, unknown>>): Router<AppState> {
-  const router = new Router<AppState>();
-
-  router.get('/provider-types', (ctx) => {
-    ctx.body = kinds();
-  });
-
-  router.post('/providers', async (ctx) => {
-    const user = requireUser(ctx.state.caller, WHAT);
-    ctx.status = 201;
-    ctx.body = await providers.create(user, ctx.request.body);
-  });
-
-  router.get('/providers', async (ctx) => {
-    const user = requireUser(ctx.state.caller, WHAT);
-    const q = ListQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const page = await providers.list(user, { page: q.data.page, perPage: q.data.per_page, type: q.data.type });
-    ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items, page.total, q.data.page, q.data.per_page);
-  });
-
-  router.get('/providers/:id', async (ctx) => {
-    ctx.body = await providers.get(requireUser(ctx.state.caller, WHAT), ctx.params.id!);
-  });
-
-  router.put('/providers/:id', async (ctx) => {
-    ctx.body = await providers.update(requireUser(ctx.state.caller, WHAT), ctx.params.id!, ctx.request.body);
-  });
-
-  router.delete('/providers/:id', async (ctx) => {
-    await providers.delete(requireUser(ctx.state.caller, WHAT), ctx.params.id!);
-    ctx.status = 204;
-  });
-
-  return router;
+  return mountRoutes(new Router<AppState>(), providerRoutes, { services, providers, kinds });
 }

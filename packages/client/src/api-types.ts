@@ -207,6 +207,132 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
+  /** Provider types of the loaded plugins with the JSON Schemas of their fields */
+  "GET /provider-types": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      type: string;
+      title?: string;
+      description?: string;
+      plugin: string;
+      generates_credentials: boolean;
+      /** JSON Schema */
+      credentials: { [key: string]: unknown };
+      /** JSON Schema */
+      settings: { [key: string]: unknown };
+    }[];
+  };
+  /** Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key) */
+  "POST /providers": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      type: string;
+      name?: string;
+      credentials?: { [key: string]: unknown };
+      settings?: { [key: string]: unknown };
+    };
+    status: 201;
+    response: {
+      id: string;
+      type: string;
+      name: string;
+      settings: { [key: string]: unknown };
+      credential_fields: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** List the caller's providers (connected accounts; credentials never shown) */
+  "GET /providers": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+      type?: string;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: string;
+        type: string;
+        name: string;
+        settings: { [key: string]: unknown };
+        credential_fields: string[];
+        created_at: string;
+        updated_at: string;
+      }[];
+    };
+  };
+  /** Get a provider */
+  "GET /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      type: string;
+      name: string;
+      settings: { [key: string]: unknown };
+      credential_fields: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Rename, replace settings, merge credentials (null removes a field) */
+  "PUT /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      credentials?: { [key: string]: unknown | null };
+      settings?: { [key: string]: unknown };
+    };
+    status: 200;
+    response: {
+      id: string;
+      type: string;
+      name: string;
+      settings: { [key: string]: unknown };
+      credential_fields: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Delete a provider */
+  "DELETE /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -1994,84 +2120,6 @@ export interface Operations {
     response: {
       data: { [key: string]: unknown }[];
     };
-  };
-  /** List the caller's providers (connected accounts; credentials never shown) */
-  "GET /providers": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: { [key: string]: unknown }[];
-    };
-  };
-  /** Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key) */
-  "POST /providers": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      type: string;
-      name?: string;
-      credentials?: { [key: string]: unknown };
-      settings?: { [key: string]: unknown };
-    };
-    status: 201;
-    response: { [key: string]: unknown };
-  };
-  /** Get a provider */
-  "GET /providers/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Rename, replace settings, merge credentials (null removes a field) */
-  "PUT /providers/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      credentials?: { [key: string]: unknown | null };
-      settings?: { [key: string]: unknown };
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Delete a provider */
-  "DELETE /providers/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Provider types of the loaded plugins with the JSON Schemas of their fields */
-  "GET /provider-types": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown }[];
   };
   /** List the caller's hosted databases */
   "GET /databases": {
