@@ -6,20 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
-import type { RealtimeBus, RealtimeEvent, RequestDeletedData, SharedEvent } from './bus.js';
+import type { RealtimeBus, SharedEvent } from './bus.js';
+import { deliverSharedEvent, noFeed, type Feed, type FeedOptions } from './shared-events.js';
 
-export interface Feed {
-  readonly kind: 'none' | 'sqlite-poll' | 'mongo-change-stream' | 'mongo-poll';
-  start(bus: RealtimeBus): Promise<void>;
-  /** Tells the other processes about a locally published event. */
-  share(e: SharedEvent): void;
-  stop(): Promise<void>;
-}
-
-export interface FeedOptions {
-  /** Polling interval (ms) where polling is used. */
-  pollMs?: number;
-}
+export type { Feed, FeedOptions } from './shared-events.js';
 
 /** The feed that fits the store: none for an in-memory SQLite database (no other process can open it). */
 export async function createFeed(store: Store, logger: Logger, opts: FeedOptions = {}): Promise<Feed> {
@@ -30,41 +20,6 @@ export async function createFeed(store: Store, logger: Logger, opts: FeedOptions
     return mongoFeed(native.collections, store, logger, opts);
   }
   return noFeed;
-}
-
-export const noFeed: Feed = {
-  kind: 'none',
-  async start() {},
-  share() {},
-  async stop() {},
-};
-
-/** Delivers another process's shared event to this process's listeners, when some would hear it. */
-export async function deliverSharedEvent(bus: RealtimeBus, store: Store, e: SharedEvent): Promise<void> {
-  if (e.type === 'user.access_changed') {
-    const userId = (e.data as { user_id?: unknown } | null)?.user_id;
-    if (typeof userId === 'number') bus.deliverRemoteAccess({ type: e.type, userId });
-    return;
-  }
-  if (!bus.watches(e.tokenId)) return;
-  const event = await materialize(store, e);
-  if (event) bus.deliverRemote(event);
-}
-
-/** Turns a shared event of another process back into a bus event (loading what it refers to). */
-export async function materialize(store: Store, e: SharedEvent): Promise<RealtimeEvent | null> {
-  switch (e.type) {
-    case 'request.deleted':
-      return { type: e.type, tokenId: e.tokenId, data: e.data as RequestDeletedData };
-    case 'token.updated': {
-      const token = await store.tokens.get(e.tokenId);
-      return token ? { type: e.type, tokenId: e.tokenId, token } : null;
-    }
-    case 'token.deleted':
-      return { type: e.type, tokenId: e.tokenId };
-    default:
-      return null;
-  }
 }
 
 const EVENT_TTL_MS = 10 * 60_000;

@@ -10,7 +10,7 @@ import { toRequest, type Cols, type RequestDoc } from '../store/mongo/docs.js';
 import { supportsChangeStreams } from '../store/mongo/capabilities.js';
 import type { Store } from '../store/types.js';
 import type { RealtimeBus, SharedEvent } from './bus.js';
-import { deliverSharedEvent, type Feed, type FeedOptions } from './feed.js';
+import { deliverSharedEvent, type Feed, type FeedOptions } from './shared-events.js';
 
 interface EventDoc {
   _id?: ObjectId;
