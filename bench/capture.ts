@@ -15,6 +15,9 @@
 // BENCH_ONLY (comma-separated section names to run, e.g. "capture"; the capture section pairs
 // its own bare server, and only its ratio to the standalone baseline is then n/a). The chain and sandbox sections send single sequential
 // requests instead: BENCH_OVERHEAD_REQUESTS (500) measured and BENCH_OVERHEAD_WARMUP (100) per token.
+// BENCH_SEARCH_ROWS (1000000): requests in the big token of the search, readstall and memory
+// sections (e.g. 50000 while developing). BENCH_STARTUP_BASELINE (ms): a previous start-up median,
+// printed beside today's.
 import { loadSettings, type BenchContext, type Section, type SectionResult } from './harness.js';
 import { addSection, newReport, renderText, writeJson } from './report.js';
 import { bareSection } from './sections/bare.js';
@@ -23,6 +26,10 @@ import { chainSection } from './sections/chain.js';
 import { sandboxSection } from './sections/sandbox.js';
 import { startupSection } from './sections/startup.js';
 import { waitSection } from './sections/wait.js';
+import { searchSection } from './sections/search.js';
+import { readstallSection } from './sections/readstall.js';
+import { memorySection } from './sections/memory.js';
+import { closeBigToken } from './big-token.js';
 
 const SECTIONS: Section[] = [
   bareSection, // must come first: the others compare with it
@@ -31,6 +38,11 @@ const SECTIONS: Section[] = [
   sandboxSection, // added latency of one javascript action, plain and with lodash (issue 4)
   startupSection, // npm start to /healthz after install (issue 14)
   waitSection, // 1,000 concurrent waiters on one token woken by one capture (issue 19)
+  // Issue 17, on one service whose token holds BENCH_SEARCH_ROWS requests (bench/big-token.ts),
+  // seeded once by the first of the three that runs and stopped by memory (or at the end).
+  searchSection, // each documented query form and page 900, timed
+  readstallSection, // capture p99 and throughput alone vs under searches and a 100k-row delete
+  memorySection, // RSS idle, after 50 x 10 MB uploads, with the big token; largest WAL
 ];
 
 async function main(): Promise<number> {
@@ -56,6 +68,7 @@ async function main(): Promise<number> {
     }
     addSection(report, section, (performance.now() - started) / 1000, result, error);
   }
+  await closeBigToken();
   report.finishedAt = new Date().toISOString();
   process.stdout.write(renderText(report));
   const file = writeJson(report);

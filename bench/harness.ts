@@ -270,6 +270,8 @@ export interface LoadOptions {
   seconds: number;
   /** Send exactly this many requests instead of running for `seconds`. */
   amount?: number;
+  /** Requests in flight per connection (1 unless given). */
+  pipelining?: number;
   connections: number;
   method?: string;
   /** Used when `requests` is not given. */
@@ -361,6 +363,7 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
     url: opts.requests ? opts.url : opts.url + (opts.path ?? ''),
     connections: opts.connections,
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds }),
+    ...(opts.pipelining ? { pipelining: opts.pipelining } : {}),
     method: opts.method ?? 'POST',
     headers: opts.headers ?? { 'Content-Type': 'application/json' },
     body: opts.body,

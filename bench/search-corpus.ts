@@ -32,7 +32,7 @@ export function corpusEntry(i: number): CorpusEntry {
   const pathSuffix = params.length ? `?${params.join('&')}` : '';
   if (method === 'GET') return { method, pathSuffix, headers };
 
-  const words = [FILLER[i % FILLER.length]!, FILLER[(i * 7 + 3) % FILLER.length]!, `slice${i % 10}`];
+  const words = [FILLER[i % FILLER.length]!, FILLER[(i * 7 + 3) % FILLER.length]!, `slice${Math.floor(i / 100) % 10}`];
   // One capture in a hundred says "payment failed"; another has both words, not as the phrase.
   if (i % 100 === 5) words.push('payment failed for card');
   if (i % 100 === 6) words.push('failed to notify payment service');
@@ -63,7 +63,7 @@ export interface TimedQuery {
   matches: ((e: CorpusEntry) => boolean) | null;
 }
 
-/** When seeding ran (epoch ms): date-math ranges select part of it. */
+/** When the seeded captures were stored (epoch ms): date-math ranges select part of it. */
 export interface SeedWindow {
   startedAt: number;
   finishedAt: number;

@@ -1,0 +1,146 @@
+// Issue 17: do reads stall captures? Capture throughput and p99 at 32 connections on a pool of
+// small tokens of the big-token service (bench/big-token.ts), alone and while another client loops
+// through the search section's queries on the big token and a DELETE of one tenth of it (a
+// `slice<N>` query, 100,000 requests at the default size) runs. Rounds alternate alone and loaded
+// windows so both see the machine alike; each loaded window deletes another slice, and lasts until
+// its delete has finished. Goals: loaded p99 under 20 ms, loaded throughput at least 0.9x alone.
+import { bigToken, type BigToken } from '../big-token.js';
+import { ADMIN_API_KEY, fmt, load, loadErrors, mergeMeasurements, percentile, quiet, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+import { deleteQuery, TIMED_QUERIES } from '../search-corpus.js';
+import { listRequests, queryText } from './search.js';
+
+export const READSTALL_GOALS = { maxP99Ms: 20, minThroughputRatio: 0.9 };
+const ROUNDS = 3;
+/** A loaded window is extended a second at a time until its delete finished, at most this long. */
+const MAX_EXTRA_MS = 60_000;
+
+/** The goals of the section from the merged alone and loaded measurements. */
+export function readStallGoals(alone: Measurement, loaded: Measurement): Goal[] {
+  const ratio = alone.rps > 0 ? loaded.rps / alone.rps : 0;
+  return [
+    {
+      name: 'capture p99 while searches and a 100k delete run',
+      target: `< ${READSTALL_GOALS.maxP99Ms} ms`,
+      actual: `${fmt.ms(loaded.latencyMs.p99)} (alone ${fmt.ms(alone.latencyMs.p99)})`,
+      pass: loaded.latencyMs.p99 < READSTALL_GOALS.maxP99Ms,
+    },
+    {
+      name: 'capture throughput under those reads vs alone',
+      target: `>= ${READSTALL_GOALS.minThroughputRatio}x`,
+      actual: `${ratio.toFixed(2)}x (${fmt.int(loaded.rps)} vs ${fmt.int(alone.rps)} req/s)`,
+      pass: ratio >= READSTALL_GOALS.minThroughputRatio,
+    },
+  ];
+}
+
+/** Runs the timed queries one after another until stopped; returns each answer's time. */
+function searchLoop(fixture: BigToken, errors: string[]): { stop(): Promise<number[]> } {
+  let running = true;
+  const times: number[] = [];
+  const done = (async () => {
+    for (let i = 0; running; i++) {
+      const q = TIMED_QUERIES[i % TIMED_QUERIES.length]!;
+      const a = await listRequests(fixture.service.url, fixture.token, { query: queryText(q, fixture) });
+      if (a.error) {
+        errors.push(`readstall search ${q.form}: ${a.status} ${a.error}`);
+        return;
+      }
+      times.push(a.ms);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return times;
+    },
+  };
+}
+
+async function deleteSlice(fixture: BigToken, slice: number): Promise<{ ms: number; status: number; error: string | null }> {
+  const started = performance.now();
+  const res = await fetch(`${fixture.service.url}/token/${fixture.token}/requests?${new URLSearchParams({ query: deleteQuery(slice) })}`, {
+    method: 'DELETE',
+    headers: { Accept: 'application/json', 'Api-Key': ADMIN_API_KEY },
+  });
+  const text = await res.text();
+  return { ms: performance.now() - started, status: res.status, error: res.ok ? null : text.slice(0, 300) };
+}
+
+export const readstallSection: Section = {
+  name: 'readstall',
+  title: 'Reads vs captures: capture p99 and throughput alone, and while searches loop and a 100k-row delete runs on the big token',
+  async run(ctx: BenchContext): Promise<SectionResult> {
+    const { settings } = ctx;
+    const fixture = await bigToken(ctx);
+    const svc = fixture.service;
+    const pid = svc.proc.pid!;
+    const runErrors = [...fixture.runErrors];
+    const headers = { 'Content-Type': 'application/json' };
+
+    // Small tokens take the captures (trimmed at 10,000 each, alike in both kinds of window).
+    const tokens: string[] = [];
+    for (let i = 0; i < settings.connections; i++) tokens.push(await svc.createToken({ request_limit: 10_000 }));
+    const capture = { url: svc.url, connections: settings.connections, headers, requests: tokens.map((t) => ({ method: 'POST', path: `/${t}`, headers, body: settings.body })) };
+    runErrors.push(...(await warmUp('readstall warm-up', { ...capture, seconds: settings.warmupSeconds })));
+
+    const windowS = Math.max(2, Math.round(settings.seconds / 2));
+    const alone: Measurement[] = [];
+    const loaded: Measurement[] = [];
+    const deletes: Array<{ slice: number; ms: number; deleted: number; windowS: number }> = [];
+    const searchTimes: number[] = [];
+    ctx.log(`readstall: ${ROUNDS} rounds of ${windowS} s alone then ${windowS}+ s under searches and a delete, ${settings.connections} connections`);
+    for (let round = 0; round < ROUNDS; round++) {
+      await quiet(pid, 10_000, 300);
+      alone.push(await load({ ...capture, seconds: windowS, serverPid: pid }));
+      await quiet(pid, 10_000, 300);
+
+      const slice = 9 - round;
+      const before = await svc.storedCount(fixture.token);
+      const stopWal = fixture.wal.watch('delete');
+      const reads = searchLoop(fixture, runErrors);
+      let deleteResult: Awaited<ReturnType<typeof deleteSlice>> | null = null;
+      const deleting = deleteSlice(fixture, slice).then((r) => (deleteResult = r));
+      const windowStart = performance.now();
+      const windows = [await load({ ...capture, seconds: windowS, serverPid: pid })];
+      while (deleteResult === null && performance.now() - windowStart < windowS * 1000 + MAX_EXTRA_MS) {
+        windows.push(await load({ ...capture, seconds: 1, serverPid: pid }));
+      }
+      const windowLength = (performance.now() - windowStart) / 1000;
+      const d = await deleting;
+      searchTimes.push(...(await reads.stop()));
+      stopWal();
+      loaded.push(mergeMeasurements(windows));
+      const after = await svc.storedCount(fixture.token);
+      if (d.error) runErrors.push(`readstall delete slice${slice}: ${d.status} ${d.error}`);
+      deletes.push({ slice, ms: d.ms, deleted: before - after, windowS: windowLength });
+      ctx.log(`readstall: round ${round + 1}: alone ${fmt.int(alone.at(-1)!.rps)} req/s p99 ${fmt.ms(alone.at(-1)!.latencyMs.p99)}; loaded ${fmt.int(loaded.at(-1)!.rps)} req/s p99 ${fmt.ms(loaded.at(-1)!.latencyMs.p99)}; deleted ${before - after} in ${Math.round(d.ms)} ms`);
+    }
+    const a = mergeMeasurements(alone);
+    const l = mergeMeasurements(loaded);
+    runErrors.push(...loadErrors('readstall alone', a), ...loadErrors('readstall loaded', l));
+    const stored = await svc.storedCount(fixture.token);
+    fixture.sampleRss('after the readstall section', stored);
+    const sortedSearch = [...searchTimes].sort((x, y) => x - y);
+    return {
+      metrics: {
+        alone: a,
+        loaded: l,
+        rounds: alone.map((m, i) => ({ alone: m.rps, loaded: loaded[i]!.rps, aloneP99: m.latencyMs.p99, loadedP99: loaded[i]!.latencyMs.p99 })),
+        deletes,
+        searchesDuringLoad: { count: searchTimes.length, medianMs: percentile(sortedSearch, 50), p95Ms: percentile(sortedSearch, 95), maxMs: sortedSearch.at(-1) ?? null },
+        bigTokenStoredAfter: stored,
+      },
+      goals: readStallGoals(a, l),
+      lines: [
+        `alone   ${fmt.int(a.rps)} req/s, ${fmt.latency(a)}; server ${fmt.cpu(a)}`,
+        `loaded  ${fmt.int(l.rps)} req/s, ${fmt.latency(l)}; server ${fmt.cpu(l)}`,
+        `rounds  ${alone.map((m, i) => `${(loaded[i]!.rps / m.rps).toFixed(2)}x`).join(' ')} (loaded/alone); load average ${a.loadavg1m.toFixed(2)} at start`,
+        `deletes ${deletes.map((x) => `slice${x.slice}: ${fmt.int(x.deleted)} rows in ${fmt.ms(x.ms)}`).join('; ')} (loaded windows ${deletes.map((x) => x.windowS.toFixed(1)).join(', ')} s)`,
+        `searches during the loaded windows: ${searchTimes.length}, median ${fmt.ms(percentile(sortedSearch, 50))}, p95 ${fmt.ms(percentile(sortedSearch, 95))}, max ${fmt.ms(sortedSearch.at(-1) ?? NaN)}`,
+        `big token now holds ${fmt.int(stored)} requests`,
+      ],
+      runErrors,
+    };
+  },
+};
