@@ -9,7 +9,6 @@ import { RequestView } from '../capture/request-view.js';
 import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
-import { TemplateCreateBody, TemplateUpdateBody } from '../templates/service.js';
 import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
 import { DatabaseListQuery } from './databases/databases.router.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
@@ -124,8 +123,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/databases': { get: { summary: "List the caller's hosted databases", query: DatabaseListQuery }, post: { summary: 'Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL)', body: DatabaseCreateBody, status: '201' } },
   '/databases/{id}': { get: { summary: 'Get a database with its tables and bytes used' }, put: { summary: 'Rename a database', body: DatabaseUpdateBody }, delete: { summary: 'Delete a database with all its tables', status: '204' } },
   '/databases/{id}/query': { post: { summary: 'Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)}', body: DatabaseQueryBody } },
-  '/templates': { get: { summary: "List the caller's action templates" }, post: { summary: 'Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for)', body: TemplateCreateBody, status: '201' } },
-  '/templates/{id}': { get: { summary: 'Get a template' }, put: { summary: 'Update a template', body: TemplateUpdateBody }, delete: { summary: 'Delete a template', status: '204' } },
   '/users': {
     post: { summary: 'Create a user in a new team of their own, with an API key (administrator key)', body: UserCreateBody, status: '201' },
     get: { summary: "The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s)", query: UserListQuery },
@@ -183,7 +180,6 @@ function captureOps(summary: string): Record<string, Op> {
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
   'get /token': { page: TokenView },
-  'get /templates': { page: Obj },
   'get /databases': { page: Obj },
   'get /schedules': { page: Obj },
   'get /schedules/{schedule_id}/logs': { page: Obj },

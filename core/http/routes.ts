@@ -4,5 +4,6 @@ import type { RouteDoc } from './route.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 import { providerRoutes } from './providers/providers.router.js';
+import { templateRoutes } from './templates/templates.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes];

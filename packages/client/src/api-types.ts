@@ -333,6 +333,157 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
+  /** Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for) */
+  "POST /templates": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      actions?: {
+        type: string;
+        order?: number;
+        name?: string | null;
+        parameters?: { [key: string]: unknown };
+        disabled?: boolean | null;
+        condition?: string | null;
+        condition_action?: ("true" | "false") | null;
+        queue?: boolean | null;
+        delay?: number | null;
+        uuid?: string;
+      }[];
+      variables?: {
+        name: string;
+        value: string;
+      }[];
+      from_token?: string;
+    };
+    status: 201;
+    response: {
+      id: number;
+      name: string;
+      variables: {
+        name: string;
+        value: string;
+      }[];
+      team_id: null;
+      user_id: number;
+      created_at: string;
+      updated_at: string;
+      actions: { [key: string]: unknown }[];
+    };
+  };
+  /** List the caller's action templates */
+  "GET /templates": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        name: string;
+        variables: {
+          name: string;
+          value: string;
+        }[];
+        team_id: null;
+        user_id: number;
+        created_at: string;
+        updated_at: string;
+        actions: { [key: string]: unknown }[];
+      }[];
+    };
+  };
+  /** Get a template */
+  "GET /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      variables: {
+        name: string;
+        value: string;
+      }[];
+      team_id: null;
+      user_id: number;
+      created_at: string;
+      updated_at: string;
+      actions: { [key: string]: unknown }[];
+    };
+  };
+  /** Update a template */
+  "PUT /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      actions?: {
+        type: string;
+        order?: number;
+        name?: string | null;
+        parameters?: { [key: string]: unknown };
+        disabled?: boolean | null;
+        condition?: string | null;
+        condition_action?: ("true" | "false") | null;
+        queue?: boolean | null;
+        delay?: number | null;
+        uuid?: string;
+      }[];
+      variables?: {
+        name: string;
+        value: string;
+      }[];
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      variables: {
+        name: string;
+        value: string;
+      }[];
+      team_id: null;
+      user_id: number;
+      created_at: string;
+      updated_at: string;
+      actions: { [key: string]: unknown }[];
+    };
+  };
+  /** Delete a template */
+  "DELETE /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -2204,104 +2355,6 @@ export interface Operations {
     };
     status: 200;
     response: { [key: string]: unknown };
-  };
-  /** List the caller's action templates */
-  "GET /templates": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: { [key: string]: unknown }[];
-    };
-  };
-  /** Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for) */
-  "POST /templates": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      actions?: {
-        type: string;
-        order?: number;
-        name?: string | null;
-        parameters?: { [key: string]: unknown };
-        disabled?: boolean | null;
-        condition?: string | null;
-        condition_action?: ("true" | "false") | null;
-        queue?: boolean | null;
-        delay?: number | null;
-        uuid?: string;
-      }[];
-      variables?: {
-        name: string;
-        value: string;
-      }[];
-      from_token?: string;
-    };
-    status: 201;
-    response: { [key: string]: unknown };
-  };
-  /** Get a template */
-  "GET /templates/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Update a template */
-  "PUT /templates/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      actions?: {
-        type: string;
-        order?: number;
-        name?: string | null;
-        parameters?: { [key: string]: unknown };
-        disabled?: boolean | null;
-        condition?: string | null;
-        condition_action?: ("true" | "false") | null;
-        queue?: boolean | null;
-        delay?: number | null;
-        uuid?: string;
-      }[];
-      variables?: {
-        name: string;
-        value: string;
-      }[];
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Delete a template */
-  "DELETE /templates/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
   };
   /** Create a user in a new team of their own, with an API key (administrator key) */
   "POST /users": {
