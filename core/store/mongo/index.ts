@@ -7,10 +7,10 @@
 // document per token, kept as JSON text, `_id` = token uuid) and global_variables (numeric ids,
 // unique per owner and name). No multi-document transactions are used, so a standalone mongod, a
 // replica set or a sharded cluster all work.
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Collection } from 'mongodb';
 import type { NativeDatabase, Store } from '../types.js';
 import { MongoCounterRepo } from './counters.js';
-import { cols, type Cols } from './docs.js';
+import { cols, type Cols, type RequestDoc } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
 import { MongoProviderRepo } from './providers.js';
 import { MongoDatabaseRepo } from './databases.js';
@@ -42,11 +42,19 @@ export function dbNameFromUri(uri: string): string | null {
 
 export async function ensureIndexes(c: Cols): Promise<void> {
   await Promise.all([
-    c.requests.createIndexes([
-      // Lists, `latest` and retention trimming: capture key, then insertion order.
-      { key: { token_id: 1, sorting: 1, ins: 1 }, name: 'token_sorting' },
-      { key: { token_id: 1, created_at: 1 }, name: 'token_created_at' },
-    ]),
+    c.requests
+      .createIndexes([
+        // Lists, `latest`, retention trimming and chunked deletes walk a token's requests in capture
+        // order (capture key, then insertion). `_id` makes a page's ids a covered query (deep
+        // pages skip index keys, not documents). method, type, ip and created_at let searches
+        // and counts on them test index keys instead of reading documents: their compiled match is
+        // a case-insensitive regex, which no index can bound, so separate (token_id, method)-style
+        // indexes would scan the same keys without giving the order.
+        { key: { token_id: 1, sorting: 1, ins: 1, _id: 1, method: 1, type: 1, ip: 1, created_at: 1 }, name: 'token_list' },
+        // Date ranges (date_from/date_to, created_at:[...]) bound this one.
+        { key: { token_id: 1, created_at: 1 }, name: 'token_created_at' },
+      ])
+      .then(() => dropIndexIfPresent(c.requests, 'token_sorting')),
     c.tokens.createIndexes([
       { key: { user_id: 1, created_at: 1 }, name: 'user_created_at' },
       { key: { team_id: 1, created_at: 1 }, name: 'team_created_at' },
@@ -90,6 +98,17 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     c.replays.createIndex({ token_id: 1, created_at: -1 }, { name: 'token_id' }),
     // workflows need none: `_id` is the token uuid.
   ]);
+}
+
+/** Drops an index that `token_list` replaced; servers without dropIndexes keep it (harmless). */
+async function dropIndexIfPresent(col: Collection<RequestDoc>, name: string): Promise<void> {
+  try {
+    await col.dropIndex(name);
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    // 26 NamespaceNotFound, 27 IndexNotFound, 59 CommandNotFound (the emulator).
+    if (code !== 26 && code !== 27 && code !== 59) throw err;
+  }
 }
 
 class MongoStore implements Store {

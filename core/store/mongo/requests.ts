@@ -5,9 +5,19 @@
 // reader never sees a request whose files are missing. Each file is one document, so a file
 // larger than MAX_FILE_BYTES (15 MiB) is refused with an error, and a request document (body plus
 // search text) must stay under MongoDB's 16 MiB document limit.
+//
+// The token's `request_count` never exceeds its real number of requests: inserts add one after
+// writing, deletions take their number off before deleting (and give back what was not there).
+// Trimming relies on that: it claims the excess from the counter atomically and deletes exactly
+// that many of the oldest, so concurrent trims never remove more than the excess.
+//
+// Text search stays a case-insensitive `$regex` over `content_text` (query/mongo.ts): a `$text`
+// index stems words, drops stop words and matches whole words only, so it is not a superset of a
+// substring match and cannot even serve as a pre-filter.
 import { ObjectId, type Filter } from 'mongodb';
 import { compileMongo } from '../query/index.js';
-import type { Page, RequestFilter, RequestListOptions, RequestPatch, RequestRecord, RequestRepo } from '../types.js';
+import { COUNT_BOUND } from '../query/limits.js';
+import type { RequestFilter, RequestListOptions, RequestPage, RequestPatch, RequestRecord, RequestRepo } from '../types.js';
 import {
   MAX_FILE_BYTES,
   defined,
@@ -19,8 +29,8 @@ import {
   type FileDoc,
   type RequestDoc,
 } from './docs.js';
+import { DELETE_CHUNK } from './chunks.js';
 
-const DELETE_BATCH = 1000;
 /** Newest first: by capture key, then by insertion. */
 const NEWEST = { sorting: -1, ins: -1 } as const;
 const OLDEST = { sorting: 1, ins: 1 } as const;
@@ -34,7 +44,8 @@ export function fileDocId(requestUuid: string, fileId: string): string {
 export class MongoRequestRepo implements RequestRepo {
   constructor(private readonly c: Cols) {}
 
-  private filter(tokenId: string, f: RequestFilter): Filter<RequestDoc> {
+  /** The token's requests under a filter; `filtered` is false when that is all of them. */
+  private filter(tokenId: string, f: RequestFilter): { filter: Filter<RequestDoc>; filtered: boolean } {
     const parts: Record<string, unknown>[] = [{ token_id: tokenId }];
     const created: Record<string, number> = {};
     if (f.dateFrom != null) created.$gte = f.dateFrom;
@@ -44,7 +55,8 @@ export class MongoRequestRepo implements RequestRepo {
       const q = compileMongo(f.query, f.now ?? Date.now());
       if (Object.keys(q).length > 0) parts.push(q);
     }
-    return (parts.length === 1 ? parts[0] : { $and: parts }) as Filter<RequestDoc>;
+    const filter = (parts.length === 1 ? parts[0] : { $and: parts }) as Filter<RequestDoc>;
+    return { filter, filtered: parts.length > 1 };
   }
 
   async insert(r: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void> {
@@ -81,24 +93,48 @@ export class MongoRequestRepo implements RequestRepo {
     if (count > limit) await this.trim(r.token_id, Math.floor(limit));
   }
 
-  /** Keeps the newest `limit` requests of the token. Idempotent, so concurrent trims agree. */
+  /**
+   * Keeps the newest `limit` requests of the token. The excess is claimed from the counter in one
+   * atomic update (so each excess request is claimed by one trim only), then that many of the
+   * oldest are deleted through the (token, sorting) index, without skipping over the kept ones.
+   */
   private async trim(tokenId: string, limit: number): Promise<void> {
-    const old = await this.c.requests
-      .find({ token_id: tokenId }, { projection: { _id: 1 } })
-      .sort(NEWEST)
-      .skip(limit)
-      .toArray();
-    if (old.length > 0) await this.deleteIds(tokenId, old.map((d) => d._id));
+    const before = await this.c.tokens.findOneAndUpdate(
+      { _id: tokenId, request_count: { $gt: limit } },
+      { $set: { request_count: limit } },
+      { returnDocument: 'before', projection: { request_count: 1 } },
+    );
+    let owed = before ? before.request_count - limit : 0;
+    while (owed > 0) {
+      const oldest = await this.c.requests
+        .find({ token_id: tokenId }, { projection: { _id: 1 } })
+        .sort(OLDEST)
+        .limit(Math.min(owed, DELETE_CHUNK))
+        .toArray();
+      if (oldest.length === 0) break;
+      // A concurrent trim may have taken some of these; then the next oldest are ours.
+      owed -= await this.removeIds(tokenId, oldest.map((d) => d._id));
+    }
+    // Nothing left to take: what was claimed but not deleted goes back on the counter.
+    if (owed > 0) await this.c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: owed } });
+  }
+
+  /** Deletes the given requests of the token with their files; leaves the counter alone. */
+  private async removeIds(tokenId: string, ids: string[]): Promise<number> {
+    const res = await this.c.requests.deleteMany({ _id: { $in: ids }, token_id: tokenId });
+    await this.c.files.deleteMany({ request_uuid: { $in: ids }, token_id: tokenId });
+    return res.deletedCount;
   }
 
   /** Deletes the given requests of the token with their files; adjusts the token's count. */
   private async deleteIds(tokenId: string, ids: string[]): Promise<number> {
-    const res = await this.c.requests.deleteMany({ _id: { $in: ids }, token_id: tokenId });
-    await this.c.files.deleteMany({ request_uuid: { $in: ids }, token_id: tokenId });
-    if (res.deletedCount > 0) {
-      await this.c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: -res.deletedCount } });
+    // Down first, so the counter is never above the real count (see the file comment).
+    await this.c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: -ids.length } });
+    const deleted = await this.removeIds(tokenId, ids);
+    if (deleted < ids.length) {
+      await this.c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: ids.length - deleted } });
     }
-    return res.deletedCount;
+    return deleted;
   }
 
   /** After deletions: if the token's latest request is gone, point it at the newest remaining one. */
@@ -134,22 +170,45 @@ export class MongoRequestRepo implements RequestRepo {
     return d ? toRequest(d) : null;
   }
 
-  async list(tokenId: string, opts: RequestListOptions): Promise<Page<RequestRecord>> {
-    const filter = this.filter(tokenId, opts);
-    const perPage = Math.floor(opts.perPage);
+  async list(tokenId: string, opts: RequestListOptions): Promise<RequestPage> {
+    const { filter, filtered } = this.filter(tokenId, opts);
+    const perPage = Math.max(0, Math.floor(opts.perPage));
     const page = Math.max(1, Math.floor(opts.page));
-    const [docs, total] = await Promise.all([
-      perPage > 0
-        ? this.c.requests
-            .find(filter, { projection: NO_TEXT })
-            .sort(opts.sorting === 'oldest' ? OLDEST : NEWEST)
-            .skip((page - 1) * perPage)
-            .limit(perPage)
-            .toArray()
-        : Promise.resolve([] as RequestDoc[]),
-      this.c.requests.countDocuments(filter),
+    const [docs, count] = await Promise.all([
+      this.page(tokenId, filter, opts.sorting === 'oldest' ? OLDEST : NEWEST, (page - 1) * perPage, perPage),
+      filtered ? this.boundedCount(filter) : this.tokenCount(tokenId),
     ]);
-    return { items: docs.map(toRequest), total };
+    const items = docs.map(toRequest);
+    return filtered && count > COUNT_BOUND ? { items, total: COUNT_BOUND, totalCapped: true } : { items, total: count };
+  }
+
+  /**
+   * One page in order. Past the first page, the page's ids come first from a query the
+   * (token, sorting, ins, _id) index covers, then only those documents: skipping 45,000 requests
+   * then walks index keys rather than reading 45,000 documents.
+   */
+  private async page(tokenId: string, filter: Filter<RequestDoc>, sort: typeof NEWEST | typeof OLDEST, skip: number, limit: number): Promise<RequestDoc[]> {
+    if (limit === 0) return [];
+    if (skip === 0) return this.c.requests.find(filter, { projection: NO_TEXT }).sort(sort).limit(limit).toArray();
+    const keys = await this.c.requests.find(filter, { projection: { _id: 1 } }).sort(sort).skip(skip).limit(limit).toArray();
+    if (keys.length === 0) return [];
+    const ids = keys.map((k) => k._id);
+    const docs = await this.c.requests.find({ _id: { $in: ids }, token_id: tokenId }, { projection: NO_TEXT }).toArray();
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    // A request deleted between the two reads is left out.
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Matches counted up to COUNT_BOUND + 1 only: more than the bound means "capped". */
+  private boundedCount(filter: Filter<RequestDoc>): Promise<number> {
+    return this.c.requests.countDocuments(filter, { limit: COUNT_BOUND + 1 });
+  }
+
+  /** All of the token's requests: its counter, exact and without counting (file comment). */
+  private async tokenCount(tokenId: string): Promise<number> {
+    const tok = await this.c.tokens.findOne({ _id: tokenId }, { projection: { request_count: 1 } });
+    if (!tok) return this.c.requests.countDocuments({ token_id: tokenId }, { limit: COUNT_BOUND + 1 });
+    return Math.max(0, tok.request_count);
   }
 
   async update(tokenId: string, uuid: string, patch: RequestPatch): Promise<RequestRecord | null> {
@@ -176,13 +235,18 @@ export class MongoRequestRepo implements RequestRepo {
   }
 
   async deleteMany(tokenId: string, filter: RequestFilter): Promise<number> {
-    const f = this.filter(tokenId, filter);
+    const { filter: f } = this.filter(tokenId, filter);
     let total = 0;
+    let from: number | null = null;
     for (;;) {
-      const batch = await this.c.requests.find(f, { projection: { _id: 1 } }).limit(DELETE_BATCH).toArray();
-      if (batch.length === 0) break;
-      total += await this.deleteIds(tokenId, batch.map((d) => d._id));
-      if (batch.length < DELETE_BATCH) break;
+      // Oldest first from where the last chunk ended (deleted requests no longer match, so only
+      // non-matching ones at that one sorting value are read again).
+      const where: Filter<RequestDoc> = from === null ? f : { $and: [f, { sorting: { $gte: from } }] };
+      const chunk = await this.c.requests.find(where, { projection: { _id: 1, sorting: 1 } }).sort(OLDEST).limit(DELETE_CHUNK).toArray();
+      if (chunk.length === 0) break;
+      total += await this.deleteIds(tokenId, chunk.map((d) => d._id));
+      if (chunk.length < DELETE_CHUNK) break;
+      from = chunk[chunk.length - 1]!.sorting;
     }
     if (total > 0) await this.refreshLatest(tokenId);
     return total;

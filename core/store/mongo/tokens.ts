@@ -10,6 +10,7 @@ import {
   type TokenRepo,
   type TokenWithStats,
 } from '../types.js';
+import { deleteInChunks } from './chunks.js';
 import { defined, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
 
 /** Compares aliases ignoring case (index alias_any_case). */
@@ -82,8 +83,9 @@ export class MongoTokenRepo implements TokenRepo {
 
   async delete(uuid: string): Promise<boolean> {
     const res = await this.c.tokens.deleteOne({ _id: uuid });
-    await this.c.requests.deleteMany({ token_id: uuid });
-    await this.c.files.deleteMany({ token_id: uuid });
+    // In chunks: a token may hold up to MAX_REQUEST_LIMIT (1,000,000) requests.
+    await deleteInChunks(this.c.requests, { token_id: uuid });
+    await deleteInChunks(this.c.files, { token_id: uuid });
     await this.c.workflows.deleteOne({ _id: uuid });
     await this.c.shares.deleteOne({ _id: uuid });
     await this.c.replays.deleteMany({ token_id: uuid });
