@@ -78,8 +78,13 @@ function readLimited(req: IncomingMessage, declaredLength: string | undefined, l
         req.removeAllListeners('data');
         req.resume();
         fail(new PayloadTooLarge(`Body larger than ${limit} bytes`));
-      } else if (sink) sink.write(chunk);
-      else chunks.push(chunk);
+      } else if (sink) {
+        // The file is behind the network: stop reading rather than hold what it has not written.
+        if (!sink.write(chunk)) {
+          req.pause();
+          sink.drained(() => req.resume());
+        }
+      } else chunks.push(chunk);
     });
     req.on('end', () => {
       if (sink) sink.end().then(resolve, fail);
@@ -153,7 +158,10 @@ export function createCaptureHandler(s: CaptureServices) {
     }
 
     const headers = headersOf(req);
-    const received = await readLimited(req, headers['content-length']?.[0], config.MAX_BODY_BYTES, store.bodyFiles?.sink());
+    const declaredLength = headers['content-length']?.[0];
+    // A body declared small enough never needs the file sink (most captures: no extra work).
+    const sink = store.bodyFiles && !(Number(declaredLength) <= store.bodyFiles.threshold) ? store.bodyFiles.sink() : undefined;
+    const received = await readLimited(req, declaredLength, config.MAX_BODY_BYTES, sink);
     try {
       await captureBody(req, res, started, sub, token, now, rawUrl, path, search, afterRef, headers, received);
     } finally {

@@ -7,8 +7,8 @@
 // A record whose body is in a file gets `body` as an accessor that reads the file on first use, so
 // every reader (views, raw, exports, actions, forwarding, realtime) sees the same Buffer as before
 // and only the readers that need the bytes pay for them.
-import { createReadStream, existsSync, mkdirSync, readFileSync, type ReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type ReadStream, type WriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestRecord, RequestRepo } from '../types.js';
 
@@ -56,7 +56,9 @@ export function bodyStream(record: RequestRecord): ReadStream | null {
 
 /** Receives one capture's body: in memory up to the threshold, in a file past it. */
 export interface BodySink {
-  write(chunk: Buffer): void;
+  /** False: the file is behind; wait for `drained` before writing more (backpressure). */
+  write(chunk: Buffer): boolean;
+  drained(then: () => void): void;
   /** The body: a Buffer, or the file it is in. */
   end(): Promise<{ buffer: Buffer } | { file: string; size: number }>;
   /** Removes the file (failed or refused capture). */
@@ -95,32 +97,45 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     const chunks: Buffer[] = [];
     let size = 0;
     let file: string | null = null;
-    let writing: Promise<void> = Promise.resolve();
+    let out: WriteStream | null = null;
     let failed: unknown = null;
-    // Appends in order; a failed write fails end().
-    const append = (data: Buffer) => {
-      const target = file!;
-      writing = writing.then(() => writeFile(target, data, { flag: 'a' })).catch((err) => void (failed ??= err));
-    };
     return {
       write(chunk) {
         size += chunk.length;
-        if (file) return append(chunk);
+        if (out) return out.write(chunk);
         chunks.push(chunk);
-        if (size > threshold) {
-          file = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
-          append(Buffer.concat(chunks, size));
-          chunks.length = 0;
-        }
+        if (size <= threshold) return true;
+        file = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+        out = createWriteStream(file, { mode: 0o600 });
+        out.on('error', (err) => void (failed ??= err));
+        let ok = true;
+        for (const c of chunks) ok = out.write(c);
+        chunks.length = 0;
+        return ok;
+      },
+      drained(then) {
+        if (out) out.once('drain', then);
+        else then();
       },
       async end() {
-        if (!file) return { buffer: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
-        await writing;
-        if (failed) throw failed;
-        return { file, size };
+        if (!out) return { buffer: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+        const stream = out;
+        await new Promise<void>((resolve) => {
+          if (failed) return resolve();
+          stream.once('error', () => resolve());
+          stream.end(resolve);
+        });
+        if (failed) {
+          await rm(file!, { force: true });
+          throw failed;
+        }
+        return { file: file!, size };
       },
       discard() {
-        if (file) void writing.then(() => rm(file!, { force: true }));
+        if (!out) return;
+        const target = file!;
+        out.destroy();
+        out.once('close', () => void rm(target, { force: true }));
       },
     };
   }
@@ -164,6 +179,12 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
       }
     }
     let removed = 0;
+    // Bodies of captures a crash interrupted: nothing receives for an hour.
+    for (const f of await readdir(tmpDir).catch(() => [] as string[])) {
+      const file = path.join(tmpDir, f);
+      const info = await stat(file).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > 3_600_000 && (await rm(file, { force: true }).then(() => true))) removed++;
+    }
     for (const key of sweepState.queue.splice(0, limit)) {
       const [tokenId, uuid] = key.split('/') as [string, string];
       if (await inner.get(tokenId, uuid)) continue;
