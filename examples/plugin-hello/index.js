@@ -13,7 +13,7 @@ class Greeter {
 }
 const GREETER = Symbol('hello.Greeter');
 
-export default ({ definePlugin, defineAction, variableName, boolean, z }) =>
+export default ({ definePlugin, defineAction, variableName, boolean, z, LOGGER }) =>
   definePlugin({
     name: '@capture-examples/plugin-hello',
 
@@ -21,6 +21,11 @@ export default ({ definePlugin, defineAction, variableName, boolean, z }) =>
     // other plugins, while core's services (HTTP_CLIENT, CLOCK...) resolve from the parent.
     register(container) {
       container.register(GREETER, { useValue: new Greeter('!') });
+      // Overrides a core service for this plugin only: our actions' ctx.services.logger (and
+      // container.resolve(LOGGER)) tag every line with the plugin; other plugins keep core's logger.
+      if (container.isRegistered(LOGGER, true)) {
+        container.registerInstance(LOGGER, container.resolve(LOGGER).child({ plugin: '@capture-examples/plugin-hello' }));
+      }
     },
 
     actions: [
@@ -36,8 +41,9 @@ export default ({ definePlugin, defineAction, variableName, boolean, z }) =>
         }),
         sets: ['<variable_name>'],
         untemplated: ['variable_name'],
-        execute({ params, vars, response, log, container }) {
+        execute({ params, vars, response, log, container, services }) {
           const greeting = container.resolve(GREETER).greet(params.name);
+          services.logger.info('Greeted', { name: params.name });
           vars.set(params.variable_name, greeting);
           if (params.respond) {
             response.content = greeting;
