@@ -1,7 +1,8 @@
 // The action types known to this process, each with the plugin (and container) it came from.
 import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
 import { z } from 'zod';
-import { ValidationError, type FieldErrors } from '../errors.js';
+import { ValidationError } from '../errors.js';
+import { parameterErrors } from '../sdk/parameter-errors.js';
 import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';
 import { secretPaths, type SecretPath } from './secret-params.js';
 
@@ -39,18 +40,6 @@ export function parametersJsonSchema(def: AnyActionDefinition): Record<string, u
   const schema = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   const { $schema, ...rest } = schema;
   return { $schema, title: def.title, description: def.description, ...rest };
-}
-
-// A field holding `$variable$` can only be checked once the variable is replaced at run time.
-const HAS_VARIABLE = /\$[^\s$][^$\n]*\$/;
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let cur = root;
-  for (const key of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
-  }
-  return cur;
 }
 
 export interface RegisteredProvider {
@@ -212,17 +201,8 @@ export class ActionRegistry {
     if (typeof params !== 'object' || Array.isArray(params)) {
       throw new ValidationError('parameters must be an object', { parameters: ['must be an object'] });
     }
-    const result = entry.definition.parameters.safeParse(params);
-    if (result.success) return params as Record<string, unknown>;
-    const errors: FieldErrors = {};
-    for (const issue of result.error.issues) {
-      const raw = valueAt(params, issue.path);
-      if (typeof raw === 'string' && HAS_VARIABLE.test(raw)) continue;
-      const key = ['parameters', ...issue.path.map(String)].join('.');
-      (errors[key] ??= []).push(raw === undefined && issue.code !== 'custom' ? 'is required' : issue.message);
-    }
-    const first = Object.entries(errors)[0];
-    if (!first) return params as Record<string, unknown>;
-    throw new ValidationError(`${first[0]}: ${first[1][0]}`, errors);
+    const problem = parameterErrors(entry.definition, params as Record<string, unknown>);
+    if (problem) throw new ValidationError(problem.message, problem.errors);
+    return params as Record<string, unknown>;
   }
 }

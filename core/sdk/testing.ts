@@ -1,10 +1,11 @@
 // Runs one action the way the chain runner does (variables replaced, parameters parsed, errors
-// captured), with in-memory services and no server. For plugin tests.
+// captured), with in-memory services and no server. For plugin tests. The chain runner is the
+// host's, reached through the ActionRunner interface (./runner.ts), not imported from core/actions.
 import { container as rootContainer, type DependencyContainer } from './container.js';
-import { ActionRegistry } from '../actions/registry.js';
 import { silentLogger } from './logger.js';
+import { parameterErrors, type ParameterFieldErrors } from './parameter-errors.js';
 import type { CompiledRule } from './redaction.js';
-import { runChain, type ChainLine } from '../actions/runner.js';
+import { actionRunner, type ChainLine } from './runner.js';
 import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
@@ -213,23 +214,26 @@ export interface RunActionResult {
   later: Array<{ delay: number; type: string; parameters: Record<string, unknown> }>;
 }
 
+export { useActionRunner } from './runner.js';
+export type { ActionRunner, ChainLine, RunnerInput, RunnerResult } from './runner.js';
+
 export async function runAction(action: AnyActionDefinition, params: Record<string, unknown>, options: RunActionOptions = {}): Promise<RunActionResult> {
-  const registry = new ActionRegistry();
-  registry.addAll('test', [action, ...(options.actions ?? [])], options.container ?? rootContainer.createChildContainer());
   const token = { ...TEST_TOKEN, ...options.token };
   const request = testRequest(options.request);
   const rawBody = options.rawBody ?? Buffer.from(request.content);
   const globals = options.services?.globals ?? memoryGlobals(options.globals);
   const services = testServices({ ...options.services, globals });
-  const r = await runChain({
+  const r = await (await actionRunner()).run({
+    definitions: [action, ...(options.actions ?? [])],
+    container: options.container ?? rootContainer.createChildContainer(),
     token,
     request,
     rawBody,
-    registry,
     services,
+    params,
+    order: options.order ?? 1,
     budgetMs: options.budgetMs,
     variables: options.vars,
-    actions: [{ uuid: '33333333-3333-4333-8333-333333333333', type: action.type, order: options.order ?? 1, parameters: params }],
   });
   return {
     vars: r.runtimeVariables,
@@ -247,9 +251,22 @@ export async function runAction(action: AnyActionDefinition, params: Record<stri
   };
 }
 
-/** Validates parameters as the API does on create (throws the 422 ValidationError). */
+/** What validateParams throws: the message and fields of the API's 422 for the same parameters. */
+export class ParameterValidationError extends Error {
+  readonly status = 422;
+  constructor(
+    message: string,
+    readonly errors: ParameterFieldErrors,
+  ) {
+    super(message);
+  }
+}
+
+/** Validates parameters as the API does on create (throws ParameterValidationError, the API's 422). */
 export function validateParams(action: AnyActionDefinition, params: unknown): Record<string, unknown> {
-  const registry = new ActionRegistry();
-  registry.addAll('test', [action]);
-  return registry.validate(action.type, params, { allowDeprecated: true });
+  const given = params ?? {};
+  if (typeof given !== 'object' || Array.isArray(given)) throw new ParameterValidationError('parameters must be an object', { parameters: ['must be an object'] });
+  const problem = parameterErrors(action, given as Record<string, unknown>);
+  if (problem) throw new ParameterValidationError(problem.message, problem.errors);
+  return given as Record<string, unknown>;
 }
