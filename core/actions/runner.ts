@@ -301,8 +301,9 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     try {
       await Promise.race([Promise.resolve().then(() => def.execute(ctx, parsed.data)), budgetSpent]);
     } catch (e) {
-      if (e !== undefined && e === budgetError) {
-        fail(step, e.message);
+      const spent = budgetError;
+      if (spent && e === spent) {
+        fail(step, spent.message);
         stopped = true;
       } else {
         fail(step, message(e));

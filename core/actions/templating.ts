@@ -144,23 +144,36 @@ export function templateHeaderLines(text: string, resolve: Resolver): string {
     .join('\n');
 }
 
+/** Sets an own property, `__proto__` included (as Object.fromEntries does; `=` would set the prototype). */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+/** A copy of `v` with variables replaced in every string (plain loops: this runs for every action of every capture). */
+function templateTree(v: unknown, resolve: Resolver): unknown {
+  if (typeof v === 'string') return template(v, resolve);
+  if (Array.isArray(v)) return v.map((x) => templateTree(x, resolve));
+  if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) put(out, k, templateTree((v as Record<string, unknown>)[k], resolve));
+    return out;
+  }
+  return v;
+}
+
 /**
  * Replaces variables in every string inside `value` (objects and arrays recursively). Top-level
  * keys in `skip` are left as typed; top-level keys in `headerLines` are templated as header lines.
  */
 export function templateValue<T>(value: T, resolve: Resolver, skip: readonly string[] = [], headerLines: readonly string[] = []): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return template(v, resolve);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    }
-    return v;
-  };
-  const top = (k: string, x: unknown): unknown =>
-    skip.includes(k) ? x : headerLines.includes(k) && typeof x === 'string' ? templateHeaderLines(x, resolve) : walk(x);
   if (value && typeof value === 'object' && !Array.isArray(value) && (skip.length || headerLines.length)) {
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, top(k, x)])) as T;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) {
+      const x = (value as Record<string, unknown>)[k];
+      put(out, k, skip.includes(k) ? x : headerLines.includes(k) && typeof x === 'string' ? templateHeaderLines(x, resolve) : templateTree(x, resolve));
+    }
+    return out as T;
   }
-  return walk(value) as T;
+  return templateTree(value, resolve) as T;
 }

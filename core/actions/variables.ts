@@ -14,14 +14,28 @@ function parseCreatedAt(s: string): number {
   return Number.isNaN(t) ? Date.now() : t;
 }
 
-/** The sub-path after the token id or alias; `/` when there is none. */
-function subPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string {
-  let pathname = '/';
+/** Pathnames of recent URLs: captures of one token repeat the same URL, and parsing one costs more than the rest of the request's variables. */
+const pathnames = new Map<string, string | null>();
+const MAX_PATHNAMES = 256;
+
+/** The URL's pathname, or null when it does not parse. */
+function pathnameOf(url: string): string | null {
+  let pathname = pathnames.get(url);
+  if (pathname !== undefined) return pathname;
   try {
     pathname = new URL(url, 'http://localhost').pathname;
   } catch {
-    return '/';
+    pathname = null;
   }
+  if (pathnames.size >= MAX_PATHNAMES) pathnames.clear();
+  pathnames.set(url, pathname);
+  return pathname;
+}
+
+/** The sub-path after the token id or alias; `/` when there is none. */
+function subPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string {
+  const pathname = pathnameOf(url);
+  if (pathname === null) return '/';
   const segments = pathname.split('/');
   const first = decodeURIComponent(segments[1] ?? '');
   if (first === token.uuid || (token.alias && first === token.alias)) return '/' + segments.slice(2).join('/');
@@ -100,8 +114,7 @@ export class VariableScope implements Variables {
    * Variables first (with modifiers), then paths into JSON variables (with modifiers): so the
    * documented `$example.json$` escapes a document even when it has a "json" key.
    */
-  readonly resolve = (name: string): string | undefined =>
-    resolveWithModifiers(name, this.lookup) ?? resolveWithModifiers(name, (n) => this.jsonPath(n));
+  readonly resolve = (name: string): string | undefined => resolveWithModifiers(name, this.lookup) ?? resolveWithModifiers(name, this.jsonLookup);
 
   constructor(
     private readonly base: Map<string, string>,
@@ -143,6 +156,8 @@ export class VariableScope implements Variables {
   /** A name without modifiers: runtime, then request, then `global.x` or a global's own name. */
   private readonly lookup = (name: string): string | undefined =>
     this.runtime.get(name) ?? this.base.get(name) ?? (name.startsWith('global.') ? this.globals.get(name.slice(7)) : undefined) ?? this.globals.get(name);
+
+  private readonly jsonLookup = (name: string): string | undefined => this.jsonPath(name);
 
   /**
    * `$json.order.items.1.sku$` where an earlier variable (`json`, `http.content`,
