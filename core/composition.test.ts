@@ -1,7 +1,7 @@
 // The composition root's ordering and checks of typed module keys (core/composition.ts), and that
 // the service's own modules declare an order that starts providers first.
 import { describe, expect, it } from 'vitest';
-import { CompositionError, defineKey, moduleServices, orderModules, ServiceRegistry, type ModuleDeclaration } from './composition.js';
+import { CompositionError, defineKey, moduleServices, orderModules, ServiceRegistry, withDefaults, type ModuleDeclaration } from './composition.js';
 import { loadModules } from './modules.js';
 import { startTestServer } from '../test/helpers/server.js';
 import { ACTIONS, ERROR_LOG, JOBS, MAILER } from './service-keys.js';
@@ -60,6 +60,30 @@ describe('orderModules', () => {
     const byName = new Map((await loadModules()).map((m) => [m.name, m]));
     expect(byName.get('actions')!.uses).toEqual(expect.arrayContaining([JOBS, ERROR_LOG, MAILER]));
     expect(byName.get('replay')!.uses).toEqual(expect.arrayContaining([JOBS, ACTIONS]));
+  });
+});
+
+describe('withDefaults', () => {
+  interface Decl extends ModuleDeclaration {
+    defaults?(): readonly Decl[];
+  }
+  const aMaker: Decl = { name: 'a-maker', provides: [A], requires: [C], defaults: () => [{ name: 'c-maker', provides: [C] }] };
+  const reader: Decl = { name: 'reader', requires: [A, B], defaults: () => [aMaker, { name: 'b-default', provides: [B] }] };
+
+  it("adds a module's default providers of the keys the list lacks, theirs too, before it", () => {
+    expect(names(withDefaults([{ name: 'b-maker', provides: [B] }, reader]))).toEqual(['b-maker', 'c-maker', 'a-maker', 'reader']);
+    expect(names(orderModules(withDefaults([reader])))).toEqual(['c-maker', 'a-maker', 'b-default', 'reader']);
+  });
+
+  it('adds nothing when the list provides every required key, and leaves a key without a default to orderModules', () => {
+    const full: Decl[] = [{ name: 'a', provides: [A] }, { name: 'b', provides: [B] }, reader];
+    expect(withDefaults(full)).toEqual(full);
+    expect(() => orderModules(withDefaults([{ name: 'needy', requires: [C] }]))).toThrow('Module "needy" requires "c", which no module provides');
+  });
+
+  it('lets the actions module start alone with the modules it cannot run without', async () => {
+    const { createActionsModule } = await import('./actions/module.js');
+    expect(names(orderModules(withDefaults([createActionsModule()])))).toEqual(['plugins', 'globals', 'databases', 'providers', 'workflows', 'templates', 'actions']);
   });
 });
 
