@@ -383,8 +383,11 @@ export const migrations: Migration[] = [
     // most (method, type, ip, created_at), so those filters and their counts never read a row, with
     // an index each; request_text is a trigram full-text index of the body as text (what `content`
     // and bare words search), which answers substring searches of 3 or more characters. Both are
-    // filled by the catch-up (batch-writer.ts) with the keys, not by the capture's commit; every
-    // deletion takes them with it (trigger).
+    // filled by the catch-up (batch-writer.ts) with the keys, not by the capture's commit. A
+    // deletion takes its keys with it (trigger) but not its request_text entry: deleting one costs
+    // about 0.5 ms, which trimming would add to every capture past a token's limit. A stale entry
+    // is harmless (a seq is never reused, and a search only keeps seqs still in request_keys); it
+    // costs disk until the index is purged (contentless_delete allows that later, in bulk).
     version: 21,
     up: `
       DROP TRIGGER requests_unkey;
@@ -408,7 +411,6 @@ export const migrations: Migration[] = [
         DELETE FROM request_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
         DELETE FROM request_ids WHERE u = OLD.uuid AND sq = OLD.seq;
         DELETE FROM request_files WHERE request_uuid = OLD.uuid;
-        DELETE FROM request_text WHERE rowid = OLD.seq;
       END;
     `,
   },

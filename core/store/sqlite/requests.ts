@@ -3,6 +3,7 @@ import { compileSql } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
 import type { RequestFilter, RequestRecord, RequestRepo } from '../types.js';
 import { json } from './batch-writer.js';
+import { DELETE_CHUNK, yieldToLoop } from './chunks.js';
 import { inThreadWriter, type CaptureWriter } from './capture-writer.js';
 
 type Row = Record<string, unknown>;
@@ -77,12 +78,6 @@ function where(tokenId: string, f: RequestFilter): { sql: string; params: unknow
 
 /** The FROM clause a filter needs: the token index alone, or joined to the rows. */
 const fromFor = (w: { needsRow: boolean }): string => (w.needsRow ? KEYED : 'request_keys k');
-
-/** Requests a chunked delete removes per transaction: short enough for captures to get the lock between. */
-export const DELETE_CHUNK = 2_000;
-
-/** Lets the event loop (and so the capture writer) run between two chunks of a long job. */
-export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * `writer` stores captures (insert): on this connection by default, or on a writer thread with its

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { DELETE_CHUNK, yieldToLoop } from './chunks.js';
 import { AliasTaken, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../types.js';
 
 type Row = Record<string, unknown>;
@@ -59,6 +60,8 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
   // then any not caught up yet, past the watermark.
   const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
   const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
+  const delChunk = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ${DELETE_CHUNK})`);
+  const deleteChunk = db.transaction((uuid: string) => delChunk.run(uuid).changes);
   const deleteToken = db.transaction((uuid: string) => {
     delRequests.run(uuid);
     delPending.run(uuid);
@@ -130,6 +133,9 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
       // Its requests go with it (their files cascade from them); a capture stored after this has
       // its token checked by the writer, and one caught up without its token is dropped there.
       await sync();
+      // Its requests first, in short chunks that let captures in between (a token may hold a
+      // million); then the few left (captures meanwhile) with the token, in one transaction.
+      while (deleteChunk.immediate(uuid) === DELETE_CHUNK) await yieldToLoop();
       return deleteToken.immediate(uuid);
     },
     async list(teamId, opts) {

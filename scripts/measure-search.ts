@@ -1,0 +1,91 @@
+// Times the request list's query forms on one SQLite token holding many requests (issue 17):
+// median of several runs per form, through RequestRepo.list as the API calls it.
+// Usage: npx tsx scripts/measure-search.ts [requests=1000000] [runs=7]
+// Seeds directly through the store's connection (big transactions, then one catch-up), not HTTP.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseQuery } from '../core/store/query/index.js';
+import { createSqliteStore } from '../core/store/sqlite/index.js';
+
+const total = Number(process.argv[2] ?? 1_000_000);
+const runs = Number(process.argv[3] ?? 7);
+const dir = mkdtempSync(join(tmpdir(), 'measure-search-'));
+const file = join(dir, 'capture.sqlite');
+const seeding = createSqliteStore(file, { writer: 'in-thread' });
+const now = Date.now();
+const token = randomUUID();
+
+await seeding.tokens.create({
+  uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
+  premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'measure', default_content: '', default_status: 200,
+  default_content_type: 'text/plain', request_limit: total, description: null, group_id: null, password_hash: null,
+  created_at: now, updated_at: now, expires_at: null, team_id: null,
+});
+
+const METHODS = ['GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH'];
+const STATUS = ['paid', 'pending', 'failed', 'refunded'];
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett'];
+const insert = seeding.db.prepare(`INSERT INTO requests (uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type,
+  body, size, query, headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra)
+  VALUES (?, ?, 'web', NULL, ?, 'localhost', ?, 'curl/8', ?, 'text/plain', ?, ?, NULL, ?, NULL, '[]', '[]', '[]', 0.001, ?, ?, ?, ?, '{}')`);
+const t0 = performance.now();
+const seedBatch = seeding.db.transaction((from: number, to: number) => {
+  for (let i = from; i < to; i++) {
+    const body = Buffer.from(
+      `order ord-${i} for ${WORDS[i % 10]}-${i % 997} status ${STATUS[i % 4]} from customer${i % 5003}@example.com`,
+    );
+    const created = now - (total - i) * 2_000; // one every 2 s, the newest now
+    const headers = i % 50 === 0 ? '{"content-type":["text/plain"],"x-trace":["t' + i + '"]}' : '{"content-type":["text/plain"]}';
+    insert.run(randomUUID(), token, `10.0.${(i >> 8) & 255}.${i & 255}`, METHODS[i % 7], `http://localhost/p/${i % 100}`, body, body.length,
+      headers, i % 1000 === 0 ? 'flagged' : null, 1_700_000_000_000_000 + i, created, created);
+  }
+});
+for (let i = 0; i < total; i += 50_000) seedBatch(i, Math.min(total, i + 50_000));
+const t1 = performance.now();
+await seeding.close();
+// Opened again, the store catches up the rows stored behind its writer's back: token index, UUID index, full-text index.
+const store = createSqliteStore(file, { writer: 'in-thread' });
+const t2 = performance.now();
+console.log(`seeded ${total} requests: inserts ${((t1 - t0) / 1000).toFixed(1)} s, catch-up (indexes) ${((t2 - t1) / 1000).toFixed(1)} s`);
+
+const forms: Array<[string, string | null, { sorting?: 'newest' | 'oldest'; page?: number }]> = [
+  ['bare word (rare)', 'ord-123456', {}],
+  ['bare word (common)', 'foxtrot', {}],
+  ['phrase', '"status refunded"', {}],
+  ['field:value', 'method:PUT', {}],
+  ['field:value (ip)', 'ip:10.0.3.7', {}],
+  ['wildcard/prefix', 'content:ord-12345*', {}],
+  ['wildcard (short prefix)', 'content:ord*', {}],
+  ['range with date math', 'created_at:[now-1d TO now]', {}],
+  ['range + method', 'created_at:[now-7d TO now-6d] AND method:DELETE', {}],
+  ['AND/OR/NOT', '(method:PUT OR method:DELETE) AND NOT content:failed', {}],
+  ['_exists_', '_exists_:note', {}],
+  ['_exists_ (header)', '_exists_:headers.x-trace', {}],
+  ['newest page=900', null, { sorting: 'newest', page: 900 }],
+  ['newest page=1', null, { sorting: 'newest', page: 1 }],
+];
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+for (const [name, q, o] of forms) {
+  const times: number[] = [];
+  let total = 0;
+  let capped = false;
+  for (let r = 0; r < runs; r++) {
+    const s = performance.now();
+    const page = await store.requests.list(token, {
+      query: q ? parseQuery(q) : null, now: Date.now(), sorting: o.sorting ?? 'oldest', page: o.page ?? 1, perPage: 50,
+    });
+    times.push(performance.now() - s);
+    total = page.total;
+    capped = page.totalCapped ?? false;
+  }
+  console.log(`${name.padEnd(26)} ${(q ?? '').padEnd(52)} median ${median(times).toFixed(1).padStart(7)} ms  min ${Math.min(...times).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  total ${total}${capped ? ' (capped)' : ''}`);
+}
+
+const d0 = performance.now();
+const deleted = await store.requests.deleteMany(token, { query: parseQuery('method:GET'), now: Date.now() });
+console.log(`deleteMany method:GET: ${deleted} rows in ${((performance.now() - d0) / 1000).toFixed(2)} s (chunked)`);
+if (process.env.KEEP) { console.log(file); process.exit(0); }
+await store.close();
+rmSync(dir, { recursive: true, force: true });
