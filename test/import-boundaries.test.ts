@@ -16,7 +16,7 @@
 //      renderers (core/tokens/tokens.schema.ts, core/capture/request-view.ts, core/error-response.ts,
 //      core/tokens/access.ts); core/http imports them, never the reverse. The composition root may
 //      import core/http because it is where routers are mounted: core/main.ts, core/server.ts,
-//      core/modules.ts, and each feature's module file (core/<feature>/module.ts or
+//      core/modules.ts, core/service-module.ts (the module contract: routers' type), and each feature's module file (core/<feature>/module.ts or
 //      core/<feature>/<name>.module.ts), which wires its services to its routers.
 //   3. The SDK stands alone. Files of core/sdk/ import only other core/sdk/ files (and packages);
 //      core/sdk/testing.ts too (it runs actions through the ActionRunner interface the host
@@ -47,7 +47,7 @@ function tsFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const COMPOSITION_ROOT = new Set(['core/main.ts', 'core/server.ts', 'core/modules.ts']);
+const COMPOSITION_ROOT = new Set(['core/main.ts', 'core/server.ts', 'core/modules.ts', 'core/service-module.ts']);
 const isFeatureModule = (file: string) => /^core\/[^/]+\/(module|[^/]+\.module)\.ts$/.test(file);
 const isPluginTest = (file: string) => /^plugins\/[^/]+\/test\//.test(file) || file.endsWith('.test.ts');
 const PLUGIN_CODE_MAY_IMPORT_SDK = new Set(['@capture/sdk']);
