@@ -9,8 +9,6 @@ import { RequestView } from '../capture/request-view.js';
 import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
-import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody } from '../databases/service.js';
-import { DatabaseListQuery } from './databases/databases.router.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
 import { ShareCreated, ShareStatusView } from './tokens/share.schema.js';
 import { ReplayBody, ReplayList, ReplayView } from './replay/replay.schema.js';
@@ -120,9 +118,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
   '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
   '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
-  '/databases': { get: { summary: "List the caller's hosted databases", query: DatabaseListQuery }, post: { summary: 'Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL)', body: DatabaseCreateBody, status: '201' } },
-  '/databases/{id}': { get: { summary: 'Get a database with its tables and bytes used' }, put: { summary: 'Rename a database', body: DatabaseUpdateBody }, delete: { summary: 'Delete a database with all its tables', status: '204' } },
-  '/databases/{id}/query': { post: { summary: 'Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)}', body: DatabaseQueryBody } },
   '/users': {
     post: { summary: 'Create a user in a new team of their own, with an API key (administrator key)', body: UserCreateBody, status: '201' },
     get: { summary: "The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s)", query: UserListQuery },
@@ -180,7 +175,6 @@ function captureOps(summary: string): Record<string, Op> {
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
   'get /token': { page: TokenView },
-  'get /databases': { page: Obj },
   'get /schedules': { page: Obj },
   'get /schedules/{schedule_id}/logs': { page: Obj },
   'get /users': { page: UserView },

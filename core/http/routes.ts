@@ -1,9 +1,10 @@
 // Every route object the service mounts, for /openapi.json (test/openapi.test.ts checks this list
 // against what the routers serve).
 import type { RouteDoc } from './route.js';
+import { databaseRoutes } from './databases/databases.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes];

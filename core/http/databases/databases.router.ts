@@ -1,53 +1,83 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import { requireUser } from '../../auth/access.js';
-import type { DatabaseService } from '../../databases/service.js';
-import { fromZod } from '../../errors.js';
+import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody, type DatabaseService } from '../../databases/service.js';
+import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { pageNumber, perPage } from '../paging.js';
+import { DatabaseListQuery, DatabaseView, QueryAnswerView } from './databases.schema.js';
 
-export const DatabaseListQuery = z.object({
-  per_page: perPage(15),
-  page: pageNumber,
-});
+interface DatabasesDeps {
+  services: HttpServices;
+  databases: DatabaseService;
+}
 
-const WHAT = 'Databases';
+const route = routeFor<DatabasesDeps>();
+const auth = { user: 'Databases' };
 
-/** The Databases API: a user's hosted SQL databases and their query endpoint. */
+/** The Databases API: a user's hosted SQL databases and their query endpoint. The service parses the bodies after checking databases are configured (403 first). */
+export const databaseRoutes = [
+  route({
+    method: 'post',
+    path: '/databases',
+    summary: 'Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL)',
+    auth,
+    body: DatabaseCreateBody,
+    bodyParsedByService: true,
+    response: { status: 201, schema: DatabaseView },
+    handler: (ctx, { databases }) => databases.create(ctx.input.userId, ctx.request.body),
+  }),
+  route({
+    method: 'get',
+    path: '/databases',
+    summary: "List the caller's hosted databases",
+    auth,
+    query: DatabaseListQuery,
+    response: { status: 200, schema: pageOf(DatabaseView) },
+    handler: async (ctx, { services, databases }) => {
+      const q = ctx.input.query;
+      const page = await databases.list(ctx.input.userId, { page: q.page, perPage: q.per_page });
+      return pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items, page.total, q.page, q.per_page);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/databases/{id}',
+    summary: 'Get a database with its tables and bytes used',
+    auth,
+    response: { status: 200, schema: DatabaseView },
+    handler: (ctx, { databases }) => databases.get(ctx.input.userId, ctx.params.id!),
+  }),
+  route({
+    method: 'put',
+    path: '/databases/{id}',
+    summary: 'Rename a database',
+    auth,
+    body: DatabaseUpdateBody,
+    bodyParsedByService: true,
+    response: { status: 200, schema: DatabaseView },
+    handler: (ctx, { databases }) => databases.rename(ctx.input.userId, ctx.params.id!, ctx.request.body),
+  }),
+  route({
+    method: 'delete',
+    path: '/databases/{id}',
+    summary: 'Delete a database with all its tables',
+    auth,
+    response: { status: 204 },
+    handler: async (ctx, { databases }) => {
+      await databases.delete(ctx.input.userId, ctx.params.id!);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/databases/{id}/query',
+    summary: 'Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)}',
+    auth,
+    body: DatabaseQueryBody,
+    bodyParsedByService: true,
+    response: { status: 200, schema: QueryAnswerView },
+    handler: (ctx, { databases }) => databases.queryApi(ctx.input.userId, ctx.params.id!, ctx.request.body),
+  }),
+];
+
 export function databasesRouter(services: HttpServices, databases: DatabaseService): Router<AppState> {
-  const router = new Router<AppState>();
-
-  router.post('/databases', async (ctx) => {
-    const user = requireUser(ctx.state.caller, WHAT);
-    ctx.status = 201;
-    ctx.body = await databases.create(user, ctx.request.body);
-  });
-
-  router.get('/databases', async (ctx) => {
-    const user = requireUser(ctx.state.caller, WHAT);
-    const q = DatabaseListQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const page = await databases.list(user, { page: q.data.page, perPage: q.data.per_page });
-    ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items, page.total, q.data.page, q.data.per_page);
-  });
-
-  router.get('/databases/:id', async (ctx) => {
-    ctx.body = await databases.get(requireUser(ctx.state.caller, WHAT), ctx.params.id!);
-  });
-
-  router.put('/databases/:id', async (ctx) => {
-    ctx.body = await databases.rename(requireUser(ctx.state.caller, WHAT), ctx.params.id!, ctx.request.body);
-  });
-
-  router.delete('/databases/:id', async (ctx) => {
-    await databases.delete(requireUser(ctx.state.caller, WHAT), ctx.params.id!);
-    ctx.status = 204;
-  });
-
-  router.post('/databases/:id/query', async (ctx) => {
-    ctx.body = await databases.queryApi(requireUser(ctx.state.caller, WHAT), ctx.params.id!, ctx.request.body);
-  });
-
-  return router;
+  return mountRoutes(new Router<AppState>(), databaseRoutes, { services, databases });
 }

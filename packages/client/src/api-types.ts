@@ -484,6 +484,127 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
+  /** Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL) */
+  "POST /databases": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      plan?: string;
+    };
+    status: 201;
+    response: {
+      id: string;
+      name: string;
+      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+      bytes_used: number | null;
+      tables_used: number | null;
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** List the caller's hosted databases */
+  "GET /databases": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 15); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: string;
+        name: string;
+        /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+        bytes_used: number | null;
+        tables_used: number | null;
+        created_at: string;
+        updated_at: string;
+      }[];
+    };
+  };
+  /** Get a database with its tables and bytes used */
+  "GET /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      name: string;
+      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+      bytes_used: number | null;
+      tables_used: number | null;
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Rename a database */
+  "PUT /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      id: string;
+      name: string;
+      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+      bytes_used: number | null;
+      tables_used: number | null;
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Delete a database with all its tables */
+  "DELETE /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)} */
+  "POST /databases/{id}/query": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      query: string;
+      params?: (unknown[] | { [key: string]: unknown }) | null;
+    };
+    status: 200;
+    response: {
+      result: { [key: string]: unknown }[] | null;
+      error: string | null;
+      /** milliseconds */
+      time: number;
+    };
+  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -1319,6 +1440,7 @@ export interface Operations {
         };
       }[];
       total: number;
+      total_capped: boolean;
       per_page: number;
       current_page: number;
       is_last_page: boolean;
@@ -2271,90 +2393,6 @@ export interface Operations {
     response: {
       data: { [key: string]: unknown }[];
     };
-  };
-  /** List the caller's hosted databases */
-  "GET /databases": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 15); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: { [key: string]: unknown }[];
-    };
-  };
-  /** Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL) */
-  "POST /databases": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      plan?: string;
-    };
-    status: 201;
-    response: { [key: string]: unknown };
-  };
-  /** Get a database with its tables and bytes used */
-  "GET /databases/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Rename a database */
-  "PUT /databases/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name: string;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Delete a database with all its tables */
-  "DELETE /databases/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)} */
-  "POST /databases/{id}/query": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      query: string;
-      params?: (unknown[] | { [key: string]: unknown }) | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
   };
   /** Create a user in a new team of their own, with an API key (administrator key) */
   "POST /users": {
