@@ -56,9 +56,11 @@ export function requestsRouter(services: HttpServices): Router<AppState> {
     ctx.body = {
       data: result.items.map((r) => requestView(r, token)),
       total: result.total,
+      // A filtered count stops at COUNT_BOUND: then `total` is that bound and more pages may follow.
+      total_capped: result.totalCapped ?? false,
       per_page,
       current_page: page,
-      is_last_page: page * per_page >= result.total,
+      is_last_page: result.totalCapped ? result.items.length < per_page : page * per_page >= result.total,
       from,
       to: result.items.length ? from + result.items.length - 1 : 0,
     };

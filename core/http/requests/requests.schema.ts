@@ -100,6 +100,8 @@ export const ForwardResult = z.object({
 export const RequestPage = z.object({
   data: z.array(RequestView),
   total: z.number().int(),
+  /** true: a search matched more than COUNT_BOUND (10,000) requests and `total` is that bound, not the exact count. */
+  total_capped: z.boolean(),
   per_page: z.number().int(),
   current_page: z.number().int(),
   is_last_page: z.boolean(),
