@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
 
 export type { Logger, LogLevel } from './logger.js';
 export { consoleLogger } from './logger.js';
-import type { CapturedRequest } from './types.js';
+import type { CapturedRequest } from './request.js';
 
 export interface HttpRequest {
   method: string;

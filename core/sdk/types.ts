@@ -1,56 +1,10 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { z } from 'zod';
 import type { ActionRedactionRule } from './redaction.js';
+import type { CapturedRequest } from './request.js';
 import type { Services } from './services.js';
 
-export interface CapturedFile {
-  id: string;
-  /** Form field name (or 'attachment' for e-mail). */
-  name: string;
-  filename: string;
-  size: number;
-  content_type: string;
-  /** The bytes, when the capture pipeline hands them to the actions (`$request.file.x.content$`). */
-  content?: Buffer | string;
-  /** Download URL of the stored file. */
-  link?: string;
-}
-
-/** The captured request as the API shows it (`GET /token/{id}/request/{id}`). */
-export interface CapturedRequest {
-  uuid: string;
-  token_id: string;
-  type: 'web' | 'email' | 'dns';
-  method: string;
-  url: string;
-  hostname: string;
-  ip: string;
-  user_agent: string;
-  /** The body as text (UTF-8). The exact bytes are `ctx.rawBody`. */
-  content: string;
-  /** Lower-case name -> values. */
-  headers: Record<string, string[]>;
-  query: Record<string, unknown> | null;
-  /** Every value of each query key, in order (`query` keeps the last of a repeated key). */
-  query_all?: Record<string, string[]> | null;
-  /** Parsed form fields. */
-  request: Record<string, unknown> | null;
-  files: CapturedFile[] | Record<string, CapturedFile>;
-  size: number;
-  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
-  created_at: string;
-  // E-mail captures.
-  sender?: string;
-  message_id?: string;
-  destinations?: string[];
-  text_content?: string;
-  html_content?: string;
-  /** true = verified, false = checked and not passed, null = could not be checked (or not scanned). */
-  checks?: Record<string, boolean | null>;
-  // DNS captures.
-  dns?: { name: string; type: string; protocol: 'udp' | 'tcp'; subdomain: string };
-  [field: string]: unknown;
-}
+export type { CapturedFile, CapturedRequest } from './request.js';
 
 export interface TokenInfo {
   uuid: string;

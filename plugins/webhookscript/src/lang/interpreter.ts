@@ -7,8 +7,7 @@ import type { AssignNode, BinaryNode, CompareNode, Expr, FuncNode, IndexNode, Pr
 import { Halt, WsLimitError, WsRuntimeError, WsSyntaxError, type Position } from './errors.js';
 import { DEFAULT_LIMITS, MAX_ARRAY_ITEMS, type Limits } from './limits.js';
 import { parse } from './parser.js';
-import { Scope } from './scope.js';
-import { WsArray, WsFunction, WsRegex, charAt, isTruthy, looseEquals, normKey, numberText, order, typeName, type CallInfo, type NativeFn, type Value } from './values.js';
+import { Scope, WsArray, WsFunction, WsRegex, charAt, isTruthy, looseEquals, normKey, numberText, order, typeName, type CallInfo, type NativeFn, type Value } from './values.js';
 
 const NORMAL = 0;
 const BREAK = 1;

@@ -2,7 +2,6 @@
 // with integer and string keys, shared by reference) and function.
 import { WsLimitError, WsRuntimeError, fail } from './errors.js';
 import type { FuncNode } from './ast.js';
-import type { Scope } from './scope.js';
 import { MAX_ARRAY_ITEMS } from './limits.js';
 import { compilePattern } from './regex.js';
 
@@ -334,4 +333,25 @@ export function order(a: Value, b: Value): number {
   if (typeof a === 'number' && typeof b === 'string' && numericValue(b) !== null) return a - numericValue(b)!;
   if (typeof a === 'string' && typeof b === 'number' && numericValue(a) !== null) return numericValue(a)! - b;
   return fail(`Cannot compare '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+// Variables live in the scope of the script or of the function call they are assigned in
+// (blocks and loops have none, as in PHP). Functions read the scopes they were defined in; a scope
+// holds values and a function value holds its scope, so both live in this file.
+export class Scope {
+  readonly vars = new Map<string, Value>();
+
+  constructor(readonly parent: Scope | null) {}
+
+  lookup(name: string): Value | undefined {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const v = s.vars.get(name);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  set(name: string, value: Value): void {
+    this.vars.set(name, value);
+  }
 }
