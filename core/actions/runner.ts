@@ -188,6 +188,15 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     },
   };
   const actionServices: Services = { ...services, globals };
+  // Each plugin's services, resolved once per run (not per action: resolving them is one of the
+  // larger costs of a short action).
+  const servicesByContainer = new Map<DependencyContainer, Services>();
+  const servicesOf = (container: DependencyContainer): Services => {
+    if (!input.pluginServices) return actionServices;
+    let found = servicesByContainer.get(container);
+    if (!found) servicesByContainer.set(container, (found = { ...input.pluginServices(container), globals }));
+    return found;
+  };
 
   // The budget: one timer per run. Its error and the actions' abort signal are made only when
   // needed: most runs never spend the budget nor read ctx.signal, and an Error captures a stack.
@@ -295,7 +304,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         return abortSignal();
       },
       timeLeftMs: () => Math.max(0, deadline - clock.now()),
-      services: input.pluginServices ? { ...input.pluginServices(entry.container), globals } : actionServices,
+      services: servicesOf(entry.container),
       container: entry.container,
     };
     try {
