@@ -230,7 +230,12 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     scope.set(`error.${step.order}`, msg);
   };
 
-  /** Runs one action; returns the items to repeat the rest of the chain over, if it asked to. */
+  // What every action's context shares (made once per run, not per action).
+  const readVariable = (name: string) => scope.get(name);
+  const hasVariable = (name: string) => scope.has(name);
+  const allVariables = () => scope.all();
+  const timeLeftMs = () => Math.max(0, deadline - clock.now());
+
   const ran = new Set<string>();
   const trace: ChainStepTrace[] | undefined = input.trace ? [] : undefined;
   const later: LaterAction[] = [];
@@ -263,9 +268,9 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       rawBody,
       response,
       vars: {
-        get: (name) => scope.get(name),
-        has: (name) => scope.has(name),
-        all: () => scope.all(),
+        get: readVariable,
+        has: hasVariable,
+        all: allVariables,
         set: (name, value) => {
           if (!live) return;
           scope.set(name, value);
@@ -303,7 +308,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       get signal() {
         return abortSignal();
       },
-      timeLeftMs: () => Math.max(0, deadline - clock.now()),
+      timeLeftMs,
       services: servicesOf(entry.container),
       container: entry.container,
     };
