@@ -1,6 +1,7 @@
 // Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
 // parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
 import { hasBytes, textBytes } from '../sdk/bytes.js';
+import type { ChainLine } from '../sdk/runner.js';
 import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
 import { headerLineFields } from '../sdk/headers.js';
 import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
@@ -63,14 +64,8 @@ export interface ChainStepTrace {
   variables: Record<string, string>;
 }
 
-export interface ChainLine {
-  action: string;
-  type: string;
-  order: number;
-  text: string;
-  markdown?: boolean;
-  error?: boolean;
-}
+// One definition, the SDK's: plugin tests see the same lines through @capture/sdk/testing.
+export type { ChainLine };
 
 export interface ChainResult {
   /** The response to send, or null when no action changed the token's default response. */
