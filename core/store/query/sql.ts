@@ -25,6 +25,35 @@ export interface SqlOptions {
    * columns only.
    */
   keyed?: boolean;
+  /**
+   * A term the caller drives the statement from (textDriver()): its trigram candidates are not
+   * checked again in the fragment, only its exact LIKE.
+   */
+  driven?: QueryNode;
+}
+
+/**
+ * The trigram index's MATCH text for a `content` term every match of `node` must satisfy (the
+ * query itself, or one of its top-level AND children), or null. A statement can then start from
+ * the index's candidates instead of walking every request of the token.
+ */
+export function textDriver(node: QueryNode, now: number): { node: QueryNode; match: string } | null {
+  const terms = node.kind === 'and' ? node.children : [node];
+  for (const t of terms) {
+    if (t.kind !== 'term') continue;
+    const spec = resolveField(t.field, t.pos);
+    if (spec.name !== 'content') continue;
+    const m = matcherFor(t, spec, now);
+    const match = m.kind === 'pattern' ? trigramMatch(m.parts) : null;
+    if (match) return { node: t, match };
+  }
+  return null;
+}
+
+/** FTS5 MATCH text: every literal run of 3+ characters as a quoted phrase (a substring, for the trigram tokenizer). */
+function trigramMatch(parts: PatternPart[]): string | null {
+  const runs = parts.flatMap((p) => (p.kind === 'text' && [...p.text].length >= TRIGRAM ? [p.text] : []));
+  return runs.length ? runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ') : null;
 }
 
 /** Fields the token index (request_keys) carries, by their requests column. */
@@ -42,7 +71,7 @@ const TRIGRAM = 3;
 /** `now` (epoch ms) anchors date math such as `now-14d`. */
 export function compileSql(node: QueryNode, now: number, options: SqlOptions = {}): SqlFragment {
   const params: unknown[] = [];
-  const compiler = new SqlCompiler(params, now, options.keyed ?? false);
+  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven);
   const sql = compiler.compile(node);
   return { sql, params, needsRow: compiler.needsRow };
 }
@@ -57,6 +86,7 @@ class SqlCompiler {
     private readonly params: unknown[],
     private readonly now: number,
     private readonly keyed: boolean,
+    private readonly driven?: QueryNode,
   ) {}
 
   /** The column expression to compare: the token index's copy when keyed and it has one. */
@@ -81,7 +111,7 @@ class SqlCompiler {
       case 'term':
       case 'range': {
         const spec = resolveField(node.field, node.pos);
-        return this.leaf(spec, matcherFor(node, spec, this.now));
+        return this.leaf(spec, matcherFor(node, spec, this.now), node === this.driven);
       }
     }
   }
@@ -97,7 +127,7 @@ class SqlCompiler {
     return `(${this.join(parts.slice(0, mid), op, empty)} ${op} ${this.join(parts.slice(mid), op, empty)})`;
   }
 
-  private leaf(spec: FieldSpec, m: Matcher): string {
+  private leaf(spec: FieldSpec, m: Matcher, driven = false): string {
     if (m.kind === 'exists') return this.exists(spec);
     if (m.kind === 'pattern') {
       const src = spec.sql;
@@ -108,7 +138,7 @@ class SqlCompiler {
         return `(${this.columnExpr(src.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
       }
       // Bound in the order they appear in the SQL text.
-      const candidates = this.keyed && spec.name === 'content' ? this.textCandidates(m.parts) : null;
+      const candidates = this.keyed && !driven && spec.name === 'content' ? this.textCandidates(m.parts) : null;
       const like = this.like(spec, likePattern(m.parts, m.anchored));
       // The index may find more (it folds non-ASCII case too): LIKE still decides, on candidates only.
       return candidates ? `(${candidates} AND ${like})` : like;
@@ -121,10 +151,8 @@ class SqlCompiler {
    * index (a quoted FTS5 phrase is a substring match there), or null when no run is long enough.
    */
   private textCandidates(parts: PatternPart[]): string | null {
-    const runs = parts.flatMap((p) => (p.kind === 'text' && [...p.text].length >= TRIGRAM ? [p.text] : []));
-    if (!runs.length) return null;
-    const match = runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ');
-    return `(k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))`;
+    const match = trigramMatch(parts);
+    return match ? `(k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))` : null;
   }
 
   private exists(spec: FieldSpec): string {

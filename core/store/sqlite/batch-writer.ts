@@ -169,7 +169,7 @@ export function createBatchWriter(db: Database): BatchWriter {
       SELECT token_id, sorting, seq, method, type, ip, created_at FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq`,
   );
   // The body's full-text index (migration 21): searched by content and bare words.
-  const addText = db.prepare('INSERT INTO request_text (rowid, body) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq > ? AND seq <= ?');
+  const addText = db.prepare('INSERT INTO request_text (rowid, txt) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq > ? AND seq <= ?');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
   const addIds = db.prepare('INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');

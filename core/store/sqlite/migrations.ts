@@ -405,8 +405,8 @@ export const migrations: Migration[] = [
       CREATE INDEX request_keys_type ON request_keys (tk, kty COLLATE NOCASE, st, sq);
       CREATE INDEX request_keys_ip ON request_keys (tk, kip COLLATE NOCASE, st, sq);
       CREATE INDEX request_keys_created ON request_keys (tk, kca);
-      CREATE VIRTUAL TABLE request_text USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);
-      INSERT INTO request_text (rowid, body) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq <= (SELECT seq FROM request_watermark);
+      CREATE VIRTUAL TABLE request_text USING fts5(txt, tokenize = 'trigram', content = '', contentless_delete = 1);
+      INSERT INTO request_text (rowid, txt) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq <= (SELECT seq FROM request_watermark);
       CREATE TRIGGER requests_unkey AFTER DELETE ON requests BEGIN
         DELETE FROM request_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
         DELETE FROM request_ids WHERE u = OLD.uuid AND sq = OLD.seq;

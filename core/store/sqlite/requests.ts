@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { compileSql } from '../query/index.js';
+import { compileSql, textDriver, type QueryNode } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
 import type { RequestFilter, RequestRecord, RequestRepo } from '../types.js';
 import { json } from './batch-writer.js';
@@ -55,7 +55,7 @@ export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
  * WHERE clause and parameters for a token's requests under a filter, over the token index `k`
  * (joined to `requests r` only when `needsRow`: the filter reads a column the index lacks).
  */
-function where(tokenId: string, f: RequestFilter): { sql: string; params: unknown[]; filtered: boolean; needsRow: boolean } {
+function where(tokenId: string, f: RequestFilter, driven?: QueryNode): { sql: string; params: unknown[]; filtered: boolean; needsRow: boolean } {
   const parts = ['k.tk = ?'];
   const params: unknown[] = [tokenId];
   let needsRow = false;
@@ -68,13 +68,26 @@ function where(tokenId: string, f: RequestFilter): { sql: string; params: unknow
     params.push(f.dateTo);
   }
   if (f.query) {
-    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: true });
+    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: true, driven });
     parts.push(`(${c.sql})`);
     params.push(...c.params);
     needsRow = c.needsRow;
   }
   return { sql: parts.join(' AND '), params, filtered: parts.length > 1, needsRow };
 }
+
+/**
+ * Starting from the body's trigram index (a search with a `content` term, textDriver()): its
+ * candidates, their rows, their keys. Costs what the candidates number, not what the token holds.
+ */
+const DRIVEN = `request_text CROSS JOIN requests r ON r.seq = request_text.rowid
+  CROSS JOIN request_keys k ON k.tk = r.token_id AND k.st = r.sorting AND k.sq = r.seq`;
+
+/**
+ * Below this many matches a page is sorted from the trigram index's candidates; above, walking the
+ * token index in order finds a page's matches sooner.
+ */
+const SORT_CANDIDATES_BELOW = 2_000;
 
 /** The FROM clause a filter needs: the token index alone, or joined to the rows. */
 const fromFor = (w: { needsRow: boolean }): string => (w.needsRow ? KEYED : 'request_keys k');
@@ -122,25 +135,34 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
     },
     async list(tokenId, opts) {
       await writer.sync();
-      const w = where(tokenId, opts);
+      const driver = opts.query ? textDriver(opts.query, opts.now ?? Date.now()) : null;
+      const w = where(tokenId, opts, driver?.node);
       const dir = opts.sorting === 'newest' ? 'DESC' : 'ASC';
+      const bound = (from: string, sql: string, params: unknown[]): number =>
+        (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${sql} LIMIT ?)`).get(...params, COUNT_BOUND + 1) as { n: number }).n;
       let total: number;
       let totalCapped = false;
-      if (w.filtered) {
-        // Counted up to the bound only: past it, the exact figure would cost a scan of every match.
-        total = (
-          db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${fromFor(w)} WHERE ${w.sql} LIMIT ?)`).get(...w.params, COUNT_BOUND + 1) as { n: number }
-        ).n;
-        if (total > COUNT_BOUND) (total = COUNT_BOUND), (totalCapped = true);
-      } else total = tokenCount.get(tokenId) ?? 0;
-      // Deferred join: the page's seqs from the index (no row read unless the filter needs one),
-      // then only those rows.
-      const rows = db
-        .prepare(
-          `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?) p
-            CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
-        )
-        .all(...w.params, opts.perPage, (opts.page - 1) * opts.perPage) as Row[];
+      // Counted up to the bound only: past it, the exact figure would cost a scan of every match.
+      if (driver) total = bound(DRIVEN, `request_text MATCH ? AND ${w.sql}`, [driver.match, ...w.params]);
+      else if (w.filtered) total = bound(fromFor(w), w.sql, w.params);
+      else total = tokenCount.get(tokenId) ?? 0;
+      if (w.filtered && total > COUNT_BOUND) (total = COUNT_BOUND), (totalCapped = true);
+      const offset = (opts.page - 1) * opts.perPage;
+      let rows: Row[];
+      if (driver && total < SORT_CANDIDATES_BELOW) {
+        rows = db
+          .prepare(`SELECT r.* FROM ${DRIVEN} WHERE request_text MATCH ? AND ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?`)
+          .all(driver.match, ...w.params, opts.perPage, offset) as Row[];
+      } else {
+        // Deferred join: the page's seqs from the index (no row read unless the filter needs one),
+        // then only those rows.
+        rows = db
+          .prepare(
+            `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?) p
+              CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
+          )
+          .all(...w.params, opts.perPage, offset) as Row[];
+      }
       return totalCapped ? { items: rows.map(toRecord), total, totalCapped } : { items: rows.map(toRecord), total };
     },
     async update(tokenId, uuid, patch) {
