@@ -128,7 +128,7 @@ export const searchSection: Section = {
       metrics: {
         rows: fixture.rows,
         stored,
-        seeding: { seconds: seedS, rps: fixture.seeding.rps, latencyMs: fixture.seeding.latencyMs, serverCpuUsPerRequest: fixture.seeding.serverCpuUsPerRequest, loadavg1m: fixture.seeding.loadavg1m, settleMs: fixture.settleMs },
+        seeding: { seconds: seedS, answered: fixture.seeding.answered2xx, rps: fixture.seeding.rps, latencyMs: fixture.seeding.latencyMs, serverCpuUsPerRequest: fixture.seeding.serverCpuUsPerRequest, loadavg1m: fixture.seeding.loadavg1m, settleMs: fixture.settleMs },
         queries: timed.map((t) => ({ form: t.label, params: t.params, ...t.summary, total: t.first.total, capped: t.first.capped, expectedMatches: t.expected })),
         page900: { ...page.summary, items: page.first.items, total: page.first.total },
       },
