@@ -10,9 +10,7 @@ import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tok
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
-import { ShareCreated, ShareStatusView } from './tokens/share.schema.js';
 import { ReplayBody, ReplayList, ReplayView } from './replay/replay.schema.js';
-import { ErrorListQuery, ErrorPageView, ErrorScopeQuery, MarkReadBody, MarkReadResult, UnreadView } from './errors/errors.schema.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -48,20 +46,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/alias': { put: { summary: 'Set the token alias (premium)', body: AliasBody, response: TokenView } },
   '/token/{token_id}/cors/toggle': { put: { summary: 'Toggle CORS headers on capture responses' } },
   '/token/{token_id}/requests': { get: { summary: 'List captured requests', query: RequestListQuery, response: RequestPage } },
-  '/token/{token_id}/share': {
-    post: { summary: 'Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else', response: ShareCreated, status: '201' },
-    get: { summary: 'Whether the token has a share link, since when (never its secret)', response: ShareStatusView },
-    delete: { summary: 'Revoke the share link (its live streams end)', status: '204' },
-  },
-  '/errors': {
-    get: {
-      summary: "The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's",
-      query: ErrorListQuery,
-      response: ErrorPageView,
-    },
-  },
-  '/errors/unread': { get: { summary: 'How many error log entries are unread', query: ErrorScopeQuery, response: UnreadView } },
-  '/errors/read': { post: { summary: 'Mark error log entries read (`ids`, or all; `up_to` an ID: only that one and older)', query: ErrorScopeQuery, body: MarkReadBody, response: MarkReadResult } },
   '/token/{token_id}/request/{request_id}': {
     get: { summary: 'Get a captured request (or `latest`)', response: RequestView },
     delete: { summary: 'Delete a captured request', status: '204' },

@@ -2,9 +2,11 @@
 // against what the routers serve).
 import type { RouteDoc } from './route.js';
 import { databaseRoutes } from './databases/databases.router.js';
+import { errorLogRoutes } from './errors/errors.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
+import { shareRoutes } from './tokens/share.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes];

@@ -605,6 +605,128 @@ export interface Operations {
       time: number;
     };
   };
+  /** The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's */
+  "GET /errors": {
+    path: Record<string, never>;
+    query: {
+      /** Text to find (any case) in the message, action type or ID, token ID or schedule name */
+      query?: string;
+      /** Only action errors or only schedule failures */
+      source?: "action" | "schedule";
+      /** `true`: only unread entries */
+      unread?: "0" | "1" | "true" | "false";
+      /** Only this token's entries (its UUID) */
+      token_id?: string;
+      /** Only this schedule's entries */
+      schedule_id?: number;
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: number;
+        user_id: number | null;
+        source: "action" | "schedule";
+        token_id: string | null;
+        request_id: string | null;
+        action_id: string | null;
+        action_type: string | null;
+        schedule_id: number | null;
+        schedule_name: string | null;
+        message: string;
+        read: boolean;
+        created_at: string;
+      }[];
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      /** Unread entries of the same account(s), whatever the filters */
+      unread: number;
+    };
+  };
+  /** How many error log entries are unread */
+  "GET /errors/unread": {
+    path: Record<string, never>;
+    query: {
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      unread: number;
+    };
+  };
+  /** Mark error log entries read (`ids`, or all; `up_to` an ID: only that one and older) */
+  "POST /errors/read": {
+    path: Record<string, never>;
+    query: {
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+    };
+    body: {
+      /** These entries; default every unread entry */
+      ids?: number[];
+      /** Only entries with this ID or older (the newest one the reader saw), so entries that arrived meanwhile stay unread */
+      up_to?: number;
+    };
+    status: 200;
+    response: {
+      marked: number;
+      unread: number;
+    };
+  };
+  /** Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else */
+  "POST /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 201;
+    response: {
+      /** The page's view-only address of the token: shown only now, the service keeps only a hash of its secret */
+      url: string;
+      /** The share secret (`Share-Key` header or `?share=` on the read-only request routes) */
+      secret: string;
+      created_at: string;
+    };
+  };
+  /** Whether the token has a share link, since when (never its secret) */
+  "GET /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      /** Whether the token has a share link */
+      active: boolean;
+      created_at: string | null;
+    };
+  };
+  /** Revoke the share link (its live streams end) */
+  "DELETE /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -1457,128 +1579,6 @@ export interface Operations {
     body: never;
     status: 204;
     response: unknown;
-  };
-  /** Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else */
-  "POST /token/{token_id}/share": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 201;
-    response: {
-      /** The page's view-only address of the token: shown only now, the service keeps only a hash of its secret */
-      url: string;
-      /** The share secret (`Share-Key` header or `?share=` on the read-only request routes) */
-      secret: string;
-      created_at: string;
-    };
-  };
-  /** Whether the token has a share link, since when (never its secret) */
-  "GET /token/{token_id}/share": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      /** Whether the token has a share link */
-      active: boolean;
-      created_at: string | null;
-    };
-  };
-  /** Revoke the share link (its live streams end) */
-  "DELETE /token/{token_id}/share": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's */
-  "GET /errors": {
-    path: Record<string, never>;
-    query: {
-      /** Text to find (any case) in the message, action type or ID, token ID or schedule name */
-      query?: string;
-      /** Only action errors or only schedule failures */
-      source?: "action" | "schedule";
-      /** `true`: only unread entries */
-      unread?: "0" | "1" | "true" | "false";
-      /** Only this token's entries (its UUID) */
-      token_id?: string;
-      /** Only this schedule's entries */
-      schedule_id?: number;
-      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
-      user_id?: "anonymous" | number;
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: {
-        id: number;
-        user_id: number | null;
-        source: "action" | "schedule";
-        token_id: string | null;
-        request_id: string | null;
-        action_id: string | null;
-        action_type: string | null;
-        schedule_id: number | null;
-        schedule_name: string | null;
-        message: string;
-        read: boolean;
-        created_at: string;
-      }[];
-      current_page: number;
-      last_page: number;
-      per_page: number;
-      total: number;
-      from: number | null;
-      to: number | null;
-      next_page_url: string | null;
-      prev_page_url: string | null;
-      /** Unread entries of the same account(s), whatever the filters */
-      unread: number;
-    };
-  };
-  /** How many error log entries are unread */
-  "GET /errors/unread": {
-    path: Record<string, never>;
-    query: {
-      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
-      user_id?: "anonymous" | number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      unread: number;
-    };
-  };
-  /** Mark error log entries read (`ids`, or all; `up_to` an ID: only that one and older) */
-  "POST /errors/read": {
-    path: Record<string, never>;
-    query: {
-      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
-      user_id?: "anonymous" | number;
-    };
-    body: {
-      /** These entries; default every unread entry */
-      ids?: number[];
-      /** Only entries with this ID or older (the newest one the reader saw), so entries that arrived meanwhile stay unread */
-      up_to?: number;
-    };
-    status: 200;
-    response: {
-      marked: number;
-      unread: number;
-    };
   };
   /** Get a captured request (or `latest`) */
   "GET /token/{token_id}/request/{request_id}": {
