@@ -6,7 +6,6 @@ import { ActionBody } from '../workflows/service.js';
 import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { RequestView } from '../capture/request-view.js';
-import { PasswordBody, TokenListQuery, TokenView, AliasBody } from './tokens/tokens.schema.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
@@ -33,18 +32,6 @@ const Health = z.object({ status: z.string(), store: z.string() });
 
 /** Routes not yet written as route objects (core/http/route.ts); each converted resource leaves this table. */
 const ops: Record<string, Record<string, Op>> = {
-  '/token': {
-    post: { summary: 'Create a token', body: TokenCreateSchema, response: TokenView },
-    get: { summary: "List the caller's tokens", query: TokenListQuery },
-  },
-  '/token/{token_id}': {
-    get: { summary: 'Get a token', response: TokenView },
-    put: { summary: 'Update a token', body: TokenUpdateSchema, response: TokenView },
-    delete: { summary: 'Delete a token and its requests', status: '204' },
-  },
-  '/token/{token_id}/password': { put: { summary: 'Set the token password (premium)', body: PasswordBody, response: TokenView } },
-  '/token/{token_id}/alias': { put: { summary: 'Set the token alias (premium)', body: AliasBody, response: TokenView } },
-  '/token/{token_id}/cors/toggle': { put: { summary: 'Toggle CORS headers on capture responses' } },
   '/token/{token_id}/requests': { get: { summary: 'List captured requests', query: RequestListQuery, response: RequestPage } },
   '/token/{token_id}/request/{request_id}': {
     get: { summary: 'Get a captured request (or `latest`)', response: RequestView },
@@ -158,7 +145,6 @@ function captureOps(summary: string): Record<string, Op> {
 
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
-  'get /token': { page: TokenView },
   'get /schedules': { page: Obj },
   'get /schedules/{schedule_id}/logs': { page: Obj },
   'get /users': { page: UserView },
@@ -166,7 +152,6 @@ const SHAPES: Record<string, Partial<Op>> = {
   'post /users/{user_id}/api-keys': { response: ApiKeyView.extend({ api_key: z.string() }), status: '201' },
   'get /token/{token_id}/actions': { list: Obj },
   'get /action-types': { list: Obj },
-  'put /token/{token_id}/cors/toggle': { response: z.object({ enabled: z.boolean() }) },
   'put /token/{token_id}/request/{request_id}/response': { response: z.object({ status: z.boolean() }) },
   'get /healthz': { response: Health },
   'get /readyz': { response: Health.extend({ modules: z.array(z.string()) }) },

@@ -8,5 +8,6 @@ import { groupRoutes } from './groups/groups.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
 import { shareRoutes } from './tokens/share.router.js';
+import { tokenRoutes } from './tokens/tokens.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes];

@@ -4,729 +4,6 @@
 
 /** Every operation of the API, keyed "METHOD /path". */
 export interface Operations {
-  /** Create a group */
-  "POST /groups": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      team_id: null;
-      user_id: number;
-      name: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** List groups */
-  "GET /groups": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: number;
-        team_id: null;
-        user_id: number;
-        name: string;
-        created_at: string | null;
-        updated_at: string | null;
-      }[];
-    };
-  };
-  /** Get a group */
-  "GET /groups/{group_id}": {
-    path: {
-      group_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: number;
-      team_id: null;
-      user_id: number;
-      name: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Rename a group */
-  "PUT /groups/{group_id}": {
-    path: {
-      group_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      team_id: null;
-      user_id: number;
-      name: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Delete a group */
-  "DELETE /groups/{group_id}": {
-    path: {
-      group_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Create or replace a global variable */
-  "POST /global-variables": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      value: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      user_id: number;
-      team_id: null;
-      name: string;
-      value: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** List global variables */
-  "GET /global-variables": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-      search?: string;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: number;
-        user_id: number;
-        team_id: null;
-        name: string;
-        value: string;
-        created_at: string | null;
-        updated_at: string | null;
-      }[];
-    };
-  };
-  /** Get a global variable */
-  "GET /global-variables/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: number;
-      user_id: number;
-      team_id: null;
-      name: string;
-      value: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Update a global variable */
-  "PUT /global-variables/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      value?: string;
-    };
-    status: 200;
-    response: {
-      id: number;
-      user_id: number;
-      team_id: null;
-      name: string;
-      value: string;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Delete a global variable */
-  "DELETE /global-variables/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Provider types of the loaded plugins with the JSON Schemas of their fields */
-  "GET /provider-types": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      type: string;
-      title?: string;
-      description?: string;
-      plugin: string;
-      generates_credentials: boolean;
-      /** JSON Schema */
-      credentials: { [key: string]: unknown };
-      /** JSON Schema */
-      settings: { [key: string]: unknown };
-    }[];
-  };
-  /** Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key) */
-  "POST /providers": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      type: string;
-      name?: string;
-      credentials?: { [key: string]: unknown };
-      settings?: { [key: string]: unknown };
-    };
-    status: 201;
-    response: {
-      id: string;
-      type: string;
-      name: string;
-      settings: { [key: string]: unknown };
-      credential_fields: string[];
-      created_at: string;
-      updated_at: string;
-    };
-  };
-  /** List the caller's providers (connected accounts; credentials never shown) */
-  "GET /providers": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-      type?: string;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: string;
-        type: string;
-        name: string;
-        settings: { [key: string]: unknown };
-        credential_fields: string[];
-        created_at: string;
-        updated_at: string;
-      }[];
-    };
-  };
-  /** Get a provider */
-  "GET /providers/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: string;
-      type: string;
-      name: string;
-      settings: { [key: string]: unknown };
-      credential_fields: string[];
-      created_at: string;
-      updated_at: string;
-    };
-  };
-  /** Rename, replace settings, merge credentials (null removes a field) */
-  "PUT /providers/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      credentials?: { [key: string]: unknown | null };
-      settings?: { [key: string]: unknown };
-    };
-    status: 200;
-    response: {
-      id: string;
-      type: string;
-      name: string;
-      settings: { [key: string]: unknown };
-      credential_fields: string[];
-      created_at: string;
-      updated_at: string;
-    };
-  };
-  /** Delete a provider */
-  "DELETE /providers/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for) */
-  "POST /templates": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      actions?: {
-        type: string;
-        order?: number;
-        name?: string | null;
-        parameters?: { [key: string]: unknown };
-        disabled?: boolean | null;
-        condition?: string | null;
-        condition_action?: ("true" | "false") | null;
-        queue?: boolean | null;
-        delay?: number | null;
-        uuid?: string;
-      }[];
-      variables?: {
-        name: string;
-        value: string;
-      }[];
-      from_token?: string;
-    };
-    status: 201;
-    response: {
-      id: number;
-      name: string;
-      variables: {
-        name: string;
-        value: string;
-      }[];
-      team_id: null;
-      user_id: number;
-      created_at: string;
-      updated_at: string;
-      actions: { [key: string]: unknown }[];
-    };
-  };
-  /** List the caller's action templates */
-  "GET /templates": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: number;
-        name: string;
-        variables: {
-          name: string;
-          value: string;
-        }[];
-        team_id: null;
-        user_id: number;
-        created_at: string;
-        updated_at: string;
-        actions: { [key: string]: unknown }[];
-      }[];
-    };
-  };
-  /** Get a template */
-  "GET /templates/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: number;
-      name: string;
-      variables: {
-        name: string;
-        value: string;
-      }[];
-      team_id: null;
-      user_id: number;
-      created_at: string;
-      updated_at: string;
-      actions: { [key: string]: unknown }[];
-    };
-  };
-  /** Update a template */
-  "PUT /templates/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      actions?: {
-        type: string;
-        order?: number;
-        name?: string | null;
-        parameters?: { [key: string]: unknown };
-        disabled?: boolean | null;
-        condition?: string | null;
-        condition_action?: ("true" | "false") | null;
-        queue?: boolean | null;
-        delay?: number | null;
-        uuid?: string;
-      }[];
-      variables?: {
-        name: string;
-        value: string;
-      }[];
-    };
-    status: 200;
-    response: {
-      id: number;
-      name: string;
-      variables: {
-        name: string;
-        value: string;
-      }[];
-      team_id: null;
-      user_id: number;
-      created_at: string;
-      updated_at: string;
-      actions: { [key: string]: unknown }[];
-    };
-  };
-  /** Delete a template */
-  "DELETE /templates/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL) */
-  "POST /databases": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      plan?: string;
-    };
-    status: 201;
-    response: {
-      id: string;
-      name: string;
-      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
-      bytes_used: number | null;
-      tables_used: number | null;
-      created_at: string;
-      updated_at: string;
-    };
-  };
-  /** List the caller's hosted databases */
-  "GET /databases": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 15); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: string;
-        name: string;
-        /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
-        bytes_used: number | null;
-        tables_used: number | null;
-        created_at: string;
-        updated_at: string;
-      }[];
-    };
-  };
-  /** Get a database with its tables and bytes used */
-  "GET /databases/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: string;
-      name: string;
-      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
-      bytes_used: number | null;
-      tables_used: number | null;
-      created_at: string;
-      updated_at: string;
-    };
-  };
-  /** Rename a database */
-  "PUT /databases/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name: string;
-    };
-    status: 200;
-    response: {
-      id: string;
-      name: string;
-      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
-      bytes_used: number | null;
-      tables_used: number | null;
-      created_at: string;
-      updated_at: string;
-    };
-  };
-  /** Delete a database with all its tables */
-  "DELETE /databases/{id}": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)} */
-  "POST /databases/{id}/query": {
-    path: {
-      id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      query: string;
-      params?: (unknown[] | { [key: string]: unknown }) | null;
-    };
-    status: 200;
-    response: {
-      result: { [key: string]: unknown }[] | null;
-      error: string | null;
-      /** milliseconds */
-      time: number;
-    };
-  };
-  /** The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's */
-  "GET /errors": {
-    path: Record<string, never>;
-    query: {
-      /** Text to find (any case) in the message, action type or ID, token ID or schedule name */
-      query?: string;
-      /** Only action errors or only schedule failures */
-      source?: "action" | "schedule";
-      /** `true`: only unread entries */
-      unread?: "0" | "1" | "true" | "false";
-      /** Only this token's entries (its UUID) */
-      token_id?: string;
-      /** Only this schedule's entries */
-      schedule_id?: number;
-      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
-      user_id?: "anonymous" | number;
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: {
-        id: number;
-        user_id: number | null;
-        source: "action" | "schedule";
-        token_id: string | null;
-        request_id: string | null;
-        action_id: string | null;
-        action_type: string | null;
-        schedule_id: number | null;
-        schedule_name: string | null;
-        message: string;
-        read: boolean;
-        created_at: string;
-      }[];
-      current_page: number;
-      last_page: number;
-      per_page: number;
-      total: number;
-      from: number | null;
-      to: number | null;
-      next_page_url: string | null;
-      prev_page_url: string | null;
-      /** Unread entries of the same account(s), whatever the filters */
-      unread: number;
-    };
-  };
-  /** How many error log entries are unread */
-  "GET /errors/unread": {
-    path: Record<string, never>;
-    query: {
-      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
-      user_id?: "anonymous" | number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      unread: number;
-    };
-  };
-  /** Mark error log entries read (`ids`, or all; `up_to` an ID: only that one and older) */
-  "POST /errors/read": {
-    path: Record<string, never>;
-    query: {
-      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
-      user_id?: "anonymous" | number;
-    };
-    body: {
-      /** These entries; default every unread entry */
-      ids?: number[];
-      /** Only entries with this ID or older (the newest one the reader saw), so entries that arrived meanwhile stay unread */
-      up_to?: number;
-    };
-    status: 200;
-    response: {
-      marked: number;
-      unread: number;
-    };
-  };
-  /** Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else */
-  "POST /token/{token_id}/share": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 201;
-    response: {
-      /** The page's view-only address of the token: shown only now, the service keeps only a hash of its secret */
-      url: string;
-      /** The share secret (`Share-Key` header or `?share=` on the read-only request routes) */
-      secret: string;
-      created_at: string;
-    };
-  };
-  /** Whether the token has a share link, since when (never its secret) */
-  "GET /token/{token_id}/share": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      /** Whether the token has a share link */
-      active: boolean;
-      created_at: string | null;
-    };
-  };
-  /** Revoke the share link (its live streams end) */
-  "DELETE /token/{token_id}/share": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
   /** Create a token */
   "POST /token": {
     path: Record<string, never>;
@@ -1462,6 +739,729 @@ export interface Operations {
     response: {
       enabled: boolean;
     };
+  };
+  /** Create a group */
+  "POST /groups": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** List groups */
+  "GET /groups": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        team_id: null;
+        user_id: number;
+        name: string;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Get a group */
+  "GET /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Rename a group */
+  "PUT /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      team_id: null;
+      user_id: number;
+      name: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Delete a group */
+  "DELETE /groups/{group_id}": {
+    path: {
+      group_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Create or replace a global variable */
+  "POST /global-variables": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      value: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** List global variables */
+  "GET /global-variables": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+      search?: string;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        user_id: number;
+        team_id: null;
+        name: string;
+        value: string;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Get a global variable */
+  "GET /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Update a global variable */
+  "PUT /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      value?: string;
+    };
+    status: 200;
+    response: {
+      id: number;
+      user_id: number;
+      team_id: null;
+      name: string;
+      value: string;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Delete a global variable */
+  "DELETE /global-variables/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Provider types of the loaded plugins with the JSON Schemas of their fields */
+  "GET /provider-types": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      type: string;
+      title?: string;
+      description?: string;
+      plugin: string;
+      generates_credentials: boolean;
+      /** JSON Schema */
+      credentials: { [key: string]: unknown };
+      /** JSON Schema */
+      settings: { [key: string]: unknown };
+    }[];
+  };
+  /** Add a provider (credentials sealed at rest; omitted ones are generated where the type can, e.g. ssh_key) */
+  "POST /providers": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      type: string;
+      name?: string;
+      credentials?: { [key: string]: unknown };
+      settings?: { [key: string]: unknown };
+    };
+    status: 201;
+    response: {
+      id: string;
+      type: string;
+      name: string;
+      settings: { [key: string]: unknown };
+      credential_fields: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** List the caller's providers (connected accounts; credentials never shown) */
+  "GET /providers": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+      type?: string;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: string;
+        type: string;
+        name: string;
+        settings: { [key: string]: unknown };
+        credential_fields: string[];
+        created_at: string;
+        updated_at: string;
+      }[];
+    };
+  };
+  /** Get a provider */
+  "GET /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      type: string;
+      name: string;
+      settings: { [key: string]: unknown };
+      credential_fields: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Rename, replace settings, merge credentials (null removes a field) */
+  "PUT /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      credentials?: { [key: string]: unknown | null };
+      settings?: { [key: string]: unknown };
+    };
+    status: 200;
+    response: {
+      id: string;
+      type: string;
+      name: string;
+      settings: { [key: string]: unknown };
+      credential_fields: string[];
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Delete a provider */
+  "DELETE /providers/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Create an action template (actions and predefined variables; from_token: the token whose chain they were copied from, whose stored secrets the markers stand for) */
+  "POST /templates": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      actions?: {
+        type: string;
+        order?: number;
+        name?: string | null;
+        parameters?: { [key: string]: unknown };
+        disabled?: boolean | null;
+        condition?: string | null;
+        condition_action?: ("true" | "false") | null;
+        queue?: boolean | null;
+        delay?: number | null;
+        uuid?: string;
+      }[];
+      variables?: {
+        name: string;
+        value: string;
+      }[];
+      from_token?: string;
+    };
+    status: 201;
+    response: {
+      id: number;
+      name: string;
+      variables: {
+        name: string;
+        value: string;
+      }[];
+      team_id: null;
+      user_id: number;
+      created_at: string;
+      updated_at: string;
+      actions: { [key: string]: unknown }[];
+    };
+  };
+  /** List the caller's action templates */
+  "GET /templates": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        name: string;
+        variables: {
+          name: string;
+          value: string;
+        }[];
+        team_id: null;
+        user_id: number;
+        created_at: string;
+        updated_at: string;
+        actions: { [key: string]: unknown }[];
+      }[];
+    };
+  };
+  /** Get a template */
+  "GET /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      variables: {
+        name: string;
+        value: string;
+      }[];
+      team_id: null;
+      user_id: number;
+      created_at: string;
+      updated_at: string;
+      actions: { [key: string]: unknown }[];
+    };
+  };
+  /** Update a template */
+  "PUT /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      actions?: {
+        type: string;
+        order?: number;
+        name?: string | null;
+        parameters?: { [key: string]: unknown };
+        disabled?: boolean | null;
+        condition?: string | null;
+        condition_action?: ("true" | "false") | null;
+        queue?: boolean | null;
+        delay?: number | null;
+        uuid?: string;
+      }[];
+      variables?: {
+        name: string;
+        value: string;
+      }[];
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      variables: {
+        name: string;
+        value: string;
+      }[];
+      team_id: null;
+      user_id: number;
+      created_at: string;
+      updated_at: string;
+      actions: { [key: string]: unknown }[];
+    };
+  };
+  /** Delete a template */
+  "DELETE /templates/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Create a hosted database (a PostgreSQL schema of its own; needs DATABASES_POSTGRES_URL) */
+  "POST /databases": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      plan?: string;
+    };
+    status: 201;
+    response: {
+      id: string;
+      name: string;
+      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+      bytes_used: number | null;
+      tables_used: number | null;
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** List the caller's hosted databases */
+  "GET /databases": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 15); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: string;
+        name: string;
+        /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+        bytes_used: number | null;
+        tables_used: number | null;
+        created_at: string;
+        updated_at: string;
+      }[];
+    };
+  };
+  /** Get a database with its tables and bytes used */
+  "GET /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      name: string;
+      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+      bytes_used: number | null;
+      tables_used: number | null;
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Rename a database */
+  "PUT /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      id: string;
+      name: string;
+      /** Bytes of the database's tables with their indexes (null when the server could not be asked) */
+      bytes_used: number | null;
+      tables_used: number | null;
+      created_at: string;
+      updated_at: string;
+    };
+  };
+  /** Delete a database with all its tables */
+  "DELETE /databases/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Run one SQL statement with `:name` or `?` parameters: {result (at most 1000 rows), error, time (ms)} */
+  "POST /databases/{id}/query": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      query: string;
+      params?: (unknown[] | { [key: string]: unknown }) | null;
+    };
+    status: 200;
+    response: {
+      result: { [key: string]: unknown }[] | null;
+      error: string | null;
+      /** milliseconds */
+      time: number;
+    };
+  };
+  /** The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's */
+  "GET /errors": {
+    path: Record<string, never>;
+    query: {
+      /** Text to find (any case) in the message, action type or ID, token ID or schedule name */
+      query?: string;
+      /** Only action errors or only schedule failures */
+      source?: "action" | "schedule";
+      /** `true`: only unread entries */
+      unread?: "0" | "1" | "true" | "false";
+      /** Only this token's entries (its UUID) */
+      token_id?: string;
+      /** Only this schedule's entries */
+      schedule_id?: number;
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: number;
+        user_id: number | null;
+        source: "action" | "schedule";
+        token_id: string | null;
+        request_id: string | null;
+        action_id: string | null;
+        action_type: string | null;
+        schedule_id: number | null;
+        schedule_name: string | null;
+        message: string;
+        read: boolean;
+        created_at: string;
+      }[];
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      /** Unread entries of the same account(s), whatever the filters */
+      unread: number;
+    };
+  };
+  /** How many error log entries are unread */
+  "GET /errors/unread": {
+    path: Record<string, never>;
+    query: {
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      unread: number;
+    };
+  };
+  /** Mark error log entries read (`ids`, or all; `up_to` an ID: only that one and older) */
+  "POST /errors/read": {
+    path: Record<string, never>;
+    query: {
+      /** Administrator only: one account's entries (a user ID, or `anonymous` for anonymous tokens'); default every account */
+      user_id?: "anonymous" | number;
+    };
+    body: {
+      /** These entries; default every unread entry */
+      ids?: number[];
+      /** Only entries with this ID or older (the newest one the reader saw), so entries that arrived meanwhile stay unread */
+      up_to?: number;
+    };
+    status: 200;
+    response: {
+      marked: number;
+      unread: number;
+    };
+  };
+  /** Make a view-only share link of the token (a new one invalidates the old); its secret is shown only in this answer. The link opens the request list, one request, its raw body and files (`Share-Key` header or `?share=`) and the live stream (`?share=`), nothing else */
+  "POST /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 201;
+    response: {
+      /** The page's view-only address of the token: shown only now, the service keeps only a hash of its secret */
+      url: string;
+      /** The share secret (`Share-Key` header or `?share=` on the read-only request routes) */
+      secret: string;
+      created_at: string;
+    };
+  };
+  /** Whether the token has a share link, since when (never its secret) */
+  "GET /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      /** Whether the token has a share link */
+      active: boolean;
+      created_at: string | null;
+    };
+  };
+  /** Revoke the share link (its live streams end) */
+  "DELETE /token/{token_id}/share": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
   };
   /** List captured requests */
   "GET /token/{token_id}/requests": {
