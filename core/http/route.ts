@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
-import { requireAdmin, requireCaller, requireUser } from '../auth/access.js';
+import { requireAdmin, requireCaller, requireUser, requireUserManager } from '../auth/access.js';
 import { fromZod } from '../errors.js';
 import type { AppState } from './services.js';
 
@@ -19,6 +19,7 @@ export type AuthRule =
   | 'public' // no key needed
   | 'caller' // any key: a user's or the administrator's
   | 'admin' // the administrator key
+  | 'user-manager' // the administrator key, or an Administrator user (managing the team's users)
   | { user: string } // a user's key; the administrator is refused with "<user> belong to users"
   | 'token' // the token's owner, or its password
   | 'token-view'; // as 'token', or the token's share link
@@ -54,8 +55,8 @@ export interface RouteDoc {
 type Parsed<S, Else> = S extends z.ZodType ? z.output<S> : Else;
 type Auth<A> = A extends { user: string } ? { userId: number } : unknown;
 
-/** The parsed input a handler receives on `ctx.input`. */
-export type RouteInput<P, Q, B, A> = { params: Parsed<P, Record<string, string>>; query: Parsed<Q, undefined>; body: Parsed<B, undefined> } & Auth<A>;
+/** The parsed input a handler receives on `ctx.input` (no body when the service parses it: `S` is `bodyParsedByService`). */
+export type RouteInput<P, Q, B, A, S = undefined> = { params: Parsed<P, Record<string, string>>; query: Parsed<Q, undefined>; body: S extends true ? undefined : Parsed<B, undefined> } & Auth<A>;
 export type RouteContext<I> = ParameterizedContext<AppState> & { input: I };
 
 /** A route with its handler. The handler returns the JSON answer, or sets ctx.body itself (streams, files) and returns nothing. */
@@ -63,18 +64,19 @@ export interface Route<D> extends RouteDoc {
   handler: (ctx: RouteContext<never>, deps: D) => unknown;
 }
 
-interface RouteSpec<D, P, Q, B, A extends AuthRule> extends Omit<RouteDoc, 'params' | 'query' | 'body' | 'auth'> {
+interface RouteSpec<D, P, Q, B, A extends AuthRule, S extends true | undefined> extends Omit<RouteDoc, 'params' | 'query' | 'body' | 'auth' | 'bodyParsedByService'> {
   auth: A;
   params?: P;
   query?: Q;
   body?: B;
-  handler: (ctx: RouteContext<RouteInput<P, Q, B, A>>, deps: D) => unknown;
+  bodyParsedByService?: S;
+  handler: (ctx: RouteContext<RouteInput<P, Q, B, A, S>>, deps: D) => unknown;
 }
 
 /** `const route = routeFor<Deps>()`, then `route({...})`: the handler's `ctx.input` is typed from the schemas. */
 export function routeFor<D>() {
-  return <P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined, const A extends AuthRule = AuthRule>(
-    spec: RouteSpec<D, P, Q, B, A>,
+  return <P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined, const A extends AuthRule = AuthRule, S extends true | undefined = undefined>(
+    spec: RouteSpec<D, P, Q, B, A, S>,
   ): Route<D> => spec as unknown as Route<D>;
 }
 
@@ -119,6 +121,7 @@ const checkResponses = () => process.env.NODE_ENV === 'test' || process.env.CHEC
 function applyAuth(ctx: ParameterizedContext<AppState>, auth: AuthRule): number | undefined {
   if (auth === 'caller') requireCaller(ctx.state.caller);
   else if (auth === 'admin') requireAdmin(ctx.state.caller);
+  else if (auth === 'user-manager') requireUserManager(ctx.state.caller);
   else if (typeof auth === 'object') return requireUser(ctx.state.caller, auth.user);
   return undefined;
 }
