@@ -13,7 +13,7 @@ import { ADMIN_KEY, startTestServer, type TestServer } from '../../test/helpers/
 import { discardStoreData, NO_MONGO, startTestMongo, testDbName } from '../../test/helpers/mongo.js';
 import { hashApiKey } from '../auth/secrets.js';
 import { copyStore, Interrupted, REPOSITORY_KINDS, TargetNotEmpty, TRANSFER_ORDER } from './migrate.js';
-import { sampleRequest } from './store.contract.js';
+import { sampleRequest, sampleToken } from './store.contract.js';
 import { createSqliteStore } from './sqlite/index.js';
 import type { RequestWithFiles } from './types.js';
 
@@ -272,3 +272,83 @@ describe('migrate between SQLite databases', () => {
   });
 });
 
+
+describe('bodies kept in files (BODY_FILE_THRESHOLD)', () => {
+  const THRESHOLD = 1024;
+  /** Not UTF-8 text in places, so that a re-encoding would show. */
+  const big = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 31 + 7) % 256));
+  const small = Buffer.from('small body');
+  const sqlite = (name: string, bodyFiles = true) => {
+    const dir = path.join(root, name);
+    return createSqliteStore(path.join(dir, 'capture.sqlite'), bodyFiles ? { bodyFiles: { dir: path.join(dir, 'bodies'), threshold: THRESHOLD } } : {});
+  };
+
+  /** A source holding one request with its body in a file and one inline; their ids. */
+  async function filedSource(name: string) {
+    const store = sqlite(name);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    const large = sampleRequest(t.uuid, { body: big, size: big.length, content_type: 'application/octet-stream' });
+    const inline = sampleRequest(t.uuid, { body: small, size: small.length });
+    await store.requests.insert(large, 100);
+    await store.requests.insert(inline, 100);
+    expect(fs.readdirSync(path.join(root, name, 'bodies', t.uuid))).toEqual([large.uuid]);
+    return { store, token: t.uuid, large: large.uuid, inline: inline.uuid };
+  }
+
+  it('SQLite -> SQLite: into the target\'s own body files, or inline when the target has none; the source keeps its files', async () => {
+    const src = await filedSource('filed-source');
+    const withFiles = sqlite('filed-target');
+    const withoutFiles = sqlite('inline-target', false);
+    try {
+      for (const target of [withFiles, withoutFiles]) {
+        const counts = await copyStore({ source: src.store, target, sourceName: 'src' });
+        for (const c of counts) expect(c.target, c.kind).toBe(c.source);
+        expect((await target.requests.get(src.token, src.large))!.body.equals(big)).toBe(true);
+        expect((await target.requests.get(src.token, src.inline))!.body.equals(small)).toBe(true);
+      }
+      expect(fs.readFileSync(path.join(root, 'filed-target', 'bodies', src.token, src.large)).equals(big)).toBe(true);
+      expect(fs.readdirSync(path.join(root, 'filed-target', 'bodies', '.incoming'))).toEqual([]);
+      // The target's sweeper keeps the copied file: its row is there.
+      expect(await withFiles.bodyFiles!.sweep()).toBe(0);
+      expect(fs.existsSync(path.join(root, 'filed-target', 'bodies', src.token, src.large))).toBe(true);
+      expect(fs.existsSync(path.join(root, 'filed-source', 'bodies', src.token, src.large))).toBe(true);
+      // And back: the inline copy's large body goes into the files of a target that has them.
+      const back = sqlite('filed-back');
+      try {
+        await copyStore({ source: withoutFiles, target: back, sourceName: 'inline' });
+        expect(fs.readFileSync(path.join(root, 'filed-back', 'bodies', src.token, src.large)).equals(big)).toBe(true);
+        expect((await back.requests.get(src.token, src.large))!.body.equals(big)).toBe(true);
+      } finally {
+        await back.close();
+      }
+    } finally {
+      await src.store.close();
+      await withFiles.close();
+      await withoutFiles.close();
+    }
+  });
+
+  it.skipIf(!mongoServer)(mongoServer ? 'SQLite -> MongoDB -> SQLite: the body is inline in MongoDB and in a file again after' : `SQLite -> MongoDB -> SQLite: ${NO_MONGO}`, async () => {
+    const { createMongoStore } = await import('./mongo/index.js');
+    const dbName = testDbName('capture_migrate_bodies');
+    const src = await filedSource('mongo-source');
+    const mongo = await createMongoStore(mongoServer!.uri, { dbName });
+    const back = sqlite('mongo-back');
+    try {
+      await copyStore({ source: src.store, target: mongo, sourceName: 'src' });
+      const there = (await mongo.requests.get(src.token, src.large))!;
+      expect(there.size).toBe(big.length);
+      expect(there.body.equals(big)).toBe(true);
+      await copyStore({ source: mongo, target: back, sourceName: 'mongo' });
+      expect(fs.readFileSync(path.join(root, 'mongo-back', 'bodies', src.token, src.large)).equals(big)).toBe(true);
+      expect((await back.requests.get(src.token, src.large))!.body.equals(big)).toBe(true);
+      expect((await back.requests.get(src.token, src.inline))!.body.equals(small)).toBe(true);
+    } finally {
+      await src.store.close();
+      await mongo.close();
+      await back.close();
+      await discardStoreData(mongoServer!.uri, dbName);
+    }
+  }, 60_000);
+});

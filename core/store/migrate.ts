@@ -4,7 +4,12 @@
 // records by key, so a page written twice changes nothing. At the end every kind is counted on
 // both sides. Run it with the service stopped: records changed in the source during or after a
 // copy are not followed (only records past the checkpoint are copied by a later run).
-import type { Millis, Store, TransferCheckpoint, TransferKind } from './types.js';
+//
+// Bodies a SQLite store keeps in files (Store.bodyFiles) travel with their requests: into the
+// target's own body files when it has them, else inline in the row (MongoDB), in batches of bounded
+// size. A target with body files also takes inline bodies past its threshold into files.
+import { readFile } from 'node:fs/promises';
+import type { Millis, RequestWithFiles, Store, TransferCheckpoint, TransferKind } from './types.js';
 
 /** Copy order: what a record refers to (user, token, schedule) is copied before it. */
 export const TRANSFER_ORDER: readonly TransferKind[] = [
@@ -42,6 +47,43 @@ export const REPOSITORY_KINDS: Record<RepositoryName, readonly TransferKind[] | 
 export const PAGE_SIZE = 500;
 /** The largest page `--page-size` allows. A page is held in memory whole: with large bodies, choose fewer. */
 export const MAX_PAGE_SIZE = 10_000;
+
+/** Bodies read from files held at once while copying requests into rows: a page is written in parts past this. */
+export const INLINE_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Writes a page of requests with their bodies, wherever the source keeps them. */
+async function writeRequests(source: Store, target: Store, items: RequestWithFiles[]): Promise<void> {
+  const from = source.bodyFiles;
+  const to = target.bodyFiles;
+  if (!from && !to) return target.transfer.write('requests', items);
+  let batch: RequestWithFiles[] = [];
+  let filed: Array<{ row: RequestWithFiles['request']; body: Buffer | string }> = [];
+  let held = 0;
+  const flush = async () => {
+    await target.transfer.write('requests', batch);
+    // After the rows: the target's sweeper removes a file whose row it cannot find.
+    for (const f of filed) await to!.place(f.row, f.body);
+    batch = [];
+    filed = [];
+    held = 0;
+  };
+  for (const item of items) {
+    const r = item.request;
+    const file = from?.storedFileOf(r) ?? null;
+    if (to && (file || r.body.length > to.threshold)) {
+      const row = { ...r, body: Buffer.alloc(0), size: file ? r.size : r.body.length };
+      batch.push({ ...item, request: row });
+      filed.push({ row, body: file ?? r.body });
+    } else if (file) {
+      // Swept (its request was being deleted): the empty body the source would answer with.
+      const body = await readFile(file).catch(() => Buffer.alloc(0));
+      batch.push({ ...item, request: { ...r, body } });
+      held += body.length;
+    } else batch.push(item);
+    if (held >= INLINE_BODY_BYTES) await flush();
+  }
+  if (batch.length) await flush();
+}
 
 export interface CopyOptions {
   source: Store;
@@ -106,7 +148,8 @@ export async function copyStore(opts: CopyOptions): Promise<KindCount[]> {
       if (opts.signal?.aborted) throw new Interrupted();
       const page = await source.transfer.read(kind, cp.cursor, pageSize, now);
       if (!page.items.length) break;
-      await target.transfer.write(kind, page.items);
+      if (kind === 'requests') await writeRequests(source, target, page.items as RequestWithFiles[]);
+      else await target.transfer.write<TransferKind>(kind, page.items);
       cp = { ...cp, cursor: page.cursor, copied: cp.copied + page.items.length };
       await target.transfer.saveCheckpoint(cp);
       opts.onProgress?.({ kind, done: cp.copied, total, resumed });

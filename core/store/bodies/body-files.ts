@@ -8,7 +8,7 @@
 // every reader (views, raw, exports, actions, forwarding, realtime) sees the same Buffer as before
 // and only the readers that need the bytes pay for them.
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type ReadStream, type WriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestRecord, RequestRepo } from '../types.js';
 
@@ -71,6 +71,18 @@ export interface BodyFiles {
   sink(): BodySink;
   /** The requests repository with bodies past the threshold kept in files. */
   wrap(repo: RequestRepo): RequestRepo;
+  /**
+   * The file holding a stored row's body (as the store's TransferRepo reads it: empty body, size
+   * above 0), or null when the body is in the row. The file may have been swept (its request deleted).
+   */
+  storedFileOf(row: RequestRecord): string | null;
+  /**
+   * Puts a copied request's body (bytes, or a file of another store, copied not moved) in this
+   * store's file for it, replacing any; a missing source file leaves none (the body reads empty,
+   * as it did in the source). Call it after the row (with an empty body) is written: the sweeper
+   * removes a file whose row it cannot find.
+   */
+  place(row: RequestRecord, body: Buffer | string): Promise<void>;
   /** Removes up to `limit` files whose request is gone; returns how many it removed. */
   sweep(limit?: number): Promise<number>;
   close(): Promise<void>;
@@ -140,9 +152,12 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     };
   }
 
+  const storedFileOf = (row: RequestRecord) => (row.size > 0 && row.body.length === 0 ? fileOf(row.token_id, row.uuid) : null);
+
   /** Row -> record: a filed body becomes the lazy accessor. */
   function hydrate<T extends RequestRecord | null>(r: T): T {
-    if (r && r.size > 0 && r.body.length === 0) attachBodyFile(r, fileOf(r.token_id, r.uuid));
+    const file = r && storedFileOf(r);
+    if (file) attachBodyFile(r, file);
     return r;
   }
 
@@ -196,11 +211,28 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
   const timer = opts.sweepEveryMs ? setInterval(() => void sweep().catch(() => undefined), opts.sweepEveryMs) : null;
   timer?.unref();
 
+  async function place(row: RequestRecord, body: Buffer | string): Promise<void> {
+    const target = fileOf(row.token_id, row.uuid);
+    // Written beside, renamed into place: an interrupted copy never leaves part of a body.
+    const temp = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+    try {
+      if (typeof body === 'string') await copyFile(body, temp);
+      else await writeFile(temp, body, { mode: 0o600 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && typeof body === 'string') return;
+      throw err;
+    }
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(temp, target);
+  }
+
   return {
     dir,
     threshold,
     sink,
     sweep,
+    place,
+    storedFileOf,
     wrap(repo) {
       inner = repo;
       return {
