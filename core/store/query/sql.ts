@@ -20,9 +20,9 @@ export interface SqlFragment {
 export interface SqlOptions {
   /**
    * Compile against the token index (core/store/sqlite: request_keys `k`, which carries method,
-   * type, ip and created_at, joined to requests) and the body's trigram index (request_text): the
-   * results are the same as without, the statements cheaper. Unset, the fragment reads `requests`
-   * columns only.
+   * type, ip, created_at, size and whether there is a note, joined to requests) and the trigram
+   * index (request_text: body, headers, query string): the results are the same as without, the
+   * statements cheaper. Unset, the fragment reads `requests` columns only.
    */
   keyed?: boolean;
   /**
@@ -33,28 +33,76 @@ export interface SqlOptions {
 }
 
 /**
- * The trigram index's MATCH text for a `content` term every match of `node` must satisfy (the
- * query itself, or one of its top-level AND children), or null. A statement can then start from
- * the index's candidates instead of walking every request of the token.
+ * The trigram index's MATCH text for a term every match of `node` must satisfy (the query itself,
+ * or one of its top-level AND children; an OR whose every branch has candidates counts as one),
+ * or null. A statement can then start from the index's candidates instead of walking every
+ * request of the token. Body terms come first: they tend to be the most selective.
  */
 export function textDriver(node: QueryNode, now: number): { node: QueryNode; match: string } | null {
   const terms = node.kind === 'and' ? node.children : [node];
+  let fallback: { node: QueryNode; match: string } | null = null;
   for (const t of terms) {
-    if (t.kind !== 'term') continue;
-    const spec = resolveField(t.field, t.pos);
-    if (spec.name !== 'content') continue;
-    const m = matcherFor(t, spec, now);
-    const match = m.kind === 'pattern' ? trigramMatch(m.parts) : null;
-    if (match) return { node: t, match };
+    const match = candidateMatch(t, now);
+    if (!match) continue;
+    if (t.kind === 'term' && resolveField(t.field, t.pos).name === 'content') return { node: t, match };
+    fallback ??= { node: t, match };
   }
-  return null;
+  return fallback;
 }
 
-/** FTS5 MATCH text: every literal run of 3+ characters as a quoted phrase (a substring, for the trigram tokenizer). */
-function trigramMatch(parts: PatternPart[]): string | null {
-  const runs = parts.flatMap((p) => (p.kind === 'text' && [...p.text].length >= TRIGRAM ? [p.text] : []));
-  return runs.length ? runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ') : null;
+/** MATCH text whose matches include every request `node` matches, or null (no usable index text). */
+function candidateMatch(node: QueryNode, now: number): string | null {
+  switch (node.kind) {
+    case 'or': {
+      const branches = node.children.map((c) => candidateMatch(c, now));
+      return branches.length && branches.every((b) => b !== null) ? branches.map((b) => `(${b})`).join(' OR ') : null;
+    }
+    case 'exists':
+      return indexedText(resolveField(node.field, node.pos), null);
+    case 'term': {
+      const spec = resolveField(node.field, node.pos);
+      const m = matcherFor(node, spec, now);
+      return m.kind === 'interval' ? null : indexedText(spec, m.kind === 'pattern' ? m.parts : null);
+    }
+    default:
+      return null;
+  }
 }
+
+/** The trigram index's column for a JSON column's text (migration 22). */
+const TEXT_COLUMNS = new Map([
+  ['headers', 'hdr'],
+  ['query', 'qs'],
+]);
+
+/**
+ * MATCH text for a pattern (null: `_exists_`) on a field the trigram index holds, or null. Each
+ * run is a quoted FTS5 phrase, a substring match for the trigram tokenizer, which folds case more
+ * widely than LIKE: the index finds a superset and the exact predicate decides.
+ */
+function indexedText(spec: FieldSpec, parts: PatternPart[] | null): string | null {
+  const src = spec.sql;
+  if (src.kind === 'column') {
+    if (spec.name !== 'content' || !parts) return null;
+    const runs = literalRuns(parts);
+    return runs.length ? `txt : (${phrases(runs)})` : null;
+  }
+  const column = src.kind === 'json' && src.path.length > 0 ? TEXT_COLUMNS.get(src.column) : undefined;
+  if (!column || src.kind !== 'json') return null;
+  // A key is in the JSON text as "key" (SEGMENT keys need no escapes). A value's run is there
+  // literally if JSON.stringify left it alone and it cannot be a number's digits (SQLite writes
+  // numbers its own way, e.g. 1.0 for 1).
+  const runs = src.path.map((k) => `"${k}"`);
+  for (const r of parts ? literalRuns(parts) : []) if (!/["\\\u0000-\u001f\p{Cs}]/u.test(r) && /[^0-9.+eE-]/.test(r)) runs.push(r);
+  return `${column} : (${phrases(runs)})`;
+}
+
+/** The literal runs of 3+ characters of a pattern. */
+function literalRuns(parts: PatternPart[]): string[] {
+  return parts.flatMap((p) => (p.kind === 'text' && [...p.text].length >= TRIGRAM ? [p.text] : []));
+}
+
+const phrases = (runs: string[]): string => runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ');
 
 /** Fields the token index (request_keys) carries, by their requests column. */
 const KEY_COLUMNS = new Map([
@@ -63,7 +111,11 @@ const KEY_COLUMNS = new Map([
   ['ip', 'k.kip'],
   ['created_at', 'k.kca'],
   ['sorting', 'k.st'],
+  ['size', 'k.ksz'],
 ]);
+
+/** `_exists_` tests the token index answers, by their requests column. */
+const KEY_EXISTS = new Map([['note', '(k.kn = 1)']]);
 
 /** The trigram index finds substrings of at least this many characters. */
 const TRIGRAM = 3;
@@ -97,7 +149,20 @@ class SqlCompiler {
     return expr;
   }
 
+  /** Inside the driven node: the statement already starts from its candidates. */
+  private inDriven = false;
+
   compile(node: QueryNode): string {
+    if (node !== this.driven || this.inDriven) return this.compileNode(node);
+    this.inDriven = true;
+    try {
+      return this.compileNode(node);
+    } finally {
+      this.inDriven = false;
+    }
+  }
+
+  private compileNode(node: QueryNode): string {
     switch (node.kind) {
       case 'and':
         return this.join(node.children.map((c) => this.compile(c)), 'AND', '1');
@@ -105,13 +170,18 @@ class SqlCompiler {
         return this.join(node.children.map((c) => this.compile(c)), 'OR', '0');
       case 'not':
         // A NULL (e.g. note LIKE ? on a NULL note) means "no match", so NOT must see 0, not NULL.
-        return `(NOT COALESCE(${this.compile(node.child)}, 0))`;
+        this.negated++;
+        try {
+          return `(NOT COALESCE(${this.compile(node.child)}, 0))`;
+        } finally {
+          this.negated--;
+        }
       case 'exists':
         return this.exists(resolveField(node.field, node.pos));
       case 'term':
       case 'range': {
         const spec = resolveField(node.field, node.pos);
-        return this.leaf(spec, matcherFor(node, spec, this.now), node === this.driven);
+        return this.leaf(spec, matcherFor(node, spec, this.now));
       }
     }
   }
@@ -127,7 +197,7 @@ class SqlCompiler {
     return `(${this.join(parts.slice(0, mid), op, empty)} ${op} ${this.join(parts.slice(mid), op, empty)})`;
   }
 
-  private leaf(spec: FieldSpec, m: Matcher, driven = false): string {
+  private leaf(spec: FieldSpec, m: Matcher): string {
     if (m.kind === 'exists') return this.exists(spec);
     if (m.kind === 'pattern') {
       const src = spec.sql;
@@ -138,7 +208,7 @@ class SqlCompiler {
         return `(${this.columnExpr(src.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
       }
       // Bound in the order they appear in the SQL text.
-      const candidates = this.keyed && !driven && spec.name === 'content' ? this.textCandidates(m.parts) : null;
+      const candidates = this.textCandidates(spec, m.parts);
       const like = this.like(spec, likePattern(m.parts, m.anchored));
       // The index may find more (it folds non-ASCII case too): LIKE still decides, on candidates only.
       return candidates ? `(${candidates} AND ${like})` : like;
@@ -147,15 +217,29 @@ class SqlCompiler {
   }
 
   /**
-   * Rows whose body contains every literal run of 3+ characters of the pattern, from the trigram
-   * index (a quoted FTS5 phrase is a substring match there), or null when no run is long enough.
+   * Rows the trigram index finds for the pattern (null: `_exists_`) on this field, a superset of
+   * the matches, or null when keyed mode is off, the statement is driven from this term, or the
+   * index has nothing usable. Not under NOT: there, collecting every candidate of a common word
+   * costs more than the exact check on the rows the rest of the query leaves.
    */
-  private textCandidates(parts: PatternPart[]): string | null {
-    const match = trigramMatch(parts);
+  private textCandidates(spec: FieldSpec, parts: PatternPart[] | null): string | null {
+    if (!this.keyed || this.inDriven || this.negated > 0) return null;
+    const match = indexedText(spec, parts);
     return match ? `(k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))` : null;
   }
 
+  /** How many NOTs the node being compiled is under. */
+  private negated = 0;
+
   private exists(spec: FieldSpec): string {
+    const key = this.keyed && spec.sql.kind === 'column' ? KEY_EXISTS.get(spec.sql.expr) : undefined;
+    if (key) return key;
+    const candidates = this.textCandidates(spec, null);
+    const exact = this.existsExact(spec);
+    return candidates ? `(${candidates} AND ${exact})` : exact;
+  }
+
+  private existsExact(spec: FieldSpec): string {
     const src = spec.sql;
     if (src.kind !== 'column') this.needsRow = true;
     switch (src.kind) {

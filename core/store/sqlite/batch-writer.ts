@@ -58,6 +58,9 @@ interface Tally {
  * while it runs: 100 ms is ~4,000 captures at 40k/s, a catch-up of a few ms.
  */
 const CATCH_UP_MS = 100;
+/** request_text entries each catch-up checks for a deleted request (the purge's bound: about 1 ms). */
+export const TEXT_PURGE_SCAN = 1_000;
+
 /** Captures that make a catch-up due at once, whatever the time. */
 const CATCH_UP_ROWS = 10_000;
 
@@ -165,11 +168,31 @@ export function createBatchWriter(db: Database): BatchWriter {
   );
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
   const addKeys = db.prepare(
-    `INSERT INTO request_keys (tk, st, sq, km, kty, kip, kca)
-      SELECT token_id, sorting, seq, method, type, ip, created_at FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq`,
+    `INSERT INTO request_keys (tk, st, sq, km, kty, kip, kca, ksz, kn)
+      SELECT token_id, sorting, seq, method, type, ip, created_at, size, CASE WHEN length(note) > 0 THEN 1 END
+      FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq`,
   );
-  // The body's full-text index (migration 21): searched by content and bare words.
-  const addText = db.prepare('INSERT INTO request_text (rowid, txt) SELECT seq, CAST(body AS TEXT) FROM requests WHERE seq > ? AND seq <= ?');
+  // The full-text index (migrations 21, 22): the body (content, bare words), the headers' and the query string's JSON text.
+  const addText = db.prepare(
+    'INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE seq > ? AND seq <= ?',
+  );
+  // Deleting a request leaves its request_text entry (deleting it there would cost trimming ~0.5 ms
+  // a row): each catch-up looks at the next TEXT_PURGE_SCAN entries after where the last one
+  // stopped and removes those whose request is gone, wrapping around at the end.
+  const purgeFrom = db.prepare<[], number>('SELECT seq FROM request_text_purge').pluck();
+  const purgeScan = db.prepare<[number], { sq: number; gone: number }>(
+    `SELECT t.rowid AS sq, NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid) AS gone
+      FROM request_text t WHERE t.rowid > ? ORDER BY t.rowid LIMIT ${TEXT_PURGE_SCAN}`,
+  );
+  const purgeOne = db.prepare('DELETE FROM request_text WHERE rowid = ?');
+  const setPurgeFrom = db.prepare('UPDATE request_text_purge SET seq = ?');
+  function purgeText(): number {
+    const scanned = purgeScan.all(purgeFrom.get()!);
+    let purged = 0;
+    for (const s of scanned) if (s.gone) purged += purgeOne.run(s.sq).changes;
+    setPurgeFrom.run(scanned.length === TEXT_PURGE_SCAN ? scanned.at(-1)!.sq : 0);
+    return purged;
+  }
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
   const addIds = db.prepare('INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
@@ -281,6 +304,7 @@ export function createBatchWriter(db: Database): BatchWriter {
     addIds.run(from, to);
     addText.run(from, to);
     setWatermark.run(to);
+    purgeText();
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
       const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;

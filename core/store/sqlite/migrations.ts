@@ -414,6 +414,32 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // Searches at a million requests (issue 17): the token index also carries size (ksz) and
+    // whether the note is non-empty (kn, 1 or NULL; kept by a trigger, since notes are edited), so
+    // `size:` ranges and `_exists_:note` read no row; method + created_at is one index, so a date
+    // range with a method counts from it. request_text is rebuilt with the headers' and the query
+    // string's JSON text as columns hdr and qs (trigram candidates for `headers.x`/`query.x`
+    // matches and `_exists_`, re-checked exactly), which also drops the entries of deleted
+    // requests; request_text_purge is where the catch-up's purge of such entries resumes.
+    version: 22,
+    up: `
+      ALTER TABLE request_keys ADD COLUMN ksz INTEGER;
+      ALTER TABLE request_keys ADD COLUMN kn INTEGER;
+      UPDATE request_keys SET (ksz, kn) = (SELECT r.size, CASE WHEN length(r.note) > 0 THEN 1 END FROM requests r WHERE r.seq = request_keys.sq);
+      CREATE INDEX request_keys_method_created ON request_keys (tk, km COLLATE NOCASE, kca);
+      CREATE INDEX request_keys_size ON request_keys (tk, ksz);
+      CREATE INDEX request_keys_note ON request_keys (tk, kn, st, sq) WHERE kn IS NOT NULL;
+      CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
+        UPDATE request_keys SET kn = CASE WHEN length(NEW.note) > 0 THEN 1 END WHERE tk = NEW.token_id AND st = NEW.sorting AND sq = NEW.seq;
+      END;
+      DROP TABLE request_text;
+      CREATE VIRTUAL TABLE request_text USING fts5(txt, hdr, qs, tokenize = 'trigram', content = '', contentless_delete = 1);
+      INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE seq <= (SELECT seq FROM request_watermark);
+      CREATE TABLE request_text_purge (seq INTEGER NOT NULL);
+      INSERT INTO request_text_purge VALUES (0);
+    `,
+  },
 ];
 
 /**
