@@ -200,7 +200,7 @@ function contents(value: unknown): string {
 async function validate(files: string[]): Promise<number> {
   const reg = await registry();
   const tally = await eachDocument(files, async (doc, file) => {
-    const errors = doc.locate(documentErrors(doc.value, reg));
+    const errors = doc.locate(await documentErrors(doc.value, reg));
     if (!errors.length) process.stdout.write(`ok       ${file} (${contents(doc.value)})\n`);
     return errors;
   });
@@ -211,7 +211,7 @@ async function apply(files: string[], create: boolean): Promise<number> {
   return withService(create, async (svc, store, reg) => {
     const tally = await eachDocument(files, async (doc, file) => {
       // Every error of the document first: the service stops at the first failing step.
-      const errors = doc.locate(documentErrors(doc.value, reg));
+      const errors = doc.locate(await documentErrors(doc.value, reg));
       if (errors.length) return errors;
       const value = doc.value as { kind: string; metadata: { token: string } };
       if (value.kind === 'Schedule') {

@@ -96,7 +96,10 @@ export function createActionsModule(): ServiceModule {
         registry,
         workflows,
         async run(token, record, chainSteps, start, opts = {}) {
-          const steps = (await templates.expand(token.user_id, chainSteps)).map((s) => openSecrets(secrets, s));
+          const expanded = await templates.expand(token.user_id, chainSteps);
+          // Deferred loading: opening secrets and running need each type's plugin (a flag check once all are in).
+          if (registry.deferred) await registry.ready(expanded.map((s) => s.type));
+          const steps = expanded.map((s) => openSecrets(secrets, s));
           // The chain's own services (global variables, clock, logger) are the server's; each action gets its plugin's.
           const pluginServices = servicesPerPlugin(runOwner(token), opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS);
           const services = pluginServices(container);
@@ -149,7 +152,7 @@ export function createActionsModule(): ServiceModule {
       }
 
       ctx.pipeline.actions = async (token, record, files, start) => {
-        const steps = await workflows.steps(token);
+        const steps = await workflows.chainSteps(token);
         if (!steps.length) return null;
         // Without a job queue (no scheduler module), queued actions run inline.
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };

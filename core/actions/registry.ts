@@ -62,6 +62,8 @@ export class ActionRegistry {
   /** Action and provider types declared by manifests of plugins not imported yet. */
   private readonly deferredTypes = new Map<string, DeferredPlugin>();
   private readonly deferredProviders = new Map<string, DeferredPlugin>();
+  /** Why each type of a deferred plugin that failed to import is unavailable (said on every use). */
+  private readonly failedTypes = new Map<string, string>();
 
   /**
    * Declares a plugin by its manifest without importing it: its types count as taken (a second
@@ -88,6 +90,9 @@ export class ActionRegistry {
           try {
             await importPlugin();
           } catch (err) {
+            // Logged once (failed); every later use of its types says why they are missing.
+            const why = `its plugin ${plugin} failed to load: ${err instanceof Error ? err.message : String(err)}`;
+            for (const t of [...actionTypes, ...providerTypes]) if (!this.types.has(t) && !this.providerTypes.has(t)) this.failedTypes.set(t, why);
             failed(err);
           }
         })()),
@@ -106,6 +111,7 @@ export class ActionRegistry {
    * imported, so get/validate/list answer for them. Unknown types are ignored (validate names them).
    */
   async ready(actionTypes?: Iterable<string>): Promise<void> {
+    if (!this.deferred) return;
     const wanted = new Set<DeferredPlugin>();
     if (actionTypes === undefined) {
       for (const e of this.deferredTypes.values()) wanted.add(e);
@@ -124,7 +130,28 @@ export class ActionRegistry {
     await this.deferredProviders.get(type)?.load();
   }
 
-  /** Whether plugins declared but not imported yet remain. */
+  /**
+   * Why `type` is missing: its plugin failed to load (named with the reason), or no plugin
+   * provides it. Undefined when the type is registered.
+   */
+  unavailable(type: string): string | undefined {
+    if (this.types.has(type)) return undefined;
+    const failed = this.failedTypes.get(type);
+    return failed ? `Action type "${type}" is unavailable: ${failed}` : `Unknown action type "${type}"`;
+  }
+
+  /**
+   * Where `type`'s secret parameters are. A type whose plugin is not imported yet throws rather
+   * than answering "none", which would show, store or run its secrets unsealed: await `ready` first.
+   */
+  secretsOf(type: string): SecretPath[] {
+    const entry = this.types.get(type);
+    if (entry) return entry.secrets;
+    if (this.deferredTypes.has(type)) throw new Error(`Action type "${type}" is not loaded yet: await registry.ready() before reading its secret parameters`);
+    return [];
+  }
+
+  /** Whether plugins declared but not imported yet remain (a plain flag check: hot paths test it before awaiting `ready`). */
   get deferred(): boolean {
     return this.deferredTypes.size > 0 || this.deferredProviders.size > 0;
   }
@@ -193,7 +220,11 @@ export class ActionRegistry {
    */
   validate(type: string, parameters: unknown, options: { allowDeprecated?: boolean } = {}): Record<string, unknown> {
     const entry = this.types.get(type);
-    if (!entry) throw new ValidationError(`Unknown action type "${type}"`, { type: [`Unknown action type "${type}"`] });
+    if (!entry) {
+      if (this.deferredTypes.has(type)) throw new Error(`Action type "${type}" is not loaded yet: await registry.ready() before validating`);
+      const why = this.unavailable(type)!;
+      throw new ValidationError(why, { type: [why] });
+    }
     if (entry.definition.creatable === false && !options.allowDeprecated) {
       throw new ValidationError(`Action type "${type}" is deprecated and cannot be created`, { type: ['This action type can no longer be created'] });
     }

@@ -147,6 +147,8 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   const clock = services.clock;
   const deadline = clock.now() + budgetMs;
   const steps = [...input.actions].map((a, i) => ({ a, i })).sort((x, y) => x.a.order - y.a.order || x.i - y.i).map((x) => x.a);
+  // Deferred plugin loading: a flag check once every plugin is in.
+  if (registry.deferred) await registry.ready(steps.map((s) => s.type));
 
   const initial: ResponseDraft = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
   const response: ResponseDraft = { ...initial, headers: {} };
@@ -243,7 +245,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     const fail = nested ? (_step: ChainAction, msg: string) => void nested.errors.push(msg) : failStep;
     ran.add(step.uuid);
     const entry = registry.get(step.type);
-    if (!entry) return void fail(step, `Unknown action type "${step.type}"`);
+    if (!entry) return void fail(step, registry.unavailable(step.type) ?? `Unknown action type "${step.type}"`);
     if (step.unavailable) return void fail(step, step.unavailable);
     const def = entry.definition;
     const raw = step.parameters ?? {};
@@ -287,6 +289,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         if (!live) throw new Error('The action has ended');
         const depth = (nested?.depth ?? 0) + 1;
         if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
+        if (registry.deferred) await registry.ready([String(type)]);
         const inner = { depth, errors: [] as string[], set: {} as Record<string, string> };
         await runStep({ uuid: step.uuid, type: String(type), order: step.order, parameters: parameters ?? {} }, inner);
         if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
@@ -296,7 +299,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         if (!live) throw new Error('The action has ended');
         const delay = Math.floor(Number(delaySeconds));
         if (!Number.isFinite(delay) || delay < 0 || delay > MAX_LATER_DELAY_S) throw new Error(`The delay must be 0 to ${MAX_LATER_DELAY_S} seconds`);
-        if (!registry.get(type)) throw new Error(`Unknown action type "${type}"`);
+        if (!registry.has(type)) throw new Error(`Unknown action type "${type}"`);
         if (later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
         later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
       },

@@ -58,12 +58,12 @@ export type ResealOutcome = { status: 'resealed' | 'current' } | { status: 'fail
 export class ParameterSecrets {
   constructor(
     // What it needs of the registry: each type's secret paths (registry.ts imports this module).
-    private readonly registry: { get(type: string): { secrets: SecretPath[] } | undefined },
+    private readonly registry: { get(type: string): unknown; secretsOf(type: string): SecretPath[] },
     private readonly sealer: Sealer,
   ) {}
 
   private each(type: string, params: Params, fn: (value: unknown, at: Array<string | number>) => unknown): Params {
-    const paths = this.registry.get(type)?.secrets ?? [];
+    const paths = this.registry.secretsOf(type);
     return paths.reduce<Params>((p, path) => mapAt(p, path, fn) as Params, params);
   }
 

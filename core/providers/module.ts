@@ -16,7 +16,12 @@ export function createProvidersModule(): ServiceModule {
       const providers = new ProviderService(ctx.store, registry, ctx.require(SECRETS).sealer, ctx.clock);
       ctx.container.registerInstance(PROVIDERS_TOKEN, { forAccount: (owner) => providers.forAccount(owner.userId) });
       ctx.provide(PROVIDERS, providers);
-      return { routers: [providersRouter(ctx, providers, () => providerTypes(registry))] };
+      // Provider types come with their plugins' code (deferred loading: a flag check once all are in).
+      const kinds = async () => {
+        if (registry.deferred) await registry.ready();
+        return providerTypes(registry);
+      };
+      return { routers: [providersRouter(ctx, providers, kinds)] };
     },
   };
 }

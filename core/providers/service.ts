@@ -46,12 +46,14 @@ export interface ProviderView {
 export class ProviderService {
   constructor(
     private readonly store: Pick<Store, 'providers'>,
-    private readonly registry: Pick<ActionRegistry, 'provider' | 'providers'>,
+    private readonly registry: Pick<ActionRegistry, 'provider' | 'providers' | 'ready' | 'deferred'>,
     private readonly sealer: Sealer,
     private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
-  private kind(type: string): RegisteredProvider {
+  private async kind(type: string): Promise<RegisteredProvider> {
+    // Deferred loading: provider types come with their plugins' code (every plugin: the error names them all).
+    if (this.registry.deferred) await this.registry.ready();
     const kind = this.registry.provider(type);
     if (!kind) {
       const known = this.registry.providers().map((p) => p.definition.type);
@@ -74,7 +76,7 @@ export class ProviderService {
   async create(userId: number, body: unknown): Promise<ProviderView> {
     const parsed = ProviderCreateBody.safeParse(body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
-    const { definition } = this.kind(parsed.data.type);
+    const { definition } = await this.kind(parsed.data.type);
     let rawCredentials: unknown = parsed.data.credentials;
     let settingsIn: Record<string, unknown> = parsed.data.settings ?? {};
     if (rawCredentials === undefined && definition.generate) {
@@ -111,7 +113,7 @@ export class ProviderService {
     const current = await this.load(userId, id);
     const parsed = ProviderUpdateBody.safeParse(body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
-    const { definition } = this.kind(current.type);
+    const { definition } = await this.kind(current.type);
     const patch: Partial<Pick<ProviderRecord, 'name' | 'settings' | 'secret'>> = {};
     if (parsed.data.name !== undefined) patch.name = parsed.data.name;
     if (parsed.data.settings !== undefined) patch.settings = this.check(definition.settings ?? NO_SETTINGS, parsed.data.settings, 'settings');

@@ -46,12 +46,18 @@ export interface TemplateView {
 export class TemplateService {
   constructor(
     private readonly store: Pick<Store, 'templates'>,
-    private readonly registry: Pick<ActionRegistry, 'validate'>,
+    private readonly registry: Pick<ActionRegistry, 'validate' | 'ready' | 'deferred'>,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly secrets: ParameterSecrets,
   ) {}
 
-  view(t: TemplateRecord): TemplateView {
+  /** Waits for the plugins of `types` (deferred loading): validating and masking need their code. */
+  private async loaded(types: Iterable<string>): Promise<void> {
+    if (this.registry.deferred) await this.registry.ready(types);
+  }
+
+  /** `t` as the API shows it; its action types' plugins must be loaded (`loaded`). */
+  private view(t: TemplateRecord): TemplateView {
     return {
       id: t.id,
       name: t.name,
@@ -117,17 +123,21 @@ export class TemplateService {
   async create(userId: number, body: unknown, from: Step[] = []): Promise<TemplateView> {
     const b = TemplateBody.safeParse(body ?? {});
     if (!b.success) throw fromZod(b.error);
+    await this.loaded(b.data.actions.map((a) => a.type));
     const now = this.clock.now();
     const t = await this.store.templates.create({ user_id: userId, name: b.data.name, variables: b.data.variables, actions: this.steps(b.data.actions, from), created_at: now, updated_at: now });
     return this.view(t);
   }
 
   async get(userId: number, id: number): Promise<TemplateView> {
-    return this.view(await this.load(userId, id));
+    const t = await this.load(userId, id);
+    await this.loaded(t.actions.map((s) => s.type));
+    return this.view(t);
   }
 
   async list(userId: number, page: number, perPage: number): Promise<Page<TemplateView>> {
     const p = await this.store.templates.list(userId, { page, perPage });
+    await this.loaded(p.items.flatMap((t) => t.actions.map((s) => s.type)));
     return { items: p.items.map((t) => this.view(t)), total: p.total };
   }
 
@@ -138,6 +148,7 @@ export class TemplateService {
     const patch: Partial<Pick<TemplateRecord, 'name' | 'variables' | 'actions'>> = {};
     if (b.data.name !== undefined) patch.name = b.data.name;
     if (b.data.variables !== undefined) patch.variables = b.data.variables;
+    await this.loaded([...(b.data.actions ?? []), ...current.actions].map((a) => a.type));
     if (b.data.actions !== undefined) patch.actions = this.steps(b.data.actions, current.actions as unknown as Step[]);
     const t = await this.store.templates.update(userId, id, patch, this.clock.now());
     if (!t) throw new NotFound('Template not found');

@@ -21,11 +21,13 @@ function errorsOf(check: () => unknown): FieldErrors {
   }
 }
 
-export function documentErrors(input: unknown, registry: Pick<ActionRegistry, 'validate'>): FieldErrors {
+export async function documentErrors(input: unknown, registry: Pick<ActionRegistry, 'validate' | 'ready'>): Promise<FieldErrors> {
   const kind = kindOf(input);
   if (kind && kind !== TokenActionsKind) return errorsOf(() => kind.validate(input));
   const errors = errorsOf(() => normaliseDocument(input));
   const steps = isObject(input) && isObject(input.spec) && Array.isArray(input.spec.steps) ? (input.spec.steps as unknown[]) : [];
+  // Checking parameters needs each type's plugin imported (deferred loading).
+  await registry.ready(steps.flatMap((s) => (isObject(s) && typeof s.type === 'string' ? [s.type] : [])));
   steps.forEach((step, i) => {
     // A step without a type or with parameters that are not a map has a structure error already.
     if (!isObject(step) || typeof step.type !== 'string' || !isObject(step.parameters ?? {})) return;

@@ -73,10 +73,10 @@ describe('workflow kernel: kinds and validation', () => {
     expect(Object.keys(doc.spec.steps[0]!).sort()).toEqual(['disabled', 'id', 'parameters', 'type']);
   });
 
-  it('documentErrors checks a Schedule by its own kind, and an unknown kind as a TokenActions document', () => {
+  it('documentErrors checks a Schedule by its own kind, and an unknown kind as a TokenActions document', async () => {
     const registry = new ActionRegistry(); // no step is validated here: a Schedule has none, the other no steps
-    expect(documentErrors({ ...(parseDocument(schedule('s')) as object), spec: { interval: 'yearly', request: { url: 'https://x.test/' } } }, registry)).toHaveProperty(['spec.interval']);
-    expect(documentErrors({ apiVersion: 'capture/v1', kind: 'Nope', metadata: { token: 'a' }, spec: { steps: [] } }, registry)).toHaveProperty(['kind']);
+    expect(await documentErrors({ ...(parseDocument(schedule('s')) as object), spec: { interval: 'yearly', request: { url: 'https://x.test/' } } }, registry)).toHaveProperty(['spec.interval']);
+    expect(await documentErrors({ apiVersion: 'capture/v1', kind: 'Nope', metadata: { token: 'a' }, spec: { steps: [] } }, registry)).toHaveProperty(['kind']);
   });
 });
 

@@ -8,6 +8,7 @@ import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { emptyDocument, normaliseDocument, type Step, type TokenActionsDocument } from './document.js';
+import { createStepsCache } from './steps-cache.js';
 
 /** An action as the actions API shows it. */
 export interface ActionView {
@@ -61,10 +62,19 @@ export class WorkflowService {
     private readonly secrets: ParameterSecrets,
   ) {}
 
+  /** What captures run, per token (saves here drop an entry; other processes' within a second). */
+  private readonly cache = createStepsCache(this.clock);
+
+  /** Waits for the plugins of `types` (deferred loading): validating and masking need their code. */
+  private async loaded(types: Iterable<string>): Promise<void> {
+    if (this.registry.deferred) await this.registry.ready(types);
+  }
+
   /** The chain as a document to show or export: secret parameters appear as the marker. */
   async document(token: TokenRecord): Promise<TokenActionsDocument> {
     const stored = await this.store.workflows.getForToken(token.uuid);
     const doc = stored ? (stored.document as unknown as TokenActionsDocument) : emptyDocument(token.uuid);
+    await this.loaded(doc.spec.steps.map((s) => s.type));
     const steps = doc.spec.steps.map((s) => ({ ...s, parameters: this.secrets.mask(s.type, s.parameters) }));
     return { ...doc, metadata: { ...doc.metadata, token: token.alias ?? token.uuid }, spec: { ...doc.spec, steps } };
   }
@@ -74,9 +84,20 @@ export class WorkflowService {
     return (await this.steps(token)).reduce((n, s) => n + this.secrets.count(s.type, s.parameters), 0);
   }
 
+  /** The stored steps, their action types' plugins loaded (secrets can be masked, opened, sealed). */
   async steps(token: TokenRecord): Promise<Step[]> {
     const stored = await this.store.workflows.getForToken(token.uuid);
-    return stored ? (stored.document as unknown as TokenActionsDocument).spec.steps : [];
+    const steps = stored ? (stored.document as unknown as TokenActionsDocument).spec.steps : [];
+    await this.loaded(steps.map((s) => s.type));
+    return steps;
+  }
+
+  /**
+   * The steps a capture runs: `steps`, kept for up to a second (frozen, shared by every capture of
+   * the token). Edits read `steps`, never this.
+   */
+  chainSteps(token: TokenRecord): Promise<Step[]> {
+    return this.cache.get(token.uuid, () => this.steps(token));
   }
 
   /**
@@ -106,6 +127,7 @@ export class WorkflowService {
   private async prepare(token: TokenRecord, input: unknown, until?: number): Promise<{ doc: TokenActionsDocument; steps: Step[] }> {
     const previous = await this.steps(token);
     const doc = normaliseDocument(input, previous);
+    await this.loaded(doc.spec.steps.map((s) => s.type));
     const known = new Set(previous.map((s) => `${s.id}:${s.type}`));
     // A deprecated type may stay where it already was; it may not be added.
     const upTo = until === undefined ? doc.spec.steps : doc.spec.steps.slice(0, until + 1);
@@ -134,6 +156,7 @@ export class WorkflowService {
     const sealed = steps.map((s) => ({ ...s, parameters: this.secrets.seal(s.type, s.parameters) }));
     const stored = { ...doc, metadata: { ...doc.metadata, token: token.uuid }, spec: { steps: sealed } };
     await this.store.workflows.putForToken(token.uuid, stored as unknown as Record<string, unknown>, this.clock.now());
+    this.cache.forget(token.uuid);
   }
 
   async list(token: TokenRecord): Promise<ActionView[]> {
@@ -160,6 +183,7 @@ export class WorkflowService {
 
   async create(token: TokenRecord, raw: unknown): Promise<ActionView> {
     const body = this.parseBody(raw);
+    await this.loaded([body.type]);
     const params = this.registry.validate(body.type, this.secrets.resolve(body.type, body.parameters));
     const steps = await this.steps(token);
     const step: Step = {
@@ -183,6 +207,7 @@ export class WorkflowService {
     const current = steps.find((s) => s.id === actionId);
     if (!current) throw new NotFound('Action not found');
     const body = this.parseBody(raw);
+    await this.loaded([body.type]);
     const params = this.registry.validate(body.type, this.secrets.resolve(body.type, body.parameters, current), { allowDeprecated: body.type === current.type });
     const step: Step = {
       ...current,
@@ -207,6 +232,7 @@ export class WorkflowService {
    */
   async trialParameters(token: TokenRecord, actionId: string | undefined, type: string, parameters: Record<string, unknown>): Promise<Record<string, unknown>> {
     const stored = actionId ? (await this.steps(token)).find((s) => s.id === actionId) : undefined;
+    await this.loaded([type]);
     return this.registry.validate(type, this.secrets.resolve(type, parameters, stored));
   }
 

@@ -54,7 +54,9 @@ export function actionsRouter(services: HttpServices, runtime: ActionRuntime): R
     return r;
   }
 
-  router.get('/action-types', (ctx) => {
+  router.get('/action-types', async (ctx) => {
+    // The parameter schemas come from the plugins' code (deferred loading: a flag check once all are in).
+    if (registry.deferred) await registry.ready();
     ctx.body = { data: registry.list() };
   });
 

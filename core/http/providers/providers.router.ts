@@ -9,7 +9,7 @@ import { ProviderListQuery, ProviderTypeView, ProviderView } from './providers.s
 interface ProvidersDeps {
   services: HttpServices;
   providers: ProviderService;
-  kinds: () => Array<Record<string, unknown>>;
+  kinds: () => Promise<Array<Record<string, unknown>>>;
 }
 
 const route = routeFor<ProvidersDeps>();
@@ -78,6 +78,6 @@ export const providerRoutes = [
   }),
 ];
 
-export function providersRouter(services: HttpServices, providers: ProviderService, kinds: () => Array<Record<string, unknown>>): Router<AppState> {
+export function providersRouter(services: HttpServices, providers: ProviderService, kinds: () => Promise<Array<Record<string, unknown>>>): Router<AppState> {
   return mountRoutes(new Router<AppState>(), providerRoutes, { services, providers, kinds });
 }
