@@ -5,36 +5,29 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { requireAdmin, requireCaller, requireUserManager, USER_TYPES, type Caller } from '../../auth/access.js';
+import { z } from 'zod';
+import { requireCaller, requireUserManager, USER_TYPES, type Caller } from '../../auth/access.js';
 import { hashApiKey, newApiKey } from '../../auth/secrets.js';
-import { Conflict, Forbidden, HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
+import {
+  ApiKeyView, CallerView, InvitedUser, InviteView, IssuedApiKey, UserCreateBody, UserInviteBody, UserUpdateBody, UserView, UserWithKey, keyView, userView,
+} from '../../auth/users.schema.js';
+import { Conflict, Forbidden, HttpError, NotFound, ValidationError } from '../../errors.js';
 import { BUS, MAILER } from '../../service-keys.js';
-import type { ApiKeyRecord, UserRecord } from '../../store/types.js';
+import type { UserRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
+import { listOf, mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody } from './users.schema.js';
+import { UserDeleteQuery, UserListQuery } from './users.schema.js';
 
 /** How long an invite link stays valid. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
-export const userView = (u: UserRecord) => ({
-  id: u.id,
-  name: u.name,
-  email: u.email,
-  premium: u.premium,
-  team_id: u.team_id,
-  user_type_id: u.user_type_id,
-  user_type: USER_TYPES[u.user_type_id].name,
-  role_id: u.role_id,
-  roles: u.role_id === null ? [] : [{ id: u.role_id, team_id: u.team_id }],
-  two_factor_enabled: 0,
-  invite_pending: u.invite_hash !== null,
-  last_login_at: null,
-  created_at: formatTimestamp(u.created_at),
-  updated_at: formatTimestamp(u.updated_at),
-});
-const keyView = (k: ApiKeyRecord) => ({ id: k.id, user_id: k.user_id, prefix: k.prefix, created_at: formatTimestamp(k.created_at) });
+const route = routeFor<HttpServices>();
+type Ctx = ParameterizedContext<AppState>;
+
+/** Live streams opened by the user must not outlive a change of what they may open. */
+const accessChanged = (services: HttpServices, userId: number) => services.provided?.get(BUS)?.publishAccess({ type: 'user.access_changed', userId });
 
 /** The Laravel `links` list of a page envelope (previous, each page, next), as the users list documents it. */
 function pageLinks(env: { current_page: number; last_page: number; first_page_url: string; prev_page_url: string | null; next_page_url: string | null }) {
@@ -46,235 +39,281 @@ function pageLinks(env: { current_page: number; last_page: number; first_page_ur
   ];
 }
 
-export function usersRouter(services: HttpServices): Router<AppState> {
-  const router = new Router<AppState>();
-  const { store, clock, config } = services;
-  const mailer = () => services.provided?.get(MAILER);
-  /** Live streams opened by the user must not outlive a change of what they may open. */
-  const accessChanged = (userId: number) =>
-    services.provided?.get(BUS)?.publishAccess({ type: 'user.access_changed', userId });
+/** The admin, or the user themself. */
+async function loadUser(ctx: Ctx, { store }: HttpServices): Promise<UserRecord> {
+  const caller = ctx.state.caller;
+  requireCaller(caller);
+  const id = Number(ctx.params.user_id);
+  if (caller.kind === 'user' && caller.user.id !== id) throw new Forbidden('You may only manage your own keys');
+  const user = Number.isInteger(id) ? await store.users.get(id) : null;
+  if (!user) throw new NotFound('User not found');
+  return user;
+}
 
-  /** The admin, or the user themself. */
-  async function loadUser(ctx: ParameterizedContext<AppState>): Promise<UserRecord> {
-    const caller = ctx.state.caller;
-    requireCaller(caller);
-    const id = Number(ctx.params.user);
-    if (caller.kind === 'user' && caller.user.id !== id) throw new Forbidden('You may only manage your own keys');
-    const user = Number.isInteger(id) ? await store.users.get(id) : null;
-    if (!user) throw new NotFound('User not found');
-    return user;
+/** A user of the caller's team (any team for the administrator key), for an Administrator to manage. */
+async function loadTeamUser(ctx: Ctx, { store }: HttpServices): Promise<UserRecord> {
+  const caller = ctx.state.caller;
+  requireUserManager(caller);
+  const id = Number(ctx.params.user_id);
+  const user = Number.isInteger(id) ? await store.users.get(id) : null;
+  // Another team's users are not there for this caller.
+  if (!user || (caller.kind === 'user' && user.team_id !== caller.user.team_id)) throw new NotFound('User not found');
+  return user;
+}
+
+async function emailTaken({ store }: HttpServices, email: string, exceptId?: number): Promise<void> {
+  const same = (await store.users.findByEmail(email)).filter((u) => u.id !== exceptId);
+  if (same.length) throw new ValidationError('email: is already a user', { email: ['is already a user'] });
+}
+
+/** Another Administrator remains in the team after `user` stops being one (or leaves). */
+async function otherAdministrator({ store }: HttpServices, user: UserRecord): Promise<UserRecord | null> {
+  for (let page = 1; ; page++) {
+    const { items } = await store.users.page(user.team_id, page, 100);
+    const found = items.find((u) => u.id !== user.id && u.user_type_id === 100);
+    if (found || items.length < 100) return found ?? null;
   }
+}
 
-  /** A user of the caller's team (any team for the administrator key), for an Administrator to manage. */
-  async function loadTeamUser(ctx: ParameterizedContext<AppState>): Promise<UserRecord> {
-    const caller = ctx.state.caller;
-    requireUserManager(caller);
-    const id = Number(ctx.params.user);
-    const user = Number.isInteger(id) ? await store.users.get(id) : null;
-    // Another team's users are not there for this caller.
-    if (!user || (caller.kind === 'user' && user.team_id !== caller.user.team_id)) throw new NotFound('User not found');
-    return user;
+/** Who takes a removed user's tokens when the administrator key removes them: an Administrator, else any member. */
+async function heirOf(services: HttpServices, user: UserRecord): Promise<UserRecord | null> {
+  const admin = await otherAdministrator(services, user);
+  if (admin) return admin;
+  const { items } = await services.store.users.page(user.team_id, 1, 2);
+  return items.find((u) => u.id !== user.id) ?? null;
+}
+
+async function issueKey({ store, clock }: HttpServices, userId: number): Promise<z.infer<typeof IssuedApiKey>> {
+  const key = newApiKey();
+  const record = await store.users.addApiKey(userId, hashApiKey(key), key.slice(0, 8), clock.now());
+  return { ...keyView(record), api_key: key };
+}
+
+/** The team an invite joins: the inviting Administrator's; for the administrator key, `team_id` or a new one (null). */
+async function inviteTeam({ store }: HttpServices, caller: Caller, teamId: number | undefined): Promise<number | null> {
+  if (caller.kind === 'user') {
+    if (teamId !== undefined && teamId !== caller.user.team_id) throw new Forbidden('You may only invite people to your own team');
+    return caller.user.team_id;
   }
+  if (teamId === undefined) return null;
+  if ((await store.users.page(teamId, 1, 1)).total === 0) throw new ValidationError('team_id: no such team', { team_id: ['no such team'] });
+  return teamId;
+}
 
-  async function emailTaken(email: string, exceptId?: number): Promise<void> {
-    const same = (await store.users.findByEmail(email)).filter((u) => u.id !== exceptId);
-    if (same.length) throw new ValidationError('email: is already a user', { email: ['is already a user'] });
-  }
+const NOT_AN_INVITE = 'This invite link is not valid (used, expired or never issued)';
 
-  /** Another Administrator remains in the team after `user` stops being one (or leaves). */
-  async function otherAdministrator(user: UserRecord): Promise<UserRecord | null> {
-    for (let page = 1; ; page++) {
-      const { items } = await store.users.page(user.team_id, page, 100);
-      const found = items.find((u) => u.id !== user.id && u.user_type_id === 100);
-      if (found || items.length < 100) return found ?? null;
-    }
-  }
-
-  async function issueKey(userId: number) {
-    const key = newApiKey();
-    const record = await store.users.addApiKey(userId, hashApiKey(key), key.slice(0, 8), clock.now());
-    return { ...keyView(record), api_key: key };
-  }
-
-  router.post('/users', async (ctx) => {
-    requireAdmin(ctx.state.caller);
-    const body = UserCreateBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    const now = clock.now();
-    const user = await store.users.create({ ...body.data, created_at: now, updated_at: now });
-    const key = await issueKey(user.id);
-    ctx.status = 201;
-    ctx.body = { ...userView(user), api_key: key.api_key, api_key_id: key.id };
-  });
-
-  router.post('/users/invite', async (ctx) => {
-    const caller = ctx.state.caller;
-    requireUserManager(caller);
-    const body = UserInviteBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    const { name, email, user_type_id, role_id, team_id } = body.data;
-    const teamId = await inviteTeam(caller, team_id);
-    await emailTaken(email);
-    const secret = randomBytes(24).toString('base64url');
-    const now = clock.now();
-    const user = await store.users.create({
-      name, email, premium: caller.kind === 'user' ? caller.user.premium : false, team_id: teamId ?? undefined, user_type_id,
-      role_id: role_id ?? null, invite_hash: hashApiKey(secret), invite_expires_at: now + INVITE_TTL_MS, created_at: now, updated_at: now,
-    });
-    const url = `${publicBaseUrl(ctx, services)}/#/invite/${secret}`;
-    ctx.status = 201;
-    if (!config.SMTP_RELAY_URL) {
-      // No relay to send it through: the link is for the inviter to pass on.
-      ctx.body = { ...userView(user), invite_sent: false, invite_url: url };
-      return;
-    }
-    try {
-      const m = mailer();
-      if (!m) throw new Error('the mail module is not running');
-      const inviter = caller.kind === 'user' ? caller.user.name : 'The administrator';
-      await m.send({
-        to: [email],
-        subject: `${inviter} invited you to a team`,
-        text: [
-          `Hello ${name},`,
-          '',
-          `${inviter} invited you to join their team as ${USER_TYPES[user_type_id].name}.`,
-          'Open this link to set up your API key (it works once, for 7 days):',
-          '',
-          url,
-        ].join('\n'),
-        passes: 0,
+/** The users API (api/users.md). */
+export const userRoutes = [
+  route({
+    method: 'post',
+    path: '/users',
+    summary: 'Create a user in a new team of their own, with an API key (administrator key)',
+    auth: 'admin',
+    body: UserCreateBody,
+    response: { status: 201, schema: UserWithKey },
+    handler: async (ctx, services) => {
+      const now = services.clock.now();
+      const user = await services.store.users.create({ ...ctx.input.body, created_at: now, updated_at: now });
+      const key = await issueKey(services, user.id);
+      return { ...userView(user), api_key: key.api_key, api_key_id: key.id };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users/invite',
+    summary: 'Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses',
+    auth: 'user-manager',
+    body: UserInviteBody,
+    response: { status: 201, schema: InvitedUser },
+    handler: async (ctx, services) => {
+      const { store, clock, config } = services;
+      const caller = ctx.state.caller;
+      const { name, email, user_type_id, role_id, team_id } = ctx.input.body;
+      const teamId = await inviteTeam(services, caller, team_id);
+      await emailTaken(services, email);
+      const secret = randomBytes(24).toString('base64url');
+      const now = clock.now();
+      const user = await store.users.create({
+        name, email, premium: caller.kind === 'user' ? caller.user.premium : false, team_id: teamId ?? undefined, user_type_id,
+        role_id: role_id ?? null, invite_hash: hashApiKey(secret), invite_expires_at: now + INVITE_TTL_MS, created_at: now, updated_at: now,
       });
-    } catch (err) {
-      // Nobody could use the invite: it is not kept.
+      const url = `${publicBaseUrl(ctx, services)}/#/invite/${secret}`;
+      // No relay to send it through: the link is for the inviter to pass on.
+      if (!config.SMTP_RELAY_URL) return { ...userView(user), invite_sent: false, invite_url: url };
+      try {
+        const m = services.provided?.get(MAILER);
+        if (!m) throw new Error('the mail module is not running');
+        const inviter = caller.kind === 'user' ? caller.user.name : 'The administrator';
+        await m.send({
+          to: [email],
+          subject: `${inviter} invited you to a team`,
+          text: [
+            `Hello ${name},`,
+            '',
+            `${inviter} invited you to join their team as ${USER_TYPES[user_type_id].name}.`,
+            'Open this link to set up your API key (it works once, for 7 days):',
+            '',
+            url,
+          ].join('\n'),
+          passes: 0,
+        });
+      } catch (err) {
+        // Nobody could use the invite: it is not kept.
+        await store.users.delete(user.id);
+        throw new HttpError(502, `The invite could not be sent through the SMTP relay: ${(err as Error).message}`);
+      }
+      return { ...userView(user), invite_sent: true };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/invite/{secret}',
+    summary: 'Who an open invite is for (no key needed)',
+    auth: 'public',
+    response: { status: 200, schema: InviteView },
+    handler: async (ctx, { store, clock }) => {
+      const user = await store.users.findByInvite(hashApiKey(ctx.params.secret!));
+      if (!user || (user.invite_expires_at ?? 0) <= clock.now()) throw new NotFound(NOT_AN_INVITE);
+      return { name: user.name, email: user.email, team_id: user.team_id, user_type_id: user.user_type_id, user_type: USER_TYPES[user.user_type_id].name, expires_at: formatTimestamp(user.invite_expires_at) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users/invite/{secret}/accept',
+    summary: 'Use the invite (once): answers the user with their first API key (no key needed)',
+    auth: 'public',
+    response: { status: 201, schema: UserWithKey },
+    handler: async (ctx, services) => {
+      const user = await services.store.users.useInvite(hashApiKey(ctx.params.secret!), services.clock.now());
+      if (!user) throw new NotFound(NOT_AN_INVITE);
+      const key = await issueKey(services, user.id);
+      return { ...userView(user), api_key: key.api_key, api_key_id: key.id };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users',
+    summary: "The team's users, paged, with Laravel's `links` (Administrator; the administrator key sees every team or `team_id`'s)",
+    auth: 'user-manager',
+    query: UserListQuery,
+    response: { status: 200, schema: pageOf(UserView) },
+    handler: async (ctx, services) => {
+      const caller = ctx.state.caller;
+      const { page, per_page, team_id } = ctx.input.query;
+      const teamId = caller.kind === 'user' ? caller.user.team_id : (team_id ?? null);
+      const result = await services.store.users.page(teamId, page, per_page);
+      const env = pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(userView), result.total, page, per_page);
+      return { ...env, links: pageLinks(env) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/me',
+    summary: 'The calling user (`admin: true` and no user fields for the administrator key)',
+    auth: 'caller',
+    response: { status: 200, schema: CallerView },
+    handler: (ctx) => {
+      const caller = ctx.state.caller;
+      return caller.kind === 'user' ? { ...userView(caller.user), admin: false } : { id: null, name: 'administrator', admin: true, premium: true };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/{user_id}',
+    summary: "Get a user (themself, or a user of the Administrator's team)",
+    auth: 'caller',
+    response: { status: 200, schema: UserView },
+    handler: async (ctx, services) => {
+      const caller = ctx.state.caller;
+      // Themself, or a user an Administrator manages.
+      const self = caller.kind === 'user' && String(caller.user.id) === ctx.params.user_id;
+      return userView(self ? await loadUser(ctx, services) : await loadTeamUser(ctx, services));
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/users/{user_id}',
+    summary: 'Change name, e-mail, user type or role (Administrator); a team keeps one Administrator (409)',
+    auth: 'user-manager',
+    body: UserUpdateBody,
+    response: { status: 200, schema: UserView },
+    handler: async (ctx, services) => {
+      const user = await loadTeamUser(ctx, services);
+      const patch = ctx.input.body;
+      if (patch.email !== undefined) await emailTaken(services, patch.email, user.id);
+      if (user.user_type_id === 100 && patch.user_type_id !== undefined && patch.user_type_id !== 100 && !(await otherAdministrator(services, user))) {
+        throw new Conflict('A team keeps at least one Administrator: make someone else Administrator first', { user_type_id: ['is the last Administrator of the team'] });
+      }
+      const updated = await services.store.users.update(user.id, { ...patch, updated_at: services.clock.now() });
+      if (!updated) throw new NotFound('User not found');
+      if (patch.user_type_id !== undefined && patch.user_type_id !== user.user_type_id) accessChanged(services, user.id);
+      return userView(updated);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/users/{user_id}',
+    summary: "Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them",
+    auth: 'user-manager',
+    query: UserDeleteQuery,
+    response: { status: 204 },
+    handler: async (ctx, services) => {
+      const { store, tokens } = services;
+      const caller = ctx.state.caller;
+      const user = await loadTeamUser(ctx, services);
+      if (caller.kind === 'user' && caller.user.id === user.id) throw new Conflict('You cannot remove yourself; another Administrator can');
+      const others = (await store.users.page(user.team_id, 1, 2)).total > 1;
+      if (user.user_type_id === 100 && others && !(await otherAdministrator(services, user))) {
+        throw new Conflict('A team keeps at least one Administrator: make someone else Administrator first');
+      }
+      const owned = await store.tokens.ownedBy(user.id);
+      if (ctx.input.query.tokens === 'team' && owned.length) {
+        const heir = caller.kind === 'user' ? caller.user : await heirOf(services, user);
+        if (!heir) throw new Conflict('Nobody else is in the team to take the tokens: remove with tokens=delete', { tokens: ['nobody else is in the team'] });
+        for (const uuid of owned) {
+          const t = await store.tokens.get(uuid);
+          if (t) await tokens.reassign(t, heir.id);
+        }
+      } else {
+        for (const uuid of owned) {
+          const t = await store.tokens.get(uuid);
+          if (t) await tokens.delete(t);
+        }
+      }
       await store.users.delete(user.id);
-      throw new HttpError(502, `The invite could not be sent through the SMTP relay: ${(err as Error).message}`);
-    }
-    ctx.body = { ...userView(user), invite_sent: true };
-  });
+      accessChanged(services, user.id);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/{user_id}/api-keys',
+    summary: "List a user's API keys (themself, or the administrator key)",
+    auth: 'caller',
+    response: { status: 200, schema: listOf(ApiKeyView) },
+    handler: async (ctx, services) => ({ data: (await services.store.users.listApiKeys((await loadUser(ctx, services)).id)).map(keyView) }),
+  }),
+  route({
+    method: 'post',
+    path: '/users/{user_id}/api-keys',
+    summary: 'Issue an API key (its secret is shown this once, as `api_key`)',
+    auth: 'caller',
+    response: { status: 201, schema: IssuedApiKey },
+    handler: async (ctx, services) => issueKey(services, (await loadUser(ctx, services)).id),
+  }),
+  route({
+    method: 'delete',
+    path: '/users/{user_id}/api-keys/{key_id}',
+    summary: 'Revoke an API key',
+    auth: 'caller',
+    response: { status: 204 },
+    handler: async (ctx, services) => {
+      const user = await loadUser(ctx, services);
+      if (!(await services.store.users.deleteApiKey(user.id, Number(ctx.params.key_id)))) throw new NotFound('API key not found');
+      accessChanged(services, user.id);
+    },
+  }),
+];
 
-  /** The team an invite joins: the inviting Administrator's; for the administrator key, `team_id` or a new one (null). */
-  async function inviteTeam(caller: Caller, teamId: number | undefined): Promise<number | null> {
-    if (caller.kind === 'user') {
-      if (teamId !== undefined && teamId !== caller.user.team_id) throw new Forbidden('You may only invite people to your own team');
-      return caller.user.team_id;
-    }
-    if (teamId === undefined) return null;
-    if ((await store.users.page(teamId, 1, 1)).total === 0) throw new ValidationError('team_id: no such team', { team_id: ['no such team'] });
-    return teamId;
-  }
-
-  /** An open invite, for the page that accepts it. */
-  router.get('/users/invite/:secret', async (ctx) => {
-    const user = await store.users.findByInvite(hashApiKey(ctx.params.secret!));
-    if (!user || (user.invite_expires_at ?? 0) <= clock.now()) throw new NotFound('This invite link is not valid (used, expired or never issued)');
-    ctx.body = { name: user.name, email: user.email, team_id: user.team_id, user_type_id: user.user_type_id, user_type: USER_TYPES[user.user_type_id].name, expires_at: formatTimestamp(user.invite_expires_at) };
-  });
-
-  /** Uses the invite (once) and answers the person's first API key. */
-  router.post('/users/invite/:secret/accept', async (ctx) => {
-    const user = await store.users.useInvite(hashApiKey(ctx.params.secret!), clock.now());
-    if (!user) throw new NotFound('This invite link is not valid (used, expired or never issued)');
-    const key = await issueKey(user.id);
-    ctx.status = 201;
-    ctx.body = { ...userView(user), api_key: key.api_key, api_key_id: key.id };
-  });
-
-  router.get('/users', async (ctx) => {
-    const caller = ctx.state.caller;
-    requireUserManager(caller);
-    const q = UserListQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const { page, per_page, team_id } = q.data;
-    const teamId = caller.kind === 'user' ? caller.user.team_id : (team_id ?? null);
-    const result = await store.users.page(teamId, page, per_page);
-    const env = pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(userView), result.total, page, per_page);
-    ctx.body = { ...env, links: pageLinks(env) };
-  });
-
-  router.get('/users/me', async (ctx) => {
-    const caller = ctx.state.caller;
-    requireCaller(caller);
-    ctx.body = caller.kind === 'admin' ? { id: null, name: 'administrator', admin: true, premium: true } : { ...userView(caller.user), admin: false };
-  });
-
-  router.get('/users/:user', async (ctx) => {
-    const caller = ctx.state.caller;
-    requireCaller(caller);
-    // Themself, or a user an Administrator manages.
-    const self = caller.kind === 'user' && String(caller.user.id) === ctx.params.user;
-    ctx.body = userView(self ? await loadUser(ctx) : await loadTeamUser(ctx));
-  });
-
-  router.put('/users/:user', async (ctx) => {
-    const user = await loadTeamUser(ctx);
-    const body = UserUpdateBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    const patch = body.data;
-    if (patch.email !== undefined) await emailTaken(patch.email, user.id);
-    if (user.user_type_id === 100 && patch.user_type_id !== undefined && patch.user_type_id !== 100 && !(await otherAdministrator(user))) {
-      throw new Conflict('A team keeps at least one Administrator: make someone else Administrator first', { user_type_id: ['is the last Administrator of the team'] });
-    }
-    const updated = await store.users.update(user.id, { ...patch, updated_at: clock.now() });
-    if (!updated) throw new NotFound('User not found');
-    if (patch.user_type_id !== undefined && patch.user_type_id !== user.user_type_id) accessChanged(user.id);
-    ctx.body = userView(updated);
-  });
-
-  router.delete('/users/:user', async (ctx) => {
-    const caller = ctx.state.caller;
-    const user = await loadTeamUser(ctx);
-    const q = UserDeleteQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    if (caller.kind === 'user' && caller.user.id === user.id) throw new Conflict('You cannot remove yourself; another Administrator can');
-    const others = (await store.users.page(user.team_id, 1, 2)).total > 1;
-    if (user.user_type_id === 100 && others && !(await otherAdministrator(user))) {
-      throw new Conflict('A team keeps at least one Administrator: make someone else Administrator first');
-    }
-    const owned = await store.tokens.ownedBy(user.id);
-    if (q.data.tokens === 'team' && owned.length) {
-      const heir = caller.kind === 'user' ? caller.user : await heirOf(user);
-      if (!heir) throw new Conflict('Nobody else is in the team to take the tokens: remove with tokens=delete', { tokens: ['nobody else is in the team'] });
-      for (const uuid of owned) {
-        const t = await store.tokens.get(uuid);
-        if (t) await services.tokens.reassign(t, heir.id);
-      }
-    } else {
-      for (const uuid of owned) {
-        const t = await store.tokens.get(uuid);
-        if (t) await services.tokens.delete(t);
-      }
-    }
-    await store.users.delete(user.id);
-    accessChanged(user.id);
-    ctx.status = 204;
-  });
-
-  /** Who takes a removed user's tokens when the administrator key removes them: an Administrator, else any member. */
-  async function heirOf(user: UserRecord): Promise<UserRecord | null> {
-    const admin = await otherAdministrator(user);
-    if (admin) return admin;
-    const { items } = await store.users.page(user.team_id, 1, 2);
-    return items.find((u) => u.id !== user.id) ?? null;
-  }
-
-  router.get('/users/:user/api-keys', async (ctx) => {
-    const user = await loadUser(ctx);
-    ctx.body = { data: (await store.users.listApiKeys(user.id)).map(keyView) };
-  });
-
-  router.post('/users/:user/api-keys', async (ctx) => {
-    const user = await loadUser(ctx);
-    ctx.status = 201;
-    ctx.body = await issueKey(user.id);
-  });
-
-  router.delete('/users/:user/api-keys/:key', async (ctx) => {
-    const user = await loadUser(ctx);
-    if (!(await store.users.deleteApiKey(user.id, Number(ctx.params.key)))) throw new NotFound('API key not found');
-    accessChanged(user.id);
-    ctx.status = 204;
-  });
-
-  return router;
+export function usersRouter(services: HttpServices): Router<AppState> {
+  return mountRoutes(new Router<AppState>(), userRoutes, services);
 }
