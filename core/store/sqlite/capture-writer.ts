@@ -9,14 +9,12 @@
 // - worker: on a writer thread with its own connection to the file. The main thread only posts the
 //   records (one message per event-loop turn) and settles them when the thread acknowledges. The
 //   default with synchronous FULL, where every commit waits for an fsync.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
 import { catchUpSchedule, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { startThread } from './threads.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 export interface CaptureWriter {
@@ -101,19 +99,6 @@ export function inThreadWriter(db: Database): CaptureWriter {
   return self;
 }
 
-const nodeRequire = createRequire(import.meta.url);
-
-/** Compiled (dist/) the thread runs writer-worker.js; from TypeScript sources (vitest, tsx) through tsx's loader. */
-function startThread(data: WriterData): Worker {
-  if (import.meta.url.endsWith('.ts')) {
-    const api = pathToFileURL(nodeRequire.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-    const entry = new URL('./writer-worker.ts', import.meta.url).href;
-    const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-    return new Worker(boot, { eval: true, workerData: data });
-  }
-  return new Worker(new URL('./writer-worker.js', import.meta.url), { workerData: data });
-}
-
 export interface WorkerWriterOptions {
   file: string;
   synchronous: 'NORMAL' | 'FULL';
@@ -135,7 +120,7 @@ export interface WorkerWriterOptions {
 export type WorkerCaptureWriter = CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> };
 
 export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCaptureWriter {
-  const worker = startThread({ file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0, walLimitBytes: opts.walLimitBytes });
+  const worker = startThread('writer-worker', { file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0, walLimitBytes: opts.walLimitBytes } satisfies WriterData);
   worker.unref();
   let fallback: CaptureWriter | null = null;
   let stopping: Promise<void> | null = null;

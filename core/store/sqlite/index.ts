@@ -18,6 +18,7 @@ import { sqliteReplays } from './replays.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
+import { inThreadReads, readerPool } from './reader-pool.js';
 import { sqliteRequests } from './requests.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteTokens } from './tokens.js';
@@ -87,14 +88,17 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     writer = w;
   } else writer = inThreadWriter(db);
   const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
-  const requests = sqliteRequests(db, writer);
+  // Lists, searches and bulk deletions: on reader threads, started on the first one (a second
+  // connection cannot see a ':memory:' database, which keeps them in-thread).
+  const reads = onFile ? readerPool(file, { walLimitBytes }) : inThreadReads(db);
+  const requests = sqliteRequests(db, writer, reads);
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes) : null;
   return {
     kind: 'sqlite',
     db,
     writer,
     users: sqliteUsers(db),
-    tokens: sqliteTokens(db, () => writer.sync()),
+    tokens: sqliteTokens(db, () => writer.sync(), reads),
     requests: bodyFiles ? bodyFiles.wrap(requests) : requests,
     bodyFiles,
     counters: sqliteCounters(db),
@@ -119,7 +123,9 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
       writer.onCommit = observer;
     },
     async close() {
-      // Pending captures are committed first, then the threads stop, then the connection closes.
+      // Deletions stop after their chunk, pending captures are committed, then the threads stop,
+      // then the connection closes.
+      await reads.close();
       await writer.close();
       await checkpointer?.stop();
       await bodyFiles?.close();

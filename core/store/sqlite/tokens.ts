@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { DELETE_CHUNK, yieldToLoop } from './chunks.js';
+import { inThreadReads, type RequestReads } from './reader-pool.js';
 import { AliasTaken, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../types.js';
 
 type Row = Record<string, unknown>;
@@ -47,9 +47,10 @@ function isUniqueViolation(e: unknown): boolean {
 
 /**
  * `sync` catches up the captures the writer stored (capture-writer.ts): the counters and latest
- * request read here are kept by that catch-up.
+ * request read here are kept by that catch-up. `reads` deletes a token's requests in chunks (on a
+ * reader thread for a file database, reader-pool.ts).
  */
-export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Promise.resolve()): TokenRepo {
+export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Promise.resolve(), reads: RequestReads = inThreadReads(db)): TokenRepo {
   const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
   const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
   const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
@@ -60,8 +61,6 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
   // then any not caught up yet, past the watermark.
   const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
   const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
-  const delChunk = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ${DELETE_CHUNK})`);
-  const deleteChunk = db.transaction((uuid: string) => delChunk.run(uuid).changes);
   const deleteToken = db.transaction((uuid: string) => {
     delRequests.run(uuid);
     delPending.run(uuid);
@@ -135,7 +134,7 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
       await sync();
       // Its requests first, in short chunks that let captures in between (a token may hold a
       // million); then the few left (captures meanwhile) with the token, in one transaction.
-      while (deleteChunk.immediate(uuid) === DELETE_CHUNK) await yieldToLoop();
+      await reads.deleteTokenRequests(uuid);
       return deleteToken.immediate(uuid);
     },
     async list(teamId, opts) {

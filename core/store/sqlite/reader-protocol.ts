@@ -1,0 +1,30 @@
+// Messages between the store (main thread) and a reader thread (reader-worker.ts).
+import type { FilterPlan, ListPlan, ListResult } from './request-reads.js';
+
+export interface ReaderData {
+  file: string;
+  /** As on every connection that writes (the chunked deletes write). */
+  walLimitBytes: number;
+}
+
+export type ReaderJob =
+  | { op: 'list'; plan: ListPlan }
+  | { op: 'deleteMatching'; plan: FilterPlan }
+  | { op: 'deleteTokenRequests'; tokenId: string };
+
+/** What each job answers. */
+export interface ReaderAnswers {
+  list: ListResult;
+  deleteMatching: number;
+  deleteTokenRequests: number;
+}
+
+export type ToReader = { t: 'job'; id: number; job: ReaderJob } | { t: 'stop' };
+
+/** An error as it crosses the thread boundary (an Error would lose its `code`). */
+export interface WireError {
+  message: string;
+  code?: string;
+}
+
+export type FromReader = { t: 'done'; id: number; value: unknown } | { t: 'failed'; id: number; error: WireError } | { t: 'stopped' };

@@ -1,0 +1,60 @@
+// A reader thread: its own connections to the store's file, running request lists and searches
+// (read-only connection; WAL lets it read while captures commit) and chunked deletions (a second,
+// writing connection, opened on the first deletion) off the event loop. One job at a time: the
+// pool (reader-pool.ts) sends the next only once this one answered.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { DELETE_PAUSE_MS, deleteMatching, deleteTokenRequests, type ChunkPause } from './chunks.js';
+import { readList } from './request-reads.js';
+import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
+
+const data = workerData as ReaderData;
+const port = parentPort!;
+
+const reader = new Database(data.file, { readonly: true, fileMustExist: true });
+reader.pragma('busy_timeout = 5000');
+let writer: Database.Database | null = null;
+let stopping = false;
+
+function writing(): Database.Database {
+  if (writer) return writer;
+  writer = new Database(data.file, { fileMustExist: true });
+  writer.pragma('foreign_keys = ON');
+  writer.pragma('busy_timeout = 5000');
+  writer.pragma(`journal_size_limit = ${data.walLimitBytes}`);
+  // The checkpointer thread copies the WAL back; a deletion's commits must not do it themselves.
+  writer.pragma('wal_autocheckpoint = 0');
+  return writer;
+}
+
+/** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
+const pause: ChunkPause = () => new Promise((resolve) => setTimeout(() => resolve(!stopping), DELETE_PAUSE_MS));
+
+async function run(job: ReaderJob): Promise<unknown> {
+  if (job.op === 'list') return readList(reader, job.plan);
+  if (job.op === 'deleteMatching') return deleteMatching(writing(), job.plan, pause);
+  return deleteTokenRequests(writing(), job.tokenId, pause);
+}
+
+let busy: Promise<void> = Promise.resolve();
+
+port.on('message', (m: ToReader) => {
+  if (m.t === 'stop') {
+    // A deletion in progress stops after its current chunk; then the connections close (a thread
+    // terminated inside a transaction would keep its lock for the rest of the process).
+    stopping = true;
+    void busy.finally(() => {
+      reader.close();
+      writer?.close();
+      port.postMessage({ t: 'stopped' } satisfies FromReader);
+    });
+    return;
+  }
+  busy = run(m.job).then(
+    (value) => port.postMessage({ t: 'done', id: m.id, value } satisfies FromReader),
+    (e: unknown) => {
+      const err = e as { message?: string; code?: string };
+      port.postMessage({ t: 'failed', id: m.id, error: { message: err?.message ?? String(e), code: err?.code } } satisfies FromReader);
+    },
+  );
+});

@@ -1,0 +1,160 @@
+// A token's request list as plain work on a connection: planned on the main thread (the search is
+// compiled there, so its errors keep their class), run on whichever connection the caller has (a
+// reader thread's, reader-pool.ts, or the main one for ':memory:'). Plans and results are plain
+// data, so they cross a thread boundary by structured clone.
+import type { Database } from 'better-sqlite3';
+import { compileSql, textDriver, type QueryNode } from '../query/index.js';
+import { COUNT_BOUND } from '../query/limits.js';
+import type { RequestFilter, RequestListOptions, RequestRecord } from '../types.js';
+
+type Row = Record<string, unknown>;
+
+export function toRecord(r: Row): RequestRecord {
+  return {
+    uuid: r.uuid as string,
+    token_id: r.token_id as string,
+    type: r.type as RequestRecord['type'],
+    team_id: (r.team_id as number | null) ?? null,
+    ip: (r.ip as string) ?? '',
+    hostname: (r.hostname as string) ?? '',
+    method: (r.method as string) ?? '',
+    user_agent: (r.user_agent as string) ?? '',
+    url: (r.url as string) ?? '',
+    content_type: (r.content_type as string | null) ?? null,
+    body: r.body as Buffer,
+    size: r.size as number,
+    query: r.query === null ? null : JSON.parse(r.query as string),
+    headers: JSON.parse(r.headers as string),
+    form: r.form === null ? null : JSON.parse(r.form as string),
+    files: JSON.parse(r.files as string),
+    custom_action_output: JSON.parse(r.output as string),
+    custom_action_errors: JSON.parse(r.errors as string),
+    time: r.time as number,
+    note: (r.note as string | null) ?? null,
+    sorting: r.sorting as number,
+    created_at: r.created_at as number,
+    updated_at: r.updated_at as number,
+    extra: JSON.parse(r.extra as string),
+  };
+}
+
+/**
+ * A token's requests, through its index (request_keys k: tk token, st sorting, sq seq), in index
+ * order. Reads call writer.sync() first, so that every acknowledged capture has its key.
+ * CROSS JOIN keeps request_keys the outer loop (SQLite's planner takes it as an order).
+ */
+export const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
+
+/**
+ * The seq of the request with UUID @u: from the UUID index (request_ids), or among the pending rows
+ * the catch-up has not indexed yet (past the watermark: at most one catch-up's worth, scanned).
+ */
+export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
+  UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
+
+/**
+ * A token's requests under a filter, as SQL over the token index `k`: joined to `requests r` only
+ * when `needsRow` (the filter reads a column the index lacks).
+ */
+export interface FilterPlan {
+  tokenId: string;
+  sql: string;
+  params: unknown[];
+  filtered: boolean;
+  needsRow: boolean;
+}
+
+export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode): FilterPlan {
+  const parts = ['k.tk = ?'];
+  const params: unknown[] = [tokenId];
+  let needsRow = false;
+  if (f.dateFrom != null) {
+    parts.push('k.kca >= ?');
+    params.push(f.dateFrom);
+  }
+  if (f.dateTo != null) {
+    parts.push('k.kca <= ?');
+    params.push(f.dateTo);
+  }
+  if (f.query) {
+    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: true, driven });
+    parts.push(`(${c.sql})`);
+    params.push(...c.params);
+    needsRow = c.needsRow;
+  }
+  return { tokenId, sql: parts.join(' AND '), params, filtered: parts.length > 1, needsRow };
+}
+
+/** The FROM clause a filter needs: the token index alone, or joined to the rows. */
+export const fromFor = (w: { needsRow: boolean }): string => (w.needsRow ? KEYED : 'request_keys k');
+
+/**
+ * Starting from the body's trigram index (a search with a `content` term, textDriver()): its
+ * candidates, their rows, their keys. Costs what the candidates number, not what the token holds.
+ */
+const DRIVEN = `request_text CROSS JOIN requests r ON r.seq = request_text.rowid
+  CROSS JOIN request_keys k ON k.tk = r.token_id AND k.st = r.sorting AND k.sq = r.seq`;
+
+/**
+ * Below this many matches a page is sorted from the trigram index's candidates; above, walking the
+ * token index in order finds a page's matches sooner.
+ */
+const SORT_CANDIDATES_BELOW = 2_000;
+
+export interface ListPlan {
+  where: FilterPlan;
+  /** The trigram MATCH expression when a content term drives the search (textDriver). */
+  match: string | null;
+  dir: 'ASC' | 'DESC';
+  limit: number;
+  offset: number;
+}
+
+export function planList(tokenId: string, opts: RequestListOptions): ListPlan {
+  const driver = opts.query ? textDriver(opts.query, opts.now ?? Date.now()) : null;
+  return {
+    where: planFilter(tokenId, opts, driver?.node),
+    match: driver?.match ?? null,
+    dir: opts.sorting === 'newest' ? 'DESC' : 'ASC',
+    limit: opts.perPage,
+    offset: (opts.page - 1) * opts.perPage,
+  };
+}
+
+export interface ListResult {
+  items: RequestRecord[];
+  total: number;
+  totalCapped?: true;
+}
+
+/** Runs a planned list on `db`: the total (bounded when filtered) and the page. */
+export function readList(db: Database, plan: ListPlan): ListResult {
+  const { where: w, match, dir } = plan;
+  const bound = (from: string, sql: string, params: unknown[]): number =>
+    (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${sql} LIMIT ?)`).get(...params, COUNT_BOUND + 1) as { n: number }).n;
+  let total: number;
+  let totalCapped = false;
+  // Counted up to the bound only: past it, the exact figure would cost a scan of every match.
+  if (match !== null) total = bound(DRIVEN, `request_text MATCH ? AND ${w.sql}`, [match, ...w.params]);
+  else if (w.filtered) total = bound(fromFor(w), w.sql, w.params);
+  // The token's counter (kept by the catch-up, deletions and trimming): exact once caught up.
+  else total = (db.prepare('SELECT request_count FROM tokens WHERE uuid = ?').pluck().get(w.tokenId) as number | undefined) ?? 0;
+  if (w.filtered && total > COUNT_BOUND) (total = COUNT_BOUND), (totalCapped = true);
+  let rows: Row[];
+  if (match !== null && total < SORT_CANDIDATES_BELOW) {
+    rows = db
+      .prepare(`SELECT r.* FROM ${DRIVEN} WHERE request_text MATCH ? AND ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?`)
+      .all(match, ...w.params, plan.limit, plan.offset) as Row[];
+  } else {
+    // Deferred join: the page's seqs from the index (no row read unless the filter needs one),
+    // then only those rows.
+    rows = db
+      .prepare(
+        `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?) p
+          CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
+      )
+      .all(...w.params, plan.limit, plan.offset) as Row[];
+  }
+  const items = rows.map(toRecord);
+  return totalCapped ? { items, total, totalCapped } : { items, total };
+}
