@@ -7,7 +7,6 @@ import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogs
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { RequestView } from '../capture/request-view.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
-import { ApiKeyView, UserCreateBody, UserDeleteQuery, UserInviteBody, UserListQuery, UserUpdateBody, UserView } from './users/users.schema.js';
 import { WorkflowTestBody } from './actions/actions.schema.js';
 import { ReplayBody, ReplayList, ReplayView } from './replay/replay.schema.js';
 
@@ -89,28 +88,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
   '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
   '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
-  '/users': {
-    post: { summary: 'Create a user in a new team of their own, with an API key (administrator key)', body: UserCreateBody, status: '201' },
-    get: { summary: "The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s)", query: UserListQuery },
-  },
-  '/users/invite': {
-    post: {
-      summary: 'Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses',
-      body: UserInviteBody,
-      response: UserView,
-      status: '201',
-    },
-  },
-  '/users/invite/{secret}': { get: { summary: 'Who an open invite is for (no key needed)' } },
-  '/users/invite/{secret}/accept': { post: { summary: "Use the invite (once): answers the user with their first API key (no key needed)", status: '201' } },
-  '/users/me': { get: { summary: 'The calling user' } },
-  '/users/{user_id}': {
-    get: { summary: 'Get a user (themself, or a user of the Administrator\'s team)', response: UserView },
-    put: { summary: 'Change name, e-mail, user type or role (Administrator); a team keeps one Administrator (409)', body: UserUpdateBody, response: UserView },
-    delete: { summary: "Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them", query: UserDeleteQuery, status: '204' },
-  },
-  '/users/{user_id}/api-keys': { post: { summary: 'Issue an API key' }, get: { summary: "List a user's API keys" } },
-  '/users/{user_id}/api-keys/{key_id}': { delete: { summary: 'Revoke an API key', status: '204' } },
   '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
   '/schedules': { get: { summary: "List the caller's schedules", query: ScheduleListQuery }, post: { summary: 'Create a schedule', body: ScheduleBody } },
   '/schedules/{schedule_id}': {
@@ -147,9 +124,6 @@ function captureOps(summary: string): Record<string, Op> {
 const SHAPES: Record<string, Partial<Op>> = {
   'get /schedules': { page: Obj },
   'get /schedules/{schedule_id}/logs': { page: Obj },
-  'get /users': { page: UserView },
-  'get /users/{user_id}/api-keys': { list: ApiKeyView },
-  'post /users/{user_id}/api-keys': { response: ApiKeyView.extend({ api_key: z.string() }), status: '201' },
   'get /token/{token_id}/actions': { list: Obj },
   'get /action-types': { list: Obj },
   'put /token/{token_id}/request/{request_id}/response': { response: z.object({ status: z.boolean() }) },

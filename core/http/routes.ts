@@ -9,5 +9,6 @@ import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
 import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
+import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...userRoutes];
