@@ -152,7 +152,7 @@ export function createActionsModule(): ServiceModule {
       }
 
       ctx.pipeline.actions = async (token, record, files, start) => {
-        const steps = await workflows.chainSteps(token);
+        const steps = await workflows.steps(token);
         if (!steps.length) return null;
         // Without a job queue (no scheduler module), queued actions run inline.
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };
