@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.js';
 import { sqliteFile, storeLocation } from '../core/store/index.js';
-import { backupSqlite, integrityCheck } from '../core/store/sqlite/backup.js';
+import { backupSqlite, bodiesBackupDir, integrityCheck } from '../core/store/sqlite/backup.js';
 import { progress } from './progress.js';
 
 const say = (text: string) => process.stderr.write(text + '\n');
@@ -40,5 +40,6 @@ export async function backupCommand(config: Config, dest: string, force: boolean
     return 1;
   }
   process.stdout.write(`wrote ${out} (${(result.bytes / 1048576).toFixed(1)} MiB, integrity ok)\n`);
+  if (result.bodyFiles) process.stdout.write(`wrote ${bodiesBackupDir(out)} (${result.bodyFiles} body files: restore it as DATA_DIR/bodies)\n`);
   return 0;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../scripts/cli.js';
 import { startTestServer } from '../../../test/helpers/server.js';
 import { sampleRequest, sampleToken } from '../store.contract.js';
-import { backupSqlite, integrityCheck } from './backup.js';
+import { backupSqlite, bodiesBackupDir, integrityCheck } from './backup.js';
 import { createSqliteStore } from './index.js';
 
 let dir: string;
@@ -100,6 +100,41 @@ describe('SQLite backup', () => {
       await again.close();
     }
   }, 60_000);
+
+  it('takes the bodies kept in files (DATA_DIR/bodies) beside the copy; restored as DATA_DIR/bodies they read back whole', async () => {
+    const live = path.join(dir, 'filed');
+    const bodyFiles = { dir: path.join(live, 'bodies'), threshold: 1024 };
+    const store = createSqliteStore(path.join(live, 'capture.sqlite'), { bodyFiles });
+    const t = sampleToken();
+    await store.tokens.create(t);
+    const big = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 31 + 7) % 256));
+    const kept = sampleRequest(t.uuid, { body: big, size: big.length });
+    const deleted = sampleRequest(t.uuid, { body: big, size: big.length });
+    await store.requests.insert(kept, 100);
+    await store.requests.insert(deleted, 100);
+    await store.requests.delete(t.uuid, deleted.uuid);
+    const dest = path.join(dir, 'filed.backup.sqlite');
+    const result = await backupSqlite(path.join(live, 'capture.sqlite'), dest);
+    // A body captured after the backup is not in it; the backup's files stay as they were.
+    await store.requests.insert(sampleRequest(t.uuid, { body: big, size: big.length }), 100);
+    await store.close();
+    expect(result.bodyFiles).toBe(1);
+    expect(fs.readdirSync(path.join(bodiesBackupDir(dest), t.uuid))).toEqual([kept.uuid]);
+    expect(fs.existsSync(`${bodiesBackupDir(dest)}.partial`)).toBe(false);
+
+    // The README's restore: the database file, and the bodies folder as DATA_DIR/bodies.
+    const restored = path.join(dir, 'filed-restored');
+    fs.mkdirSync(restored);
+    fs.copyFileSync(dest, path.join(restored, 'capture.sqlite'));
+    fs.cpSync(bodiesBackupDir(dest), path.join(restored, 'bodies'), { recursive: true });
+    const back = createSqliteStore(path.join(restored, 'capture.sqlite'), { bodyFiles: { ...bodyFiles, dir: path.join(restored, 'bodies') } });
+    try {
+      expect((await back.requests.get(t.uuid, kept.uuid))!.body.equals(big)).toBe(true);
+      expect((await back.tokens.stats(t.uuid)).requests).toBe(1);
+    } finally {
+      await back.close();
+    }
+  });
 
   it('npm run cli -- backup with MONGODB_URI set names the MongoDB tools instead', async () => {
     vi.stubEnv('MONGODB_URI', 'mongodb://user:pw@db.example.test/capture');
