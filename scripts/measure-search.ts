@@ -26,20 +26,26 @@ await seeding.tokens.create({
 
 const METHODS = ['GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH'];
 const STATUS = ['paid', 'pending', 'failed', 'refunded'];
+const ACTIONS = ['create', 'update', 'delete'];
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett'];
 const insert = seeding.db.prepare(`INSERT INTO requests (uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type,
   body, size, query, headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra)
-  VALUES (?, ?, 'web', NULL, ?, 'localhost', ?, 'curl/8', ?, 'text/plain', ?, ?, NULL, ?, NULL, '[]', '[]', '[]', 0.001, ?, ?, ?, ?, '{}')`);
+  VALUES (?, ?, 'web', NULL, ?, 'localhost', ?, 'curl/8', ?, 'text/plain', ?, ?, ?, ?, NULL, '[]', '[]', '[]', 0.001, ?, ?, ?, ?, '{}')`);
 const t0 = performance.now();
 const seedBatch = seeding.db.transaction((from: number, to: number) => {
   for (let i = from; i < to; i++) {
     const body = Buffer.from(
-      `order ord-${i} for ${WORDS[i % 10]}-${i % 997} status ${STATUS[i % 4]} from customer${i % 5003}@example.com`,
+      `order ord-${i} for ${WORDS[i % 10]}-${i % 997} status ${STATUS[i % 4]} from customer${i % 5003}@example.com` +
+        (i % 100 === 0 ? ' '.padEnd(2_000, 'x') : ''),
     );
     const created = now - (total - i) * 2_000; // one every 2 s, the newest now
-    const headers = i % 50 === 0 ? '{"content-type":["text/plain"],"x-trace":["t' + i + '"]}' : '{"content-type":["text/plain"]}';
+    const agent = i % 2 ? 'curl/8.5' : 'python-requests/2.31';
+    const headers = i % 50 === 0
+      ? `{"content-type":["text/plain"],"user-agent":["${agent}"],"x-trace":["t${i}"]}`
+      : `{"content-type":["text/plain"],"user-agent":["${agent}"]}`;
+    const query = JSON.stringify(i % 500 === 0 ? { action: ACTIONS[i % 3], source: 'mail' } : { action: ACTIONS[i % 3] });
     insert.run(randomUUID(), token, `10.0.${(i >> 8) & 255}.${i & 255}`, METHODS[i % 7], `http://localhost/p/${i % 100}`, body, body.length,
-      headers, i % 1000 === 0 ? 'flagged' : null, 1_700_000_000_000_000 + i, created, created);
+      query, headers, i % 1000 === 0 ? 'flagged' : null, 1_700_000_000_000_000 + i, created, created);
   }
 });
 for (let i = 0; i < total; i += 50_000) seedBatch(i, Math.min(total, i + 50_000));
@@ -56,13 +62,21 @@ const forms: Array<[string, string | null, { sorting?: 'newest' | 'oldest'; page
   ['phrase', '"status refunded"', {}],
   ['field:value', 'method:PUT', {}],
   ['field:value (ip)', 'ip:10.0.3.7', {}],
+  ['field:value (header)', 'headers.user-agent:curl', {}],
+  ['field:value (query string)', 'query.action:update', {}],
   ['wildcard/prefix', 'content:ord-12345*', {}],
   ['wildcard (short prefix)', 'content:ord*', {}],
   ['range with date math', 'created_at:[now-1d TO now]', {}],
   ['range + method', 'created_at:[now-7d TO now-6d] AND method:DELETE', {}],
+  ['date math range + method', 'created_at:[now-1d/d TO *] AND method:PUT', {}],
+  ['numeric range (size)', 'size:[2000 TO *]', {}],
+  ['numeric range (common)', 'size:[90 TO *]', {}],
   ['AND/OR/NOT', '(method:PUT OR method:DELETE) AND NOT content:failed', {}],
+  ['AND/OR/NOT (bench form)', 'method:POST AND (charlie OR refunded) AND NOT query.action:create', {}],
   ['_exists_', '_exists_:note', {}],
   ['_exists_ (header)', '_exists_:headers.x-trace', {}],
+  ['_exists_ (common query)', '_exists_:query.action', {}],
+  ['_exists_ (rare query)', '_exists_:query.source', {}],
   ['newest page=900', null, { sorting: 'newest', page: 900 }],
   ['newest page=1', null, { sorting: 'newest', page: 1 }],
 ];

@@ -2,8 +2,9 @@
 // the body's trigram index its rows, so the indexed searches find what was stored before.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '../query/index.js';
+import { compileSql, parseQuery } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
+import { createBatchWriter, TEXT_PURGE_SCAN } from './batch-writer.js';
 import { migrate, migrations } from './migrations.js';
 import { sqliteRequests } from './requests.js';
 
@@ -51,6 +52,111 @@ describe('migration 21 (search indexes)', () => {
     expect(await repo.deleteMany('t1', { query: parseQuery('method:PUT'), now: 0 })).toBe(Math.floor(n / 2));
     expect((await repo.list('t1', { sorting: 'oldest', page: 1, perPage: 1 })).total).toBe(n - Math.floor(n / 2));
     expect((await list('method:PUT')).total).toBe(0);
+    db.close();
+  });
+});
+
+/** A database migrated up to `version` only, as one from before the later migrations. */
+function migratedTo(version: number): Database.Database {
+  const db = new Database(':memory:');
+  const all = migrations.splice(0);
+  migrations.push(...all.filter((m) => m.version <= version));
+  try {
+    migrate(db);
+  } finally {
+    migrations.splice(0, migrations.length, ...all);
+  }
+  db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+    default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`).run();
+  return db;
+}
+
+/** Stores request i of a varied set (headers, query strings, notes, sizes), past the watermark. */
+function storeRequests(db: Database.Database, from: number, to: number): void {
+  const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time, note,
+    sorting, created_at, updated_at, extra) VALUES (?, 't1', 'web', '10.0.0.1', ?, ?, ?, ?, ?, '[]', '[]', '[]', 0, ?, ?, ?, ?, '{}')`);
+  const queries = ['{"action":"update"}', '{"action":"create","source":"mail"}', '{"n":1.5,"flag":true,"q":"say \\"upd\\""}', null, '{"action":"Updated"}'];
+  db.transaction(() => {
+    for (let i = from; i < to; i++) {
+      const headers = i % 3 ? `{"user-agent":["curl/${i}"]}` : `{"user-agent":["Python"],"x-trace":["t${i}"]}`;
+      const body = Buffer.from(i % 7 ? `body ${i} paid` : `body ${i} failed ${'x'.repeat(100)}`);
+      insert.run(`u${i}`, i % 2 ? 'PUT' : 'GET', body, body.length, queries[i % queries.length], headers, i % 11 ? null : i % 22 ? 'flagged' : '', i, 1000 + i, 1000 + i);
+    }
+  })();
+}
+
+describe('migration 22 (size, note, header and query-string indexes; purge)', () => {
+  const QUERIES = [
+    'headers.user-agent:curl', 'headers.user-agent:CURL', 'headers.user-agent:curl/1*', 'headers.user-agent:"curl/12"', '_exists_:headers.x-trace',
+    'NOT _exists_:headers.x-trace', 'query.action:update', 'query.action:upd*', '_exists_:query.source', 'query.n:1.5', 'query.flag:true',
+    'query.q:"say \\"upd\\""', 'query.q:upd', 'size:[100 TO *]', 'size:[* TO 20]', '_exists_:note', 'NOT _exists_:note', 'note:flag*',
+    'method:PUT AND (failed OR query.action:create)', '(headers.user-agent:python OR _exists_:query.source) AND NOT content:paid',
+    '(method:PUT OR method:GET) AND NOT content:failed', 'created_at:[1970-01-01 TO 1970-01-02] AND method:GET',
+  ];
+
+  it('indexes the requests stored before it, and every search keeps the unindexed results', async () => {
+    const db = migratedTo(21);
+    const n = 1200;
+    storeRequests(db, 0, n);
+    db.exec(`INSERT INTO request_keys (tk, st, sq, km, kty, kip, kca) SELECT token_id, sorting, seq, method, type, ip, created_at FROM requests;
+      INSERT INTO request_text (rowid, txt) SELECT seq, CAST(body AS TEXT) FROM requests;
+      INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests;
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests); UPDATE tokens SET request_count = ${n}`);
+    migrate(db);
+    const repo = sqliteRequests(db);
+    const expected = (q: string) => {
+      const c = compileSql(parseQuery(q), 0);
+      return (db.prepare(`SELECT uuid FROM requests WHERE token_id = 't1' AND (${c.sql}) ORDER BY sorting, seq`).pluck().all(...c.params) as string[]);
+    };
+    const found = async (q: string) => (await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid);
+    for (const q of QUERIES) {
+      const want = expected(q);
+      expect(want.length, q).toBeGreaterThan(0);
+      expect(await found(q), q).toEqual(want);
+    }
+
+    // The has-note key follows note edits.
+    expect(await found('_exists_:note')).not.toContain('u5');
+    expect(await repo.update('t1', 'u5', { note: 'now noted' })).not.toBeNull();
+    expect(await repo.update('t1', 'u11', { note: null })).not.toBeNull();
+    expect(await found('_exists_:note')).toContain('u5');
+    expect(await found('_exists_:note')).not.toContain('u11');
+    expect(await found('_exists_:note')).toEqual(expected('_exists_:note'));
+    db.close();
+  });
+
+  it('the catch-up indexes new requests the same way, and purges index entries of deleted requests a bounded number at a time', async () => {
+    const db = migratedTo(22);
+    // A new writer each time: one reads back what was stored behind its back (here, by the test) once.
+    const catchUp = () => createBatchWriter(db).catchUp();
+    const n = 2 * TEXT_PURGE_SCAN + 300;
+    storeRequests(db, 0, n);
+    catchUp();
+    const repo = sqliteRequests(db);
+    for (const q of QUERIES) {
+      const c = compileSql(parseQuery(q), 0);
+      const want = db.prepare(`SELECT uuid FROM requests WHERE (${c.sql}) ORDER BY sorting, seq`).pluck().all(...c.params);
+      expect((await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid), q).toEqual(want);
+    }
+
+    const entries = () => db.prepare('SELECT count(*) FROM request_text').pluck().get() as number;
+    expect(entries()).toBe(n);
+    // Deleted behind the index's back (as trimming and deletes do): their entries stay for now.
+    db.exec('DELETE FROM requests WHERE seq % 2 = 0');
+    const kept = n - Math.floor(n / 2);
+    expect(entries()).toBe(n);
+    // Each catch-up (it runs when there is something to index) checks TEXT_PURGE_SCAN entries.
+    storeRequests(db, n, n + 1);
+    catchUp();
+    expect(entries()).toBe(n + 1 - TEXT_PURGE_SCAN / 2);
+    for (let i = 1; i <= 3; i++) {
+      storeRequests(db, n + i, n + i + 1);
+      catchUp();
+    }
+    expect(entries()).toBe(kept + 4);
+    const stale = db.prepare('SELECT count(*) FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)').pluck().get();
+    expect(stale).toBe(0);
+    expect(await repo.list('t1', { query: parseQuery('paid'), sorting: 'oldest', page: 1, perPage: 5, now: 0 }).then((p) => p.items.map((r) => r.uuid))).toEqual(['u2', 'u4', 'u6', 'u8', 'u10']);
     db.close();
   });
 });
