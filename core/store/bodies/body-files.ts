@@ -7,8 +7,8 @@
 // A record whose body is in a file gets `body` as an accessor that reads the file on first use, so
 // every reader (views, raw, exports, actions, forwarding, realtime) sees the same Buffer as before
 // and only the readers that need the bytes pay for them.
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type ReadStream, type WriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type Dir, type ReadStream, type WriteStream } from 'node:fs';
+import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestRecord, RequestRepo } from '../types.js';
 
@@ -83,7 +83,7 @@ export interface BodyFiles {
    * removes a file whose row it cannot find.
    */
   place(row: RequestRecord, body: Buffer | string): Promise<void>;
-  /** Removes up to `limit` files whose request is gone; returns how many it removed. */
+  /** Checks the next `limit` files of its walk, removing those whose request is gone; returns how many it removed. */
   sweep(limit?: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -182,31 +182,65 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     return Object.defineProperties({ body: Buffer.alloc(0) }, rest) as RequestRecord;
   }
 
-  const sweepState = { queue: [] as string[] };
-  async function sweep(limit = 1000): Promise<number> {
-    if (!inner) return 0;
-    if (!sweepState.queue.length) {
-      const tokens = (await readdir(dir).catch(() => [] as string[])).filter((t) => t !== '.incoming');
-      for (const t of tokens) {
-        const files = await readdir(path.join(dir, t)).catch(() => [] as string[]);
-        if (!files.length) await rmdir(path.join(dir, t)).catch(() => undefined);
-        for (const f of files) sweepState.queue.push(`${t}/${f}`);
+  // The sweeper walks DATA_DIR/bodies one entry at a time (a cursor over open directory handles
+  // kept between passes), so a pass costs its `limit` whatever the number of files; a walk that
+  // ends in a pass ends the pass, and the next pass starts a new one.
+  const walk: { tokens: Dir | null; token: string; files: Dir | null; seen: number } = { tokens: null, token: '', files: null, seen: 0 };
+
+  /** The next body file of the walk as [token, request]; null when the walk is complete. */
+  async function nextFile(): Promise<[string, string] | null> {
+    for (;;) {
+      if (walk.files) {
+        const entry = await walk.files.read();
+        if (entry) {
+          walk.seen++;
+          if (entry.isFile()) return [walk.token, entry.name];
+          continue;
+        }
+        await walk.files.close();
+        walk.files = null;
+        if (!walk.seen) await rmdir(path.join(dir, walk.token)).catch(() => undefined);
       }
+      walk.tokens ??= await opendir(dir).catch(() => null);
+      const t = await walk.tokens?.read();
+      if (!t) {
+        await walk.tokens?.close();
+        walk.tokens = null;
+        return null;
+      }
+      if (!t.isDirectory() || t.name === '.incoming') continue;
+      walk.token = t.name;
+      walk.seen = 0;
+      walk.files = await opendir(path.join(dir, t.name)).catch(() => null);
     }
+  }
+
+  async function sweepOnce(limit: number): Promise<number> {
+    if (!inner) return 0;
     let removed = 0;
-    // Bodies of captures a crash interrupted: nothing receives for an hour.
+    // Bodies of captures a crash interrupted: nothing receives for an hour. (Only captures in
+    // flight are here, so the listing is short.)
     for (const f of await readdir(tmpDir).catch(() => [] as string[])) {
       const file = path.join(tmpDir, f);
       const info = await stat(file).catch(() => null);
       if (info && Date.now() - info.mtimeMs > 3_600_000 && (await rm(file, { force: true }).then(() => true))) removed++;
     }
-    for (const key of sweepState.queue.splice(0, limit)) {
-      const [tokenId, uuid] = key.split('/') as [string, string];
+    for (let checked = 0; checked < limit; checked++) {
+      const next = await nextFile();
+      if (!next) break;
+      const [tokenId, uuid] = next;
       if (await inner.get(tokenId, uuid)) continue;
       await unlink(fileOf(tokenId, uuid)).catch(() => undefined);
       removed++;
     }
     return removed;
+  }
+  // One pass at a time: the timer's and a caller's would share the walk's handles.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  function sweep(limit = 1000): Promise<number> {
+    const pass = sweeping.then(() => sweepOnce(limit));
+    sweeping = pass.catch(() => undefined);
+    return pass;
   }
   const timer = opts.sweepEveryMs ? setInterval(() => void sweep().catch(() => undefined), opts.sweepEveryMs) : null;
   timer?.unref();
@@ -257,6 +291,9 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     },
     async close() {
       if (timer) clearInterval(timer);
+      await sweeping;
+      await walk.files?.close().catch(() => undefined);
+      await walk.tokens?.close().catch(() => undefined);
     },
   };
 }
