@@ -1,20 +1,20 @@
 // The Schedules API (seed: Schedules endpoints): a view onto the schedules' workflow documents.
 // Every endpoint needs a user API key; a user sees only their own schedules (another user's is a 404).
 import Router from '@koa/router';
-import type { ParameterizedContext } from 'koa';
-import { requireUser } from '../../auth/access.js';
-import { NotFound, TooManyRequests, ValidationError, fromZod } from '../../errors.js';
-import { documentFromFields, normaliseScheduleDocument, toApiFieldErrors, toYaml, type ScheduleDocument } from '../../scheduler/document.js';
-import { parseDocuments } from '../../workflows/kernel.js';
+import { NotFound, TooManyRequests, ValidationError } from '../../errors.js';
+import { documentFromFields, normaliseScheduleDocument, ScheduleDocumentSchema, toApiFieldErrors, toYaml, type ScheduleDocument } from '../../scheduler/document.js';
 import { DEFAULT_SETTINGS } from '../../scheduler/notify.js';
+import { NotificationSettingsBody, NotificationSettingsView, ScheduleBody, ScheduleLogView, ScheduleView, type ScheduleBodyInput } from '../../scheduler/schedule.schema.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import type { ScheduleService } from '../../scheduler/service.js';
 import { logView, scheduleView } from '../../scheduler/views.js';
 import type { ScheduleRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
+import { parseDocuments } from '../../workflows/kernel.js';
+import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { DocumentQuery, NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules.schema.js';
+import { DocumentQuery, ScheduleListQuery, ScheduleLogsQuery } from './schedules.schema.js';
 
 /** Seed limit of the logs endpoint. */
 export const LOGS_PER_MINUTE = 60;
@@ -23,13 +23,12 @@ export interface SchedulesRouterDeps {
   service: ScheduleService;
   scheduler: Pick<Scheduler, 'runNow'>;
 }
+type Deps = SchedulesRouterDeps & { services: HttpServices };
 
-const userId = (ctx: ParameterizedContext<AppState>) => requireUser(ctx.state.caller, 'Schedules');
+const route = routeFor<Deps>();
+const auth = { user: 'Schedules' };
 
-function documentFromBody(body: unknown, owner?: number): ScheduleDocument {
-  const parsed = ScheduleBody.safeParse(body ?? {});
-  if (!parsed.success) throw fromZod(parsed.error);
-  const b = parsed.data;
+function documentFromBody(b: ScheduleBodyInput, owner?: number): ScheduleDocument {
   try {
     return documentFromFields(
       {
@@ -53,113 +52,165 @@ function documentFromBody(body: unknown, owner?: number): ScheduleDocument {
   }
 }
 
-export function schedulesRouter(services: HttpServices, deps: SchedulesRouterDeps): Router<AppState> {
-  const router = new Router<AppState>();
-  const { store, clock } = services;
-  const { service, scheduler } = deps;
+/** The caller's schedule of that id (another user's is a 404 too). */
+async function load({ services }: Deps, owner: number, raw: string | undefined): Promise<ScheduleRecord> {
+  const id = Number(raw);
+  const s = Number.isSafeInteger(id) && id > 0 ? await services.store.schedules.get(id) : null;
+  if (!s || s.user_id !== owner) throw new NotFound('Schedule not found');
+  return s;
+}
 
-  async function load(ctx: ParameterizedContext<AppState>): Promise<ScheduleRecord> {
-    const owner = userId(ctx);
-    const id = Number(ctx.params.schedule);
-    const s = Number.isSafeInteger(id) && id > 0 ? await store.schedules.get(id) : null;
-    if (!s || s.user_id !== owner) throw new NotFound('Schedule not found');
-    return s;
-  }
-
-  router.post('/schedules', async (ctx) => {
-    const owner = userId(ctx);
-    const doc = documentFromBody(ctx.request.body);
-    ctx.body = scheduleView(await service.create(owner, doc));
-  });
-
-  router.get('/schedules', async (ctx) => {
-    const owner = userId(ctx);
-    const q = ScheduleListQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const page = await store.schedules.list(owner, q.data.page, q.data.per_page);
-    ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items.map(scheduleView), page.total, q.data.page, q.data.per_page);
-  });
-
+/** The Schedules API (api/schedules.md). */
+export const scheduleRoutes = [
+  route({
+    method: 'post',
+    path: '/schedules',
+    summary: 'Create a schedule',
+    auth,
+    body: ScheduleBody,
+    response: { status: 200, schema: ScheduleView },
+    handler: async (ctx, { service }) => scheduleView(await service.create(ctx.input.userId, documentFromBody(ctx.input.body))),
+  }),
+  route({
+    method: 'get',
+    path: '/schedules',
+    summary: "List the caller's schedules",
+    auth,
+    query: ScheduleListQuery,
+    response: { status: 200, schema: pageOf(ScheduleView) },
+    handler: async (ctx, { services }) => {
+      const { page, per_page } = ctx.input.query;
+      const found = await services.store.schedules.list(ctx.input.userId, page, per_page);
+      return pageEnvelope(ctx, publicBaseUrl(ctx, services), found.items.map(scheduleView), found.total, page, per_page);
+    },
+  }),
   // Where error notifications go (Control Panel -> Settings on webhook.site).
-  router.get('/schedules/notifications', async (ctx) => {
-    const owner = userId(ctx);
-    const s = await store.schedules.getNotificationSettings(owner);
-    ctx.body = { ...DEFAULT_SETTINGS, ...s, user_id: owner, updated_at: formatTimestamp(s?.updated_at ?? null) };
-  });
-
-  router.put('/schedules/notifications', async (ctx) => {
-    const owner = userId(ctx);
-    const body = NotificationSettingsBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    const current = (await store.schedules.getNotificationSettings(owner)) ?? { ...DEFAULT_SETTINGS, user_id: owner, updated_at: 0 };
-    const next = {
-      user_id: owner,
-      email: body.data.email === undefined ? current.email : body.data.email,
-      email_enabled: body.data.email_enabled ?? current.email_enabled,
-      webhook_url: body.data.webhook_url === undefined ? current.webhook_url : body.data.webhook_url,
-      updated_at: clock.now(),
-    };
-    const saved = await store.schedules.putNotificationSettings(next);
-    ctx.body = { ...saved, updated_at: formatTimestamp(saved.updated_at) };
-  });
-
-  router.get('/schedules/:schedule', async (ctx) => {
-    ctx.body = scheduleView(await load(ctx));
-  });
-
-  router.put('/schedules/:schedule', async (ctx) => {
-    const s = await load(ctx);
-    const doc = documentFromBody(ctx.request.body);
-    ctx.body = scheduleView(await service.replace(s, doc));
-  });
-
-  router.delete('/schedules/:schedule', async (ctx) => {
-    const s = await load(ctx);
-    await service.delete(s);
-    ctx.status = 204;
-  });
-
-  router.post('/schedules/:schedule/run-now', async (ctx) => {
-    const s = await load(ctx);
-    ctx.body = logView(await scheduler.runNow(s));
-  });
-
-  router.get('/schedules/:schedule/logs', async (ctx) => {
-    const s = await load(ctx);
-    const now = clock.now();
-    const window = now - (now % 60_000);
-    const count = await store.counters.hit(`schedule-logs:user:${s.user_id}`, window, 120_000);
-    if (count > LOGS_PER_MINUTE) {
-      throw new TooManyRequests(`Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`, (window + 60_000 - now) / 1000);
-    }
-    const q = ScheduleLogsQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const page = await store.schedules.listLogs(s.id, { sorting: q.data.sorting, page: q.data.page, perPage: q.data.per_page });
-    ctx.body = pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items.map(logView), page.total, q.data.page, q.data.per_page);
-  });
-
+  route({
+    method: 'get',
+    path: '/schedules/notifications',
+    summary: 'Where error notifications go',
+    auth,
+    response: { status: 200, schema: NotificationSettingsView },
+    handler: async (ctx, { services }) => {
+      const owner = ctx.input.userId;
+      const s = await services.store.schedules.getNotificationSettings(owner);
+      return { ...DEFAULT_SETTINGS, ...s, user_id: owner, updated_at: formatTimestamp(s?.updated_at ?? null) };
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/schedules/notifications',
+    summary: 'Set where error notifications go',
+    auth,
+    body: NotificationSettingsBody,
+    response: { status: 200, schema: NotificationSettingsView },
+    handler: async (ctx, { services: { store, clock } }) => {
+      const owner = ctx.input.userId;
+      const body = ctx.input.body;
+      const current = (await store.schedules.getNotificationSettings(owner)) ?? { ...DEFAULT_SETTINGS, user_id: owner, updated_at: 0 };
+      const saved = await store.schedules.putNotificationSettings({
+        user_id: owner,
+        email: body.email === undefined ? current.email : body.email,
+        email_enabled: body.email_enabled ?? current.email_enabled,
+        webhook_url: body.webhook_url === undefined ? current.webhook_url : body.webhook_url,
+        updated_at: clock.now(),
+      });
+      return { ...saved, updated_at: formatTimestamp(saved.updated_at) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/schedules/{schedule_id}',
+    summary: 'Get a schedule',
+    auth,
+    response: { status: 200, schema: ScheduleView },
+    handler: async (ctx, deps) => scheduleView(await load(deps, ctx.input.userId, ctx.params.schedule_id)),
+  }),
+  route({
+    method: 'put',
+    path: '/schedules/{schedule_id}',
+    summary: 'Update a schedule',
+    auth,
+    body: ScheduleBody,
+    response: { status: 200, schema: ScheduleView },
+    handler: async (ctx, deps) => {
+      const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
+      return scheduleView(await deps.service.replace(s, documentFromBody(ctx.input.body)));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/schedules/{schedule_id}',
+    summary: 'Delete a schedule',
+    auth,
+    response: { status: 204 },
+    handler: async (ctx, deps) => {
+      await deps.service.delete(await load(deps, ctx.input.userId, ctx.params.schedule_id));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/schedules/{schedule_id}/run-now',
+    summary: 'Run the schedule now; answers its log entry',
+    auth,
+    response: { status: 200, schema: ScheduleLogView },
+    handler: async (ctx, deps) => logView(await deps.scheduler.runNow(await load(deps, ctx.input.userId, ctx.params.schedule_id))),
+  }),
+  route({
+    method: 'get',
+    path: '/schedules/{schedule_id}/logs',
+    summary: `Log entries of the schedule (${LOGS_PER_MINUTE} a minute)`,
+    auth,
+    query: ScheduleLogsQuery,
+    response: { status: 200, schema: pageOf(ScheduleLogView) },
+    handler: async (ctx, deps) => {
+      const { store, clock } = deps.services;
+      const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
+      const now = clock.now();
+      const window = now - (now % 60_000);
+      const count = await store.counters.hit(`schedule-logs:user:${s.user_id}`, window, 120_000);
+      if (count > LOGS_PER_MINUTE) {
+        throw new TooManyRequests(`Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`, (window + 60_000 - now) / 1000);
+      }
+      const { sorting, page, per_page } = ctx.input.query;
+      const found = await store.schedules.listLogs(s.id, { sorting, page, perPage: per_page });
+      return pageEnvelope(ctx, publicBaseUrl(ctx, deps.services), found.items.map(logView), found.total, page, per_page);
+    },
+  }),
   // The schedule as a workflow document (YAML by default), to keep in git and apply from workflows/.
-  router.get('/schedules/:schedule/document', async (ctx) => {
-    const s = await load(ctx);
-    const q = DocumentQuery.safeParse(ctx.query);
-    if (!q.success) throw fromZod(q.error);
-    const doc = await service.exportDocument(s);
-    if (q.data.format === 'json') {
-      ctx.body = doc;
-    } else {
+  route({
+    method: 'get',
+    path: '/schedules/{schedule_id}/document',
+    summary: 'The schedule as a workflow document: YAML, or JSON with `format=json`',
+    auth,
+    query: DocumentQuery,
+    response: { status: 200, schema: ScheduleDocumentSchema, type: 'application/yaml' },
+    handler: async (ctx, deps) => {
+      const doc = await deps.service.exportDocument(await load(deps, ctx.input.userId, ctx.params.schedule_id));
+      if (ctx.input.query.format === 'json') return doc;
       ctx.type = 'application/yaml';
       ctx.body = toYaml(doc);
-    }
-  });
-
+    },
+  }),
   // Replaces the schedule with a document (YAML or JSON); its metadata.owner, if any, is ignored.
-  router.put('/schedules/:schedule/document', async (ctx) => {
-    const s = await load(ctx);
-    const input = typeof ctx.request.body === 'string' ? parseDocuments(ctx.request.body) : [ctx.request.body];
-    if (input.length !== 1) throw new ValidationError('document: send exactly one document', { document: ['must be exactly one document'] });
-    const doc = normaliseScheduleDocument(input[0]);
-    ctx.body = scheduleView(await service.replace(s, doc));
-  });
+  route({
+    method: 'put',
+    path: '/schedules/{schedule_id}/document',
+    summary: 'Replace the schedule from a workflow document (YAML or JSON); answers the schedule',
+    auth,
+    body: ScheduleDocumentSchema,
+    // A YAML text, or JSON: parsed (one document) and checked by the workflow kernel.
+    bodyParsedByService: true,
+    response: { status: 200, schema: ScheduleView },
+    handler: async (ctx, deps) => {
+      const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
+      const input = typeof ctx.request.body === 'string' ? parseDocuments(ctx.request.body) : [ctx.request.body];
+      if (input.length !== 1) throw new ValidationError('document: send exactly one document', { document: ['must be exactly one document'] });
+      return scheduleView(await deps.service.replace(s, normaliseScheduleDocument(input[0])));
+    },
+  }),
+];
 
-  return router;
+export function schedulesRouter(services: HttpServices, deps: SchedulesRouterDeps): Router<AppState> {
+  return mountRoutes(new Router<AppState>(), scheduleRoutes, { ...deps, services });
 }
