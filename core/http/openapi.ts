@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PAGE_ITEMS, PageEnvelope, type RouteDoc } from './route.js';
 import { API_ROUTES } from './routes.js';
 import { ActionBody } from '../workflows/service.js';
-import { NotificationSettingsBody, ScheduleBody, ScheduleListQuery, ScheduleLogsQuery } from './schedules/schedules.schema.js';
 import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
 import { RequestView } from '../capture/request-view.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
@@ -89,16 +88,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
   '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
   '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
-  '/schedules': { get: { summary: "List the caller's schedules", query: ScheduleListQuery }, post: { summary: 'Create a schedule', body: ScheduleBody } },
-  '/schedules/{schedule_id}': {
-    get: { summary: 'Get a schedule' },
-    put: { summary: 'Update a schedule', body: ScheduleBody },
-    delete: { summary: 'Delete a schedule', status: '204' },
-  },
-  '/schedules/{schedule_id}/run-now': { post: { summary: 'Run the schedule now; answers its log entry' } },
-  '/schedules/{schedule_id}/logs': { get: { summary: 'Log entries of the schedule (60 a minute)', query: ScheduleLogsQuery } },
-  '/schedules/{schedule_id}/document': { get: { summary: 'The schedule as a workflow document' }, put: { summary: 'Replace the schedule from a workflow document' } },
-  '/schedules/notifications': { get: { summary: 'Where error notifications go' }, put: { summary: 'Set where error notifications go', body: NotificationSettingsBody } },
   '/openapi.json': { get: { summary: 'This document' } },
   '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },
   '/app': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
@@ -122,8 +111,6 @@ function captureOps(summary: string): Record<string, Op> {
 
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
-  'get /schedules': { page: Obj },
-  'get /schedules/{schedule_id}/logs': { page: Obj },
   'get /token/{token_id}/actions': { list: Obj },
   'get /action-types': { list: Obj },
   'put /token/{token_id}/request/{request_id}/response': { response: z.object({ status: z.boolean() }) },
@@ -143,7 +130,6 @@ const TYPES: Record<string, string> = {
   'get /token/{token_id}/events': 'text/event-stream',
   'get /metrics': 'text/plain',
   'get /token/{token_id}/workflow': 'application/yaml',
-  'get /schedules/{schedule_id}/document': 'application/yaml',
 };
 for (const [key, type] of Object.entries(TYPES)) {
   const [method, path] = key.split(' ');
@@ -184,7 +170,8 @@ const ErrorBody = z.object({
 function responses(method: string, path: string, op: Op): Record<string, unknown> {
   const status = op.status ?? '200';
   let ok: Record<string, unknown>;
-  if (op.response) ok = { description: 'OK', content: { 'application/json': { schema: schema(op.response) } } };
+  // A JSON answer that has another form too (a workflow document as YAML, or as JSON on request).
+  if (op.response) ok = { description: 'OK', content: { 'application/json': { schema: schema(op.response) }, ...(op.type ? { [op.type]: { schema: {} } } : {}) } };
   else if (op.page) ok = { description: 'A page', content: { 'application/json': { schema: { allOf: [PAGE, { type: 'object', properties: { data: { type: 'array', items: schema(op.page) } } }] } } } };
   else if (op.list) ok = { description: 'OK', content: { 'application/json': { schema: schema(z.object({ data: z.array(op.list) })) } } };
   else if (status === '204') ok = { description: 'No content' };

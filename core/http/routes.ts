@@ -7,8 +7,9 @@ import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
+import { scheduleRoutes } from './schedules/schedules.router.js';
 import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...userRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...userRoutes, ...scheduleRoutes];
