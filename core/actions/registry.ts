@@ -86,7 +86,6 @@ export class ActionRegistry {
       providerTypes,
       load: () =>
         (loading ??= (async () => {
-          this.forget(entry);
           try {
             await importPlugin();
           } catch (err) {
@@ -94,6 +93,9 @@ export class ActionRegistry {
             const why = `its plugin ${plugin} failed to load: ${err instanceof Error ? err.message : String(err)}`;
             for (const t of [...actionTypes, ...providerTypes]) if (!this.types.has(t) && !this.providerTypes.has(t)) this.failedTypes.set(t, why);
             failed(err);
+          } finally {
+            // Only now: until the import settles, `deferred` stays true and `ready` waits for it.
+            this.forget(entry);
           }
         })()),
     };
