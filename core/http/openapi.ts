@@ -2,11 +2,7 @@
 import { z } from 'zod';
 import { PAGE_ITEMS, PageEnvelope, type RouteDoc } from './route.js';
 import { API_ROUTES } from './routes.js';
-import { ActionBody } from '../workflows/service.js';
-import { ExportQuery, ForwardBody, ForwardResult, NoteBody, RequestListQuery, RequestPage, SetResponseBody, WaitQuery } from './requests/requests.schema.js';
-import { RequestView } from '../capture/request-view.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
-import { WorkflowTestBody } from './actions/actions.schema.js';
 import { ReplayBody, ReplayList, ReplayView } from './replay/replay.schema.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
@@ -30,33 +26,6 @@ const Health = z.object({ status: z.string(), store: z.string() });
 
 /** Routes not yet written as route objects (core/http/route.ts); each converted resource leaves this table. */
 const ops: Record<string, Record<string, Op>> = {
-  '/token/{token_id}/requests': { get: { summary: 'List captured requests', query: RequestListQuery, response: RequestPage } },
-  '/token/{token_id}/request/{request_id}': {
-    get: { summary: 'Get a captured request (or `latest`)', response: RequestView },
-    delete: { summary: 'Delete a captured request', status: '204' },
-  },
-  '/token/{token_id}/request/{request_id}/raw': { get: { summary: 'Replay the stored body with its content type' } },
-  '/token/{token_id}/request': { delete: { summary: 'Delete all (or the matching) requests', status: '204' } },
-  '/token/{token_id}/request/{request_id}/note': { put: { summary: 'Set the note of a request', body: NoteBody, response: RequestView } },
-  '/token/{token_id}/request/{request_id}/response': { put: { summary: 'Answer a capture that is listening (base64 content)', body: SetResponseBody } },
-  '/token/{token_id}/request/{request_id}/download/{file_id}': { get: { summary: 'Download an uploaded file or attachment' } },
-  '/token/{token_id}/requests/wait': {
-    get: {
-      summary:
-        'Wait for a request matching `query` (the search language) newer than `after`: answers at once with the newest stored match, else with the first one to arrive (HTTP, e-mail or DNS), else 408 after `timeout` seconds',
-      query: WaitQuery,
-      response: RequestView,
-    },
-  },
-  '/token/{token_id}/requests/export': { get: { summary: 'CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back. At most 3 exports of a token a minute (429 with Retry-After beyond)', query: ExportQuery } },
-  '/token/{token_id}/request/{request_id}/forward': {
-    post: {
-      summary:
-        "Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s",
-      body: ForwardBody,
-      response: ForwardResult,
-    },
-  },
   '/token/{token_id}/replays': {
     post: {
       summary:
@@ -69,24 +38,6 @@ const ops: Record<string, Record<string, Op>> = {
   },
   '/token/{token_id}/replays/{replay_id}': { get: { summary: 'A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures', response: ReplayView } },
   '/token/{token_id}/replays/{replay_id}/cancel': { post: { summary: 'Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is', response: ReplayView } },
-  '/token/{token_id}/actions': {
-    get: { summary: "List the token's Custom Actions" },
-    post: { summary: 'Add a Custom Action', body: ActionBody },
-  },
-  '/token/{token_id}/actions/{action_id}': {
-    put: { summary: 'Update a Custom Action', body: ActionBody },
-    delete: { summary: 'Delete a Custom Action', status: '204' },
-  },
-  '/token/{token_id}/workflow': {
-    get: { summary: 'The action chain as a YAML (or JSON) workflow document' },
-    put: { summary: 'Replace the action chain with a workflow document' },
-  },
-  '/token/{token_id}/workflow/test': {
-    post: { summary: 'Run a workflow document (default the stored one) up to step `until` on a stored request, storing nothing: output, errors, variables after each step, the response', body: WorkflowTestBody },
-  },
-  '/token/{token_id}/test-action': { post: { summary: 'Run a temporary action (query: request_id, action_id)', body: ActionBody } },
-  '/token/{token_id}/request/{request_id}/execute': { post: { summary: "Run the token's actions on a stored request" } },
-  '/action-types': { get: { summary: 'Action types with the JSON Schemas of their parameters' } },
   '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
   '/openapi.json': { get: { summary: 'This document' } },
   '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },
@@ -111,9 +62,6 @@ function captureOps(summary: string): Record<string, Op> {
 
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
-  'get /token/{token_id}/actions': { list: Obj },
-  'get /action-types': { list: Obj },
-  'put /token/{token_id}/request/{request_id}/response': { response: z.object({ status: z.boolean() }) },
   'get /healthz': { response: Health },
   'get /readyz': { response: Health.extend({ modules: z.array(z.string()) }) },
 };
@@ -124,26 +72,13 @@ for (const [key, shape] of Object.entries(SHAPES)) {
 
 // Media types of answers that are not JSON.
 const TYPES: Record<string, string> = {
-  'get /token/{token_id}/request/{request_id}/raw': '*/*',
-  'get /token/{token_id}/request/{request_id}/download/{file_id}': '*/*',
-  'get /token/{token_id}/requests/export': 'text/csv',
   'get /token/{token_id}/events': 'text/event-stream',
   'get /metrics': 'text/plain',
-  'get /token/{token_id}/workflow': 'application/yaml',
 };
 for (const [key, type] of Object.entries(TYPES)) {
   const [method, path] = key.split(' ');
   ops[path][method].type = type;
 }
-
-// webhook.site's plural spellings, served by the same handlers: /requests/{request_id}... and DELETE /requests.
-for (const [path, methods] of Object.entries({ ...ops })) {
-  if (!path.startsWith('/token/{token_id}/request/{request_id}') || path.endsWith('/execute')) continue;
-  ops[path.replace('/request/', '/requests/')] = Object.fromEntries(Object.entries(methods).map(([m, op]) => [m, { ...op, summary: `${op.summary} (same as ${path})` }]));
-}
-ops['/token/{token_id}/request/{request_id}'].put = { summary: 'Set the note of a request (same as PUT .../note)', body: NoteBody, response: RequestView };
-ops['/token/{token_id}/requests/{request_id}'].put = ops['/token/{token_id}/request/{request_id}'].put;
-ops['/token/{token_id}/requests'].delete = { ...ops['/token/{token_id}/request'].delete, summary: 'Delete all (or the matching) requests (same as DELETE /token/{token_id}/request)' };
 
 /** A stable camelCase name from method and path: `get /token/{token_id}/requests` -> getTokenByTokenIdRequests. */
 export function operationId(method: string, path: string): string {

@@ -1,10 +1,12 @@
 // Every route object the service mounts, for /openapi.json (test/openapi.test.ts checks this list
 // against what the routers serve).
 import type { RouteDoc } from './route.js';
+import { actionRoutes } from './actions/actions.router.js';
 import { databaseRoutes } from './databases/databases.router.js';
 import { errorLogRoutes } from './errors/errors.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
+import { requestRoutes } from './requests/requests.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
 import { scheduleRoutes } from './schedules/schedules.router.js';
@@ -12,4 +14,4 @@ import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...userRoutes, ...scheduleRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];

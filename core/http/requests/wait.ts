@@ -1,12 +1,13 @@
 // GET /token/{id}/requests/wait: answers with a request matching `query` newer than `after`, at
 // once when one is stored, else when one arrives (core/realtime/waiters.ts), else 408.
 import type { ParameterizedContext } from 'koa';
-import { HttpError, NotFound, ValidationError, fromZod } from '../../errors.js';
+import type { z } from 'zod';
+import { HttpError, NotFound, ValidationError } from '../../errors.js';
 import { WAITERS } from '../../service-keys.js';
 import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
 import type { AppState, HttpServices } from '../services.js';
 import { requestView } from '../../capture/request-view.js';
-import { WaitQuery } from './requests.schema.js';
+import type { WaitQuery } from './requests.schema.js';
 import { parseSearch } from './search.js';
 
 /**
@@ -29,9 +30,8 @@ async function afterSorting(store: Store, token: TokenRecord, after: string | un
   return r.sorting;
 }
 
-export async function waitForRequest(ctx: ParameterizedContext<AppState>, services: HttpServices, token: TokenRecord): Promise<void> {
-  const q = WaitQuery.safeParse(ctx.query);
-  if (!q.success) throw fromZod(q.error);
+export async function waitForRequest(ctx: ParameterizedContext<AppState>, services: HttpServices, token: TokenRecord, params: z.output<typeof WaitQuery>): Promise<void> {
+  const q = { data: params };
   const queryText = q.data.query?.trim() ?? '';
   const query = queryText === '' ? null : parseSearch(queryText);
   const after = await afterSorting(services.store, token, q.data.after);

@@ -1575,9 +1575,156 @@ export interface Operations {
     path: {
       token_id: string;
     };
-    query: Record<string, never>;
+    query: {
+      query?: string;
+      date_from?: string;
+      date_to?: string;
+    };
     body: never;
     status: 204;
+    response: unknown;
+  };
+  /** CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back. At most 3 exports of a token a minute (429 with Retry-After beyond) */
+  "GET /token/{token_id}/requests/export": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      query?: string;
+      date_from?: string;
+      date_to?: string;
+      sorting?: "newest" | "oldest";
+      /** At most this many requests (default: the token's request_limit) */
+      per_page?: number;
+      /** CSV, or a HAR 1.2 archive (JSON) with the responses that were sent back */
+      format?: "csv" | "har";
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Wait for a request matching `query` (the search language) newer than `after`: answers at once with the newest stored match, else with the first one to arrive (HTTP, e-mail or DNS), else 408 after `timeout` seconds */
+  "GET /token/{token_id}/requests/wait": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      query?: string;
+      /** Only requests newer than this one: its sorting key or its UUID */
+      after?: string;
+      /** Seconds to wait, at most 60 */
+      timeout?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Answer a capture that is listening (base64 content) */
+  "PUT /token/{token_id}/request/{request_id}/response": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      status?: number;
+      content?: string;
+      headers?: { [key: string]: string | string[] };
+    };
+    status: 200;
+    response: {
+      status: true;
+    };
+  };
+  /** Download an uploaded file or attachment */
+  "GET /token/{token_id}/request/{request_id}/download/{file_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+      file_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
     response: unknown;
   };
   /** Get a captured request (or `latest`) */
@@ -1773,6 +1920,34 @@ export interface Operations {
       };
     };
   };
+  /** Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s */
+  "POST /token/{token_id}/request/{request_id}/forward": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** Where to send the request: its method, headers and body go along */
+      url: string;
+      /** Instead of the request's own method */
+      method?: string;
+    };
+    status: 200;
+    response: {
+      status: number;
+      headers: { [key: string]: string[] };
+      body: string;
+      body_encoding: "utf8" | "base64";
+      /** Bytes of body received (at most 1 MiB is kept) */
+      size: number;
+      truncated: boolean;
+      /** Seconds from sending to the end of the answer */
+      time: number;
+      url: string;
+      method: string;
+    };
+  };
   /** Replay the stored body with its content type */
   "GET /token/{token_id}/request/{request_id}/raw": {
     path: {
@@ -1782,16 +1957,6 @@ export interface Operations {
     query: Record<string, never>;
     body: never;
     status: 200;
-    response: unknown;
-  };
-  /** Delete all (or the matching) requests */
-  "DELETE /token/{token_id}/request": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
     response: unknown;
   };
   /** Set the note of a request */
@@ -1886,8 +2051,8 @@ export interface Operations {
       };
     };
   };
-  /** Answer a capture that is listening (base64 content) */
-  "PUT /token/{token_id}/request/{request_id}/response": {
+  /** Answer a capture that is listening (base64 content) (same as /token/{token_id}/request/{request_id}/response) */
+  "PUT /token/{token_id}/requests/{request_id}/response": {
     path: {
       token_id: string;
       request_id: string;
@@ -1900,11 +2065,11 @@ export interface Operations {
     };
     status: 200;
     response: {
-      status: boolean;
+      status: true;
     };
   };
-  /** Download an uploaded file or attachment */
-  "GET /token/{token_id}/request/{request_id}/download/{file_id}": {
+  /** Download an uploaded file or attachment (same as /token/{token_id}/request/{request_id}/download/{file_id}) */
+  "GET /token/{token_id}/requests/{request_id}/download/{file_id}": {
     path: {
       token_id: string;
       request_id: string;
@@ -1915,18 +2080,13 @@ export interface Operations {
     status: 200;
     response: unknown;
   };
-  /** Wait for a request matching `query` (the search language) newer than `after`: answers at once with the newest stored match, else with the first one to arrive (HTTP, e-mail or DNS), else 408 after `timeout` seconds */
-  "GET /token/{token_id}/requests/wait": {
+  /** Get a captured request (or `latest`) (same as /token/{token_id}/request/{request_id}) */
+  "GET /token/{token_id}/requests/{request_id}": {
     path: {
       token_id: string;
+      request_id: string;
     };
-    query: {
-      query?: string;
-      /** Only requests newer than this one: its sorting key or its UUID */
-      after?: string;
-      /** Seconds to wait, at most 60 */
-      timeout?: number;
-    };
+    query: Record<string, never>;
     body: never;
     status: 200;
     response: {
@@ -2010,27 +2170,111 @@ export interface Operations {
       };
     };
   };
-  /** CSV or HAR 1.2 (format=har) export of the (matching) requests; HAR entries carry the response sent back. At most 3 exports of a token a minute (429 with Retry-After beyond) */
-  "GET /token/{token_id}/requests/export": {
+  /** Delete a captured request (same as /token/{token_id}/request/{request_id}) */
+  "DELETE /token/{token_id}/requests/{request_id}": {
     path: {
       token_id: string;
+      request_id: string;
     };
-    query: {
-      query?: string;
-      date_from?: string;
-      date_to?: string;
-      sorting?: "newest" | "oldest";
-      /** At most this many requests (default: the token's request_limit) */
-      per_page?: number;
-      /** CSV, or a HAR 1.2 archive (JSON) with the responses that were sent back */
-      format?: "csv" | "har";
-    };
+    query: Record<string, never>;
     body: never;
-    status: 200;
+    status: 204;
     response: unknown;
   };
-  /** Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s */
-  "POST /token/{token_id}/request/{request_id}/forward": {
+  /** Set the note of a request (same as PUT .../note) */
+  "PUT /token/{token_id}/requests/{request_id}": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      note: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s (same as /token/{token_id}/request/{request_id}/forward) */
+  "POST /token/{token_id}/requests/{request_id}/forward": {
     path: {
       token_id: string;
       request_id: string;
@@ -2055,6 +2299,1146 @@ export interface Operations {
       time: number;
       url: string;
       method: string;
+    };
+  };
+  /** Replay the stored body with its content type (same as /token/{token_id}/request/{request_id}/raw) */
+  "GET /token/{token_id}/requests/{request_id}/raw": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Set the note of a request (same as /token/{token_id}/request/{request_id}/note) */
+  "PUT /token/{token_id}/requests/{request_id}/note": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      note: string | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      type: "web" | "email" | "dns";
+      token_id: string;
+      team_id: number | null;
+      ip: string;
+      hostname: string;
+      method: string;
+      user_agent: string;
+      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      content: string;
+      /** Query string: the last value of a repeated key */
+      query: { [key: string]: string } | null;
+      /** Every value of each query key, in order */
+      query_all: { [key: string]: string[] } | null;
+      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
+      response?: {
+        status: number;
+        content_type: string;
+        /** Headers sent, besides CORS headers and Content-Length */
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        /** Bytes of the body sent */
+        size: number;
+        /** The stored body was cut at 64 KiB */
+        truncated: boolean;
+        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
+        source: "stored" | "default";
+      };
+      /** Form fields (urlencoded or multipart) */
+      request: { [key: string]: unknown };
+      headers: { [key: string]: string[] };
+      url: string;
+      size: number;
+      files: {
+        id: string;
+        name: string;
+        filename: string;
+        size: number;
+        content_type: string;
+      }[];
+      custom_action_output: string[];
+      custom_action_errors: unknown[];
+      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
+      redactions?: {
+        source: "token" | "action";
+        rule: number;
+        action?: string;
+        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
+        target: string;
+        count: number;
+        error?: string;
+      }[];
+      note: string | null;
+      time: number;
+      sorting: number;
+      created_at: string;
+      updated_at: string;
+      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
+      country?: string;
+      /** ISO 3166-1 alpha-2 code of the country */
+      country_code?: string;
+      region?: string;
+      city?: string;
+      sender?: string;
+      message_id?: string;
+      destinations?: string[];
+      text_content?: string;
+      html_content?: string;
+      checks?: { [key: string]: unknown };
+      dns?: {
+        /** The name asked, in the case it reached the service */
+        name: string;
+        type: string;
+        protocol: "udp" | "tcp";
+        /** The labels before the token */
+        subdomain: string;
+      };
+    };
+  };
+  /** Delete all (or the matching) requests */
+  "DELETE /token/{token_id}/request": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      query?: string;
+      date_from?: string;
+      date_to?: string;
+    };
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Create a user in a new team of their own, with an API key (administrator key) */
+  "POST /users": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      email: string;
+      premium?: boolean;
+    };
+    status: 201;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+      api_key: string;
+      api_key_id: number;
+    };
+  };
+  /** The team's users, paged, with Laravel's `links` (Administrator; the administrator key sees every team or `team_id`'s) */
+  "GET /users": {
+    path: Record<string, never>;
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 (default 15); more answers 422 */
+      per_page?: number;
+      /** Administrator key only: one team */
+      team_id?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        name: string;
+        email: string;
+        premium: boolean;
+        team_id: number;
+        user_type_id: 100 | 200 | 300;
+        user_type: string;
+        role_id: number | null;
+        roles: {
+          id: number;
+          team_id: number;
+        }[];
+        two_factor_enabled: number;
+        invite_pending: boolean;
+        last_login_at: string | null;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses */
+  "POST /users/invite": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      email: string;
+      user_type_id: 100 | 200 | 300;
+      /** A role label kept with the user; what they may do is the user type */
+      role_id?: number | null;
+      /** Administrator key only: the team to join (default: a new team of their own) */
+      team_id?: number;
+    };
+    status: 201;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+      invite_sent: boolean;
+      invite_url?: string;
+    };
+  };
+  /** Who an open invite is for (no key needed) */
+  "GET /users/invite/{secret}": {
+    path: {
+      secret: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      name: string;
+      email: string;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      expires_at: string | null;
+    };
+  };
+  /** Use the invite (once): answers the user with their first API key (no key needed) */
+  "POST /users/invite/{secret}/accept": {
+    path: {
+      secret: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 201;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+      api_key: string;
+      api_key_id: number;
+    };
+  };
+  /** The calling user (`admin: true` and no user fields for the administrator key) */
+  "GET /users/me": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+      admin: false;
+    } | {
+      id: null;
+      name: string;
+      admin: true;
+      premium: boolean;
+    };
+  };
+  /** Get a user (themself, or a user of the Administrator's team) */
+  "GET /users/{user_id}": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Change name, e-mail, user type or role (Administrator); a team keeps one Administrator (409) */
+  "PUT /users/{user_id}": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      email?: string;
+      user_type_id?: 100 | 200 | 300;
+      /** A role label kept with the user; what they may do is the user type */
+      role_id?: number | null;
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      email: string;
+      premium: boolean;
+      team_id: number;
+      user_type_id: 100 | 200 | 300;
+      user_type: string;
+      role_id: number | null;
+      roles: {
+        id: number;
+        team_id: number;
+      }[];
+      two_factor_enabled: number;
+      invite_pending: boolean;
+      last_login_at: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them */
+  "DELETE /users/{user_id}": {
+    path: {
+      user_id: string;
+    };
+    query: {
+      /** The user's tokens: `team` gives them to a remaining member, `delete` deletes them with their requests */
+      tokens?: "team" | "delete";
+    };
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** List a user's API keys (themself, or the administrator key) */
+  "GET /users/{user_id}/api-keys": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: number;
+        user_id: number;
+        prefix: string;
+        created_at: string | null;
+      }[];
+    };
+  };
+  /** Issue an API key (its secret is shown this once, as `api_key`) */
+  "POST /users/{user_id}/api-keys": {
+    path: {
+      user_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 201;
+    response: {
+      id: number;
+      user_id: number;
+      prefix: string;
+      created_at: string | null;
+      api_key: string;
+    };
+  };
+  /** Revoke an API key */
+  "DELETE /users/{user_id}/api-keys/{key_id}": {
+    path: {
+      user_id: string;
+      key_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Create a schedule */
+  "POST /schedules": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron?: string | null;
+      request_url: string;
+      request_method?: string;
+      request_body?: string | null;
+      request_headers?: string | null;
+      timeout?: number;
+      require_body?: string | null;
+      require_status_min?: number | null;
+      require_status_max?: number | null;
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron: string | null;
+      request_url: string;
+      request_method: string;
+      request_body: string;
+      /** `Name: value` lines */
+      request_headers: string;
+      timeout: number;
+      require_body: string | null;
+      require_status_min: number | null;
+      require_status_max: number | null;
+      user_id: number;
+      last_run_at: string | null;
+      last_status: number | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** List the caller's schedules */
+  "GET /schedules": {
+    path: Record<string, never>;
+    query: {
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        name: string;
+        interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+        cron: string | null;
+        request_url: string;
+        request_method: string;
+        request_body: string;
+        /** `Name: value` lines */
+        request_headers: string;
+        timeout: number;
+        require_body: string | null;
+        require_status_min: number | null;
+        require_status_max: number | null;
+        user_id: number;
+        last_run_at: string | null;
+        last_status: number | null;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Where error notifications go */
+  "GET /schedules/notifications": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      user_id: number;
+      email: string | null;
+      email_enabled: boolean;
+      webhook_url: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Set where error notifications go */
+  "PUT /schedules/notifications": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      email_enabled?: boolean;
+      email?: string | null;
+      webhook_url?: string | null;
+    };
+    status: 200;
+    response: {
+      user_id: number;
+      email: string | null;
+      email_enabled: boolean;
+      webhook_url: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Get a schedule */
+  "GET /schedules/{schedule_id}": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron: string | null;
+      request_url: string;
+      request_method: string;
+      request_body: string;
+      /** `Name: value` lines */
+      request_headers: string;
+      timeout: number;
+      require_body: string | null;
+      require_status_min: number | null;
+      require_status_max: number | null;
+      user_id: number;
+      last_run_at: string | null;
+      last_status: number | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Update a schedule */
+  "PUT /schedules/{schedule_id}": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron?: string | null;
+      request_url: string;
+      request_method?: string;
+      request_body?: string | null;
+      request_headers?: string | null;
+      timeout?: number;
+      require_body?: string | null;
+      require_status_min?: number | null;
+      require_status_max?: number | null;
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron: string | null;
+      request_url: string;
+      request_method: string;
+      request_body: string;
+      /** `Name: value` lines */
+      request_headers: string;
+      timeout: number;
+      require_body: string | null;
+      require_status_min: number | null;
+      require_status_max: number | null;
+      user_id: number;
+      last_run_at: string | null;
+      last_status: number | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Delete a schedule */
+  "DELETE /schedules/{schedule_id}": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Run the schedule now; answers its log entry */
+  "POST /schedules/{schedule_id}/run-now": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: number;
+      schedule_id: number;
+      response_status: number;
+      response_headers: { [key: string]: string[] };
+      response_body: string;
+      /** Seconds */
+      time: number;
+      error: string | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Log entries of the schedule (60 a minute) */
+  "GET /schedules/{schedule_id}/logs": {
+    path: {
+      schedule_id: string;
+    };
+    query: {
+      sorting?: "newest" | "oldest";
+      /** Items per page, 1 to 100 (default 50); more answers 422 */
+      per_page?: number;
+      /** Page number, from 1 */
+      page?: number;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: {
+        id: number;
+        schedule_id: number;
+        response_status: number;
+        response_headers: { [key: string]: string[] };
+        response_body: string;
+        /** Seconds */
+        time: number;
+        error: string | null;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** The schedule as a workflow document: YAML, or JSON with `format=json` */
+  "GET /schedules/{schedule_id}/document": {
+    path: {
+      schedule_id: string;
+    };
+    query: {
+      format?: "yaml" | "json";
+    };
+    body: never;
+    status: 200;
+    response: {
+      apiVersion: "capture/v1";
+      kind: "Schedule";
+      metadata: {
+        name: string;
+        /** User e-mail or id; files in workflows/ need it */
+        owner?: string | number;
+        description?: string;
+      };
+      spec: {
+        interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+        /** Five-field cron expression in UTC, used when interval is cron */
+        cron?: string | null;
+        request: {
+          method?: string;
+          /** Absolute http(s) URL; variables are replaced */
+          url: string;
+          /** `Name: value` lines */
+          headers?: string[];
+          body?: string;
+          /** Seconds */
+          timeout?: number;
+        };
+        checks?: {
+          require_body?: string | null;
+          require_status_min?: number | null;
+          require_status_max?: number | null;
+        };
+      };
+    };
+  };
+  /** Replace the schedule from a workflow document (YAML or JSON); answers the schedule */
+  "PUT /schedules/{schedule_id}/document": {
+    path: {
+      schedule_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      apiVersion: "capture/v1";
+      kind: "Schedule";
+      metadata: {
+        name: string;
+        /** User e-mail or id; files in workflows/ need it */
+        owner?: string | number;
+        description?: string;
+      };
+      spec: {
+        interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+        /** Five-field cron expression in UTC, used when interval is cron */
+        cron?: string | null;
+        request: {
+          method?: string;
+          /** Absolute http(s) URL; variables are replaced */
+          url: string;
+          /** `Name: value` lines */
+          headers?: string[];
+          body?: string;
+          /** Seconds */
+          timeout?: number;
+        };
+        checks?: {
+          require_body?: string | null;
+          require_status_min?: number | null;
+          require_status_max?: number | null;
+        };
+      };
+    };
+    status: 200;
+    response: {
+      id: number;
+      name: string;
+      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
+      cron: string | null;
+      request_url: string;
+      request_method: string;
+      request_body: string;
+      /** `Name: value` lines */
+      request_headers: string;
+      timeout: number;
+      require_body: string | null;
+      require_status_min: number | null;
+      require_status_max: number | null;
+      user_id: number;
+      last_run_at: string | null;
+      last_status: number | null;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Action types with the JSON Schemas of their parameters */
+  "GET /action-types": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        type: string;
+        title: string;
+        category: string;
+        description: string;
+        /** Variables the action sets */
+        sets: string[];
+        creatable: boolean;
+        plugin: string;
+        /** JSON Schema of its parameters */
+        schema: { [key: string]: unknown };
+      }[];
+    };
+  };
+  /** List the token's Custom Actions */
+  "GET /token/{token_id}/actions": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        uuid: string;
+        token_id: string;
+        type: string;
+        order: number;
+        name: string | null;
+        disabled: boolean;
+        /** The uuid of the action whose result decides whether this one runs */
+        condition: string | null;
+        condition_action: ("true" | "false") | null;
+        queue: boolean;
+        delay: number;
+        /** Secret parameters show as the marker */
+        parameters: { [key: string]: unknown };
+      }[];
+    };
+  };
+  /** Add a Custom Action */
+  "POST /token/{token_id}/actions": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      type: string;
+      order?: number;
+      name?: string | null;
+      parameters?: { [key: string]: unknown };
+      disabled?: boolean | null;
+      condition?: string | null;
+      condition_action?: ("true" | "false") | null;
+      queue?: boolean | null;
+      delay?: number | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      token_id: string;
+      type: string;
+      order: number;
+      name: string | null;
+      disabled: boolean;
+      /** The uuid of the action whose result decides whether this one runs */
+      condition: string | null;
+      condition_action: ("true" | "false") | null;
+      queue: boolean;
+      delay: number;
+      /** Secret parameters show as the marker */
+      parameters: { [key: string]: unknown };
+    };
+  };
+  /** Update a Custom Action */
+  "PUT /token/{token_id}/actions/{action_id}": {
+    path: {
+      token_id: string;
+      action_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      type: string;
+      order?: number;
+      name?: string | null;
+      parameters?: { [key: string]: unknown };
+      disabled?: boolean | null;
+      condition?: string | null;
+      condition_action?: ("true" | "false") | null;
+      queue?: boolean | null;
+      delay?: number | null;
+    };
+    status: 200;
+    response: {
+      uuid: string;
+      token_id: string;
+      type: string;
+      order: number;
+      name: string | null;
+      disabled: boolean;
+      /** The uuid of the action whose result decides whether this one runs */
+      condition: string | null;
+      condition_action: ("true" | "false") | null;
+      queue: boolean;
+      delay: number;
+      /** Secret parameters show as the marker */
+      parameters: { [key: string]: unknown };
+    };
+  };
+  /** Delete a Custom Action */
+  "DELETE /token/{token_id}/actions/{action_id}": {
+    path: {
+      token_id: string;
+      action_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** The action chain as a workflow document: YAML, or JSON with `format=json` or `Accept: application/json` */
+  "GET /token/{token_id}/workflow": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      format?: "yaml" | "json";
+    };
+    body: never;
+    status: 200;
+    response: {
+      apiVersion: "capture/v1";
+      kind: "TokenActions";
+      metadata: {
+        /** UUID or alias of the token */
+        token: string;
+        name?: string;
+        description?: string;
+      };
+      spec: {
+        steps: {
+          /** Stable ID of the step; the actions API calls it uuid */
+          id?: string;
+          name?: string;
+          type: string;
+          parameters?: { [key: string]: unknown };
+          disabled?: boolean;
+          /** ID or name of an earlier conditions step */
+          condition?: string | null;
+          condition_action?: ("true" | "false") | null;
+          queue?: boolean;
+          delay?: number;
+        }[];
+      };
+    };
+  };
+  /** Replace the action chain with a workflow document (YAML or JSON); answers it in the same form */
+  "PUT /token/{token_id}/workflow": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      apiVersion: "capture/v1";
+      kind: "TokenActions";
+      metadata: {
+        /** UUID or alias of the token */
+        token: string;
+        name?: string;
+        description?: string;
+      };
+      spec: {
+        steps: {
+          /** Stable ID of the step; the actions API calls it uuid */
+          id?: string;
+          name?: string;
+          type: string;
+          parameters?: { [key: string]: unknown };
+          disabled?: boolean;
+          /** ID or name of an earlier conditions step */
+          condition?: string | null;
+          condition_action?: ("true" | "false") | null;
+          queue?: boolean;
+          delay?: number;
+        }[];
+      };
+    };
+    status: 200;
+    response: {
+      apiVersion: "capture/v1";
+      kind: "TokenActions";
+      metadata: {
+        /** UUID or alias of the token */
+        token: string;
+        name?: string;
+        description?: string;
+      };
+      spec: {
+        steps: {
+          /** Stable ID of the step; the actions API calls it uuid */
+          id?: string;
+          name?: string;
+          type: string;
+          parameters?: { [key: string]: unknown };
+          disabled?: boolean;
+          /** ID or name of an earlier conditions step */
+          condition?: string | null;
+          condition_action?: ("true" | "false") | null;
+          queue?: boolean;
+          delay?: number;
+        }[];
+      };
+    };
+  };
+  /** Run a workflow document (default the stored one) up to step `until` on a stored request, storing nothing: output, errors, variables after each step, the response */
+  "POST /token/{token_id}/workflow/test": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** A workflow document as JSON; default the stored one */
+      document?: { [key: string]: unknown };
+      /** Index (from 0) of the last step to run; default all */
+      until?: number;
+      /** Stored request to run on; default the latest (a sample when there is none) */
+      request_id?: string;
+    };
+    status: 200;
+    response: {
+      success: boolean;
+      result: {
+        /** Output lines by action uuid */
+        output: { [key: string]: string[] };
+        errors: {
+          action: string;
+          message: string;
+        }[];
+        response: {
+          content: string | null;
+          status: number | null;
+          headers: { [key: string]: string } | null;
+        };
+        dont_save: boolean;
+        stopped: boolean;
+        variables: { [key: string]: string };
+        /** workflow/test: the variables after each step */
+        steps?: {
+          action: string;
+          type: string;
+          order: number;
+          variables: { [key: string]: string };
+        }[];
+      };
+    };
+  };
+  /** Run a temporary action on a stored request (or a sample): with `action_id`, in that action's place in the chain */
+  "POST /token/{token_id}/test-action": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      /** Stored request to run on; default a sample POST */
+      request_id?: string;
+      /** An action of the token to run with these parameters (its secrets kept); default a new one after the token's inline actions */
+      action_id?: string;
+    };
+    body: {
+      type: string;
+      order?: number;
+      name?: string | null;
+      parameters?: { [key: string]: unknown };
+      disabled?: boolean | null;
+      condition?: string | null;
+      condition_action?: ("true" | "false") | null;
+      queue?: boolean | null;
+      delay?: number | null;
+    };
+    status: 200;
+    response: {
+      success: boolean;
+      result: {
+        /** Output lines by action uuid */
+        output: { [key: string]: string[] };
+        errors: {
+          action: string;
+          message: string;
+        }[];
+        response: {
+          content: string | null;
+          status: number | null;
+          headers: { [key: string]: string } | null;
+        };
+        dont_save: boolean;
+        stopped: boolean;
+        variables: { [key: string]: string };
+        /** workflow/test: the variables after each step */
+        steps?: {
+          action: string;
+          type: string;
+          order: number;
+          variables: { [key: string]: string };
+        }[];
+      };
+    };
+  };
+  /** Run the token's actions on a stored request (nothing is stored) */
+  "POST /token/{token_id}/request/{request_id}/execute": {
+    path: {
+      token_id: string;
+      request_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      success: boolean;
+      result: {
+        /** Output lines by action uuid */
+        output: { [key: string]: string[] };
+        errors: {
+          action: string;
+          message: string;
+        }[];
+        response: {
+          content: string | null;
+          status: number | null;
+          headers: { [key: string]: string } | null;
+        };
+        dont_save: boolean;
+        stopped: boolean;
+        variables: { [key: string]: string };
+        /** workflow/test: the variables after each step */
+        steps?: {
+          action: string;
+          type: string;
+          order: number;
+          variables: { [key: string]: string };
+        }[];
+      };
     };
   };
   /** Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL */
@@ -2252,389 +3636,6 @@ export interface Operations {
       finished_at: string | null;
     };
   };
-  /** List the token's Custom Actions */
-  "GET /token/{token_id}/actions": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: { [key: string]: unknown }[];
-    };
-  };
-  /** Add a Custom Action */
-  "POST /token/{token_id}/actions": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      type: string;
-      order?: number;
-      name?: string | null;
-      parameters?: { [key: string]: unknown };
-      disabled?: boolean | null;
-      condition?: string | null;
-      condition_action?: ("true" | "false") | null;
-      queue?: boolean | null;
-      delay?: number | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Update a Custom Action */
-  "PUT /token/{token_id}/actions/{action_id}": {
-    path: {
-      token_id: string;
-      action_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      type: string;
-      order?: number;
-      name?: string | null;
-      parameters?: { [key: string]: unknown };
-      disabled?: boolean | null;
-      condition?: string | null;
-      condition_action?: ("true" | "false") | null;
-      queue?: boolean | null;
-      delay?: number | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Delete a Custom Action */
-  "DELETE /token/{token_id}/actions/{action_id}": {
-    path: {
-      token_id: string;
-      action_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** The action chain as a YAML (or JSON) workflow document */
-  "GET /token/{token_id}/workflow": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Replace the action chain with a workflow document */
-  "PUT /token/{token_id}/workflow": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Run a workflow document (default the stored one) up to step `until` on a stored request, storing nothing: output, errors, variables after each step, the response */
-  "POST /token/{token_id}/workflow/test": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      /** A workflow document as JSON; default the stored one */
-      document?: { [key: string]: unknown };
-      /** Index (from 0) of the last step to run; default all */
-      until?: number;
-      /** Stored request to run on; default the latest (a sample when there is none) */
-      request_id?: string;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Run a temporary action (query: request_id, action_id) */
-  "POST /token/{token_id}/test-action": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      type: string;
-      order?: number;
-      name?: string | null;
-      parameters?: { [key: string]: unknown };
-      disabled?: boolean | null;
-      condition?: string | null;
-      condition_action?: ("true" | "false") | null;
-      queue?: boolean | null;
-      delay?: number | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Run the token's actions on a stored request */
-  "POST /token/{token_id}/request/{request_id}/execute": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Action types with the JSON Schemas of their parameters */
-  "GET /action-types": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: { [key: string]: unknown }[];
-    };
-  };
-  /** Create a user in a new team of their own, with an API key (administrator key) */
-  "POST /users": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      email: string;
-      premium?: boolean;
-    };
-    status: 201;
-    response: { [key: string]: unknown };
-  };
-  /** The team's users, paged (Administrator; the administrator key sees every team or `team_id`'s) */
-  "GET /users": {
-    path: Record<string, never>;
-    query: {
-      /** Page number, from 1 */
-      page?: number;
-      /** Items per page, 1 to 100 (default 15); more answers 422 */
-      per_page?: number;
-      /** Administrator key only: one team */
-      team_id?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: {
-        id: number;
-        name: string;
-        email: string;
-        premium: boolean;
-        team_id: number;
-        user_type_id: 100 | 200 | 300;
-        user_type: string;
-        role_id: number | null;
-        roles: {
-          id: number;
-          team_id: number;
-        }[];
-        two_factor_enabled: number;
-        invite_pending: boolean;
-        last_login_at: string | null;
-        created_at: string | null;
-        updated_at: string | null;
-      }[];
-    };
-  };
-  /** Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses */
-  "POST /users/invite": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name: string;
-      email: string;
-      user_type_id: 100 | 200 | 300;
-      /** A role label kept with the user; what they may do is the user type */
-      role_id?: number | null;
-      /** Administrator key only: the team to join (default: a new team of their own) */
-      team_id?: number;
-    };
-    status: 201;
-    response: {
-      id: number;
-      name: string;
-      email: string;
-      premium: boolean;
-      team_id: number;
-      user_type_id: 100 | 200 | 300;
-      user_type: string;
-      role_id: number | null;
-      roles: {
-        id: number;
-        team_id: number;
-      }[];
-      two_factor_enabled: number;
-      invite_pending: boolean;
-      last_login_at: string | null;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Who an open invite is for (no key needed) */
-  "GET /users/invite/{secret}": {
-    path: {
-      secret: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Use the invite (once): answers the user with their first API key (no key needed) */
-  "POST /users/invite/{secret}/accept": {
-    path: {
-      secret: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 201;
-    response: { [key: string]: unknown };
-  };
-  /** The calling user */
-  "GET /users/me": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Get a user (themself, or a user of the Administrator's team) */
-  "GET /users/{user_id}": {
-    path: {
-      user_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: number;
-      name: string;
-      email: string;
-      premium: boolean;
-      team_id: number;
-      user_type_id: 100 | 200 | 300;
-      user_type: string;
-      role_id: number | null;
-      roles: {
-        id: number;
-        team_id: number;
-      }[];
-      two_factor_enabled: number;
-      invite_pending: boolean;
-      last_login_at: string | null;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Change name, e-mail, user type or role (Administrator); a team keeps one Administrator (409) */
-  "PUT /users/{user_id}": {
-    path: {
-      user_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      email?: string;
-      user_type_id?: 100 | 200 | 300;
-      /** A role label kept with the user; what they may do is the user type */
-      role_id?: number | null;
-    };
-    status: 200;
-    response: {
-      id: number;
-      name: string;
-      email: string;
-      premium: boolean;
-      team_id: number;
-      user_type_id: 100 | 200 | 300;
-      user_type: string;
-      role_id: number | null;
-      roles: {
-        id: number;
-        team_id: number;
-      }[];
-      two_factor_enabled: number;
-      invite_pending: boolean;
-      last_login_at: string | null;
-      created_at: string | null;
-      updated_at: string | null;
-    };
-  };
-  /** Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them */
-  "DELETE /users/{user_id}": {
-    path: {
-      user_id: string;
-    };
-    query: {
-      /** The user's tokens: `team` gives them to a remaining member, `delete` deletes them with their requests */
-      tokens?: "team" | "delete";
-    };
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Issue an API key */
-  "POST /users/{user_id}/api-keys": {
-    path: {
-      user_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 201;
-    response: {
-      id: number;
-      user_id: number;
-      prefix: string;
-      created_at: string | null;
-      api_key: string;
-    };
-  };
-  /** List a user's API keys */
-  "GET /users/{user_id}/api-keys": {
-    path: {
-      user_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: {
-        id: number;
-        user_id: number;
-        prefix: string;
-        created_at: string | null;
-      }[];
-    };
-  };
-  /** Revoke an API key */
-  "DELETE /users/{user_id}/api-keys/{key_id}": {
-    path: {
-      user_id: string;
-      key_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
   /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
   "GET /token/{token_id}/events": {
     path: {
@@ -2644,177 +3645,6 @@ export interface Operations {
     body: never;
     status: 200;
     response: unknown;
-  };
-  /** List the caller's schedules */
-  "GET /schedules": {
-    path: Record<string, never>;
-    query: {
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: { [key: string]: unknown }[];
-    };
-  };
-  /** Create a schedule */
-  "POST /schedules": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
-      cron?: string | null;
-      request_url: string;
-      request_method?: string;
-      request_body?: string | null;
-      request_headers?: string | null;
-      timeout?: number;
-      require_body?: string | null;
-      require_status_min?: number | null;
-      require_status_max?: number | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Get a schedule */
-  "GET /schedules/{schedule_id}": {
-    path: {
-      schedule_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Update a schedule */
-  "PUT /schedules/{schedule_id}": {
-    path: {
-      schedule_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      name?: string;
-      interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
-      cron?: string | null;
-      request_url: string;
-      request_method?: string;
-      request_body?: string | null;
-      request_headers?: string | null;
-      timeout?: number;
-      require_body?: string | null;
-      require_status_min?: number | null;
-      require_status_max?: number | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Delete a schedule */
-  "DELETE /schedules/{schedule_id}": {
-    path: {
-      schedule_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Run the schedule now; answers its log entry */
-  "POST /schedules/{schedule_id}/run-now": {
-    path: {
-      schedule_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Log entries of the schedule (60 a minute) */
-  "GET /schedules/{schedule_id}/logs": {
-    path: {
-      schedule_id: string;
-    };
-    query: {
-      sorting?: "newest" | "oldest";
-      /** Items per page, 1 to 100 (default 50); more answers 422 */
-      per_page?: number;
-      /** Page number, from 1 */
-      page?: number;
-    };
-    body: never;
-    status: 200;
-    response: {
-      data: unknown[];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    } & {
-      data?: { [key: string]: unknown }[];
-    };
-  };
-  /** The schedule as a workflow document */
-  "GET /schedules/{schedule_id}/document": {
-    path: {
-      schedule_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Replace the schedule from a workflow document */
-  "PUT /schedules/{schedule_id}/document": {
-    path: {
-      schedule_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Where error notifications go */
-  "GET /schedules/notifications": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** Set where error notifications go */
-  "PUT /schedules/notifications": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: {
-      email_enabled?: boolean;
-      email?: string | null;
-      webhook_url?: string | null;
-    };
-    status: 200;
-    response: { [key: string]: unknown };
   };
   /** This document */
   "GET /openapi.json": {
@@ -3043,358 +3873,5 @@ export interface Operations {
     body: never;
     status: 200;
     response: unknown;
-  };
-  /** Get a captured request (or `latest`) (same as /token/{token_id}/request/{request_id}) */
-  "GET /token/{token_id}/requests/{request_id}": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      uuid: string;
-      type: "web" | "email" | "dns";
-      token_id: string;
-      team_id: number | null;
-      ip: string;
-      hostname: string;
-      method: string;
-      user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
-      content: string;
-      /** Query string: the last value of a repeated key */
-      query: { [key: string]: string } | null;
-      /** Every value of each query key, in order */
-      query_all: { [key: string]: string[] } | null;
-      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
-      response?: {
-        status: number;
-        content_type: string;
-        /** Headers sent, besides CORS headers and Content-Length */
-        headers: { [key: string]: string };
-        body: string;
-        body_encoding: "utf8" | "base64";
-        /** Bytes of the body sent */
-        size: number;
-        /** The stored body was cut at 64 KiB */
-        truncated: boolean;
-        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
-        source: "stored" | "default";
-      };
-      /** Form fields (urlencoded or multipart) */
-      request: { [key: string]: unknown };
-      headers: { [key: string]: string[] };
-      url: string;
-      size: number;
-      files: {
-        id: string;
-        name: string;
-        filename: string;
-        size: number;
-        content_type: string;
-      }[];
-      custom_action_output: string[];
-      custom_action_errors: unknown[];
-      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
-      redactions?: {
-        source: "token" | "action";
-        rule: number;
-        action?: string;
-        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
-        target: string;
-        count: number;
-        error?: string;
-      }[];
-      note: string | null;
-      time: number;
-      sorting: number;
-      created_at: string;
-      updated_at: string;
-      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
-      country?: string;
-      /** ISO 3166-1 alpha-2 code of the country */
-      country_code?: string;
-      region?: string;
-      city?: string;
-      sender?: string;
-      message_id?: string;
-      destinations?: string[];
-      text_content?: string;
-      html_content?: string;
-      checks?: { [key: string]: unknown };
-      dns?: {
-        /** The name asked, in the case it reached the service */
-        name: string;
-        type: string;
-        protocol: "udp" | "tcp";
-        /** The labels before the token */
-        subdomain: string;
-      };
-    };
-  };
-  /** Delete a captured request (same as /token/{token_id}/request/{request_id}) */
-  "DELETE /token/{token_id}/requests/{request_id}": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 204;
-    response: unknown;
-  };
-  /** Set the note of a request (same as PUT .../note) */
-  "PUT /token/{token_id}/requests/{request_id}": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      note: string | null;
-    };
-    status: 200;
-    response: {
-      uuid: string;
-      type: "web" | "email" | "dns";
-      token_id: string;
-      team_id: number | null;
-      ip: string;
-      hostname: string;
-      method: string;
-      user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
-      content: string;
-      /** Query string: the last value of a repeated key */
-      query: { [key: string]: string } | null;
-      /** Every value of each query key, in order */
-      query_all: { [key: string]: string[] } | null;
-      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
-      response?: {
-        status: number;
-        content_type: string;
-        /** Headers sent, besides CORS headers and Content-Length */
-        headers: { [key: string]: string };
-        body: string;
-        body_encoding: "utf8" | "base64";
-        /** Bytes of the body sent */
-        size: number;
-        /** The stored body was cut at 64 KiB */
-        truncated: boolean;
-        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
-        source: "stored" | "default";
-      };
-      /** Form fields (urlencoded or multipart) */
-      request: { [key: string]: unknown };
-      headers: { [key: string]: string[] };
-      url: string;
-      size: number;
-      files: {
-        id: string;
-        name: string;
-        filename: string;
-        size: number;
-        content_type: string;
-      }[];
-      custom_action_output: string[];
-      custom_action_errors: unknown[];
-      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
-      redactions?: {
-        source: "token" | "action";
-        rule: number;
-        action?: string;
-        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
-        target: string;
-        count: number;
-        error?: string;
-      }[];
-      note: string | null;
-      time: number;
-      sorting: number;
-      created_at: string;
-      updated_at: string;
-      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
-      country?: string;
-      /** ISO 3166-1 alpha-2 code of the country */
-      country_code?: string;
-      region?: string;
-      city?: string;
-      sender?: string;
-      message_id?: string;
-      destinations?: string[];
-      text_content?: string;
-      html_content?: string;
-      checks?: { [key: string]: unknown };
-      dns?: {
-        /** The name asked, in the case it reached the service */
-        name: string;
-        type: string;
-        protocol: "udp" | "tcp";
-        /** The labels before the token */
-        subdomain: string;
-      };
-    };
-  };
-  /** Replay the stored body with its content type (same as /token/{token_id}/request/{request_id}/raw) */
-  "GET /token/{token_id}/requests/{request_id}/raw": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Set the note of a request (same as /token/{token_id}/request/{request_id}/note) */
-  "PUT /token/{token_id}/requests/{request_id}/note": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      note: string | null;
-    };
-    status: 200;
-    response: {
-      uuid: string;
-      type: "web" | "email" | "dns";
-      token_id: string;
-      team_id: number | null;
-      ip: string;
-      hostname: string;
-      method: string;
-      user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
-      content: string;
-      /** Query string: the last value of a repeated key */
-      query: { [key: string]: string } | null;
-      /** Every value of each query key, in order */
-      query_all: { [key: string]: string[] } | null;
-      /** What was sent back (HTTP captures; on realtime events only when it was not the default response) */
-      response?: {
-        status: number;
-        content_type: string;
-        /** Headers sent, besides CORS headers and Content-Length */
-        headers: { [key: string]: string };
-        body: string;
-        body_encoding: "utf8" | "base64";
-        /** Bytes of the body sent */
-        size: number;
-        /** The stored body was cut at 64 KiB */
-        truncated: boolean;
-        /** stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings */
-        source: "stored" | "default";
-      };
-      /** Form fields (urlencoded or multipart) */
-      request: { [key: string]: unknown };
-      headers: { [key: string]: string[] };
-      url: string;
-      size: number;
-      files: {
-        id: string;
-        name: string;
-        filename: string;
-        size: number;
-        content_type: string;
-      }[];
-      custom_action_output: string[];
-      custom_action_errors: unknown[];
-      /** Which redaction rules masked what (tokens with redaction rules; docs/redaction.md); never the values */
-      redactions?: {
-        source: "token" | "action";
-        rule: number;
-        action?: string;
-        kind: "header" | "query" | "form" | "json" | "regex" | "preset";
-        target: string;
-        count: number;
-        error?: string;
-      }[];
-      note: string | null;
-      time: number;
-      sorting: number;
-      created_at: string;
-      updated_at: string;
-      /** Sender's country (HTTP captures from public addresses; offline database, GEOIP_DATABASES) */
-      country?: string;
-      /** ISO 3166-1 alpha-2 code of the country */
-      country_code?: string;
-      region?: string;
-      city?: string;
-      sender?: string;
-      message_id?: string;
-      destinations?: string[];
-      text_content?: string;
-      html_content?: string;
-      checks?: { [key: string]: unknown };
-      dns?: {
-        /** The name asked, in the case it reached the service */
-        name: string;
-        type: string;
-        protocol: "udp" | "tcp";
-        /** The labels before the token */
-        subdomain: string;
-      };
-    };
-  };
-  /** Answer a capture that is listening (base64 content) (same as /token/{token_id}/request/{request_id}/response) */
-  "PUT /token/{token_id}/requests/{request_id}/response": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      status?: number;
-      content?: string;
-      headers?: { [key: string]: string | string[] };
-    };
-    status: 200;
-    response: {
-      status: boolean;
-    };
-  };
-  /** Download an uploaded file or attachment (same as /token/{token_id}/request/{request_id}/download/{file_id}) */
-  "GET /token/{token_id}/requests/{request_id}/download/{file_id}": {
-    path: {
-      token_id: string;
-      request_id: string;
-      file_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Send a stored HTTP request to another URL (its method unless `method` is given, its headers and body) through the outbound policy; answers the target's response. 422 naming `url` for a refused, invalid or unresolvable address, 502 when the target cannot be reached, 504 when it does not answer within 15 s (same as /token/{token_id}/request/{request_id}/forward) */
-  "POST /token/{token_id}/requests/{request_id}/forward": {
-    path: {
-      token_id: string;
-      request_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      /** Where to send the request: its method, headers and body go along */
-      url: string;
-      /** Instead of the request's own method */
-      method?: string;
-    };
-    status: 200;
-    response: {
-      status: number;
-      headers: { [key: string]: string[] };
-      body: string;
-      body_encoding: "utf8" | "base64";
-      /** Bytes of body received (at most 1 MiB is kept) */
-      size: number;
-      truncated: boolean;
-      /** Seconds from sending to the end of the answer */
-      time: number;
-      url: string;
-      method: string;
-    };
   };
 }
