@@ -89,12 +89,12 @@ function indexedText(spec: FieldSpec, parts: PatternPart[] | null): string | nul
   }
   const column = src.kind === 'json' && src.path.length > 0 ? TEXT_COLUMNS.get(src.column) : undefined;
   if (!column || src.kind !== 'json') return null;
-  // A key is in the JSON text as "key" (SEGMENT keys need no escapes). A value's run is there
-  // literally if JSON.stringify left it alone and it cannot be a number's digits (SQLite writes
-  // numbers its own way, e.g. 1.0 for 1).
-  const runs = src.path.map((k) => `"${k}"`);
-  for (const r of parts ? literalRuns(parts) : []) if (!/["\\\u0000-\u001f\p{Cs}]/u.test(r) && /[^0-9.+eE-]/.test(r)) runs.push(r);
-  return `${column} : (${phrases(runs)})`;
+  // A value's run is in the JSON text literally if JSON.stringify left it alone and it cannot be
+  // a number's digits (SQLite writes numbers its own way, e.g. 1.0 for 1). Without one, the keys:
+  // a key is there as "key" (SEGMENT keys need no escapes). Not both: a common key with a common
+  // value makes the index intersect two long lists, slower than checking the rows.
+  const values = (parts ? literalRuns(parts) : []).filter((r) => !/["\\\u0000-\u001f\p{Cs}]/u.test(r) && /[^0-9.+eE-]/.test(r));
+  return `${column} : (${phrases(values.length ? values : src.path.map((k) => `"${k}"`))})`;
 }
 
 /** The literal runs of 3+ characters of a pattern. */
@@ -167,7 +167,7 @@ class SqlCompiler {
       case 'and':
         return this.join(node.children.map((c) => this.compile(c)), 'AND', '1');
       case 'or':
-        return this.join(node.children.map((c) => this.compile(c)), 'OR', '0');
+        return this.keyIn(node.children) ?? this.join(node.children.map((c) => this.compile(c)), 'OR', '0');
       case 'not':
         // A NULL (e.g. note LIKE ? on a NULL note) means "no match", so NOT must see 0, not NULL.
         this.negated++;
@@ -197,16 +197,41 @@ class SqlCompiler {
     return `(${this.join(parts.slice(0, mid), op, empty)} ${op} ${this.join(parts.slice(mid), op, empty)})`;
   }
 
+  /**
+   * Whole-value matches of one token index column (`method:PUT OR method:DELETE`) as one IN, which
+   * its index answers range by range (an OR of equalities made SQLite scan the token's entries).
+   */
+  private keyIn(children: QueryNode[]): string | null {
+    if (!this.keyed || children.length < 2) return null;
+    let expr: string | null = null;
+    const values: string[] = [];
+    for (const c of children) {
+      if (c.kind !== 'term') return null;
+      const spec = resolveField(c.field, c.pos);
+      const text = this.keyEquality(spec, matcherFor(c, spec, this.now));
+      if (text === null || spec.sql.kind !== 'column' || (expr !== null && expr !== spec.sql.expr)) return null;
+      expr = spec.sql.expr;
+      values.push(text);
+    }
+    if (expr === null) return null;
+    return `(${this.columnExpr(expr)} COLLATE NOCASE IN (${values.map((v) => this.bind(v)).join(', ')}))`;
+  }
+
+  /** The text a whole-value match without wildcards compares a token index column to, or null. */
+  private keyEquality(spec: FieldSpec, m: Matcher): string | null {
+    const src = spec.sql;
+    if (!this.keyed || m.kind !== 'pattern' || src.kind !== 'column' || !KEY_COLUMNS.has(src.expr) || !m.anchored) return null;
+    if (!m.parts.every((p) => p.kind === 'text')) return null;
+    return m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+  }
+
   private leaf(spec: FieldSpec, m: Matcher): string {
     if (m.kind === 'exists') return this.exists(spec);
     if (m.kind === 'pattern') {
-      const src = spec.sql;
       // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
       // LIKE does), which the token index's NOCASE indexes answer.
-      if (this.keyed && src.kind === 'column' && KEY_COLUMNS.has(src.expr) && m.anchored && m.parts.every((p) => p.kind === 'text')) {
-        const text = m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
-        return `(${this.columnExpr(src.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
-      }
+      const text = this.keyEquality(spec, m);
+      if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
       // Bound in the order they appear in the SQL text.
       const candidates = this.textCandidates(spec, m.parts);
       const like = this.like(spec, likePattern(m.parts, m.anchored));

@@ -91,7 +91,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     'NOT _exists_:headers.x-trace', 'query.action:update', 'query.action:upd*', '_exists_:query.source', 'query.n:1.5', 'query.flag:true',
     'query.q:"say \\"upd\\""', 'query.q:upd', 'size:[100 TO *]', 'size:[* TO 20]', '_exists_:note', 'NOT _exists_:note', 'note:flag*',
     'method:PUT AND (failed OR query.action:create)', '(headers.user-agent:python OR _exists_:query.source) AND NOT content:paid',
-    '(method:PUT OR method:GET) AND NOT content:failed', 'created_at:[1970-01-01 TO 1970-01-02] AND method:GET',
+    '(method:PUT OR method:GET) AND NOT content:failed', 'method:put OR method:DELETE OR method:get', '(method:PUT OR method:P*) AND size:[* TO 30]', 'created_at:[1970-01-01 TO 1970-01-02] AND method:GET',
   ];
 
   it('indexes the requests stored before it, and every search keeps the unindexed results', async () => {
@@ -105,7 +105,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     migrate(db);
     const repo = sqliteRequests(db);
     const expected = (q: string) => {
-      const c = compileSql(parseQuery(q), 0);
+      const c = compileSql(parseQuery(q)!, 0);
       return (db.prepare(`SELECT uuid FROM requests WHERE token_id = 't1' AND (${c.sql}) ORDER BY sorting, seq`).pluck().all(...c.params) as string[]);
     };
     const found = async (q: string) => (await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid);
@@ -134,7 +134,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     catchUp();
     const repo = sqliteRequests(db);
     for (const q of QUERIES) {
-      const c = compileSql(parseQuery(q), 0);
+      const c = compileSql(parseQuery(q)!, 0);
       const want = db.prepare(`SELECT uuid FROM requests WHERE (${c.sql}) ORDER BY sorting, seq`).pluck().all(...c.params);
       expect((await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid), q).toEqual(want);
     }
