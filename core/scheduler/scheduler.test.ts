@@ -242,7 +242,40 @@ describe('scheduler in one process', () => {
     expect(hits).toEqual([]);
   });
 
-  it('token cleanup is one recurring Agenda job, run by one process at a time', async () => {
+  it('Agenda loads only when there is work: until then cleanup is a timer, and a job queued by another process loads it', async () => {
+    const file = path.join(tmp, 'lazy.sqlite');
+    const s1 = createSqliteStore(file);
+    const s2 = createSqliteStore(file);
+    let calls = 0;
+    const ran: unknown[] = [];
+    const a = await createScheduler({ store: s1, clock: systemClock, logger: silentLogger, http: outbound, cleanup: async () => void calls++ }, { processEvery: 100, cleanupEveryMs: 200 });
+    // An API-only process: writes jobs, runs none (and no cleanup).
+    const b = await createScheduler({ store: s2, clock: systemClock, logger: silentLogger, http: outbound }, { processEvery: 100, process: false });
+    try {
+      a.jobs.define('test.elsewhere', async (data) => void ran.push(data));
+      await a.start();
+      await b.start();
+      expect(await a.sync()).toEqual({ planned: 0, removed: 0 });
+      await sleep(700);
+      expect(a.loaded).toBe(false);
+      expect(b.loaded).toBe(false);
+      expect(() => a.agenda).toThrow(/not loaded/);
+      expect(calls).toBeGreaterThanOrEqual(2);
+      expect(s1.db.prepare('SELECT count(*) AS n FROM agenda_jobs').get()).toEqual({ n: 0 });
+      await b.jobs.enqueue('test.elsewhere', { from: 'b' }, Date.now());
+      expect(b.loaded).toBe(true);
+      expect(await until(() => ran.length === 1, 3000)).toBe(true);
+      expect(ran).toEqual([{ from: 'b' }]);
+      expect(a.loaded).toBe(true);
+    } finally {
+      await a.stop();
+      await b.stop();
+      await s1.close();
+      await s2.close();
+    }
+  });
+
+  it('token cleanup is one recurring Agenda job once Agenda runs, run by one process at a time', async () => {
     const file = path.join(tmp, 'cleanup.sqlite');
     const s1 = createSqliteStore(file);
     const s2 = createSqliteStore(file);
@@ -252,6 +285,8 @@ describe('scheduler in one process', () => {
     };
     const a = await createScheduler({ store: s1, clock: systemClock, logger: silentLogger, http: outbound, cleanup }, { processEvery: 100, cleanupEveryMs: 500 });
     const b = await createScheduler({ store: s2, clock: systemClock, logger: silentLogger, http: outbound, cleanup }, { processEvery: 100, cleanupEveryMs: 500 });
+    // A queued job: Agenda has work, so both processes load it (without any, cleanup is a timer: below).
+    await a.jobs.enqueue('test.later', {}, Date.now() + 3_600_000);
     await a.start();
     await b.start();
     await sleep(2300);
@@ -268,7 +303,7 @@ describe('scheduler in one process', () => {
 });
 
 describe('the scheduler module', () => {
-  it('deletes expired tokens through the cleanup job (no timer of its own)', async () => {
+  it('deletes expired tokens through the cleanup (a timer until Agenda has work, then its job)', async () => {
     const t = await startTestServer({}, { modules: [createSchedulerModule({ cleanupEveryMs: 300, processEvery: 100 })] });
     try {
       const u = await t.user(true);
