@@ -6,55 +6,98 @@
 import type { Database } from 'better-sqlite3';
 import { fromFor, KEYED, type FilterPlan } from './request-reads.js';
 
-/** Requests deleted per transaction (a few ms each): what a capture commit may wait behind. */
-export const DELETE_CHUNK = 500;
+/**
+ * Each deletion transaction aims at this long: what a capture commit may wait behind. The rows per
+ * transaction follow from the last one's time (a row costs 10-200 µs, as busy as the machine is).
+ */
+export const DELETE_CHUNK_MS = 4;
+const FIRST_CHUNK = 100;
+const MIN_CHUNK = 10;
+const MAX_CHUNK = 2_000;
+
+/** Rows in the next chunk, so that it takes about DELETE_CHUNK_MS. */
+const nextChunk = (rows: number, ms: number): number =>
+  Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((rows * DELETE_CHUNK_MS) / Math.max(ms, 0.1)), rows * 2));
 
 /**
- * Pause after each chunk on a thread. SQLite's busy handler polls (1, 2, 5, 10 ms...), so a writer
- * that found the lock taken needs the lock free for a while to see it free.
+ * Pause after a chunk on a thread. SQLite's busy handler polls (after 1, 2, 5, 10, 15 ms...): a
+ * capture writer that found the lock taken sees it free only if it stays free until its next poll,
+ * which comes later the longer the chunk held it.
  */
-export const DELETE_PAUSE_MS = 8;
+export const pauseAfter = (chunkMs: number): number => Math.max(4, 2 * chunkMs + 2);
+
+/**
+ * Runs `fn` in an IMMEDIATE transaction (waiting for the write lock up front, busy_timeout) and
+ * times it from the moment the lock is held: the chunk sizes follow the work, not the waits.
+ */
+function timedImmediate<T>(db: Database, fn: () => T): { value: T; ms: number } {
+  db.exec('BEGIN IMMEDIATE');
+  const t0 = performance.now();
+  try {
+    const value = fn();
+    db.exec('COMMIT');
+    return { value, ms: performance.now() - t0 };
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
 
 /** Lets the event loop (and so the capture writer) run between two chunks. */
 export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Between two chunks: resolves to false when the deletion should stop (the store is closing). */
-export type ChunkPause = () => Promise<boolean>;
+/**
+ * Between two chunks, told how long the last one held the write lock: resolves to false when the
+ * deletion should stop (the store is closing).
+ */
+export type ChunkPause = (chunkMs: number) => Promise<boolean>;
+
+/** Matches read per step, outside any write transaction. */
+const READ_BATCH = 2_000;
 
 /**
- * Deletes the requests matching a planned filter, walking the token index forward from the last
- * chunk (keyset); each chunk takes its count off the token's counter in its transaction, and the
- * latest request is refreshed at the end. Returns how many were deleted.
+ * Deletes the requests matching a planned filter. The matches are found on `read` (the search's
+ * cost holds no lock), walking the token index forward (keyset), then deleted by seq on `write` in
+ * short transactions (seqs are never reused: AUTOINCREMENT), each taking its count off the token's
+ * counter; the latest request is refreshed at the end. `read` and `write` may be one connection.
+ * Returns how many were deleted.
  */
-export async function deleteMatching(db: Database, w: FilterPlan, pause: ChunkPause): Promise<number> {
-  const chunk = db.prepare<unknown[], { st: number; sq: number }>(
-    `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${DELETE_CHUNK}`,
+export async function deleteMatching(read: Database, write: Database, w: FilterPlan, pause: ChunkPause): Promise<number> {
+  const matches = read.prepare<unknown[], { st: number; sq: number }>(
+    `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`,
   );
   // Their keys go with them (trigger requests_unkey).
-  const delSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
-  const dropCount = db.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
-  const refreshLatest = db.prepare(`UPDATE tokens SET
+  const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
+  const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
+  const refreshLatest = write.prepare(`UPDATE tokens SET
       latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
       latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
     WHERE uuid = @t`);
-  const step = db.transaction((after: { st: number; sq: number }) => {
-    const picked = chunk.all(...w.params, after.st, after.sq);
-    const n = picked.length ? delSeqs.run(JSON.stringify(picked.map((p) => p.sq))).changes : 0;
+  const step = (seqs: number[]): number => {
+    const n = delSeqs.run(JSON.stringify(seqs), w.tokenId).changes;
     if (n) dropCount.run(n, w.tokenId);
-    return { n, last: picked.at(-1) ?? null, more: picked.length === DELETE_CHUNK };
-  });
+    return n;
+  };
   let deleted = 0;
+  let chunk = FIRST_CHUNK;
   let after = { st: Number.MIN_SAFE_INTEGER, sq: 0 };
   for (;;) {
-    // IMMEDIATE: another connection may hold the write lock; wait for it (busy_timeout) up front.
-    const r = step.immediate(after);
-    deleted += r.n;
-    if (!r.more || !r.last) break;
-    after = r.last;
-    if (!(await pause())) break;
+    const found = matches.all(...w.params, after.st, after.sq);
+    for (let i = 0; i < found.length; ) {
+      const seqs = found.slice(i, i + chunk).map((f) => f.sq);
+      const { value, ms } = timedImmediate(write, () => step(seqs));
+      deleted += value;
+      i += seqs.length;
+      chunk = nextChunk(seqs.length, ms);
+      if (!(await pause(ms))) return finish();
+    }
+    if (found.length < READ_BATCH) return finish();
+    after = found.at(-1)!;
   }
-  if (deleted) db.transaction(() => refreshLatest.run({ t: w.tokenId })).immediate();
-  return deleted;
+  function finish(): number {
+    if (deleted) write.transaction(() => refreshLatest.run({ t: w.tokenId })).immediate();
+    return deleted;
+  }
 }
 
 /**
@@ -62,12 +105,14 @@ export async function deleteMatching(db: Database, w: FilterPlan, pause: ChunkPa
  * is deleted with the few left. Returns how many.
  */
 export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause): Promise<number> {
-  const delChunk = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ${DELETE_CHUNK})`);
-  const step = db.transaction(() => delChunk.run(tokenId).changes);
+  const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ?)');
   let deleted = 0;
+  let chunk = FIRST_CHUNK;
   for (;;) {
-    const n = step.immediate();
+    const rows = chunk;
+    const { value: n, ms } = timedImmediate(db, () => delChunk.run(tokenId, rows).changes);
     deleted += n;
-    if (n < DELETE_CHUNK || !(await pause())) return deleted;
+    if (n < chunk || !(await pause(ms))) return deleted;
+    chunk = nextChunk(n, ms);
   }
 }

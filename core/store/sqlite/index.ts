@@ -38,7 +38,7 @@ export interface SqliteOptions {
    * where every commit waits for an fsync the event loop must not wait for.
    */
   writer?: 'auto' | 'worker' | 'in-thread';
-  /** Niceness of the writer thread (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
+  /** Niceness of the writer and reader threads (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
   writerNice?: number;
   /** The WAL's bound in bytes (checkpointer.ts); default WAL_LIMIT_BYTES. */
   walLimitBytes?: number;
@@ -90,7 +90,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
   // Lists, searches and bulk deletions: on reader threads, started on the first one (a second
   // connection cannot see a ':memory:' database, which keeps them in-thread).
-  const reads = onFile ? readerPool(file, { walLimitBytes }) : inThreadReads(db);
+  const reads = onFile ? readerPool(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE }) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes) : null;
   return {

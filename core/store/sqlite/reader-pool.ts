@@ -24,7 +24,7 @@ export function inThreadReads(db: Database): RequestReads {
   const pause = async () => (await yieldToLoop(), open);
   return {
     list: async (plan) => readList(db, plan),
-    deleteMatching: (plan) => deleteMatching(db, plan, pause),
+    deleteMatching: (plan) => deleteMatching(db, db, plan, pause),
     deleteTokenRequests: (tokenId) => deleteTokenRequests(db, tokenId, pause),
     async close() {
       open = false;
@@ -53,7 +53,7 @@ interface Queued {
  * running one job at a time; jobs wait in order for a free thread. A thread that dies fails its
  * job and is replaced by the next job that needs one.
  */
-export function readerPool(file: string, opts: { walLimitBytes: number; size?: number }): RequestReads & { readonly threads: number } {
+export function readerPool(file: string, opts: { walLimitBytes: number; nice: number; size?: number }): RequestReads & { readonly threads: number } {
   const size = opts.size ?? READER_THREADS;
   const threads: Thread[] = [];
   const waiting: Queued[] = [];
@@ -61,7 +61,7 @@ export function readerPool(file: string, opts: { walLimitBytes: number; size?: n
   let closing: Promise<void> | null = null;
 
   function start(): Thread {
-    const worker = startThread('reader-worker', { file, walLimitBytes: opts.walLimitBytes } satisfies ReaderData);
+    const worker = startThread('reader-worker', { file, walLimitBytes: opts.walLimitBytes, nice: opts.nice } satisfies ReaderData);
     worker.unref();
     const t: Thread = { worker, job: null };
     worker.on('message', (m: FromReader) => {

@@ -5,6 +5,8 @@ export interface ReaderData {
   file: string;
   /** As on every connection that writes (the chunked deletes write). */
   walLimitBytes: number;
+  /** Niceness the thread gives itself (0: none). */
+  nice: number;
 }
 
 export type ReaderJob =

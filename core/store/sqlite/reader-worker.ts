@@ -4,12 +4,16 @@
 // pool (reader-pool.ts) sends the next only once this one answered.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { DELETE_PAUSE_MS, deleteMatching, deleteTokenRequests, type ChunkPause } from './chunks.js';
+import { deleteMatching, pauseAfter, deleteTokenRequests, type ChunkPause } from './chunks.js';
 import { readList } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
+import { nice } from './threads.js';
 
 const data = workerData as ReaderData;
 const port = parentPort!;
+
+// Searches and deletions give way to the event loop (threads.ts says why).
+nice(data.nice);
 
 const reader = new Database(data.file, { readonly: true, fileMustExist: true });
 reader.pragma('busy_timeout = 5000');
@@ -28,11 +32,11 @@ function writing(): Database.Database {
 }
 
 /** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
-const pause: ChunkPause = () => new Promise((resolve) => setTimeout(() => resolve(!stopping), DELETE_PAUSE_MS));
+const pause: ChunkPause = (chunkMs) => new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(chunkMs)));
 
 async function run(job: ReaderJob): Promise<unknown> {
   if (job.op === 'list') return readList(reader, job.plan);
-  if (job.op === 'deleteMatching') return deleteMatching(writing(), job.plan, pause);
+  if (job.op === 'deleteMatching') return deleteMatching(reader, writing(), job.plan, pause);
   return deleteTokenRequests(writing(), job.tokenId, pause);
 }
 

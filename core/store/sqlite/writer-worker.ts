@@ -4,33 +4,15 @@
 // acknowledged: an acknowledged capture is durable. The catch-up (indexes, counters, trimming)
 // runs in bulk: CATCH_UP_MS after the first capture it has not taken, sooner past CATCH_UP_ROWS,
 // and at once when the main thread asks (sync, before token-scoped reads).
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { decodeBatch } from './batch-codec.js';
+import { nice } from './threads.js';
 import { catchUpSchedule, createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 const data = workerData as WriterData;
 const port = parentPort!;
-
-/**
- * Lowers this thread's scheduling priority (Linux: setpriority on a thread id is per thread). On a
- * busy machine a woken writer otherwise preempts the event loop on its core and holds it for a
- * whole commit, while the requests it answers wait; niced, it runs on the spare core instead. It
- * cannot starve: when it falls behind, the captures it holds up leave the event loop idle.
- */
-function nice(value: number): number | null {
-  if (value <= 0) return null;
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    os.setPriority(tid, value);
-    return os.getPriority(tid);
-  } catch {
-    return null; // not Linux, or not allowed: the thread runs as the event loop does
-  }
-}
 
 const db = new Database(data.file);
 db.pragma(`synchronous = ${data.synchronous}`);
