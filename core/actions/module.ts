@@ -11,7 +11,7 @@ import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/in
 import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
 import { SealError } from '../auth/sealing.js';
-import { runOwner, runServices } from './services.js';
+import { runOwner, runServices, servicesWith } from './services.js';
 import { FailureTracker } from './failures.js';
 import { ACTIONS, ACTION_TYPES, DATABASES, ERROR_LOG, GLOBALS, JOBS, MAILER as MAILER_KEY, PROVIDERS, SECRETS, TEMPLATES, WORKFLOWS } from '../service-keys.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
@@ -47,16 +47,24 @@ function runtimeDefaults(): ServiceModule[] {
 /** Services with a default timeout on the actions' HTTP requests (15 s inline, 60 s queued: the seed's limits). */
 function withHttpTimeout(services: Services, timeoutMs: number): Services {
   const withTimeout = (req: HttpRequest): HttpRequest => ({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs });
-  const http = services.http;
-  const timed: HttpClient = { request: (req) => http.request(withTimeout(req)) };
-  if (http.session) {
-    const session = http.session.bind(http);
-    timed.session = () => {
-      const s = session();
-      return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
-    };
-  }
-  return { ...services, http: timed };
+  const timedClient = (http: HttpClient): HttpClient => {
+    const timed: HttpClient = { request: (req) => http.request(withTimeout(req)) };
+    if (http.session) {
+      const session = http.session.bind(http);
+      timed.session = () => {
+        const s = session();
+        return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
+      };
+    }
+    return timed;
+  };
+  // Made when an action first reads it: most chains send no request.
+  let timed: HttpClient | undefined;
+  return servicesWith(services, {
+    get http() {
+      return (timed ??= timedClient(services.http));
+    },
+  });
 }
 
 export function createActionsModule(): ServiceModule {
@@ -152,7 +160,7 @@ export function createActionsModule(): ServiceModule {
       }
 
       ctx.pipeline.actions = async (token, record, files, start) => {
-        const steps = await workflows.steps(token);
+        const steps = await workflows.chainSteps(token);
         if (!steps.length) return null;
         // Without a job queue (no scheduler module), queued actions run inline.
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };

@@ -7,6 +7,7 @@ import { headerLineFields } from '../sdk/headers.js';
 import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
 import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
+import { servicesWith } from './services.js';
 import { templateValue } from './templating.js';
 import { VariableScope, requestVariables } from './variables.js';
 
@@ -184,14 +185,14 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       return existed;
     },
   };
-  const actionServices: Services = { ...services, globals };
+  const actionServices: Services = servicesWith(services, { globals });
   // Each plugin's services, resolved once per run (not per action: resolving them is one of the
   // larger costs of a short action).
   const servicesByContainer = new Map<DependencyContainer, Services>();
   const servicesOf = (container: DependencyContainer): Services => {
     if (!input.pluginServices) return actionServices;
     let found = servicesByContainer.get(container);
-    if (!found) servicesByContainer.set(container, (found = { ...input.pluginServices(container), globals }));
+    if (!found) servicesByContainer.set(container, (found = servicesWith(input.pluginServices(container), { globals })));
     return found;
   };
 

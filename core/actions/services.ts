@@ -82,21 +82,102 @@ export function registerCoreServices(container: DependencyContainer, core: { con
   container.registerInstance(LOGGER, logger);
   container.registerInstance(REQUESTS, { forAccount: (owner) => requestReader(store, { uuid: owner.tokenId, user_id: owner.userId, group_id: owner.groupId }, clock) });
   // Not cached: `c` is the container resolving, so a plugin's own registrations win for its actions.
-  container.register(SERVICES, {
-    useFactory: (c) => ({
-      forAccount: (owner) => ({
-        http: c.resolve(HTTP_CLIENT),
-        counters: c.resolve(COUNTERS),
-        clock: c.resolve(CLOCK),
-        logger: c.resolve(LOGGER),
-        net: c.resolve(NETWORK),
-        globals: c.resolve(GLOBAL_VARIABLES).forAccount(owner),
-        providers: c.resolve(PROVIDERS).forAccount(owner),
-        databases: c.resolve(DATABASES).forAccount(owner),
-        requests: c.resolve(REQUESTS).forAccount(owner),
-      }),
-    }),
-  });
+  container.register(SERVICES, { useFactory: (c) => ({ forAccount: (owner) => new AccountServices(c, owner) }) });
+}
+
+/**
+ * `ctx.services` for one run, each service resolved from the container when first read: most
+ * chains use one or two of them, and resolving all (with their account views) was a large part of
+ * a short run. A class, not an object literal with getters: those are slow to create.
+ */
+class AccountServices implements Services {
+  readonly #c: DependencyContainer;
+  readonly #owner: RunOwner;
+  #http?: HttpClient;
+  #counters?: Services['counters'];
+  #clock?: Clock;
+  #logger?: Services['logger'];
+  #net?: Services['net'];
+  #globals?: GlobalVariables;
+  #providers?: Services['providers'];
+  #databases?: Services['databases'];
+  #requests?: Services['requests'];
+  constructor(c: DependencyContainer, owner: RunOwner) {
+    this.#c = c;
+    this.#owner = owner;
+  }
+  get http() {
+    return (this.#http ??= this.#c.resolve(HTTP_CLIENT));
+  }
+  get counters() {
+    return (this.#counters ??= this.#c.resolve(COUNTERS));
+  }
+  get clock() {
+    return (this.#clock ??= this.#c.resolve(CLOCK));
+  }
+  get logger() {
+    return (this.#logger ??= this.#c.resolve(LOGGER));
+  }
+  get net() {
+    return (this.#net ??= this.#c.resolve(NETWORK));
+  }
+  get globals() {
+    return (this.#globals ??= this.#c.resolve(GLOBAL_VARIABLES).forAccount(this.#owner));
+  }
+  get providers() {
+    return (this.#providers ??= this.#c.resolve(PROVIDERS).forAccount(this.#owner));
+  }
+  get databases() {
+    return (this.#databases ??= this.#c.resolve(DATABASES).forAccount(this.#owner));
+  }
+  get requests() {
+    return (this.#requests ??= this.#c.resolve(REQUESTS).forAccount(this.#owner));
+  }
+}
+
+/** `base` with some services replaced; the others are read from `base` when asked for. */
+class ServicesWith implements Services {
+  readonly #base: Services;
+  readonly #own: Partial<Services>;
+  constructor(base: Services, own: Partial<Services>) {
+    this.#base = base;
+    this.#own = own;
+  }
+  get http() {
+    return this.#own.http ?? this.#base.http;
+  }
+  get counters() {
+    return this.#own.counters ?? this.#base.counters;
+  }
+  get clock() {
+    return this.#own.clock ?? this.#base.clock;
+  }
+  get logger() {
+    return this.#own.logger ?? this.#base.logger;
+  }
+  get net() {
+    return this.#own.net ?? this.#base.net;
+  }
+  get globals() {
+    return this.#own.globals ?? this.#base.globals;
+  }
+  get providers() {
+    return this.#own.providers ?? this.#base.providers;
+  }
+  get databases() {
+    return this.#own.databases ?? this.#base.databases;
+  }
+  get requests() {
+    return this.#own.requests ?? this.#base.requests;
+  }
+}
+
+/**
+ * `base` with some services replaced. Use this, not a spread: the services are getters on a
+ * prototype (a spread would see none of them).
+ */
+export function servicesWith(base: Services, own: Partial<Services>): Services {
+  return new ServicesWith(base, own);
 }
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */

@@ -8,6 +8,7 @@ import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { emptyDocument, normaliseDocument, type Step, type TokenActionsDocument } from './document.js';
+import { createStepsCache, type StepsCache } from './steps-cache.js';
 
 /** An action as the actions API shows it. */
 export interface ActionView {
@@ -59,7 +60,13 @@ export class WorkflowService {
     private readonly registry: ActionRegistry,
     private readonly clock: Clock,
     private readonly secrets: ParameterSecrets,
-  ) {}
+  ) {
+    this.cache = createStepsCache(clock);
+  }
+
+  /** What captures run, per token (a save here drops its entry; other processes' are seen within a second). */
+  private readonly cache: StepsCache;
+
 
   /** Waits for the plugins of `types` (deferred loading): validating and masking need their code. */
   private async loaded(types: Iterable<string>): Promise<void> {
@@ -86,6 +93,14 @@ export class WorkflowService {
     const steps = stored ? (stored.document as unknown as TokenActionsDocument).spec.steps : [];
     await this.loaded(steps.map((s) => s.type));
     return steps;
+  }
+
+  /**
+   * The steps a capture runs: `steps`, kept for up to a second (frozen, shared by every capture of
+   * the token). Edits read `steps`, never this.
+   */
+  chainSteps(token: TokenRecord): Promise<Step[]> {
+    return this.cache.get(token.uuid, () => this.steps(token));
   }
 
   /**
@@ -144,6 +159,7 @@ export class WorkflowService {
     const sealed = steps.map((s) => ({ ...s, parameters: this.secrets.seal(s.type, s.parameters) }));
     const stored = { ...doc, metadata: { ...doc.metadata, token: token.uuid }, spec: { steps: sealed } };
     await this.store.workflows.putForToken(token.uuid, stored as unknown as Record<string, unknown>, this.clock.now());
+    this.cache.forget(token.uuid);
   }
 
   async list(token: TokenRecord): Promise<ActionView[]> {
