@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PAGE_ITEMS, PageEnvelope, type RouteDoc } from './route.js';
 import { API_ROUTES } from './routes.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
-import { ReplayBody, ReplayList, ReplayView } from './replay/replay.schema.js';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
 
@@ -26,18 +25,6 @@ const Health = z.object({ status: z.string(), store: z.string() });
 
 /** Routes not yet written as route objects (core/http/route.ts); each converted resource leaves this table. */
 const ops: Record<string, Record<string, Op>> = {
-  '/token/{token_id}/replays': {
-    post: {
-      summary:
-        "Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL",
-      body: ReplayBody,
-      response: ReplayView,
-      status: '202',
-    },
-    get: { summary: "The token's replays, newest first (the 20 newest are kept)", response: ReplayList },
-  },
-  '/token/{token_id}/replays/{replay_id}': { get: { summary: 'A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures', response: ReplayView } },
-  '/token/{token_id}/replays/{replay_id}/cancel': { post: { summary: 'Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is', response: ReplayView } },
   '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
   '/openapi.json': { get: { summary: 'This document' } },
   '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },

@@ -6,6 +6,7 @@ import { databaseRoutes } from './databases/databases.router.js';
 import { errorLogRoutes } from './errors/errors.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
+import { replayRoutes } from './replay/replay.router.js';
 import { requestRoutes } from './requests/requests.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';
@@ -14,4 +15,4 @@ import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];

@@ -1,13 +1,14 @@
 // Replays of a token (core/replay): start, follow, list, cancel.
 import Router from '@koa/router';
-import { NotFound, ValidationError, fromZod } from '../../errors.js';
+import { NotFound, ValidationError } from '../../errors.js';
+import { mountRoutes, routeFor } from '../route.js';
 import type { ReplayService } from '../../replay/service.js';
 import type { ReplayRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken } from '../token-access.js';
 import { parseSearch } from '../requests/search.js';
-import { ReplayBody, type ReplayView } from './replay.schema.js';
+import { ReplayBody, ReplayList, ReplayView } from './replay.schema.js';
 import type { z } from 'zod';
 
 export function replayView(r: ReplayRecord): z.infer<typeof ReplayView> {
@@ -45,41 +46,69 @@ export interface ReplayRoutes {
   start(r: ReplayRecord): Promise<void>;
 }
 
+const route = routeFor<{ services: HttpServices; deps: ReplayRoutes }>();
+
+/** Replays of a token (api/replays.md). */
+export const replayRoutes = [
+  route({
+    method: 'post',
+    path: '/token/{token_id}/replays',
+    summary:
+      "Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL",
+    auth: 'token',
+    body: ReplayBody,
+    response: { status: 202, schema: ReplayView },
+    handler: async (ctx, { services, deps }) => {
+      const token = await loadToken(ctx, services, ctx.params.token_id!);
+      const body = ctx.input.body;
+      parseSearch(body.query); // a syntax error is a 422 naming the position
+      if (body.mode === 'actions' && !(await deps.hasActions(token))) {
+        throw new ValidationError('The token has no Custom Actions to replay', { mode: ['the token has no Custom Actions'] });
+      }
+      const r = await deps.replays.create(token, body);
+      await deps.start(r);
+      return replayView(r);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/token/{token_id}/replays',
+    summary: "The token's replays, newest first (the 20 newest are kept)",
+    auth: 'token',
+    response: { status: 200, schema: ReplayList },
+    handler: async (ctx, { services }) => {
+      const token = await loadToken(ctx, services, ctx.params.token_id!);
+      return { data: (await services.store.replays.list(token.uuid, 100)).map(replayView) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/token/{token_id}/replays/{replay_id}',
+    summary: 'A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures',
+    auth: 'token',
+    response: { status: 200, schema: ReplayView },
+    handler: async (ctx, { services }) => {
+      const token = await loadToken(ctx, services, ctx.params.token_id!);
+      const r = await services.store.replays.get(token.uuid, ctx.params.replay_id!);
+      if (!r) throw new NotFound('Replay not found');
+      return replayView(r);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/token/{token_id}/replays/{replay_id}/cancel',
+    summary: 'Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is',
+    auth: 'token',
+    response: { status: 200, schema: ReplayView },
+    handler: async (ctx, { services, deps }) => {
+      const token = await loadToken(ctx, services, ctx.params.token_id!);
+      const r = await deps.replays.cancel(token, ctx.params.replay_id!);
+      if (!r) throw new NotFound('Replay not found');
+      return replayView(r);
+    },
+  }),
+];
+
 export function replayRouter(services: HttpServices, deps: ReplayRoutes): Router<AppState> {
-  const router = new Router<AppState>();
-
-  router.post('/token/:token/replays', async (ctx) => {
-    const token = await loadToken(ctx, services, ctx.params.token!);
-    const body = ReplayBody.safeParse(ctx.request.body ?? {});
-    if (!body.success) throw fromZod(body.error);
-    parseSearch(body.data.query); // a syntax error is a 422 naming the position
-    if (body.data.mode === 'actions' && !(await deps.hasActions(token))) {
-      throw new ValidationError('The token has no Custom Actions to replay', { mode: ['the token has no Custom Actions'] });
-    }
-    const r = await deps.replays.create(token, body.data);
-    await deps.start(r);
-    ctx.status = 202;
-    ctx.body = replayView(r);
-  });
-
-  router.get('/token/:token/replays', async (ctx) => {
-    const token = await loadToken(ctx, services, ctx.params.token!);
-    ctx.body = { data: (await services.store.replays.list(token.uuid, 100)).map(replayView) };
-  });
-
-  router.get('/token/:token/replays/:replay', async (ctx) => {
-    const token = await loadToken(ctx, services, ctx.params.token!);
-    const r = await services.store.replays.get(token.uuid, ctx.params.replay!);
-    if (!r) throw new NotFound('Replay not found');
-    ctx.body = replayView(r);
-  });
-
-  router.post('/token/:token/replays/:replay/cancel', async (ctx) => {
-    const token = await loadToken(ctx, services, ctx.params.token!);
-    const r = await deps.replays.cancel(token, ctx.params.replay!);
-    if (!r) throw new NotFound('Replay not found');
-    ctx.body = replayView(r);
-  });
-
-  return router;
+  return mountRoutes(new Router<AppState>(), replayRoutes, { services, deps });
 }

@@ -2418,6 +2418,201 @@ export interface Operations {
     status: 204;
     response: unknown;
   };
+  /** Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL */
+  "POST /token/{token_id}/replays": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** actions: run the token's Custom Actions again on each request (their output replaces the stored one); forward: send each request to `url` */
+      mode?: "actions" | "forward";
+      /** forward: where each request goes (its headers and body go along), through the outbound policy */
+      url?: string;
+      /** forward: instead of each request's own method */
+      method?: string;
+      /** Only the requests matching this search query (the search language of request lists); all when left out */
+      query?: string;
+      /** Which requests come first */
+      sorting?: "oldest" | "newest";
+      /** Guaranteed ordering: one request at a time in `sorting` order (slower); otherwise a few at once */
+      ordered?: boolean;
+      /** At most this many requests (up to 100000) */
+      limit?: number;
+    };
+    status: 202;
+    response: {
+      id: string;
+      token_id: string;
+      mode: "actions" | "forward";
+      url: string | null;
+      method: string | null;
+      query: string | null;
+      sorting: "oldest" | "newest";
+      ordered: boolean;
+      limit: number;
+      status: "queued" | "running" | "done" | "cancelled" | "failed";
+      cancel_requested: boolean;
+      /** Requests matching when the replay was made (at most `limit`) */
+      total: number;
+      processed: number;
+      /** Requests whose actions ran without errors, or that the target answered below 400 */
+      ran: number;
+      /** Requests with action errors, an error, or a target answer of 400 or more */
+      failed: number;
+      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+      skipped: number;
+      /** Percent of `total` processed */
+      progress: number;
+      /** The first 100 failures and skips */
+      log: {
+        request_id: string;
+        outcome: "failed" | "skipped";
+        message: string;
+      }[];
+      /** Why the replay stopped, when it failed */
+      error: string | null;
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+    };
+  };
+  /** The token's replays, newest first (the 20 newest are kept) */
+  "GET /token/{token_id}/replays": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: string;
+        token_id: string;
+        mode: "actions" | "forward";
+        url: string | null;
+        method: string | null;
+        query: string | null;
+        sorting: "oldest" | "newest";
+        ordered: boolean;
+        limit: number;
+        status: "queued" | "running" | "done" | "cancelled" | "failed";
+        cancel_requested: boolean;
+        /** Requests matching when the replay was made (at most `limit`) */
+        total: number;
+        processed: number;
+        /** Requests whose actions ran without errors, or that the target answered below 400 */
+        ran: number;
+        /** Requests with action errors, an error, or a target answer of 400 or more */
+        failed: number;
+        /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+        skipped: number;
+        /** Percent of `total` processed */
+        progress: number;
+        /** The first 100 failures and skips */
+        log: {
+          request_id: string;
+          outcome: "failed" | "skipped";
+          message: string;
+        }[];
+        /** Why the replay stopped, when it failed */
+        error: string | null;
+        created_at: string;
+        started_at: string | null;
+        finished_at: string | null;
+      }[];
+    };
+  };
+  /** A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures */
+  "GET /token/{token_id}/replays/{replay_id}": {
+    path: {
+      token_id: string;
+      replay_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      token_id: string;
+      mode: "actions" | "forward";
+      url: string | null;
+      method: string | null;
+      query: string | null;
+      sorting: "oldest" | "newest";
+      ordered: boolean;
+      limit: number;
+      status: "queued" | "running" | "done" | "cancelled" | "failed";
+      cancel_requested: boolean;
+      /** Requests matching when the replay was made (at most `limit`) */
+      total: number;
+      processed: number;
+      /** Requests whose actions ran without errors, or that the target answered below 400 */
+      ran: number;
+      /** Requests with action errors, an error, or a target answer of 400 or more */
+      failed: number;
+      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+      skipped: number;
+      /** Percent of `total` processed */
+      progress: number;
+      /** The first 100 failures and skips */
+      log: {
+        request_id: string;
+        outcome: "failed" | "skipped";
+        message: string;
+      }[];
+      /** Why the replay stopped, when it failed */
+      error: string | null;
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+    };
+  };
+  /** Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is */
+  "POST /token/{token_id}/replays/{replay_id}/cancel": {
+    path: {
+      token_id: string;
+      replay_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      token_id: string;
+      mode: "actions" | "forward";
+      url: string | null;
+      method: string | null;
+      query: string | null;
+      sorting: "oldest" | "newest";
+      ordered: boolean;
+      limit: number;
+      status: "queued" | "running" | "done" | "cancelled" | "failed";
+      cancel_requested: boolean;
+      /** Requests matching when the replay was made (at most `limit`) */
+      total: number;
+      processed: number;
+      /** Requests whose actions ran without errors, or that the target answered below 400 */
+      ran: number;
+      /** Requests with action errors, an error, or a target answer of 400 or more */
+      failed: number;
+      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
+      skipped: number;
+      /** Percent of `total` processed */
+      progress: number;
+      /** The first 100 failures and skips */
+      log: {
+        request_id: string;
+        outcome: "failed" | "skipped";
+        message: string;
+      }[];
+      /** Why the replay stopped, when it failed */
+      error: string | null;
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+    };
+  };
   /** Create a user in a new team of their own, with an API key (administrator key) */
   "POST /users": {
     path: Record<string, never>;
@@ -3439,201 +3634,6 @@ export interface Operations {
           variables: { [key: string]: string };
         }[];
       };
-    };
-  };
-  /** Replay: run the token's Custom Actions again (their output replaces the stored one; queued actions run queued) or forward the requests to `url`, for all requests or those matching `query`, up to 100,000, as a background job. Answers the replay (status `queued`) with `total`, the matching count; follow it with GET. 422 when the token has no actions (mode actions), or for a bad query or URL */
-  "POST /token/{token_id}/replays": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: {
-      /** actions: run the token's Custom Actions again on each request (their output replaces the stored one); forward: send each request to `url` */
-      mode?: "actions" | "forward";
-      /** forward: where each request goes (its headers and body go along), through the outbound policy */
-      url?: string;
-      /** forward: instead of each request's own method */
-      method?: string;
-      /** Only the requests matching this search query (the search language of request lists); all when left out */
-      query?: string;
-      /** Which requests come first */
-      sorting?: "oldest" | "newest";
-      /** Guaranteed ordering: one request at a time in `sorting` order (slower); otherwise a few at once */
-      ordered?: boolean;
-      /** At most this many requests (up to 100000) */
-      limit?: number;
-    };
-    status: 202;
-    response: {
-      id: string;
-      token_id: string;
-      mode: "actions" | "forward";
-      url: string | null;
-      method: string | null;
-      query: string | null;
-      sorting: "oldest" | "newest";
-      ordered: boolean;
-      limit: number;
-      status: "queued" | "running" | "done" | "cancelled" | "failed";
-      cancel_requested: boolean;
-      /** Requests matching when the replay was made (at most `limit`) */
-      total: number;
-      processed: number;
-      /** Requests whose actions ran without errors, or that the target answered below 400 */
-      ran: number;
-      /** Requests with action errors, an error, or a target answer of 400 or more */
-      failed: number;
-      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
-      skipped: number;
-      /** Percent of `total` processed */
-      progress: number;
-      /** The first 100 failures and skips */
-      log: {
-        request_id: string;
-        outcome: "failed" | "skipped";
-        message: string;
-      }[];
-      /** Why the replay stopped, when it failed */
-      error: string | null;
-      created_at: string;
-      started_at: string | null;
-      finished_at: string | null;
-    };
-  };
-  /** The token's replays, newest first (the 20 newest are kept) */
-  "GET /token/{token_id}/replays": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      data: {
-        id: string;
-        token_id: string;
-        mode: "actions" | "forward";
-        url: string | null;
-        method: string | null;
-        query: string | null;
-        sorting: "oldest" | "newest";
-        ordered: boolean;
-        limit: number;
-        status: "queued" | "running" | "done" | "cancelled" | "failed";
-        cancel_requested: boolean;
-        /** Requests matching when the replay was made (at most `limit`) */
-        total: number;
-        processed: number;
-        /** Requests whose actions ran without errors, or that the target answered below 400 */
-        ran: number;
-        /** Requests with action errors, an error, or a target answer of 400 or more */
-        failed: number;
-        /** Requests left alone: no actions to run, or (forward) not an HTTP request */
-        skipped: number;
-        /** Percent of `total` processed */
-        progress: number;
-        /** The first 100 failures and skips */
-        log: {
-          request_id: string;
-          outcome: "failed" | "skipped";
-          message: string;
-        }[];
-        /** Why the replay stopped, when it failed */
-        error: string | null;
-        created_at: string;
-        started_at: string | null;
-        finished_at: string | null;
-      }[];
-    };
-  };
-  /** A replay: status (queued, running, done, cancelled, failed), progress, the summary (ran, failed, skipped) and the first failures */
-  "GET /token/{token_id}/replays/{replay_id}": {
-    path: {
-      token_id: string;
-      replay_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: string;
-      token_id: string;
-      mode: "actions" | "forward";
-      url: string | null;
-      method: string | null;
-      query: string | null;
-      sorting: "oldest" | "newest";
-      ordered: boolean;
-      limit: number;
-      status: "queued" | "running" | "done" | "cancelled" | "failed";
-      cancel_requested: boolean;
-      /** Requests matching when the replay was made (at most `limit`) */
-      total: number;
-      processed: number;
-      /** Requests whose actions ran without errors, or that the target answered below 400 */
-      ran: number;
-      /** Requests with action errors, an error, or a target answer of 400 or more */
-      failed: number;
-      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
-      skipped: number;
-      /** Percent of `total` processed */
-      progress: number;
-      /** The first 100 failures and skips */
-      log: {
-        request_id: string;
-        outcome: "failed" | "skipped";
-        message: string;
-      }[];
-      /** Why the replay stopped, when it failed */
-      error: string | null;
-      created_at: string;
-      started_at: string | null;
-      finished_at: string | null;
-    };
-  };
-  /** Cancel a queued or running replay (it stops after the requests in flight); a finished one is answered as it is */
-  "POST /token/{token_id}/replays/{replay_id}/cancel": {
-    path: {
-      token_id: string;
-      replay_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      id: string;
-      token_id: string;
-      mode: "actions" | "forward";
-      url: string | null;
-      method: string | null;
-      query: string | null;
-      sorting: "oldest" | "newest";
-      ordered: boolean;
-      limit: number;
-      status: "queued" | "running" | "done" | "cancelled" | "failed";
-      cancel_requested: boolean;
-      /** Requests matching when the replay was made (at most `limit`) */
-      total: number;
-      processed: number;
-      /** Requests whose actions ran without errors, or that the target answered below 400 */
-      ran: number;
-      /** Requests with action errors, an error, or a target answer of 400 or more */
-      failed: number;
-      /** Requests left alone: no actions to run, or (forward) not an HTTP request */
-      skipped: number;
-      /** Percent of `total` processed */
-      progress: number;
-      /** The first 100 failures and skips */
-      log: {
-        request_id: string;
-        outcome: "failed" | "skipped";
-        message: string;
-      }[];
-      /** Why the replay stopped, when it failed */
-      error: string | null;
-      created_at: string;
-      started_at: string | null;
-      finished_at: string | null;
     };
   };
   /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
