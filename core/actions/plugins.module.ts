@@ -8,12 +8,10 @@ import { ACTION_TYPES, SECRETS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
 import { CORE_ACTIONS } from './builtin.js';
 import { loadPlugins } from './loader.js';
-import type { ActionRegistry } from './registry.js';
 import { ParameterSecrets } from './secret-params.js';
 import { registerCoreServices } from './services.js';
 
 export function createPluginsModule(): ServiceModule {
-  let registered: ActionRegistry | undefined;
   return {
     name: 'plugins',
     provides: [ACTION_TYPES, SECRETS],
@@ -22,7 +20,6 @@ export function createPluginsModule(): ServiceModule {
       registerCoreServices(container, { config, store, clock, logger });
       // The loader reports each plugin that fails to load, once (a deferred one when it is imported).
       const { registry } = await loadPlugins({ packages: config.PLUGINS, container, logger, defer: true });
-      registered = registry;
       // Including templates needs the store, so these are core's own rather than a plugin's.
       registry.addAll('core', CORE_ACTIONS, container);
       const key = loadSecretKey(config);
@@ -34,11 +31,12 @@ export function createPluginsModule(): ServiceModule {
       }
       ctx.provide(ACTION_TYPES, registry);
       ctx.provide(SECRETS, { key, sealer, parameters: new ParameterSecrets(registry, sealer) });
-      return {};
-    },
-    listening() {
-      // Right after listening, so the first chain rarely waits; failures are logged by the loader.
-      void registered?.ready();
+      return {
+        listening() {
+          // Right after listening, so the first chain rarely waits; failures are logged by the loader.
+          void registry.ready();
+        },
+      };
     },
   };
 }
