@@ -21,6 +21,7 @@ export type {
 export type { Clock, Counters, DatabaseQueryResult, Databases, GlobalVariables, HttpClient, HttpRequest, HttpResponse, HttpSession, Logger, LogLevel, Network, Provider, Providers, RequestReader, Services } from './services.js';
 export { CLOCK, COUNTERS, GLOBAL_VARIABLES, HTTP_CLIENT, LOGGER, NETWORK, consoleLogger, fetchHttpClient, openNetwork, systemClock } from './services.js';
 export { DATABASES, PROVIDERS, REQUESTS, SERVICES, type PerAccount, type RunOwner } from './services.js';
+export { TEMPLATES, type TemplateInfo, type Templates } from './services.js';
 export { boolean, integer, numeric, optionalText, providerId, secret, variableName } from './params.js';
 export type { Bounds } from './params.js';
 export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, isDecimal, isNumeric } from './operators.js';

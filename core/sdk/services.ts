@@ -134,6 +134,24 @@ export interface Databases {
   query(id: string, sql: string, params?: unknown): Promise<DatabaseQueryResult>;
 }
 
+/** One of the account's action templates (the Templates API) as an action reads it. */
+export interface TemplateInfo {
+  id: number;
+  name: string;
+  variables: Array<{ name: string; value: string }>;
+  /** In order; secret parameters show as the API shows them (`********`), never their value. */
+  actions: Array<{ uuid: string; type: string; name: string | null; disabled: boolean; parameters: Record<string, unknown> }>;
+}
+
+/** The chain's account's action templates, read-only. */
+export interface Templates {
+  /**
+   * The template with this id, or else this name (the oldest of that name). Rejects when the
+   * account has none such, or the chain's token belongs to no account.
+   */
+  get(idOrName: string | number): Promise<TemplateInfo>;
+}
+
 /** What every action gets through `ctx.services`. */
 export interface Services {
   http: HttpClient;
@@ -145,6 +163,7 @@ export interface Services {
   providers: Providers;
   requests: RequestReader;
   databases: Databases;
+  templates: Templates;
 }
 
 /** Whose chain runs: account-bound services are scoped to this token's account. */
@@ -169,6 +188,7 @@ export const GLOBAL_VARIABLES: InjectionToken<PerAccount<GlobalVariables>> = Sym
 export const PROVIDERS: InjectionToken<PerAccount<Providers>> = Symbol.for('capture.sdk.Providers');
 export const DATABASES: InjectionToken<PerAccount<Databases>> = Symbol.for('capture.sdk.Databases');
 export const REQUESTS: InjectionToken<PerAccount<RequestReader>> = Symbol.for('capture.sdk.RequestReader');
+export const TEMPLATES: InjectionToken<PerAccount<Templates>> = Symbol.for('capture.sdk.Templates');
 /**
  * What `ctx.services` is made of: core registers a factory that resolves each service above from
  * the container it is resolved in, so a service a plugin registers in its own container is the one

@@ -6,7 +6,7 @@ import { silentLogger } from './logger.js';
 import { parameterErrors, type ParameterFieldErrors } from './parameter-errors.js';
 import type { CompiledRule } from './redaction.js';
 import { actionRunner, type ChainLine } from './runner.js';
-import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services } from './services.js';
+import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services, type TemplateInfo, type Templates } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
 export const TEST_TOKEN: TokenInfo = {
@@ -152,6 +152,17 @@ export function stubDatabases(
   };
 }
 
+/** The account's templates as given (an id or a name finds one; the oldest of a name first). */
+export function memoryTemplates(templates: TemplateInfo[] = []): Templates {
+  return {
+    async get(idOrName) {
+      const found = templates.find((t) => t.id === Number(idOrName)) ?? [...templates].sort((a, b) => a.id - b.id).find((t) => t.name === String(idOrName));
+      if (!found) throw new Error(`Template ${idOrName} not found in this account`);
+      return found;
+    },
+  };
+}
+
 export { silentLogger };
 
 /** The root container: host services a test registers here reach every plugin's child container. */
@@ -170,6 +181,7 @@ export function testServices(overrides: Partial<Services> = {}): Services {
     providers: memoryProviders(),
     requests: memoryRequests(),
     databases: stubDatabases(),
+    templates: memoryTemplates(),
     ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ActionRegistry } from '../actions/registry.js';
 import type { ParameterSecrets } from '../actions/secret-params.js';
 import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
-import type { Clock } from '../sdk/index.js';
+import type { Clock, TemplateInfo, Templates } from '../sdk/index.js';
 import type { Page, Store, TemplateRecord } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 import { ActionBody } from '../workflows/service.js';
@@ -163,6 +163,39 @@ export class TemplateService {
     const t = Number.isSafeInteger(id) ? await this.store.templates.get(userId, id) : null;
     if (!t) throw new NotFound('Template not found');
     return t;
+  }
+
+  /**
+   * One account's templates as actions read them (the SDK's TEMPLATES service): by id, else by
+   * name (the oldest of that name); secret parameters masked as the API shows them.
+   */
+  forAccount(userId: number | null): Templates {
+    return {
+      get: async (idOrName) => {
+        if (userId === null) throw new Error('Templates belong to accounts; this URL has no owner');
+        const t = (await this.byId(userId, idOrName)) ?? (await this.byName(userId, String(idOrName)));
+        if (!t) throw new Error(`Template ${JSON.stringify(idOrName)} not found in this account`);
+        await this.loaded(t.actions.map((s) => s.type));
+        const view = this.view(t);
+        return { id: t.id, name: t.name, variables: t.variables, actions: view.actions.map((a) => ({ uuid: String(a.uuid), type: String(a.type), name: (a.name as string | null) ?? null, disabled: t.actions.find((s) => s.id === a.uuid)?.disabled === true, parameters: a.parameters as Record<string, unknown> })) } satisfies TemplateInfo;
+      },
+    };
+  }
+
+  private async byId(userId: number, id: string | number): Promise<TemplateRecord | null> {
+    const n = typeof id === 'number' ? id : /^\d+$/.test(id) ? Number(id) : NaN;
+    return Number.isSafeInteger(n) ? this.store.templates.get(userId, n) : null;
+  }
+
+  /** The oldest template of this name (templates are listed by id). */
+  private async byName(userId: number, name: string): Promise<TemplateRecord | null> {
+    const perPage = 100;
+    for (let page = 1; ; page++) {
+      const p = await this.store.templates.list(userId, { page, perPage });
+      const found = p.items.filter((t) => t.name === name).sort((a, b) => a.id - b.id)[0];
+      if (found) return found;
+      if (page * perPage >= p.total || !p.items.length) return null;
+    }
   }
 
   /**
