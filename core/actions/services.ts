@@ -16,6 +16,7 @@ import {
   NETWORK,
   PROVIDERS,
   REQUESTS,
+  TEMPLATES,
   SERVICES,
   systemClock,
   type Clock,
@@ -102,6 +103,7 @@ class AccountServices implements Services {
   #providers?: Services['providers'];
   #databases?: Services['databases'];
   #requests?: Services['requests'];
+  #templates?: Services['templates'];
   constructor(c: DependencyContainer, owner: RunOwner) {
     this.#c = c;
     this.#owner = owner;
@@ -132,6 +134,9 @@ class AccountServices implements Services {
   }
   get requests() {
     return (this.#requests ??= this.#c.resolve(REQUESTS).forAccount(this.#owner));
+  }
+  get templates() {
+    return (this.#templates ??= this.#c.resolve(TEMPLATES).forAccount(this.#owner));
   }
 }
 
@@ -169,6 +174,9 @@ class ServicesWith implements Services {
   }
   get requests() {
     return this.#own.requests ?? this.#base.requests;
+  }
+  get templates() {
+    return this.#own.templates ?? this.#base.templates;
   }
 }
 
