@@ -6,7 +6,8 @@ import type { Step } from '../../workflows/document.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken, pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { TemplateListQuery, TemplateView } from './templates.schema.js';
+import { TemplateView } from '../../templates/templates.schema.js';
+import { TemplateListQuery } from './templates.schema.js';
 
 interface TemplatesDeps {
   services: HttpServices;

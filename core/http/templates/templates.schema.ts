@@ -5,15 +5,3 @@ export const TemplateListQuery = z.object({
   per_page: perPage(),
   page: pageNumber,
 });
-
-/** A template as the API shows it (core/templates/service.ts TemplateView). */
-export const TemplateView = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  variables: z.array(z.object({ name: z.string(), value: z.string() })),
-  team_id: z.null(),
-  user_id: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  actions: z.array(z.record(z.string(), z.unknown())),
-});
