@@ -4,7 +4,8 @@ import { ProviderCreateBody, ProviderUpdateBody, type ProviderService } from '..
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { ProviderListQuery, ProviderTypeView, ProviderView } from './providers.schema.js';
+import { ProviderTypeView, ProviderView } from '../../providers/providers.schema.js';
+import { ProviderListQuery } from './providers.schema.js';
 
 interface ProvidersDeps {
   services: HttpServices;
