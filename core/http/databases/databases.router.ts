@@ -3,7 +3,8 @@ import { DatabaseCreateBody, DatabaseQueryBody, DatabaseUpdateBody, type Databas
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { DatabaseListQuery, DatabaseView, QueryAnswerView } from './databases.schema.js';
+import { DatabaseView, QueryAnswerView } from '../../databases/databases.schema.js';
+import { DatabaseListQuery } from './databases.schema.js';
 
 interface DatabasesDeps {
   services: HttpServices;
