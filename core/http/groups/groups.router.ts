@@ -5,7 +5,8 @@ import { formatTimestamp } from '../../util/time.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { GroupBody, GroupListQuery, GroupView } from './groups.schema.js';
+import { GroupBody, GroupView } from '../../groups/groups.schema.js';
+import { GroupListQuery } from './groups.schema.js';
 
 export const groupView = (g: GroupRecord) => ({
   id: g.id,
