@@ -1,7 +1,7 @@
 // The JSON Schemas kept in schemas/, derived from the zod schemas the API validates with.
 import { z } from 'zod';
 import { RequestView } from '../core/capture/request-view.js';
-import { TokenView } from '../core/http/tokens/tokens.schema.js';
+import { TokenView } from '../core/tokens/tokens.schema.js';
 import { TokenCreateSchema } from '../core/tokens/tokens.schema.js';
 import { scheduleJsonSchema } from '../core/scheduler/document.js';
 import { workflowJsonSchema } from '../core/workflows/document.js';

@@ -80,3 +80,41 @@ export function tokenSchemas(maxRequestLimit: number): { create: typeof TokenCre
   }
   return found;
 }
+
+export const PasswordBody = z.object({
+  password: z.string().max(256),
+  old_password: z.string().max(256).nullable().optional(),
+});
+
+export const AliasBody = z.object({ alias: AliasSchema.nullable() });
+
+/** A Token as the API returns it (documentation and /openapi.json). */
+export const TokenView = z.object({
+  uuid: z.string().uuid(),
+  redirect: z.boolean(),
+  alias: z.string().nullable(),
+  actions: z.boolean(),
+  cors: z.boolean(),
+  expiry: z.union([z.number(), z.boolean(), z.null()]),
+  timeout: z.number().int(),
+  listen: z.number().int(),
+  premium: z.boolean(),
+  premium_expires_at: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  team_id: z.number().int().nullable(),
+  ip: z.string(),
+  user_agent: z.string(),
+  default_content: z.string(),
+  default_status: z.number().int(),
+  default_content_type: z.string(),
+  request_limit: z.number().int().nullable(),
+  description: z.string().nullable(),
+  group_id: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string().nullable(),
+  redaction: RedactionSettingsSchema.nullable(),
+  requests: z.number().int().optional(),
+  latest_request_id: z.string().nullable().optional(),
+  latest_request_at: z.string().nullable().optional(),
+});

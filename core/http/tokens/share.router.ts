@@ -6,7 +6,7 @@ import { ShareService } from '../../tokens/share.js';
 import { formatTimestamp } from '../../util/time.js';
 import { mountRoutes, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
-import { ShareCreated, ShareStatusView } from './share.schema.js';
+import { ShareCreated, ShareStatusView } from '../../tokens/share.schema.js';
 import { loadToken, publicBaseUrl } from '../token-access.js';
 
 /** The page's address of a shared token (a hash route: the secret never reaches a server log as a path). */

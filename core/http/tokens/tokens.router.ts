@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { fromZod } from '../../errors.js';
-import { TokenCreateSchema, TokenUpdateSchema } from '../../tokens/tokens.schema.js';
+import { AliasBody, PasswordBody, TokenCreateSchema, TokenUpdateSchema, TokenView } from '../../tokens/tokens.schema.js';
 import { tokenView } from '../../tokens/service.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken, pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { AliasBody, PasswordBody, TokenListQuery, TokenView } from './tokens.schema.js';
+import { TokenListQuery } from './tokens.schema.js';
 
 const route = routeFor<HttpServices>();
 

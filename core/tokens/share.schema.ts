@@ -1,4 +1,4 @@
-// Share links of a token (core/tokens/share.ts): what the routes answer.
+// Share links of a token (share.ts): what the share routes answer (core/http/tokens/share.router.ts).
 import { z } from 'zod';
 
 export const ShareCreated = z.object({
