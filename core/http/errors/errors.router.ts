@@ -7,7 +7,8 @@ import { formatTimestamp } from '../../util/time.js';
 import { mountRoutes, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
-import { ErrorListQuery, ErrorPageView, ErrorScopeQuery, MarkReadBody, MarkReadResult, UnreadView } from './errors.schema.js';
+import { ErrorPageView, MarkReadResult, UnreadView } from '../../errorlog/errorlog.schema.js';
+import { ErrorListQuery, ErrorScopeQuery, MarkReadBody } from './errors.schema.js';
 
 export function errorEntryView(e: ErrorLogRecord) {
   return { ...e, created_at: formatTimestamp(e.created_at) };
