@@ -9,7 +9,8 @@ import { subdomainMatcher } from '../capture/subdomain.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/body.js';
 import { groupsRouter } from './groups/groups.router.js';
-import { openApiDocument } from './openapi.js';
+import { openApiDocument, openApiRoutes } from './openapi.js';
+import { mountRoutes } from './route.js';
 import { requestsRouter } from './requests/requests.router.js';
 import { shareRouter } from './tokens/share.router.js';
 import { errorLogRouter } from './errors/errors.router.js';
@@ -51,10 +52,7 @@ export function createApp(services: HttpServices, opts: AppOptions) {
   // Room for a base64 set-response of MAX_BODY_BYTES.
   koa.use(jsonBody(Math.max(Math.ceil((config.MAX_BODY_BYTES * 4) / 3) + 64 * 1024, 1024 * 1024)));
 
-  const base = new Router<AppState>();
-  base.get('/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(config.baseUrl, config.MAX_REQUEST_LIMIT);
-  });
+  const base = mountRoutes(new Router<AppState>(), openApiRoutes, { document: () => openApiDocument(config.baseUrl, config.MAX_REQUEST_LIMIT) });
 
   const routers = [base, tokensRouter(services), requestsRouter(services), shareRouter(services), errorLogRouter(services), usersRouter(services), groupsRouter(services), ...(opts.routers ?? [])];
   for (const r of routers) {

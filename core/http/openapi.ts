@@ -1,6 +1,6 @@
 // /openapi.json, generated from the same zod schemas the routes validate with.
 import { z } from 'zod';
-import { PAGE_ITEMS, PageEnvelope, type RouteDoc } from './route.js';
+import { PAGE_ITEMS, PageEnvelope, routeFor, type RouteDoc } from './route.js';
 import { API_ROUTES } from './routes.js';
 import { DEFAULT_MAX_REQUEST_LIMIT, TokenCreateSchema, TokenUpdateSchema, tokenSchemas } from '../tokens/tokens.schema.js';
 
@@ -26,7 +26,6 @@ const Health = z.object({ status: z.string(), store: z.string() });
 /** Routes not yet written as route objects (core/http/route.ts); each converted resource leaves this table. */
 const ops: Record<string, Record<string, Op>> = {
   '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
-  '/openapi.json': { get: { summary: 'This document' } },
   '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },
   '/app': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
   '/app/': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
@@ -103,6 +102,28 @@ function responses(method: string, path: string, op: Op): Record<string, unknown
 }
 
 
+/** The document's top level (its paths and components are what this file writes). */
+const OpenApiView = z.object({
+  openapi: z.string(),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
+  servers: z.array(z.object({ url: z.string() })),
+  components: z.record(z.string(), z.record(z.string(), z.unknown())),
+  security: z.array(z.record(z.string(), z.array(z.string()))),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
+/** GET /openapi.json, mounted by createApp (core/http/app.ts) with the settings' document; kept here so routes.ts does not import this file back. */
+export const openApiRoutes = [
+  routeFor<{ document: () => Record<string, unknown> }>()({
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (OpenAPI 3.1): every route, with its input and answer schemas',
+    auth: 'public',
+    response: { status: 200, schema: OpenApiView },
+    handler: (_ctx, { document }) => document(),
+  }),
+];
+
 const cached = new Map<string, Record<string, unknown>>();
 
 /** The document; `maxRequestLimit` (the MAX_REQUEST_LIMIT setting) is the token bodies' `request_limit` maximum. */
@@ -113,7 +134,7 @@ export function openApiDocument(baseUrl: string | null, maxRequestLimit = DEFAUL
   const tokenBodies = tokenSchemas(maxRequestLimit);
   const bodyOf = (op: Op) => (op.body === TokenCreateSchema ? tokenBodies.create : op.body === TokenUpdateSchema ? tokenBodies.update : op.body);
   const all: Record<string, Record<string, Op>> = {};
-  for (const route of API_ROUTES) (all[route.path] ??= {})[route.method] = opOf(route);
+  for (const route of [...API_ROUTES, ...openApiRoutes]) (all[route.path] ??= {})[route.method] = opOf(route);
   for (const [path, methods] of Object.entries(ops)) for (const [method, op] of Object.entries(methods)) (all[path] ??= {})[method] ??= op;
   const paths: Record<string, unknown> = {};
   for (const [path, methods] of Object.entries(all)) {
