@@ -3636,6 +3636,27 @@ export interface Operations {
       };
     };
   };
+  /** This document (OpenAPI 3.1): every route, with its input and answer schemas */
+  "GET /openapi.json": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      openapi: string;
+      info: {
+        title: string;
+        version: string;
+        description?: string;
+      };
+      servers: {
+        url: string;
+      }[];
+      components: { [key: string]: { [key: string]: unknown } };
+      security: { [key: string]: string[] }[];
+      paths: { [key: string]: { [key: string]: unknown } };
+    };
+  };
   /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
   "GET /token/{token_id}/events": {
     path: {
@@ -3645,14 +3666,6 @@ export interface Operations {
     body: never;
     status: 200;
     response: unknown;
-  };
-  /** This document */
-  "GET /openapi.json": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
   };
   /** The web page (HTML) */
   "GET /": {
