@@ -18,7 +18,7 @@ import { sqliteReplays } from './replays.js';
 import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
-import { inThreadReads, readerPool } from './reader-pool.js';
+import { inThreadReads, threadedReads } from './reader-pool.js';
 import { sqliteRequests } from './requests.js';
 import { sqliteSchedules } from './schedules.js';
 import { sqliteTokens } from './tokens.js';
@@ -88,9 +88,9 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     writer = w;
   } else writer = inThreadWriter(db);
   const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
-  // Lists, searches and bulk deletions: on reader threads, started on the first one (a second
-  // connection cannot see a ':memory:' database, which keeps them in-thread).
-  const reads = onFile ? readerPool(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE }) : inThreadReads(db);
+  // Lists, searches and bulk deletions: on threads, started on first use (a second connection
+  // cannot see a ':memory:' database, which keeps them in-thread).
+  const reads = onFile ? threadedReads(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE }) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes) : null;
   return {

@@ -149,3 +149,21 @@ export function readerPool(file: string, opts: { walLimitBytes: number; nice: nu
     },
   };
 }
+
+/**
+ * A file database's threads: lists and searches on niced reader threads (they give way to the event
+ * loop), deletions on one thread at normal priority: it holds the write lock a chunk at a time, and
+ * a niced holder preempted by other work would keep the capture writer waiting behind it.
+ */
+export function threadedReads(file: string, opts: { walLimitBytes: number; nice: number }): RequestReads {
+  const readers = readerPool(file, opts);
+  const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: 0, size: 1 });
+  return {
+    list: (plan) => readers.list(plan),
+    deleteMatching: (plan) => deleter.deleteMatching(plan),
+    deleteTokenRequests: (tokenId) => deleter.deleteTokenRequests(tokenId),
+    async close() {
+      await Promise.all([readers.close(), deleter.close()]);
+    },
+  };
+}
