@@ -4,7 +4,7 @@
 // stderr, the count per kind to stdout; the exit code is 0 only when every count matches.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { redactUrl } from '../core/config.js';
+import { loadConfig, redactUrl } from '../core/config.js';
 import { copyStore, Interrupted, TargetNotEmpty, type KindCount } from '../core/store/migrate.js';
 import { sqliteFile } from '../core/store/index.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
@@ -27,8 +27,16 @@ export function placeName(p: Place): string {
   return p.kind === 'mongo' ? `MongoDB ${redactUrl(p.uri)}` : `SQLite ${existsSync(p.file) ? realpathSync(p.file) : p.file}`;
 }
 
-async function open(p: Place): Promise<Store> {
-  if (p.kind === 'sqlite') return createSqliteStore(p.file);
+async function open(p: Place, role: 'source' | 'target'): Promise<Store> {
+  if (p.kind === 'sqlite') {
+    // Bodies kept in files are in the database's folder (DATA_DIR/bodies): read from a source that
+    // has them, written into a target's past BODY_FILE_THRESHOLD (0: inline in its rows), as the
+    // service there would read them.
+    const threshold = loadConfig({ BODY_FILE_THRESHOLD: process.env.BODY_FILE_THRESHOLD }).BODY_FILE_THRESHOLD;
+    const dir = path.join(path.dirname(p.file), 'bodies');
+    const filed = role === 'source' ? existsSync(dir) : threshold > 0;
+    return createSqliteStore(p.file, { bodyFiles: filed ? { dir, threshold: threshold || Number.MAX_SAFE_INTEGER } : undefined });
+  }
   const { createMongoStore } = await import('../core/store/mongo/index.js');
   try {
     return await createMongoStore(p.uri);
@@ -53,7 +61,7 @@ export async function migrateCommand(from: string, to: string, force: boolean, p
   const isNew = dst.kind === 'sqlite' && !existsSync(dst.file);
   say(`from: ${placeName(src)}`);
   say(`to:   ${placeName(dst)}${isNew ? ' (new)' : ''}`);
-  const source = await open(src);
+  const source = await open(src, 'source');
   let target: Store | undefined;
   const stop = new AbortController();
   const onSignal = () => {
@@ -65,7 +73,7 @@ export async function migrateCommand(from: string, to: string, force: boolean, p
   process.on('SIGTERM', onSignal);
   const bar = progress();
   try {
-    target = await open(dst);
+    target = await open(dst, 'target');
     const counts = await copyStore({
       source,
       target,

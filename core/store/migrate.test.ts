@@ -313,6 +313,9 @@ describe('bodies kept in files (BODY_FILE_THRESHOLD)', () => {
       expect(await withFiles.bodyFiles!.sweep()).toBe(0);
       expect(fs.existsSync(path.join(root, 'filed-target', 'bodies', src.token, src.large))).toBe(true);
       expect(fs.existsSync(path.join(root, 'filed-source', 'bodies', src.token, src.large))).toBe(true);
+      // The command: a DATA_DIR with body files to a new one.
+      expect(await cli('migrate', '--from', path.join(root, 'filed-source'), '--to', path.join(root, 'filed-cli')), out.join('')).toBe(0);
+      expect(fs.readFileSync(path.join(root, 'filed-cli', 'bodies', src.token, src.large)).equals(big)).toBe(true);
       // And back: the inline copy's large body goes into the files of a target that has them.
       const back = sqlite('filed-back');
       try {
