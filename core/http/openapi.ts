@@ -25,7 +25,6 @@ const Health = z.object({ status: z.string(), store: z.string() });
 
 /** Routes not yet written as route objects (core/http/route.ts); each converted resource leaves this table. */
 const ops: Record<string, Record<string, Op>> = {
-  '/token/{token_id}/events': { get: { summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)' } },
   '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },
   '/app': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
   '/app/': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
@@ -37,9 +36,6 @@ const ops: Record<string, Record<string, Op>> = {
   '/{token_id}/{path}': {
     ...captureOps('Capture: any path (any number of segments) under a token URL is captured like the token URL'),
   },
-  '/healthz': { get: { summary: 'Liveness: 200 while the process answers' } },
-  '/readyz': { get: { summary: 'Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down)' } },
-  '/metrics': { get: { summary: 'Prometheus metrics (text exposition format)' } },
 };
 
 function captureOps(summary: string): Record<string, Op> {
@@ -48,8 +44,6 @@ function captureOps(summary: string): Record<string, Op> {
 
 // What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
 const SHAPES: Record<string, Partial<Op>> = {
-  'get /healthz': { response: Health },
-  'get /readyz': { response: Health.extend({ modules: z.array(z.string()) }) },
 };
 for (const [key, shape] of Object.entries(SHAPES)) {
   const [method, path] = key.split(' ');
@@ -58,8 +52,6 @@ for (const [key, shape] of Object.entries(SHAPES)) {
 
 // Media types of answers that are not JSON.
 const TYPES: Record<string, string> = {
-  'get /token/{token_id}/events': 'text/event-stream',
-  'get /metrics': 'text/plain',
 };
 for (const [key, type] of Object.entries(TYPES)) {
   const [method, path] = key.split(' ');

@@ -13,6 +13,8 @@
 // events but no token.updated (settings), and ends when the link is revoked or replaced.
 import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
+import { z } from 'zod';
+import { mountRoutes, routeFor } from '../route.js';
 import { identify, offeredPassword } from '../../auth/access.js';
 import { requestView } from '../../capture/request-view.js';
 import { guardStream } from '../../realtime/access-guard.js';
@@ -125,11 +127,36 @@ export function sseFrame(e: RealtimeEvent, token: TokenRecord): { event: string;
 }
 
 export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set<SseStream>, opts: SseOptions = {}): Router<AppState> {
-  const router = new Router<AppState>();
-  const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const maxQueued = opts.maxQueuedBytes ?? 8 * 1024 * 1024;
+  return mountRoutes(new Router<AppState>(), sseRoutes, { services, bus, streams, opts });
+}
 
-  router.get('/token/:token/events', async (ctx) => {
+interface SseDeps {
+  services: HttpServices;
+  bus: RealtimeBus;
+  streams: Set<SseStream>;
+  opts: SseOptions;
+}
+const route = routeFor<SseDeps>();
+
+/** What the stream reads from its query string (EventSource cannot set headers). */
+const SseQuery = z.object({
+  api_key: z.string().optional().describe('The API key, instead of the Api-Key header'),
+  password: z.string().optional().describe("The token's password"),
+  share: z.string().optional().describe('A share link secret: the stream is view-only'),
+  last_event_id: z.string().optional().describe('Resume after this event id (as the Last-Event-ID header)'),
+});
+
+export const sseRoutes = [
+  route({
+    method: 'get',
+    path: '/token/{token_id}/events',
+    summary: 'Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md)',
+    auth: 'token-view',
+    query: SseQuery,
+    response: { status: 200, type: 'text/event-stream' },
+    handler: async (ctx, { services, bus, streams, opts }) => {
+    const heartbeatMs = opts.heartbeatMs ?? 15_000;
+    const maxQueued = opts.maxQueuedBytes ?? 8 * 1024 * 1024;
     // EventSource cannot send headers: the API key may come in the query string instead.
     const queryKey = ctx.query.api_key;
     const apiKey = ctx.get('api-key') || (typeof queryKey === 'string' && queryKey !== '' ? queryKey : undefined);
@@ -141,8 +168,8 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
     const share = offeredShare(ctx);
     const token =
       share !== undefined
-        ? await openShared(services.store, ctx.params.token!, share, services.clock.now())
-        : await openToken(services.store, caller, ctx.params.token!, password, services.clock.now());
+        ? await openShared(services.store, ctx.params.token_id!, share, services.clock.now())
+        : await openToken(services.store, caller, ctx.params.token_id!, password, services.clock.now());
     const lastId = parseLastEventId(ctx.get('last-event-id') || ctx.query.last_event_id);
 
     ctx.respond = false;
@@ -212,7 +239,6 @@ export function sseRouter(services: HttpServices, bus: RealtimeBus, streams: Set
       if (e.type === 'request.created' && replayed.has(e.request.uuid)) continue;
       deliver(e);
     }
-  });
-
-  return router;
-}
+    },
+  }),
+];

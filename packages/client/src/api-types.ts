@@ -2613,6 +2613,56 @@ export interface Operations {
       finished_at: string | null;
     };
   };
+  /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
+  "GET /token/{token_id}/events": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      /** The API key, instead of the Api-Key header */
+      api_key?: string;
+      /** The token's password */
+      password?: string;
+      /** A share link secret: the stream is view-only */
+      share?: string;
+      /** Resume after this event id (as the Last-Event-ID header) */
+      last_event_id?: string;
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Liveness: 200 while the process answers */
+  "GET /healthz": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      status: string;
+      store: string;
+    };
+  };
+  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down) */
+  "GET /readyz": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      status: string;
+      store: string;
+      modules: string[];
+    };
+  };
+  /** Prometheus metrics (text exposition format) */
+  "GET /metrics": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
   /** Create a user in a new team of their own, with an API key (administrator key) */
   "POST /users": {
     path: Record<string, never>;
@@ -3657,16 +3707,6 @@ export interface Operations {
       paths: { [key: string]: { [key: string]: unknown } };
     };
   };
-  /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
-  "GET /token/{token_id}/events": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
   /** The web page (HTML) */
   "GET /": {
     path: Record<string, never>;
@@ -3851,37 +3891,6 @@ export interface Operations {
       token_id: string;
       path: string;
     };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Liveness: 200 while the process answers */
-  "GET /healthz": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      status: string;
-      store: string;
-    };
-  };
-  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down) */
-  "GET /readyz": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: {
-      status: string;
-      store: string;
-      modules: string[];
-    };
-  };
-  /** Prometheus metrics (text exposition format) */
-  "GET /metrics": {
-    path: Record<string, never>;
     query: Record<string, never>;
     body: never;
     status: 200;
