@@ -55,6 +55,24 @@ export type ChunkPause = (chunkMs: number) => Promise<boolean>;
 /** Matches read per step, outside any write transaction. */
 const READ_BATCH = 2_000;
 
+const isBusy = (e: unknown): boolean => String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
+
+/**
+ * timedImmediate, tried again after a pause while the lock stays taken past busy_timeout (under
+ * heavy capture load a polling waiter can keep missing it): a deletion waits, it does not fail.
+ * Null when the pause says stop.
+ */
+async function lockedChunk<T>(db: Database, fn: () => T, pause: ChunkPause): Promise<{ value: T; ms: number } | null> {
+  for (;;) {
+    try {
+      return timedImmediate(db, fn);
+    } catch (e) {
+      if (!isBusy(e) || db.inTransaction) throw e;
+      if (!(await pause(0))) return null;
+    }
+  }
+}
+
 /**
  * Deletes the requests matching a planned filter. The matches are found on `read` (the search's
  * cost holds no lock), walking the token index forward (keyset), then deleted by seq on `write` in
@@ -85,7 +103,9 @@ export async function deleteMatching(read: Database, write: Database, w: FilterP
     const found = matches.all(...w.params, after.st, after.sq);
     for (let i = 0; i < found.length; ) {
       const seqs = found.slice(i, i + chunk).map((f) => f.sq);
-      const { value, ms } = timedImmediate(write, () => step(seqs));
+      const done = await lockedChunk(write, () => step(seqs), pause);
+      if (!done) return finish();
+      const { value, ms } = done;
       deleted += value;
       i += seqs.length;
       chunk = nextChunk(seqs.length, ms);
@@ -110,7 +130,9 @@ export async function deleteTokenRequests(db: Database, tokenId: string, pause: 
   let chunk = FIRST_CHUNK;
   for (;;) {
     const rows = chunk;
-    const { value: n, ms } = timedImmediate(db, () => delChunk.run(tokenId, rows).changes);
+    const done = await lockedChunk(db, () => delChunk.run(tokenId, rows).changes, pause);
+    if (!done) return deleted;
+    const { value: n, ms } = done;
     deleted += n;
     if (n < chunk || !(await pause(ms))) return deleted;
     chunk = nextChunk(n, ms);
