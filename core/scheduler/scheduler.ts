@@ -8,11 +8,11 @@
 // it stays locked, so if the process dies mid-run the lock expires and another process runs that
 // tick again; the handler sets the following tick itself, from the schedule as it is after the run.
 //
-// Agenda (about 20 MB of RSS with its libraries) loads only once there is work for it: a schedule,
-// a queued job (enqueued here, or found in the shared job list, which is looked at every poll), or
-// a job definition run by another process. Until then token cleanup runs on a plain timer in each
-// process (it is idempotent: each run deletes what has expired); once Agenda runs, cleanup is its
-// one recurring job, run by one process at a time.
+// Agenda loads only once there is work for it: a schedule, or a queued job (enqueued here, or
+// found in the shared job list, which is looked at every poll). Until then token cleanup runs on a
+// plain timer in each job-running process (it is idempotent: each run deletes what has expired);
+// once Agenda runs, cleanup is its one recurring job, run by one process at a time. Saves a few MB
+// of idle RSS (113-116 MB with Agenda preloaded, 106-113 MB without, 2026-11-25).
 import os from 'node:os';
 import type { Agenda, AgendaBackend, Job } from 'agenda';
 import type { Db } from 'mongodb';
