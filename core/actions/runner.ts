@@ -4,7 +4,7 @@ import { hasBytes, textBytes } from '../sdk/bytes.js';
 import type { ChainLine } from '../sdk/runner.js';
 import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
 import { headerLineFields } from '../sdk/headers.js';
-import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo } from '../sdk/index.js';
+import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../sdk/index.js';
 import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
 import { servicesWith } from './services.js';
@@ -142,6 +142,144 @@ function normalise(r: ResponseDraft): ResponseDraft {
   return { status: r.status, content, contentType, headers };
 }
 
+type Nested = { depth: number; errors: string[]; set: Record<string, string> };
+
+/** What every action's context of one run shares (made once per run, not per action). */
+interface RunHooks {
+  token: TokenInfo;
+  request: CapturedRequest;
+  rawBody: Buffer;
+  response: ResponseDraft;
+  vars: Pick<Variables, 'get' | 'has' | 'all'>;
+  scope: VariableScope;
+  template: (text: string) => string;
+  timeLeftMs: () => number;
+  signal: () => AbortSignal;
+  line: (step: ChainAction, text: string, extra?: Partial<ChainLine>) => void;
+  stop: () => void;
+  dontSave: () => void;
+  redact: (rules: CompiledRule[]) => void;
+  setResult: (id: string, passed: boolean) => void;
+  runNested: (step: ChainAction, type: string, parameters: Record<string, unknown>, depth: number) => Promise<Record<string, string>>;
+  later: (step: ChainAction, delaySeconds: number, type: string, parameters: Record<string, unknown>) => void;
+}
+
+/**
+ * One action's context. A class, so that an action costs one object rather than a dozen fresh
+ * closures: the functions an action may take off its context (`const { log } = ctx`) are made
+ * on first read, bound to it. Once the action ended (`live` false) nothing it calls changes the run.
+ */
+class StepContext implements ActionContext {
+  /** False once the action ended (or the budget was spent while it ran). */
+  live = true;
+  repeatItems: Array<Record<string, string>> | undefined;
+  readonly #run: RunHooks;
+  readonly #step: ChainAction;
+  readonly #nested: Nested | undefined;
+  readonly #fail: (step: ChainAction, message: string) => void;
+  #action?: ActionContext['action'];
+  #vars?: Variables;
+  #log?: ActionContext['log'];
+  #error?: ActionContext['error'];
+  #stop?: ActionContext['stop'];
+  #dontSave?: ActionContext['dontSave'];
+  #redact?: ActionContext['redact'];
+  #setResult?: ActionContext['setResult'];
+  #repeat?: ActionContext['repeat'];
+  #runAction?: ActionContext['runAction'];
+  #later?: ActionContext['later'];
+
+  constructor(
+    run: RunHooks,
+    step: ChainAction,
+    nested: Nested | undefined,
+    fail: (step: ChainAction, message: string) => void,
+    readonly params: Record<string, unknown>,
+    readonly rawParams: Record<string, unknown>,
+    readonly services: Services,
+    readonly container: DependencyContainer,
+  ) {
+    this.#run = run;
+    this.#step = step;
+    this.#nested = nested;
+    this.#fail = fail;
+  }
+
+  get token() {
+    return this.#run.token;
+  }
+  get request() {
+    return this.#run.request;
+  }
+  get rawBody() {
+    return this.#run.rawBody;
+  }
+  get response() {
+    return this.#run.response;
+  }
+  get template() {
+    return this.#run.template;
+  }
+  get timeLeftMs() {
+    return this.#run.timeLeftMs;
+  }
+  get signal() {
+    return this.#run.signal();
+  }
+  get action() {
+    const step = this.#step;
+    return (this.#action ??= { uuid: step.uuid, type: step.type, order: step.order });
+  }
+  get vars(): Variables {
+    return (this.#vars ??= {
+      ...this.#run.vars,
+      set: (name, value) => {
+        if (!this.live) return;
+        this.#run.scope.set(name, value);
+        if (this.#nested) this.#nested.set[name] = String(value);
+      },
+    });
+  }
+  get log() {
+    return (this.#log ??= (text: string, options?: LogOptions) => void (this.live && this.#run.line(this.#step, text, options?.markdown ? { markdown: true } : {})));
+  }
+  get error() {
+    return (this.#error ??= (msg: string) => void (this.live && this.#fail(this.#step, msg)));
+  }
+  get stop() {
+    return (this.#stop ??= () => void (this.live && this.#run.stop()));
+  }
+  get dontSave() {
+    return (this.#dontSave ??= () => void (this.live && this.#run.dontSave()));
+  }
+  get redact() {
+    return (this.#redact ??= (rules, replacement) => {
+      const parsed = ActionRedactionRuleSchema.array().parse(rules);
+      if (this.live) this.#run.redact(compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', this.#step.uuid));
+    });
+  }
+  get setResult() {
+    return (this.#setResult ??= (passed: boolean) => void (this.live && this.#run.setResult(this.#step.uuid, passed)));
+  }
+  get repeat() {
+    return (this.#repeat ??= (items: Array<Record<string, string>>) => void (this.live && (this.repeatItems = items.slice(0, MAX_REPETITIONS))));
+  }
+  get runAction() {
+    return (this.#runAction ??= async (type, parameters) => {
+      if (!this.live) throw new Error('The action has ended');
+      const depth = (this.#nested?.depth ?? 0) + 1;
+      if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
+      return this.#run.runNested(this.#step, String(type), parameters ?? {}, depth);
+    });
+  }
+  get later() {
+    return (this.#later ??= (delaySeconds, type, parameters) => {
+      if (!this.live) throw new Error('The action has ended');
+      this.#run.later(this.#step, delaySeconds, type, parameters);
+    });
+  }
+}
+
 export async function runChain(input: ChainInput): Promise<ChainResult> {
   const { token, request, rawBody, registry, services } = input;
   const budgetMs = input.budgetMs ?? DEFAULT_BUDGET_MS;
@@ -233,6 +371,36 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   const hasVariable = (name: string) => scope.has(name);
   const allVariables = () => scope.all();
   const timeLeftMs = () => Math.max(0, deadline - clock.now());
+  const run: RunHooks = {
+    token,
+    request,
+    rawBody,
+    response,
+    vars: { get: readVariable, has: hasVariable, all: allVariables },
+    scope,
+    template: scope.template,
+    timeLeftMs,
+    signal: abortSignal,
+    line,
+    stop: () => void (stopped = true),
+    dontSave: () => void (dontSave = true),
+    redact: (rules) => void redactRules.push(...rules),
+    setResult: (id, passed) => void results.set(id, passed),
+    runNested: async (step, type, parameters, depth) => {
+      if (registry.deferred) await registry.ready([type]);
+      const inner = { depth, errors: [] as string[], set: {} as Record<string, string> };
+      await runStep({ uuid: step.uuid, type, order: step.order, parameters }, inner);
+      if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
+      return inner.set;
+    },
+    later: (step, delaySeconds, type, parameters) => {
+      const delay = Math.floor(Number(delaySeconds));
+      if (!Number.isFinite(delay) || delay < 0 || delay > MAX_LATER_DELAY_S) throw new Error(`The delay must be 0 to ${MAX_LATER_DELAY_S} seconds`);
+      if (!registry.has(type)) throw new Error(`Unknown action type "${type}"`);
+      if (later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
+      later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
+    },
+  };
 
   const ran = new Set<string>();
   const trace: ChainStepTrace[] | undefined = input.trace ? [] : undefined;
@@ -242,7 +410,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
    * action run from another one (`nested`, ctx.runAction) reports its errors there instead of
    * to the chain, and its repetitions are ignored.
    */
-  async function runStep(step: ChainAction, nested?: { depth: number; errors: string[]; set: Record<string, string> }): Promise<Array<Record<string, string>> | undefined> {
+  async function runStep(step: ChainAction, nested?: Nested): Promise<Array<Record<string, string>> | undefined> {
     const fail = nested ? (_step: ChainAction, msg: string) => void nested.errors.push(msg) : failStep;
     ran.add(step.uuid);
     const entry = registry.get(step.type);
@@ -255,62 +423,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       const issue = parsed.error.issues[0];
       return void fail(step, `Invalid parameter ${['parameters', ...issue.path.map(String)].join('.')}: ${issue.message}`);
     }
-    let live = true; // an action still running after the budget must not change the result
-    let repeatItems: Array<Record<string, string>> | undefined;
-    const ctx: ActionContext = {
-      params: parsed.data,
-      rawParams: raw,
-      action: { uuid: step.uuid, type: step.type, order: step.order },
-      token,
-      request,
-      rawBody,
-      response,
-      vars: {
-        get: readVariable,
-        has: hasVariable,
-        all: allVariables,
-        set: (name, value) => {
-          if (!live) return;
-          scope.set(name, value);
-          if (nested) nested.set[name] = String(value);
-        },
-      },
-      template: scope.template,
-      log: (text: string, options?: LogOptions) => void (live && line(step, text, options?.markdown ? { markdown: true } : {})),
-      error: (msg) => void (live && fail(step, msg)),
-      stop: () => void (live && (stopped = true)),
-      dontSave: () => void (live && (dontSave = true)),
-      redact: (rules, replacement) => {
-        const parsed = ActionRedactionRuleSchema.array().parse(rules);
-        if (live) redactRules.push(...compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', step.uuid));
-      },
-      setResult: (passed) => void (live && results.set(step.uuid, passed)),
-      repeat: (items) => void (live && (repeatItems = items.slice(0, MAX_REPETITIONS))),
-      runAction: async (type, parameters) => {
-        if (!live) throw new Error('The action has ended');
-        const depth = (nested?.depth ?? 0) + 1;
-        if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
-        if (registry.deferred) await registry.ready([String(type)]);
-        const inner = { depth, errors: [] as string[], set: {} as Record<string, string> };
-        await runStep({ uuid: step.uuid, type: String(type), order: step.order, parameters: parameters ?? {} }, inner);
-        if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
-        return inner.set;
-      },
-      later: (delaySeconds, type, parameters) => {
-        if (!live) throw new Error('The action has ended');
-        const delay = Math.floor(Number(delaySeconds));
-        if (!Number.isFinite(delay) || delay < 0 || delay > MAX_LATER_DELAY_S) throw new Error(`The delay must be 0 to ${MAX_LATER_DELAY_S} seconds`);
-        if (!registry.has(type)) throw new Error(`Unknown action type "${type}"`);
-        if (later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
-        later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
-      },
-      get signal() {
-        return abortSignal();
-      },
-      timeLeftMs,
-      services: servicesOf(entry.container),
-      container: entry.container,
-    };
+    const ctx = new StepContext(run, step, nested, fail, parsed.data, raw, servicesOf(entry.container), entry.container);
     try {
       await Promise.race([Promise.resolve().then(() => def.execute(ctx, parsed.data)), budgetSpent]);
     } catch (e) {
@@ -322,9 +435,9 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
         fail(step, message(e));
       }
     } finally {
-      live = false;
+      ctx.live = false;
     }
-    return repeatItems;
+    return ctx.repeatItems;
   }
 
   async function runFrom(start: number): Promise<void> {

@@ -8,9 +8,16 @@ import { resolveWithModifiers, template as replaceVariables } from './templating
 const str = (v: unknown): string =>
   v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
-/** `YYYY-MM-DD HH:MM:SS` (UTC) or ISO -> epoch ms. */
+const STORED_DATE = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) or ISO -> epoch ms. The stored form is read by hand: it comes with every capture. */
 function parseCreatedAt(s: string): number {
-  const t = Date.parse(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(s) ? s.replace(' ', 'T') + 'Z' : s);
+  const m = STORED_DATE.exec(s);
+  // Only fields Date.parse reads the same way (Date.UTC rolls any field over and maps years below 100 to 19xx).
+  if (m && +m[1]! >= 100 && +m[2]! >= 1 && +m[2]! <= 12 && +m[3]! >= 1 && +m[3]! <= 31 && +m[4]! <= 23 && +m[5]! <= 59 && +m[6]! <= 59) {
+    return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  }
+  const t = Date.parse(m ? s.replace(' ', 'T') + 'Z' : s);
   return Number.isNaN(t) ? Date.now() : t;
 }
 
