@@ -42,10 +42,12 @@ beforeAll(() => {
   vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
   vi.spyOn(process.stderr, 'write').mockImplementation((s) => (out.push(String(s)), true));
 });
-afterAll(() => {
+afterAll(async () => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
   fs.rmSync(root, { recursive: true, force: true });
+  // Once every describe that uses it is done.
+  await mongoServer?.stop();
 });
 
 const cli = async (...argv: string[]) => {
@@ -252,7 +254,6 @@ describe('migrate between SQLite databases', () => {
   }, scaled(120_000));
 
   describe.skipIf(!mongoServer)(mongoServer ? 'through MongoDB and back' : `through MongoDB and back: ${NO_MONGO}`, () => {
-    afterAll(() => mongoServer?.stop());
     it('SQLite -> MongoDB -> SQLite leaves every API answer identical', async () => {
       const dbName = testDbName('capture_migrate');
       const at = new URL(mongoServer!.uri);
