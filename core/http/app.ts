@@ -5,6 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { identify, permissionFor, requirePermission } from '../auth/access.js';
 import { createCaptureHandler, type CaptureServices } from '../capture/http-capture.js';
+import { captureRoutes } from '../capture/capture.routes.js';
 import { subdomainMatcher } from '../capture/subdomain.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/body.js';
@@ -98,10 +99,8 @@ export interface RegisteredRoute {
   path: string;
 }
 
-/** The capture URLs: any method on a token's URL and any path under it (the plain handler, not Koa). */
-export const CAPTURE_ROUTES: RegisteredRoute[] = ['/{token_id}', '/{token_id}/{path}'].flatMap((path) =>
-  ['get', 'post', 'put', 'patch', 'delete', 'options', 'head'].map((method) => ({ method, path })),
-);
+/** The capture URLs (core/capture/capture.routes.ts): any method on a token's URL and any path under it (the plain handler, not Koa). */
+export const CAPTURE_ROUTES: RegisteredRoute[] = captureRoutes.map(({ method, path }) => ({ method, path }));
 
 /** Every method + path of the routers (HEAD, which the router adds to each GET, left out). */
 export function registeredRoutes(routers: Array<Router<AppState>>): RegisteredRoute[] {

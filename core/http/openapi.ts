@@ -8,54 +8,15 @@ const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentabl
 
 /**
  * One operation. `response`: the zod schema of a JSON answer; without it the answer is described by
- * `type` (its media type, default JSON of a shape not yet described) or, for 204, as no content.
+ * `type` (its media type) or, for 204, as no content.
  */
-type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string; type?: string; page?: z.ZodType; list?: z.ZodType; operationId?: string };
+type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string; type?: string; page?: z.ZodType; operationId?: string };
 
 /** A route object as an operation of the document. */
 function opOf(route: RouteDoc): Op {
   const { schema: response, status, type } = route.response;
   const page = response && PAGE_ITEMS.get(response);
   return { summary: route.summary, body: route.body, query: route.query, status: String(status), type, operationId: route.operationId, ...(page ? { page } : { response }) };
-}
-
-/** A JSON object whose fields this document does not list (yet). */
-const Obj = z.record(z.string(), z.unknown());
-const Health = z.object({ status: z.string(), store: z.string() });
-
-/** Routes not yet written as route objects (core/http/route.ts); each converted resource leaves this table. */
-const ops: Record<string, Record<string, Op>> = {
-  '/': { get: { summary: 'The web page (HTML)', type: 'text/html' } },
-  '/app': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
-  '/app/': { get: { summary: 'The web app (HTML)', type: 'text/html' } },
-  '/app/config.json': { get: { summary: "The web app's settings (base URL, capture domain)" } },
-  '/app/{path}': { get: { summary: "The web app's files (scripts, styles; other paths answer the app's HTML)", type: '*/*' } },
-  '/{token_id}': {
-    ...captureOps('Capture: any request to a token URL is stored and answered with the token\'s default (or Custom Action) response'),
-  },
-  '/{token_id}/{path}': {
-    ...captureOps('Capture: any path (any number of segments) under a token URL is captured like the token URL'),
-  },
-};
-
-function captureOps(summary: string): Record<string, Op> {
-  return Object.fromEntries(['get', 'post', 'put', 'patch', 'delete', 'options', 'head'].map((m) => [m, { summary, type: '*/*' }]));
-}
-
-// What the JSON answers without a view schema hold: `page` a page envelope of such items, `list` {data: [...]}.
-const SHAPES: Record<string, Partial<Op>> = {
-};
-for (const [key, shape] of Object.entries(SHAPES)) {
-  const [method, path] = key.split(' ');
-  Object.assign(ops[path][method], shape);
-}
-
-// Media types of answers that are not JSON.
-const TYPES: Record<string, string> = {
-};
-for (const [key, type] of Object.entries(TYPES)) {
-  const [method, path] = key.split(' ');
-  ops[path][method].type = type;
 }
 
 /** A stable camelCase name from method and path: `get /token/{token_id}/requests` -> getTokenByTokenIdRequests. */
@@ -86,10 +47,10 @@ function responses(method: string, path: string, op: Op): Record<string, unknown
   // A JSON answer that has another form too (a workflow document as YAML, or as JSON on request).
   if (op.response) ok = { description: 'OK', content: { 'application/json': { schema: schema(op.response) }, ...(op.type ? { [op.type]: { schema: {} } } : {}) } };
   else if (op.page) ok = { description: 'A page', content: { 'application/json': { schema: { allOf: [PAGE, { type: 'object', properties: { data: { type: 'array', items: schema(op.page) } } }] } } } };
-  else if (op.list) ok = { description: 'OK', content: { 'application/json': { schema: schema(z.object({ data: z.array(op.list) })) } } };
   else if (status === '204') ok = { description: 'No content' };
   else if (op.type) ok = { description: 'OK', content: { [op.type]: { schema: {} } } };
-  else ok = { description: 'OK (a JSON object; its fields are not described yet)', content: { 'application/json': { schema: schema(Obj) } } };
+  // Every route declares its answer: a JSON schema, a media type or 204.
+  else throw new Error(`${method.toUpperCase()} ${path} declares no answer (response.schema or response.type)`);
   return { [status]: ok, default: ERROR };
 }
 
@@ -127,7 +88,6 @@ export function openApiDocument(baseUrl: string | null, maxRequestLimit = DEFAUL
   const bodyOf = (op: Op) => (op.body === TokenCreateSchema ? tokenBodies.create : op.body === TokenUpdateSchema ? tokenBodies.update : op.body);
   const all: Record<string, Record<string, Op>> = {};
   for (const route of [...API_ROUTES, ...openApiRoutes]) (all[route.path] ??= {})[route.method] = opOf(route);
-  for (const [path, methods] of Object.entries(ops)) for (const [method, op] of Object.entries(methods)) (all[path] ??= {})[method] ??= op;
   const paths: Record<string, unknown> = {};
   for (const [path, methods] of Object.entries(all)) {
     const item: Record<string, unknown> = {};

@@ -8,7 +8,7 @@ import { requireAdmin, requireCaller, requireUser, requireUserManager } from '..
 import { fromZod } from '../errors.js';
 import type { AppState } from './services.js';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options' | 'head'; // the last two: capture URLs (core/capture/capture.routes.ts)
 
 /**
  * Who may call a route, beyond the user-type check every route gets in core/http/app.ts.

@@ -6,6 +6,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
+import { z } from 'zod';
+import { mountRoutes, routeFor } from '../http/route.js';
 import type { AppState } from '../http/services.js';
 import type { ModuleContext, ServiceModule, StartedModule } from '../service-module.js';
 import { REPO_ROOT } from '../util/paths.js';
@@ -39,79 +41,104 @@ export interface WebOptions {
   dir?: string;
 }
 
-export function webRouter(ctx: Pick<ModuleContext, 'config'>, opts: WebOptions = {}): Router<AppState> {
-  const dir = path.resolve(opts.dir ?? defaultWebDir());
-  const router = new Router<AppState>();
+interface WebDeps {
+  /** Directory holding the built index.html and assets/. */
+  dir: string;
+  config: ModuleContext['config'];
+}
 
-  async function sendFile(kctx: ParameterizedContext<AppState>, rel: string, cache: string): Promise<boolean> {
-    const file = path.resolve(dir, rel);
-    // Never leave the page's directory (`..`, encoded or not, is resolved away above).
-    if (file !== dir && !file.startsWith(dir + path.sep)) return false;
-    let info;
-    try {
-      info = await stat(file);
-    } catch {
-      return false;
-    }
-    if (!info.isFile()) return false;
-    kctx.set('Cache-Control', cache);
-    kctx.set('X-Content-Type-Options', 'nosniff');
-    kctx.etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    kctx.lastModified = info.mtime;
-    kctx.type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    kctx.status = 200;
-    if (kctx.fresh) {
-      kctx.status = 304;
-      return true;
-    }
-    kctx.length = info.size;
-    // Koa sends no body for HEAD and destroys the unread stream when the response ends.
-    kctx.body = createReadStream(file);
+async function sendFile(kctx: ParameterizedContext<AppState>, dir: string, rel: string, cache: string): Promise<boolean> {
+  const file = path.resolve(dir, rel);
+  // Never leave the page's directory (`..`, encoded or not, is resolved away above).
+  if (file !== dir && !file.startsWith(dir + path.sep)) return false;
+  let info;
+  try {
+    info = await stat(file);
+  } catch {
+    return false;
+  }
+  if (!info.isFile()) return false;
+  kctx.set('Cache-Control', cache);
+  kctx.set('X-Content-Type-Options', 'nosniff');
+  kctx.etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  kctx.lastModified = info.mtime;
+  kctx.type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  kctx.status = 200;
+  if (kctx.fresh) {
+    kctx.status = 304;
     return true;
   }
+  kctx.length = info.size;
+  // Koa sends no body for HEAD and destroys the unread stream when the response ends.
+  kctx.body = createReadStream(file);
+  return true;
+}
 
-  async function sendIndex(kctx: ParameterizedContext<AppState>) {
-    if (!(await sendFile(kctx, 'index.html', 'no-cache'))) notBuilt(kctx);
-    else kctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
-  }
+async function sendIndex(kctx: ParameterizedContext<AppState>, dir: string) {
+  if (!(await sendFile(kctx, dir, 'index.html', 'no-cache'))) notBuilt(kctx, dir);
+  else kctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+}
 
-  function notBuilt(kctx: ParameterizedContext<AppState>) {
-    kctx.status = 503;
-    kctx.set('Cache-Control', 'no-store');
-    kctx.body = { message: `The web page is not built (nothing in ${dir}): run npm run build` };
-  }
+function notBuilt(kctx: ParameterizedContext<AppState>, dir: string) {
+  kctx.status = 503;
+  kctx.set('Cache-Control', 'no-store');
+  kctx.body = { message: `The web page is not built (nothing in ${dir}): run npm run build` };
+}
 
-  router.get('/', sendIndex);
-  router.get(`${WEB_PREFIX}`, sendIndex);
-  router.get(`${WEB_PREFIX}/`, sendIndex);
+const route = routeFor<WebDeps>();
 
-  router.get(`${WEB_PREFIX}/config.json`, (kctx) => {
-    const { config } = ctx;
-    kctx.set('Cache-Control', 'no-cache');
-    kctx.body = {
-      base_url: config.baseUrl ?? `${kctx.protocol}://${kctx.host}`,
-      email_domain: config.EMAIL_DOMAIN,
-      dns_domain: config.DNS_DOMAIN,
-      capture_domain: config.CAPTURE_DOMAIN ?? null,
-    };
-  });
+/** The page's settings (GET /app/config.json). */
+const WebConfig = z.object({ base_url: z.string(), email_domain: z.string(), dns_domain: z.string(), capture_domain: z.string().nullable() });
 
-  router.get(`${WEB_PREFIX}/*path`, async (kctx) => {
-    let rel: string;
-    try {
-      rel = decodeURIComponent(kctx.path.slice(WEB_PREFIX.length + 1));
-    } catch {
-      rel = '';
-    }
-    // Hashed file names (assets/) never change content: cache them for good.
-    const immutable = rel.startsWith('assets/');
-    if (rel && !rel.includes('\0') && (await sendFile(kctx, rel, immutable ? 'public, max-age=31536000, immutable' : 'no-cache'))) return;
-    if (!(await stat(path.join(dir, 'index.html')).catch(() => null))) return notBuilt(kctx);
-    kctx.status = 404;
-    kctx.body = { message: `No such file: ${kctx.path}` };
-  });
+const indexRoute = (p: string, summary: string) =>
+  route({ method: 'get', path: p, summary, auth: 'public', response: { status: 200, type: 'text/html' }, handler: (kctx, { dir }) => sendIndex(kctx, dir) });
 
-  return router;
+export const webRoutes = [
+  indexRoute('/', 'The web page (HTML)'),
+  indexRoute(WEB_PREFIX, 'The web app (HTML)'),
+  indexRoute(`${WEB_PREFIX}/`, 'The web app (HTML)'),
+  route({
+    method: 'get',
+    path: `${WEB_PREFIX}/config.json`,
+    summary: "The web app's settings (base URL, capture domain)",
+    auth: 'public',
+    response: { status: 200, schema: WebConfig },
+    handler: (kctx, { config }) => {
+      kctx.set('Cache-Control', 'no-cache');
+      return {
+        base_url: config.baseUrl ?? `${kctx.protocol}://${kctx.host}`,
+        email_domain: config.EMAIL_DOMAIN,
+        dns_domain: config.DNS_DOMAIN,
+        capture_domain: config.CAPTURE_DOMAIN ?? null,
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${WEB_PREFIX}/{path}`,
+    rest: 'path',
+    summary: "The web app's files (scripts, styles; other paths answer the app's HTML)",
+    auth: 'public',
+    response: { status: 200, type: '*/*' },
+    handler: async (kctx, { dir }) => {
+      let rel: string;
+      try {
+        rel = decodeURIComponent(kctx.path.slice(WEB_PREFIX.length + 1));
+      } catch {
+        rel = '';
+      }
+      // Hashed file names (assets/) never change content: cache them for good.
+      const immutable = rel.startsWith('assets/');
+      if (rel && !rel.includes('\0') && (await sendFile(kctx, dir, rel, immutable ? 'public, max-age=31536000, immutable' : 'no-cache'))) return;
+      if (!(await stat(path.join(dir, 'index.html')).catch(() => null))) return notBuilt(kctx, dir);
+      kctx.status = 404;
+      kctx.body = { message: `No such file: ${kctx.path}` };
+    },
+  }),
+];
+
+export function webRouter(ctx: Pick<ModuleContext, 'config'>, opts: WebOptions = {}): Router<AppState> {
+  return mountRoutes(new Router<AppState>(), webRoutes, { dir: path.resolve(opts.dir ?? defaultWebDir()), config: ctx.config });
 }
 
 export function webModule(opts: WebOptions = {}): ServiceModule {

@@ -2663,6 +2663,200 @@ export interface Operations {
     status: 200;
     response: unknown;
   };
+  /** The web page (HTML) */
+  "GET /": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The web app (HTML) */
+  "GET /app": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The web app (HTML) */
+  "GET /app/": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The web app's settings (base URL, capture domain) */
+  "GET /app/config.json": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      base_url: string;
+      email_domain: string;
+      dns_domain: string;
+      capture_domain: string | null;
+    };
+  };
+  /** The web app's files (scripts, styles; other paths answer the app's HTML) */
+  "GET /app/{path}": {
+    path: {
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "GET /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "POST /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "PUT /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "PATCH /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "DELETE /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "OPTIONS /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
+  "HEAD /{token_id}": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "GET /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "POST /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "PUT /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "PATCH /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "DELETE /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "OPTIONS /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
+  "HEAD /{token_id}/{path}": {
+    path: {
+      token_id: string;
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
   /** Create a user in a new team of their own, with an API key (administrator key) */
   "POST /users": {
     path: Record<string, never>;
@@ -3706,194 +3900,5 @@ export interface Operations {
       security: { [key: string]: string[] }[];
       paths: { [key: string]: { [key: string]: unknown } };
     };
-  };
-  /** The web page (HTML) */
-  "GET /": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** The web app (HTML) */
-  "GET /app": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** The web app (HTML) */
-  "GET /app/": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** The web app's settings (base URL, capture domain) */
-  "GET /app/config.json": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: { [key: string]: unknown };
-  };
-  /** The web app's files (scripts, styles; other paths answer the app's HTML) */
-  "GET /app/{path}": {
-    path: {
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "GET /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "POST /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "PUT /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "PATCH /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "DELETE /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "OPTIONS /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
-  "HEAD /{token_id}": {
-    path: {
-      token_id: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "GET /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "POST /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "PUT /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "PATCH /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "DELETE /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "OPTIONS /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
-  };
-  /** Capture: any path (any number of segments) under a token URL is captured like the token URL */
-  "HEAD /{token_id}/{path}": {
-    path: {
-      token_id: string;
-      path: string;
-    };
-    query: Record<string, never>;
-    body: never;
-    status: 200;
-    response: unknown;
   };
 }
