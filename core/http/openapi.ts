@@ -10,7 +10,7 @@ const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentabl
  * One operation. `response`: the zod schema of a JSON answer; without it the answer is described by
  * `type` (its media type) or, for 204, as no content.
  */
-type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string; type?: string; page?: z.ZodType; operationId?: string };
+type Op = { summary: string; body?: z.ZodType; query?: z.ZodObject; response?: z.ZodType; status?: string; type?: string; page?: { item: z.ZodType; extra?: z.ZodObject }; operationId?: string };
 
 /** A route object as an operation of the document. */
 function opOf(route: RouteDoc): Op {
@@ -46,7 +46,11 @@ function responses(method: string, path: string, op: Op): Record<string, unknown
   let ok: Record<string, unknown>;
   // A JSON answer that has another form too (a workflow document as YAML, or as JSON on request).
   if (op.response) ok = { description: 'OK', content: { 'application/json': { schema: schema(op.response) }, ...(op.type ? { [op.type]: { schema: {} } } : {}) } };
-  else if (op.page) ok = { description: 'A page', content: { 'application/json': { schema: { allOf: [PAGE, { type: 'object', properties: { data: { type: 'array', items: schema(op.page) } } }] } } } };
+  else if (op.page) {
+    const extra = op.page.extra ? (schema(op.page.extra) as { properties?: Record<string, unknown>; required?: string[] }) : {};
+    const items = { type: 'object', properties: { data: { type: 'array', items: schema(op.page.item) }, ...extra.properties }, ...(extra.required?.length ? { required: extra.required } : {}) };
+    ok = { description: 'A page', content: { 'application/json': { schema: { allOf: [PAGE, items] } } } };
+  }
   else if (status === '204') ok = { description: 'No content' };
   else if (op.type) ok = { description: 'OK', content: { [op.type]: { schema: {} } } };
   // Every route declares its answer: a JSON schema, a media type or 204.

@@ -80,10 +80,13 @@ export function routeFor<D>() {
   ): Route<D> => spec as unknown as Route<D>;
 }
 
-/** A page envelope of `item`s (core/http/token-access.ts pageEnvelope); /openapi.json refers to the shared Page component. */
-export function pageOf(item: z.ZodType): z.ZodType {
-  const s = PageEnvelope.extend({ data: z.array(item) });
-  PAGE_ITEMS.set(s, item);
+/**
+ * A page envelope of `item`s (core/http/token-access.ts pageEnvelope), with `extra` fields beside
+ * them where a list adds some; /openapi.json refers to the shared Page component.
+ */
+export function pageOf(item: z.ZodType, extra?: z.ZodObject): z.ZodType {
+  const s = PageEnvelope.extend({ data: z.array(item), ...extra?.shape });
+  PAGE_ITEMS.set(s, { item, extra });
   return s;
 }
 /** `{ data: [item, ...] }`. */
@@ -104,8 +107,8 @@ export const PageEnvelope = z.object({
   to: z.number().int().nullable(),
   total: z.number().int(),
 });
-/** Schemas made by pageOf, to the schema of their items. */
-export const PAGE_ITEMS = new WeakMap<z.ZodType, z.ZodType>();
+/** Schemas made by pageOf, to the schema of their items and of their extra fields. */
+export const PAGE_ITEMS = new WeakMap<z.ZodType, { item: z.ZodType; extra?: z.ZodObject }>();
 
 /** `/groups/{group_id}` -> `/groups/:group_id` (and the rest parameter -> `*path`). */
 export function koaPath(route: Pick<RouteDoc, 'path' | 'rest'>): string {

@@ -29,6 +29,9 @@ type Ctx = ParameterizedContext<AppState>;
 /** Live streams opened by the user must not outlive a change of what they may open. */
 const accessChanged = (services: HttpServices, userId: number) => services.provided?.get(BUS)?.publishAccess({ type: 'user.access_changed', userId });
 
+/** One entry of a page's Laravel `links` list. */
+const PageLink = z.object({ url: z.string().nullable(), label: z.string(), active: z.boolean() });
+
 /** The Laravel `links` list of a page envelope (previous, each page, next), as the users list documents it. */
 function pageLinks(env: { current_page: number; last_page: number; first_page_url: string; prev_page_url: string | null; next_page_url: string | null }) {
   const url = (p: number) => env.first_page_url.replace(/([?&]page=)1(?=&|$)/, `$1${p}`);
@@ -196,7 +199,7 @@ export const userRoutes = [
     summary: "The team's users, paged, with Laravel's `links` (Administrator; the administrator key sees every team or `team_id`'s)",
     auth: 'user-manager',
     query: UserListQuery,
-    response: { status: 200, schema: pageOf(UserView) },
+    response: { status: 200, schema: pageOf(UserView, z.object({ links: z.array(PageLink) })) },
     handler: async (ctx, services) => {
       const caller = ctx.state.caller;
       const { page, per_page, team_id } = ctx.input.query;

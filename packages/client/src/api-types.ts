@@ -2935,6 +2935,11 @@ export interface Operations {
         created_at: string | null;
         updated_at: string | null;
       }[];
+      links: {
+        url: string | null;
+        label: string;
+        active: boolean;
+      }[];
     };
   };
   /** Invite someone into the team (Administrator): a one-time link to set up their API key, e-mailed through SMTP_RELAY_URL, else answered as `invite_url`; 502 when the relay refuses */
