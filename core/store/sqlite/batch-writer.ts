@@ -103,44 +103,73 @@ export interface BatchWriter {
    * pending: durable and readable by UUID (reads look among the pending rows too), but not yet in
    * the indexes (request_keys, request_ids), their token's counters or trimming. That is catchUp's
    * work, done in bulk.
+   *
+   * With `wait` false (the event loop's writer: it must not sleep in SQLite's busy handler), the
+   * transaction is tried without waiting for the write lock: while another connection holds it,
+   * the outcomes stop short, and the items from outcomes.length on were not stored (to try again).
    */
-  commit(batch: WriteItem[]): WriteOutcome[];
+  commit(batch: WriteItem[], wait?: boolean): WriteOutcome[];
   /**
    * Indexes the pending rows (by token, by UUID), adds them to their tokens' counters and latest
    * request, and trims each token to its request_limit, in one transaction. Returns how many rows
-   * it took.
+   * it took; with `wait` false, null when another connection holds the write lock.
    */
-  catchUp(): number;
+  catchUp(wait?: boolean): number | null;
+  /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
+  readonly busyTimeoutMs: number;
 }
+
+/** A write lock taken by another connection (SQLITE_BUSY and its extended codes). */
+export const isBusy = (e: unknown): boolean => String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
 
 /** When a writer catches up (both writers, capture-writer.ts and writer-worker.ts, keep one). */
 export interface CatchUpSchedule {
   /** `n` captures were committed: catch up CATCH_UP_MS after the first one not taken, at once past CATCH_UP_ROWS. */
   committed(n: number): void;
-  /** Catches up now. A failure leaves the rows stored and pending (readable by UUID) and tries again later. */
-  now(): void;
+  /**
+   * Catches up now. A failure leaves the rows stored and pending (readable by UUID) and tries again
+   * later. `wait` overrides the schedule's: whether to wait for the write lock.
+   */
+  now(wait?: boolean): void;
   /** Captures committed and not caught up yet. */
   readonly behind: number;
 }
 
-/** `caught` is told after every attempt, failed or not: a read waiting for it had better miss a few pending captures than hang. */
-export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => {}): CatchUpSchedule {
+/**
+ * A writer that must not wait for the write lock tries again this soon when another connection
+ * holds it (a deletion's chunk holds it ~4 ms: chunks.ts).
+ */
+export const LOCK_RETRY_MS = 1;
+
+/**
+ * `caught` is told after every attempt, failed or not: a read waiting for it had better miss a few
+ * pending captures than hang. With `wait` false, an attempt that finds the write lock taken is
+ * tried again every LOCK_RETRY_MS (not told) until it ran or busy_timeout passed (told: failed).
+ */
+export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => {}, waits = true): CatchUpSchedule {
   let behind = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  function later(): void {
-    timer ??= setTimeout(now, CATCH_UP_MS);
+  /** When the running attempt first found the lock taken (0: it did not). */
+  let busySince = 0;
+  function later(ms = CATCH_UP_MS): void {
+    timer ??= setTimeout(() => now(), ms);
     // Nothing to wait for at exit: writers catch up when they close, and a start redoes an unfinished one.
     timer.unref?.();
   }
-  function now(): void {
+  function now(wait = waits): void {
     if (timer) clearTimeout(timer);
     timer = null;
     try {
-      writer.catchUp();
-      behind = 0;
+      if (writer.catchUp(wait) === null) {
+        const t = performance.now();
+        busySince ||= t;
+        if (t - busySince < writer.busyTimeoutMs) return later(LOCK_RETRY_MS);
+        later();
+      } else behind = 0;
     } catch {
       later();
     }
+    busySince = 0;
     caught();
   }
   return {
@@ -326,30 +355,56 @@ export function createBatchWriter(db: Database): BatchWriter {
   const storeTx = store.immediate;
   const catchUpTx = catchUp.immediate;
 
+  // Not waiting: busy_timeout 0 for the attempt only (the connection's other users keep theirs).
+  const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 0;
+  const noWait = db.prepare('PRAGMA busy_timeout = 0');
+  const restoreWait = db.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  /** `tx()`, or BUSY when it could not take the write lock at once (nothing was written: rolled back). */
+  function attempt<T>(tx: () => T, wait: boolean): T | typeof BUSY {
+    if (wait) return tx();
+    noWait.run();
+    try {
+      return tx();
+    } catch (e) {
+      if (isBusy(e) && !db.inTransaction) return BUSY;
+      throw e;
+    } finally {
+      restoreWait.run();
+    }
+  }
+
   return {
-    commit(batch) {
+    busyTimeoutMs,
+    commit(batch, wait = true) {
       try {
-        const outcomes = storeTx(batch);
+        const outcomes = attempt(() => storeTx(batch), wait);
+        if (outcomes === BUSY) return [];
         count();
         return outcomes;
       } catch {
         // One bad record must not lose the others: retry one by one.
-        return batch.map((p): WriteOutcome => {
+        const outcomes: WriteOutcome[] = [];
+        for (const p of batch) {
           try {
-            const outcome = storeTx([p])[0]!;
+            const outcome = attempt(() => storeTx([p])[0]!, wait);
+            if (outcome === BUSY) break;
             count();
-            return outcome;
+            outcomes.push(outcome);
           } catch (e) {
-            return { gone: false, error: e };
+            outcomes.push({ gone: false, error: e });
           }
-        });
+        }
+        return outcomes;
       }
     },
-    catchUp() {
-      const n = catchUpTx();
+    catchUp(wait = true) {
+      const n = attempt(catchUpTx, wait);
+      if (n === BUSY) return null;
       // Caught up: from here on, the tally accounts for everything pending.
       tally = new Map();
       return n;
     },
   };
 }
+
+const BUSY = Symbol('busy');

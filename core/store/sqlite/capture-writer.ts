@@ -13,7 +13,7 @@ import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
-import { catchUpSchedule, createBatchWriter, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import { startThread } from './threads.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
@@ -50,50 +50,93 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
  * Group commit on the given connection: one transaction per event-loop turn, settled once it is
  * committed. The catch-up runs on the writers' shared schedule (catchUpSchedule), and at once when
  * a token-scoped read asks (sync).
+ *
+ * Neither ever waits for the write lock on the event loop: SQLite's busy handler sleeps, and every
+ * request would stall behind a deletion's chunk, a checkpoint or another process's write. While
+ * the lock is taken, the captures stay queued (new ones join them, in order) and the commit is
+ * tried again every LOCK_RETRY_MS; past the connection's busy_timeout they fail with SQLITE_BUSY,
+ * as a waiting commit would have.
  */
 export function inThreadWriter(db: Database): CaptureWriter {
   const writer = createBatchWriter(db);
-  let queue: Pending[] = [];
-  const catchUp = catchUpSchedule(writer);
+  /** Captures not committed yet, oldest first, each with its row. */
+  let queue: Array<{ p: Pending; item: WriteItem }> = [];
+  /** A flush is due: after this event-loop turn, or after the lock retry's delay. */
+  let due: { cancel(): void } | null = null;
+  /** When the queue's head first found the lock taken (0: it did not). */
+  let busySince = 0;
+  let syncs: Array<() => void> = [];
+  const catchUp = catchUpSchedule(writer, () => {
+    const waiting = syncs;
+    syncs = [];
+    for (const resolve of waiting) resolve();
+  }, false);
   // Rows a writer thread or an earlier process stored and did not catch up.
   catchUp.now();
-  function flush(): void {
+
+  function commitQueued(wait: boolean): void {
+    due?.cancel();
+    due = null;
     const batch = queue;
     queue = [];
     if (!batch.length) return;
-    const items: WriteItem[] = [];
-    const sent: Pending[] = [];
-    for (const p of batch) {
-      try {
-        items.push({ row: toRow(p.record), limit: p.limit, files: p.files });
-        sent.push(p);
-      } catch (e) {
-        p.reject(e);
-      }
-    }
     const observe = self.onCommit;
     const t0 = observe ? performance.now() : 0;
-    const outcomes = writer.commit(items);
-    observe?.(items.length, (performance.now() - t0) / 1000);
-    catchUp.committed(items.length);
-    for (let i = 0; i < sent.length; i++) settle(sent[i]!, outcomes[i]!);
+    const outcomes = writer.commit(batch.map((q) => q.item), wait);
+    const done = outcomes.length;
+    if (done) {
+      observe?.(done, (performance.now() - t0) / 1000);
+      catchUp.committed(done);
+    }
+    if (done < batch.length) lockTaken(batch.slice(done));
+    else busySince = 0;
+    for (let i = 0; i < done; i++) settle(batch[i]!.p, outcomes[i]!);
   }
+  /** `waiting` could not take the write lock: ahead of anything queued since, tried again shortly. */
+  function lockTaken(waiting: typeof queue): void {
+    const t = performance.now();
+    busySince ||= t;
+    if (t - busySince >= writer.busyTimeoutMs) {
+      busySince = 0;
+      const error = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      for (const q of waiting) q.p.reject(error);
+    } else queue = waiting.concat(queue);
+    if (queue.length) {
+      const timer = setTimeout(flush, LOCK_RETRY_MS);
+      due = { cancel: () => clearTimeout(timer) };
+    }
+  }
+  const flush = () => commitQueued(false);
   const self: CaptureWriter = {
     mode: 'in-thread',
     onCommit: null,
     write(record, limit, files) {
       return new Promise<void>((resolve, reject) => {
-        if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(flush);
+        let item: WriteItem;
+        try {
+          item = { row: toRow(record), limit, files };
+        } catch (e) {
+          return reject(e);
+        }
+        queue.push({ p: { record, limit, files, resolve, reject }, item });
+        if (!due) {
+          const immediate = setImmediate(flush);
+          due = { cancel: () => clearImmediate(immediate) };
+        }
       });
     },
     sync() {
       flush();
-      if (catchUp.behind) catchUp.now();
-      return Promise.resolve();
+      if (!catchUp.behind) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        syncs.push(resolve);
+        catchUp.now();
+      });
     },
     async close() {
-      flush();
-      catchUp.now();
+      // Closing may wait for the lock (busy_timeout), as any statement on the connection does.
+      commitQueued(true);
+      catchUp.now(true);
     },
   };
   return self;

@@ -212,3 +212,86 @@ describe('sqlite capture writer thread priority', () => {
     await plain.close();
   });
 });
+
+describe('sqlite in-thread capture writer while another connection holds the write lock', () => {
+  /** The longest gap between the ticks of a 2 ms interval while `during` runs: how long the event loop stalled. */
+  async function longestStall<T>(during: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+    let last = performance.now();
+    let stallMs = 0;
+    const tick = setInterval(() => {
+      const t = performance.now();
+      stallMs = Math.max(stallMs, t - last);
+      last = t;
+    }, 2);
+    try {
+      return { value: await during(), stallMs };
+    } finally {
+      clearInterval(tick);
+    }
+  }
+  const holdLock = (file: string, ms: number) => {
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    return new Promise<void>((resolve) =>
+      setTimeout(() => {
+        other.exec('COMMIT');
+        other.close();
+        resolve();
+      }, ms),
+    );
+  };
+
+  it('keeps the event loop turning, commits every capture once the lock is free, in order, none acknowledged before', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer: 'in-thread' });
+    const t = sampleToken();
+    await store.tokens.create(t);
+    // Committed, not caught up yet: the read below needs the catch-up, which needs the lock too.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { sorting: i }), 10_000)));
+    const { value, stallMs } = await longestStall(async () => {
+      const released = holdLock(file, 300);
+      let releasedAt = 0;
+      void released.then(() => (releasedAt = performance.now()));
+      const acked: number[] = [];
+      const captures = Array.from({ length: 200 }, (_, i) =>
+        store.requests.insert(sampleRequest(t.uuid, { sorting: 20 + i }), 10_000).then(() => acked.push(performance.now())),
+      );
+      // More arrive while the first ones wait: they join the queue behind them.
+      await new Promise((r) => setTimeout(r, 100));
+      captures.push(...Array.from({ length: 100 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { sorting: 220 + i }), 10_000).then(() => acked.push(performance.now()))));
+      const stats = store.tokens.stats(t.uuid);
+      await Promise.all(captures);
+      return { acked, releasedAt, stats: await stats };
+    });
+    expect(stallMs).toBeLessThan(100);
+    expect(value.acked).toHaveLength(300);
+    expect(Math.min(...value.acked)).toBeGreaterThanOrEqual(value.releasedAt);
+    // The read waited for the catch-up, which waited for the lock: it sees the first 20 at least.
+    expect(value.stats.requests).toBeGreaterThanOrEqual(20);
+    const { items, total } = await store.requests.list(t.uuid, page);
+    expect(total).toBe(320);
+    const raw = new Database(file, { readonly: true });
+    const bySeq = raw.prepare('SELECT sorting FROM requests ORDER BY seq').pluck().all();
+    raw.close();
+    expect(bySeq).toEqual(Array.from({ length: 320 }, (_, i) => i));
+    expect(items.map((r) => r.sorting)).toEqual(Array.from({ length: 320 }, (_, i) => i));
+    await store.close();
+  });
+
+  it('fails the captures with SQLITE_BUSY once the lock stays taken past busy_timeout (5 s), without stalling the loop', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer: 'in-thread' });
+    const t = sampleToken();
+    await store.tokens.create(t);
+    const released = holdLock(file, 5_600);
+    const { value, stallMs } = await longestStall(() => Promise.allSettled([store.requests.insert(sampleRequest(t.uuid), 10_000)]));
+    expect(stallMs).toBeLessThan(100);
+    expect(value[0]!.status).toBe('rejected');
+    expect((value[0] as PromiseRejectedResult).reason.code).toBe('SQLITE_BUSY');
+    await released;
+    // The next capture commits.
+    await store.requests.insert(sampleRequest(t.uuid), 10_000);
+    expect((await store.requests.list(t.uuid, page)).total).toBe(1);
+    await store.close();
+  }, 15_000);
+});
