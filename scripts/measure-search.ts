@@ -2,20 +2,28 @@
 // median of several runs per form, through RequestRepo.list as the API calls it.
 // Usage: npx tsx scripts/measure-search.ts [requests=1000000] [runs=7]
 // Seeds directly through the store's connection (big transactions, then one catch-up), not HTTP.
+// CORPUS=bench seeds the search bench's corpus (bench/search-corpus.ts) and times its TIMED_QUERIES
+// too; KEEP=1 keeps the file, REUSE=<file> times an already seeded one (its token id in REUSE_TOKEN).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseQuery } from '../core/store/query/index.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
+import { CORPUS_SIZE, corpusEntry, TIMED_QUERIES } from '../bench/search-corpus.js';
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 7);
+const benchCorpus = process.env.CORPUS === 'bench';
+const reuse = process.env.REUSE;
 const dir = mkdtempSync(join(tmpdir(), 'measure-search-'));
-const file = join(dir, 'capture.sqlite');
-const seeding = createSqliteStore(file, { writer: 'in-thread' });
+const file = reuse ?? join(dir, 'capture.sqlite');
 const now = Date.now();
-const token = randomUUID();
+const token = reuse ? process.env.REUSE_TOKEN! : randomUUID();
+if (!reuse) await seed();
+
+async function seed(): Promise<void> {
+const seeding = createSqliteStore(file, { writer: 'in-thread' });
 
 await seeding.tokens.create({
   uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
@@ -34,6 +42,16 @@ const insert = seeding.db.prepare(`INSERT INTO requests (uuid, token_id, type, t
 const t0 = performance.now();
 const seedBatch = seeding.db.transaction((from: number, to: number) => {
   for (let i = from; i < to; i++) {
+    if (benchCorpus) {
+      const e = corpusEntry(i % CORPUS_SIZE);
+      const created = now - (total - i) * 2_000;
+      const headers = Object.fromEntries([...Object.entries(e.headers), ['Host', 'localhost']].map(([k, v]) => [k.toLowerCase(), [v]]));
+      const qs = e.pathSuffix.startsWith('?') ? Object.fromEntries(new URLSearchParams(e.pathSuffix.slice(1))) : {};
+      const body = Buffer.from(e.body ?? '');
+      insert.run(randomUUID(), token, `10.0.${(i >> 8) & 255}.${i & 255}`, e.method, `http://localhost/${token}${e.pathSuffix}`, body, body.length,
+        JSON.stringify(qs), JSON.stringify(headers), null, 1_700_000_000_000_000 + i, created, created);
+      continue;
+    }
     const body = Buffer.from(
       `order ord-${i} for ${WORDS[i % 10]}-${i % 997} status ${STATUS[i % 4]} from customer${i % 5003}@example.com` +
         (i % 100 === 0 ? ' '.padEnd(2_000, 'x') : ''),
@@ -52,11 +70,21 @@ for (let i = 0; i < total; i += 50_000) seedBatch(i, Math.min(total, i + 50_000)
 const t1 = performance.now();
 await seeding.close();
 // Opened again, the store catches up the rows stored behind its writer's back: token index, UUID index, full-text index.
-const store = createSqliteStore(file, { writer: 'in-thread' });
+await createSqliteStore(file, { writer: 'in-thread' }).close();
 const t2 = performance.now();
 console.log(`seeded ${total} requests: inserts ${((t1 - t0) / 1000).toFixed(1)} s, catch-up (indexes) ${((t2 - t1) / 1000).toFixed(1)} s`);
+if (process.env.KEEP) console.log(`kept ${file} token ${token}`);
+}
+const store = createSqliteStore(file, { writer: 'in-thread' });
 
-const forms: Array<[string, string | null, { sorting?: 'newest' | 'oldest'; page?: number }]> = [
+const seedWindow = { startedAt: now - total * 2_000, finishedAt: now };
+const benchForms: typeof forms = TIMED_QUERIES.map((q) => [q.form, typeof q.query === 'string' ? q.query : q.query(seedWindow, Date.now()), {}]);
+const forms: Array<[string, string | null, { sorting?: 'newest' | 'oldest'; page?: number }]> = benchCorpus ? [
+  ...benchForms,
+  ['_exists_ (header)', '_exists_:headers.user-agent', {}],
+  ['NOT on content', 'NOT order', {}],
+  ['newest page=900', null, { sorting: 'newest', page: 900 }],
+] : [
   ['bare word (rare)', 'ord-123456', {}],
   ['bare word (common)', 'foxtrot', {}],
   ['phrase', '"status refunded"', {}],
@@ -97,9 +125,9 @@ for (const [name, q, o] of forms) {
   console.log(`${name.padEnd(26)} ${(q ?? '').padEnd(52)} median ${median(times).toFixed(1).padStart(7)} ms  min ${Math.min(...times).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  total ${total}${capped ? ' (capped)' : ''}`);
 }
 
+if (reuse || process.env.KEEP) { console.log(`kept ${file} token ${token}`); await store.close(); process.exit(0); }
 const d0 = performance.now();
 const deleted = await store.requests.deleteMany(token, { query: parseQuery('method:GET'), now: Date.now() });
 console.log(`deleteMany method:GET: ${deleted} rows in ${((performance.now() - d0) / 1000).toFixed(2)} s (chunked)`);
-if (process.env.KEEP) { console.log(file); process.exit(0); }
 await store.close();
 rmSync(dir, { recursive: true, force: true });
