@@ -1,0 +1,59 @@
+// Searches driven by the trigram index (request-reads.ts, DRIVEN) check the candidates' rows
+// without the token index: they must still keep to the token, the date window, the live rows
+// (entries of deleted requests stay in the index until purged) and the order of the list.
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { compileSql, parseQuery } from '../query/index.js';
+import { createBatchWriter } from './batch-writer.js';
+import { migrate } from './migrations.js';
+import { sqliteRequests } from './requests.js';
+
+function seeded(): Database.Database {
+  const db = new Database(':memory:');
+  migrate(db);
+  const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+    default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`);
+  token.run('t1');
+  token.run('t2');
+  const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time,
+    note, sorting, created_at, updated_at, extra) VALUES (?, ?, 'web', '10.0.0.1', ?, ?, ?, ?, ?, '[]', '[]', '[]', 0, NULL, ?, ?, ?, '{}')`);
+  db.transaction(() => {
+    for (let i = 0; i < 3000; i++) {
+      // Both tokens hold the same words, so every index entry has a twin of the other token.
+      const tk = i % 2 ? 't1' : 't2';
+      const body = Buffer.from(i % 5 ? `order ${i} paid` : `order ${i} payment failed`);
+      const query = i % 3 ? '{"action":"update"}' : '{"action":"create","source":"mail"}';
+      insert.run(`u${i}`, tk, i % 4 ? 'POST' : 'PUT', body, body.length, query, `{"user-agent":["curl/${i % 9}"]}`, 3000 - i, 1000 + i, 1000 + i);
+    }
+  })();
+  createBatchWriter(db).catchUp();
+  // Deleted behind the index's back: their entries stay until the purge reaches them.
+  db.exec('DELETE FROM requests WHERE seq % 7 = 0');
+  return db;
+}
+
+describe('searches driven by the trigram index', () => {
+  it('keep to the token, the dates and the live rows, in list order, counted exactly', async () => {
+    const db = seeded();
+    const repo = sqliteRequests(db);
+    const cases: Array<{ q: string; dateFrom?: number; dateTo?: number }> = [
+      { q: '"payment failed"' },
+      { q: 'order' },
+      { q: '_exists_:query.source' },
+      { q: 'headers.user-agent:curl/3' },
+      { q: 'method:POST AND (failed OR paid) AND NOT query.action:create' },
+      { q: '"payment failed"', dateFrom: 1500, dateTo: 2500 },
+    ];
+    for (const { q, dateFrom, dateTo } of cases) {
+      const c = compileSql(parseQuery(q)!, 0);
+      const dates = `${dateFrom != null ? ` AND created_at >= ${dateFrom}` : ''}${dateTo != null ? ` AND created_at <= ${dateTo}` : ''}`;
+      const want = db.prepare(`SELECT uuid FROM requests WHERE token_id = 't1'${dates} AND (${c.sql}) ORDER BY sorting DESC, seq DESC`).pluck().all(...c.params);
+      for (const [page, perPage] of [[1, 5000], [3, 7]] as const) {
+        const got = await repo.list('t1', { query: parseQuery(q), dateFrom, dateTo, sorting: 'newest', page, perPage, now: 0 });
+        expect(got.items.map((r) => r.uuid), `${q} page ${page}`).toEqual(want.slice((page - 1) * perPage, page * perPage));
+        expect([got.total, got.totalCapped], q).toEqual([want.length, undefined]);
+      }
+    }
+    db.close();
+  });
+});
