@@ -8,7 +8,7 @@ import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariabl
 import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
 import { servicesWith } from './services.js';
-import { templateValue } from './templating.js';
+import { stepParams } from './step-params.js';
 import { VariableScope, requestVariables } from './variables.js';
 
 /** Each definition's header-line parameters, found once from its schema. */
@@ -115,6 +115,9 @@ class BudgetSpent extends Error {
     super(`The actions' time budget of ${budgetMs / 1000} s was spent; the remaining actions were skipped`);
   }
 }
+
+const NONE: readonly string[] = [];
+const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -231,8 +234,12 @@ class StepContext implements ActionContext {
     return (this.#action ??= { uuid: step.uuid, type: step.type, order: step.order });
   }
   get vars(): Variables {
+    const { get, has, all } = this.#run.vars;
+    // Listed, not spread: a spread of the shared functions cost more than the rest of the view.
     return (this.#vars ??= {
-      ...this.#run.vars,
+      get,
+      has,
+      all,
       set: (name, value) => {
         if (!this.live) return;
         this.#run.scope.set(name, value);
@@ -418,14 +425,13 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     if (step.unavailable) return void fail(step, step.unavailable);
     const def = entry.definition;
     const raw = step.parameters ?? {};
-    const parsed = def.parameters.safeParse(templateValue(raw, scope.resolve, def.untemplated ?? [], headerFields(def)));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return void fail(step, `Invalid parameter ${['parameters', ...issue.path.map(String)].join('.')}: ${issue.message}`);
-    }
+    const parsed = stepParams(def, raw, scope.resolve, def.untemplated ?? NONE, headerFields(def));
+    if (!parsed.success) return void fail(step, `Invalid parameter ${['parameters', ...parsed.path.map(String)].join('.')}: ${parsed.message}`);
     const ctx = new StepContext(run, step, nested, fail, parsed.data, raw, servicesOf(entry.container), entry.container);
     try {
-      await Promise.race([Promise.resolve().then(() => def.execute(ctx, parsed.data)), budgetSpent]);
+      // Most actions finish synchronously: only a pending promise races the budget.
+      const done = def.execute(ctx, parsed.data);
+      if (isThenable(done)) await Promise.race([done, budgetSpent]);
     } catch (e) {
       const spent = budgetError;
       if (spent && e === spent) {
