@@ -38,17 +38,43 @@ export interface SqlOptions {
  * or null. A statement can then start from the index's candidates instead of walking every
  * request of the token. Body terms come first: they tend to be the most selective.
  */
-export function textDriver(node: QueryNode, now: number): { node: QueryNode; match: string } | null {
+export function textDriver(node: QueryNode, now: number): TextDriver | null {
   const terms = node.kind === 'and' ? node.children : [node];
-  let fallback: { node: QueryNode; match: string } | null = null;
+  let fallback: TextDriver | null = null;
   for (const t of terms) {
     const match = candidateMatch(t, now);
     if (!match) continue;
-    if (t.kind === 'term' && resolveField(t.field, t.pos).name === 'content') return { node: t, match };
-    fallback ??= { node: t, match };
+    const driver = { node: t, match, text: candidateText(t, now) };
+    if (t.kind === 'term' && resolveField(t.field, t.pos).name === 'content') return driver;
+    fallback ??= driver;
   }
   return fallback;
 }
+
+export interface TextDriver {
+  node: QueryNode;
+  match: string;
+  /** The match's column and literal runs when it is one term's (not an OR's): a caller may narrow it. */
+  text: IndexedText | null;
+}
+
+/** What a term's MATCH text searches: every run as a phrase in one column of the trigram index. */
+export interface IndexedText {
+  column: string;
+  runs: string[];
+}
+
+/** IndexedText for a single term or `_exists_`, or null. */
+function candidateText(node: QueryNode, now: number): IndexedText | null {
+  if (node.kind === 'exists') return indexedRuns(resolveField(node.field, node.pos), null);
+  if (node.kind !== 'term') return null;
+  const spec = resolveField(node.field, node.pos);
+  const m = matcherFor(node, spec, now);
+  return m.kind === 'interval' ? null : indexedRuns(spec, m.kind === 'pattern' ? m.parts : null);
+}
+
+/** MATCH text for IndexedText. */
+export const matchText = (t: IndexedText): string => `${t.column} : (${phrases(t.runs)})`;
 
 /** MATCH text whose matches include every request `node` matches, or null (no usable index text). */
 function candidateMatch(node: QueryNode, now: number): string | null {
@@ -81,11 +107,16 @@ const TEXT_COLUMNS = new Map([
  * widely than LIKE: the index finds a superset and the exact predicate decides.
  */
 function indexedText(spec: FieldSpec, parts: PatternPart[] | null): string | null {
+  const t = indexedRuns(spec, parts);
+  return t ? matchText(t) : null;
+}
+
+function indexedRuns(spec: FieldSpec, parts: PatternPart[] | null): IndexedText | null {
   const src = spec.sql;
   if (src.kind === 'column') {
     if (spec.name !== 'content' || !parts) return null;
     const runs = literalRuns(parts);
-    return runs.length ? `txt : (${phrases(runs)})` : null;
+    return runs.length ? { column: 'txt', runs } : null;
   }
   const column = src.kind === 'json' && src.path.length > 0 ? TEXT_COLUMNS.get(src.column) : undefined;
   if (!column || src.kind !== 'json') return null;
@@ -94,7 +125,7 @@ function indexedText(spec: FieldSpec, parts: PatternPart[] | null): string | nul
   // a key is there as "key" (SEGMENT keys need no escapes). Not both: a common key with a common
   // value makes the index intersect two long lists, slower than checking the rows.
   const values = (parts ? literalRuns(parts) : []).filter((r) => !/["\\\u0000-\u001f\p{Cs}]/u.test(r) && /[^0-9.+eE-]/.test(r));
-  return `${column} : (${phrases(values.length ? values : src.path.map((k) => `"${k}"`))})`;
+  return { column, runs: values.length ? values : src.path.map((k) => `"${k}"`) };
 }
 
 /** The literal runs of 3+ characters of a pattern. */

@@ -43,6 +43,10 @@ describe('searches driven by the trigram index', () => {
       { q: 'headers.user-agent:curl/3' },
       { q: 'method:POST AND (failed OR paid) AND NOT query.action:create' },
       { q: '"payment failed"', dateFrom: 1500, dateTo: 2500 },
+      // Long runs, cut to a sampled piece of 4 characters (narrowMatch): the rows still decide.
+      { q: '"5 payment failed"' },
+      { q: 'content:*ER 2?5 PAYMENT FAI*' },
+      { q: '"order 1235 payment failed and then some more words than twelve pieces"' },
     ];
     for (const { q, dateFrom, dateTo } of cases) {
       const c = compileSql(parseQuery(q)!, 0);
