@@ -196,15 +196,37 @@ export interface GlobalVariableStore {
   delete(owner: string, id: number): Promise<boolean>;
 }
 
-/** One account's global variables as actions see them, over the store's repository. */
-export function accountGlobals(store: GlobalVariableStore, owner: string, clock: Pick<Clock, 'now'> = systemClock): GlobalVariables {
+/** What accountGlobals needs of a cache of `all` (core/globals/cache.ts). */
+export interface GlobalsReadCache {
+  all(owner: string, load: () => Promise<Record<string, string>>): Promise<Readonly<Record<string, string>>>;
+  forget(owner: string): void;
+}
+
+/**
+ * One account's global variables as actions see them, over the store's repository. With `cache`,
+ * `all` (read by every chain run) is served from it and this view's writes drop its entry.
+ */
+export function accountGlobals(store: GlobalVariableStore, owner: string, clock: Pick<Clock, 'now'> = systemClock, cache?: GlobalsReadCache): GlobalVariables {
+  const changed = () => cache?.forget(owner);
   return {
     get: async (name) => (await store.get(owner, name))?.value ?? null,
-    set: async (name, value) => void (await store.set(owner, name, value, clock.now())),
-    all: () => store.all(owner),
+    set: async (name, value) => {
+      try {
+        await store.set(owner, name, value, clock.now());
+      } finally {
+        changed();
+      }
+    },
+    // A copy: the cached values are shared by every run.
+    all: cache ? async () => ({ ...(await cache.all(owner, () => store.all(owner))) }) : () => store.all(owner),
     delete: async (name) => {
       const found = await store.get(owner, name);
-      return found ? store.delete(owner, found.id) : false;
+      if (!found) return false;
+      try {
+        return await store.delete(owner, found.id);
+      } finally {
+        changed();
+      }
     },
   };
 }

@@ -5,6 +5,7 @@ import { accountGlobals } from '../actions/services.js';
 import { GLOBAL_VARIABLES, type GlobalVariables, type PerAccount, type RunOwner } from '../sdk/index.js';
 import { GLOBALS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
+import { globalsCacheOf } from './cache.js';
 
 /** Whose global variables a run sees: its token owner's, or the token's own when anonymous. */
 export function globalsOwner(owner: Pick<RunOwner, 'tokenId' | 'userId'>): string {
@@ -16,7 +17,9 @@ export function createGlobalsModule(): ServiceModule {
     name: 'globals',
     provides: [GLOBALS],
     async start(ctx) {
-      const globals: PerAccount<GlobalVariables> = { forAccount: (owner) => accountGlobals(ctx.store.globals, globalsOwner(owner), ctx.clock) };
+      // Every chain run reads all of its account's variables: kept for a moment (cache.ts).
+      const cache = globalsCacheOf(ctx.store.globals, ctx.clock);
+      const globals: PerAccount<GlobalVariables> = { forAccount: (owner) => accountGlobals(ctx.store.globals, globalsOwner(owner), ctx.clock, cache) };
       ctx.container.registerInstance(GLOBAL_VARIABLES, globals);
       ctx.provide(GLOBALS, globals);
       return { routers: [globalsRouter(ctx)] };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Conflict, NotFound } from '../../errors.js';
 import type { GlobalVariableRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
+import { globalsChanged } from '../../globals/cache.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
@@ -57,7 +58,12 @@ export const globalRoutes = [
     auth,
     body: GlobalBody,
     response: { status: 200, schema: GlobalView },
-    handler: async (ctx, { store, clock }) => view(await store.globals.set(ownerOf(ctx.input.userId), ctx.input.body.name, ctx.input.body.value, clock.now())),
+    handler: async (ctx, { store, clock }) => {
+      const o = ownerOf(ctx.input.userId);
+      // Runs read the variables through a short cache (core/globals/cache.ts): drop the account's entry.
+      const g = await store.globals.set(o, ctx.input.body.name, ctx.input.body.value, clock.now()).finally(() => globalsChanged(store.globals, o));
+      return view(g);
+    },
   }),
   route({
     method: 'get',
@@ -94,9 +100,9 @@ export const globalRoutes = [
       const body = ctx.input.body;
       if (body.name && body.name !== g.name) {
         if (await store.globals.get(o, body.name)) throw new Conflict(`A variable named ${body.name} exists already`);
-        await store.globals.delete(o, g.id);
+        await store.globals.delete(o, g.id).finally(() => globalsChanged(store.globals, o));
       }
-      return view(await store.globals.set(o, body.name ?? g.name, body.value ?? g.value, clock.now()));
+      return view(await store.globals.set(o, body.name ?? g.name, body.value ?? g.value, clock.now()).finally(() => globalsChanged(store.globals, o)));
     },
   }),
   route({
@@ -108,7 +114,7 @@ export const globalRoutes = [
     handler: async (ctx, services) => {
       const o = ownerOf(ctx.input.userId);
       const g = await load(services, o, ctx.params.id);
-      await services.store.globals.delete(o, g.id);
+      await services.store.globals.delete(o, g.id).finally(() => globalsChanged(services.store.globals, o));
     },
   }),
 ];
