@@ -157,12 +157,12 @@ export interface ListResult {
 }
 
 /** Index entries (the newest) that narrowMatch samples, and the hits it counts at most in each. */
-const NARROW_SAMPLE = 10_000;
-const NARROW_HITS = 500;
+const NARROW_SAMPLE = 3_000;
+const NARROW_HITS = 200;
 /** Runs at most this long are kept whole (a 4-character piece is 2 trigrams; 5 would be 3). */
 const NARROW_LONGER_THAN = 4;
 /** Pieces sampled per run at most (evenly spread over a long run): each costs a small index read. */
-const NARROW_PIECES = 12;
+const NARROW_PIECES = 6;
 
 /**
  * The driving term's MATCH text with each long run cut to its rarest 4-character piece, as sampled
@@ -185,7 +185,9 @@ function narrowMatch(db: Database, text: IndexedText): string {
     for (let at = 0; at < starts; at += step) {
       const i = Math.floor(at);
       const piece = chars.slice(i, i + 4).join('');
-      const n = hits.get(matchText({ column: text.column, runs: [piece] }), newest - NARROW_SAMPLE) as number;
+      // A BigInt binds as an integer: FTS5 ignores a rowid bound that arrives as a float (JS numbers
+      // bind as REAL), and the sample would read the whole list.
+      const n = hits.get(matchText({ column: text.column, runs: [piece] }), BigInt(newest - NARROW_SAMPLE)) as number;
       if (n < fewest) (fewest = n), (best = piece);
     }
     return best;
