@@ -3,7 +3,6 @@
 import { hasBytes, textBytes } from '../sdk/bytes.js';
 import type { ChainLine } from '../sdk/runner.js';
 import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
-import { headerLineFields } from '../sdk/headers.js';
 import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../sdk/index.js';
 import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
@@ -11,13 +10,6 @@ import { servicesWith } from './services.js';
 import { stepParams } from './step-params.js';
 import { VariableScope, requestVariables } from './variables.js';
 
-/** Each definition's header-line parameters, found once from its schema. */
-const headerFieldsOf = new WeakMap<AnyActionDefinition, string[]>();
-function headerFields(def: AnyActionDefinition): string[] {
-  let fields = headerFieldsOf.get(def);
-  if (!fields) headerFieldsOf.set(def, (fields = headerLineFields(def.parameters)));
-  return fields;
-}
 
 export interface ChainAction {
   uuid: string;
@@ -116,7 +108,6 @@ class BudgetSpent extends Error {
   }
 }
 
-const NONE: readonly string[] = [];
 const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -287,12 +278,18 @@ class StepContext implements ActionContext {
   }
 }
 
+/** Whether the actions are sorted by order already (as the runtime passes them): no copy to sort. */
+function inOrder(actions: readonly ChainAction[]): boolean {
+  for (let i = 1; i < actions.length; i++) if (!(actions[i - 1]!.order <= actions[i]!.order)) return false;
+  return true;
+}
+
 export async function runChain(input: ChainInput): Promise<ChainResult> {
   const { token, request, rawBody, registry, services } = input;
   const budgetMs = input.budgetMs ?? DEFAULT_BUDGET_MS;
   const clock = services.clock;
   const deadline = clock.now() + budgetMs;
-  const steps = [...input.actions].map((a, i) => ({ a, i })).sort((x, y) => x.a.order - y.a.order || x.i - y.i).map((x) => x.a);
+  const steps = inOrder(input.actions) ? input.actions : [...input.actions].map((a, i) => ({ a, i })).sort((x, y) => x.a.order - y.a.order || x.i - y.i).map((x) => x.a);
   // Deferred plugin loading: a flag check once every plugin is in.
   if (registry.deferred) await registry.ready(steps.map((s) => s.type));
 
@@ -425,7 +422,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     if (step.unavailable) return void fail(step, step.unavailable);
     const def = entry.definition;
     const raw = step.parameters ?? {};
-    const parsed = stepParams(def, raw, scope.resolve, def.untemplated ?? NONE, headerFields(def));
+    const parsed = stepParams(def, raw, scope.resolve);
     if (!parsed.success) return void fail(step, `Invalid parameter ${['parameters', ...parsed.path.map(String)].join('.')}: ${parsed.message}`);
     const ctx = new StepContext(run, step, nested, fail, parsed.data, raw, servicesOf(entry.container), entry.container);
     try {
@@ -490,7 +487,10 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   }
 
   const final = normalise({ ...response, headers: { ...response.headers } });
-  const result = {
+  // Copies of the variables are made when read: a capture's chain result never reads them.
+  // Nothing changes the scope once the run is over (late actions are no longer live). Accessors
+  // in the literal, not defineProperty: that made every result a slow dictionary object.
+  const result: ChainResult = {
     response: sameResponse(final, initial) ? null : final,
     dontSave,
     stopped,
@@ -499,27 +499,26 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
     errors,
     ran: [...ran],
     redact: redactRules,
-    ...(trace ? { trace } : {}),
     later,
-  } as ChainResult;
-  // Copies of the variables are made when read: a capture's chain result never reads them.
-  // Nothing changes the scope once the run is over (late actions are no longer live).
-  defineLazy(result, 'variables', () => scope.all());
-  defineLazy(result, 'runtimeVariables', () => scope.runtimeVariables());
+    get variables() {
+      return settle(this, 'variables', scope.all());
+    },
+    set variables(value) {
+      settle(this, 'variables', value);
+    },
+    get runtimeVariables() {
+      return settle(this, 'runtimeVariables', scope.runtimeVariables());
+    },
+    set runtimeVariables(value) {
+      settle(this, 'runtimeVariables', value);
+    },
+  };
+  if (trace) result.trace = trace;
   return result;
 }
 
-/** Defines `key` as computed on its first read (then kept as a plain value). */
-function defineLazy<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): void {
-  const settle = (value: T[K]) => Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = compute();
-      settle(value);
-      return value;
-    },
-    set: settle,
-  });
+/** Replaces a lazy property by its value (a plain property from then on). */
+function settle<K extends 'variables' | 'runtimeVariables'>(target: ChainResult, key: K, value: ChainResult[K]): ChainResult[K] {
+  Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+  return value;
 }

@@ -7,6 +7,7 @@
 // instead of copying the tree and validating it again. This assumes what every parameter schema is:
 // a pure function of its input (no clock, no randomness in a default or transform). Kept results
 // are deep-frozen, as the raw parameters already are, so an action cannot change them for the next run.
+import { headerLineFields } from '../sdk/headers.js';
 import type { AnyActionDefinition } from '../sdk/index.js';
 import { template, templateHeaderLines, templateValue, type Resolver } from './templating.js';
 
@@ -82,19 +83,29 @@ function validate(def: AnyActionDefinition, templated: unknown): StepParams {
   return { success: false, path: issue.path, message: issue.message };
 }
 
+const NONE: readonly string[] = [];
+/** Each definition's header-line parameters, found once from its schema. */
+const headerFieldsOf = new WeakMap<AnyActionDefinition, string[]>();
+function headerFields(def: AnyActionDefinition): string[] {
+  let fields = headerFieldsOf.get(def);
+  if (!fields) headerFieldsOf.set(def, (fields = headerLineFields(def.parameters)));
+  return fields;
+}
+
 /**
- * The step's parameters with variables replaced and validated. `skip` are the definition's
- * untemplated parameters, `headerLines` its header-line ones.
+ * The step's parameters with variables replaced (but for the definition's untemplated ones;
+ * header-line ones line by line) and validated.
  */
-export function stepParams(def: AnyActionDefinition, raw: Record<string, unknown>, resolve: Resolver, skip: readonly string[], headerLines: readonly string[]): StepParams {
+export function stepParams(def: AnyActionDefinition, raw: Record<string, unknown>, resolve: Resolver): StepParams {
+  const templated = () => templateValue(raw, resolve, def.untemplated ?? NONE, headerFields(def));
   // Parameters that may still change (a test's, a nested action's, opened secrets) are done in full.
-  if (!Object.isFrozen(raw)) return validate(def, templateValue(raw, resolve, skip, headerLines));
+  if (!Object.isFrozen(raw)) return validate(def, templated());
   let plan = plans.get(raw);
-  if (!plan || plan.def !== def) plans.set(raw, (plan = { def, slots: findSlots(raw, skip, headerLines) }));
+  if (!plan || plan.def !== def) plans.set(raw, (plan = { def, slots: findSlots(raw, def.untemplated ?? NONE, headerFields(def)) }));
   const texts = plan.slots.map((s) => (s.header ? templateHeaderLines(s.text, resolve) : template(s.text, resolve)));
   const last = plan.last;
   if (last && sameTexts(last.texts, texts)) return { success: true, data: last.data };
-  const result = validate(def, templateValue(raw, resolve, skip, headerLines));
+  const result = validate(def, templated());
   if (result.success && keptSize(texts) <= MAX_KEPT_TEXT && isPlain(result.data)) plan.last = { texts, data: deepFreeze(result.data) };
   return result;
 }
