@@ -209,9 +209,11 @@ export function createBatchWriter(db: Database): BatchWriter {
   // a row): each catch-up looks at the next TEXT_PURGE_SCAN entries after where the last one
   // stopped and removes those whose request is gone, wrapping around at the end.
   const purgeFrom = db.prepare<[], number>('SELECT seq FROM request_text_purge').pluck();
+  // CAST: a JS number binds as REAL, and FTS5 ignores a REAL rowid bound (it read the index from
+  // its start each time: 0.1-0.16 s at a million entries; with the bound, 3-6 ms).
   const purgeScan = db.prepare<[number], { sq: number; gone: number }>(
     `SELECT t.rowid AS sq, NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid) AS gone
-      FROM request_text t WHERE t.rowid > ? ORDER BY t.rowid LIMIT ${TEXT_PURGE_SCAN}`,
+      FROM request_text t WHERE t.rowid > CAST(? AS INTEGER) ORDER BY t.rowid LIMIT ${TEXT_PURGE_SCAN}`,
   );
   const purgeOne = db.prepare('DELETE FROM request_text WHERE rowid = ?');
   const setPurgeFrom = db.prepare('UPDATE request_text_purge SET seq = ?');
