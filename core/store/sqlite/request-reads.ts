@@ -165,7 +165,7 @@ const NARROW_LONGER_THAN = 4;
 const NARROW_PIECES = 6;
 
 /**
- * The driving term's MATCH text with each long run cut to its rarest 4-character piece, as sampled
+ * The driving term's MATCH text with each long run cut to the rarest of its sampled 4-character pieces, as seen
  * in the newest index entries. A phrase of n characters makes the index intersect n-2 trigram
  * lists, the common ones (`ent`, `ail`) nearly as long as the index: "payment failed" cost 40-90 ms
  * at a million requests, its piece "nt f" 2-7 ms with the same candidates. Any piece of a run is in
