@@ -10,15 +10,26 @@ const str = (v: unknown): string =>
 
 const STORED_DATE = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
 
-/** `YYYY-MM-DD HH:MM:SS` (UTC) or ISO -> epoch ms. The stored form is read by hand: it comes with every capture. */
+/** The last date read: captures of the same second share it. */
+let lastCreated: { text: string; ms: number } | undefined;
+
+/** parseCreatedAt, the last text's without reading it again; now for a date that does not parse. */
+function createdAtMs(s: string): number {
+  if (s === lastCreated?.text) return lastCreated.ms;
+  const ms = parseCreatedAt(s);
+  if (Number.isNaN(ms)) return Date.now();
+  lastCreated = { text: s, ms };
+  return ms;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) or ISO -> epoch ms (NaN when it does not parse). The stored form is read by hand: it comes with every capture. */
 function parseCreatedAt(s: string): number {
   const m = STORED_DATE.exec(s);
   // Only fields Date.parse reads the same way (Date.UTC rolls any field over and maps years below 100 to 19xx).
   if (m && +m[1]! >= 100 && +m[2]! >= 1 && +m[2]! <= 12 && +m[3]! >= 1 && +m[3]! <= 31 && +m[4]! <= 23 && +m[5]! <= 59 && +m[6]! <= 59) {
     return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
   }
-  const t = Date.parse(m ? s.replace(' ', 'T') + 'Z' : s);
-  return Number.isNaN(t) ? Date.now() : t;
+  return Date.parse(m ? s.replace(' ', 'T') + 'Z' : s);
 }
 
 /** Pathnames of recent URLs: captures of one token repeat the same URL, and parsing one costs more than the rest of the request's variables. */
@@ -39,8 +50,22 @@ function pathnameOf(url: string): string | null {
   return pathname;
 }
 
+/** Recent sub-paths by URL and token (as pathnames: captures of one token repeat the same URL). */
+const subPaths = new Map<string, string>();
+
 /** The sub-path after the token id or alias; `/` when there is none. */
 function subPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string {
+  const key = `${token.uuid}\n${token.alias ?? ''}\n${url}`;
+  let found = subPaths.get(key);
+  if (found === undefined) {
+    found = findSubPath(url, token);
+    if (subPaths.size >= MAX_PATHNAMES) subPaths.clear();
+    subPaths.set(key, found);
+  }
+  return found;
+}
+
+function findSubPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string {
   const pathname = pathnameOf(url);
   if (pathname === null) return '/';
   const segments = pathname.split('/');
@@ -53,7 +78,7 @@ function subPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): string 
 export function requestVariables(request: CapturedRequest, token: Pick<TokenInfo, 'uuid' | 'alias'>, rawBody?: Buffer): Map<string, string> {
   const vars = new Map<string, string>();
   const set = (name: string, value: unknown) => vars.set(name, str(value));
-  const created = parseCreatedAt(request.created_at);
+  const created = createdAtMs(request.created_at);
   set('request.uuid', request.uuid);
   set('request.token_id', request.token_id || token.uuid);
   // A body that is not UTF-8 (an image, a zip) is carried as bytes (core/sdk/bytes.ts).
