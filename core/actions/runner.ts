@@ -3,13 +3,12 @@
 import { hasBytes, textBytes } from '../sdk/bytes.js';
 import type { ChainLine } from '../sdk/runner.js';
 import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
-import type { ActionContext, AnyActionDefinition, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../sdk/index.js';
+import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../sdk/index.js';
 import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
 import { servicesWith } from './services.js';
 import { stepParams } from './step-params.js';
 import { VariableScope, requestVariables } from './variables.js';
-
 
 export interface ChainAction {
   uuid: string;
