@@ -64,6 +64,15 @@ export const TEXT_PURGE_SCAN = 1_000;
 /** Captures that make a catch-up due at once, whatever the time. */
 const CATCH_UP_ROWS = 10_000;
 
+/**
+ * A chunked catch-up's aim per transaction (the event loop's writer): it holds the loop, and every
+ * capture behind it, that long. 2,500 rows in one transaction held it 190-270 ms (measure-catchup.ts).
+ */
+export const CATCH_UP_CHUNK_MS = 10;
+/** A chunk's bounds in rows, whatever the measured cost per row. */
+const CHUNK_MIN_ROWS = 64;
+const CHUNK_FIRST_ROWS = 128;
+
 /** Per item of a batch: null when committed, else why it was not. */
 export type WriteOutcome = null | { gone: true } | { gone: false; error: unknown };
 
@@ -112,11 +121,26 @@ export interface BatchWriter {
   /**
    * Indexes the pending rows (by token, by UUID), adds them to their tokens' counters and latest
    * request, and trims each token to its request_limit, in one transaction. Returns how many rows
-   * it took; with `wait` false, null when another connection holds the write lock.
+   * it took; with `wait` false, null when another connection holds the write lock. With `maxRows`,
+   * only the oldest maxRows pending rows (caughtUp tells whether that was all).
    */
-  catchUp(wait?: boolean): number | null;
+  catchUp(wait?: boolean, maxRows?: number): number | null;
+  /** Whether the last catch-up took every pending row (false: maxRows stopped it short). */
+  readonly caughtUp: boolean;
   /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
   readonly busyTimeoutMs: number;
+  /** Where the last catch-up's time went (diagnostics: scripts/measure-catchup.ts). */
+  readonly lastCatchUp: CatchUpParts;
+}
+
+/** A catch-up's rows and milliseconds per part. */
+export interface CatchUpParts {
+  rows: number;
+  keys: number;
+  ids: number;
+  text: number;
+  purge: number;
+  trims: number;
 }
 
 /** A write lock taken by another connection (SQLITE_BUSY and its extended codes). */
@@ -146,8 +170,11 @@ export const LOCK_RETRY_MS = 1;
  * pending captures than hang. With `wait` false, an attempt that finds the write lock taken is
  * tried again every LOCK_RETRY_MS (not told) until it ran or busy_timeout passed (told: failed).
  */
-export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => {}, waits = true): CatchUpSchedule {
+export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => {}, waits = true, chunked = false): CatchUpSchedule {
   let behind = 0;
+  /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
+  let chunkRows = CHUNK_FIRST_ROWS;
+  let nextChunk: ReturnType<typeof setImmediate> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** When the running attempt first found the lock taken (0: it did not). */
   let busySince = 0;
@@ -159,13 +186,31 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
   function now(wait = waits): void {
     if (timer) clearTimeout(timer);
     timer = null;
+    if (nextChunk) clearImmediate(nextChunk);
+    nextChunk = null;
     try {
-      if (writer.catchUp(wait) === null) {
+      // Waiting (closing) finishes the catch-up at once: nothing else is to run meanwhile.
+      const max = chunked && !wait ? chunkRows : Number.MAX_SAFE_INTEGER;
+      const t0 = performance.now();
+      const n = writer.catchUp(wait, max);
+      if (n === null) {
         const t = performance.now();
         busySince ||= t;
         if (t - busySince < writer.busyTimeoutMs) return later(LOCK_RETRY_MS);
         later();
-      } else behind = 0;
+      } else if (!writer.caughtUp) {
+        // Another chunk after this event-loop turn: captures and requests waiting run first.
+        busySince = 0;
+        behind = Math.max(1, behind - n);
+        const ms = performance.now() - t0;
+        if (n >= chunkRows) chunkRows = Math.max(CHUNK_MIN_ROWS, Math.min(CATCH_UP_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / Math.max(ms, 0.1))));
+        nextChunk = setImmediate(() => now());
+        return;
+      } else {
+        behind = 0;
+        const ms = performance.now() - t0;
+        if (chunked && n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS) chunkRows = Math.max(CHUNK_MIN_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / ms));
+      }
     } catch {
       later();
     }
@@ -192,8 +237,8 @@ export function createBatchWriter(db: Database): BatchWriter {
   const tokenExists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE uuid = ?').pluck();
   const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
-  const pending = db.prepare<[number], { seq: number; token_id: string; uuid: string; created_at: number }>(
-    'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq',
+  const pending = db.prepare<[number, number], { seq: number; token_id: string; uuid: string; created_at: number }>(
+    'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?',
   );
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
   const addKeys = db.prepare(
@@ -211,17 +256,17 @@ export function createBatchWriter(db: Database): BatchWriter {
   const purgeFrom = db.prepare<[], number>('SELECT seq FROM request_text_purge').pluck();
   // CAST: a JS number binds as REAL, and FTS5 ignores a REAL rowid bound (it read the index from
   // its start each time: 0.1-0.16 s at a million entries; with the bound, 3-6 ms).
-  const purgeScan = db.prepare<[number], { sq: number; gone: number }>(
+  const purgeScan = db.prepare<[number, number], { sq: number; gone: number }>(
     `SELECT t.rowid AS sq, NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid) AS gone
-      FROM request_text t WHERE t.rowid > CAST(? AS INTEGER) ORDER BY t.rowid LIMIT ${TEXT_PURGE_SCAN}`,
+      FROM request_text t WHERE t.rowid > CAST(? AS INTEGER) ORDER BY t.rowid LIMIT ?`,
   );
   const purgeOne = db.prepare('DELETE FROM request_text WHERE rowid = ?');
   const setPurgeFrom = db.prepare('UPDATE request_text_purge SET seq = ?');
-  function purgeText(): number {
-    const scanned = purgeScan.all(purgeFrom.get()!);
+  function purgeText(limit = TEXT_PURGE_SCAN): number {
+    const scanned = purgeScan.all(purgeFrom.get()!, limit);
     let purged = 0;
     for (const s of scanned) if (s.gone) purged += purgeOne.run(s.sq).changes;
-    setPurgeFrom.run(scanned.length === TEXT_PURGE_SCAN ? scanned.at(-1)!.sq : 0);
+    setPurgeFrom.run(scanned.length === limit ? scanned.at(-1)!.sq : 0);
     return purged;
   }
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
@@ -305,12 +350,14 @@ export function createBatchWriter(db: Database): BatchWriter {
   }
 
   /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */
-  function readPending(from: number, to: number): { touched: Map<string, Tally>; last: number } {
+  function readPending(from: number, to: number, limit = Number.MAX_SAFE_INTEGER): { touched: Map<string, Tally>; last: number; rows: number } {
     const out = new Map<string, Tally>();
     let last = from;
-    for (const r of pending.iterate(from)) {
+    let rows = 0;
+    for (const r of pending.iterate(from, limit)) {
       if (r.seq > to) break;
       last = r.seq;
+      rows++;
       const t = out.get(r.token_id);
       if (t) {
         t.added++;
@@ -319,27 +366,51 @@ export function createBatchWriter(db: Database): BatchWriter {
         t.seq = r.seq;
       } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at, seq: r.seq });
     }
-    return { touched: out, last };
+    return { touched: out, last, rows };
   }
 
-  const catchUp = db.transaction((): number => {
+  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, trims: 0 };
+  /** Whether the running (last) catch-up takes every pending row. */
+  let whole = true;
+  const catchUp = db.transaction((maxRows: number): number => {
+    let t = performance.now();
+    const lap = () => -t + (t = performance.now());
     const from = watermark.get()!.seq;
     let touched = tally;
     let to = tallyTo;
-    if (!touched) ({ touched, last: to } = readPending(from, Number.MAX_SAFE_INTEGER));
+    whole = true;
+    if (touched) {
+      let tallied = 0;
+      for (const t of touched.values()) tallied += t.added;
+      // Past maxRows, the tally (whole tokens) cannot say where a chunk ends: read the chunk's rows.
+      if (tallied > maxRows) touched = null;
+    }
+    if (!touched) {
+      let rows: number;
+      ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
+      whole = rows < maxRows;
+    }
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.trims = 0;
     if (to <= from) return 0;
     const keys = addKeys.run(from, to).changes;
     let expected = 0;
     for (const t of touched.values()) expected += t.added;
     if (keys !== expected) touched = readPending(from, to).touched;
+    parts.rows = keys;
+    parts.keys = lap();
     addIds.run(from, to);
+    parts.ids = lap();
     addText.run(from, to);
     setWatermark.run(to);
-    purgeText();
+    parts.text = lap();
+    // Once per catch-up (its last chunk): the scan costs about 2 ms whatever the chunk's size.
+    if (whole) purgeText();
+    parts.purge = lap();
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
       const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
-      limits.delete(tokenId);
+      // A chunk's token may have rows in the next chunks, which trim to the same limit.
+      if (whole) limits.delete(tokenId);
       if (!bumped) {
         // Deleted after its captures were stored: they go with it.
         dropOrphans.run(tokenId);
@@ -349,6 +420,7 @@ export function createBatchWriter(db: Database): BatchWriter {
         dropCount.run(removed, tokenId);
       }
     }
+    parts.trims = lap();
     return keys;
   });
 
@@ -377,6 +449,7 @@ export function createBatchWriter(db: Database): BatchWriter {
 
   return {
     busyTimeoutMs,
+    lastCatchUp: parts,
     commit(batch, wait = true) {
       try {
         const outcomes = attempt(() => storeTx(batch), wait);
@@ -399,11 +472,16 @@ export function createBatchWriter(db: Database): BatchWriter {
         return outcomes;
       }
     },
-    catchUp(wait = true) {
-      const n = attempt(catchUpTx, wait);
+    get caughtUp() {
+      return whole;
+    },
+    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
+      const n = attempt(() => catchUpTx(maxRows), wait);
       if (n === BUSY) return null;
-      // Caught up: from here on, the tally accounts for everything pending.
-      tally = new Map();
+      // Caught up: from here on, the tally accounts for everything pending. Stopped short, it
+      // counts rows now caught up: unknown until a catch-up reads what is pending.
+      tally = whole ? new Map() : null;
+      if (!whole) tallyTo = 0;
       return n;
     },
   };

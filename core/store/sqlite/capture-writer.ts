@@ -70,7 +70,9 @@ export function inThreadWriter(db: Database): CaptureWriter {
     const waiting = syncs;
     syncs = [];
     for (const resolve of waiting) resolve();
-  }, false);
+    // Chunked: each catch-up transaction holds the event loop about CATCH_UP_CHUNK_MS, not the
+    // hundreds of ms a few thousand rows' indexing (and FTS5's segment merges) take in one.
+  }, false, true);
   // Rows a writer thread or an earlier process stored and did not catch up.
   catchUp.now();
 

@@ -1,0 +1,112 @@
+// Where a capture catch-up's time goes (issue 17): seeds one big token (like measure-search.ts),
+// then captures into small tokens at a steady rate on the in-thread writer's code (batch-writer.ts,
+// catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts.
+// Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
+// REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one).
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sampleRequest, sampleToken } from '../core/store/store.contract.js';
+import { catchUpSchedule, createBatchWriter, toRow, type CatchUpParts, type WriteItem } from '../core/store/sqlite/batch-writer.js';
+import { createSqliteStore } from '../core/store/sqlite/index.js';
+
+const seedRows = Number(process.argv[2] ?? 200_000);
+const seconds = Number(process.argv[3] ?? 20);
+const rate = Number(process.argv[4] ?? 8_000);
+const TOKENS = 32;
+const LIMIT = 500;
+const dir = mkdtempSync(join(tmpdir(), 'measure-catchup-'));
+const file = process.env.REUSE ?? join(dir, 'capture.sqlite');
+
+if (!process.env.REUSE) {
+  const seeding = createSqliteStore(file, { writer: 'in-thread' });
+  const big = sampleToken({ request_limit: seedRows });
+  await seeding.tokens.create(big);
+  const insert = seeding.db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, hostname, method, user_agent, url, content_type,
+    body, size, query, headers, time, sorting, created_at, updated_at, files, output, errors, extra)
+    VALUES (?, ?, 'web', ?, 'localhost', 'POST', 'curl/8', ?, 'text/plain', ?, ?, ?, ?, 0.001, ?, ?, ?, '[]', '[]', '[]', '{}')`);
+  const now = Date.now();
+  const batch = seeding.db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const body = Buffer.from(`order ord-${i} status ${['paid', 'failed'][i % 2]} from customer${i % 5003}@example.com`);
+      const at = now - (seedRows - i) * 2_000;
+      insert.run(randomUUID(), big.uuid, `10.0.${(i >> 8) & 255}.${i & 255}`, `http://localhost/p/${i % 100}`, body, body.length,
+        JSON.stringify({ action: 'create' }), `{"content-type":["text/plain"],"x-trace":["t${i}"]}`, 1_700_000_000_000_000 + i, at, at);
+    }
+  });
+  const t0 = performance.now();
+  for (let i = 0; i < seedRows; i += 50_000) batch(i, Math.min(seedRows, i + 50_000));
+  await seeding.close();
+  await createSqliteStore(file, { writer: 'in-thread' }).close(); // catches the seed up (indexes)
+  console.log(`seeded ${seedRows} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s${process.env.KEEP ? `: kept ${file}` : ''}`);
+}
+
+// The store's own connection (settings, checkpointer thread), with the in-thread writer's code on it
+// (its own writer stays idle: these captures do not go through it).
+const store = createSqliteStore(file, { writer: 'in-thread' });
+const tokens = Array.from({ length: TOKENS }, () => sampleToken({ request_limit: LIMIT }));
+for (const t of tokens) await store.tokens.create(t);
+const writer = createBatchWriter(store.db);
+
+const log: Array<CatchUpParts & { wall: number }> = [];
+const timed = {
+  ...writer,
+  lastCatchUp: writer.lastCatchUp,
+  busyTimeoutMs: writer.busyTimeoutMs,
+  get caughtUp() {
+    return writer.caughtUp;
+  },
+  catchUp(wait?: boolean, maxRows?: number) {
+    const t = performance.now();
+    const n = writer.catchUp(wait, maxRows);
+    if (n) log.push({ ...writer.lastCatchUp, wall: performance.now() - t });
+    return n;
+  },
+};
+const schedule = catchUpSchedule(timed, () => {}, false, process.env.WHOLE !== '1');
+schedule.now();
+log.length = 0;
+
+// Steady captures: every ms, the captures due since the start, one commit per event-loop turn.
+const commits: number[] = [];
+const loopGaps: number[] = [];
+let sent = 0;
+const start = performance.now();
+let last = start;
+await new Promise<void>((done) => {
+  const tick = () => {
+    const t = performance.now();
+    loopGaps.push(t - last);
+    last = t;
+    if (t - start > seconds * 1000) return done();
+    const due = Math.floor(((t - start) / 1000) * rate) - sent;
+    if (due > 0) {
+      const items: WriteItem[] = [];
+      for (let i = 0; i < due; i++) items.push({ row: toRow(sampleRequest(tokens[(sent + i) % TOKENS]!.uuid, { body: Buffer.from(`capture ${sent + i} hello`) })), limit: LIMIT });
+      const c = performance.now();
+      const n = writer.commit(items, false).length;
+      commits.push(performance.now() - c);
+      sent += n;
+      if (n) schedule.committed(n);
+    }
+    setTimeout(tick, 1);
+  };
+  tick();
+});
+schedule.now(true);
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : 0;
+};
+const row = (name: string, xs: number[]) =>
+  console.log(`${name.padEnd(8)} p50 ${q(xs, 0.5).toFixed(1).padStart(6)}  p90 ${q(xs, 0.9).toFixed(1).padStart(6)}  p99 ${q(xs, 0.99).toFixed(1).padStart(6)}  max ${Math.max(0, ...xs).toFixed(1).padStart(6)}  sum ${(xs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s`);
+console.log(`${sent} captures in ${seconds} s into ${TOKENS} tokens (limit ${LIMIT}) beside ${seedRows} rows; ${log.length} catch-ups (ms):`);
+row('rows', log.map((l) => l.rows));
+for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'trims'] as const) row(k, log.map((l) => l[k]));
+row('commit', commits);
+row('loopgap', loopGaps);
+console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));
+await store.close();
+if (!process.env.REUSE && !process.env.KEEP) rmSync(dir, { recursive: true, force: true });
