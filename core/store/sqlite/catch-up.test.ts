@@ -198,6 +198,28 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it('catches up in chunks of at most maxRows, counting, trimming to the capture\'s limit and indexing as in one', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    const items = Array.from({ length: 300 }, (_, i) => item(i % 3 ? a : b, 150));
+    writer.commit(items.slice(0, 200));
+    const chunks: number[] = [];
+    while (chunks.push(writer.catchUp(true, 64)!) && !writer.caughtUp) {
+      // Captures committed between chunks join the catch-up.
+      if (chunks.length === 2) writer.commit(items.slice(200));
+    }
+    expect(chunks).toEqual([64, 64, 64, 64, 44]);
+    expect(pendingCount(db)).toBe(0);
+    // a: 200 captures, trimmed to the capture's limit (150), not the token's stored one.
+    expect(stats(a)).toEqual({ n: 150, latest: items[299]!.row[0] });
+    expect(stats(b)).toEqual({ n: 100, latest: items[297]!.row[0] });
+    expect([keys(a), keys(b)]).toEqual([150, 100]);
+    expect(db.prepare('SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid').pluck().get()).toBe(250);
+    expect(writer.catchUp(true, 64)).toBe(0);
+    db.close();
+  });
+
   it('rejects captures of a token another connection deleted since its last batch', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
