@@ -7,6 +7,7 @@ import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
+import { deepFreeze } from '../workflows/steps-cache.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
 import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '../sdk/index.js';
 import { MAILER, type Mailer } from '../sdk/mail.js';
@@ -15,7 +16,7 @@ import { runOwner, runServices, servicesWith } from './services.js';
 import { FailureTracker } from './failures.js';
 import { ACTIONS, ACTION_TYPES, DATABASES, ERROR_LOG, GLOBALS, JOBS, MAILER as MAILER_KEY, PROVIDERS, SECRETS, TEMPLATES, WORKFLOWS } from '../service-keys.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
-import { runChain } from './runner.js';
+import { runChain, type ChainAction } from './runner.js';
 import type { ParameterSecrets } from './secret-params.js';
 import type { ActionRuntime } from './runtime.js';
 import { createPluginsModule } from './plugins.module.js';
@@ -37,6 +38,23 @@ function openSecrets(secrets: ParameterSecrets, step: Step): Step & { unavailabl
     if (!(e instanceof SealError)) throw e;
     return { ...step, unavailable: `A secret parameter cannot be used: ${e.message}` };
   }
+}
+
+/**
+ * A step as the runner takes it (secrets opened), kept for a frozen step: the steps cache shares one
+ * frozen step between a token's captures for up to its TTL, so each is opened and copied once, not
+ * per run. `order` is its place in the run, so a step seen at another place is made again.
+ */
+const chainActions = new WeakMap<Step, ChainAction>();
+
+function chainActionOf(secrets: ParameterSecrets, step: Step, order: number): ChainAction {
+  const kept = Object.isFrozen(step) ? chainActions.get(step) : undefined;
+  if (kept?.order === order) return kept;
+  const s = openSecrets(secrets, step);
+  const action: ChainAction = { uuid: s.id, type: s.type, order, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action, unavailable: s.unavailable };
+  // Frozen like the step (opened parameters too): every run of the token shares it.
+  if (Object.isFrozen(step)) chainActions.set(step, deepFreeze(action));
+  return action;
 }
 
 /** The modules the runtime cannot run without, for a server started with the actions module alone. */
@@ -107,7 +125,7 @@ export function createActionsModule(): ServiceModule {
           const expanded = await templates.expand(token.user_id, chainSteps);
           // Deferred loading: opening secrets and running need each type's plugin (a flag check once all are in).
           if (registry.deferred) await registry.ready(expanded.map((s) => s.type));
-          const steps = expanded.map((s) => openSecrets(secrets, s));
+          const actions = expanded.map((s, i) => chainActionOf(secrets, s, i + 1));
           // The chain's own services (global variables, clock, logger) are the server's; each action gets its plugin's.
           const pluginServices = servicesPerPlugin(runOwner(token), opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS);
           const services = pluginServices(container);
@@ -122,7 +140,7 @@ export function createActionsModule(): ServiceModule {
             token: { ...token, default_status: start.status, default_content: String(start.content), default_content_type: start.contentType },
             request,
             rawBody: record.body,
-            actions: steps.map((s, i) => ({ uuid: s.id, type: s.type, order: i + 1, parameters: s.parameters, disabled: s.disabled, condition: s.condition, condition_action: s.condition_action, unavailable: s.unavailable })),
+            actions,
             services,
             pluginServices,
             registry,

@@ -15,7 +15,8 @@ export interface StepsCache {
   forget(tokenId: string): void;
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything it holds (shared cached data: no run may change it). */
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
