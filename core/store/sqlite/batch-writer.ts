@@ -66,12 +66,16 @@ const CATCH_UP_ROWS = 10_000;
 
 /**
  * A chunked catch-up's aim per transaction (the event loop's writer): it holds the loop, and every
- * capture behind it, that long. 2,500 rows in one transaction held it 190-270 ms (measure-catchup.ts).
+ * capture behind it, that long: 1,000-3,000 rows in one held it 80-300 ms (measure-catchup.ts). Shorter
+ * chunks cost more in all (each transaction writes every touched token's index pages and a text index
+ * segment): at 10 ms, 65% more catch-up time than whole catch-ups; at 25 ms, about as much.
  */
-export const CATCH_UP_CHUNK_MS = 10;
+export const CATCH_UP_CHUNK_MS = 25;
 /** A chunk's bounds in rows, whatever the measured cost per row. */
 const CHUNK_MIN_ROWS = 64;
 const CHUNK_FIRST_ROWS = 128;
+/** A chunk takes at least this share of the captures behind (1/n). */
+const CHUNK_BACKLOG_SHARE = 4;
 
 /** Per item of a batch: null when committed, else why it was not. */
 export type WriteOutcome = null | { gone: true } | { gone: false; error: unknown };
@@ -190,7 +194,10 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
     nextChunk = null;
     try {
       // Waiting (closing) finishes the catch-up at once: nothing else is to run meanwhile.
-      const max = chunked && !wait ? chunkRows : Number.MAX_SAFE_INTEGER;
+      // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
+      // token's index pages, its counters, a text index segment) that small chunks pay too often to
+      // keep up with a steady 8,000 captures/s.
+      const max = chunked && !wait ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
       const t0 = performance.now();
       const n = writer.catchUp(wait, max);
       if (n === null) {
