@@ -62,27 +62,39 @@ function runtimeDefaults(): ServiceModule[] {
   return [createPluginsModule(), createGlobalsModule(), createDatabasesModule(), createProvidersModule(), createWorkflowsModule(), createTemplatesModule()];
 }
 
+/** An HTTP client whose requests get `timeoutMs` unless they set their own. */
+function timedClient(http: HttpClient, timeoutMs: number): HttpClient {
+  const withTimeout = (req: HttpRequest): HttpRequest => ({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs });
+  const timed: HttpClient = { request: (req) => http.request(withTimeout(req)) };
+  if (http.session) {
+    const session = http.session.bind(http);
+    timed.session = () => {
+      const s = session();
+      return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
+    };
+  }
+  return timed;
+}
+
+/**
+ * The `own` part of withHttpTimeout's services: a class, so each run's costs one small object (an
+ * object literal with a getter is built the slow way, every run); the client is made when an action
+ * first reads it: most chains send no request.
+ */
+class TimedHttp {
+  #timed: HttpClient | undefined;
+  constructor(
+    private readonly services: Services,
+    private readonly timeoutMs: number,
+  ) {}
+  get http(): HttpClient {
+    return (this.#timed ??= timedClient(this.services.http, this.timeoutMs));
+  }
+}
+
 /** Services with a default timeout on the actions' HTTP requests (15 s inline, 60 s queued: the seed's limits). */
 function withHttpTimeout(services: Services, timeoutMs: number): Services {
-  const withTimeout = (req: HttpRequest): HttpRequest => ({ ...req, timeoutMs: req.timeoutMs ?? timeoutMs });
-  const timedClient = (http: HttpClient): HttpClient => {
-    const timed: HttpClient = { request: (req) => http.request(withTimeout(req)) };
-    if (http.session) {
-      const session = http.session.bind(http);
-      timed.session = () => {
-        const s = session();
-        return { request: (req) => s.request(withTimeout(req)), close: () => s.close() };
-      };
-    }
-    return timed;
-  };
-  // Made when an action first reads it: most chains send no request.
-  let timed: HttpClient | undefined;
-  return servicesWith(services, {
-    get http() {
-      return (timed ??= timedClient(services.http));
-    },
-  });
+  return servicesWith(services, new TimedHttp(services, timeoutMs));
 }
 
 export function createActionsModule(): ServiceModule {
