@@ -4,9 +4,9 @@
 // account's entry at once (actions' writes in core/actions/services.ts, the API's in
 // core/http/globals/globals.router.ts); another process sharing the store, or a direct write to
 // the store (an import), is seen within `ttlMs`.
+import { createFreshCache } from '../util/fresh-cache.js';
 import type { Clock } from '../util/time.js';
 
-const MAX_ENTRIES = 10_000;
 export const GLOBALS_CACHE_TTL_MS = 1000;
 
 export interface GlobalsCache {
@@ -17,27 +17,8 @@ export interface GlobalsCache {
 }
 
 export function createGlobalsCache(clock: Pick<Clock, 'now'>, ttlMs = GLOBALS_CACHE_TTL_MS): GlobalsCache {
-  const entries = new Map<string, { values: Readonly<Record<string, string>>; until: number }>();
-  // Bumped by every forget: a read that started before a change is not kept after it.
-  let generation = 0;
-  return {
-    async all(owner, load) {
-      const now = clock.now();
-      const hit = entries.get(owner);
-      if (hit && hit.until > now) return hit.values;
-      const started = generation;
-      const values = Object.freeze(await load());
-      if (started === generation) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(owner, { values, until: now + ttlMs });
-      }
-      return values;
-    },
-    forget(owner) {
-      generation++;
-      entries.delete(owner);
-    },
-  };
+  const cache = createFreshCache<Readonly<Record<string, string>>>(clock, ttlMs, Object.freeze);
+  return { all: (owner, load) => cache.get(owner, load), forget: (owner) => cache.forget(owner) };
 }
 
 /** One cache per store repository (a process may run several stores: tests, imports). */

@@ -3,10 +3,9 @@
 // (core/capture/token-cache.ts), changes made through this process drop the entry at once
 // (`forget`, called by the workflow service when it saves); another process sharing the store is
 // seen within `ttlMs`. Cached steps are frozen: every capture of the token shares them.
+import { createFreshCache } from '../util/fresh-cache.js';
 import type { Clock } from '../util/time.js';
 import type { Step } from './document.js';
-
-const MAX_ENTRIES = 10_000;
 
 export interface StepsCache {
   /** The token's steps, read with `load` unless a fresh copy is kept. */
@@ -25,25 +24,5 @@ export function deepFreeze<T>(value: T): T {
 }
 
 export function createStepsCache(clock: Pick<Clock, 'now'>, ttlMs = 1000): StepsCache {
-  const entries = new Map<string, { steps: Step[]; until: number }>();
-  // Bumped by every forget: a read that started before a change is not kept after it.
-  let generation = 0;
-  return {
-    async get(tokenId, load) {
-      const hit = entries.get(tokenId);
-      const now = clock.now();
-      if (hit && hit.until > now) return hit.steps;
-      const started = generation;
-      const steps = deepFreeze(await load());
-      if (started === generation) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(tokenId, { steps, until: now + ttlMs });
-      }
-      return steps;
-    },
-    forget(tokenId) {
-      generation++;
-      entries.delete(tokenId);
-    },
-  };
+  return createFreshCache<Step[]>(clock, ttlMs, deepFreeze);
 }
