@@ -70,6 +70,13 @@ export const ConfigSchema = z.object({
    * seed's cap; a self-hosted operator may allow up to 1,000,000 (disk and export time grow with it).
    */
   MAX_REQUEST_LIMIT: int(1, 1_000_000).default(10_000),
+  /**
+   * SQLite: tokens whose request_limit is above this get a search index (method, type, ip, date,
+   * size and note keys, and a trigram full-text index of bodies, headers and query strings),
+   * written with every capture; the others are searched by reading their rows, off the event loop
+   * (a few ms for 10,000). 0 indexes every token, at about half the capture throughput.
+   */
+  SEARCH_INDEX_ABOVE: int(0, 1_000_000).default(10_000),
   TOKEN_CREATE_PER_MIN_FREE: int(1, 10_000_000).default(10),
   TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
   OUTBOUND_ALLOW_PRIVATE: bool.default(true),

@@ -57,6 +57,12 @@ const timed = {
   get caughtUp() {
     return writer.caughtUp;
   },
+  get filling() {
+    return writer.filling;
+  },
+  get open() {
+    return writer.open;
+  },
   catchUp(wait?: boolean, maxRows?: number) {
     const t = performance.now();
     const n = writer.catchUp(wait, maxRows);
@@ -107,7 +113,7 @@ const row = (name: string, xs: number[]) =>
   console.log(`${name.padEnd(8)} p50 ${q(xs, 0.5).toFixed(1).padStart(6)}  p90 ${q(xs, 0.9).toFixed(1).padStart(6)}  p99 ${q(xs, 0.99).toFixed(1).padStart(6)}  max ${Math.max(0, ...xs).toFixed(1).padStart(6)}  sum ${(xs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s`);
 console.log(`${sent} captures in ${seconds} s into ${TOKENS} tokens (limit ${LIMIT}) beside ${seedRows} rows; ${log.length} catch-ups (ms):`);
 row('rows', log.map((l) => l.rows));
-for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'trims'] as const) row(k, log.map((l) => l[k]));
+for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'fill', 'trims'] as const) row(k, log.map((l) => l[k]));
 row('commit', commits);
 row('loopgap', loopGaps);
 console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));

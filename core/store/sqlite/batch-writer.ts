@@ -61,6 +61,14 @@ const CATCH_UP_MS = 100;
 /** request_text entries each catch-up checks for a deleted request (the purge's bound: about 1 ms). */
 export const TEXT_PURGE_SCAN = 1_000;
 
+/** Requests each catch-up adds to the search index of a token being filled (about 25 ms). */
+export const FILL_ROWS = 500;
+
+/** What search_keys holds of a request, from its row (migrations 21-23). */
+const SEARCH_KEY_COLUMNS = 'token_id, sorting, seq, method, type, ip, created_at, size, CASE WHEN length(note) > 0 THEN 1 END';
+/** What request_text holds of a request: its body as text, its headers' and its query string's JSON. */
+const TEXT_COLUMNS = 'seq, CAST(body AS TEXT), headers, query';
+
 /** Captures that make a catch-up due at once, whatever the time. */
 const CATCH_UP_ROWS = 10_000;
 
@@ -135,6 +143,15 @@ export interface BatchWriter {
   readonly busyTimeoutMs: number;
   /** Where the last catch-up's time went (diagnostics: scripts/measure-catchup.ts). */
   readonly lastCatchUp: CatchUpParts;
+  /**
+   * Whether a token's search index waits to be filled (search_tokens): each whole catch-up fills
+   * FILL_ROWS more, and the schedule keeps catching up until none is left.
+   */
+  readonly filling: boolean;
+  /** A token was listed in search_tokens on some connection: look for fills again. */
+  fillWanted(): void;
+  /** Whether the connection is open (a schedule stops once it is closed). */
+  readonly open: boolean;
 }
 
 /** A catch-up's rows and milliseconds per part. */
@@ -142,8 +159,11 @@ export interface CatchUpParts {
   rows: number;
   keys: number;
   ids: number;
+  /** The search index's keys and text (search_keys, request_text), for the tokens in search_tokens. */
   text: number;
   purge: number;
+  /** Filling a token's search index (search_tokens.fill_st). */
+  fill: number;
   trims: number;
 }
 
@@ -161,6 +181,8 @@ export interface CatchUpSchedule {
   now(wait?: boolean): void;
   /** Captures committed and not caught up yet. */
   readonly behind: number;
+  /** A token was listed for the search index (search_tokens): fill it on the schedule. */
+  fill(): void;
 }
 
 /**
@@ -192,6 +214,7 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
     timer = null;
     if (nextChunk) clearImmediate(nextChunk);
     nextChunk = null;
+    if (!writer.open) return;
     try {
       // Waiting (closing) finishes the catch-up at once: nothing else is to run meanwhile.
       // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
@@ -222,9 +245,15 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
       later();
     }
     busySince = 0;
+    // A token's search index to fill: a step per catch-up, one every CATCH_UP_MS meanwhile.
+    if (writer.filling) later();
     caught();
   }
   return {
+    fill() {
+      writer.fillWanted();
+      later();
+    },
     committed(n) {
       behind += n;
       if (behind >= CATCH_UP_ROWS) now();
@@ -248,15 +277,38 @@ export function createBatchWriter(db: Database): BatchWriter {
     'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?',
   );
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
-  const addKeys = db.prepare(
-    `INSERT INTO request_keys (tk, st, sq, km, kty, kip, kca, ksz, kn)
-      SELECT token_id, sorting, seq, method, type, ip, created_at, size, CASE WHEN length(note) > 0 THEN 1 END
-      FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq`,
+  const addKeys = db.prepare('INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
+  // The search index (migration 23): only for the tokens in search_tokens, the few that need it.
+  const searching = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM search_tokens)').pluck();
+  const SEARCHED = 'token_id IN (SELECT tk FROM search_tokens)';
+  const addSearchKeys = db.prepare(
+    `INSERT INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz, kn) SELECT ${SEARCH_KEY_COLUMNS}
+      FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED} ORDER BY token_id, sorting, seq`,
   );
-  // The full-text index (migrations 21, 22): the body (content, bare words), the headers' and the query string's JSON text.
-  const addText = db.prepare(
-    'INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE seq > ? AND seq <= ?',
+  // The full-text index: the body (content, bare words), the headers' and the query string's JSON text.
+  const addText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
+  // A token listed with requests already: filled FILL_ROWS at a time, newest first, from where the
+  // last fill stopped. OR IGNORE: a request the catch-up indexed meanwhile (its text too) is skipped.
+  const nextFill = db.prepare<[], { tk: string; fill_st: number; fill_sq: number }>('SELECT tk, fill_st, fill_sq FROM search_tokens WHERE fill_st IS NOT NULL LIMIT 1');
+  const fillKeys = db.prepare<[string, number, number, number], { st: number; sq: number }>(
+    'SELECT st, sq FROM request_keys WHERE tk = ? AND (st, sq) < (?, ?) ORDER BY st DESC, sq DESC LIMIT ?',
   );
+  const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz, kn) SELECT ${SEARCH_KEY_COLUMNS} FROM requests WHERE seq = ?`);
+  const fillText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq = ?`);
+  const setFill = db.prepare('UPDATE search_tokens SET fill_st = ?, fill_sq = ? WHERE tk = ?');
+  /** Whether a token waits for its fill (unknown at first: yes). */
+  let filling = true;
+  function fillStep(): void {
+    const f = nextFill.get();
+    if (f) {
+      const keys = fillKeys.all(f.tk, f.fill_st, f.fill_sq, FILL_ROWS);
+      for (const k of keys) if (fillKey.run(k.sq).changes) fillText.run(k.sq);
+      const last = keys.at(-1);
+      if (keys.length === FILL_ROWS && last) setFill.run(last.st, last.sq, f.tk);
+      else setFill.run(null, null, f.tk);
+    }
+    filling = nextFill.get() !== undefined;
+  }
   // Deleting a request leaves its request_text entry (deleting it there would cost trimming ~0.5 ms
   // a row): each catch-up looks at the next TEXT_PURGE_SCAN entries after where the last one
   // stopped and removes those whose request is gone, wrapping around at the end.
@@ -376,7 +428,7 @@ export function createBatchWriter(db: Database): BatchWriter {
     return { touched: out, last, rows };
   }
 
-  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, trims: 0 };
+  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0 };
   /** Whether the running (last) catch-up takes every pending row. */
   let whole = true;
   const catchUp = db.transaction((maxRows: number): number => {
@@ -397,8 +449,12 @@ export function createBatchWriter(db: Database): BatchWriter {
       ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
       whole = rows < maxRows;
     }
-    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.trims = 0;
-    if (to <= from) return 0;
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = 0;
+    if (to <= from) {
+      if (whole && filling) fillStep();
+      parts.fill = lap();
+      return 0;
+    }
     const keys = addKeys.run(from, to).changes;
     let expected = 0;
     for (const t of touched.values()) expected += t.added;
@@ -407,12 +463,17 @@ export function createBatchWriter(db: Database): BatchWriter {
     parts.keys = lap();
     addIds.run(from, to);
     parts.ids = lap();
-    addText.run(from, to);
+    if (searching.get()) {
+      addSearchKeys.run(from, to);
+      addText.run(from, to);
+    }
     setWatermark.run(to);
     parts.text = lap();
     // Once per catch-up (its last chunk): the scan costs about 2 ms whatever the chunk's size.
     if (whole) purgeText();
     parts.purge = lap();
+    if (whole && filling) fillStep();
+    parts.fill = lap();
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
       const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
@@ -457,6 +518,15 @@ export function createBatchWriter(db: Database): BatchWriter {
   return {
     busyTimeoutMs,
     lastCatchUp: parts,
+    get filling() {
+      return filling;
+    },
+    fillWanted() {
+      filling = true;
+    },
+    get open() {
+      return db.open;
+    },
     commit(batch, wait = true) {
       try {
         const outcomes = attempt(() => storeTx(batch), wait);

@@ -23,6 +23,8 @@ export interface CaptureWriter {
   sync(): Promise<void>;
   /** Commits everything queued, then stops (call it before closing the store's connection). */
   close(): Promise<void>;
+  /** A token was listed for the search index (search_tokens, migration 23): fill it in the background. */
+  fillSearchIndex(): void;
   /** Tests and diagnostics: which writer is in use now. */
   readonly mode: 'in-thread' | 'worker';
   /** Told about every committed batch: how many captures, how long the commit took (metrics). */
@@ -134,6 +136,9 @@ export function inThreadWriter(db: Database): CaptureWriter {
         syncs.push(resolve);
         catchUp.now();
       });
+    },
+    fillSearchIndex() {
+      catchUp.fill();
     },
     async close() {
       // Closing may wait for the lock (busy_timeout), as any statement on the connection does.
@@ -281,6 +286,10 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
         keepAlive();
         worker.postMessage({ t: 'sync' } satisfies ToWriter);
       });
+    },
+    fillSearchIndex() {
+      if (fallback) fallback.fillSearchIndex();
+      else if (!stopping) worker.postMessage({ t: 'fill' } satisfies ToWriter);
     },
     close() {
       if (stopping) return stopping;

@@ -18,13 +18,16 @@ let n = 0;
 const tmp = () => path.join(dir, `c-${++n}.sqlite`);
 const page = { page: 1, perPage: 1000, sorting: 'oldest' as const };
 
-/** A migrated database file with these tokens, and a batch writer on its connection. */
-function writerOn(file: string, tokens: string[]) {
+/**
+ * A migrated database file with these tokens, and a batch writer on its connection. Tokens allowed
+ * more than 10,000 requests have a search index (migration 23).
+ */
+function writerOn(file: string, tokens: string[], requestLimit?: number) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   migrate(db);
   const t = sqliteTokens(db);
-  for (const uuid of tokens) void t.create(sampleToken({ uuid }));
+  for (const uuid of tokens) void t.create(sampleToken({ uuid, ...(requestLimit ? { request_limit: requestLimit } : {}) }));
   return { db, writer: createBatchWriter(db) };
 }
 
@@ -169,8 +172,8 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
 });
 
 describe('batch writer catch-up', () => {
-  function caughtUpWriter(file: string, tokens: string[]) {
-    const { db, writer } = writerOn(file, tokens);
+  function caughtUpWriter(file: string, tokens: string[], requestLimit?: number) {
+    const { db, writer } = writerOn(file, tokens, requestLimit);
     writer.catchUp();
     const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid);
     const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE tk = ?').get(uuid) as { n: number }).n;
@@ -201,7 +204,8 @@ describe('batch writer catch-up', () => {
   it('catches up in chunks of at most maxRows, counting, trimming to the capture\'s limit and indexing as in one', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
-    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    // Search-indexed tokens (above 10,000), so the chunks write their full-text entries too.
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b], 100_000);
     const items = Array.from({ length: 300 }, (_, i) => item(i % 3 ? a : b, 150));
     writer.commit(items.slice(0, 200));
     const chunks: number[] = [];

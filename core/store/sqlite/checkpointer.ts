@@ -80,9 +80,11 @@ export function startCheckpointer(db: Database, file: string, everyMs = 500, onF
     w.on('exit', fallBack);
     return w;
   };
-  // Until the WAL passes startBytes, a stat per tick is all this costs.
+  // Until the WAL passes startBytes, a stat per tick is all this costs. A WAL bound below it
+  // starts the worker at the bound, which it must keep.
+  const startAt = Math.min(startBytes, walLimitBytes);
   const probe = setInterval(() => {
-    if (walSize(file) < startBytes) return;
+    if (walSize(file) < startAt) return;
     clearInterval(probe);
     worker = spawn();
   }, everyMs);

@@ -4,7 +4,7 @@
 // (reader-pool.ts), pausing between chunks so that the capture writer, waiting on busy_timeout,
 // takes the lock; on the main connection (':memory:') they yield to the event loop instead.
 import type { Database } from 'better-sqlite3';
-import { fromFor, KEYED, type FilterPlan } from './request-reads.js';
+import { fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
 /**
  * Each deletion transaction aims at this long: what a capture commit may wait behind. The rows per
@@ -80,7 +80,8 @@ async function lockedChunk<T>(db: Database, fn: () => T, pause: ChunkPause): Pro
  * counter; the latest request is refreshed at the end. `read` and `write` may be one connection.
  * Returns how many were deleted.
  */
-export async function deleteMatching(read: Database, write: Database, w: FilterPlan, pause: ChunkPause): Promise<number> {
+export async function deleteMatching(read: Database, write: Database, plans: FilterPlans, pause: ChunkPause): Promise<number> {
+  const w = pickFilter(read, plans);
   const matches = read.prepare<unknown[], { st: number; sq: number }>(
     `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`,
   );

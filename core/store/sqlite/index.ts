@@ -21,6 +21,7 @@ import { migrate } from './migrations.js';
 import { inThreadReads, threadedReads } from './reader-pool.js';
 import { sqliteRequests } from './requests.js';
 import { sqliteSchedules } from './schedules.js';
+import { DEFAULT_SEARCH_INDEX_ABOVE, setSearchIndexAbove } from './search-tokens.js';
 import { sqliteTokens } from './tokens.js';
 import { sqliteTransfer } from './transfer.js';
 import { sqliteUsers } from './users.js';
@@ -44,6 +45,8 @@ export interface SqliteOptions {
   walLimitBytes?: number;
   /** Large bodies in files (core/store/bodies); default: in the rows. */
   bodyFiles?: BodyFilesOptions;
+  /** Tokens allowed more requests than this get a search index (SEARCH_INDEX_ABOVE, search-tokens.ts). */
+  searchIndexAbove?: number;
 }
 
 /** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
@@ -78,6 +81,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const walLimitBytes = opts.walLimitBytes ?? WAL_LIMIT_BYTES;
   db.pragma(`journal_size_limit = ${walLimitBytes}`);
   migrate(db);
+  // Before the writer starts: its first catch-up fills the tokens listed here.
+  setSearchIndexAbove(db, opts.searchIndexAbove ?? DEFAULT_SEARCH_INDEX_ABOVE);
   const onFile = file !== ':memory:';
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
@@ -98,7 +103,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     db,
     writer,
     users: sqliteUsers(db),
-    tokens: sqliteTokens(db, () => writer.sync(), reads),
+    tokens: sqliteTokens(db, () => writer.sync(), reads, () => writer.fillSearchIndex()),
     requests: bodyFiles ? bodyFiles.wrap(requests) : requests,
     bodyFiles,
     counters: sqliteCounters(db),

@@ -10,7 +10,7 @@ import { ADMIN_KEY, startTestServer, type TestServer } from '../../../test/helpe
 import { parseQuery } from '../query/index.js';
 import { createSqliteStore } from './index.js';
 import { readerPool } from './reader-pool.js';
-import { planFilter, planList } from './request-reads.js';
+import { planFilters, planList } from './request-reads.js';
 
 const ROWS = 100_000;
 const MEASURE_MS = 15_000;
@@ -162,7 +162,7 @@ describe('reader pool', () => {
       expect(page.total).toBe(5_000);
       expect(page.items.map((r) => r.body)).toEqual([Buffer.from('b0'), Buffer.from('b1'), Buffer.from('b2')]);
       expect(Buffer.isBuffer(page.items[0]!.body)).toBe(true);
-      const deleting = pool.deleteMatching(planFilter(token, {}));
+      const deleting = pool.deleteMatching(planFilters(token, {}));
       await new Promise((r) => setTimeout(r, 20));
       await pool.close();
       const deleted = await deleting;

@@ -5,14 +5,14 @@
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { deleteMatching, deleteTokenRequests, yieldToLoop } from './chunks.js';
-import { readList, type FilterPlan, type ListPlan, type ListResult } from './request-reads.js';
+import { readList, type FilterPlans, type ListPlan, type ListResult } from './request-reads.js';
 import type { FromReader, ReaderAnswers, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
 import { startThread } from './threads.js';
 
 export interface RequestReads {
   list(plan: ListPlan): Promise<ListResult>;
   /** Chunked: see chunks.ts. */
-  deleteMatching(plan: FilterPlan): Promise<number>;
+  deleteMatching(plans: FilterPlans): Promise<number>;
   deleteTokenRequests(tokenId: string): Promise<number>;
   /** Lets running deletions stop after their chunk, then stops the threads. */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 // Messages between the store (main thread) and a reader thread (reader-worker.ts).
-import type { FilterPlan, ListPlan, ListResult } from './request-reads.js';
+import type { FilterPlans, ListPlan, ListResult } from './request-reads.js';
 
 export interface ReaderData {
   file: string;
@@ -11,7 +11,7 @@ export interface ReaderData {
 
 export type ReaderJob =
   | { op: 'list'; plan: ListPlan }
-  | { op: 'deleteMatching'; plan: FilterPlan }
+  | { op: 'deleteMatching'; plan: FilterPlans }
   | { op: 'deleteTokenRequests'; tokenId: string };
 
 /** What each job answers. */

@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { compileSql, matchText, textDriver, type IndexedText, type QueryNode } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
 import type { RequestFilter, RequestListOptions, RequestRecord } from '../types.js';
+import { searchIndexed } from './search-tokens.js';
 
 type Row = Record<string, unknown>;
 
@@ -53,40 +54,68 @@ export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
   UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
 
 /**
- * A token's requests under a filter, as SQL over the token index `k`: joined to `requests r` only
- * when `needsRow` (the filter reads a column the index lacks).
+ * The index a filter walks: request_keys (every request: token, sorting, seq), or search_keys, the
+ * search index of the tokens that have one (search-tokens.ts), which also carries method, type,
+ * ip, created_at, size and note.
+ */
+export type KeyTable = 'request_keys' | 'search_keys';
+
+/**
+ * A token's requests under a filter, as SQL over the token index `k` (`keys`): joined to
+ * `requests r` only when `needsRow` (the filter reads a column the index lacks).
  */
 export interface FilterPlan {
   tokenId: string;
+  keys: KeyTable;
   sql: string;
   params: unknown[];
   filtered: boolean;
   needsRow: boolean;
 }
 
-export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode): FilterPlan {
+/**
+ * A filter over search_keys (with its full-text candidates), or with `indexed` false over
+ * request_keys, reading each of the token's rows: the same requests either way.
+ */
+export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode, indexed = true): FilterPlan {
   const parts = ['k.tk = ?'];
   const params: unknown[] = [tokenId];
   let needsRow = false;
+  const created = indexed ? 'k.kca' : 'r.created_at';
   if (f.dateFrom != null) {
-    parts.push('k.kca >= ?');
+    parts.push(`${created} >= ?`);
     params.push(f.dateFrom);
   }
   if (f.dateTo != null) {
-    parts.push('k.kca <= ?');
+    parts.push(`${created} <= ?`);
     params.push(f.dateTo);
   }
   if (f.query) {
-    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: true, driven });
+    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: indexed, driven: indexed ? driven : undefined });
     parts.push(`(${c.sql})`);
     params.push(...c.params);
     needsRow = c.needsRow;
   }
-  return { tokenId, sql: parts.join(' AND '), params, filtered: parts.length > 1, needsRow };
+  const filtered = parts.length > 1;
+  return { tokenId, keys: indexed ? 'search_keys' : 'request_keys', sql: parts.join(' AND '), params, filtered, needsRow: needsRow || (!indexed && filtered) };
 }
 
-/** The FROM clause a filter needs: the token index alone, or joined to the rows. */
-export const fromFor = (w: { needsRow: boolean }): string => (w.needsRow ? KEYED : 'request_keys k');
+/** A filter planned both ways; which one runs depends on the token's index when it runs (pickFilter). */
+export interface FilterPlans {
+  indexed: FilterPlan;
+  plain: FilterPlan;
+}
+
+export function planFilters(tokenId: string, f: RequestFilter): FilterPlans {
+  const now = f.now ?? Date.now();
+  return { indexed: planFilter(tokenId, { ...f, now }), plain: planFilter(tokenId, { ...f, now }, undefined, false) };
+}
+
+/** The plan for the token as `db` sees it now: through its search index once it has a filled one. */
+export const pickFilter = (db: Database, plans: FilterPlans): FilterPlan => (searchIndexed(db, plans.indexed.tokenId) ? plans.indexed : plans.plain);
+
+/** The FROM clause a filter needs: its index alone, or joined to the rows. */
+export const fromFor = (w: { keys: KeyTable; needsRow: boolean }): string => (w.needsRow ? `${w.keys} k CROSS JOIN requests r ON r.seq = k.sq` : `${w.keys} k`);
 
 /**
  * Starting from the trigram index (a search with a term it holds, textDriver()): its candidates and
@@ -124,7 +153,10 @@ export function planRowFilter(tokenId: string, f: RequestFilter): RowFilterPlan 
 const SORT_CANDIDATES_BELOW = 2_000;
 
 export interface ListPlan {
+  /** Through the search index (the token has a filled one), with `match`, `rows` and `text`. */
   where: FilterPlan;
+  /** Otherwise: reading the token's rows. */
+  plain: FilterPlan;
   /** The trigram MATCH expression when an indexed term drives the search (textDriver). */
   match: string | null;
   /** With `match`: the filter over the candidates' rows. */
@@ -141,6 +173,7 @@ export function planList(tokenId: string, opts: RequestListOptions): ListPlan {
   const driver = opts.query ? textDriver(opts.query, now) : null;
   return {
     where: planFilter(tokenId, { ...opts, now }, driver?.node),
+    plain: planFilter(tokenId, { ...opts, now }, undefined, false),
     match: driver?.match ?? null,
     rows: driver ? planRowFilter(tokenId, { ...opts, now }) : null,
     text: driver?.text ?? null,
@@ -197,8 +230,11 @@ function narrowMatch(db: Database, text: IndexedText): string {
 
 /** Runs a planned list on `db`: the total (bounded when filtered) and the page. */
 export function readList(db: Database, plan: ListPlan): ListResult {
-  const { where: w, rows: rw, dir } = plan;
-  const match = plan.text ? narrowMatch(db, plan.text) : plan.match;
+  const { dir } = plan;
+  const indexed = searchIndexed(db, plan.where.tokenId);
+  const w = indexed ? plan.where : plan.plain;
+  const rw = indexed ? plan.rows : null;
+  const match = !indexed ? null : plan.text ? narrowMatch(db, plan.text) : plan.match;
   const bound = (from: string, sql: string, params: unknown[]): number =>
     (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${sql} LIMIT ?)`).get(...params, COUNT_BOUND + 1) as { n: number }).n;
   let total: number;

@@ -3,7 +3,7 @@ import type { RequestRepo } from '../types.js';
 import { json } from './batch-writer.js';
 import { inThreadWriter, type CaptureWriter } from './capture-writer.js';
 import { inThreadReads, type RequestReads } from './reader-pool.js';
-import { KEYED, planFilter, planList, SEQ_OF_UUID, toRecord } from './request-reads.js';
+import { KEYED, planFilters, planList, SEQ_OF_UUID, toRecord } from './request-reads.js';
 
 export { SEQ_OF_UUID, toRecord };
 
@@ -76,7 +76,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
     },
     async deleteMany(tokenId, filter) {
       await writer.sync();
-      return reads.deleteMatching(planFilter(tokenId, filter));
+      return reads.deleteMatching(planFilters(tokenId, filter));
     },
     async getFile(tokenId, requestUuid, fileId) {
       return file.get({ t: tokenId, u: requestUuid, f: fileId }) ?? null;

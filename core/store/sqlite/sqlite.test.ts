@@ -12,6 +12,10 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 runStoreContract('sqlite in memory', async () => createSqliteStore(':memory:'));
 runStoreContract('sqlite file (WAL, checkpoints on a worker)', async () => createSqliteStore(path.join(dir, `contract-${Date.now()}.sqlite`)));
 runStoreContract('sqlite file, writer thread', async () => createSqliteStore(path.join(dir, `contract-w-${Date.now()}.sqlite`), { writer: 'worker' }));
+// The same searches through the search index (search_keys, request_text), which the runs above
+// use only for tokens allowed more than 10,000 requests.
+runStoreContract('sqlite file, every token search-indexed (SEARCH_INDEX_ABOVE=0)', async () =>
+  createSqliteStore(path.join(dir, `contract-s-${Date.now()}.sqlite`), { searchIndexAbove: 0 }));
 
 describe('sqlite file store', () => {
   it('checkpoints the WAL off the main thread and keeps every commit across reopening', async () => {

@@ -48,9 +48,16 @@ function isUniqueViolation(e: unknown): boolean {
 /**
  * `sync` catches up the captures the writer stored (capture-writer.ts): the counters and latest
  * request read here are kept by that catch-up. `reads` deletes a token's requests in chunks (on a
- * reader thread for a file database, reader-pool.ts).
+ * reader thread for a file database, reader-pool.ts). `fillSearchIndex` is told when a token's
+ * request_limit changed: raised above SEARCH_INDEX_ABOVE, it is listed for the search index
+ * (trigger tokens_search_raised), which the writer then fills.
  */
-export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Promise.resolve(), reads: RequestReads = inThreadReads(db)): TokenRepo {
+export function sqliteTokens(
+  db: Database,
+  sync: () => Promise<void> = () => Promise.resolve(),
+  reads: RequestReads = inThreadReads(db),
+  fillSearchIndex: () => void = () => {},
+): TokenRepo {
   const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
   const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
   const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
@@ -124,6 +131,7 @@ export function sqliteTokens(db: Database, sync: () => Promise<void> = () => Pro
           if (isUniqueViolation(e) && patch.alias) throw new AliasTaken(patch.alias);
           throw e;
         }
+        if (keys.includes('request_limit')) fillSearchIndex();
       }
       const r = byId.get(uuid);
       return r ? fromTokenRow(r) : null;

@@ -19,6 +19,8 @@ export type ToWriter =
   | { t: 'w'; id: number; batch: EncodedBatch }
   /** Catch up now (after committing what was received before this message). */
   | { t: 'sync' }
+  /** A token was listed for the search index: fill it on the catch-up's schedule. */
+  | { t: 'fill' }
   | { t: 'stop' }
   | { t: 'autocheckpoint'; pages: number }
   | { t: 'crash' };

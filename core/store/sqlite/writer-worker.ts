@@ -65,6 +65,8 @@ port.on('message', (m: ToWriter) => {
   } else if (m.t === 'sync') {
     commit();
     catchUp.now();
+  } else if (m.t === 'fill') {
+    catchUp.fill();
   } else if (m.t === 'stop') {
     commit();
     catchUp.now();

@@ -1,0 +1,161 @@
+// The search index per token (migration 23, search-tokens.ts): only tokens allowed more requests
+// than SEARCH_INDEX_ABOVE have entries in search_keys and request_text; a token raised above it
+// (or every token, when the setting is lowered) is filled in the background, and its searches
+// give the same results before, during and after the fill.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseQuery } from '../query/index.js';
+import { sampleRequest, sampleToken } from '../store.contract.js';
+import { FILL_ROWS } from './batch-writer.js';
+import { createSqliteStore } from './index.js';
+import { migrate, migrations } from './migrations.js';
+import { searchIndexed } from './search-tokens.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-search-tokens-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const tmp = () => path.join(dir, `s-${++n}.sqlite`);
+
+const count = (db: Database.Database, sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
+const keysOf = (db: Database.Database, tk: string) => count(db, 'SELECT count(*) FROM search_keys WHERE tk = ?', tk);
+const textOf = (db: Database.Database, tk: string) =>
+  count(db, 'SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid WHERE r.token_id = ?', tk);
+const listed = (db: Database.Database, tk: string) =>
+  db.prepare('SELECT fill_st IS NULL AS filled FROM search_tokens WHERE tk = ?').get(tk) as { filled: number } | undefined;
+
+const QUERIES = ['paid', '"payment failed"', 'method:PUT', 'method:put AND content:failed', 'NOT content:paid', '_exists_:query.source', 'headers.user-agent:curl*'];
+
+function request(tokenId: string, i: number) {
+  return sampleRequest(tokenId, {
+    method: i % 4 ? 'POST' : 'PUT',
+    body: Buffer.from(i % 5 ? `order ${i} paid` : `order ${i} payment failed`),
+    query: i % 3 ? { action: 'update' } : { action: 'create', source: 'mail' },
+    headers: { 'user-agent': [`curl/${i % 9}`] },
+    sorting: 1_000_000 + i,
+  });
+}
+
+describe.each(['in-thread', 'worker'] as const)('search index per token (%s writer)', (writer) => {
+  it('indexes only the tokens allowed more than SEARCH_INDEX_ABOVE, and searches both kinds alike', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer, searchIndexAbove: 100 });
+    const small = sampleToken({ request_limit: 100 });
+    const big = sampleToken({ request_limit: 101 });
+    await store.tokens.create(small);
+    await store.tokens.create(big);
+    await Promise.all(Array.from({ length: 60 }, (_, i) => [store.requests.insert(request(small.uuid, i), 100), store.requests.insert(request(big.uuid, i), 101)]).flat());
+    await store.writer.sync();
+    expect([keysOf(store.db, small.uuid), textOf(store.db, small.uuid)]).toEqual([0, 0]);
+    expect([keysOf(store.db, big.uuid), textOf(store.db, big.uuid)]).toEqual([60, 60]);
+    expect(listed(store.db, small.uuid)).toBeUndefined();
+    expect(listed(store.db, big.uuid)).toEqual({ filled: 1 });
+    for (const q of QUERIES) {
+      const page = { query: parseQuery(q), sorting: 'newest' as const, page: 1, perPage: 100, now: 0 };
+      const a = await store.requests.list(small.uuid, page);
+      const b = await store.requests.list(big.uuid, page);
+      expect(a.total, q).toBeGreaterThan(0);
+      expect(a.items.map((r) => r.body.toString()), q).toEqual(b.items.map((r) => r.body.toString()));
+      expect(a.total, q).toBe(b.total);
+    }
+    // A deleted token leaves the list.
+    await store.tokens.delete(big.uuid);
+    expect(listed(store.db, big.uuid)).toBeUndefined();
+    expect(keysOf(store.db, big.uuid)).toBe(0);
+    await store.close();
+  });
+
+  it('fills a token raised above the setting in the background, searching it the same way meanwhile', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer, searchIndexAbove: 10_000 });
+    // `twin` gets the same requests and is never indexed: its results are the reference.
+    const t = sampleToken({ request_limit: 10_000 });
+    const twin = sampleToken({ request_limit: 10_000 });
+    await store.tokens.create(t);
+    await store.tokens.create(twin);
+    const capture = (i: number, limit: number) => Promise.all([store.requests.insert(request(t.uuid, i), limit), store.requests.insert(request(twin.uuid, i), 10_000)]);
+    const total = 2 * FILL_ROWS + 123;
+    for (let i = 0; i < total; i += 250) await Promise.all(Array.from({ length: Math.min(250, total - i) }, (_, j) => capture(i + j, 10_000)));
+    await store.writer.sync();
+    const search = (tk: string) =>
+      Promise.all(
+        QUERIES.map(async (q) => {
+          const l = await store.requests.list(tk, { query: parseQuery(q), sorting: 'oldest', page: 2, perPage: 7, now: 0 });
+          return { total: l.total, bodies: l.items.map((r) => r.body.toString()) };
+        }),
+      );
+    const same = async () => expect(await search(t.uuid)).toEqual(await search(twin.uuid));
+    await same();
+    expect(keysOf(store.db, t.uuid)).toBe(0);
+
+    await store.tokens.update(t.uuid, { request_limit: 20_000 });
+    expect(listed(store.db, t.uuid)).toEqual({ filled: 0 });
+    expect(searchIndexed(store.db, t.uuid)).toBe(false);
+    // Captures while it fills are indexed by the catch-up, not twice by the fill.
+    await capture(total, 20_000);
+    await store.writer.sync();
+    await same();
+    const deadline = Date.now() + 10_000;
+    while (!listed(store.db, t.uuid)?.filled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(listed(store.db, t.uuid)).toEqual({ filled: 1 });
+    expect(searchIndexed(store.db, t.uuid)).toBe(true);
+    expect([keysOf(store.db, t.uuid), textOf(store.db, t.uuid)]).toEqual([total + 1, total + 1]);
+    expect(count(store.db, 'SELECT count(*) FROM request_text')).toBe(total + 1);
+    await same();
+    expect((await search(t.uuid)).every((r) => r.total > 0)).toBe(true);
+    await store.close();
+  });
+});
+
+describe('SEARCH_INDEX_ABOVE and migration 23', () => {
+  it('lowering the setting lists the tokens above it at start-up, and fills them', async () => {
+    const file = tmp();
+    const first = createSqliteStore(file);
+    const t = sampleToken({ request_limit: 500 });
+    await first.tokens.create(t);
+    await Promise.all(Array.from({ length: 300 }, (_, i) => first.requests.insert(request(t.uuid, i), 500)));
+    await first.close();
+    const again = createSqliteStore(file, { searchIndexAbove: 0 });
+    const deadline = Date.now() + 10_000;
+    while (!listed(again.db, t.uuid)?.filled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect([keysOf(again.db, t.uuid), textOf(again.db, t.uuid)]).toEqual([300, 300]);
+    expect((await again.requests.list(t.uuid, { query: parseQuery('"payment failed"'), sorting: 'oldest', page: 1, perPage: 100, now: 0 })).total).toBe(60);
+    await again.close();
+  });
+
+  it('keeps the search index of the tokens above 10,000 and drops the others\' from a database made before it', () => {
+    const db = new Database(':memory:');
+    const all = migrations.splice(0);
+    migrations.push(...all.filter((m) => m.version <= 22));
+    try {
+      migrate(db);
+    } finally {
+      migrations.splice(0, migrations.length, ...all);
+    }
+    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+    token.run('small', 10_000);
+    token.run('big', 10_001);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, headers, files, output, errors, time,
+      sorting, created_at, updated_at, extra) VALUES (?, ?, 'web', '10.0.0.1', 'PUT', ?, 4, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    for (let i = 0; i < 40; i++) insert.run(`u${i}`, i % 2 ? 'big' : 'small', Buffer.from(`body ${i}`), i);
+    db.exec(`INSERT INTO request_keys (tk, st, sq, km, kty, kip, kca, ksz) SELECT token_id, sorting, seq, method, type, ip, created_at, size FROM requests;
+      INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests;
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests)`);
+    migrate(db);
+    expect(count(db, 'SELECT count(*) FROM request_keys')).toBe(40);
+    expect([keysOf(db, 'small'), keysOf(db, 'big'), textOf(db, 'small'), textOf(db, 'big')]).toEqual([0, 20, 0, 20]);
+    expect(listed(db, 'big')).toEqual({ filled: 1 });
+    expect(listed(db, 'small')).toBeUndefined();
+    // The triggers: a token created or raised above the setting is listed; raised, it waits for its fill.
+    token.run('new-big', 20_000);
+    expect(listed(db, 'new-big')).toEqual({ filled: 1 });
+    db.prepare("UPDATE tokens SET request_limit = 50000 WHERE uuid = 'small'").run();
+    expect(listed(db, 'small')).toEqual({ filled: 0 });
+    db.prepare("DELETE FROM tokens WHERE uuid = 'big'").run();
+    expect(listed(db, 'big')).toBeUndefined();
+    db.close();
+  });
+});
