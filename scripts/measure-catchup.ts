@@ -60,6 +60,9 @@ const timed = {
   get filling() {
     return writer.filling;
   },
+  get purging() {
+    return writer.purging;
+  },
   get open() {
     return writer.open;
   },

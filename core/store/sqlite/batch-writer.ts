@@ -58,8 +58,13 @@ interface Tally {
  * while it runs: 100 ms is ~4,000 captures at 40k/s, a catch-up of a few ms.
  */
 const CATCH_UP_MS = 100;
-/** request_text entries each catch-up checks for a deleted request (the purge's bound: about 1 ms). */
+/** request_text entries each catch-up checks for a deleted request (the scan: about 1 ms). */
 export const TEXT_PURGE_SCAN = 1_000;
+/**
+ * How long a catch-up may spend deleting the entries of deleted requests (about 0.45 ms each):
+ * it holds the event loop. Unbounded, a catch-up after a 100,000-row delete spent 0.5 s on it.
+ */
+export const TEXT_PURGE_MS = 4;
 
 /** Requests each catch-up adds to the search index of a token being filled (about 25 ms). */
 export const FILL_ROWS = 500;
@@ -148,6 +153,8 @@ export interface BatchWriter {
    * FILL_ROWS more, and the schedule keeps catching up until none is left.
    */
   readonly filling: boolean;
+  /** Whether the last purge of request_text stopped at its time budget (more is due soon). */
+  readonly purging: boolean;
   /** A token was listed in search_tokens on some connection: look for fills again. */
   fillWanted(): void;
   /** Whether the connection is open (a schedule stops once it is closed). */
@@ -245,8 +252,9 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
       later();
     }
     busySince = 0;
-    // A token's search index to fill: a step per catch-up, one every CATCH_UP_MS meanwhile.
-    if (writer.filling) later();
+    // A token's search index to fill, or entries to purge: a step per catch-up, and one every
+    // CATCH_UP_MS meanwhile.
+    if (writer.filling || writer.purging) later();
     caught();
   }
   return {
@@ -266,7 +274,12 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
   };
 }
 
-export function createBatchWriter(db: Database): BatchWriter {
+export interface BatchWriterOptions {
+  /** The purge's time budget per catch-up (TEXT_PURGE_MS). */
+  purgeMs?: number;
+}
+
+export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: BatchWriterOptions = {}): BatchWriter {
   const insert = db.prepare(insertSql(false));
   const insertPlain = db.prepare(insertSql(true));
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
@@ -321,11 +334,25 @@ export function createBatchWriter(db: Database): BatchWriter {
   );
   const purgeOne = db.prepare('DELETE FROM request_text WHERE rowid = ?');
   const setPurgeFrom = db.prepare('UPDATE request_text_purge SET seq = ?');
+  /** Whether the last purge stopped at its time budget with entries left to delete. */
+  let purging = false;
   function purgeText(limit = TEXT_PURGE_SCAN): number {
+    const t0 = performance.now();
     const scanned = purgeScan.all(purgeFrom.get()!, limit);
     let purged = 0;
-    for (const s of scanned) if (s.gone) purged += purgeOne.run(s.sq).changes;
-    setPurgeFrom.run(scanned.length === limit ? scanned.at(-1)!.sq : 0);
+    let resume = scanned.length === limit ? scanned.at(-1)!.sq : 0;
+    purging = false;
+    for (const s of scanned) {
+      if (!s.gone) continue;
+      if (purged > 0 && performance.now() - t0 > purgeMs) {
+        // The next purge starts at this entry (one at least each time, so that it gets on).
+        resume = s.sq - 1;
+        purging = true;
+        break;
+      }
+      purged += purgeOne.run(s.sq).changes;
+    }
+    setPurgeFrom.run(resume);
     return purged;
   }
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
@@ -451,6 +478,8 @@ export function createBatchWriter(db: Database): BatchWriter {
     }
     parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = 0;
     if (to <= from) {
+      if (whole && purging) purgeText();
+      parts.purge = lap();
       if (whole && filling) fillStep();
       parts.fill = lap();
       return 0;
@@ -520,6 +549,9 @@ export function createBatchWriter(db: Database): BatchWriter {
     lastCatchUp: parts,
     get filling() {
       return filling;
+    },
+    get purging() {
+      return purging;
     },
     fillWanted() {
       filling = true;

@@ -129,7 +129,8 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     // Today's schema: the catch-up writes the search index of t1 (allowed 100,000: search_tokens).
     const db = migratedTo(migrations.length + 100);
     // A new writer each time: one reads back what was stored behind its back (here, by the test) once.
-    const catchUp = () => createBatchWriter(db).catchUp();
+    // No time budget for the purge here (TEXT_PURGE_MS): every stale entry scanned goes.
+    const catchUp = () => createBatchWriter(db, { purgeMs: Infinity }).catchUp();
     const n = 2 * TEXT_PURGE_SCAN + 300;
     storeRequests(db, 0, n);
     catchUp();
@@ -158,6 +159,29 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     const stale = db.prepare('SELECT count(*) FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)').pluck().get();
     expect(stale).toBe(0);
     expect(await repo.list('t1', { query: parseQuery('paid'), sorting: 'oldest', page: 1, perPage: 5, now: 0 }).then((p) => p.items.map((r) => r.uuid))).toEqual(['u2', 'u4', 'u6', 'u8', 'u10']);
+    db.close();
+  });
+
+  it('purges within a time budget per catch-up, resuming where it stopped, and goes on while nothing is captured', async () => {
+    const db = migratedTo(migrations.length + 100);
+    const n = 600;
+    storeRequests(db, 0, n);
+    createBatchWriter(db).catchUp();
+    const stale = () => db.prepare('SELECT count(*) FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)').pluck().get() as number;
+    db.exec('DELETE FROM requests WHERE seq % 3 <> 0');
+    expect(stale()).toBe(400);
+    storeRequests(db, n, n + 1);
+    // A budget of 0 ms: one entry per catch-up (at least one, so that the purge gets on).
+    const writer = createBatchWriter(db, { purgeMs: 0 });
+    expect(writer.catchUp()).toBe(1);
+    expect(writer.purging).toBe(true);
+    expect(stale()).toBe(399);
+    // Nothing more to catch up: each catch-up still purges (the schedule runs them while purging).
+    let catchUps = 0;
+    while (writer.purging && catchUps < 1000) (expect(writer.catchUp()).toBe(0), catchUps++);
+    expect(catchUps).toBe(399);
+    expect(stale()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM request_text').pluck().get()).toBe(200 + 1);
     db.close();
   });
 });
