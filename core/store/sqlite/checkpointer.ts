@@ -17,20 +17,35 @@ db.pragma('busy_timeout = 5000');
 db.pragma('journal_size_limit = ' + workerData.walLimitBytes);
 const checkpoint = (mode) => { try { db.pragma('wal_checkpoint(' + mode + ')'); } catch {} };
 const walSize = () => { try { return fs.statSync(workerData.file + '-wal').size; } catch { return 0; } };
-const timer = setInterval(() => {
-  checkpoint('PASSIVE');
-  // A reader on an old snapshot keeps SQLite from starting the WAL over, and it grows. Past the
-  // limit, truncate it once nobody is in the way: without waiting (a truncating checkpoint that
-  // waited would hold every writer back behind a long read), so it is tried again each tick.
+// Past the limit: the WAL is over, and the parent holds back new reads (wal-gate.ts) until it is cut.
+let over = false;
+const setOver = (v) => { if (v !== over) { over = v; parentPort.postMessage({ t: 'wal', over: v }); } };
+let timer = null;
+let lastPassive = 0;
+const tick = () => {
+  const now = Date.now();
+  if (now - lastPassive >= workerData.everyMs) {
+    lastPassive = now;
+    checkpoint('PASSIVE');
+  }
+  // A reader on an old snapshot keeps SQLite from starting the WAL over, and so do commits that
+  // keep coming while a checkpoint runs: it grows. Past the limit (a stat every checkEveryMs),
+  // the parent stops starting reads and this truncates it as soon as the reads running end,
+  // waiting a few ms at a time (a pending truncating checkpoint holds new writers back), tried
+  // again every overEveryMs.
   if (walSize() > workerData.walLimitBytes) {
-    db.pragma('busy_timeout = 0');
+    setOver(true);
+    db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
     checkpoint('TRUNCATE');
     db.pragma('busy_timeout = 5000');
   }
-}, workerData.everyMs);
+  setOver(walSize() > workerData.walLimitBytes);
+  timer = setTimeout(tick, over ? workerData.overEveryMs : workerData.checkEveryMs);
+};
+timer = setTimeout(tick, workerData.checkEveryMs);
 parentPort.on('message', (m) => {
   if (m !== 'stop') return;
-  clearInterval(timer);
+  clearTimeout(timer);
   checkpoint('TRUNCATE');
   db.close();
   parentPort.postMessage('stopped');
@@ -61,21 +76,40 @@ const walSize = (file: string): number => {
   }
 };
 
-export function startCheckpointer(db: Database, file: string, everyMs = 500, onFallback?: () => void, walLimitBytes = WAL_LIMIT_BYTES, startBytes = CHECKPOINTER_START_BYTES): Checkpointer {
+/** How often the worker looks at the WAL's size (a stat). */
+const CHECK_EVERY_MS = 100;
+/** While the WAL is over its bound: truncation attempts this often, each waiting this long at most. */
+const OVER_EVERY_MS = 20;
+const TRUNCATE_WAIT_MS = 5;
+
+export function startCheckpointer(
+  db: Database,
+  file: string,
+  everyMs = 500,
+  onFallback?: () => void,
+  walLimitBytes = WAL_LIMIT_BYTES,
+  startBytes = CHECKPOINTER_START_BYTES,
+  /** Told when the WAL passes its bound (true) and when it is back under it (false). */
+  onWalOver?: (over: boolean) => void,
+): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   db.pragma('wal_autocheckpoint = 0');
   let worker: Worker | null = null;
   let alive = true;
   // Without the worker, SQLite must checkpoint by itself again, or the WAL would grow forever.
   const fallBack = () => {
+    onWalOver?.(false);
     if (!alive) return;
     alive = false;
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
     onFallback?.();
   };
   const spawn = () => {
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs, walLimitBytes } });
+    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs, walLimitBytes, checkEveryMs: Math.min(everyMs, CHECK_EVERY_MS), overEveryMs: OVER_EVERY_MS, truncateWaitMs: TRUNCATE_WAIT_MS } });
     w.unref();
+    w.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && (m as { t?: unknown }).t === 'wal') onWalOver?.((m as { over: boolean }).over);
+    });
     w.on('error', fallBack);
     w.on('exit', fallBack);
     return w;
@@ -106,12 +140,13 @@ export function startCheckpointer(db: Database, file: string, everyMs = 500, onF
         return Promise.resolve();
       }
       const w = worker;
+      onWalOver?.(false);
       return new Promise<void>((resolve) => {
         const done = () => {
           alive = false;
           void w.terminate().finally(resolve);
         };
-        w.once('message', done);
+        w.on('message', (m: unknown) => m === 'stopped' && done());
         w.once('exit', () => resolve());
         w.postMessage('stop');
         setTimeout(done, 3000).unref();

@@ -19,6 +19,7 @@ import { sqliteGroups } from './groups.js';
 import { sqliteListeners } from './listeners.js';
 import { migrate } from './migrations.js';
 import { inThreadReads, threadedReads } from './reader-pool.js';
+import { gatedReads, walGate } from './wal-gate.js';
 import { sqliteRequests } from './requests.js';
 import { sqliteSchedules } from './schedules.js';
 import { DEFAULT_SEARCH_INDEX_ABOVE, setSearchIndexAbove } from './search-tokens.js';
@@ -95,9 +96,11 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
   // Lists, searches and bulk deletions: on threads, started on first use (a second connection
   // cannot see a ':memory:' database, which keeps them in-thread).
-  const reads = onFile ? threadedReads(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE }) : inThreadReads(db);
+  // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
+  const gate = walGate();
+  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE }), gate) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
-  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes) : null;
+  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes, undefined, (over) => gate.set(over)) : null;
   return {
     kind: 'sqlite',
     db,
