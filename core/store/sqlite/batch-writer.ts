@@ -153,6 +153,10 @@ export interface BatchWriter {
    * FILL_ROWS more, and the schedule keeps catching up until none is left.
    */
   readonly filling: boolean;
+  /** The watermark the last catch-up left (0: none yet): every row up to it is caught up. */
+  readonly caughtTo: number;
+  /** The seq of the last row this writer committed (0: none yet). */
+  readonly committedTo: number;
   /** Whether the last purge of request_text stopped at its time budget (more is due soon). */
   readonly purging: boolean;
   /** A token was listed in search_tokens on some connection: look for fills again. */
@@ -203,7 +207,14 @@ export const LOCK_RETRY_MS = 1;
  * pending captures than hang. With `wait` false, an attempt that finds the write lock taken is
  * tried again every LOCK_RETRY_MS (not told) until it ran or busy_timeout passed (told: failed).
  */
-export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => {}, waits = true, chunked = false): CatchUpSchedule {
+export function catchUpSchedule(
+  writer: BatchWriter,
+  caught: () => void = () => {},
+  waits = true,
+  chunked = false,
+  /** Told after each chunk that left more behind (chunked): reads waiting for rows up to writer.caughtTo may go. */
+  progress: () => void = () => {},
+): CatchUpSchedule {
   let behind = 0;
   /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
   let chunkRows = CHUNK_FIRST_ROWS;
@@ -242,6 +253,7 @@ export function catchUpSchedule(writer: BatchWriter, caught: () => void = () => 
         const ms = performance.now() - t0;
         if (n >= chunkRows) chunkRows = Math.max(CHUNK_MIN_ROWS, Math.min(CATCH_UP_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / Math.max(ms, 0.1))));
         nextChunk = setImmediate(() => now());
+        progress();
         return;
       } else {
         behind = 0;
@@ -421,6 +433,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
 
   /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the tally. */
   function count(): void {
+    if (staged.length) committedTo = Math.max(committedTo, stagedTo);
     for (const p of staged) {
       const tokenId = p.row[TOKEN] as string;
       limits.set(tokenId, p.limit);
@@ -458,6 +471,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
   const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0 };
   /** Whether the running (last) catch-up takes every pending row. */
   let whole = true;
+  /** The watermark as the last catch-up left it (0: none yet); committed: this writer's last seq. */
+  let caughtTo = 0;
+  let committedTo = 0;
   const catchUp = db.transaction((maxRows: number): number => {
     let t = performance.now();
     const lap = () => -t + (t = performance.now());
@@ -497,6 +513,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
       addText.run(from, to);
     }
     setWatermark.run(to);
+    caughtTo = to;
     parts.text = lap();
     // Once per catch-up (its last chunk): the scan costs about 2 ms whatever the chunk's size.
     if (whole) purgeText();
@@ -552,6 +569,12 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
     },
     get purging() {
       return purging;
+    },
+    get caughtTo() {
+      return caughtTo;
+    },
+    get committedTo() {
+      return committedTo;
     },
     fillWanted() {
       filling = true;

@@ -67,14 +67,28 @@ export function inThreadWriter(db: Database): CaptureWriter {
   let due: { cancel(): void } | null = null;
   /** When the queue's head first found the lock taken (0: it did not). */
   let busySince = 0;
-  let syncs: Array<() => void> = [];
-  const catchUp = catchUpSchedule(writer, () => {
-    const waiting = syncs;
-    syncs = [];
-    for (const resolve of waiting) resolve();
+  /** Reads waiting for the rows up to `need` (this writer's last commit when they asked) to be caught up. */
+  let syncs: Array<{ need: number; resolve: () => void }> = [];
+  const catchUp = catchUpSchedule(
+    writer,
+    () => {
+      const waiting = syncs;
+      syncs = [];
+      for (const s of waiting) s.resolve();
+    },
     // Chunked: each catch-up transaction holds the event loop about CATCH_UP_CHUNK_MS, not the
     // hundreds of ms a few thousand rows' indexing (and FTS5's segment merges) take in one.
-  }, false, true);
+    false,
+    true,
+    // Under a steady stream of captures the catch-up may not be whole for a while: a read goes as
+    // soon as what was committed before it asked is caught up, not after the captures since.
+    () => {
+      if (!syncs.some((s) => s.need <= writer.caughtTo)) return;
+      const waiting = syncs;
+      syncs = [];
+      for (const s of waiting) (s.need <= writer.caughtTo ? s.resolve() : syncs.push(s));
+    },
+  );
   // Rows a writer thread or an earlier process stored and did not catch up.
   catchUp.now();
 
@@ -133,7 +147,7 @@ export function inThreadWriter(db: Database): CaptureWriter {
       flush();
       if (!catchUp.behind) return Promise.resolve();
       return new Promise<void>((resolve) => {
-        syncs.push(resolve);
+        syncs.push({ need: writer.committedTo, resolve });
         catchUp.now();
       });
     },

@@ -73,6 +73,31 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     await store.close();
   });
 
+  it('lets a read go once what was acknowledged before it is caught up, while captures keep coming', async () => {
+    const store = open(tmp());
+    const t = sampleToken({ request_limit: 100_000 });
+    await store.tokens.create(t);
+    let flooding = true;
+    let acked = 0;
+    // A steady stream of captures into many rows at once: the catch-up is rarely whole meanwhile.
+    const flood = (async () => {
+      while (flooding) {
+        await Promise.all(Array.from({ length: 400 }, () => store.requests.insert(sampleRequest(t.uuid), 100_000).then(() => acked++)));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 3; i++) {
+      const before = acked;
+      const t0 = performance.now();
+      const { total } = await store.requests.list(t.uuid, { ...page, perPage: 10 });
+      expect(total).toBeGreaterThanOrEqual(before);
+      expect(performance.now() - t0).toBeLessThan(5_000);
+    }
+    flooding = false;
+    await flood;
+    await store.close();
+  });
+
   it('catches up at start-up what a killed process stored, and drops rows whose token is gone', async () => {
     const file = tmp();
     const kept = sampleToken().uuid;
