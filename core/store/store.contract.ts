@@ -7,7 +7,7 @@ import { runReplaysContract } from './replays.contract.js';
 import { runShareAndErrorLogContract } from './share-errorlog.contract.js';
 import { runTeamsContract } from './teams.contract.js';
 import { runTransferContract } from './transfer.contract.js';
-import { AliasTaken, type RequestRecord, type Store, type TokenRecord } from './types.js';
+import { AliasTaken, type RequestCursor, type RequestFilter, type RequestRecord, type RequestWalkOptions, type RequestWalkPage, type Store, type TokenRecord } from './types.js';
 
 let sortingSeq = 1_700_000_000_000_000;
 
@@ -258,6 +258,107 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       for (const at of [1000, 2000, 3000]) await store.requests.insert(sampleRequest(t.uuid, { created_at: at }), 10);
       const l = await store.requests.list(t.uuid, { ...page, dateFrom: 1500, dateTo: 3000 });
       expect(l.items.map((r) => r.created_at)).toEqual([2000, 3000]);
+    });
+
+    describe('listAfter (keyset walk, as exports read)', () => {
+      /** Every request listAfter yields, `perPage` at a time; each step but the last is full. */
+      async function walk(tokenId: string, opts: Omit<RequestWalkOptions, 'after'>): Promise<string[]> {
+        const uuids: string[] = [];
+        let after: RequestCursor | null = null;
+        for (let steps = 0; steps < 1000; steps++) {
+          const step: RequestWalkPage = await store.requests.listAfter(tokenId, { ...opts, after });
+          uuids.push(...step.items.map((r) => r.uuid));
+          if (step.next === null) return uuids;
+          expect(step.items).toHaveLength(opts.perPage);
+          after = step.next;
+        }
+        throw new Error('the walk did not end');
+      }
+
+      // Timeouts: the MongoDB emulator CI runs takes seconds a write once the 12,000 above are stored.
+      it('yields exactly what list gives, in both orders, with and without a filter', async () => {
+        const t = sampleToken();
+        await store.tokens.create(t);
+        // Ties in `sorting` (insertion order decides), two methods, a word in some bodies, spread
+        // dates. Written in one bulk write (in this order), as the 12,000 above.
+        const shared = ++sortingSeq;
+        const records = Array.from({ length: 14 }, (_, i) =>
+          sampleRequest(t.uuid, {
+            method: i % 3 === 0 ? 'GET' : 'POST',
+            body: Buffer.from(i % 2 ? `alpha ${i}` : `beta ${i}`),
+            created_at: 10_000 + i * 1000,
+            ...(i >= 4 && i < 9 ? { sorting: shared } : {}),
+          }),
+        );
+        await store.transfer.write('requests', records.map((request) => ({ request, files: [] })));
+        const filters: Array<[string, RequestFilter]> = [
+          ['none', {}],
+          ['method:GET', { query: parseQuery('method:GET') }],
+          ['a body word', { query: parseQuery('alpha') }],
+          ['a word and a date range', { query: parseQuery('alpha'), dateFrom: 13_000, dateTo: 21_000 }],
+          ['a date range', { dateFrom: 13_000, dateTo: 21_000 }],
+        ];
+        for (const [name, filter] of filters) {
+          for (const sorting of ['oldest', 'newest'] as const) {
+            const listed = (await store.requests.list(t.uuid, { ...filter, sorting, page: 1, perPage: 100, now: 0 })).items.map((r) => r.uuid);
+            expect(listed.length, name).toBeGreaterThan(1);
+            if (name !== 'none') expect(listed.length, name).toBeLessThan(records.length);
+            for (const perPage of [2, 5]) {
+              expect(await walk(t.uuid, { ...filter, sorting, perPage, now: 0 }), `${name}, ${sorting}, ${perPage} a step`).toEqual(listed);
+            }
+          }
+        }
+      }, 90_000);
+
+      it('resumes after its position when requests are added or deleted meanwhile, never repeating one', async () => {
+        const t = sampleToken();
+        await store.tokens.create(t);
+        const rs = Array.from({ length: 6 }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`r${i}`) }));
+        await store.transfer.write('requests', rs.map((request) => ({ request, files: [] })));
+        const bodies = (items: RequestRecord[]) => items.map((r) => r.body.toString());
+
+        const first = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2 });
+        expect(bodies(first.items)).toEqual(['r0', 'r1']);
+        // The request the cursor was made from, and one still ahead, go; a new one comes last.
+        await store.requests.delete(t.uuid, rs[1]!.uuid);
+        await store.requests.delete(t.uuid, rs[3]!.uuid);
+        await store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from('r6') }), 100);
+        const second = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2, after: first.next });
+        expect(bodies(second.items)).toEqual(['r2', 'r4']);
+        const third = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2, after: second.next });
+        expect(bodies(third.items)).toEqual(['r5', 'r6']);
+        expect(third.next).toBeNull();
+
+        // Newest first: what is captured after the walk started is behind its position.
+        const top = await store.requests.listAfter(t.uuid, { sorting: 'newest', perPage: 2 });
+        expect(bodies(top.items)).toEqual(['r6', 'r5']);
+        await store.requests.delete(t.uuid, rs[5]!.uuid);
+        await store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from('r7') }), 100);
+        const rest = await store.requests.listAfter(t.uuid, { sorting: 'newest', perPage: 10, after: top.next });
+        expect(bodies(rest.items)).toEqual(['r4', 'r2', 'r0']);
+        expect(rest.next).toBeNull();
+      }, 90_000);
+
+      it('ends at once on a token without requests (or no such token)', async () => {
+        const t = sampleToken();
+        await store.tokens.create(t);
+        for (const sorting of ['oldest', 'newest'] as const) {
+          expect(await store.requests.listAfter(t.uuid, { sorting, perPage: 10 })).toEqual({ items: [], next: null });
+          expect(await store.requests.listAfter(randomUUID(), { sorting, perPage: 10 })).toEqual({ items: [], next: null });
+        }
+      });
+
+      it('says there is more only when there is: a last full step ends the walk', async () => {
+        const t = sampleToken();
+        await store.tokens.create(t);
+        const rs = ['a', 'b', 'c', 'd'].map((b) => sampleRequest(t.uuid, { body: Buffer.from(b) }));
+        await store.transfer.write('requests', rs.map((request) => ({ request, files: [] })));
+        const one = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2 });
+        expect(one.next).not.toBeNull();
+        const two = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2, after: one.next });
+        expect(two.items.map((r) => r.body.toString())).toEqual(['c', 'd']);
+        expect(two.next).toBeNull();
+      }, 90_000);
     });
 
     it('deleting a token deletes its requests', async () => {

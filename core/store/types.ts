@@ -169,6 +169,27 @@ export interface RequestListOptions extends RequestFilter {
   perPage: number;
 }
 
+/**
+ * Where a walk over a token's requests resumes (RequestRepo.listAfter): made by the store from the
+ * last request it returned, passed back unchanged. Opaque to callers; a plain string, so it crosses
+ * threads and JSON as it is.
+ */
+export type RequestCursor = string;
+
+export interface RequestWalkOptions extends RequestFilter {
+  sorting: 'newest' | 'oldest';
+  /** Requests per call (at least 1). */
+  perPage: number;
+  /** The previous call's `next`; none: from the first request in this order. */
+  after?: RequestCursor | null;
+}
+
+/** One step of a walk: `next` resumes after the last item; null when no request is left. */
+export interface RequestWalkPage {
+  items: RequestRecord[];
+  next: RequestCursor | null;
+}
+
 export type TokenPatch = Partial<Omit<TokenRecord, 'uuid' | 'created_at'>>;
 /** `extra` replaces the whole object (e.g. to add the response a listening capture was answered). */
 export type RequestPatch = Partial<Pick<RequestRecord, 'note' | 'custom_action_output' | 'custom_action_errors' | 'extra' | 'updated_at'>>;
@@ -236,6 +257,12 @@ export interface RequestRepo {
   get(tokenId: string, uuid: string): Promise<RequestRecord | null>;
   latest(tokenId: string): Promise<RequestRecord | null>;
   list(tokenId: string, opts: RequestListOptions): Promise<RequestPage>;
+  /**
+   * The requests `list` gives for the same filter and sorting, in the same order, taken from a
+   * position (keyset) instead of a page number: each call costs the same at any depth, and requests
+   * added or deleted between calls neither repeat nor shift the ones still ahead. No total.
+   */
+  listAfter(tokenId: string, opts: RequestWalkOptions): Promise<RequestWalkPage>;
   update(tokenId: string, uuid: string, patch: RequestPatch): Promise<RequestRecord | null>;
   delete(tokenId: string, uuid: string): Promise<boolean>;
   /** Deletes every request of the token matching the filter; returns how many. */

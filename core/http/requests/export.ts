@@ -4,7 +4,7 @@
 // column per header, query and form key seen in the export, so it reads the pages twice: once for
 // the keys (only the key names are kept), once for the rows.
 import { Readable } from 'node:stream';
-import type { RequestFilter, RequestRecord, Store, TokenRecord } from '../../store/types.js';
+import type { RequestCursor, RequestFilter, RequestRecord, RequestWalkPage, Store, TokenRecord } from '../../store/types.js';
 import { addCsvKeys, csvColumns, csvHeader, csvKeys, csvRow } from './csv.js';
 import { HAR_OPEN, harClose, harEntry } from './har.js';
 
@@ -19,15 +19,21 @@ export interface ExportSpec {
   limit: number;
 }
 
-/** The export's requests in pages of EXPORT_PAGE, in order, `limit` at most. */
+/**
+ * The export's requests in pages of EXPORT_PAGE, in order, `limit` at most. Each page resumes from
+ * where the last one ended (listAfter), not from a page number: a page deep in a million requests
+ * costs what the first does, where an offset would cost the requests before it.
+ */
 async function* pages(store: Store, spec: ExportSpec): AsyncGenerator<RequestRecord[]> {
   let left = spec.limit;
-  for (let page = 1; left > 0; page++) {
-    const { items } = await store.requests.list(spec.token.uuid, { ...spec.filter, sorting: spec.sorting, page, perPage: EXPORT_PAGE });
-    const take = items.length > left ? items.slice(0, left) : items;
+  let after: RequestCursor | null = null;
+  while (left > 0) {
+    const step: RequestWalkPage = await store.requests.listAfter(spec.token.uuid, { ...spec.filter, sorting: spec.sorting, perPage: EXPORT_PAGE, after });
+    const take = step.items.length > left ? step.items.slice(0, left) : step.items;
     if (take.length) yield take;
     left -= take.length;
-    if (items.length < EXPORT_PAGE) return;
+    if (step.next === null) return;
+    after = step.next;
   }
 }
 

@@ -281,6 +281,11 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
           page.items.forEach(hydrate);
           return page;
         },
+        async listAfter(t, o) {
+          const step = await repo.listAfter(t, o);
+          step.items.forEach(hydrate);
+          return step;
+        },
         update: async (t, u, p) => hydrate(await repo.update(t, u, p)),
         async delete(t, u) {
           const gone = await repo.delete(t, u);

@@ -17,7 +17,17 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { compileMongo } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
-import type { RequestFilter, RequestListOptions, RequestPage, RequestPatch, RequestRecord, RequestRepo } from '../types.js';
+import type {
+  RequestCursor,
+  RequestFilter,
+  RequestListOptions,
+  RequestPage,
+  RequestPatch,
+  RequestRecord,
+  RequestRepo,
+  RequestWalkOptions,
+  RequestWalkPage,
+} from '../types.js';
 import {
   MAX_FILE_BYTES,
   defined,
@@ -34,6 +44,12 @@ import { DELETE_CHUNK } from './chunks.js';
 /** Newest first: by capture key, then by insertion. */
 const NEWEST = { sorting: -1, ins: -1 } as const;
 const OLDEST = { sorting: 1, ins: 1 } as const;
+/**
+ * The list orders with `_id` last: `ins` is unique already (one ObjectId per stored request), so the
+ * order is the same; with it a walk's position (listAfter) is a total order whatever is stored.
+ */
+const WALK_NEWEST = { sorting: -1, ins: -1, _id: -1 } as const;
+const WALK_OLDEST = { sorting: 1, ins: 1, _id: 1 } as const;
 /** The search text is never returned. */
 const NO_TEXT = { content_text: 0 } as const;
 
@@ -182,6 +198,23 @@ export class MongoRequestRepo implements RequestRepo {
     return filtered && count > COUNT_BOUND ? { items, total: COUNT_BOUND, totalCapped: true } : { items, total: count };
   }
 
+  async listAfter(tokenId: string, opts: RequestWalkOptions): Promise<RequestWalkPage> {
+    const { filter } = this.filter(tokenId, opts);
+    const newest = opts.sorting === 'newest';
+    const limit = Math.max(1, Math.floor(opts.perPage));
+    const where = opts.after == null ? filter : { $and: [filter, beyond(opts.after, newest)] };
+    // One more than the page: whether any is left, without a count.
+    const docs = await this.c.requests
+      .find(where, { projection: NO_TEXT })
+      .sort(newest ? WALK_NEWEST : WALK_OLDEST)
+      .limit(limit + 1)
+      .toArray();
+    const more = docs.length > limit;
+    if (more) docs.length = limit;
+    const last = docs.at(-1);
+    return { items: docs.map(toRequest), next: more && last ? JSON.stringify([last.sorting, last.ins.toHexString(), last._id]) : null };
+  }
+
   /**
    * One page in order. Past the first page, the page's ids come first from a query the
    * (token, sorting, ins, _id) index covers, then only those documents: skipping 45,000 requests
@@ -257,4 +290,27 @@ export class MongoRequestRepo implements RequestRepo {
     const d = await this.c.files.findOne({ _id: fileDocId(requestUuid, fileId), token_id: tokenId });
     return d ? toBuffer(d.data) : null;
   }
+}
+
+/**
+ * The requests past a walk's position (sorting, ins, _id) in its direction. The `sorting` range
+ * gives the token_list index (token, sorting, ins, _id) its bounds, so a step scans from the
+ * position on; the $or only sorts out the requests that share the position's `sorting`.
+ */
+function beyond(cursor: RequestCursor, newest: boolean): Filter<RequestDoc> {
+  let at: unknown;
+  try {
+    at = JSON.parse(cursor);
+  } catch {
+    at = null;
+  }
+  const valid = Array.isArray(at) && at.length === 3 && Number.isFinite(at[0]) && typeof at[1] === 'string' && ObjectId.isValid(at[1]) && typeof at[2] === 'string';
+  if (!valid) throw new Error(`Not a request cursor of this store: ${cursor}`);
+  const [sorting, ins, id] = at as [number, string, string];
+  const past = newest ? '$lt' : '$gt';
+  const oid = new ObjectId(ins);
+  return {
+    sorting: { [newest ? '$lte' : '$gte']: sorting },
+    $or: [{ sorting: { [past]: sorting } }, { ins: { [past]: oid } }, { ins: oid, _id: { [past]: id } }],
+  } as Filter<RequestDoc>;
 }

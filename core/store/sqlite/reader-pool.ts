@@ -5,12 +5,15 @@
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { deleteMatching, deleteTokenRequests, yieldToLoop } from './chunks.js';
-import { readList, type FilterPlans, type ListPlan, type ListResult } from './request-reads.js';
+import type { RequestRecord, RequestWalkPage } from '../types.js';
+import { readList, readWalk, type FilterPlans, type ListPlan, type ListResult, type WalkPlan } from './request-reads.js';
 import type { FromReader, ReaderAnswers, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
 import { startThread } from './threads.js';
 
 export interface RequestReads {
   list(plan: ListPlan): Promise<ListResult>;
+  /** A step of a keyset walk (listAfter). */
+  walk(plan: WalkPlan): Promise<RequestWalkPage>;
   /** Chunked: see chunks.ts. */
   deleteMatching(plans: FilterPlans): Promise<number>;
   deleteTokenRequests(tokenId: string): Promise<number>;
@@ -24,12 +27,22 @@ export function inThreadReads(db: Database): RequestReads {
   const pause = async () => (await yieldToLoop(), open);
   return {
     list: async (plan) => readList(db, plan),
+    walk: async (plan) => readWalk(db, plan),
     deleteMatching: (plan) => deleteMatching(db, db, plan, pause),
     deleteTokenRequests: (tokenId) => deleteTokenRequests(db, tokenId, pause),
     async close() {
       open = false;
     },
   };
+}
+
+/** Bodies arrive from a thread as plain Uint8Arrays: made Buffers again, in place. */
+function withBuffers<P extends { items: RequestRecord[] }>(page: P): P {
+  for (const r of page.items) {
+    const b = r.body as Uint8Array | null;
+    if (b && !Buffer.isBuffer(b)) r.body = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
+  return page;
 }
 
 /** Reader threads at most: one serves while another runs a long deletion or search. */
@@ -111,15 +124,8 @@ export function readerPool(file: string, opts: { walLimitBytes: number; nice: nu
     get threads() {
       return threads.length;
     },
-    async list(plan) {
-      const page = await submit({ op: 'list', plan });
-      // Buffers arrive as plain Uint8Arrays.
-      for (const r of page.items) {
-        const b = r.body as Uint8Array | null;
-        if (b && !Buffer.isBuffer(b)) r.body = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-      }
-      return page;
-    },
+    list: async (plan) => withBuffers(await submit({ op: 'list', plan })),
+    walk: async (plan) => withBuffers(await submit({ op: 'walk', plan })),
     deleteMatching: (plan) => submit({ op: 'deleteMatching', plan }),
     deleteTokenRequests: (tokenId) => submit({ op: 'deleteTokenRequests', tokenId }),
     close() {
@@ -160,6 +166,7 @@ export function threadedReads(file: string, opts: { walLimitBytes: number; nice:
   const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: 0, size: 1 });
   return {
     list: (plan) => readers.list(plan),
+    walk: (plan) => readers.walk(plan),
     deleteMatching: (plan) => deleter.deleteMatching(plan),
     deleteTokenRequests: (tokenId) => deleter.deleteTokenRequests(tokenId),
     async close() {

@@ -1,5 +1,6 @@
 // Messages between the store (main thread) and a reader thread (reader-worker.ts).
-import type { FilterPlans, ListPlan, ListResult } from './request-reads.js';
+import type { RequestWalkPage } from '../types.js';
+import type { FilterPlans, ListPlan, ListResult, WalkPlan } from './request-reads.js';
 
 export interface ReaderData {
   file: string;
@@ -11,12 +12,14 @@ export interface ReaderData {
 
 export type ReaderJob =
   | { op: 'list'; plan: ListPlan }
+  | { op: 'walk'; plan: WalkPlan }
   | { op: 'deleteMatching'; plan: FilterPlans }
   | { op: 'deleteTokenRequests'; tokenId: string };
 
 /** What each job answers. */
 export interface ReaderAnswers {
   list: ListResult;
+  walk: RequestWalkPage;
   deleteMatching: number;
   deleteTokenRequests: number;
 }

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { deleteMatching, pauseAfter, deleteTokenRequests, type ChunkPause } from './chunks.js';
-import { readList } from './request-reads.js';
+import { readList, readWalk } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
 import { nice } from './threads.js';
 
@@ -36,6 +36,7 @@ const pause: ChunkPause = (chunkMs) => new Promise((resolve) => setTimeout(() =>
 
 async function run(job: ReaderJob): Promise<unknown> {
   if (job.op === 'list') return readList(reader, job.plan);
+  if (job.op === 'walk') return readWalk(reader, job.plan);
   if (job.op === 'deleteMatching') return deleteMatching(reader, writing(), job.plan, pause);
   return deleteTokenRequests(writing(), job.tokenId, pause);
 }

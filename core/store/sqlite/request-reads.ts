@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { compileSql, matchText, textDriver, type IndexedText, type QueryNode } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
-import type { RequestFilter, RequestListOptions, RequestRecord } from '../types.js';
+import type { RequestCursor, RequestFilter, RequestListOptions, RequestRecord, RequestWalkOptions, RequestWalkPage } from '../types.js';
 import { searchIndexed } from './search-tokens.js';
 
 type Row = Record<string, unknown>;
@@ -262,4 +262,63 @@ export function readList(db: Database, plan: ListPlan): ListResult {
   }
   const items = rows.map(toRecord);
   return totalCapped ? { items, total, totalCapped } : { items, total };
+}
+
+/**
+ * A walk through a token's requests from a position (listAfter): the same filter as a list or a
+ * deletion (planFilters: through the search index when the token has a filled one, else reading
+ * the rows), bounded by the last request returned, so each step reads its page and no more at any
+ * depth. No trigram-driven path: that one sorts its candidates, which a bound does not make cheaper.
+ */
+export interface WalkPlan {
+  filters: FilterPlans;
+  dir: 'ASC' | 'DESC';
+  limit: number;
+  /** The last request returned: its (sorting, seq), the token index's (st, sq). */
+  after: [st: number, sq: number] | null;
+}
+
+/** Planned on the main thread (a bad search fails there with its own error), like planList. */
+export function planWalk(tokenId: string, opts: RequestWalkOptions): WalkPlan {
+  return {
+    filters: planFilters(tokenId, opts),
+    dir: opts.sorting === 'newest' ? 'DESC' : 'ASC',
+    limit: Math.max(1, Math.floor(opts.perPage)),
+    after: opts.after == null ? null : positionOf(opts.after),
+  };
+}
+
+function positionOf(cursor: RequestCursor): [number, number] {
+  let at: unknown;
+  try {
+    at = JSON.parse(cursor);
+  } catch {
+    at = null;
+  }
+  if (!Array.isArray(at) || at.length !== 2 || !at.every(Number.isSafeInteger)) throw new Error(`Not a request cursor of this store: ${cursor}`);
+  return at as [number, number];
+}
+
+/** Runs a planned walk on `db`: one more key than the page is read, to know whether any is left. */
+export function readWalk(db: Database, plan: WalkPlan): RequestWalkPage {
+  const { dir } = plan;
+  const w = pickFilter(db, plan.filters);
+  let sql = w.sql;
+  const params = [...w.params];
+  if (plan.after) {
+    // A row-value bound on the index key: both key tables are ordered by (tk, st, sq).
+    sql += ` AND (k.st, k.sq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
+    params.push(...plan.after);
+  }
+  // Deferred join, as readList's: the page's keys from the index, then only those rows.
+  const rows = db
+    .prepare(
+      `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ?) p
+        CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
+    )
+    .all(...params, plan.limit + 1) as Row[];
+  const more = rows.length > plan.limit;
+  if (more) rows.length = plan.limit;
+  const last = rows.at(-1);
+  return { items: rows.map(toRecord), next: more && last ? JSON.stringify([last.sorting, last.seq]) : null };
 }

@@ -3,7 +3,7 @@ import type { RequestRepo } from '../types.js';
 import { json } from './batch-writer.js';
 import { inThreadWriter, type CaptureWriter } from './capture-writer.js';
 import { inThreadReads, type RequestReads } from './reader-pool.js';
-import { KEYED, planFilters, planList, SEQ_OF_UUID, toRecord } from './request-reads.js';
+import { KEYED, planFilters, planList, planWalk, SEQ_OF_UUID, toRecord } from './request-reads.js';
 
 export { SEQ_OF_UUID, toRecord };
 
@@ -48,6 +48,10 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       await writer.sync();
       // Planned here (a bad search fails with its own error), run off the event loop.
       return reads.list(planList(tokenId, opts));
+    },
+    async listAfter(tokenId, opts) {
+      await writer.sync();
+      return reads.walk(planWalk(tokenId, opts));
     },
     async update(tokenId, uuid, patch) {
       const sets: string[] = [];
