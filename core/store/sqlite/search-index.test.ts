@@ -6,19 +6,14 @@ import { compileSql, parseQuery } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
 import { createBatchWriter, TEXT_PURGE_SCAN } from './batch-writer.js';
 import { migrate, migrations } from './migrations.js';
+import { migrateUpTo } from './test/migrate-up-to.js';
 import { sqliteRequests } from './requests.js';
 
 describe('migration 21 (search indexes)', () => {
   it('indexes the requests stored before it, and searches find them', async () => {
     const db = new Database(':memory:');
     // Up to migration 20, as a database from before.
-    const all = migrations.splice(0);
-    migrations.push(...all.filter((m) => m.version <= 20));
-    try {
-      migrate(db);
-    } finally {
-      migrations.splice(0, migrations.length, ...all);
-    }
+    migrateUpTo(db, 20);
     db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
       default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`).run();
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
@@ -59,13 +54,7 @@ describe('migration 21 (search indexes)', () => {
 /** A database migrated up to `version` only, as one from before the later migrations. */
 function migratedTo(version: number): Database.Database {
   const db = new Database(':memory:');
-  const all = migrations.splice(0);
-  migrations.push(...all.filter((m) => m.version <= version));
-  try {
-    migrate(db);
-  } finally {
-    migrations.splice(0, migrations.length, ...all);
-  }
+  migrateUpTo(db, version);
   db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
     default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`).run();
   return db;

@@ -11,7 +11,8 @@ import { parseQuery } from '../query/index.js';
 import { sampleRequest, sampleToken } from '../store.contract.js';
 import { FILL_ROWS } from './batch-writer.js';
 import { createSqliteStore } from './index.js';
-import { migrate, migrations } from './migrations.js';
+import { migrate } from './migrations.js';
+import { migrateUpTo } from './test/migrate-up-to.js';
 import { searchIndexed } from './search-tokens.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-search-tokens-'));
@@ -127,13 +128,7 @@ describe('SEARCH_INDEX_ABOVE and migration 23', () => {
 
   it('keeps the search index of the tokens above 10,000 and drops the others\' from a database made before it', () => {
     const db = new Database(':memory:');
-    const all = migrations.splice(0);
-    migrations.push(...all.filter((m) => m.version <= 22));
-    try {
-      migrate(db);
-    } finally {
-      migrations.splice(0, migrations.length, ...all);
-    }
+    migrateUpTo(db, 22);
     const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
       default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
     token.run('small', 10_000);
