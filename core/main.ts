@@ -1,12 +1,22 @@
 // Composition root: read the configuration, check what a person can get wrong, start the servers,
 // say where everything is, shut down cleanly on a signal.
-import { loadConfig, type Config } from './config.js';
-import { StartupError } from './errors.js';
-import { explainStartupError, prepareDataDir, readyFields } from './lifecycle/startup.js';
-import { createLogger, resolveLogFormat } from './logger.js';
-import { startServer } from './server.js';
+import type { Config } from './config.js';
+import { holdYoungGeneration } from './lifecycle/young-generation.js';
+
+// Before the rest of the service is loaded: see young-generation.ts.
+const releaseYoungGeneration = holdYoungGeneration();
 
 async function main(): Promise<void> {
+  // Imported here rather than above: ESM loads and compiles a static import graph before running
+  // any of it, so the whole service would be loaded before the young generation is held.
+  const [{ loadConfig }, { StartupError }, { explainStartupError, prepareDataDir, readyFields }, { createLogger, resolveLogFormat }, { startServer }, { ACTION_TYPES }] = await Promise.all([
+    import('./config.js'),
+    import('./errors.js'),
+    import('./lifecycle/startup.js'),
+    import('./logger.js'),
+    import('./server.js'),
+    import('./service-keys.js'),
+  ]);
   let config: Config | undefined;
   try {
     config = loadConfig();
@@ -47,6 +57,10 @@ async function main(): Promise<void> {
       return void stop('signal during start-up');
     }
     logger.info('ready', readyFields(config, running.url));
+    // Start-up is over once the plugins imported in the background since listening are in (their
+    // failures are the loader's to report).
+    const startedUp = running.provided.get(ACTION_TYPES)?.ready() ?? Promise.resolve();
+    void startedUp.then(releaseYoungGeneration, releaseYoungGeneration);
   } catch (err) {
     const known = err instanceof StartupError ? err : config ? await explainStartupError(err, config) : null;
     if (!known) throw err;

@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { growthFactorGiven } from './young-generation.js';
+
+const MODULE = fileURLToPath(new URL('./young-generation.ts', import.meta.url));
+
+// V8 flags are the whole process's: the holding runs in a child, never in the test worker.
+// It reports the young generation's size (KB, committed) when held (loading tsx may have grown it
+// already), after keeping many objects alive while held, and after more of them once released.
+const CHILD = `
+import v8 from 'node:v8';
+const { holdYoungGeneration } = await import(${JSON.stringify(MODULE)});
+const youngKb = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size >> 10;
+const kept = [];
+const survive = () => { for (let i = 0; i < 300_000; i++) kept.push({ i, text: 'x' + i, pair: [i, i + 1] }); };
+const release = holdYoungGeneration();
+const atHold = youngKb();
+survive();
+const held = youngKb();
+release();
+survive();
+console.log(JSON.stringify({ atHold, held, released: youngKb() }));
+`;
+
+interface YoungSizes {
+  atHold: number;
+  held: number;
+  released: number;
+}
+
+async function runChild(nodeArgs: string[]): Promise<YoungSizes> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...nodeArgs, '--import', 'tsx', '--input-type=module', '-e', CHILD], {
+    env: { PATH: process.env.PATH },
+  });
+  return JSON.parse(stdout) as YoungSizes;
+}
+
+describe('holding the young generation during start-up', () => {
+  it('keeps it at its size while held and lets it grow once released', async () => {
+    const { atHold, held, released } = await runChild([]);
+    expect(held).toBe(atHold);
+    // Unheld, this much kept data grows it to V8's most (16 MB semi-spaces, 32 MB committed).
+    expect(released).toBeGreaterThan(2 * held);
+  });
+
+  it('leaves a growth factor given to node alone', async () => {
+    const { atHold, held } = await runChild(['--semi-space-growth-factor=2']);
+    expect(held).toBeGreaterThan(2 * atHold);
+  });
+
+  it('sees the growth factor in node flags and NODE_OPTIONS, in either spelling', () => {
+    expect(growthFactorGiven(['--semi-space-growth-factor=4'], '')).toBe(true);
+    expect(growthFactorGiven([], '--max-old-space-size=512 --semi_space_growth_factor=3')).toBe(true);
+    expect(growthFactorGiven(['--max-semi-space-size=8'], '--enable-source-maps')).toBe(false);
+    expect(growthFactorGiven([], '')).toBe(false);
+  });
+});
