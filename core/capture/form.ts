@@ -1,6 +1,8 @@
 // Form fields of a captured body: the API's `request` object, and uploaded files. A body that does
 // not parse is still captured whole; it just has no form fields.
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import busboy from 'busboy';
 import type { FileMeta } from '../store/types.js';
 
@@ -21,7 +23,8 @@ function addField(fields: Record<string, unknown>, name: string, value: string):
   Object.defineProperty(fields, name, { value: next, enumerable: true, writable: true, configurable: true });
 }
 
-function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> {
+/** `body`: the bytes, or the file holding them (streamed through the parser, never read whole). */
+function parseMultipart(contentType: string, body: Buffer | string): Promise<ParsedForm> {
   const files = new Map<string, Buffer>();
   return new Promise((resolve) => {
     const fields: Record<string, unknown> = {};
@@ -55,11 +58,18 @@ function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> 
       files.clear();
       resolve(NONE);
     });
-    bb.end(body);
+    if (typeof body !== 'string') return void bb.end(body);
+    const source = createReadStream(body);
+    // A body file that cannot be read parses as a body that does not parse.
+    source.on('error', () => bb.destroy(new Error('body file unreadable')));
+    bb.on('error', () => source.destroy());
+    source.pipe(bb);
   });
 }
 
-/** Content types whose body is parsed into form fields (the whole body is needed for that). */
+const isMultipart = (contentType: string) => /^multipart\/form-data/i.test(contentType);
+
+/** Content types whose body is parsed into form fields. */
 export function isFormType(contentType: string | null): boolean {
   return !!contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(contentType);
 }
@@ -72,6 +82,18 @@ export function parseForm(contentType: string | null, body: Buffer): ParsedForm 
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) addField(fields, k, v);
     return { fields, files: [] };
   }
-  if (/^multipart\/form-data/i.test(contentType)) return parseMultipart(contentType, body);
+  if (isMultipart(contentType)) return parseMultipart(contentType, body);
   return NONE;
+}
+
+/**
+ * The form fields of a body kept in `file` (past BODY_FILE_THRESHOLD). A multipart body is streamed
+ * through the parser, so only its file parts are held, not the body as well; a urlencoded one is
+ * read whole (its fields are the whole body anyway) and `read` gives those bytes back for the record.
+ */
+export async function parseFormFile(contentType: string | null, file: string, size: number): Promise<ParsedForm & { read?: Buffer }> {
+  if (!contentType || size === 0 || !isFormType(contentType)) return NONE;
+  if (isMultipart(contentType)) return parseMultipart(contentType, file);
+  const read = await readFile(file);
+  return { ...(await parseForm(contentType, read)), read };
 }

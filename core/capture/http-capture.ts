@@ -1,6 +1,6 @@
 // The capture pipeline for HTTP: resolve token -> read body -> run actions -> store -> respond.
 // It runs on plain node:http (not Koa): this is the hot path, and it needs nothing Koa offers.
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
@@ -16,7 +16,7 @@ import { uuidv7 } from '../util/uuid.js';
 import { clientIp } from './client-ip.js';
 import { createLocator, locationDatabases } from './location.js';
 import type { SubdomainCapture } from './subdomain.js';
-import { isFormType, parseForm } from './form.js';
+import { parseForm, parseFormFile, type ParsedForm } from './form.js';
 import { attachBodyFile, type BodySink } from '../store/bodies/body-files.js';
 import { queryOf } from './query.js';
 import { responseFromSet, waitForSetResponse } from './listen.js';
@@ -176,12 +176,12 @@ export function createCaptureHandler(s: CaptureServices) {
   ): Promise<void> {
     const contentType = headers['content-type']?.[0] ?? null;
     const filed = 'file' in received;
-    // Form bodies are parsed whole, so a filed one is read back for that (as before, in memory).
-    const body = filed ? (isFormType(contentType) ? await readFile(received.file) : Buffer.alloc(0)) : received.buffer;
+    // A filed body is parsed from its file (multipart: streamed, not read back whole).
+    const parsed = filed ? parseFormFile(contentType, received.file, received.size) : parseForm(contentType, received.buffer);
+    const form: ParsedForm & { read?: Buffer } = parsed instanceof Promise ? await parsed : parsed;
+    const body = filed ? Buffer.alloc(0) : received.buffer;
     const host = sub ? sub.host : headers.host?.[0] ?? '';
     const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `http://${host}`;
-    const parsed = parseForm(contentType, body);
-    const form = parsed instanceof Promise ? await parsed : parsed;
     const files = form.data ?? NO_FILES;
     const extra: Record<string, unknown> = {};
     const ip = clientIp(req, config.TRUSTED_PROXIES);
@@ -219,7 +219,7 @@ export function createCaptureHandler(s: CaptureServices) {
       extra,
     };
     // The record reads the file when something needs the bytes (actions, realtime); the store moves it.
-    if (filed) attachBodyFile(record, received.file, body.length ? body : undefined);
+    if (filed) attachBodyFile(record, received.file, form.read);
 
     let response: CapturedResponse = {
       status: pathStatus(path, afterRef) ?? token.default_status,
