@@ -132,6 +132,17 @@ describe('runChain', () => {
     expect(r.variables['request.content']).toBe('hello');
   });
 
+  it("gives the result's variables as own enumerable properties, read once, replaceable", async () => {
+    const r = await run([step('setv', { name: 'who', value: 'x' })]);
+    // A copy (spread, JSON) carries them, as it did when they were plain fields.
+    expect({ ...r }.runtimeVariables).toEqual({ who: 'x' });
+    expect(JSON.parse(JSON.stringify(r)).variables['request.content']).toBe('hello');
+    expect(Object.keys(r)).toEqual(['response', 'dontSave', 'stopped', 'output', 'lines', 'errors', 'ran', 'redact', 'later', 'variables', 'runtimeVariables']);
+    expect(r.variables).toBe(r.variables);
+    r.runtimeVariables = { set: 'by caller' };
+    expect(r.runtimeVariables).toEqual({ set: 'by caller' });
+  });
+
   it('runs an action with a condition only when that condition passed (or failed, with condition_action false)', async () => {
     const yes = step('check', { pass: true });
     const no = step('check', { pass: false });

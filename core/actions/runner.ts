@@ -230,50 +230,76 @@ class StepContext implements ActionContext {
       get,
       has,
       all,
-      set: (name, value) => {
-        if (!this.live) return;
-        this.#run.scope.set(name, value);
-        if (this.#nested) this.#nested.set[name] = String(value);
-      },
+      set: this.#setVariable.bind(this),
     });
   }
-  get log() {
-    return (this.#log ??= (text: string, options?: LogOptions) => void (this.live && this.#run.line(this.#step, text, options?.markdown ? { markdown: true } : {})));
+  #setVariable(name: string, value: string | number | boolean): void {
+    if (!this.live) return;
+    this.#run.scope.set(name, value);
+    if (this.#nested) this.#nested.set[name] = String(value);
   }
-  get error() {
-    return (this.#error ??= (msg: string) => void (this.live && this.#fail(this.#step, msg)));
+  // The functions an action may take off its context are bound methods, made on first read, not
+  // arrows: an arrow kept in a field of the context made every run's objects survive the
+  // young-generation collections (V8 then scavenged and promoted them all: the chain spent more
+  // CPU in GC than in running, issue 17); a bound function does not.
+  get log(): ActionContext['log'] {
+    return (this.#log ??= this.#logLine.bind(this));
   }
-  get stop() {
-    return (this.#stop ??= () => void (this.live && this.#run.stop()));
+  #logLine(text: string, options?: LogOptions): void {
+    if (this.live) this.#run.line(this.#step, text, options?.markdown ? { markdown: true } : {});
   }
-  get dontSave() {
-    return (this.#dontSave ??= () => void (this.live && this.#run.dontSave()));
+  get error(): ActionContext['error'] {
+    return (this.#error ??= this.#failStep.bind(this));
   }
-  get redact() {
-    return (this.#redact ??= (rules, replacement) => {
-      const parsed = ActionRedactionRuleSchema.array().parse(rules);
-      if (this.live) this.#run.redact(compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', this.#step.uuid));
-    });
+  #failStep(msg: string): void {
+    if (this.live) this.#fail(this.#step, msg);
   }
-  get setResult() {
-    return (this.#setResult ??= (passed: boolean) => void (this.live && this.#run.setResult(this.#step.uuid, passed)));
+  get stop(): ActionContext['stop'] {
+    return (this.#stop ??= this.#stopRun.bind(this));
   }
-  get repeat() {
-    return (this.#repeat ??= (items: Array<Record<string, string>>) => void (this.live && (this.repeatItems = items.slice(0, MAX_REPETITIONS))));
+  #stopRun(): void {
+    if (this.live) this.#run.stop();
   }
-  get runAction() {
-    return (this.#runAction ??= async (type, parameters) => {
-      if (!this.live) throw new Error('The action has ended');
-      const depth = (this.#nested?.depth ?? 0) + 1;
-      if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
-      return this.#run.runNested(this.#step, String(type), parameters ?? {}, depth);
-    });
+  get dontSave(): ActionContext['dontSave'] {
+    return (this.#dontSave ??= this.#skipSaving.bind(this));
   }
-  get later() {
-    return (this.#later ??= (delaySeconds, type, parameters) => {
-      if (!this.live) throw new Error('The action has ended');
-      this.#run.later(this.#step, delaySeconds, type, parameters);
-    });
+  #skipSaving(): void {
+    if (this.live) this.#run.dontSave();
+  }
+  get redact(): ActionContext['redact'] {
+    return (this.#redact ??= this.#addRedaction.bind(this));
+  }
+  #addRedaction(rules: Parameters<ActionContext['redact']>[0], replacement?: string): void {
+    const parsed = ActionRedactionRuleSchema.array().parse(rules);
+    if (this.live) this.#run.redact(compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', this.#step.uuid));
+  }
+  get setResult(): ActionContext['setResult'] {
+    return (this.#setResult ??= this.#recordResult.bind(this));
+  }
+  #recordResult(passed: boolean): void {
+    if (this.live) this.#run.setResult(this.#step.uuid, passed);
+  }
+  get repeat(): ActionContext['repeat'] {
+    return (this.#repeat ??= this.#repeatOver.bind(this));
+  }
+  #repeatOver(items: Array<Record<string, string>>): void {
+    if (this.live) this.repeatItems = items.slice(0, MAX_REPETITIONS);
+  }
+  get runAction(): ActionContext['runAction'] {
+    return (this.#runAction ??= this.#runNested.bind(this));
+  }
+  async #runNested(type: string, parameters?: Record<string, unknown>): Promise<Record<string, string>> {
+    if (!this.live) throw new Error('The action has ended');
+    const depth = (this.#nested?.depth ?? 0) + 1;
+    if (depth > MAX_NESTED_ACTIONS) throw new Error(`Actions run from actions may nest at most ${MAX_NESTED_ACTIONS} deep`);
+    return this.#run.runNested(this.#step, String(type), parameters ?? {}, depth);
+  }
+  get later(): ActionContext['later'] {
+    return (this.#later ??= this.#runLater.bind(this));
+  }
+  #runLater(delaySeconds: number, type: string, parameters: Record<string, unknown>): void {
+    if (!this.live) throw new Error('The action has ended');
+    this.#run.later(this.#step, delaySeconds, type, parameters);
   }
 }
 
@@ -486,34 +512,74 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   }
 
   const final = normalise({ ...response, headers: { ...response.headers } });
-  // Copies of the variables are made when read: a capture's chain result never reads them.
-  // Nothing changes the scope once the run is over (late actions are no longer live). Accessors
-  // in the literal, not defineProperty: that made every result a slow dictionary object.
-  const result: ChainResult = {
-    response: sameResponse(final, initial) ? null : final,
+  const result: ChainResult = new RunResult(
+    sameResponse(final, initial) ? null : final,
     dontSave,
     stopped,
-    output: lines.map((l) => `[${l.order} ${l.type}] ${l.text}`),
+    lines.map((l) => `[${l.order} ${l.type}] ${l.text}`),
     lines,
     errors,
-    ran: [...ran],
-    redact: redactRules,
+    [...ran],
+    redactRules,
     later,
-    get variables() {
-      return settle(this, 'variables', scope.all());
-    },
-    set variables(value) {
-      settle(this, 'variables', value);
-    },
-    get runtimeVariables() {
-      return settle(this, 'runtimeVariables', scope.runtimeVariables());
-    },
-    set runtimeVariables(value) {
-      settle(this, 'runtimeVariables', value);
-    },
-  };
+    scope,
+  );
   if (trace) result.trace = trace;
   return result;
+}
+
+/**
+ * A run's result. `variables` and `runtimeVariables` are copied from the scope when first read (a
+ * capture's chain result never reads them; nothing changes the scope once the run is over: late
+ * actions are no longer live). They are own enumerable accessors, as the fields are, but the same
+ * two functions for every result: accessors written in an object literal were new functions and a
+ * new property record each run, kept by V8 where the young-generation collections treat them as
+ * live, so every run's objects were scavenged and promoted (issue 17). Once read, a plain property.
+ */
+class RunResult implements ChainResult {
+  declare variables: Record<string, string>;
+  declare runtimeVariables: Record<string, string>;
+  declare trace?: ChainStepTrace[];
+  readonly #scope: VariableScope;
+
+  constructor(
+    public response: ResponseDraft | null,
+    public dontSave: boolean,
+    public stopped: boolean,
+    public output: string[],
+    public lines: ChainLine[],
+    public errors: ChainResult['errors'],
+    public ran: string[],
+    public redact: CompiledRule[],
+    public later: LaterAction[],
+    scope: VariableScope,
+  ) {
+    this.#scope = scope;
+    Object.defineProperties(this, RunResult.#lazy);
+  }
+
+  static readonly #lazy: PropertyDescriptorMap = {
+    variables: {
+      get(this: RunResult) {
+        return settle(this, 'variables', this.#scope.all());
+      },
+      set(this: RunResult, value: Record<string, string>) {
+        settle(this, 'variables', value);
+      },
+      enumerable: true,
+      configurable: true,
+    },
+    runtimeVariables: {
+      get(this: RunResult) {
+        return settle(this, 'runtimeVariables', this.#scope.runtimeVariables());
+      },
+      set(this: RunResult, value: Record<string, string>) {
+        settle(this, 'runtimeVariables', value);
+      },
+      enumerable: true,
+      configurable: true,
+    },
+  };
 }
 
 /** Replaces a lazy property by its value (a plain property from then on). */
