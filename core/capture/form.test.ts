@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,8 @@ describe('form fields', () => {
       expect(meta).toMatchObject({ name: 'up', filename: 'x.bin', size: upload.length, content_type: 'image/png' });
       expect(fromFile.data!.get(meta!.id)!.equals(upload)).toBe(true);
       expect(fromFile.files.map(({ id: _id, ...rest }) => rest)).toEqual(fromMemory.files.map(({ id: _id, ...rest }) => rest));
+      // The part was spooled beside the body and is gone once read.
+      expect(readdirSync(dir)).toEqual(['multi']);
     });
 
     it('urlencoded: read whole, and the bytes read are given back for the record', async () => {
@@ -67,6 +69,10 @@ describe('form fields', () => {
       // As from memory: a form cut short is no form.
       expect(await parseFormFile('multipart/form-data; boundary=B', inFile('bad', bad), bad.length)).toEqual({ fields: null, files: [] });
       expect(await parseForm('multipart/form-data; boundary=B', bad)).toEqual({ fields: null, files: [] });
+      const cutInPart = Buffer.from('--B\r\nContent-Disposition: form-data; name="f"; filename="f.bin"\r\n\r\nunterminated');
+      expect(await parseFormFile('multipart/form-data; boundary=B', inFile('cut', cutInPart), cutInPart.length)).toEqual({ fields: null, files: [] });
+      expect(readdirSync(dir).filter((f) => f.includes('.part'))).toEqual([]);
+      expect(await parseForm('multipart/form-data; boundary=B', cutInPart)).toEqual({ fields: null, files: [] });
       expect(await parseFormFile('multipart/form-data; boundary=B', path.join(dir, 'missing'), 10)).toEqual({ fields: null, files: [] });
     });
   });

@@ -1,8 +1,9 @@
 // Form fields of a captured body: the API's `request` object, and uploaded files. A body that does
 // not parse is still captured whole; it just has no form fields.
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { FileMeta } from '../store/types.js';
 
@@ -23,13 +24,55 @@ function addField(fields: Record<string, unknown>, name: string, value: string):
   Object.defineProperty(fields, name, { value: next, enumerable: true, writable: true, configurable: true });
 }
 
-/** `body`: the bytes, or the file holding them (streamed through the parser, never read whole). */
+/** A file part's bytes, gathered in memory; null when the part breaks off. */
+function gather(part: Readable): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  return new Promise((done) => {
+    part.on('data', (c: Buffer) => chunks.push(c));
+    part.on('end', () => done(Buffer.concat(chunks)));
+    // Destroyed with or without an error (the parser failed): either way the part broke off. The
+    // listener on 'error' is needed too: an unheard stream error is thrown.
+    part.on('error', () => done(null));
+    part.on('close', () => done(null));
+  });
+}
+
+/**
+ * A file part's bytes, written to `file` as they arrive and read back once at their exact size:
+ * gathered, a part's chunks and their concatenation are both held at its end (twice its size, and
+ * the service measured no lower than reading the body whole). Null when the part breaks off.
+ */
+function spool(part: Readable, file: string): Promise<Buffer | null> {
+  return new Promise((done) => {
+    const out = createWriteStream(file, { mode: 0o600 });
+    // Removed before the parse resolves, so nothing is left beside the body once it is stored.
+    const finish = (data: Buffer | null) => void rm(file, { force: true }).catch(() => undefined).then(() => done(data));
+    const fail = () => {
+      // The parser waits for every part to be read: drain it even when the file cannot take it.
+      part.unpipe(out);
+      part.resume();
+      out.destroy();
+      finish(null);
+    };
+    out.on('error', fail);
+    part.on('error', fail);
+    part.on('close', () => {
+      if (!part.readableEnded) fail();
+    });
+    out.on('finish', () => void readFile(file).then(finish, () => finish(null)));
+    part.pipe(out);
+  });
+}
+
+/**
+ * `body`: the bytes, or the file holding them. A file is streamed through the parser, never read
+ * whole, and its file parts are spooled beside it (`<file>.part<n>`, swept with it after a crash).
+ */
 function parseMultipart(contentType: string, body: Buffer | string): Promise<ParsedForm> {
-  const files = new Map<string, Buffer>();
   return new Promise((resolve) => {
     const fields: Record<string, unknown> = {};
-    const metas: FileMeta[] = [];
-    const pending: Array<Promise<void>> = [];
+    // In the parts' order, whichever finishes first.
+    const parts: Array<Promise<{ meta: FileMeta; data: Buffer } | null>> = [];
     let bb: busboy.Busboy;
     try {
       bb = busboy({ headers: { 'content-type': contentType }, limits: { fields: 1000, files: 100, parts: 1100 } });
@@ -38,26 +81,18 @@ function parseMultipart(contentType: string, body: Buffer | string): Promise<Par
     }
     bb.on('field', (name, value) => addField(fields, name, value));
     bb.on('file', (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      pending.push(
-        new Promise<void>((done) => {
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            const data = Buffer.concat(chunks);
-            const id = randomUUID();
-            files.set(id, data);
-            metas.push({ id, name, filename: info.filename ?? name, size: data.length, content_type: info.mimeType || 'application/octet-stream' });
-            done();
-          });
-          stream.on('error', () => done());
-        }),
-      );
+      const read = typeof body === 'string' ? spool(stream, `${body}.part${parts.length + 1}`) : gather(stream);
+      parts.push(read.then((data) => data && {
+        meta: { id: randomUUID(), name, filename: info.filename ?? name, size: data.length, content_type: info.mimeType || 'application/octet-stream' },
+        data,
+      }));
     });
-    bb.on('close', () => void Promise.all(pending).then(() => resolve({ fields, files: metas, data: files })));
-    bb.on('error', () => {
-      files.clear();
-      resolve(NONE);
-    });
+    bb.on('close', () => void Promise.all(parts).then((read) => {
+      const files = read.filter((p) => p !== null);
+      resolve({ fields, files: files.map((p) => p.meta), data: new Map(files.map((p) => [p.meta.id, p.data])) });
+    }));
+    // Once every part has settled (a broken one's spool file removed).
+    bb.on('error', () => void Promise.all(parts).then(() => resolve(NONE)));
     if (typeof body !== 'string') return void bb.end(body);
     const source = createReadStream(body);
     // A body file that cannot be read parses as a body that does not parse.
@@ -88,8 +123,9 @@ export function parseForm(contentType: string | null, body: Buffer): ParsedForm 
 
 /**
  * The form fields of a body kept in `file` (past BODY_FILE_THRESHOLD). A multipart body is streamed
- * through the parser, so only its file parts are held, not the body as well; a urlencoded one is
- * read whole (its fields are the whole body anyway) and `read` gives those bytes back for the record.
+ * through the parser, so only its file parts are held (once each), not the body as well; a
+ * urlencoded one is read whole (its fields are the whole body anyway) and `read` gives those bytes
+ * back for the record.
  */
 export async function parseFormFile(contentType: string | null, file: string, size: number): Promise<ParsedForm & { read?: Buffer }> {
   if (!contentType || size === 0 || !isFormType(contentType)) return NONE;

@@ -137,6 +137,8 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
       expect(dl.buf.equals(bytes)).toBe(true);
     }
     expect((await s.call('GET', `/token/${t.uuid}/request/${id}/raw`)).buf.equals(sent)).toBe(true);
+    // The file parts spooled beside the received body went with it.
+    expect(incoming()).toEqual([]);
   });
 
   it('urlencoded bodies past it: fields as before', async () => {
