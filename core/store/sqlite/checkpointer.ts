@@ -22,22 +22,35 @@ let over = false;
 const setOver = (v) => { if (v !== over) { over = v; parentPort.postMessage({ t: 'wal', over: v }); } };
 let timer = null;
 let lastPassive = 0;
+// Whether the last PASSIVE checkpoint copied every frame back (no reader held an old snapshot).
+const passive = () => {
+  try {
+    const r = db.pragma('wal_checkpoint(PASSIVE)')[0];
+    return r.busy === 0 && r.log === r.checkpointed;
+  } catch {
+    return false;
+  }
+};
 const tick = () => {
   const now = Date.now();
-  if (now - lastPassive >= workerData.everyMs) {
+  let complete = false;
+  if (over || now - lastPassive >= workerData.everyMs) {
     lastPassive = now;
-    checkpoint('PASSIVE');
+    complete = passive();
   }
   // A reader on an old snapshot keeps SQLite from starting the WAL over, and so do commits that
   // keep coming while a checkpoint runs: it grows. Past the limit (a stat every checkEveryMs),
-  // the parent stops starting reads and this truncates it as soon as the reads running end,
-  // waiting a few ms at a time (a pending truncating checkpoint holds new writers back), tried
-  // again every overEveryMs.
+  // the parent stops starting reads, and once a PASSIVE checkpoint (which never holds writers
+  // back) has copied every frame, the reads running having ended, a truncating one cuts the WAL:
+  // it holds new writers back while it runs, so it runs only when there is next to nothing left
+  // to copy, waiting a few ms at most. Tried again every overEveryMs.
   if (walSize() > workerData.walLimitBytes) {
     setOver(true);
-    db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
-    checkpoint('TRUNCATE');
-    db.pragma('busy_timeout = 5000');
+    if (complete) {
+      db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
+      checkpoint('TRUNCATE');
+      db.pragma('busy_timeout = 5000');
+    }
   }
   setOver(walSize() > workerData.walLimitBytes);
   timer = setTimeout(tick, over ? workerData.overEveryMs : workerData.checkEveryMs);
