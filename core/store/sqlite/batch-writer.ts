@@ -155,8 +155,8 @@ export interface BatchWriter {
   readonly filling: boolean;
   /** The watermark the last catch-up left (0: none yet): every row up to it is caught up. */
   readonly caughtTo: number;
-  /** The seq of the last row this writer committed (0: none yet). */
-  readonly committedTo: number;
+  /** The newest row's seq, whoever committed it (a read waits for the rows up to it: sync). */
+  newestSeq(): number;
   /** Whether the last purge of request_text stopped at its time budget (more is due soon). */
   readonly purging: boolean;
   /** A token was listed in search_tokens on some connection: look for fills again. */
@@ -298,6 +298,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
   const tokenExists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE uuid = ?').pluck();
   const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
+  const newest = db.prepare<[], number | null>('SELECT max(seq) FROM requests').pluck();
   const pending = db.prepare<[number, number], { seq: number; token_id: string; uuid: string; created_at: number }>(
     'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?',
   );
@@ -433,7 +434,6 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
 
   /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the tally. */
   function count(): void {
-    if (staged.length) committedTo = Math.max(committedTo, stagedTo);
     for (const p of staged) {
       const tokenId = p.row[TOKEN] as string;
       limits.set(tokenId, p.limit);
@@ -471,9 +471,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
   const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0 };
   /** Whether the running (last) catch-up takes every pending row. */
   let whole = true;
-  /** The watermark as the last catch-up left it (0: none yet); committed: this writer's last seq. */
+  /** The watermark as the last catch-up left it (0: none yet). */
   let caughtTo = 0;
-  let committedTo = 0;
   const catchUp = db.transaction((maxRows: number): number => {
     let t = performance.now();
     const lap = () => -t + (t = performance.now());
@@ -573,8 +572,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
     get caughtTo() {
       return caughtTo;
     },
-    get committedTo() {
-      return committedTo;
+    newestSeq() {
+      return newest.get() ?? 0;
     },
     fillWanted() {
       filling = true;

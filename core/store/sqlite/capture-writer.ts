@@ -67,7 +67,7 @@ export function inThreadWriter(db: Database): CaptureWriter {
   let due: { cancel(): void } | null = null;
   /** When the queue's head first found the lock taken (0: it did not). */
   let busySince = 0;
-  /** Reads waiting for the rows up to `need` (this writer's last commit when they asked) to be caught up. */
+  /** Reads waiting for the rows up to `need` (the newest row when they asked, whoever stored it) to be caught up. */
   let syncs: Array<{ need: number; resolve: () => void }> = [];
   const catchUp = catchUpSchedule(
     writer,
@@ -81,7 +81,8 @@ export function inThreadWriter(db: Database): CaptureWriter {
     false,
     true,
     // Under a steady stream of captures the catch-up may not be whole for a while: a read goes as
-    // soon as what was committed before it asked is caught up, not after the captures since.
+    // soon as what was stored before it asked (by this process or another, or left by an earlier
+    // one) is caught up, not after the captures since.
     () => {
       if (!syncs.some((s) => s.need <= writer.caughtTo)) return;
       const waiting = syncs;
@@ -147,7 +148,7 @@ export function inThreadWriter(db: Database): CaptureWriter {
       flush();
       if (!catchUp.behind) return Promise.resolve();
       return new Promise<void>((resolve) => {
-        syncs.push({ need: writer.committedTo, resolve });
+        syncs.push({ need: writer.newestSeq(), resolve });
         catchUp.now();
       });
     },
