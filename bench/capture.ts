@@ -17,7 +17,8 @@
 // requests instead: BENCH_OVERHEAD_REQUESTS (500) measured and BENCH_OVERHEAD_WARMUP (100) per token.
 // BENCH_SEARCH_ROWS (1000000): requests in the big token of the search, readstall and memory
 // sections (e.g. 50000 while developing). BENCH_STARTUP_BASELINE (ms): a previous start-up median,
-// printed beside today's.
+// printed beside today's. BENCH_READSTALL_LOAD (searches,delete): what the readstall section's
+// loaded windows run, to tell the two costs apart.
 import { loadSettings, type BenchContext, type Section, type SectionResult } from './harness.js';
 import { addSection, newReport, renderText, writeJson } from './report.js';
 import { bareSection } from './sections/bare.js';

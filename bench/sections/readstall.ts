@@ -10,6 +10,17 @@ import { deleteQuery, TIMED_QUERIES } from '../search-corpus.js';
 import { listRequests, queryText } from './search.js';
 
 export const READSTALL_GOALS = { maxP99Ms: 20, minThroughputRatio: 0.9 };
+
+/**
+ * What the loaded windows run (BENCH_READSTALL_LOAD, default both): `searches`, `delete`, or both,
+ * comma-separated, to tell their costs apart. The goals are for both.
+ */
+export function readstallLoad(raw = process.env.BENCH_READSTALL_LOAD): { searches: boolean; delete: boolean } {
+  const parts = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!parts.length) return { searches: true, delete: true };
+  for (const p of parts) if (p !== 'searches' && p !== 'delete') throw new Error(`BENCH_READSTALL_LOAD=${JSON.stringify(raw)}: expected searches, delete or both`);
+  return { searches: parts.includes('searches'), delete: parts.includes('delete') };
+}
 const ROUNDS = 3;
 /** A loaded window is extended a second at a time until its delete finished, at most this long. */
 const MAX_EXTRA_MS = 60_000;
@@ -72,6 +83,7 @@ export const readstallSection: Section = {
   title: 'Reads vs captures: capture p99 and throughput alone, and while searches loop and a 100k-row delete runs on the big token',
   async run(ctx: BenchContext): Promise<SectionResult> {
     const { settings } = ctx;
+    const what = readstallLoad();
     const fixture = await bigToken(ctx);
     const svc = fixture.service;
     const pid = svc.proc.pid!;
@@ -89,7 +101,8 @@ export const readstallSection: Section = {
     const loaded: Measurement[] = [];
     const deletes: Array<{ slice: number; ms: number; deleted: number; windowS: number }> = [];
     const searchTimes: number[] = [];
-    ctx.log(`readstall: ${ROUNDS} rounds of ${windowS} s alone then ${windowS}+ s under searches and a delete, ${settings.connections} connections`);
+    const under = [what.searches && 'searches', what.delete && 'a delete'].filter(Boolean).join(' and ');
+    ctx.log(`readstall: ${ROUNDS} rounds of ${windowS} s alone then ${windowS}+ s under ${under}, ${settings.connections} connections`);
     for (let round = 0; round < ROUNDS; round++) {
       await quiet(pid, 10_000, 300);
       alone.push(await load({ ...capture, seconds: windowS, serverPid: pid }));
@@ -98,9 +111,9 @@ export const readstallSection: Section = {
       const slice = 9 - round;
       const before = await svc.storedCount(fixture.token);
       const stopWal = fixture.wal.watch('delete');
-      const reads = searchLoop(fixture, runErrors);
+      const reads = what.searches ? searchLoop(fixture, runErrors) : { stop: async () => [] };
       let deleteResult: Awaited<ReturnType<typeof deleteSlice>> | null = null;
-      const deleting = deleteSlice(fixture, slice).then((r) => (deleteResult = r));
+      const deleting = what.delete ? deleteSlice(fixture, slice).then((r) => (deleteResult = r)) : Promise.resolve((deleteResult = { ms: 0, status: 200, error: null }));
       const windowStart = performance.now();
       const windows = [await load({ ...capture, seconds: windowS, serverPid: pid })];
       while (deleteResult === null && performance.now() - windowStart < windowS * 1000 + MAX_EXTRA_MS) {
@@ -115,7 +128,7 @@ export const readstallSection: Section = {
       if (d.error) runErrors.push(`readstall delete slice${slice}: ${d.status} ${d.error}`);
       deletes.push({ slice, ms: d.ms, deleted: before - after, windowS: windowLength });
       // A slice is about 9% of the seeded captures; a delete that removed far fewer measured nothing.
-      if (before - after < fixture.rows * 0.045) runErrors.push(`readstall: DELETE ?query=${deleteQuery(slice)} removed ${before - after} requests, about ${Math.round(fixture.rows * 0.09)} expected`);
+      if (what.delete && before - after < fixture.rows * 0.045) runErrors.push(`readstall: DELETE ?query=${deleteQuery(slice)} removed ${before - after} requests, about ${Math.round(fixture.rows * 0.09)} expected`);
       ctx.log(`readstall: round ${round + 1}: alone ${fmt.int(alone.at(-1)!.rps)} req/s p99 ${fmt.ms(alone.at(-1)!.latencyMs.p99)}; loaded ${fmt.int(loaded.at(-1)!.rps)} req/s p99 ${fmt.ms(loaded.at(-1)!.latencyMs.p99)}; deleted ${before - after} in ${Math.round(d.ms)} ms`);
     }
     const a = mergeMeasurements(alone);
@@ -141,6 +154,7 @@ export const readstallSection: Section = {
         `deletes ${deletes.map((x) => `slice${x.slice}: ${fmt.int(x.deleted)} rows in ${fmt.ms(x.ms)}`).join('; ')} (loaded windows ${deletes.map((x) => x.windowS.toFixed(1)).join(', ')} s)`,
         `searches during the loaded windows: ${searchTimes.length}, median ${fmt.ms(percentile(sortedSearch, 50))}, p95 ${fmt.ms(percentile(sortedSearch, 95))}, max ${fmt.ms(sortedSearch.at(-1) ?? NaN)}`,
         `big token now holds ${fmt.int(stored)} requests`,
+        ...(what.searches && what.delete ? [] : [`loaded windows ran ${under} only (BENCH_READSTALL_LOAD): the goals are for both`]),
       ],
       runErrors,
     };

@@ -1,6 +1,7 @@
 // The capture write path's group commit: ONE implementation, used on the main connection for
 // ':memory:' databases and on the writer worker's own connection for files (writer-worker.ts).
-// It imports nothing but types, so the worker can load it without the rest of the store.
+// It imports nothing but types and capture-activity.ts (which imports nothing), so the worker can
+// load it without the rest of the store.
 //
 // A commit stores plain rows; catchUp() later gives the rows past the watermark their per-token
 // bookkeeping in bulk: their index entries (request_keys by token, request_ids by UUID), the
@@ -9,6 +10,7 @@
 // at once, most of the WAL written.
 import type { Database } from 'better-sqlite3';
 import type { RequestRecord } from '../types.js';
+import { noteCommit, type CaptureActivity } from './capture-activity.js';
 
 /**
  * One capture to store: its `requests` row (toRow: the INSERT's parameters, JSON columns already
@@ -289,9 +291,11 @@ export function catchUpSchedule(
 export interface BatchWriterOptions {
   /** The purge's time budget per catch-up (TEXT_PURGE_MS). */
   purgeMs?: number;
+  /** Counts each committed batch, for bulk deletions to give way to (capture-activity.ts). */
+  activity?: CaptureActivity;
 }
 
-export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: BatchWriterOptions = {}): BatchWriter {
+export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activity }: BatchWriterOptions = {}): BatchWriter {
   const insert = db.prepare(insertSql(false));
   const insertPlain = db.prepare(insertSql(true));
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
@@ -546,6 +550,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
   const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 0;
   const noWait = db.prepare('PRAGMA busy_timeout = 0');
   const restoreWait = db.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  // SQLite sets busy_timeout when the PRAGMA is prepared, and the first run of the prepared
+  // statement only reads it back; later runs prepare it again, which sets it. Unprimed, the first
+  // attempt that found the lock taken waited the whole busy_timeout on the event loop.
+  noWait.run();
+  restoreWait.run();
   /** `tx()`, or BUSY when it could not take the write lock at once (nothing was written: rolled back). */
   function attempt<T>(tx: () => T, wait: boolean): T | typeof BUSY {
     if (wait) return tx();
@@ -586,6 +595,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
         const outcomes = attempt(() => storeTx(batch), wait);
         if (outcomes === BUSY) return [];
         count();
+        noteCommit(activity);
         return outcomes;
       } catch {
         // One bad record must not lose the others: retry one by one.
@@ -595,6 +605,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS }: Bat
             const outcome = attempt(() => storeTx([p])[0]!, wait);
             if (outcome === BUSY) break;
             count();
+            noteCommit(activity);
             outcomes.push(outcome);
           } catch (e) {
             outcomes.push({ gone: false, error: e });

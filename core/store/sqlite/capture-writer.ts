@@ -14,6 +14,7 @@ import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
 import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import type { CaptureActivity } from './capture-activity.js';
 import { startThread } from './threads.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
@@ -59,8 +60,8 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
  * tried again every LOCK_RETRY_MS; past the connection's busy_timeout they fail with SQLITE_BUSY,
  * as a waiting commit would have.
  */
-export function inThreadWriter(db: Database): CaptureWriter {
-  const writer = createBatchWriter(db);
+export function inThreadWriter(db: Database, activity?: CaptureActivity): CaptureWriter {
+  const writer = createBatchWriter(db, { activity });
   /** Captures not committed yet, oldest first, each with its row. */
   let queue: Array<{ p: Pending; item: WriteItem }> = [];
   /** A flush is due: after this event-loop turn, or after the lock retry's delay. */
@@ -175,6 +176,8 @@ export interface WorkerWriterOptions {
   walLimitBytes: number;
   /** Told when the thread died and captures went back to the main connection. */
   onFallback?: (err: unknown) => void;
+  /** Counts the thread's commits, for bulk deletions to give way to (capture-activity.ts). */
+  activity?: CaptureActivity;
 }
 
 /**
@@ -185,7 +188,7 @@ export interface WorkerWriterOptions {
 export type WorkerCaptureWriter = CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> };
 
 export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCaptureWriter {
-  const worker = startThread('writer-worker', { file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0, walLimitBytes: opts.walLimitBytes } satisfies WriterData);
+  const worker = startThread('writer-worker', { file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0, walLimitBytes: opts.walLimitBytes, activity: opts.activity } satisfies WriterData);
   worker.unref();
   let fallback: CaptureWriter | null = null;
   let stopping: Promise<void> | null = null;
@@ -267,7 +270,7 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
 
   function died(err: unknown): void {
     if (fallback || stopping) return;
-    fallback = inThreadWriter(db);
+    fallback = inThreadWriter(db, opts.activity);
     fallback.onCommit = (n, s) => self.onCommit?.(n, s);
     const error = new Error(`Capture writer thread stopped: ${err instanceof Error ? err.message : String(err)}`);
     for (const batch of inflight.values()) for (const p of batch) p.reject(error);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../types.js';
 import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writer.js';
+import { captureActivity } from './capture-activity.js';
 import { startCheckpointer, WAL_LIMIT_BYTES } from './checkpointer.js';
 import { createBodyFiles, type BodyFilesOptions } from '../bodies/body-files.js';
 import { sqliteCounters } from './counters.js';
@@ -88,17 +89,19 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
   const mode = !opts.writer || opts.writer === 'auto' ? (opts.synchronous === 'FULL' ? 'worker' : 'in-thread') : opts.writer;
+  // The writers count their commits; a bulk deletion gives way while they come (capture-activity.ts).
+  const activity = captureActivity();
   if (onFile && mode === 'worker') {
-    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, walLimitBytes });
+    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, walLimitBytes, activity });
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;
-  } else writer = inThreadWriter(db);
+  } else writer = inThreadWriter(db, activity);
   const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
   // Lists, searches and bulk deletions: on threads, started on first use (a second connection
   // cannot see a ':memory:' database, which keeps them in-thread).
   // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
   const gate = walGate();
-  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE }), gate) : inThreadReads(db);
+  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, activity }), gate) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes, undefined, (over) => gate.set(over)) : null;
   return {

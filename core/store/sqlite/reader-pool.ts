@@ -4,6 +4,7 @@
 // (another connection cannot see it): the main connection, in-thread.
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
+import type { CaptureActivity } from './capture-activity.js';
 import { deleteMatching, deleteTokenRequests, yieldToLoop } from './chunks.js';
 import type { RequestRecord, RequestWalkPage } from '../types.js';
 import { readList, readWalk, type FilterPlans, type ListPlan, type ListResult, type WalkPlan } from './request-reads.js';
@@ -66,7 +67,7 @@ interface Queued {
  * running one job at a time; jobs wait in order for a free thread. A thread that dies fails its
  * job and is replaced by the next job that needs one.
  */
-export function readerPool(file: string, opts: { walLimitBytes: number; nice: number; size?: number }): RequestReads & { readonly threads: number } {
+export function readerPool(file: string, opts: { walLimitBytes: number; nice: number; size?: number; activity?: CaptureActivity }): RequestReads & { readonly threads: number } {
   const size = opts.size ?? READER_THREADS;
   const threads: Thread[] = [];
   const waiting: Queued[] = [];
@@ -74,7 +75,7 @@ export function readerPool(file: string, opts: { walLimitBytes: number; nice: nu
   let closing: Promise<void> | null = null;
 
   function start(): Thread {
-    const worker = startThread('reader-worker', { file, walLimitBytes: opts.walLimitBytes, nice: opts.nice } satisfies ReaderData);
+    const worker = startThread('reader-worker', { file, walLimitBytes: opts.walLimitBytes, nice: opts.nice, activity: opts.activity } satisfies ReaderData);
     worker.unref();
     const t: Thread = { worker, job: null };
     worker.on('message', (m: FromReader) => {
@@ -159,11 +160,12 @@ export function readerPool(file: string, opts: { walLimitBytes: number; nice: nu
 /**
  * A file database's threads: lists and searches on niced reader threads (they give way to the event
  * loop), deletions on one thread at normal priority: it holds the write lock a chunk at a time, and
- * a niced holder preempted by other work would keep the capture writer waiting behind it.
+ * a niced holder preempted by other work would keep the capture writer waiting behind it. It gives
+ * way longer while the capture writers commit (`activity`, chunks.ts).
  */
-export function threadedReads(file: string, opts: { walLimitBytes: number; nice: number }): RequestReads {
-  const readers = readerPool(file, opts);
-  const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: 0, size: 1 });
+export function threadedReads(file: string, opts: { walLimitBytes: number; nice: number; activity?: CaptureActivity }): RequestReads {
+  const readers = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: opts.nice });
+  const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: 0, size: 1, activity: opts.activity });
   return {
     list: (plan) => readers.list(plan),
     walk: (plan) => readers.walk(plan),

@@ -1,5 +1,6 @@
 // Messages between the store (main thread) and a reader thread (reader-worker.ts).
 import type { RequestWalkPage } from '../types.js';
+import type { CaptureActivity } from './capture-activity.js';
 import type { FilterPlans, ListPlan, ListResult, WalkPlan } from './request-reads.js';
 
 export interface ReaderData {
@@ -8,6 +9,8 @@ export interface ReaderData {
   walLimitBytes: number;
   /** Niceness the thread gives itself (0: none). */
   nice: number;
+  /** The capture writers' commits (shared memory): deletions give way while captures flow. */
+  activity?: CaptureActivity;
 }
 
 export type ReaderJob =

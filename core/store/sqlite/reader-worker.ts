@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { deleteMatching, pauseAfter, deleteTokenRequests, type ChunkPause } from './chunks.js';
 import { readList, readWalk } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
+import { commitWatch } from './capture-activity.js';
 import { nice } from './threads.js';
 
 const data = workerData as ReaderData;
@@ -31,8 +32,11 @@ function writing(): Database.Database {
   return writer;
 }
 
+/** Whether the capture writers committed since the last pause (capture-activity.ts). */
+const capturing = commitWatch(data.activity);
+
 /** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
-const pause: ChunkPause = (chunkMs) => new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(chunkMs)));
+const pause: ChunkPause = (chunkMs) => new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(chunkMs, capturing())));
 
 async function run(job: ReaderJob): Promise<unknown> {
   if (job.op === 'list') return readList(reader, job.plan);

@@ -1,5 +1,6 @@
 // Messages between the store (main thread) and the capture writer thread (writer-worker.ts).
 import type { EncodedBatch } from './batch-codec.js';
+import type { CaptureActivity } from './capture-activity.js';
 
 export interface WriterData {
   file: string;
@@ -9,6 +10,8 @@ export interface WriterData {
   nice: number;
   /** journal_size_limit: starting the WAL over cuts it back to this. */
   walLimitBytes: number;
+  /** Counts the commits, for bulk deletions to give way to (shared memory, capture-activity.ts). */
+  activity?: CaptureActivity;
 }
 
 /** A failed item as it crosses the thread boundary (an Error would lose its `code`). */

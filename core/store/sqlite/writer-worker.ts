@@ -21,7 +21,7 @@ db.pragma('busy_timeout = 5000');
 db.pragma(`journal_size_limit = ${data.walLimitBytes}`);
 // The checkpointer thread copies the WAL back; this connection must not do it inside its commits.
 if (data.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
-const writer = createBatchWriter(db);
+const writer = createBatchWriter(db, { activity: data.activity });
 
 let ids: number[] = [];
 let items: WriteItem[] = [];

@@ -1,0 +1,82 @@
+// Bulk deletions give way to captures (issue 17, readstall): the capture writers count their
+// commits in shared memory, the deleting thread looks between its chunks and pauses longer while
+// they come. Here: the count (a real batch writer on a file, and across a thread), and the pauses.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sampleRequest, sampleToken } from '../store.contract.js';
+import { createBatchWriter, toRow } from './batch-writer.js';
+import { captureActivity, commitWatch, noteCommit } from './capture-activity.js';
+import { DELETE_SHARE_WHILE_CAPTURING, pauseAfter } from './chunks.js';
+import { migrate } from './migrations.js';
+import { sqliteTokens } from './tokens.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-activity-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('capture activity', () => {
+  it('tells a watcher whether commits came since it last looked', () => {
+    const activity = captureActivity();
+    const capturing = commitWatch(activity);
+    expect(capturing()).toBe(false);
+    noteCommit(activity);
+    noteCommit(activity);
+    expect(capturing()).toBe(true);
+    expect(capturing()).toBe(false);
+    // Without a counter (a store that passes none), nothing is ever flowing.
+    expect(commitWatch(undefined)()).toBe(false);
+  });
+
+  it('is shared with a thread, not copied', async () => {
+    const activity = captureActivity();
+    const capturing = commitWatch(activity);
+    const worker = new Worker('const { workerData } = require("node:worker_threads"); Atomics.add(workerData, 0, 5);', { eval: true, workerData: activity });
+    await new Promise((resolve) => worker.once('exit', resolve));
+    expect(Atomics.load(activity, 0)).toBe(5);
+    expect(capturing()).toBe(true);
+  });
+
+  it('counts each batch the writer committed, not one that found the write lock taken', async () => {
+    const file = path.join(dir, 'count.sqlite');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    const token = sampleToken();
+    await sqliteTokens(db).create(token);
+    const activity = captureActivity();
+    const writer = createBatchWriter(db, { activity });
+    const capturing = commitWatch(activity);
+    const item = () => ({ row: toRow(sampleRequest(token.uuid)), limit: 100 });
+    expect(writer.commit([item(), item()]).every((o) => o === null)).toBe(true);
+    expect(capturing()).toBe(true);
+
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const t0 = performance.now();
+    // The event loop's writer does not wait: nothing stored, nothing counted.
+    expect(writer.commit([item()], false)).toEqual([]);
+    // At once, the first time too: not after busy_timeout (5 s) in SQLite's busy handler.
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(capturing()).toBe(false);
+    other.exec('COMMIT');
+    other.close();
+    expect(writer.commit([item()], false)).toEqual([null]);
+    expect(capturing()).toBe(true);
+    db.close();
+  });
+});
+
+describe('a deletion pauses between its chunks', () => {
+  it('for about twice its chunk with no captures coming, and keeps to its share of the time while they do', () => {
+    expect(pauseAfter(4)).toBe(10);
+    expect(pauseAfter(0)).toBe(4);
+    const held = 4;
+    const pause = pauseAfter(held, true);
+    expect(held / (held + pause)).toBeCloseTo(DELETE_SHARE_WHILE_CAPTURING, 5);
+    expect(pauseAfter(0, true)).toBe(4);
+  });
+});
