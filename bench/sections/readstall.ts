@@ -130,6 +130,9 @@ export const readstallSection: Section = {
       // A slice is about 9% of the seeded captures; a delete that removed far fewer measured nothing.
       if (what.delete && before - after < fixture.rows * 0.045) runErrors.push(`readstall: DELETE ?query=${deleteQuery(slice)} removed ${before - after} requests, about ${Math.round(fixture.rows * 0.09)} expected`);
       ctx.log(`readstall: round ${round + 1}: alone ${fmt.int(alone.at(-1)!.rps)} req/s p99 ${fmt.ms(alone.at(-1)!.latencyMs.p99)}; loaded ${fmt.int(loaded.at(-1)!.rps)} req/s p99 ${fmt.ms(loaded.at(-1)!.latencyMs.p99)}; deleted ${before - after} in ${Math.round(d.ms)} ms`);
+      // Where the server's time went, per thread (busy share of a core): alone, then the first loaded window.
+      const threads = (m: Measurement) => (m.serverThreads ?? []).map((t) => `${t.tid}:${t.busy.toFixed(2)}`).join(' ');
+      ctx.log(`readstall: round ${round + 1}: threads alone ${threads(alone.at(-1)!)}; loaded ${threads(windows[0]!)}`);
     }
     const a = mergeMeasurements(alone);
     const l = mergeMeasurements(loaded);

@@ -1,7 +1,7 @@
 // The capture write path's group commit: ONE implementation, used on the main connection for
 // ':memory:' databases and on the writer worker's own connection for files (writer-worker.ts).
-// It imports nothing but types and capture-activity.ts (which imports nothing), so the worker can
-// load it without the rest of the store.
+// It imports nothing but types, capture-activity.ts and fts-writes.ts (which import nothing), so
+// the worker can load it without the rest of the store.
 //
 // A commit stores plain rows; catchUp() later gives the rows past the watermark their per-token
 // bookkeeping in bulk: their index entries (request_keys by token, request_ids by UUID), the
@@ -11,6 +11,7 @@
 import type { Database } from 'better-sqlite3';
 import type { RequestRecord } from '../types.js';
 import { noteCommit, type CaptureActivity } from './capture-activity.js';
+import { withoutAutomerge } from './fts-writes.js';
 
 /**
  * One capture to store: its `requests` row (toRow: the INSERT's parameters, JSON columns already
@@ -63,8 +64,9 @@ const CATCH_UP_MS = 100;
 /** request_text entries each catch-up checks for a deleted request (the scan: about 1 ms). */
 export const TEXT_PURGE_SCAN = 1_000;
 /**
- * How long a catch-up may spend deleting the entries of deleted requests (about 0.45 ms each):
- * it holds the event loop. Unbounded, a catch-up after a 100,000-row delete spent 0.5 s on it.
+ * How long a catch-up may spend deleting the entries of deleted requests: it holds the event loop.
+ * With FTS5's merges on, an entry cost about 0.45 ms and a catch-up after a 100,000-row delete spent
+ * 0.5 s on it; with them off (fts-writes.ts), about 10 µs.
  */
 export const TEXT_PURGE_MS = 4;
 
@@ -339,9 +341,10 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     }
     filling = nextFill.get() !== undefined;
   }
-  // Deleting a request leaves its request_text entry (deleting it there would cost trimming ~0.5 ms
-  // a row): each catch-up looks at the next TEXT_PURGE_SCAN entries after where the last one
-  // stopped and removes those whose request is gone, wrapping around at the end.
+  // Trimming a request, deleting its token or a token being filled leave its request_text entry (a
+  // bulk deletion of a search-indexed token's requests deletes theirs: chunks.ts): each catch-up looks
+  // at the next TEXT_PURGE_SCAN entries after where the last one stopped and removes those whose
+  // request is gone, wrapping around at the end, with FTS5's merges off (fts-writes.ts).
   const purgeFrom = db.prepare<[], number>('SELECT seq FROM request_text_purge').pluck();
   // CAST: a JS number binds as REAL, and FTS5 ignores a REAL rowid bound (it read the index from
   // its start each time: 0.1-0.16 s at a million entries; with the bound, 3-6 ms).
@@ -359,15 +362,19 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     let purged = 0;
     let resume = scanned.length === limit ? scanned.at(-1)!.sq : 0;
     purging = false;
-    for (const s of scanned) {
-      if (!s.gone) continue;
-      if (purged > 0 && performance.now() - t0 > purgeMs) {
-        // The next purge starts at this entry (one at least each time, so that it gets on).
-        resume = s.sq - 1;
-        purging = true;
-        break;
-      }
-      purged += purgeOne.run(s.sq).changes;
+    if (scanned.some((s) => s.gone)) {
+      withoutAutomerge(db, () => {
+        for (const s of scanned) {
+          if (!s.gone) continue;
+          if (purged > 0 && performance.now() - t0 > purgeMs) {
+            // The next purge starts at this entry (one at least each time, so that it gets on).
+            resume = s.sq - 1;
+            purging = true;
+            break;
+          }
+          purged += purgeOne.run(s.sq).changes;
+        }
+      });
     }
     setPurgeFrom.run(resume);
     return purged;

@@ -4,6 +4,7 @@
 // (reader-pool.ts), pausing between chunks so that the capture writer, waiting on busy_timeout,
 // takes the lock; on the main connection (':memory:') they yield to the event loop instead.
 import type { Database } from 'better-sqlite3';
+import { withoutAutomerge } from './fts-writes.js';
 import { fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
 /**
@@ -96,16 +97,21 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
   const matches = read.prepare<unknown[], { st: number; sq: number }>(
     `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`,
   );
-  // Their keys go with them (trigger requests_unkey).
+  // Their keys go with them (trigger requests_unkey); on a search-indexed token their full-text
+  // entries too, here (with FTS5's merges off, about 10 µs each: fts-writes.ts), not left to the
+  // catch-up's purge on the event loop.
   const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
+  const delText = w.keys === 'search_keys' ? write.prepare('DELETE FROM request_text WHERE rowid IN (SELECT value FROM json_each(?))') : null;
   const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
   const refreshLatest = write.prepare(`UPDATE tokens SET
       latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
       latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
     WHERE uuid = @t`);
   const step = (seqs: number[]): number => {
-    const n = delSeqs.run(JSON.stringify(seqs), w.tokenId).changes;
+    const list = JSON.stringify(seqs);
+    const n = delSeqs.run(list, w.tokenId).changes;
     if (n) dropCount.run(n, w.tokenId);
+    if (n && delText) withoutAutomerge(write, () => delText.run(list));
     return n;
   };
   let deleted = 0;

@@ -68,6 +68,28 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     await store.close();
   });
 
+  it('a bulk delete on a search-indexed token takes the full-text entries with the requests, with FTS5 merges left on', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer, searchIndexAbove: 100 });
+    const big = sampleToken({ request_limit: 1_000 });
+    await store.tokens.create(big);
+    await Promise.all(Array.from({ length: 300 }, (_, i) => store.requests.insert(request(big.uuid, i), 1_000)));
+    await store.writer.sync();
+    const entries = () => count(store.db, 'SELECT count(*) FROM request_text');
+    expect(entries()).toBe(300);
+    // The PUTs (every fourth): none of their entries is left for the catch-up's purge.
+    expect(await store.requests.deleteMany(big.uuid, { query: parseQuery('method:PUT') })).toBe(75);
+    expect(entries()).toBe(225);
+    expect(textOf(store.db, big.uuid)).toBe(225);
+    const page = { query: parseQuery('"payment failed"'), sorting: 'newest' as const, page: 1, perPage: 100, now: 0 };
+    const found = await store.requests.list(big.uuid, page);
+    expect(found.items.every((r) => r.method === 'POST')).toBe(true);
+    expect(found.total).toBe(45);
+    // The deletion turned automerge off for its own transactions only.
+    expect(count(store.db, "SELECT v FROM request_text_config WHERE k = 'automerge'")).toBe(4);
+    await store.close();
+  });
+
   it('fills a token raised above the setting in the background, searching it the same way meanwhile', async () => {
     const file = tmp();
     const store = createSqliteStore(file, { writer, searchIndexAbove: 10_000 });
