@@ -161,6 +161,12 @@ export interface BatchWriter {
   readonly caughtTo: number;
   /** The newest row's seq, whoever committed it (a read waits for the rows up to it: sync). */
   newestSeq(): number;
+  /**
+   * True when no row of `tokenId` waits for a catch-up, as far as this writer can tell: it knows
+   * every row pending (its own commits since a whole catch-up, none by another connection since)
+   * and none is the token's. False when it cannot tell.
+   */
+  nonePendingFor(tokenId: string): boolean;
   /** Whether the last purge of request_text stopped at its time budget (more is due soon). */
   readonly purging: boolean;
   /** A token was listed in search_tokens on some connection: look for fills again. */
@@ -411,6 +417,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
    */
   let tally: Map<string, Tally> | null = null;
   let tallyTo = 0;
+  /** The rows in the tally, all tokens together. */
+  let talliedRows = 0;
   /** What the running transaction stored (no object per row: this is the capture hot path), and its last seq. */
   let staged: WriteItem[] = [];
   let stagedTo = 0;
@@ -456,7 +464,10 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         t.latestAt = p.row[CREATED_AT] as number;
       } else tally.set(tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq: stagedTo });
     }
-    if (tally && staged.length) tallyTo = Math.max(tallyTo, stagedTo);
+    if (tally && staged.length) {
+      tallyTo = Math.max(tallyTo, stagedTo);
+      talliedRows += staged.length;
+    }
   }
 
   /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */
@@ -504,6 +515,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     }
     parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = 0;
     if (to <= from) {
+      caughtTo = Math.max(caughtTo, from);
       if (whole && purging) purgeText();
       parts.purge = lap();
       if (whole && filling) fillStep();
@@ -591,6 +603,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     newestSeq() {
       return newest.get() ?? 0;
     },
+    nonePendingFor(tokenId) {
+      if (!tally || tally.has(tokenId)) return false;
+      // Every seq after the watermark is a row of the tally: none was committed by another
+      // connection (another process on the file, a writer thread that fell back) since. A gap in
+      // the seqs only makes this say no.
+      return (newest.get() ?? 0) - caughtTo === talliedRows;
+    },
     fillWanted() {
       filling = true;
     },
@@ -630,6 +649,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       // Caught up: from here on, the tally accounts for everything pending. Stopped short, it
       // counts rows now caught up: unknown until a catch-up reads what is pending.
       tally = whole ? new Map() : null;
+      talliedRows = 0;
       if (!whole) tallyTo = 0;
       return n;
     },

@@ -20,8 +20,12 @@ import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-pro
 
 export interface CaptureWriter {
   write(record: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void>;
-  /** Resolves once every capture acknowledged so far is caught up (indexed, counted, trimmed). */
-  sync(): Promise<void>;
+  /**
+   * Resolves once every capture acknowledged so far is caught up (indexed, counted, trimmed); with
+   * `tokenId`, every capture of that token (a writer may then skip the catch-up when it knows the
+   * token has none waiting).
+   */
+  sync(tokenId?: string): Promise<void>;
   /** Commits everything queued, then stops (call it before closing the store's connection). */
   close(): Promise<void>;
   /** A token was listed for the search index (search_tokens, migration 23): fill it in the background. */
@@ -145,9 +149,11 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
         }
       });
     },
-    sync() {
+    sync(tokenId) {
       flush();
       if (!catchUp.behind) return Promise.resolve();
+      // A read of one token while others take captures: no catch-up forced for theirs.
+      if (tokenId !== undefined && writer.nonePendingFor(tokenId)) return Promise.resolve();
       return new Promise<void>((resolve) => {
         syncs.push({ need: writer.newestSeq(), resolve });
         catchUp.now();

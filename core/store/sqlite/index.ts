@@ -109,7 +109,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     db,
     writer,
     users: sqliteUsers(db),
-    tokens: sqliteTokens(db, () => writer.sync(), reads, () => writer.fillSearchIndex()),
+    tokens: sqliteTokens(db, (tokenId) => writer.sync(tokenId), reads, () => writer.fillSearchIndex()),
     requests: bodyFiles ? bodyFiles.wrap(requests) : requests,
     bodyFiles,
     counters: sqliteCounters(db),

@@ -40,17 +40,17 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return r ? toRecord(r) : null;
     },
     async latest(tokenId) {
-      await writer.sync();
+      await writer.sync(tokenId);
       const r = latest.get(tokenId);
       return r ? toRecord(r) : null;
     },
     async list(tokenId, opts) {
-      await writer.sync();
+      await writer.sync(tokenId);
       // Planned here (a bad search fails with its own error), run off the event loop.
       return reads.list(planList(tokenId, opts));
     },
     async listAfter(tokenId, opts) {
-      await writer.sync();
+      await writer.sync(tokenId);
       return reads.walk(planWalk(tokenId, opts));
     },
     async update(tokenId, uuid, patch) {
@@ -69,7 +69,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
     },
     async delete(tokenId, uuid) {
       // Caught up first, so the recount below and the catch-up never count a request twice.
-      await writer.sync();
+      await writer.sync(tokenId);
       const gone = db.transaction(() => {
         const n = delOne.run({ t: tokenId, u: uuid }).changes;
         if (n) refreshStats.run({ t: tokenId });
@@ -79,7 +79,7 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
       return gone.immediate();
     },
     async deleteMany(tokenId, filter) {
-      await writer.sync();
+      await writer.sync(tokenId);
       return reads.deleteMatching(planFilters(tokenId, filter));
     },
     async getFile(tokenId, requestUuid, fileId) {

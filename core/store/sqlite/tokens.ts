@@ -54,7 +54,7 @@ function isUniqueViolation(e: unknown): boolean {
  */
 export function sqliteTokens(
   db: Database,
-  sync: () => Promise<void> = () => Promise.resolve(),
+  sync: (tokenId?: string) => Promise<void> = () => Promise.resolve(),
   reads: RequestReads = inThreadReads(db),
   fillSearchIndex: () => void = () => {},
 ): TokenRepo {
@@ -139,7 +139,7 @@ export function sqliteTokens(
     async delete(uuid) {
       // Its requests go with it (their files cascade from them); a capture stored after this has
       // its token checked by the writer, and one caught up without its token is dropped there.
-      await sync();
+      await sync(uuid);
       // Its requests first, in short chunks that let captures in between (a token may hold a
       // million); then the few left (captures meanwhile) with the token, in one transaction.
       await reads.deleteTokenRequests(uuid);
@@ -154,7 +154,7 @@ export function sqliteTokens(
       return owned.all(userId).map((r) => r.uuid);
     },
     async stats(uuid) {
-      await sync();
+      await sync(uuid);
       const r = byId.get(uuid);
       if (!r) return { requests: 0, latest_request_id: null, latest_request_at: null };
       const s = withStats(r);

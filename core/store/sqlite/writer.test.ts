@@ -12,7 +12,7 @@ import { NotFound } from '../../errors.js';
 import { openStore } from '../index.js';
 import { sampleRequest, sampleToken } from '../store.contract.js';
 import type { RequestRecord } from '../types.js';
-import { PLAIN_COLUMNS, toRow } from './batch-writer.js';
+import { insertSql, PLAIN_COLUMNS, toRow } from './batch-writer.js';
 import { workerWriter } from './capture-writer.js';
 import { createSqliteStore } from './index.js';
 
@@ -210,6 +210,49 @@ describe('sqlite capture writer thread priority', () => {
     const plain = createSqliteStore(tmp(), { writer: 'worker', writerNice: 0 });
     expect((await (plain.writer as ReturnType<typeof workerWriter>).started).nice).toBeNull();
     await plain.close();
+  });
+});
+
+describe('sqlite in-thread capture writer, reads of one token', () => {
+  const keys = (db: Database.Database, tk: string) => db.prepare('SELECT count(*) FROM request_keys WHERE tk = ?').pluck().get(tk) as number;
+
+  it('do not force a catch-up for the captures of other tokens, and do for their own or when another connection stored rows', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer: 'in-thread' });
+    const [a, b] = [sampleToken(), sampleToken()];
+    await store.tokens.create(a);
+    await store.tokens.create(b);
+    await store.requests.insert(sampleRequest(a.uuid, { sorting: 1 }), 100);
+    await store.writer.sync();
+    // B's captures wait for the schedule's catch-up (100 ms): a read of A does not take them.
+    await Promise.all(Array.from({ length: 5 }, (_, i) => store.requests.insert(sampleRequest(b.uuid, { sorting: 10 + i }), 100)));
+    await store.writer.sync(a.uuid);
+    expect(keys(store.db, b.uuid)).toBe(0);
+    expect((await store.tokens.stats(a.uuid)).requests).toBe(1);
+    expect(keys(store.db, b.uuid)).toBe(0);
+    expect((await store.requests.list(a.uuid, page)).total).toBe(1);
+    // A read of B catches them up.
+    expect((await store.requests.list(b.uuid, page)).total).toBe(5);
+    expect(keys(store.db, b.uuid)).toBe(5);
+
+    // A capture of A among others' waits for a read of A.
+    await store.requests.insert(sampleRequest(b.uuid, { sorting: 20 }), 100);
+    await store.requests.insert(sampleRequest(a.uuid, { sorting: 2 }), 100);
+    expect((await store.requests.list(a.uuid, page)).total).toBe(2);
+
+    // A row another connection stored (another process on the file) among this writer's: it
+    // cannot tell whose it is, so a read of any token catches up.
+    await store.writer.sync();
+    const other = new Database(file);
+    other.pragma('busy_timeout = 5000');
+    const row = toRow(sampleRequest(a.uuid, { sorting: 3 }));
+    other.prepare(insertSql(row.length === PLAIN_COLUMNS)).run(row);
+    other.close();
+    await store.requests.insert(sampleRequest(b.uuid, { sorting: 21 }), 100);
+    await store.writer.sync(a.uuid);
+    expect(keys(store.db, a.uuid)).toBe(3);
+    expect((await store.requests.list(a.uuid, page)).total).toBe(3);
+    await store.close();
   });
 });
 
