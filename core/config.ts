@@ -66,6 +66,13 @@ export const ConfigSchema = z.object({
    */
   SQLITE_WRITER_NICE: int(0, 19).optional(),
   /**
+   * Scheduling niceness of the SQLite reader threads that run request lists and searches (Linux;
+   * 0 = as the event loop); unset: DEFAULT_READER_NICE (19). They use whatever CPU the capture path
+   * leaves: at 10, searches looping on a big token took captures at 32 connections to 0.64-0.78x
+   * of their rate alone, at 19 0.80-0.84x, with the same search times (issue 17's readstall bench).
+   */
+  SQLITE_READER_NICE: int(0, 19).optional(),
+  /**
    * The highest `request_limit` a token may have (requests kept per token). The default is the
    * seed's cap; a self-hosted operator may allow up to 1,000,000 (disk and export time grow with it).
    */

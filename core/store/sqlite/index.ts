@@ -41,8 +41,10 @@ export interface SqliteOptions {
    * where every commit waits for an fsync the event loop must not wait for.
    */
   writer?: 'auto' | 'worker' | 'in-thread';
-  /** Niceness of the writer and reader threads (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
+  /** Niceness of the writer thread (SQLITE_WRITER_NICE); default DEFAULT_WRITER_NICE. */
   writerNice?: number;
+  /** Niceness of the reader threads (SQLITE_READER_NICE); default DEFAULT_READER_NICE. */
+  readerNice?: number;
   /** The WAL's bound in bytes (checkpointer.ts); default WAL_LIMIT_BYTES. */
   walLimitBytes?: number;
   /** Large bodies in files (core/store/bodies); default: in the rows. */
@@ -53,6 +55,8 @@ export interface SqliteOptions {
 
 /** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
 export const DEFAULT_WRITER_NICE = 10;
+/** The reader threads' niceness unless configured: they take what the capture path leaves. */
+export const DEFAULT_READER_NICE = 19;
 
 /**
  * Makes the database file (and its folder, when missing) readable by this user only, before SQLite
@@ -101,7 +105,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   // cannot see a ':memory:' database, which keeps them in-thread).
   // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
   const gate = walGate();
-  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, activity }), gate) : inThreadReads(db);
+  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity }), gate) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes, undefined, (over) => gate.set(over)) : null;
   return {

@@ -2,7 +2,7 @@
 // keep answering while a search reads 100,000 rows and a 100,000-row delete runs. The real service
 // on port 0 over a file database, seeded through the store's connection (big transactions).
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,31 @@ describe('reader threads (file database, real service)', () => {
     const stats = await server.call('GET', `/token/${bigToken}/requests?per_page=1`, { key: ADMIN_KEY });
     expect(stats.data.total).toBe(0);
   }, 120_000);
+});
+
+/** The niceness of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceness(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe.skipIf(process.platform !== 'linux')('reader thread priority (Linux: per-thread niceness)', () => {
+  it('runs the reader threads at niceness 19 by default, or as configured, and leaves the event loop as it was', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'reader-pool-nice-'));
+    try {
+      for (const [opts, want] of [[{}, 19], [{ readerNice: 7 }, 7]] as const) {
+        const store = createSqliteStore(join(d, `n${want}.sqlite`), { writer: 'in-thread', ...opts });
+        const before = threadNiceness().filter((n) => n === want).length;
+        await store.requests.list(randomUUID(), { sorting: 'oldest', page: 1, perPage: 1 });
+        expect(threadNiceness().filter((n) => n === want).length).toBe(before + 1);
+        await store.close();
+      }
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('reader pool', () => {
