@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRequest, sampleToken } from '../store.contract.js';
 import { createBatchWriter, toRow } from './batch-writer.js';
-import { captureActivity, commitWatch, noteCommit } from './capture-activity.js';
+import { captureActivity, commitWatch, giveWay, LOOP_SAMPLE_MS, loopBusy, noteCommit, watchLoop } from './capture-activity.js';
 import { DELETE_SHARE_WHILE_CAPTURING, pauseAfter } from './chunks.js';
 import { migrate } from './migrations.js';
 import { sqliteTokens } from './tokens.js';
@@ -67,6 +67,33 @@ describe('capture activity', () => {
     expect(writer.commit([item()], false)).toEqual([null]);
     expect(capturing()).toBe(true);
     db.close();
+  });
+});
+
+describe('the event loop, watched', () => {
+  it('is saturated while it spins and not once it idles', async () => {
+    const activity = captureActivity();
+    const stop = watchLoop(activity);
+    try {
+      expect(loopBusy(activity)).toBe(false);
+      // Busy: 5 ms of work, then a turn of the loop for the sampling timer, for three samples.
+      const until = performance.now() + 3 * LOOP_SAMPLE_MS;
+      while (performance.now() < until) {
+        const t = performance.now() + 5;
+        while (performance.now() < t);
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(loopBusy(activity)).toBe(true);
+      await new Promise((r) => setTimeout(r, 3 * LOOP_SAMPLE_MS));
+      expect(loopBusy(activity)).toBe(false);
+    } finally {
+      stop();
+    }
+    expect(loopBusy(undefined)).toBe(false);
+  });
+
+  it('gives a reader a tenth of the time: after 30 ms of work, 270 ms of pause', () => {
+    expect(giveWay(30, 0.1)).toBeCloseTo(270, 6);
   });
 });
 

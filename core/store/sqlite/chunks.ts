@@ -4,6 +4,7 @@
 // (reader-pool.ts), pausing between chunks so that the capture writer, waiting on busy_timeout,
 // takes the lock; on the main connection (':memory:') they yield to the event loop instead.
 import type { Database } from 'better-sqlite3';
+import { giveWay } from './capture-activity.js';
 import { withoutAutomerge } from './fts-writes.js';
 import { fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
@@ -36,7 +37,7 @@ export const DELETE_SHARE_WHILE_CAPTURING = 0.1;
  * runs at about a third.
  */
 export const pauseAfter = (chunkMs: number, capturing = false): number =>
-  capturing ? Math.max(4, (chunkMs * (1 - DELETE_SHARE_WHILE_CAPTURING)) / DELETE_SHARE_WHILE_CAPTURING) : Math.max(4, 2 * chunkMs + 2);
+  capturing ? Math.max(4, giveWay(chunkMs, DELETE_SHARE_WHILE_CAPTURING)) : Math.max(4, 2 * chunkMs + 2);
 
 /**
  * Runs `fn` in an IMMEDIATE transaction (waiting for the write lock up front, busy_timeout) and

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../types.js';
 import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writer.js';
-import { captureActivity } from './capture-activity.js';
+import { captureActivity, watchLoop } from './capture-activity.js';
 import { startCheckpointer, WAL_LIMIT_BYTES } from './checkpointer.js';
 import { createBodyFiles, type BodyFilesOptions } from '../bodies/body-files.js';
 import { sqliteCounters } from './counters.js';
@@ -107,6 +107,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const gate = walGate();
   const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity }), gate) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
+  // How busy the event loop is, for the reader and deleting threads to give way to (capture-activity.ts).
+  const stopLoopWatch = onFile ? watchLoop(activity) : () => {};
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes, undefined, (over) => gate.set(over)) : null;
   return {
     kind: 'sqlite',
@@ -140,6 +142,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     async close() {
       // Deletions stop after their chunk, pending captures are committed, then the threads stop,
       // then the connection closes.
+      stopLoopWatch();
       await reads.close();
       await writer.close();
       await checkpointer?.stop();

@@ -161,10 +161,11 @@ export function readerPool(file: string, opts: { walLimitBytes: number; nice: nu
  * A file database's threads: lists and searches on niced reader threads (they give way to the event
  * loop), deletions on one thread at normal priority: it holds the write lock a chunk at a time, and
  * a niced holder preempted by other work would keep the capture writer waiting behind it. It gives
- * way longer while the capture writers commit (`activity`, chunks.ts).
+ * way longer while the capture writers commit, and lists and searches wait their turn while the
+ * event loop is saturated (`activity`, capture-activity.ts).
  */
 export function threadedReads(file: string, opts: { walLimitBytes: number; nice: number; activity?: CaptureActivity }): RequestReads {
-  const readers = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: opts.nice });
+  const readers = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: opts.nice, activity: opts.activity });
   const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: 0, size: 1, activity: opts.activity });
   return {
     list: (plan) => readers.list(plan),

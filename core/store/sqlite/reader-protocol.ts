@@ -9,7 +9,7 @@ export interface ReaderData {
   walLimitBytes: number;
   /** Niceness the thread gives itself (0: none). */
   nice: number;
-  /** The capture writers' commits (shared memory): deletions give way while captures flow. */
+  /** The capture path's activity (shared memory): deletions and reads give way to it (capture-activity.ts). */
   activity?: CaptureActivity;
 }
 

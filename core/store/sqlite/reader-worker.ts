@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { deleteMatching, pauseAfter, deleteTokenRequests, type ChunkPause } from './chunks.js';
 import { readList, readWalk } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
-import { commitWatch } from './capture-activity.js';
+import { commitWatch, giveWay, loopBusy, MAX_READ_WAIT_MS, READ_SHARE_WHILE_BUSY } from './capture-activity.js';
 import { nice } from './threads.js';
 
 const data = workerData as ReaderData;
@@ -38,9 +38,31 @@ const capturing = commitWatch(data.activity);
 /** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
 const pause: ChunkPause = (chunkMs) => new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(chunkMs, capturing())));
 
+/** When the last list or search ended, and how long it took. */
+let lastEnd = 0;
+let lastMs = 0;
+
+/**
+ * Runs a list or search, after waiting its turn while the event loop is saturated: this thread
+ * then keeps to READ_SHARE_WHILE_BUSY of the time (capture-activity.ts says why).
+ */
+async function read<T>(fn: () => T): Promise<T> {
+  if (loopBusy(data.activity)) {
+    const wait = Math.min(MAX_READ_WAIT_MS, lastEnd + giveWay(lastMs, READ_SHARE_WHILE_BUSY) - performance.now());
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  const t0 = performance.now();
+  try {
+    return fn();
+  } finally {
+    lastEnd = performance.now();
+    lastMs = lastEnd - t0;
+  }
+}
+
 async function run(job: ReaderJob): Promise<unknown> {
-  if (job.op === 'list') return readList(reader, job.plan);
-  if (job.op === 'walk') return readWalk(reader, job.plan);
+  if (job.op === 'list') return read(() => readList(reader, job.plan));
+  if (job.op === 'walk') return read(() => readWalk(reader, job.plan));
   if (job.op === 'deleteMatching') return deleteMatching(reader, writing(), job.plan, pause);
   return deleteTokenRequests(writing(), job.tokenId, pause);
 }
