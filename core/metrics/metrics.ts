@@ -72,8 +72,28 @@ export function createMetrics(): ServiceMetrics {
     'HTTP captures: time from the request to its answer (actions and listen waits included)',
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   );
-  const actionRuns = new client.Counter({ name: `${PREFIX}action_runs_total`, help: 'Actions run, by action type', labelNames: ['type'] as const, registers });
-  const actionFailures = new client.Counter({ name: `${PREFIX}action_failures_total`, help: 'Actions that reported an error, by action type', labelNames: ['type'] as const, registers });
+  // Every action of every chain run counts: in plain numbers too, read at scrape time.
+  const actions = new Map<string, { runs: number; failures: number }>();
+  new client.Counter({
+    name: `${PREFIX}action_runs_total`,
+    help: 'Actions run, by action type',
+    labelNames: ['type'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [type, a] of actions) this.inc({ type }, a.runs);
+    },
+  });
+  new client.Counter({
+    name: `${PREFIX}action_failures_total`,
+    help: 'Actions that reported an error, by action type',
+    labelNames: ['type'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [type, a] of actions) if (a.failures) this.inc({ type }, a.failures);
+    },
+  });
   const sandboxRuns = new client.Histogram({
     name: `${PREFIX}sandbox_run_duration_seconds`,
     help: 'JavaScript sandbox runs: time on a worker',
@@ -138,8 +158,11 @@ export function createMetrics(): ServiceMetrics {
     },
     captureAnswered: (seconds) => latency.observe(seconds),
     actionRun(type, failed) {
-      actionRuns.labels(type).inc();
-      if (failed) actionFailures.labels(type).inc();
+      const a = actions.get(type);
+      if (a) {
+        a.runs++;
+        if (failed) a.failures++;
+      } else actions.set(type, { runs: 1, failures: failed ? 1 : 0 });
     },
     sandboxRun: (seconds) => sandboxRuns.observe(seconds),
     scheduleRun(failed) {
