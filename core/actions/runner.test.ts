@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bytesText } from '../sdk/bytes.js';
 import { defineAction, z } from '../sdk/index.js';
 import { TEST_TOKEN, fakeClock, memoryGlobals, testRequest, testServices } from '../sdk/testing.js';
 import { ActionRegistry } from './registry.js';
@@ -250,5 +251,74 @@ describe('runChain', () => {
     const services = testServices({ globals: { get: async () => null, set: async () => {}, all: async () => Promise.reject(new Error('db down')), delete: async () => false } });
     const r = await run([step('echo', { text: 'ok' })], { services });
     expect(r.lines.map((l) => l.text)).toEqual(['ok']);
+  });
+
+  describe('synchronous actions (no timer, no waiting between them)', () => {
+    afterEach(() => vi.restoreAllMocks());
+    const later = defineAction({
+      type: 'later',
+      title: 'Later',
+      category: 'test',
+      description: 'sets a variable after a macrotask',
+      parameters: z.object({ name: z.string() }),
+      execute: ({ params, vars }) => new Promise<void>((resolve) => setImmediate(() => (vars.set(params.name, 'async'), resolve()))),
+    });
+    const busy = defineAction({
+      type: 'busy',
+      title: 'Busy',
+      category: 'test',
+      description: 'holds the thread for a while',
+      parameters: z.object({ ms: z.number() }),
+      execute: ({ params }) => {
+        const until = performance.now() + params.ms;
+        while (performance.now() < until);
+      },
+    });
+    const reg = new ActionRegistry();
+    reg.addAll('test', [echo, setv, boom, respond, hang, later, busy]);
+
+    it('a chain of synchronous actions sets no budget timer and gives what the same chain with an asynchronous action gives', async () => {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      const steps = (mid: string) =>
+        [step('setv', { name: 'a', value: '1' }), step(mid, { name: 'b', value: 'sync' }), step('boom'), step('echo', { text: '$a$ $b$ $error.3$' })].map((s, i) => ({ ...s, order: i + 1 }));
+      const sync = await run(steps('setv'), { registry: reg });
+      expect(timers).not.toHaveBeenCalled();
+      const async = await run(steps('later'), { registry: reg });
+      expect(timers).toHaveBeenCalledTimes(1);
+      const seen = (r: typeof sync) => ({ lines: r.lines.map((l) => l.text), errors: r.errors.map((e) => e.message), vars: r.runtimeVariables, stopped: r.stopped, response: r.response });
+      expect(seen(sync)).toEqual({ ...seen(async), lines: seen(async).lines.map((l) => l.replace('async', 'sync')), vars: { ...seen(async).vars, b: 'sync' } });
+      expect(seen(sync).lines).toEqual(['Error: kaboom', '1 sync kaboom']);
+    });
+
+    it("the budget's timer, set when an action first leaves a promise pending, counts from the start of the run", async () => {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      // A fake clock that stays put: only the timer can spend the budget here.
+      const r = await run([step('busy', { ms: 60 }), step('hang'), step('echo', { text: 'never' })], { registry: reg, budgetMs: 200, services: testServices({ clock: fakeClock() }) });
+      expect(timers).toHaveBeenCalledTimes(1);
+      expect(timers.mock.calls[0]![1]).toBeLessThanOrEqual(140);
+      expect(r.stopped).toBe(true);
+      expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(/time budget of 0.2 s was spent/)]);
+    });
+
+    it('the response is null while it is the default, whatever headers spell its content type', async () => {
+      const same = defineAction({
+        type: 'same',
+        title: 'Same',
+        category: 'test',
+        description: 'sets the response to what it is',
+        parameters: z.object({}),
+        execute: ({ response, token }) => {
+          response.status = token.default_status;
+          response.headers['content-type'] = token.default_content_type;
+        },
+      });
+      const r2 = new ActionRegistry();
+      r2.addAll('test', [same, echo]);
+      expect((await run([step('same')], { registry: r2 })).response).toBeNull();
+      // Default content holding bytes is sent as those bytes: a response of its own.
+      const bytes = bytesText(Buffer.from([0xff, 0x00]));
+      const r = await run([step('echo', { text: 'x' })], { registry: r2, token: { ...TEST_TOKEN, default_content: bytes } });
+      expect(r.response?.content).toEqual(Buffer.from([0xff, 0x00]));
+    });
   });
 });

@@ -8,7 +8,7 @@ import type { DependencyContainer } from '../sdk/container.js';
 import type { ActionRegistry } from './registry.js';
 import { servicesWith } from './services.js';
 import { stepParams } from './step-params.js';
-import { VariableScope, requestVariables } from './variables.js';
+import { RequestVariables, VariableScope } from './variables.js';
 
 export interface ChainAction {
   uuid: string;
@@ -111,51 +111,31 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => !!v && (typeof v =
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function sameResponse(a: ResponseDraft, b: ResponseDraft): boolean {
-  const ha = Object.entries(a.headers);
-  return (
-    a.status === b.status &&
-    a.contentType === b.contentType &&
-    (Buffer.isBuffer(a.content) && Buffer.isBuffer(b.content) ? a.content.equals(b.content) : a.content === b.content) &&
-    ha.length === Object.keys(b.headers).length &&
-    ha.every(([k, v]) => b.headers[k] === v)
-  );
-}
-
-/** A Content-Type set as a header becomes the response's content type. */
-function normalise(r: ResponseDraft): ResponseDraft {
-  const headers: Record<string, string> = {};
-  let contentType = r.contentType;
-  for (const [name, value] of Object.entries(r.headers)) {
-    if (name.toLowerCase() === 'content-type') contentType = value;
-    else headers[name] = value;
-  }
-  // Text holding bytes (a `$pdf$`, a downloaded image) is sent as those bytes.
+/**
+ * The response to send, or null when it is still the token's default (told without copying it: the
+ * common case). A Content-Type set as a header becomes the response's content type, and text
+ * holding bytes (a `$pdf$`, a downloaded image) is sent as those bytes.
+ */
+function finalResponse(r: ResponseDraft, token: TokenInfo): ResponseDraft | null {
   const content = typeof r.content === 'string' && hasBytes(r.content) ? textBytes(r.content) : r.content;
-  return { status: r.status, content, contentType, headers };
+  let contentType = r.contentType;
+  const headers: Record<string, string> = {};
+  let named = false;
+  for (const name in r.headers) {
+    if (!Object.hasOwn(r.headers, name)) continue;
+    const value = r.headers[name]!;
+    if (name.toLowerCase() === 'content-type') contentType = value;
+    else {
+      headers[name] = value;
+      named = true;
+    }
+  }
+  const same = !named && r.status === token.default_status && contentType === token.default_content_type && content === token.default_content;
+  return same ? null : { status: r.status, content, contentType, headers };
 }
 
 type Nested = { depth: number; errors: string[]; set: Record<string, string> };
-
-/** What every action's context of one run shares (made once per run, not per action). */
-interface RunHooks {
-  token: TokenInfo;
-  request: CapturedRequest;
-  rawBody: Buffer;
-  response: ResponseDraft;
-  vars: Pick<Variables, 'get' | 'has' | 'all'>;
-  scope: VariableScope;
-  template: (text: string) => string;
-  timeLeftMs: () => number;
-  signal: () => AbortSignal;
-  line: (step: ChainAction, text: string, extra?: Partial<ChainLine>) => void;
-  stop: () => void;
-  dontSave: () => void;
-  redact: (rules: CompiledRule[]) => void;
-  setResult: (id: string, passed: boolean) => void;
-  runNested: (step: ChainAction, type: string, parameters: Record<string, unknown>, depth: number) => Promise<Record<string, string>>;
-  later: (step: ChainAction, delaySeconds: number, type: string, parameters: Record<string, unknown>) => void;
-}
+type Repeat = Array<Record<string, string>> | undefined;
 
 /**
  * One action's context. A class, so that an action costs one object rather than a dozen fresh
@@ -166,10 +146,10 @@ class StepContext implements ActionContext {
   /** False once the action ended (or the budget was spent while it ran). */
   live = true;
   repeatItems: Array<Record<string, string>> | undefined;
-  readonly #run: RunHooks;
+  readonly #run: ChainRun;
   readonly #step: ChainAction;
   readonly #nested: Nested | undefined;
-  readonly #fail: (step: ChainAction, message: string) => void;
+  #services?: Services;
   #action?: ActionContext['action'];
   #vars?: Variables;
   #log?: ActionContext['log'];
@@ -183,19 +163,16 @@ class StepContext implements ActionContext {
   #later?: ActionContext['later'];
 
   constructor(
-    run: RunHooks,
+    run: ChainRun,
     step: ChainAction,
     nested: Nested | undefined,
-    fail: (step: ChainAction, message: string) => void,
     readonly params: Record<string, unknown>,
     readonly rawParams: Record<string, unknown>,
-    readonly services: Services,
     readonly container: DependencyContainer,
   ) {
     this.#run = run;
     this.#step = step;
     this.#nested = nested;
-    this.#fail = fail;
   }
 
   get token() {
@@ -211,13 +188,17 @@ class StepContext implements ActionContext {
     return this.#run.response;
   }
   get template() {
-    return this.#run.template;
+    return this.#run.scope.template;
   }
   get timeLeftMs() {
-    return this.#run.timeLeftMs;
+    return this.#run.timeLeft;
   }
   get signal() {
     return this.#run.signal();
+  }
+  /** Resolved when first read: most text and logic actions use none of the services. */
+  get services(): Services {
+    return (this.#services ??= this.#run.servicesOf(this.container));
   }
   get action() {
     const step = this.#step;
@@ -246,38 +227,38 @@ class StepContext implements ActionContext {
     return (this.#log ??= this.#logLine.bind(this));
   }
   #logLine(text: string, options?: LogOptions): void {
-    if (this.live) this.#run.line(this.#step, text, options?.markdown ? { markdown: true } : {});
+    if (this.live) this.#run.line(this.#step, text, options?.markdown ? { markdown: true } : undefined);
   }
   get error(): ActionContext['error'] {
     return (this.#error ??= this.#failStep.bind(this));
   }
   #failStep(msg: string): void {
-    if (this.live) this.#fail(this.#step, msg);
+    if (this.live) this.#run.fail(this.#step, msg, this.#nested);
   }
   get stop(): ActionContext['stop'] {
     return (this.#stop ??= this.#stopRun.bind(this));
   }
   #stopRun(): void {
-    if (this.live) this.#run.stop();
+    if (this.live) this.#run.stopped = true;
   }
   get dontSave(): ActionContext['dontSave'] {
     return (this.#dontSave ??= this.#skipSaving.bind(this));
   }
   #skipSaving(): void {
-    if (this.live) this.#run.dontSave();
+    if (this.live) this.#run.dontSave = true;
   }
   get redact(): ActionContext['redact'] {
     return (this.#redact ??= this.#addRedaction.bind(this));
   }
   #addRedaction(rules: Parameters<ActionContext['redact']>[0], replacement?: string): void {
     const parsed = ActionRedactionRuleSchema.array().parse(rules);
-    if (this.live) this.#run.redact(compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', this.#step.uuid));
+    if (this.live) this.#run.redactRules.push(...compileRules(parsed, replacement ?? DEFAULT_REPLACEMENT, 'action', this.#step.uuid));
   }
   get setResult(): ActionContext['setResult'] {
     return (this.#setResult ??= this.#recordResult.bind(this));
   }
   #recordResult(passed: boolean): void {
-    if (this.live) this.#run.setResult(this.#step.uuid, passed);
+    if (this.live) this.#run.results.set(this.#step.uuid, passed);
   }
   get repeat(): ActionContext['repeat'] {
     return (this.#repeat ??= this.#repeatOver.bind(this));
@@ -299,7 +280,7 @@ class StepContext implements ActionContext {
   }
   #runLater(delaySeconds: number, type: string, parameters: Record<string, unknown>): void {
     if (!this.live) throw new Error('The action has ended');
-    this.#run.later(this.#step, delaySeconds, type, parameters);
+    this.#run.runLater(this.#step, delaySeconds, type, parameters);
   }
 }
 
@@ -309,23 +290,295 @@ function inOrder(actions: readonly ChainAction[]): boolean {
   return true;
 }
 
+/**
+ * One run of a chain: its state, and what every action's context shares. A class: its functions
+ * are the prototype's, where the run used to make some twenty closures (and their context objects)
+ * per capture (issue 17). An action that returns a pending promise is the only thing that makes
+ * the run wait: the steps of a chain of synchronous actions run one after the other in one go,
+ * and the budget's timer is set only when an action first leaves something pending.
+ */
+class ChainRun {
+  readonly token: TokenInfo;
+  readonly request: CapturedRequest;
+  readonly rawBody: Buffer;
+  readonly registry: ActionRegistry;
+  readonly response: ResponseDraft;
+  readonly scope: VariableScope;
+  readonly lines: ChainLine[] = [];
+  readonly errors: ChainResult['errors'] = [];
+  readonly results = new Map<string, boolean>();
+  readonly redactRules: CompiledRule[] = [];
+  readonly later: LaterAction[] = [];
+  /** IDs of the actions that ran, each once. */
+  readonly ran = new Set<string>();
+  readonly trace: ChainStepTrace[] | undefined;
+  stopped = false;
+  dontSave = false;
+  readonly #input: ChainInput;
+  readonly #steps: readonly ChainAction[];
+  readonly #budgetMs: number;
+  readonly #deadline: number;
+  readonly #clock: Services['clock'];
+  /** performance.now() when the budget's timer would have been set (see #budgetSpent). */
+  readonly #startedAt = performance.now();
+  #budgetError: BudgetSpent | undefined;
+  #controller: AbortController | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #spent: Promise<never> | undefined;
+  #rejectSpent: ((e: BudgetSpent) => void) | undefined;
+  #vars: Pick<Variables, 'get' | 'has' | 'all'> | undefined;
+  #timeLeft: (() => number) | undefined;
+  #globals: GlobalVariables | undefined;
+  #actionServices: Services | undefined;
+  #servicesByContainer: Map<DependencyContainer, Services> | undefined;
+
+  constructor(input: ChainInput, steps: readonly ChainAction[], budgetMs: number, deadline: number, globals: Map<string, string>) {
+    this.#input = input;
+    this.#steps = steps;
+    this.#budgetMs = budgetMs;
+    this.#deadline = deadline;
+    this.#clock = input.services.clock;
+    this.token = input.token;
+    this.request = input.request;
+    this.rawBody = input.rawBody;
+    this.registry = input.registry;
+    const token = input.token;
+    this.response = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
+    this.scope = new VariableScope(new RequestVariables(input.request, token, input.rawBody), globals);
+    if (input.variables) for (const [k, v] of Object.entries(input.variables)) this.scope.set(k, v);
+    this.trace = input.trace ? [] : undefined;
+  }
+
+  // --- what the actions' contexts read, made when first asked for ---
+
+  /** ctx.vars' reading functions, shared by every action of the run (they may be taken off it). */
+  get vars(): Pick<Variables, 'get' | 'has' | 'all'> {
+    const scope = this.scope;
+    return (this.#vars ??= { get: (name) => scope.get(name), has: (name) => scope.has(name), all: () => scope.all() });
+  }
+
+  get timeLeft(): () => number {
+    return (this.#timeLeft ??= () => Math.max(0, this.#deadline - this.#clock.now()));
+  }
+
+  /** The actions' abort signal: aborted when the budget is spent. */
+  signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#budgetError) this.#controller.abort(this.#budgetError);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Each plugin's services, resolved once per run (not per action: resolving them is one of the larger costs of a short action). */
+  servicesOf(container: DependencyContainer): Services {
+    const { pluginServices } = this.#input;
+    if (!pluginServices) return (this.#actionServices ??= servicesWith(this.#input.services, { globals: this.#globalsView() }));
+    const made = (this.#servicesByContainer ??= new Map());
+    let found = made.get(container);
+    if (!found) made.set(container, (found = servicesWith(pluginServices(container), { globals: this.#globalsView() })));
+    return found;
+  }
+
+  /** Global variables as actions see them: one view, so stored ones also update the snapshot later actions read. */
+  #globalsView(): GlobalVariables {
+    if (this.#globals) return this.#globals;
+    const { services, dryRun } = this.#input;
+    const scope = this.scope;
+    return (this.#globals = {
+      get: (name) => services.globals.get(name),
+      all: () => services.globals.all(),
+      set: async (name, value) => {
+        if (!dryRun) await services.globals.set(name, value);
+        scope.setGlobal(name, value);
+      },
+      delete: async (name) => {
+        const existed = dryRun ? scope.get(`global.${name}`) !== undefined : await services.globals.delete(name);
+        scope.deleteGlobal(name);
+        return existed;
+      },
+    });
+  }
+
+  line(step: ChainAction, text: string, extra?: Partial<ChainLine>): void {
+    const l: ChainLine = { action: step.uuid, type: step.type, order: step.order, text };
+    this.lines.push(extra ? Object.assign(l, extra) : l);
+  }
+
+  /** An action's error: into the chain's errors, or (run from another action) into that one's. */
+  fail(step: ChainAction, msg: string, nested?: Nested): void {
+    if (nested) return void nested.errors.push(msg);
+    this.errors.push({ action: step.uuid, message: msg });
+    this.line(step, `Error: ${msg}`, { error: true });
+    this.scope.set(`error.${step.order}`, msg);
+  }
+
+  async runNested(step: ChainAction, type: string, parameters: Record<string, unknown>, depth: number): Promise<Record<string, string>> {
+    if (this.registry.deferred) await this.registry.ready([type]);
+    const inner: Nested = { depth, errors: [], set: {} };
+    await this.runStep({ uuid: step.uuid, type, order: step.order, parameters }, inner);
+    if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
+    return inner.set;
+  }
+
+  runLater(step: ChainAction, delaySeconds: number, type: string, parameters: Record<string, unknown>): void {
+    const delay = Math.floor(Number(delaySeconds));
+    if (!Number.isFinite(delay) || delay < 0 || delay > MAX_LATER_DELAY_S) throw new Error(`The delay must be 0 to ${MAX_LATER_DELAY_S} seconds`);
+    if (!this.registry.has(type)) throw new Error(`Unknown action type "${type}"`);
+    if (this.later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
+    this.later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
+  }
+
+  // --- the budget ---
+
+  #spendBudget(): BudgetSpent {
+    if (!this.#budgetError) {
+      this.#budgetError = new BudgetSpent(this.#budgetMs);
+      this.#controller?.abort(this.#budgetError);
+      this.#rejectSpent?.(this.#budgetError);
+    }
+    return this.#budgetError;
+  }
+
+  /**
+   * Rejects when the budget is spent. Made, with its timer, when an action first leaves a promise
+   * pending: until then nothing could have run the timer (synchronous steps never yield to the
+   * event loop), and every step starts with a look at the clock. The timer fires when it would
+   * have, had it been set at the start (#startedAt).
+   */
+  #budgetSpent(): Promise<never> {
+    if (!this.#spent) {
+      this.#spent = new Promise<never>((_, reject) => (this.#rejectSpent = reject));
+      this.#spent.catch(() => {});
+      if (this.#budgetError) this.#rejectSpent!(this.#budgetError);
+      else this.#timer = setTimeout(() => this.#spendBudget(), Math.max(0, this.#budgetMs - (performance.now() - this.#startedAt)));
+    }
+    return this.#spent;
+  }
+
+  /** Clears the budget's timer (the run is over). */
+  end(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+
+  // --- running ---
+
+  #caught(step: ChainAction, e: unknown, nested: Nested | undefined): void {
+    const spent = this.#budgetError;
+    if (spent && e === spent) {
+      this.fail(step, spent.message, nested);
+      this.stopped = true;
+    } else {
+      this.fail(step, message(e), nested);
+    }
+  }
+
+  /**
+   * Runs one action; returns the items to repeat the rest of the chain over, if it asked to: at
+   * once when the action finished synchronously (most do), else a promise. An action run from
+   * another one (`nested`, ctx.runAction) reports its errors there instead of to the chain, and
+   * its repetitions are ignored.
+   */
+  runStep(step: ChainAction, nested?: Nested): Repeat | Promise<Repeat> {
+    this.ran.add(step.uuid);
+    const entry = this.registry.get(step.type);
+    if (!entry) return void this.fail(step, this.registry.unavailable(step.type) ?? `Unknown action type "${step.type}"`, nested);
+    if (step.unavailable) return void this.fail(step, step.unavailable, nested);
+    const def = entry.definition;
+    const raw = step.parameters ?? {};
+    const parsed = stepParams(def, raw, this.scope.resolve);
+    if (!parsed.success) return void this.fail(step, `Invalid parameter ${['parameters', ...parsed.path.map(String)].join('.')}: ${parsed.message}`, nested);
+    const ctx = new StepContext(this, step, nested, parsed.data, raw, entry.container);
+    let done: unknown;
+    try {
+      done = def.execute(ctx, parsed.data);
+    } catch (e) {
+      this.#caught(step, e, nested);
+      ctx.live = false;
+      return ctx.repeatItems;
+    }
+    // Only a pending promise races the budget.
+    if (isThenable(done)) return this.#settle(step, nested, ctx, done);
+    ctx.live = false;
+    return ctx.repeatItems;
+  }
+
+  async #settle(step: ChainAction, nested: Nested | undefined, ctx: StepContext, done: PromiseLike<unknown>): Promise<Repeat> {
+    try {
+      await Promise.race([done, this.#budgetSpent()]);
+    } catch (e) {
+      this.#caught(step, e, nested);
+    } finally {
+      ctx.live = false;
+    }
+    return ctx.repeatItems;
+  }
+
+  async runFrom(start: number): Promise<void> {
+    const steps = this.#steps;
+    const { observe } = this.#input;
+    for (let i = start; i < steps.length && !this.stopped; i++) {
+      const step = steps[i]!;
+      if (step.disabled) continue;
+      if (this.#budgetError || this.#clock.now() >= this.#deadline) {
+        this.fail(step, this.#spendBudget().message);
+        this.stopped = true;
+        return;
+      }
+      if (step.condition) {
+        const passed = this.results.get(step.condition);
+        const wanted = step.condition_action !== 'false';
+        if (passed !== wanted) {
+          this.line(step, `Skipped: condition ${step.condition} ${passed === undefined ? 'did not run' : passed ? 'passed' : 'did not pass'}`);
+          continue;
+        }
+      }
+      const errorsBefore = this.errors.length;
+      const ran = this.runStep(step);
+      // Waits only for an action that left a promise pending (runStep's own are native).
+      const items = ran instanceof Promise ? await ran : ran;
+      // Registered types only: a label per unknown type name would grow without bound.
+      if (observe && this.registry.get(step.type)) observe(step.type, this.errors.length > errorsBefore);
+      if (this.trace) this.trace.push({ action: step.uuid, type: step.type, order: step.order, variables: this.scope.runtimeVariables() });
+      if (items) {
+        for (const item of items) {
+          if (this.stopped) break;
+          for (const [k, v] of Object.entries(item)) this.scope.set(k, v);
+          await this.runFrom(i + 1);
+        }
+        return;
+      }
+    }
+  }
+
+  result(): ChainResult {
+    const lines = this.lines;
+    const output: string[] = new Array(lines.length);
+    for (let i = 0; i < lines.length; i++) output[i] = `[${lines[i]!.order} ${lines[i]!.type}] ${lines[i]!.text}`;
+    const result: ChainResult = new RunResult(
+      finalResponse(this.response, this.token),
+      this.dontSave,
+      this.stopped,
+      output,
+      lines,
+      this.errors,
+      [...this.ran],
+      this.redactRules,
+      this.later,
+      this.scope,
+    );
+    if (this.trace) result.trace = this.trace;
+    return result;
+  }
+}
+
 export async function runChain(input: ChainInput): Promise<ChainResult> {
-  const { token, request, rawBody, registry, services } = input;
+  const { registry, services } = input;
   const budgetMs = input.budgetMs ?? DEFAULT_BUDGET_MS;
-  const clock = services.clock;
-  const deadline = clock.now() + budgetMs;
+  const deadline = services.clock.now() + budgetMs;
   const steps = inOrder(input.actions) ? input.actions : [...input.actions].map((a, i) => ({ a, i })).sort((x, y) => x.a.order - y.a.order || x.i - y.i).map((x) => x.a);
   // Deferred plugin loading: a flag check once every plugin is in.
   if (registry.deferred) await registry.ready(steps.map((s) => s.type));
-
-  const initial: ResponseDraft = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
-  const response: ResponseDraft = { ...initial, headers: {} };
-  const lines: ChainLine[] = [];
-  const errors: ChainResult['errors'] = [];
-  const results = new Map<string, boolean>();
-  let stopped = false;
-  let dontSave = false;
-  const redactRules: CompiledRule[] = [];
 
   let globalsSnapshot = new Map<string, string>();
   if (steps.some((s) => !s.disabled)) {
@@ -335,197 +588,17 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
       services.logger.warn('Could not read global variables for the action chain', { error: message(e) });
     }
   }
-  const scope = new VariableScope(requestVariables(request, token, rawBody), globalsSnapshot);
-  for (const [k, v] of Object.entries(input.variables ?? {})) scope.set(k, v);
-
-  // Stored globals also update the snapshot so later actions see them.
-  const globals: GlobalVariables = {
-    get: (name) => services.globals.get(name),
-    all: () => services.globals.all(),
-    set: async (name, value) => {
-      if (!input.dryRun) await services.globals.set(name, value);
-      scope.setGlobal(name, value);
-    },
-    delete: async (name) => {
-      const existed = input.dryRun ? scope.get(`global.${name}`) !== undefined : await services.globals.delete(name);
-      scope.deleteGlobal(name);
-      return existed;
-    },
-  };
-  const actionServices: Services = servicesWith(services, { globals });
-  // Each plugin's services, resolved once per run (not per action: resolving them is one of the
-  // larger costs of a short action).
-  const servicesByContainer = new Map<DependencyContainer, Services>();
-  const servicesOf = (container: DependencyContainer): Services => {
-    if (!input.pluginServices) return actionServices;
-    let found = servicesByContainer.get(container);
-    if (!found) servicesByContainer.set(container, (found = servicesWith(input.pluginServices(container), { globals })));
-    return found;
-  };
-
-  // The budget: one timer per run. Its error and the actions' abort signal are made only when
-  // needed: most runs never spend the budget nor read ctx.signal, and an Error captures a stack.
-  let budgetError: BudgetSpent | undefined;
-  let controller: AbortController | undefined;
-  let rejectSpent: (e: BudgetSpent) => void = () => {};
-  const budgetSpent = new Promise<never>((_, reject) => (rejectSpent = reject));
-  budgetSpent.catch(() => {});
-  const spendBudget = (): BudgetSpent => {
-    if (!budgetError) {
-      budgetError = new BudgetSpent(budgetMs);
-      controller?.abort(budgetError);
-      rejectSpent(budgetError);
-    }
-    return budgetError;
-  };
-  const abortSignal = (): AbortSignal => {
-    if (!controller) {
-      controller = new AbortController();
-      if (budgetError) controller.abort(budgetError);
-    }
-    return controller.signal;
-  };
-  const timer = setTimeout(spendBudget, budgetMs);
-
-  const line = (step: ChainAction, text: string, extra: Partial<ChainLine> = {}) =>
-    lines.push({ action: step.uuid, type: step.type, order: step.order, text, ...extra });
-  const failStep = (step: ChainAction, msg: string) => {
-    errors.push({ action: step.uuid, message: msg });
-    line(step, `Error: ${msg}`, { error: true });
-    scope.set(`error.${step.order}`, msg);
-  };
-
-  // What every action's context shares (made once per run, not per action).
-  const readVariable = (name: string) => scope.get(name);
-  const hasVariable = (name: string) => scope.has(name);
-  const allVariables = () => scope.all();
-  const timeLeftMs = () => Math.max(0, deadline - clock.now());
-  const run: RunHooks = {
-    token,
-    request,
-    rawBody,
-    response,
-    vars: { get: readVariable, has: hasVariable, all: allVariables },
-    scope,
-    template: scope.template,
-    timeLeftMs,
-    signal: abortSignal,
-    line,
-    stop: () => void (stopped = true),
-    dontSave: () => void (dontSave = true),
-    redact: (rules) => void redactRules.push(...rules),
-    setResult: (id, passed) => void results.set(id, passed),
-    runNested: async (step, type, parameters, depth) => {
-      if (registry.deferred) await registry.ready([type]);
-      const inner = { depth, errors: [] as string[], set: {} as Record<string, string> };
-      await runStep({ uuid: step.uuid, type, order: step.order, parameters }, inner);
-      if (inner.errors.length) throw new Error(`${type}: ${inner.errors.join('; ')}`);
-      return inner.set;
-    },
-    later: (step, delaySeconds, type, parameters) => {
-      const delay = Math.floor(Number(delaySeconds));
-      if (!Number.isFinite(delay) || delay < 0 || delay > MAX_LATER_DELAY_S) throw new Error(`The delay must be 0 to ${MAX_LATER_DELAY_S} seconds`);
-      if (!registry.has(type)) throw new Error(`Unknown action type "${type}"`);
-      if (later.length >= MAX_LATER_ACTIONS) throw new Error(`A run may queue at most ${MAX_LATER_ACTIONS} actions for later`);
-      later.push({ delay, type, parameters, from: { uuid: step.uuid, type: step.type, order: step.order } });
-    },
-  };
-
-  const ran = new Set<string>();
-  const trace: ChainStepTrace[] | undefined = input.trace ? [] : undefined;
-  const later: LaterAction[] = [];
-  /**
-   * Runs one action; returns the items to repeat the rest of the chain over, if it asked to. An
-   * action run from another one (`nested`, ctx.runAction) reports its errors there instead of
-   * to the chain, and its repetitions are ignored.
-   */
-  async function runStep(step: ChainAction, nested?: Nested): Promise<Array<Record<string, string>> | undefined> {
-    const fail = nested ? (_step: ChainAction, msg: string) => void nested.errors.push(msg) : failStep;
-    ran.add(step.uuid);
-    const entry = registry.get(step.type);
-    if (!entry) return void fail(step, registry.unavailable(step.type) ?? `Unknown action type "${step.type}"`);
-    if (step.unavailable) return void fail(step, step.unavailable);
-    const def = entry.definition;
-    const raw = step.parameters ?? {};
-    const parsed = stepParams(def, raw, scope.resolve);
-    if (!parsed.success) return void fail(step, `Invalid parameter ${['parameters', ...parsed.path.map(String)].join('.')}: ${parsed.message}`);
-    const ctx = new StepContext(run, step, nested, fail, parsed.data, raw, servicesOf(entry.container), entry.container);
-    try {
-      // Most actions finish synchronously: only a pending promise races the budget.
-      const done = def.execute(ctx, parsed.data);
-      if (isThenable(done)) await Promise.race([done, budgetSpent]);
-    } catch (e) {
-      const spent = budgetError;
-      if (spent && e === spent) {
-        fail(step, spent.message);
-        stopped = true;
-      } else {
-        fail(step, message(e));
-      }
-    } finally {
-      ctx.live = false;
-    }
-    return ctx.repeatItems;
-  }
-
-  async function runFrom(start: number): Promise<void> {
-    for (let i = start; i < steps.length && !stopped; i++) {
-      const step = steps[i];
-      if (step.disabled) continue;
-      if (budgetError || clock.now() >= deadline) {
-        failStep(step, spendBudget().message);
-        stopped = true;
-        return;
-      }
-      if (step.condition) {
-        const passed = results.get(step.condition);
-        const wanted = step.condition_action !== 'false';
-        if (passed !== wanted) {
-          line(step, `Skipped: condition ${step.condition} ${passed === undefined ? 'did not run' : passed ? 'passed' : 'did not pass'}`);
-          continue;
-        }
-      }
-      const errorsBefore = errors.length;
-      const items = await runStep(step);
-      // Registered types only: a label per unknown type name would grow without bound.
-      if (input.observe && registry.get(step.type)) input.observe(step.type, errors.length > errorsBefore);
-      if (trace) trace.push({ action: step.uuid, type: step.type, order: step.order, variables: scope.runtimeVariables() });
-      if (items) {
-        for (const item of items) {
-          if (stopped) break;
-          for (const [k, v] of Object.entries(item)) scope.set(k, v);
-          await runFrom(i + 1);
-        }
-        return;
-      }
-    }
-  }
-
+  const run = new ChainRun(input, steps, budgetMs, deadline, globalsSnapshot);
   try {
-    await runFrom(0);
+    await run.runFrom(0);
   } catch (e) {
     // Only a bug in the runner itself gets here; still no exception out of runChain.
-    services.logger.error('Action chain failed', { error: message(e), token: token.uuid });
-    errors.push({ action: '', message: message(e) });
+    services.logger.error('Action chain failed', { error: message(e), token: input.token.uuid });
+    run.errors.push({ action: '', message: message(e) });
   } finally {
-    clearTimeout(timer);
+    run.end();
   }
-
-  const final = normalise({ ...response, headers: { ...response.headers } });
-  const result: ChainResult = new RunResult(
-    sameResponse(final, initial) ? null : final,
-    dontSave,
-    stopped,
-    lines.map((l) => `[${l.order} ${l.type}] ${l.text}`),
-    lines,
-    errors,
-    [...ran],
-    redactRules,
-    later,
-    scope,
-  );
-  if (trace) result.trace = trace;
-  return result;
+  return run.result();
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testRequest } from '../sdk/testing.js';
 import { MODIFIERS, template, templateHeaderLines, templateValue } from './templating.js';
-import { VariableScope, requestVariables } from './variables.js';
+import { RequestVariables, VariableScope, requestVariables } from './variables.js';
 
 const token = { uuid: '11111111-1111-4111-8111-111111111111', alias: 'shop' };
 
@@ -128,5 +128,31 @@ describe('request variables', () => {
     expect(mail.get('request.destinations')).toBe('x@y,z@y');
     expect(mail.get('request.checks.spf')).toBe('true');
     expect(mail.has('request.method')).toBe(false);
+  });
+
+  it('read one at a time (as a chain reads them), each is the value of the full list, in every capture type', () => {
+    const captures = [
+      request,
+      testRequest({ url: `http://h/${token.uuid}`, content: 'not UTF-8', headers: { Host: ['h'] } }),
+      testRequest({ type: 'email', sender: 'a@b.c', destinations: ['x@y'], checks: { spf: true, dkim: null }, text_content: 't', html_content: '<p>h</p>', message_id: 'm1' }),
+      testRequest({ type: 'dns', ip: '10.0.0.1', dns: { name: 'a.example', type: 'A', subdomain: 'a' } } as Partial<ReturnType<typeof testRequest>>),
+    ];
+    const others = ['request.nope', 'request.sender', 'request.method', 'request.dns.name', 'request.header.none', 'request.content.json', 'json', 'request'];
+    for (const r of captures) {
+      // The second one's body is not UTF-8: request.content carries it as bytes.
+      const raw = r.content === 'not UTF-8' ? Buffer.from([0xff, 0xfe, 0x00]) : Buffer.from(r.content);
+      const full = requestVariables(r, token, raw);
+      // Singles first, then a family (which lists them all), then everything again.
+      const names = [...full.keys()].sort((a, b) => Number(a.split('.').length > 2) - Number(b.split('.').length > 2));
+      const lazy = new RequestVariables(r, token, raw);
+      for (const name of [...others, ...names, ...names]) expect(lazy.get(name), `${r.type} ${name}`).toBe(full.get(name));
+      expect([...new RequestVariables(r, token, raw)]).toEqual([...full]);
+    }
+  });
+
+  it('a scope over them lists the same variables as over the full list', () => {
+    const lazy = new VariableScope(new RequestVariables(request, token), new Map());
+    expect(lazy.get('request.method')).toBe('PUT');
+    expect(lazy.all()).toEqual(scope({}, {}, request).all());
   });
 });

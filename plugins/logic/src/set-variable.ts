@@ -51,27 +51,27 @@ export const setVariable = defineAction({
     .refine((p) => p.mode !== 'random' || p.random, { message: 'is required in random mode', path: ['random'] }),
   sets: ['<name>'],
   untemplated: ['name'],
-  async execute({ params, vars, log, services }) {
-    let value: string;
+  // Not async: only math mode waits (for the parser, loaded on first use), and a chain runs a
+  // synchronous action without racing it against its time budget (core/actions/runner.ts).
+  execute(ctx) {
+    const { params } = ctx;
+    const done = (value: string) => {
+      ctx.vars.set(params.name, value);
+      ctx.log(`Set runtime variable $${params.name}$ to ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`);
+    };
     switch (params.mode) {
       case 'text':
-        value = params.value;
-        break;
+        return done(params.value);
       case 'random':
-        value = randomString(params.random!);
-        break;
+        return done(randomString(params.random!));
       case 'date': {
         const d = params.date ?? {};
         const format = d.format ?? 'iso8601';
         if (format === 'user' && !d.user_format) throw new Error('date.user_format is required with the "user" format');
-        value = formatDate(parseDateInput(d.input || params.value || '', services.clock.now()), format, d.user_format ?? '');
-        break;
+        return done(formatDate(parseDateInput(d.input || params.value || '', ctx.services.clock.now()), format, d.user_format ?? ''));
       }
       case 'math':
-        value = await calculate(params.value);
-        break;
+        return calculate(params.value).then(done);
     }
-    vars.set(params.name, value);
-    log(`Set runtime variable $${params.name}$ to ${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '…' : value)}`);
   },
 });
