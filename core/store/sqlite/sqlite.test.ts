@@ -17,6 +17,26 @@ runStoreContract('sqlite file, writer thread', async () => createSqliteStore(pat
 runStoreContract('sqlite file, every token search-indexed (SEARCH_INDEX_ABOVE=0)', async () =>
   createSqliteStore(path.join(dir, `contract-s-${Date.now()}.sqlite`), { searchIndexAbove: 0 }));
 
+describe('sqlite token records', () => {
+  it('read back with their fields in column order, redaction only when there are rules', async () => {
+    const store = createSqliteStore(':memory:');
+    const t = sampleToken({ expiry: 3600, cors: true });
+    await store.tokens.create(t);
+    const got = (await store.tokens.get(t.uuid))!;
+    expect(Object.keys(got)).toEqual([
+      'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium', 'premium_expires_at', 'ip', 'user_agent',
+      'default_content', 'default_status', 'default_content_type', 'request_limit', 'description', 'group_id', 'password_hash', 'created_at',
+      'updated_at', 'expires_at', 'team_id',
+    ]);
+    expect(got).toEqual(t);
+    expect(got).toMatchObject({ expiry: 3600, cors: true, redirect: false });
+    const redaction = { replacement: '*', rules: [{ kind: 'preset' as const, preset: 'card' as const, actions_see_original: true }] };
+    await store.tokens.update(t.uuid, { redaction, updated_at: t.updated_at + 1 });
+    expect(Object.keys((await store.tokens.get(t.uuid))!).at(-1)).toBe('redaction');
+    await store.close();
+  });
+});
+
 describe('sqlite file store', () => {
   it('checkpoints the WAL off the main thread and keeps every commit across reopening', async () => {
     const file = path.join(dir, 'wal.sqlite');
