@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { sampleRequest, sampleToken } from '../core/store/store.contract.js';
 import { catchUpSchedule, createBatchWriter, toRow, type CatchUpParts, type WriteItem } from '../core/store/sqlite/batch-writer.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
+import { uuidv7 } from '../core/util/uuid.js';
 
 const seedRows = Number(process.argv[2] ?? 200_000);
 const seconds = Number(process.argv[3] ?? 20);
@@ -31,7 +32,7 @@ if (!process.env.REUSE) {
     for (let i = from; i < to; i++) {
       const body = Buffer.from(`order ord-${i} status ${['paid', 'failed'][i % 2]} from customer${i % 5003}@example.com`);
       const at = now - (seedRows - i) * 2_000;
-      insert.run(randomUUID(), big.uuid, `10.0.${(i >> 8) & 255}.${i & 255}`, `http://localhost/p/${i % 100}`, body, body.length,
+      insert.run(uuidv7(at), big.uuid, `10.0.${(i >> 8) & 255}.${i & 255}`, `http://localhost/p/${i % 100}`, body, body.length,
         JSON.stringify({ action: 'create' }), `{"content-type":["text/plain"],"x-trace":["t${i}"]}`, 1_700_000_000_000_000 + i, at, at);
     }
   });
@@ -92,7 +93,7 @@ await new Promise<void>((done) => {
     const due = Math.floor(((t - start) / 1000) * rate) - sent;
     if (due > 0) {
       const items: WriteItem[] = [];
-      for (let i = 0; i < due; i++) items.push({ row: toRow(sampleRequest(tokens[(sent + i) % TOKENS]!.uuid, { body: Buffer.from(`capture ${sent + i} hello`) })), limit: LIMIT });
+      for (let i = 0; i < due; i++) items.push({ row: toRow(sampleRequest(tokens[(sent + i) % TOKENS]!.uuid, { uuid: uuidv7(), body: Buffer.from(`capture ${sent + i} hello`) })), limit: LIMIT });
       const c = performance.now();
       const n = writer.commit(items, false).length;
       commits.push(performance.now() - c);

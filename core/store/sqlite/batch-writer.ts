@@ -11,7 +11,7 @@
 import type { Database } from 'better-sqlite3';
 import type { RequestRecord } from '../types.js';
 import { noteCommit, type CaptureActivity } from './capture-activity.js';
-import { withoutAutomerge } from './fts-writes.js';
+import { purgeStaleText } from './fts-writes.js';
 
 /**
  * One capture to store: its `requests` row (toRow: the INSERT's parameters, JSON columns already
@@ -61,8 +61,8 @@ interface Tally {
  * while it runs: 100 ms is ~4,000 captures at 40k/s, a catch-up of a few ms.
  */
 const CATCH_UP_MS = 100;
-/** request_text entries each catch-up checks for a deleted request (the scan: about 1 ms). */
-export const TEXT_PURGE_SCAN = 1_000;
+/** Listed full-text entries of deleted requests a catch-up deletes at most (within TEXT_PURGE_MS). */
+export const TEXT_PURGE_ROWS = 1_000;
 /**
  * How long a catch-up may spend deleting the entries of deleted requests: it holds the event loop.
  * With FTS5's merges on, an entry cost about 0.45 ms and a catch-up after a 100,000-row delete spent
@@ -347,42 +347,16 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     }
     filling = nextFill.get() !== undefined;
   }
-  // Trimming a request, deleting its token or a token being filled leave its request_text entry (a
-  // bulk deletion of a search-indexed token's requests deletes theirs: chunks.ts): each catch-up looks
-  // at the next TEXT_PURGE_SCAN entries after where the last one stopped and removes those whose
-  // request is gone, wrapping around at the end, with FTS5's merges off (fts-writes.ts).
-  const purgeFrom = db.prepare<[], number>('SELECT seq FROM request_text_purge').pluck();
-  // CAST: a JS number binds as REAL, and FTS5 ignores a REAL rowid bound (it read the index from
-  // its start each time: 0.1-0.16 s at a million entries; with the bound, 3-6 ms).
-  const purgeScan = db.prepare<[number, number], { sq: number; gone: number }>(
-    `SELECT t.rowid AS sq, NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid) AS gone
-      FROM request_text t WHERE t.rowid > CAST(? AS INTEGER) ORDER BY t.rowid LIMIT ?`,
-  );
-  const purgeOne = db.prepare('DELETE FROM request_text WHERE rowid = ?');
-  const setPurgeFrom = db.prepare('UPDATE request_text_purge SET seq = ?');
-  /** Whether the last purge stopped at its time budget with entries left to delete. */
-  let purging = false;
-  function purgeText(limit = TEXT_PURGE_SCAN): number {
-    const t0 = performance.now();
-    const scanned = purgeScan.all(purgeFrom.get()!, limit);
-    let purged = 0;
-    let resume = scanned.length === limit ? scanned.at(-1)!.sq : 0;
-    purging = false;
-    if (scanned.some((s) => s.gone)) {
-      withoutAutomerge(db, () => {
-        for (const s of scanned) {
-          if (!s.gone) continue;
-          if (purged > 0 && performance.now() - t0 > purgeMs) {
-            // The next purge starts at this entry (one at least each time, so that it gets on).
-            resume = s.sq - 1;
-            purging = true;
-            break;
-          }
-          purged += purgeOne.run(s.sq).changes;
-        }
-      });
-    }
-    setPurgeFrom.run(resume);
+  // Trimming a search-indexed token, deleting it, or deleting requests of a token still being
+  // filled leave their request_text entries, listed in request_text_stale (migration 24); a bulk
+  // deletion of a search-indexed token's requests deletes theirs itself (chunks.ts). Each catch-up
+  // deletes listed entries for purgeMs at most; most of the time none is listed, and looking costs
+  // one index read.
+  /** Whether entries were left listed by the last purge (unknown at first: yes). */
+  let purging = true;
+  function purgeText(): number {
+    const { purged, more } = purgeStaleText(db, TEXT_PURGE_ROWS, purgeMs);
+    purging = more;
     return purged;
   }
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
@@ -537,7 +511,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     setWatermark.run(to);
     caughtTo = to;
     parts.text = lap();
-    // Once per catch-up (its last chunk): the scan costs about 2 ms whatever the chunk's size.
+    // Once per catch-up (its last chunk).
     if (whole) purgeText();
     parts.purge = lap();
     if (whole && filling) fillStep();

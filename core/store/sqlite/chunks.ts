@@ -5,7 +5,7 @@
 // takes the lock; on the main connection (':memory:') they yield to the event loop instead.
 import type { Database } from 'better-sqlite3';
 import { giveWay } from './capture-activity.js';
-import { withoutAutomerge } from './fts-writes.js';
+import { purgeStaleText, withoutAutomerge } from './fts-writes.js';
 import { fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
 /**
@@ -103,6 +103,8 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
   // catch-up's purge on the event loop.
   const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
   const delText = w.keys === 'search_keys' ? write.prepare('DELETE FROM request_text WHERE rowid IN (SELECT value FROM json_each(?))') : null;
+  // Deleting their search_keys rows listed them for the catch-up's purge (migration 24): done here.
+  const unlist = w.keys === 'search_keys' ? write.prepare('DELETE FROM request_text_stale WHERE sq IN (SELECT value FROM json_each(?))') : null;
   const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
   const refreshLatest = write.prepare(`UPDATE tokens SET
       latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
@@ -113,6 +115,7 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
     const n = delSeqs.run(list, w.tokenId).changes;
     if (n) dropCount.run(n, w.tokenId);
     if (n && delText) withoutAutomerge(write, () => delText.run(list));
+    if (n && unlist) unlist.run(list);
     return n;
   };
   let deleted = 0;
@@ -141,15 +144,22 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
 
 /**
  * Deletes a token's indexed requests (their keys and files go with them), before the token itself
- * is deleted with the few left. Returns how many.
+ * is deleted with the few left. A search-indexed token's full-text entries go in the same chunks
+ * (as many listed stale entries as requests deleted: fts-writes.ts), not left to the catch-up's purge
+ * on the event loop. Returns how many.
  */
 export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause): Promise<number> {
   const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ?)');
+  const step = (rows: number): number => {
+    const n = delChunk.run(tokenId, rows).changes;
+    if (n) purgeStaleText(db, n);
+    return n;
+  };
   let deleted = 0;
   let chunk = FIRST_CHUNK;
   for (;;) {
     const rows = chunk;
-    const done = await lockedChunk(db, () => delChunk.run(tokenId, rows).changes, pause);
+    const done = await lockedChunk(db, () => step(rows), pause);
     if (!done) return deleted;
     const { value: n, ms } = done;
     deleted += n;

@@ -1,4 +1,5 @@
-// Deleting request_text (FTS5) entries without FTS5's automatic merges. After every write
+// Deleting request_text (FTS5) entries without FTS5's automatic merges, and the entries of deleted
+// requests (listed in request_text_stale, migration 24). After every write
 // transaction FTS5 merges segments in proportion to what the transaction wrote (automerge, 4 by
 // default), and for deletions that is nearly all the cost: 0.27 ms an entry and ~150 KB of WAL per
 // ten, against about 10 µs with merges off (200,000 indexed requests, measured). Deletions switch
@@ -32,4 +33,36 @@ export function withoutAutomerge<T>(db: Database, fn: () => T): T {
   } finally {
     s.on.run();
   }
+}
+
+const purges = new WeakMap<Database, { listed: Statement<[number], number>; entry: Statement<[number]>; unlist: Statement<[number]> }>();
+
+/**
+ * Deletes the full-text entries of deleted requests listed in request_text_stale, lowest seq first:
+ * at most `max`, and for `budgetMs` at most (one at least, so that a purge always gets on). Call it
+ * inside a write transaction. Returns how many went and whether any listed were left.
+ */
+export function purgeStaleText(db: Database, max: number, budgetMs = Infinity): { purged: number; more: boolean } {
+  let s = purges.get(db);
+  if (!s) {
+    s = {
+      listed: db.prepare<[number], number>('SELECT sq FROM request_text_stale ORDER BY sq LIMIT ?').pluck(),
+      entry: db.prepare<[number]>('DELETE FROM request_text WHERE rowid = ?'),
+      unlist: db.prepare<[number]>('DELETE FROM request_text_stale WHERE sq = ?'),
+    };
+    purges.set(db, s);
+  }
+  const listed = s.listed.all(max + 1);
+  if (!listed.length) return { purged: 0, more: false };
+  const t0 = performance.now();
+  let purged = 0;
+  withoutAutomerge(db, () => {
+    for (const sq of listed.slice(0, max)) {
+      if (purged > 0 && performance.now() - t0 > budgetMs) break;
+      s.entry.run(sq);
+      s.unlist.run(sq);
+      purged++;
+    }
+  });
+  return { purged, more: purged < listed.length };
 }

@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { compileSql, parseQuery } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
-import { createBatchWriter, TEXT_PURGE_SCAN } from './batch-writer.js';
+import { createBatchWriter, TEXT_PURGE_ROWS } from './batch-writer.js';
+import { deleteTokenRequests } from './chunks.js';
 import { migrate, migrations } from './migrations.js';
 import { migrateUpTo } from './test/migrate-up-to.js';
 import { sqliteRequests } from './requests.js';
@@ -120,7 +121,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     // A new writer each time: one reads back what was stored behind its back (here, by the test) once.
     // No time budget for the purge here (TEXT_PURGE_MS): every stale entry scanned goes.
     const catchUp = () => createBatchWriter(db, { purgeMs: Infinity }).catchUp();
-    const n = 2 * TEXT_PURGE_SCAN + 300;
+    const n = 2 * TEXT_PURGE_ROWS + 300;
     storeRequests(db, 0, n);
     catchUp();
     const repo = sqliteRequests(db);
@@ -132,14 +133,18 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
 
     const entries = () => db.prepare('SELECT count(*) FROM request_text').pluck().get() as number;
     expect(entries()).toBe(n);
-    // Deleted behind the index's back (as trimming and deletes do): their entries stay for now.
+    // Deleted behind the index's back (as trimming and deletes do): their entries stay for now,
+    // listed for the purge (migration 24), and only theirs.
     db.exec('DELETE FROM requests WHERE seq % 2 = 0');
     const kept = n - Math.floor(n / 2);
     expect(entries()).toBe(n);
-    // Each catch-up (it runs when there is something to index) checks TEXT_PURGE_SCAN entries.
+    const listed = () => db.prepare('SELECT sq FROM request_text_stale ORDER BY sq').pluck().all() as number[];
+    expect(listed()).toEqual(Array.from({ length: Math.floor(n / 2) }, (_, i) => 2 * (i + 1)));
+    // Each catch-up (it runs when there is something to index) deletes TEXT_PURGE_ROWS listed entries at most.
     storeRequests(db, n, n + 1);
     catchUp();
-    expect(entries()).toBe(n + 1 - TEXT_PURGE_SCAN / 2);
+    expect(entries()).toBe(n + 1 - TEXT_PURGE_ROWS);
+    expect(listed().length).toBe(Math.floor(n / 2) - TEXT_PURGE_ROWS);
     for (let i = 1; i <= 3; i++) {
       storeRequests(db, n + i, n + i + 1);
       catchUp();
@@ -147,6 +152,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     expect(entries()).toBe(kept + 4);
     const stale = db.prepare('SELECT count(*) FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)').pluck().get();
     expect(stale).toBe(0);
+    expect(listed()).toEqual([]);
     expect(await repo.list('t1', { query: parseQuery('paid'), sorting: 'oldest', page: 1, perPage: 5, now: 0 }).then((p) => p.items.map((r) => r.uuid))).toEqual(['u2', 'u4', 'u6', 'u8', 'u10']);
     db.close();
   });
@@ -171,6 +177,37 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     expect(catchUps).toBe(399);
     expect(stale()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM request_text').pluck().get()).toBe(200 + 1);
+    db.close();
+  });
+
+  it('migration 24 lists the entries an earlier version left, and a deleted token takes its entries in its chunks', async () => {
+    const db = migratedTo(23);
+    storeRequests(db, 0, 50);
+    // Indexed as version 23's catch-up did (t1 is search-indexed: request_limit 100,000).
+    db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests;
+      INSERT INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz) SELECT token_id, sorting, seq, method, type, ip, created_at, size FROM requests;
+      INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests;
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests); UPDATE tokens SET request_count = 50`);
+    // An earlier version's trimming: the requests went, their entries stayed (nothing listed them).
+    db.exec('DELETE FROM requests WHERE seq <= 20');
+    migrate(db);
+    const stale = () => db.prepare('SELECT count(*) FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)').pluck().get() as number;
+    expect(stale()).toBe(20);
+    expect(db.prepare('SELECT sq FROM request_text_stale ORDER BY sq').pluck().all()).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // Nothing listed: a catch-up deletes no entry (and looks at no other).
+    db.exec('DELETE FROM request_text_stale WHERE sq > 10');
+    createBatchWriter(db).catchUp();
+    expect(stale()).toBe(10);
+    expect(db.prepare('SELECT count(*) FROM request_text_stale').pluck().get()).toBe(0);
+    // The token's deletion, in chunks: as many listed entries as requests deleted go with them
+    // (lowest first: the 10 listed before stay for the catch-up), none is left unlisted.
+    db.exec('INSERT INTO request_text_stale (sq) SELECT t.rowid FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)');
+    const deleted = await deleteTokenRequests(db, 't1', async () => true);
+    expect(deleted).toBe(30);
+    const counts = () => [db.prepare('SELECT count(*) FROM request_text').pluck().get(), db.prepare('SELECT count(*) FROM request_text_stale').pluck().get()];
+    expect(counts()).toEqual([10, 10]);
+    createBatchWriter(db).catchUp();
+    expect(counts()).toEqual([0, 0]);
     db.close();
   });
 });
