@@ -33,6 +33,8 @@ export class FailureTracker {
         this.refreshedAt = now;
         this.known = new Set(await this.store.actionFailures.failing());
       }
+      // Most runs: no error and no streak to end.
+      if (!result.errors.length && !this.known.size) return lines;
       const failed = new Set(result.errors.map((e) => e.action).filter((id) => id && result.ran.includes(id)));
       const ended = result.ran.filter((id) => !failed.has(id) && this.known.has(id));
       if (ended.length) {

@@ -25,6 +25,7 @@ import { createDatabasesModule } from '../databases/module.js';
 import { createProvidersModule } from '../providers/module.js';
 import { createWorkflowsModule } from '../workflows/module.js';
 import { createTemplatesModule } from '../templates/module.js';
+import { includesTemplates } from '../templates/service.js';
 
 export type { ActionRuntime, RunOptions } from './runtime.js';
 
@@ -55,6 +56,18 @@ function chainActionOf(secrets: ParameterSecrets, step: Step, order: number): Ch
   // Frozen like the step (opened parameters too): every run of the token shares it.
   if (Object.isFrozen(step)) chainActions.set(step, deepFreeze(action));
   return action;
+}
+
+/** The chain's actions for frozen (cached) steps, kept as long as those steps are: one list per run saved. */
+const chainActionLists = new WeakMap<readonly Step[], ChainAction[]>();
+
+function chainActionsOf(secrets: ParameterSecrets, steps: Step[]): ChainAction[] {
+  const kept = Object.isFrozen(steps) ? chainActionLists.get(steps) : undefined;
+  if (kept) return kept;
+  const actions = steps.map((s, i) => chainActionOf(secrets, s, i + 1));
+  // Frozen steps give frozen actions (chainActionOf): the list is shared as they are.
+  if (Object.isFrozen(steps) && actions.every((a) => Object.isFrozen(a))) chainActionLists.set(steps, Object.freeze(actions) as ChainAction[]);
+  return actions;
 }
 
 /** The modules the runtime cannot run without, for a server started with the actions module alone. */
@@ -120,12 +133,22 @@ export function createActionsModule(): ServiceModule {
       ctx.metrics.sandboxSource(() => pool?.stats() ?? null);
       const failureStreaks = new FailureTracker(store, workflows, clock, logger, config.ACTION_DISABLE_AFTER_FAILURES);
 
-      /** Each action's services, from its plugin's container, once per container and run. */
+      /**
+       * Each action's services, from its plugin's container, once per container and run. The first
+       * container asked for (the server's, for the chain itself) is kept without a Map: a chain of
+       * text actions asks for no other.
+       */
       const servicesPerPlugin = (owner: RunOwner, timeoutMs: number) => {
-        const made = new Map<DependencyContainer, Services>();
+        let first: DependencyContainer | undefined;
+        let firstServices: Services | undefined;
+        let more: Map<DependencyContainer, Services> | undefined;
         return (c: DependencyContainer): Services => {
-          let services = made.get(c);
-          if (!services) made.set(c, (services = withHttpTimeout(runServices(c, owner), timeoutMs)));
+          if (c === first) return firstServices!;
+          let services = more?.get(c);
+          if (services) return services;
+          services = withHttpTimeout(runServices(c, owner), timeoutMs);
+          if (!first) [first, firstServices] = [c, services];
+          else (more ??= new Map()).set(c, services);
           return services;
         };
       };
@@ -134,10 +157,11 @@ export function createActionsModule(): ServiceModule {
         registry,
         workflows,
         async run(token, record, chainSteps, start, opts = {}) {
-          const expanded = await templates.expand(token.user_id, chainSteps);
+          // Most chains include no template: no call (and no wait) to expand them.
+          const expanded = includesTemplates(chainSteps) ? await templates.expand(token.user_id, chainSteps) : chainSteps;
           // Deferred loading: opening secrets and running need each type's plugin (a flag check once all are in).
           if (registry.deferred) await registry.ready(expanded.map((s) => s.type));
-          const actions = expanded.map((s, i) => chainActionOf(secrets, s, i + 1));
+          const actions = chainActionsOf(secrets, expanded);
           // The chain's own services (global variables, clock, logger) are the server's; each action gets its plugin's.
           const pluginServices = servicesPerPlugin(runOwner(token), opts.httpTimeoutMs ?? INLINE_HTTP_TIMEOUT_MS);
           const services = pluginServices(container);
@@ -148,7 +172,8 @@ export function createActionsModule(): ServiceModule {
               record.files.map(async (f) => ({ ...f, content: opts.files?.get(f.id) ?? (await store.requests.getFile(record.token_id, record.uuid, f.id)) ?? undefined })),
             );
           }
-          return runChain({
+          // Awaited, not returned: an async function returning a promise takes two more ticks.
+          return await runChain({
             token: { ...token, default_status: start.status, default_content: String(start.content), default_content_type: start.contentType },
             request,
             rawBody: record.body,
@@ -200,7 +225,8 @@ export function createActionsModule(): ServiceModule {
         const disabled = await failureStreaks.record(token, result);
         // An action switched off for failing too often is worth an entry of its own.
         if (disabled.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, disabled.map((message) => ({ action: /^Action (\S+) /.exec(message)?.[1] ?? '', message })), typesOf(inline));
-        const output = [...result.output, ...disabled];
+        // The result's lines are this run's own: added to only when there is more to say.
+        const output = disabled.length ? [...result.output, ...disabled] : result.output;
         if (groups.length && !result.stopped) {
           for (const g of groups) {
             const data: QueuedJobData = { token: token.uuid, request: record.uuid, steps: g.steps.map((s) => s.id), variables: result.runtimeVariables };

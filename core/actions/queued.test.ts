@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { deepFreeze } from '../workflows/steps-cache.js';
 import { splitQueued } from './queued.js';
 
 describe('splitQueued', () => {
@@ -8,6 +9,17 @@ describe('splitQueued', () => {
     const { inline, groups } = splitQueued([s('a'), s('b', true, 5), s('c', true, 5), s('d'), s('e', true, 5), s('f', true, 0)]);
     expect(inline.map((x) => x.id)).toEqual(['a', 'd']);
     expect(groups.map((g) => [g.delay, g.steps.map((x) => x.id)])).toEqual([[5, ['b', 'c']], [5, ['e']], [0, ['f']]]);
+  });
+
+  it('splits cached (frozen) steps once: the same frozen answer for every run, equal to a fresh split', () => {
+    const s = (id: string, queue = false, delay = 0) => ({ id, type: 't', parameters: {}, disabled: false, queue, delay });
+    const steps = () => [s('a'), s('b', true, 5), s('c'), s('d', true, 0)];
+    const frozen = deepFreeze(steps());
+    const first = splitQueued(frozen);
+    expect(splitQueued(frozen)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.inline) && Object.isFrozen(first.groups[0]!.steps)).toBe(true);
+    expect(first).toEqual(splitQueued(steps()));
+    expect(splitQueued(steps())).not.toBe(splitQueued(steps()));
   });
 });
 

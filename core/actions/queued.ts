@@ -8,6 +8,7 @@ import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import type { Logger } from '../logger.js';
 import type { Step } from '../workflows/document.js';
 import type { WorkflowService } from '../workflows/service.js';
+import { deepFreeze } from '../workflows/steps-cache.js';
 import type { ChainResult, LaterAction } from './runner.js';
 
 export const QUEUED_ACTIONS_JOB = 'queued-actions';
@@ -60,7 +61,20 @@ export interface JobQueueLike {
 }
 
 /** Splits a chain into the actions that run now and the groups that are queued. */
+/** splitQueued's answer for frozen (cached) steps, kept as long as they are. */
+const splits = new WeakMap<readonly Step[], { inline: Step[]; groups: QueuedGroup[] }>();
+
 export function splitQueued(steps: Step[]): { inline: Step[]; groups: QueuedGroup[] } {
+  if (!Object.isFrozen(steps)) return split(steps);
+  const kept = splits.get(steps);
+  if (kept) return kept;
+  // Frozen too: every run of the token shares it.
+  const made = deepFreeze(split(steps));
+  splits.set(steps, made);
+  return made;
+}
+
+function split(steps: Step[]): { inline: Step[]; groups: QueuedGroup[] } {
   const inline: Step[] = [];
   const groups: QueuedGroup[] = [];
   let last: Step | undefined;

@@ -332,7 +332,7 @@ class ChainRun {
   #actionServices: Services | undefined;
   #servicesByContainer: Map<DependencyContainer, Services> | undefined;
 
-  constructor(input: ChainInput, steps: readonly ChainAction[], budgetMs: number, deadline: number, globals: Map<string, string>) {
+  constructor(input: ChainInput, steps: readonly ChainAction[], budgetMs: number, deadline: number, globals: Readonly<Record<string, string>> | undefined) {
     this.#input = input;
     this.#steps = steps;
     this.#budgetMs = budgetMs;
@@ -580,10 +580,11 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   // Deferred plugin loading: a flag check once every plugin is in.
   if (registry.deferred) await registry.ready(steps.map((s) => s.type));
 
-  let globalsSnapshot = new Map<string, string>();
+  // Read once; the scope copies them only if an action stores or deletes one.
+  let globalsSnapshot: Readonly<Record<string, string>> | undefined;
   if (steps.some((s) => !s.disabled)) {
     try {
-      globalsSnapshot = new Map(Object.entries(await services.globals.all()));
+      globalsSnapshot = (await services.globals.all()) ?? undefined;
     } catch (e) {
       services.logger.warn('Could not read global variables for the action chain', { error: message(e) });
     }

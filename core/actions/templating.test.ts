@@ -6,7 +6,7 @@ import { RequestVariables, VariableScope, requestVariables } from './variables.j
 const token = { uuid: '11111111-1111-4111-8111-111111111111', alias: 'shop' };
 
 function scope(vars: Record<string, string> = {}, globals: Record<string, string> = {}, request = testRequest()) {
-  const s = new VariableScope(requestVariables(request, token), new Map(Object.entries(globals)));
+  const s = new VariableScope(requestVariables(request, token), globals);
   for (const [k, v] of Object.entries(vars)) s.set(k, v);
   return s;
 }
@@ -65,6 +65,17 @@ describe('template', () => {
   it('reads global variables by name or as global.name; runtime variables win', () => {
     const s = scope({ shared: 'runtime' }, { api_key: 'k1', shared: 'global' });
     expect(s.template('$api_key$ $global.api_key$ $shared$ $global.shared$')).toBe('k1 k1 runtime global');
+  });
+
+  it('an action storing or deleting a global changes the scope, never the snapshot it was given', () => {
+    const snapshot = Object.freeze({ kept: 'k', gone: 'g', constructor: 'own' });
+    const s = new VariableScope(requestVariables(testRequest(), token), snapshot);
+    expect(s.template('$kept$ $global.gone$ $constructor$ $toString$')).toBe('k g own $toString$');
+    s.setGlobal('added', 'a');
+    s.deleteGlobal('gone');
+    expect(s.template('$added$ $kept$ $gone$ $global.gone$')).toBe('a k $gone$ $global.gone$');
+    expect(snapshot).toEqual({ kept: 'k', gone: 'g', constructor: 'own' });
+    expect(new VariableScope(new Map()).template('$hasOwnProperty$ $global.valueOf$')).toBe('$hasOwnProperty$ $global.valueOf$');
   });
 
   it('templateValue goes through objects and arrays, skipping listed keys', () => {
@@ -151,7 +162,7 @@ describe('request variables', () => {
   });
 
   it('a scope over them lists the same variables as over the full list', () => {
-    const lazy = new VariableScope(new RequestVariables(request, token), new Map());
+    const lazy = new VariableScope(new RequestVariables(request, token));
     expect(lazy.get('request.method')).toBe('PUT');
     expect(lazy.all()).toEqual(scope({}, {}, request).all());
   });

@@ -237,9 +237,17 @@ export class RequestVariables implements VariableSource {
 
 const MAX_JSON_CACHE = 16;
 
+const NO_GLOBALS: Readonly<Record<string, string>> = Object.freeze({});
+
 export class VariableScope implements Variables {
   private readonly runtime = new Map<string, string>();
-  private readonly json = new Map<string, { text: string; value: unknown }>();
+  /** Parsed JSON variables (made when a path first walks into one). */
+  #json: Map<string, { text: string; value: unknown }> | undefined;
+  /** The global variables as given (never changed here: shared snapshots are fine)... */
+  readonly #globals: Readonly<Record<string, string>>;
+  /** ...until an action stores or deletes one: from then on, this copy. */
+  #changedGlobals: Map<string, string> | undefined;
+  #template: ((text: string) => string) | undefined;
   /**
    * Variables first (with modifiers), then paths into JSON variables (with modifiers): so the
    * documented `$example.json$` escapes a document even when it has a "json" key.
@@ -248,8 +256,10 @@ export class VariableScope implements Variables {
 
   constructor(
     private readonly base: VariableSource,
-    private readonly globals: Map<string, string> = new Map(),
-  ) {}
+    globals: Readonly<Record<string, string>> = NO_GLOBALS,
+  ) {
+    this.#globals = globals;
+  }
 
   get(name: string): string | undefined {
     return this.resolve(name);
@@ -274,18 +284,30 @@ export class VariableScope implements Variables {
 
   /** Keeps the snapshot current after an action stored a global variable. */
   deleteGlobal(name: string): void {
-    this.globals.delete(name);
+    this.#ownGlobals().delete(name);
   }
 
   setGlobal(name: string, value: string): void {
-    this.globals.set(name, value);
+    this.#ownGlobals().set(name, value);
   }
 
-  template = (text: string): string => replaceVariables(text, this.resolve);
+  #ownGlobals(): Map<string, string> {
+    return (this.#changedGlobals ??= new Map(Object.entries(this.#globals)));
+  }
+
+  #global(name: string): string | undefined {
+    if (this.#changedGlobals) return this.#changedGlobals.get(name);
+    return Object.hasOwn(this.#globals, name) ? this.#globals[name] : undefined;
+  }
+
+  /** Replaces the variables in a text (made when first asked for). */
+  get template(): (text: string) => string {
+    return (this.#template ??= (text) => replaceVariables(text, this.resolve));
+  }
 
   /** A name without modifiers: runtime, then request, then `global.x` or a global's own name. */
   private readonly lookup = (name: string): string | undefined =>
-    this.runtime.get(name) ?? this.base.get(name) ?? (name.startsWith('global.') ? this.globals.get(name.slice(7)) : undefined) ?? this.globals.get(name);
+    this.runtime.get(name) ?? this.base.get(name) ?? (name.startsWith('global.') ? this.#global(name.slice(7)) : undefined) ?? this.#global(name);
 
   private readonly jsonLookup = (name: string): string | undefined => this.jsonPath(name);
 
@@ -297,7 +319,7 @@ export class VariableScope implements Variables {
     const parts = name.split('.');
     for (let n = parts.length - 1; n >= 1; n--) {
       const prefix = parts.slice(0, n).join('.');
-      const text = this.runtime.get(prefix) ?? this.base.get(prefix) ?? this.globals.get(prefix);
+      const text = this.runtime.get(prefix) ?? this.base.get(prefix) ?? this.#global(prefix);
       if (text === undefined) continue;
       const doc = this.parse(prefix, text);
       if (doc === undefined) return undefined;
@@ -312,7 +334,8 @@ export class VariableScope implements Variables {
   }
 
   private parse(name: string, text: string): unknown {
-    const hit = this.json.get(name);
+    const json = (this.#json ??= new Map());
+    const hit = json.get(name);
     if (hit && hit.text === text) return hit.value;
     const t = text.trimStart();
     let value: unknown;
@@ -323,8 +346,8 @@ export class VariableScope implements Variables {
         value = undefined;
       }
     }
-    if (this.json.size >= MAX_JSON_CACHE) this.json.delete(this.json.keys().next().value!);
-    this.json.set(name, { text, value });
+    if (json.size >= MAX_JSON_CACHE) json.delete(json.keys().next().value!);
+    json.set(name, { text, value });
     return value;
   }
 }

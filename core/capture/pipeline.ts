@@ -87,7 +87,8 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
       record.custom_action_output = outcome.output;
       record.custom_action_errors = outcome.errors;
     }
-    return save(token, record, files, response, started, outcome?.dontSave ?? false, 'after', outcome?.redact);
+    // Awaited, not returned: an async function returning a promise takes two more ticks.
+    return await save(token, record, files, response, started, outcome?.dontSave ?? false, 'after', outcome?.redact);
   }
   const pipeline: CapturePipeline = {
     actions: null,

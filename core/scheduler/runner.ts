@@ -106,7 +106,7 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
   const doc = schedule.document as unknown as ScheduleDocument;
   const started = clock.now();
   const globals = await store.globals.all(`user:${schedule.user_id}`);
-  const scope = new VariableScope(builtinVariables(schedule, started), new Map(Object.entries(globals)));
+  const scope = new VariableScope(builtinVariables(schedule, started), globals);
   const req = prepareRequest(doc, scope);
 
   let status = 0;

@@ -43,6 +43,12 @@ export interface TemplateView {
   actions: Array<Record<string, unknown>>;
 }
 
+/** Whether expand has anything to do: an enabled `template` step (most chains have none). */
+export function includesTemplates(steps: readonly Step[]): boolean {
+  for (const s of steps) if (s.type === 'template' && !s.disabled) return true;
+  return false;
+}
+
 export class TemplateService {
   constructor(
     private readonly store: Pick<Store, 'templates'>,
@@ -204,7 +210,7 @@ export class TemplateService {
    * that cannot be included stays a `template` step, whose run reports why.
    */
   async expand(userId: number | null, steps: Step[], depth = 0, seen: number[] = []): Promise<Step[]> {
-    if (!steps.some((s) => s.type === 'template' && !s.disabled)) return steps;
+    if (!includesTemplates(steps)) return steps;
     const out: Step[] = [];
     for (const s of steps) {
       if (s.type !== 'template' || s.disabled) {

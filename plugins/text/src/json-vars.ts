@@ -14,9 +14,13 @@ export function flattenJson(value: unknown, prefix: string, set: (name: string, 
   let count = 0;
   const walk = (v: unknown, name: string) => {
     if (count >= MAX_JSON_VARIABLES) return;
-    if (v !== null && typeof v === 'object' && Object.keys(v).length > 0) {
-      for (const [k, child] of Object.entries(v)) walk(child, `${name}.${k}`);
-      return;
+    if (v !== null && typeof v === 'object') {
+      // Keys once, no entry pairs: this runs for every value of every document (an array's keys are its indices).
+      const keys = Object.keys(v);
+      if (keys.length > 0) {
+        for (const k of keys) walk((v as Record<string, unknown>)[k], `${name}.${k}`);
+        return;
+      }
     }
     set(name, leafText(v));
     count++;
