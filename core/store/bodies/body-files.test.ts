@@ -45,6 +45,18 @@ async function capture(tokenId: string, body: Buffer, contentType = 'application
 }
 
 describe('bodies past BODY_FILE_THRESHOLD', () => {
+  it('a body of the threshold or less stays in the row; one byte more goes to a file', async () => {
+    const t = await s.token();
+    const small = await capture(t.uuid, bigBody(THRESHOLD, 3));
+    expect(filesOf(t.uuid)).toEqual([]);
+    const big = await capture(t.uuid, bigBody(THRESHOLD + 1, 3));
+    expect(filesOf(t.uuid)).toEqual([big]);
+    for (const [id, n] of [[small, THRESHOLD], [big, THRESHOLD + 1]] as const) {
+      const raw = await s.call('GET', `/token/${t.uuid}/request/${id}/raw`);
+      expect(raw.buf.equals(bigBody(n, 3))).toBe(true);
+    }
+  });
+
   it('are kept in a file, not the row, and come back byte-identical via raw, the JSON API, the list and the HAR export', async () => {
     const t = await s.token();
     const body = bigBody(200_000, 7);

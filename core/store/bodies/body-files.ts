@@ -161,19 +161,24 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     return r;
   }
 
-  /** Puts a large body in its file; returns the record to give the database (body emptied). */
-  async function file(r: RequestRecord): Promise<RequestRecord> {
-    const target = fileOf(r.token_id, r.uuid);
+  /**
+   * Puts a large body in its file; returns the record to give the database (body emptied). Most
+   * captures keep a small body in memory: then the record itself, at once (no path, no async step).
+   */
+  function file(r: RequestRecord): RequestRecord | Promise<RequestRecord> {
     const received = bodyFileOf(r);
+    return received || r.body.length > threshold ? fileBody(r, received) : r;
+  }
+
+  async function fileBody(r: RequestRecord, received: string | null): Promise<RequestRecord> {
+    const target = fileOf(r.token_id, r.uuid);
     if (received) {
       await mkdir(path.dirname(target), { recursive: true });
       await rename(received, target);
       states.get(r)!.path = target;
     } else {
-      const body = r.body;
-      if (body.length <= threshold) return r;
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, body);
+      await writeFile(target, r.body);
       const temp = states.get(r);
       if (temp) void rm(temp.path, { force: true }); // replaced (redacted): the received bytes go
     }
@@ -271,8 +276,9 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
       inner = repo;
       return {
         ...repo,
-        async insert(r, limit, files) {
-          await repo.insert(await file(r), limit, files);
+        insert(r, limit, files) {
+          const row = file(r);
+          return row instanceof Promise ? row.then((filed) => repo.insert(filed, limit, files)) : repo.insert(row, limit, files);
         },
         get: async (t, u) => hydrate(await repo.get(t, u)),
         latest: async (t) => hydrate(await repo.latest(t)),
