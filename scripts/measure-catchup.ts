@@ -3,7 +3,6 @@
 // catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts.
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
 // REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one).
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
