@@ -58,6 +58,9 @@ declare module 'autocannon' {
       throughput: Histogram;
     }
   }
-  function autocannon(opts: autocannon.Options): Promise<autocannon.Result>;
+  /** The run: a promise of its result, and an emitter of each response (responseTime in ms). */
+  function autocannon(opts: autocannon.Options): Promise<autocannon.Result> & {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): void;
+  };
   export = autocannon;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeMeasurements, quiet, type Measurement } from './harness.js';
+import { binnedQuantile, LATENCY_BIN_MS, latencyBins, mergeMeasurements, quiet, withLatencyBins, type LatencyBins, type Measurement } from './harness.js';
 
 function window(over: Partial<Measurement>): Measurement {
   return {
@@ -38,6 +38,25 @@ describe('bench harness: paired windows merged into one measurement', () => {
     ]);
     expect(m.loadgenCpuUsPerRequest).toBe(17.5);
     expect(m.loadavg1m).toBe(1.5);
+  });
+
+  it('merges windows that counted their latencies into the percentiles of every response, keeping the worst window p99 beside', () => {
+    const bins = (pairs: Array<[ms: number, n: number]>): LatencyBins => new Map(pairs.map(([ms, n]) => [Math.floor(ms / LATENCY_BIN_MS), n]));
+    // 1,000 quick responses in each of 99 windows; one window where 200 of 1,000 waited 500 ms.
+    const quick = () => withLatencyBins(window({ completed: 1000, latencyMs: { p50: 1, p90: 1, p99: 1, p99_9: 1, avg: 1, max: 1 } }), bins([[0.95, 1000]]));
+    const slow = withLatencyBins(window({ completed: 1000, latencyMs: { p50: 1, p90: 1, p99: 500, p99_9: 500, avg: 26, max: 500 } }), bins([[0.95, 800], [500, 200]]));
+    const m = mergeMeasurements([...Array.from({ length: 99 }, quick), slow]);
+    // 200 of 100,000 responses are slow: p99 is a quick one's, p99.9 a slow one's.
+    expect(m.latencyMs.p99).toBe(1);
+    expect(m.latencyMs.p99_9).toBe(500.1);
+    expect(m.latencyMs.p99WorstWindow).toBe(500);
+    expect(m.latencyMs.max).toBe(500);
+    expect(latencyBins(m)!.get(Math.floor(500 / LATENCY_BIN_MS))).toBe(200);
+    // Bins are left out of the JSON report.
+    expect(JSON.stringify(m)).not.toContain('5000');
+    expect(binnedQuantile(bins([[1, 1], [2, 1], [3, 2]]), 0.5)).toBe(2.1);
+    // A window without bins: the worst-of-windows figures, as before.
+    expect(mergeMeasurements([slow, window({ completed: 10, latencyMs: { p50: 1, p90: 2, p99: 7, p99_9: 8, avg: 1, max: 9 } })]).latencyMs.p99).toBe(500);
   });
 
   it('gives one window back as it is, and no CPU figures when a window has none', () => {

@@ -287,7 +287,16 @@ export interface LoadOptions {
 export interface Measurement {
   /** Completed responses per second over the run. */
   rps: number;
-  latencyMs: { p50: number; p90: number; p99: number; p99_9: number; avg: number; max: number };
+  latencyMs: {
+    p50: number;
+    p90: number;
+    p99: number;
+    p99_9: number;
+    avg: number;
+    max: number;
+    /** Merged windows only: the worst p99 of one window (what p99 was before windows were merged exactly). */
+    p99WorstWindow?: number;
+  };
   /** Answers by class: `answered2xx` is what autocannon counted as 2xx. */
   answered2xx: number;
   non2xx: number;
@@ -311,6 +320,36 @@ export interface Measurement {
   loadgenCpuUsPerRequest: number;
   /** 1-minute load average when the run started: context for noisy numbers. */
   loadavg1m: number;
+}
+
+/**
+ * Every response's latency, counted in bins of LATENCY_BIN_MS (bin index -> responses), so that
+ * windows merge into exact percentiles. Kept on a Measurement as a non-enumerable property: the
+ * JSON report leaves it out.
+ */
+export const LATENCY_BIN_MS = 0.1;
+export type LatencyBins = Map<number, number>;
+const BINS = Symbol('latency bins');
+type Binned = Measurement & { [BINS]?: LatencyBins };
+/** A measurement's latency bins, if its run counted them. */
+export const latencyBins = (m: Measurement): LatencyBins | undefined => (m as Binned)[BINS];
+export function withLatencyBins(m: Measurement, bins: LatencyBins): Measurement {
+  Object.defineProperty(m, BINS, { value: bins, enumerable: false });
+  return m;
+}
+/** The q-quantile (0-1) of binned latencies: the upper edge of the bin where q of the responses are reached. */
+export function binnedQuantile(bins: LatencyBins, q: number): number {
+  const keys = [...bins.keys()].sort((a, b) => a - b);
+  let total = 0;
+  for (const k of keys) total += bins.get(k)!;
+  if (!total) return NaN;
+  const need = Math.ceil(q * total);
+  let seen = 0;
+  for (const k of keys) {
+    seen += bins.get(k)!;
+    if (seen >= need) return Math.round((k + 1) * LATENCY_BIN_MS * 10) / 10;
+  }
+  return Math.round((keys.at(-1)! + 1) * LATENCY_BIN_MS * 10) / 10;
 }
 
 let clockTicks: number | null = null;
@@ -353,13 +392,18 @@ function threadCpuMs(pid: number): Map<number, number> | null {
   }
 }
 
+/** autocannon's request timeout (its default, 10 s): no latency is longer. */
+const LATENCY_LIMIT_MS = 10_000;
+
 export async function load(opts: LoadOptions): Promise<Measurement> {
   const loadavg1m = os.loadavg()[0] ?? 0;
   const cpu0 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
   const threads0 = opts.serverPid ? threadCpuMs(opts.serverPid) : null;
   const self0 = process.cpuUsage();
   const wall0 = performance.now();
-  const r = await autocannon({
+  // Each response's latency in bins (an array while it runs: one increment per response).
+  const counts = new Uint32Array(Math.ceil(LATENCY_LIMIT_MS / LATENCY_BIN_MS) + 1);
+  const run = autocannon({
     url: opts.requests ? opts.url : opts.url + (opts.path ?? ''),
     connections: opts.connections,
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds }),
@@ -369,6 +413,10 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
     body: opts.body,
     ...(opts.requests ? { requests: opts.requests } : {}),
   });
+  run.on('response', (_client, _status, _bytes, ms) => counts[Math.min(counts.length - 1, Math.floor(ms / LATENCY_BIN_MS))]!++);
+  const r = await run;
+  const bins: LatencyBins = new Map();
+  for (let i = 0; i < counts.length; i++) if (counts[i]) bins.set(i, counts[i]!);
   const statusCodes: Record<string, number> = {};
   for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count;
   const completed = r.requests.total;
@@ -385,7 +433,7 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
       .sort((a, b) => b.ms - a.ms)
       .map((t) => ({ tid: t.tid, usPerRequest: (t.ms * 1000) / completed, busy: t.ms / wallMs }));
   }
-  return {
+  return withLatencyBins({
     rps: r.duration > 0 ? completed / r.duration : 0,
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p99_9: r.latency.p99_9, avg: r.latency.average, max: r.latency.max },
     answered2xx: r['2xx'],
@@ -400,13 +448,16 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
     serverThreads,
     loadgenCpuUsPerRequest: completed > 0 ? (self.user + self.system) / completed : 0,
     loadavg1m,
-  };
+  }, bins);
 }
 
 /**
- * Several measurements as one: counts and durations add up; rates, CPU per request and medians
- * are weighted by what each measured; p99, p99.9 and max are the worst of the windows (tail
- * latencies of separate runs cannot be merged exactly, so the merge does not flatter them).
+ * Several measurements as one: counts and durations add up; rates and CPU per request are weighted
+ * by what each measured. Percentiles are those of every response of every window when each window
+ * counted its latencies (load() does); otherwise medians are weighted and p99, p99.9 and max are
+ * the worst of the windows, which does not flatter them but grows with the number of windows (a
+ * loaded window of 150 one-second runs then reported its worst second). `p99WorstWindow` keeps that
+ * figure beside the exact one.
  */
 export function mergeMeasurements(ms: Measurement[]): Measurement {
   if (ms.length === 1) return ms[0]!;
@@ -434,15 +485,26 @@ export function mergeMeasurements(ms: Measurement[]): Measurement {
       .filter((t) => t.busy > 0.01)
       .sort((a, b) => b.usPerRequest - a.usPerRequest);
   }
-  return {
+  let merged: LatencyBins | null = new Map();
+  for (const m of ms) {
+    const b = latencyBins(m);
+    if (!b || !merged) {
+      merged = null;
+      break;
+    }
+    for (const [k, n] of b) merged.set(k, (merged.get(k) ?? 0) + n);
+  }
+  const exact = merged && merged.size ? merged : null;
+  const result: Measurement = {
     rps: durationS > 0 ? completed / durationS : 0,
     latencyMs: {
-      p50: byRequests((m) => m.latencyMs.p50),
-      p90: byRequests((m) => m.latencyMs.p90),
-      p99: worst((m) => m.latencyMs.p99),
-      p99_9: worst((m) => m.latencyMs.p99_9),
+      p50: exact ? binnedQuantile(exact, 0.5) : byRequests((m) => m.latencyMs.p50),
+      p90: exact ? binnedQuantile(exact, 0.9) : byRequests((m) => m.latencyMs.p90),
+      p99: exact ? binnedQuantile(exact, 0.99) : worst((m) => m.latencyMs.p99),
+      p99_9: exact ? binnedQuantile(exact, 0.999) : worst((m) => m.latencyMs.p99_9),
       avg: byRequests((m) => m.latencyMs.avg),
       max: worst((m) => m.latencyMs.max),
+      p99WorstWindow: worst((m) => m.latencyMs.p99WorstWindow ?? m.latencyMs.p99),
     },
     answered2xx: ms.reduce((a, m) => a + m.answered2xx, 0),
     non2xx: ms.reduce((a, m) => a + m.non2xx, 0),
@@ -457,6 +519,7 @@ export function mergeMeasurements(ms: Measurement[]): Measurement {
     loadgenCpuUsPerRequest: byRequests((m) => m.loadgenCpuUsPerRequest),
     loadavg1m: ms[0]!.loadavg1m,
   };
+  return exact ? withLatencyBins(result, exact) : result;
 }
 
 /**

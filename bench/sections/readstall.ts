@@ -37,7 +37,9 @@ export function readStallGoals(alone: Measurement, loaded: Measurement): Goal[] 
     {
       name: 'capture p99 while searches and a 100k delete run',
       target: `< ${READSTALL_GOALS.maxP99Ms} ms`,
-      actual: `${fmt.ms(loaded.latencyMs.p99)} (alone ${fmt.ms(alone.latencyMs.p99)})`,
+      // p99 of every capture in the windows; the worst single window's (a second of the delete's
+      // tail, say) beside it, for comparison with runs that reported only that.
+      actual: `${fmt.ms(loaded.latencyMs.p99)} (alone ${fmt.ms(alone.latencyMs.p99)}; worst window ${fmt.ms(loaded.latencyMs.p99WorstWindow ?? loaded.latencyMs.p99)})`,
       pass: loaded.latencyMs.p99 < READSTALL_GOALS.maxP99Ms,
     },
     {
