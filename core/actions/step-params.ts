@@ -23,8 +23,8 @@ interface Slot {
 interface Plan {
   def: AnyActionDefinition;
   slots: Slot[];
-  /** The last run's slot texts and validated parameters (only plain data is kept). */
-  last?: { texts: string[]; data: Record<string, unknown> };
+  /** The last run's slot texts and validated parameters (only plain data is kept), as the answer given. */
+  last?: { texts: string[]; result: StepParams & { success: true } };
 }
 
 const plans = new WeakMap<object, Plan>();
@@ -104,9 +104,10 @@ export function stepParams(def: AnyActionDefinition, raw: Record<string, unknown
   if (!plan || plan.def !== def) plans.set(raw, (plan = { def, slots: findSlots(raw, def.untemplated ?? NONE, headerFields(def)) }));
   const texts = plan.slots.map((s) => (s.header ? templateHeaderLines(s.text, resolve) : template(s.text, resolve)));
   const last = plan.last;
-  if (last && sameTexts(last.texts, texts)) return { success: true, data: last.data };
+  if (last && sameTexts(last.texts, texts)) return last.result;
   const result = validate(def, templated());
-  if (result.success && keptSize(texts) <= MAX_KEPT_TEXT && isPlain(result.data)) plan.last = { texts, data: deepFreeze(result.data) };
+  // Frozen, answer and data: every run reusing it gets the same object.
+  if (result.success && keptSize(texts) <= MAX_KEPT_TEXT && isPlain(result.data)) plan.last = { texts, result: Object.freeze({ success: true, data: deepFreeze(result.data) }) };
   return result;
 }
 

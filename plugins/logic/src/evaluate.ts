@@ -1,5 +1,5 @@
 // Shared by `condition` and `conditions`: one comparison, and what the outcome does to the chain.
-import { compare, OPERATOR_LABELS, OPERATORS, z, type ActionContext, type Operator } from '@capture/sdk';
+import { compare, OPERATOR_LABELS, OPERATORS, UNARY_OPERATORS, z, type ActionContext, type Operator } from '@capture/sdk';
 
 export const conditionSchema = z.object({
   input: z.string().nullish().transform((v) => v ?? ''),
@@ -27,7 +27,7 @@ function exists(ctx: ActionContext, rawInput: unknown, input: string): boolean {
 export function check(ctx: ActionContext, c: Condition, rawInput: unknown): boolean {
   const passed = c.operator === 'ex' ? exists(ctx, rawInput, c.input) : compare(c.operator as Operator, c.input, c.value);
   const shown = c.operator === 'ex' ? String(rawInput ?? c.input) : JSON.stringify(c.input);
-  const value = ['ex', 'true', 'false', 'num', 'int', 'float', 'json', 'email', 'domain', 'url'].includes(c.operator) ? '' : ` ${JSON.stringify(c.value)}`;
+  const value = (UNARY_OPERATORS as readonly string[]).includes(c.operator) ? '' : ` ${JSON.stringify(c.value)}`;
   ctx.log(`${shown} ${OPERATOR_LABELS[c.operator]}${value}: ${passed ? 'yes' : 'no'}`);
   return passed;
 }
