@@ -202,12 +202,15 @@ export interface GlobalsReadCache {
   forget(owner: string): void;
 }
 
+const copyOf = (values: Readonly<Record<string, string>>): Record<string, string> => ({ ...values });
+
 /**
  * One account's global variables as actions see them, over the store's repository. With `cache`,
  * `all` (read by every chain run) is served from it and this view's writes drop its entry.
  */
 export function accountGlobals(store: GlobalVariableStore, owner: string, clock: Pick<Clock, 'now'> = systemClock, cache?: GlobalsReadCache): GlobalVariables {
   const changed = () => cache?.forget(owner);
+  const load = () => store.all(owner);
   return {
     get: async (name) => (await store.get(owner, name))?.value ?? null,
     set: async (name, value) => {
@@ -218,7 +221,7 @@ export function accountGlobals(store: GlobalVariableStore, owner: string, clock:
       }
     },
     // A copy: the cached values are shared by every run.
-    all: cache ? async () => ({ ...(await cache.all(owner, () => store.all(owner))) }) : () => store.all(owner),
+    all: cache ? () => cache.all(owner, load).then(copyOf) : load,
     delete: async (name) => {
       const found = await store.get(owner, name);
       if (!found) return false;

@@ -12,6 +12,9 @@ export function globalsOwner(owner: Pick<RunOwner, 'tokenId' | 'userId'>): strin
   return owner.userId !== null ? `user:${owner.userId}` : `token:${owner.tokenId}`;
 }
 
+/** Past this many accounts' views kept, the module starts over (a bound, as the caches have). */
+const MAX_VIEWS = 10_000;
+
 export function createGlobalsModule(): ServiceModule {
   return {
     name: 'globals',
@@ -19,7 +22,19 @@ export function createGlobalsModule(): ServiceModule {
     async start(ctx) {
       // Every chain run reads all of its account's variables: kept for a moment (cache.ts).
       const cache = globalsCacheOf(ctx.store.globals, ctx.clock);
-      const globals: PerAccount<GlobalVariables> = { forAccount: (owner) => accountGlobals(ctx.store.globals, globalsOwner(owner), ctx.clock, cache) };
+      // One view per account, kept (it holds no state of its own): every chain run asks for one.
+      const views = new Map<string, GlobalVariables>();
+      const globals: PerAccount<GlobalVariables> = {
+        forAccount: (owner) => {
+          const key = globalsOwner(owner);
+          let view = views.get(key);
+          if (!view) {
+            if (views.size >= MAX_VIEWS) views.clear();
+            views.set(key, (view = accountGlobals(ctx.store.globals, key, ctx.clock, cache)));
+          }
+          return view;
+        },
+      };
       ctx.container.registerInstance(GLOBAL_VARIABLES, globals);
       ctx.provide(GLOBALS, globals);
       return { routers: [globalsRouter(ctx)] };

@@ -19,18 +19,22 @@ export function createFreshCache<V>(clock: Pick<Clock, 'now'>, ttlMs: number, ke
   const entries = new Map<string, { value: V; until: number }>();
   // Bumped by every forget: a read that started before a change is not kept after it.
   let generation = 0;
+  async function loadAndKeep(key: string, load: () => Promise<V>, now: number): Promise<V> {
+    const started = generation;
+    const value = keep(await load());
+    if (started === generation) {
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      entries.set(key, { value, until: now + ttlMs });
+    }
+    return value;
+  }
   return {
-    async get(key, load) {
+    // A hit (every chain capture reads two of these) is one resolved promise, no async function.
+    get(key, load) {
       const now = clock.now();
       const hit = entries.get(key);
-      if (hit && hit.until > now) return hit.value;
-      const started = generation;
-      const value = keep(await load());
-      if (started === generation) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(key, { value, until: now + ttlMs });
-      }
-      return value;
+      if (hit && hit.until > now) return Promise.resolve(hit.value);
+      return loadAndKeep(key, load, now);
     },
     forget(key) {
       generation++;
