@@ -210,4 +210,27 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     expect(counts()).toEqual([0, 0]);
     db.close();
   });
+
+  it('a filtered deletion keeps each chunk to its time: slow rows end a chunk after one part, not after the rows planned', async () => {
+    const db = migratedTo(migrations.length + 100);
+    storeRequests(db, 0, 100);
+    createBatchWriter(db).catchUp();
+    // Each deleted request costs 1 ms here; each chunk takes its count off the token once.
+    const chunks: number[] = [];
+    db.function('slow_row', () => {
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+      return null;
+    });
+    db.function('chunk_done', (n: unknown) => (chunks.push(Number(n)), null));
+    db.exec(`CREATE TEMP TRIGGER slow_row AFTER DELETE ON requests BEGIN SELECT slow_row(); END;
+      CREATE TEMP TRIGGER chunk_done AFTER UPDATE OF request_count ON tokens WHEN NEW.request_count < OLD.request_count BEGIN SELECT chunk_done(OLD.request_count - NEW.request_count); END;`);
+    // The first chunk is planned at 100 rows: it stops after one statement of 16 (16 ms), and the
+    // next ones are planned from that (at their minimum, 10).
+    expect(await sqliteRequests(db).deleteMany('t1', { query: parseQuery('method:PUT'), now: 0 })).toBe(50);
+    expect(chunks).toEqual([16, 10, 10, 10, 4]);
+    expect(db.prepare("SELECT count(*) FROM requests WHERE method = 'PUT'").pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM request_text_stale').pluck().get()).toBe(0);
+    db.close();
+  });
 });
