@@ -1,6 +1,9 @@
 // Actions that keep failing on captures are disabled; a success in between ends the streak.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { fakeClock, silentLogger } from '../sdk/testing.js';
+import type { TokenRecord } from '../store/types.js';
+import { FailureTracker } from './failures.js';
 
 let s: TestServer;
 let owner: { id: number; key: string };
@@ -43,5 +46,37 @@ describe('disabling actions that keep failing', () => {
     expect((await actionState(t.uuid)).disabled).toBe(false);
     await s.call('POST', `/${t.uuid}`, { body: '{bad' });
     expect((await actionState(t.uuid)).disabled).toBe(true);
+  });
+});
+
+describe('FailureTracker', () => {
+  it('a run without errors and no known streak touches no store; streaks are read again after 30 s', async () => {
+    const calls: string[] = [];
+    const streaks = new Map<string, number>();
+    const store = {
+      actionFailures: {
+        failing: async () => (calls.push('failing'), [...streaks.keys()]),
+        fail: async (id: string) => (calls.push(`fail ${id}`), streaks.set(id, (streaks.get(id) ?? 0) + 1).get(id)!),
+        reset: async (ids: string[]) => void (calls.push(`reset ${ids}`), ids.forEach((id) => streaks.delete(id))),
+      },
+    };
+    const clock = fakeClock();
+    const tracker = new FailureTracker(store as never, { disable: async () => true } as never, clock, silentLogger, 3);
+    const token = { uuid: 't' } as TokenRecord;
+    expect(await tracker.record(token, { ran: ['a'], errors: [] })).toEqual([]);
+    expect(calls).toEqual(['failing']);
+    expect(await tracker.record(token, { ran: ['a'], errors: [] })).toEqual([]);
+    expect(calls).toEqual(['failing']);
+    await tracker.record(token, { ran: ['a'], errors: [{ action: 'a', message: 'x' }] });
+    expect(calls).toEqual(['failing', 'fail a']);
+    await tracker.record(token, { ran: ['a'], errors: [] });
+    expect(calls).toEqual(['failing', 'fail a', 'reset a']);
+    // Another process starts a streak: seen once the known streaks are read again.
+    streaks.set('b', 1);
+    await tracker.record(token, { ran: ['b'], errors: [] });
+    expect(calls.at(-1)).toBe('reset a');
+    clock.advance(30_001);
+    await tracker.record(token, { ran: ['b'], errors: [] });
+    expect(calls.slice(-2)).toEqual(['failing', 'reset b']);
   });
 });

@@ -9,6 +9,8 @@ import type { WorkflowService } from '../workflows/service.js';
 import type { ChainResult } from './runner.js';
 
 const REFRESH_MS = 30_000;
+/** What a run that disabled nothing gets: shared, so frozen. */
+const NO_LINES: Promise<readonly string[]> = Promise.resolve(Object.freeze([]));
 
 export class FailureTracker {
   private known = new Set<string>();
@@ -24,8 +26,13 @@ export class FailureTracker {
   ) {}
 
   /** Records one capture's chain run; returns output lines for actions it disabled. */
-  async record(token: TokenRecord, result: Pick<ChainResult, 'ran' | 'errors'>): Promise<string[]> {
-    if (this.threshold <= 0) return [];
+  record(token: TokenRecord, result: Pick<ChainResult, 'ran' | 'errors'>): Promise<readonly string[]> {
+    // Most runs: no error and no streak to end (and the known streaks fresh): nothing to do, at once.
+    if (this.threshold <= 0 || (!result.errors.length && !this.known.size && this.clock.now() - this.refreshedAt <= REFRESH_MS)) return NO_LINES;
+    return this.#record(token, result);
+  }
+
+  async #record(token: TokenRecord, result: Pick<ChainResult, 'ran' | 'errors'>): Promise<readonly string[]> {
     const lines: string[] = [];
     try {
       const now = this.clock.now();
@@ -33,7 +40,6 @@ export class FailureTracker {
         this.refreshedAt = now;
         this.known = new Set(await this.store.actionFailures.failing());
       }
-      // Most runs: no error and no streak to end.
       if (!result.errors.length && !this.known.size) return lines;
       const failed = new Set(result.errors.map((e) => e.action).filter((id) => id && result.ran.includes(id)));
       const ended = result.ran.filter((id) => !failed.has(id) && this.known.has(id));
