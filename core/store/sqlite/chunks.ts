@@ -5,7 +5,7 @@
 // takes the lock; on the main connection (':memory:') they yield to the event loop instead.
 import type { Database } from 'better-sqlite3';
 import { giveWay } from './capture-activity.js';
-import { purgeStaleText, withoutAutomerge } from './fts-writes.js';
+import { purgeStaleText } from './fts-writes.js';
 import { fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
 /**
@@ -100,25 +100,16 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
   const matches = read.prepare<unknown[], { st: number; sq: number }>(
     `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`,
   );
-  // Their keys go with them (trigger requests_unkey); on a search-indexed token their full-text
-  // entries too, here (with FTS5's merges off, about 10 µs each: fts-writes.ts), not left to the
-  // catch-up's purge on the event loop.
+  // Their keys go with them (trigger requests_unkey), which lists a search-indexed request's
+  // full-text entry for the purge (migration 24); each chunk purges as many listed entries as it
+  // deleted requests (with FTS5's merges off, about 10 µs each: fts-writes.ts), here rather than on
+  // the event loop's catch-up.
   const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
-  const delText = w.keys === 'search_keys' ? write.prepare('DELETE FROM request_text WHERE rowid IN (SELECT value FROM json_each(?))') : null;
-  // Deleting their search_keys rows listed them for the catch-up's purge (migration 24): done here.
-  const unlist = w.keys === 'search_keys' ? write.prepare('DELETE FROM request_text_stale WHERE sq IN (SELECT value FROM json_each(?))') : null;
   const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
   const refreshLatest = write.prepare(`UPDATE tokens SET
       latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
       latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
     WHERE uuid = @t`);
-  const part = (seqs: number[]): number => {
-    const list = JSON.stringify(seqs);
-    const n = delSeqs.run(list, w.tokenId).changes;
-    if (n && delText) delText.run(list);
-    if (n && unlist) unlist.run(list);
-    return n;
-  };
   /**
    * Deletes `seqs` PART_ROWS at a time until DELETE_CHUNK_MS have passed: the chunk's size is a
    * guess from the last one, and a chunk that meets cold pages (every capture commit empties this
@@ -130,16 +121,15 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
     const t0 = performance.now();
     let deleted = 0;
     let taken = 0;
-    const run = () => {
-      while (taken < seqs.length) {
-        deleted += part(seqs.slice(taken, taken + PART_ROWS));
-        taken = Math.min(seqs.length, taken + PART_ROWS);
-        if (performance.now() - t0 >= DELETE_CHUNK_MS) break;
-      }
-    };
-    if (delText) withoutAutomerge(write, run);
-    else run();
-    if (deleted) dropCount.run(deleted, w.tokenId);
+    while (taken < seqs.length) {
+      deleted += delSeqs.run(JSON.stringify(seqs.slice(taken, taken + PART_ROWS)), w.tokenId).changes;
+      taken = Math.min(seqs.length, taken + PART_ROWS);
+      if (performance.now() - t0 >= DELETE_CHUNK_MS) break;
+    }
+    if (deleted) {
+      dropCount.run(deleted, w.tokenId);
+      purgeStaleText(write, deleted);
+    }
     return { deleted, taken };
   };
   let deleted = 0;
@@ -168,9 +158,7 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
 
 /**
  * Deletes a token's indexed requests (their keys and files go with them), before the token itself
- * is deleted with the few left. A search-indexed token's full-text entries go in the same chunks
- * (as many listed stale entries as requests deleted: fts-writes.ts), not left to the catch-up's purge
- * on the event loop. Returns how many.
+ * is deleted with the few left; full-text entries are purged as in deleteMatching. Returns how many.
  */
 export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause): Promise<number> {
   const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ?)');
