@@ -347,11 +347,10 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     }
     filling = nextFill.get() !== undefined;
   }
-  // Trimming a search-indexed token, deleting it, or deleting requests of a token still being
-  // filled leave their request_text entries, listed in request_text_stale (migration 24); a bulk
-  // deletion of a search-indexed token's requests deletes theirs itself (chunks.ts). Each catch-up
-  // deletes listed entries for purgeMs at most; most of the time none is listed, and looking costs
-  // one index read.
+  // A deleted search-indexed request leaves its request_text entry, listed in request_text_stale
+  // (migration 24); bulk and token deletions purge as many as they delete (chunks.ts), trimming
+  // leaves them here. Each catch-up deletes listed entries for purgeMs at most; most of the time
+  // none is listed, and looking costs one index read.
   /** Whether entries were left listed by the last purge (unknown at first: yes). */
   let purging = true;
   function purgeText(): number {
