@@ -12,6 +12,7 @@
 // Settings (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
 // BENCH_ROUNDS (5: the capture run is measured in that many windows, each paired with a bare one),
 // BENCH_SERVICE_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
+// BENCH_SERVICE_ENV (settings for every service started, e.g. "SQLITE_WRITER=worker SQLITE_WRITER_NICE=0"),
 // BENCH_ONLY (comma-separated section names to run, e.g. "capture"; the capture section pairs
 // its own bare server, and only its ratio to the standalone baseline is then n/a). The chain and sandbox sections send single sequential
 // requests instead: BENCH_OVERHEAD_REQUESTS (500) measured and BENCH_OVERHEAD_WARMUP (100) per token.

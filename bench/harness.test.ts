@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binnedQuantile, LATENCY_BIN_MS, latencyBins, mergeMeasurements, quiet, withLatencyBins, type LatencyBins, type Measurement } from './harness.js';
+import { binnedQuantile, LATENCY_BIN_MS, latencyBins, mergeMeasurements, quiet, serviceEnv, serviceEnvOverrides, withLatencyBins, type LatencyBins, type Measurement } from './harness.js';
 
 function window(over: Partial<Measurement>): Measurement {
   return {
@@ -73,5 +73,20 @@ describe('bench harness: paired windows merged into one measurement', () => {
     expect(waited).toBeGreaterThanOrEqual(90);
     expect(waited).toBeLessThan(1500);
     expect(await quiet(2 ** 30, 2000)).toBeLessThan(50);
+  });
+});
+
+describe('bench harness: settings for the services started (BENCH_SERVICE_ENV)', () => {
+  it('reads NAME=value pairs, values with = kept whole, and puts them under what a section asks for', () => {
+    expect(serviceEnvOverrides('')).toEqual({});
+    expect(serviceEnvOverrides(' SQLITE_WRITER=worker  X=a=b ')).toEqual({ SQLITE_WRITER: 'worker', X: 'a=b' });
+    const env = serviceEnv(1234, '/tmp/d', { MAX_REQUEST_LIMIT: '5' });
+    expect(env.PORT).toBe('1234');
+    expect(env.MAX_REQUEST_LIMIT).toBe('5');
+  });
+
+  it('refuses a pair without a name', () => {
+    expect(() => serviceEnvOverrides('worker')).toThrow(/NAME=value/);
+    expect(() => serviceEnvOverrides('=x')).toThrow(/NAME=value/);
   });
 });

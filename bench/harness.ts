@@ -197,6 +197,20 @@ export interface Service extends Child {
 }
 
 /** The environment the benchmark starts the service with: loopback, its own data folder, quiet. */
+/**
+ * Settings for every service the bench starts, from BENCH_SERVICE_ENV ("NAME=value NAME2=value"),
+ * to compare configurations (SQLITE_WRITER=worker, say) in the same sections.
+ */
+export function serviceEnvOverrides(raw = process.env.BENCH_SERVICE_ENV ?? ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of raw.split(/\s+/).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new Error(`BENCH_SERVICE_ENV: expected NAME=value, got ${JSON.stringify(part)}`);
+    out[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return out;
+}
+
 export function serviceEnv(port: number, dataDir: string, extraEnv: Record<string, string> = {}): Record<string, string> {
   return {
     PORT: String(port),
@@ -212,6 +226,7 @@ export function serviceEnv(port: number, dataDir: string, extraEnv: Record<strin
     // Any free port for the e-mail and DNS servers, so a running service does not stop the bench.
     SMTP_PORT: '0',
     DNS_PORT: '0',
+    ...serviceEnvOverrides(),
     ...extraEnv,
   };
 }
