@@ -58,6 +58,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   pipeline.captured.push((_token, record) => metrics.captureStored(channelOf(record.type)));
   // The SQLite store's capture writer reports its group commits (MongoDB has no such batches).
   store.observeCaptureCommits?.(metrics.storeCommit);
+  store.observeCatchUps?.(metrics.storeCatchUp);
   const readiness: Readiness = { started: false, modules: [], draining: false };
   const sortingKey = createSortingKeys(clock);
 

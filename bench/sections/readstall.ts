@@ -8,6 +8,13 @@ import { bigToken, type BigToken } from '../big-token.js';
 import { ADMIN_API_KEY, fmt, load, loadErrors, mergeMeasurements, percentile, quiet, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
 import { deleteQuery, TIMED_QUERIES } from '../search-corpus.js';
 import { listRequests, queryText } from './search.js';
+import { addHistograms, describeHistogram, histogramDelta, scrapeHistograms, type Histogram } from '../scrape.js';
+
+/** The service's histograms read around each window: its catch-ups hold the event loop (in-thread writer). */
+const CATCH_UPS = 'capture_store_catchup_duration_seconds';
+const COMMITS = 'capture_store_commit_duration_seconds';
+/** A catch-up longer than this alone puts a capture waiting behind it near the p99 goal. */
+const SLOW_CATCH_UP_S = 0.015;
 
 export const READSTALL_GOALS = { maxP99Ms: 20, minThroughputRatio: 0.9 };
 
@@ -116,11 +123,20 @@ export const readstallSection: Section = {
     const loaded: Measurement[] = [];
     const deletes: Array<{ slice: number; ms: number; deleted: number; windowS: number }> = [];
     const searchTimes: number[] = [];
+    /** What the service's histograms saw in the alone and the loaded windows. */
+    const seen = { alone: [] as Array<Record<string, Histogram>>, loaded: [] as Array<Record<string, Histogram>> };
+    const watched = async <T>(into: Array<Record<string, Histogram>>, run: () => Promise<T>): Promise<T> => {
+      const before = await scrapeHistograms(svc.url, [CATCH_UPS, COMMITS]);
+      const result = await run();
+      const after = await scrapeHistograms(svc.url, [CATCH_UPS, COMMITS]);
+      into.push({ [CATCH_UPS]: histogramDelta(before[CATCH_UPS]!, after[CATCH_UPS]!), [COMMITS]: histogramDelta(before[COMMITS]!, after[COMMITS]!) });
+      return result;
+    };
     const under = [what.searches && 'searches', what.delete && 'a delete'].filter(Boolean).join(' and ');
     ctx.log(`readstall: ${ROUNDS} rounds of ${windowS} s alone then ${windowS}+ s under ${under}, ${settings.connections} connections`);
     for (let round = 0; round < ROUNDS; round++) {
       await quiet(pid, 10_000, 300);
-      alone.push(await load({ ...capture, seconds: windowS, serverPid: pid }));
+      alone.push(await watched(seen.alone, () => load({ ...capture, seconds: windowS, serverPid: pid })));
       await quiet(pid, 10_000, 300);
 
       const slice = 9 - round;
@@ -130,10 +146,13 @@ export const readstallSection: Section = {
       let deleteResult: Awaited<ReturnType<typeof deleteSlice>> | null = null;
       const deleting = what.delete ? deleteSlice(fixture, slice).then((r) => (deleteResult = r)) : Promise.resolve((deleteResult = { ms: 0, status: 200, error: null }));
       const windowStart = performance.now();
-      const windows = [await load({ ...capture, seconds: windowS, serverPid: pid })];
-      while (deleteResult === null && performance.now() - windowStart < windowS * 1000 + MAX_EXTRA_MS) {
-        windows.push(await load({ ...capture, seconds: 1, serverPid: pid }));
-      }
+      const windows = await watched(seen.loaded, async () => {
+        const ws = [await load({ ...capture, seconds: windowS, serverPid: pid })];
+        while (deleteResult === null && performance.now() - windowStart < windowS * 1000 + MAX_EXTRA_MS) {
+          ws.push(await load({ ...capture, seconds: 1, serverPid: pid }));
+        }
+        return ws;
+      });
       const windowLength = (performance.now() - windowStart) / 1000;
       const d = await deleting;
       searchTimes.push(...(await reads.stop()));
@@ -155,6 +174,8 @@ export const readstallSection: Section = {
     const stored = await svc.storedCount(fixture.token);
     fixture.sampleRss('after the readstall section', stored);
     const sortedSearch = [...searchTimes].sort((x, y) => x - y);
+    const histograms = (k: 'alone' | 'loaded') => ({ catchUps: addHistograms(seen[k].map((h) => h[CATCH_UPS]!)), commits: addHistograms(seen[k].map((h) => h[COMMITS]!)) });
+    const held = { alone: histograms('alone'), loaded: histograms('loaded') };
     return {
       metrics: {
         alone: a,
@@ -162,6 +183,7 @@ export const readstallSection: Section = {
         rounds: alone.map((m, i) => ({ alone: m.rps, loaded: loaded[i]!.rps, aloneP99: m.latencyMs.p99, loadedP99: loaded[i]!.latencyMs.p99 })),
         deletes,
         searchesDuringLoad: { count: searchTimes.length, medianMs: percentile(sortedSearch, 50), p95Ms: percentile(sortedSearch, 95), maxMs: sortedSearch.at(-1) ?? null },
+        serviceHistograms: held,
         bigTokenStoredAfter: stored,
       },
       goals: readStallGoals(a, l),
@@ -172,6 +194,9 @@ export const readstallSection: Section = {
         `deletes ${deletes.map((x) => `slice${x.slice}: ${fmt.int(x.deleted)} rows in ${fmt.ms(x.ms)}`).join('; ')} (loaded windows ${deletes.map((x) => x.windowS.toFixed(1)).join(', ')} s)`,
         `searches during the loaded windows: ${searchTimes.length}, median ${fmt.ms(percentile(sortedSearch, 50))}, p95 ${fmt.ms(percentile(sortedSearch, 95))}, max ${fmt.ms(sortedSearch.at(-1) ?? NaN)}`,
         `big token now holds ${fmt.int(stored)} requests`,
+        // The service's own account of what held the event loop (in-thread writer): its catch-ups.
+        `catch-ups alone  ${describeHistogram(held.alone.catchUps, a.durationS, SLOW_CATCH_UP_S)}; commits ${describeHistogram(held.alone.commits, a.durationS, SLOW_CATCH_UP_S)}`,
+        `catch-ups loaded ${describeHistogram(held.loaded.catchUps, l.durationS, SLOW_CATCH_UP_S)}; commits ${describeHistogram(held.loaded.commits, l.durationS, SLOW_CATCH_UP_S)}`,
         ...(what.searches && what.delete ? [] : [`loaded windows ran ${under} only (BENCH_READSTALL_LOAD): the goals are for both`]),
       ],
       runErrors,

@@ -24,6 +24,8 @@ export interface ServiceMetrics {
   scheduleRun(failed: boolean): void;
   /** The store committed a batch of `captures` captures in `seconds`. */
   storeCommit(captures: number, seconds: number): void;
+  /** A catch-up of stored captures (indexes, counters, trimming) took `rows` in `seconds`. */
+  storeCatchUp(rows: number, seconds: number): void;
   /** Read at scrape time: what waits for a sandbox worker, and how many runs are going on. */
   sandboxSource(read: () => { queued: number; busy: number } | null): void;
   /** Read at scrape time: live realtime subscribers by transport. */
@@ -145,6 +147,18 @@ export function createMetrics(): ServiceMetrics {
     registers,
   });
 
+  const catchUpTime = new client.Histogram({
+    name: `${PREFIX}store_catchup_duration_seconds`,
+    help: 'Time of one catch-up transaction (indexes, counters and trimming of stored captures, in bulk); on the event loop unless SQLITE_WRITER=worker',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.015, 0.02, 0.025, 0.05, 0.1, 0.25, 1],
+    registers,
+  });
+  const catchUpRows = new client.Counter({
+    name: `${PREFIX}store_catchup_rows_total`,
+    help: 'Stored captures caught up (indexed, counted, trimmed)',
+    registers,
+  });
+
   return {
     captureStored(channel) {
       stored[channel]++;
@@ -172,6 +186,10 @@ export function createMetrics(): ServiceMetrics {
     storeCommit(captures, seconds) {
       batchSize.observe(captures);
       commitTime.observe(seconds);
+    },
+    storeCatchUp(rows, seconds) {
+      catchUpTime.observe(seconds);
+      if (rows) catchUpRows.inc(rows);
     },
     sandboxSource: (read) => void (readSandbox = read),
     realtimeSource: (read) => void (readRealtime = read),

@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import type { Cols } from './mongo/docs.js';
 import type { QueryNode } from './query/ast.js';
 import type { CommitObserver } from './sqlite/capture-writer.js';
+import type { CatchUpObserver } from './sqlite/batch-writer.js';
 import type { BodyFiles } from './bodies/body-files.js';
 import type { RedactionSettings } from '../sdk/redaction.js';
 
@@ -731,6 +732,11 @@ export interface Store {
   database?(): NativeDatabase;
   /** Capability: told about each group commit of captures (SQLite's capture writer; MongoDB has none). */
   observeCaptureCommits?(observer: CommitObserver): void;
+  /**
+   * Capability: told about each catch-up of captured rows (indexes, counters, trimming, in bulk:
+   * SQLite's capture writer; MongoDB has none).
+   */
+  observeCatchUps?(observer: CatchUpObserver): void;
 }
 
 export class AliasTaken extends Error {

@@ -43,6 +43,11 @@ describe('/metrics', () => {
     expect(sample(after, 'capture_store_write_batch_size_count')).toBeGreaterThan(sample(before, 'capture_store_write_batch_size_count'));
     expect(sample(after, 'capture_store_write_batch_size_sum')).toBeGreaterThan(sample(before, 'capture_store_write_batch_size_sum'));
     expect(sample(after, 'capture_store_commit_duration_seconds_count')).toBeGreaterThan(0);
+    // The capture list catches up first: the stored capture went through a catch-up, counted and timed.
+    expect((await fetch(`${s.url}/token/${t.uuid}/requests`, { headers: { 'Api-Key': owner.key } })).status).toBe(200);
+    const caught = await scrape();
+    expect(sample(caught, 'capture_store_catchup_rows_total')).toBeGreaterThan(sample(before, 'capture_store_catchup_rows_total'));
+    expect(sample(caught, 'capture_store_catchup_duration_seconds_count')).toBeGreaterThan(sample(before, 'capture_store_catchup_duration_seconds_count'));
     // Process metrics come along, and no label carries the token.
     expect(after).toContain('capture_process_resident_memory_bytes');
     expect(after).not.toContain(t.uuid);

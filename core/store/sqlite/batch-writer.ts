@@ -191,6 +191,9 @@ export interface CatchUpParts {
 /** A write lock taken by another connection (SQLITE_BUSY and its extended codes). */
 export const isBusy = (e: unknown): boolean => String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
 
+/** Told about a catch-up transaction: the rows it took (0: only purged or filled) and its seconds. */
+export type CatchUpObserver = (rows: number, seconds: number) => void;
+
 /** When a writer catches up (both writers, capture-writer.ts and writer-worker.ts, keep one). */
 export interface CatchUpSchedule {
   /** `n` captures were committed: catch up CATCH_UP_MS after the first one not taken, at once past CATCH_UP_ROWS. */
@@ -224,6 +227,8 @@ export function catchUpSchedule(
   chunked = false,
   /** Told after each chunk that left more behind (chunked): reads waiting for rows up to writer.caughtTo may go. */
   progress: () => void = () => {},
+  /** Told about each catch-up transaction that ran: the rows it took and how long it held the connection (metrics). */
+  observe: CatchUpObserver = () => {},
 ): CatchUpSchedule {
   let behind = 0;
   /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
@@ -251,6 +256,7 @@ export function catchUpSchedule(
       const max = chunked && !wait ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
       const t0 = performance.now();
       const n = writer.catchUp(wait, max);
+      if (n !== null) observe(n, (performance.now() - t0) / 1000);
       if (n === null) {
         const t = performance.now();
         busySince ||= t;

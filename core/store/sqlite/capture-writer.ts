@@ -13,7 +13,7 @@ import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
 import type { RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
-import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type CatchUpObserver, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { CaptureActivity } from './capture-activity.js';
 import { startThread } from './threads.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
@@ -34,6 +34,11 @@ export interface CaptureWriter {
   readonly mode: 'in-thread' | 'worker';
   /** Told about every committed batch: how many captures, how long the commit took (metrics). */
   onCommit: CommitObserver | null;
+  /**
+   * Told about every catch-up transaction: the rows it took, how long it ran (metrics). In-thread,
+   * that is how long it held the event loop.
+   */
+  onCatchUp: CatchUpObserver | null;
 }
 
 export type CommitObserver = (captures: number, seconds: number) => void;
@@ -66,6 +71,8 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
  */
 export function inThreadWriter(db: Database, activity?: CaptureActivity): CaptureWriter {
   const writer = createBatchWriter(db, { activity });
+  /** Where catch-ups are reported: the writer once made (its onCatchUp). */
+  let observer: { onCatchUp: CatchUpObserver | null } = { onCatchUp: null };
   /** Captures not committed yet, oldest first, each with its row. */
   let queue: Array<{ p: Pending; item: WriteItem }> = [];
   /** A flush is due: after this event-loop turn, or after the lock retry's delay. */
@@ -94,6 +101,8 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
       syncs = [];
       for (const s of waiting) (s.need <= writer.caughtTo ? s.resolve() : syncs.push(s));
     },
+    // Not `self`: the first catch-up below runs before it exists.
+    (rows, seconds) => observer.onCatchUp?.(rows, seconds),
   );
   // Rows a writer thread or an earlier process stored and did not catch up.
   catchUp.now();
@@ -134,6 +143,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
   const self: CaptureWriter = {
     mode: 'in-thread',
     onCommit: null,
+    onCatchUp: null,
     write(record, limit, files) {
       return new Promise<void>((resolve, reject) => {
         let item: WriteItem;
@@ -168,6 +178,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
       catchUp.now(true);
     },
   };
+  observer = self;
   return self;
 }
 
@@ -249,6 +260,7 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
   const startedP = new Promise<{ nice: number | null }>((r) => (started = r));
   worker.on('message', (m: FromWriter) => {
     if (m.t === 'ready') return started({ nice: m.nice });
+    if (m.t === 'catchup') return self.onCatchUp?.(m.rows, m.seconds);
     if (m.t === 'caught') {
       caughtUp = Math.max(caughtUp, m.upTo);
       releaseSyncs(false);
@@ -278,6 +290,7 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
     if (fallback || stopping) return;
     fallback = inThreadWriter(db, opts.activity);
     fallback.onCommit = (n, s) => self.onCommit?.(n, s);
+    fallback.onCatchUp = (n, s) => self.onCatchUp?.(n, s);
     const error = new Error(`Capture writer thread stopped: ${err instanceof Error ? err.message : String(err)}`);
     for (const batch of inflight.values()) for (const p of batch) p.reject(error);
     inflight.clear();
@@ -293,6 +306,7 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
       return fallback ? 'in-thread' : 'worker';
     },
     onCommit: null,
+    onCatchUp: null,
     /** The thread is running, at this niceness (tests, diagnostics). */
     started: startedP,
     write(record, limit, files) {

@@ -139,6 +139,9 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     observeCaptureCommits(observer) {
       writer.onCommit = observer;
     },
+    observeCatchUps(observer) {
+      writer.onCatchUp = observer;
+    },
     async close() {
       // Deletions stop after their chunk, pending captures are committed, then the threads stop,
       // then the connection closes.

@@ -38,4 +38,6 @@ export type FromWriter =
   | { t: 'ack'; ids: number[]; failed: Array<[number, WireOutcome]> | null; seconds: number }
   /** Every batch up to id `upTo` is caught up (indexed, counted, trimmed). */
   | { t: 'caught'; upTo: number }
+  /** A catch-up transaction ran: the rows it took, its seconds (metrics). */
+  | { t: 'catchup'; rows: number; seconds: number }
   | { t: 'stopped' };
