@@ -12,6 +12,12 @@ import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn,
 
 const shared = builtPageAndBrowser();
 
+/**
+ * The page follows the replay job and the captures by polling the API: on a loaded machine a replay
+ * took longer than expect.poll's default second (three runs of this file at once on 2 cores).
+ */
+const POLL = { timeout: 15_000 };
+
 describe.skipIf(!haveChromium)('replay and the form builder on the page', { timeout: 90_000 }, () => {
   let srv: TestServer;
   let owner: { id: number; key: string };
@@ -43,12 +49,12 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
 
     await page.goto(`${srv.url}/#/${token.uuid}/replay`);
     await signIn(page, owner.key, /Signed in/);
-    await expect.poll(() => page.locator('#replay-count').textContent()).toBe('3 matching requests');
+    await expect.poll(() => page.locator('#replay-count').textContent(), POLL).toBe('3 matching requests');
     await page.getByLabel(/^Requests matching/).fill('method:POST');
-    await expect.poll(() => page.locator('#replay-count').textContent()).toBe('2 matching requests');
+    await expect.poll(() => page.locator('#replay-count').textContent(), POLL).toBe('2 matching requests');
     expect(await unlabelled(page)).toEqual([]);
     await page.getByRole('button', { name: 'Start the replay' }).click();
-    await expect.poll(() => page.locator('#replay-status').textContent()).toBe('Done');
+    await expect.poll(() => page.locator('#replay-status').textContent(), POLL).toBe('Done');
     expect(await page.locator('#replay-processed').textContent()).toBe('2 of 2 processed');
     expect(await page.locator('#replay-ran').textContent()).toBe('2');
     expect(await page.locator('#replay-failed').textContent()).toBe('0');
@@ -74,9 +80,9 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
       await page.getByLabel('Target URL').fill(`http://127.0.0.1:${(target.address() as AddressInfo).port}/slow`);
       await page.getByLabel(/Guaranteed ordering/).check();
       await page.getByRole('button', { name: 'Start the replay' }).click();
-      await expect.poll(() => page.locator('#replay-status').textContent()).toBe('Running');
+      await expect.poll(() => page.locator('#replay-status').textContent(), POLL).toBe('Running');
       await page.getByRole('button', { name: 'Cancel the replay' }).click();
-      await expect.poll(() => page.locator('#replay-status').textContent()).toBe('Cancelled');
+      await expect.poll(() => page.locator('#replay-status').textContent(), POLL).toBe('Cancelled');
       const processed = Number((await page.locator('#replay-processed').textContent())!.split(' ')[0]);
       expect(processed).toBeLessThan(30);
       expect(seen).toBeLessThan(30);
@@ -132,7 +138,7 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
 
     await page.goto(`${srv.url}/#/${token.uuid}/${latest.uuid}`);
     const fields = page.getByRole('region', { name: /^Form fields/ });
-    await expect.poll(() => fields.textContent()).toContain('Ada Lovelace');
+    await expect.poll(() => fields.textContent(), POLL).toContain('Ada Lovelace');
     expect(await fields.textContent()).toContain('colour');
     await screenshot(page, 'form-builder-capture');
     expect(errors).toEqual([]);

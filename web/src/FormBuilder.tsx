@@ -1,7 +1,7 @@
 // Form Builder (webhook.site's form-builder): fields with labels, types and "required", a live
 // preview (a real form in a sandboxed frame that posts to the token), and the HTML to copy. The
 // submissions are captured like any request and show as form data. Nothing is stored on the server.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { FIELD_TYPES, enctypeOf, fieldName, formHtml, previewDocument, type FieldType, type FormField } from './form-html';
 import { CopyButton } from './ui';
 import './replay.css';
@@ -13,6 +13,9 @@ const TYPE_LABELS: Record<FieldType, string> = {
   text: 'Text', email: 'E-mail', number: 'Number', tel: 'Phone', url: 'URL', date: 'Date', textarea: 'Long text',
   select: 'Choice list', checkbox: 'Checkbox', file: 'File upload', hidden: 'Hidden value',
 };
+
+/** How long the form stays unchanged before the preview shows it. */
+const PREVIEW_DELAY_MS = 250;
 
 const EXTRA_LABEL: Partial<Record<FieldType, string>> = { select: 'Options (one a line)', hidden: 'Value', checkbox: '', file: '' };
 
@@ -28,6 +31,12 @@ export function FormBuilder({ captureUrl }: { captureUrl: string }) {
   const action = `${captureUrl}${path.trim() && !path.trim().startsWith('/') ? '/' : ''}${path.trim()}`;
   const spec = { title, submit, action, fields };
   const html = useMemo(() => formHtml(spec), [title, submit, action, fields]);
+  // The preview reloads its whole document on each change: once typing pauses, not per keystroke.
+  const [previewHtml, setPreviewHtml] = useState(html);
+  useEffect(() => {
+    const timer = setTimeout(() => setPreviewHtml(html), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [html]);
 
   const change = (key: number, patch: Partial<FormField>) => setFields((fs) => fs.map((f) => (f.key === key ? { ...f, ...patch } : f)));
   const move = (i: number, by: number) =>
@@ -129,7 +138,7 @@ export function FormBuilder({ captureUrl }: { captureUrl: string }) {
         <div class="form-builder-out">
           <h3 id="fb-preview-title">Preview</h3>
           <p class="hint small">A real form: submitting it sends a request to this token.</p>
-          <iframe title="Form preview" class="form-preview" sandbox="allow-forms" srcdoc={previewDocument(html)} />
+          <iframe title="Form preview" class="form-preview" sandbox="allow-forms" srcdoc={previewDocument(previewHtml)} />
           <div class="section-head">
             <h3 id="fb-html-title">HTML</h3>
             <CopyButton text={html} label="Copy the form's HTML">
