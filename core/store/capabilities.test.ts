@@ -1,6 +1,6 @@
-// The store's optional capabilities (Store.database, Store.observeCaptureCommits, Store.observeCatchUps)
-// on SQLite; the
-// scheduler's Agenda backend and the realtime feed are built on them.
+// The store's optional capabilities (Store.database, Store.observeCaptureCommits,
+// Store.observeCatchUps) on SQLite; the scheduler's Agenda backend and the realtime feed are built
+// on them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -215,21 +215,28 @@ export interface CatchUpSchedule {
  */
 export const LOCK_RETRY_MS = 1;
 
-/**
- * `caught` is told after every attempt, failed or not: a read waiting for it had better miss a few
- * pending captures than hang. With `wait` false, an attempt that finds the write lock taken is
- * tried again every LOCK_RETRY_MS (not told) until it ran or busy_timeout passed (told: failed).
- */
-export function catchUpSchedule(
-  writer: BatchWriter,
-  caught: () => void = () => {},
-  waits = true,
-  chunked = false,
+export interface CatchUpScheduleOptions {
+  /**
+   * Told after every attempt, failed or not: a read waiting for it had better miss a few pending
+   * captures than hang.
+   */
+  caught?: () => void;
+  /**
+   * Whether an attempt waits for the write lock (default true). Not waiting, an attempt that finds
+   * it taken is tried again every LOCK_RETRY_MS (caught not told) until it ran or busy_timeout
+   * passed (told: failed).
+   */
+  waits?: boolean;
+  /** Catch up in chunks of about CATCH_UP_CHUNK_MS (only when not waiting). */
+  chunked?: boolean;
   /** Told after each chunk that left more behind (chunked): reads waiting for rows up to writer.caughtTo may go. */
-  progress: () => void = () => {},
+  progress?: () => void;
   /** Told about each catch-up transaction that ran: the rows it took and how long it held the connection (metrics). */
-  observe: CatchUpObserver = () => {},
-): CatchUpSchedule {
+  observe?: CatchUpObserver;
+}
+
+export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOptions = {}): CatchUpSchedule {
+  const { caught = () => {}, waits = true, chunked = false, progress = () => {}, observe = () => {} } = opts;
   let behind = 0;
   /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
   let chunkRows = CHUNK_FIRST_ROWS;

@@ -71,8 +71,6 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
  */
 export function inThreadWriter(db: Database, activity?: CaptureActivity): CaptureWriter {
   const writer = createBatchWriter(db, { activity });
-  /** Where catch-ups are reported: the writer once made (its onCatchUp). */
-  let observer: { onCatchUp: CatchUpObserver | null } = { onCatchUp: null };
   /** Captures not committed yet, oldest first, each with its row. */
   let queue: Array<{ p: Pending; item: WriteItem }> = [];
   /** A flush is due: after this event-loop turn, or after the lock retry's delay. */
@@ -81,31 +79,27 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
   let busySince = 0;
   /** Reads waiting for the rows up to `need` (the newest row when they asked, whoever stored it) to be caught up. */
   let syncs: Array<{ need: number; resolve: () => void }> = [];
-  const catchUp = catchUpSchedule(
-    writer,
-    () => {
+  const catchUp = catchUpSchedule(writer, {
+    caught() {
       const waiting = syncs;
       syncs = [];
       for (const s of waiting) s.resolve();
     },
     // Chunked: each catch-up transaction holds the event loop about CATCH_UP_CHUNK_MS, not the
     // hundreds of ms a few thousand rows' indexing (and FTS5's segment merges) take in one.
-    false,
-    true,
+    waits: false,
+    chunked: true,
     // Under a steady stream of captures the catch-up may not be whole for a while: a read goes as
     // soon as what was stored before it asked (by this process or another, or left by an earlier
     // one) is caught up, not after the captures since.
-    () => {
+    progress() {
       if (!syncs.some((s) => s.need <= writer.caughtTo)) return;
       const waiting = syncs;
       syncs = [];
       for (const s of waiting) (s.need <= writer.caughtTo ? s.resolve() : syncs.push(s));
     },
-    // Not `self`: the first catch-up below runs before it exists.
-    (rows, seconds) => observer.onCatchUp?.(rows, seconds),
-  );
-  // Rows a writer thread or an earlier process stored and did not catch up.
-  catchUp.now();
+    observe: (rows, seconds) => self.onCatchUp?.(rows, seconds),
+  });
 
   function commitQueued(wait: boolean): void {
     due?.cancel();
@@ -178,7 +172,8 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
       catchUp.now(true);
     },
   };
-  observer = self;
+  // Rows a writer thread or an earlier process stored and did not catch up.
+  catchUp.now();
   return self;
 }
 

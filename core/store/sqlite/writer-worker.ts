@@ -28,14 +28,10 @@ let items: WriteItem[] = [];
 let scheduled = false;
 /** The newest batch id committed. */
 let committedId = 0;
-const catchUp = catchUpSchedule(
-  writer,
-  () => port.postMessage({ t: 'caught', upTo: committedId }),
-  true,
-  false,
-  undefined,
-  (rows, seconds) => port.postMessage({ t: 'catchup', rows, seconds }),
-);
+const catchUp = catchUpSchedule(writer, {
+  caught: () => port.postMessage({ t: 'caught', upTo: committedId }),
+  observe: (rows, seconds) => port.postMessage({ t: 'catchup', rows, seconds }),
+});
 
 function wire(o: NonNullable<WriteOutcome>): WireOutcome {
   if (o.gone) return o;
