@@ -9,8 +9,6 @@ export interface Histogram {
   buckets: Array<[le: number, cumulative: number]>;
 }
 
-const EMPTY: Histogram = { count: 0, sum: 0, buckets: [] };
-
 /** The unlabelled histogram `name` in a /metrics text (empty when absent). */
 export function parseHistogram(text: string, name: string): Histogram {
   const value = (suffix: string) => {
@@ -36,12 +34,15 @@ export function histogramDelta(before: Histogram, after: Histogram): Histogram {
 
 /** Several windows' deltas as one. */
 export function addHistograms(hs: Histogram[]): Histogram {
-  const total = new Map<number, number>();
-  for (const h of hs) for (const [le, n] of h.buckets) total.set(le, (total.get(le) ?? 0) + n);
-  return hs.reduce<Histogram>((a, h) => ({ count: a.count + h.count, sum: a.sum + h.sum, buckets: a.buckets }), {
-    ...EMPTY,
-    buckets: [...total.entries()].sort((x, y) => x[0] - y[0]),
-  });
+  const buckets = new Map<number, number>();
+  let count = 0;
+  let sum = 0;
+  for (const h of hs) {
+    count += h.count;
+    sum += h.sum;
+    for (const [le, n] of h.buckets) buckets.set(le, (buckets.get(le) ?? 0) + n);
+  }
+  return { count, sum, buckets: [...buckets.entries()].sort((x, y) => x[0] - y[0]) };
 }
 
 /** How many observations took longer than `seconds` (a bucket bound; null when the histogram has none there). */
