@@ -4,8 +4,6 @@ import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { Db } from 'mongodb';
 import type { Cols } from './mongo/docs.js';
 import type { QueryNode } from './query/ast.js';
-import type { CommitObserver } from './sqlite/capture-writer.js';
-import type { CatchUpObserver } from './sqlite/batch-writer.js';
 import type { BodyFiles } from './bodies/body-files.js';
 import type { RedactionSettings } from '../sdk/redaction.js';
 
@@ -738,6 +736,11 @@ export interface Store {
    */
   observeCatchUps?(observer: CatchUpObserver): void;
 }
+
+/** Told about a group commit of captures: how many, and how long the commit took. */
+export type CommitObserver = (captures: number, seconds: number) => void;
+/** Told about a catch-up of stored captures: the rows it took (0: only purged or filled) and its seconds. */
+export type CatchUpObserver = (rows: number, seconds: number) => void;
 
 export class AliasTaken extends Error {
   constructor(readonly alias: string) {

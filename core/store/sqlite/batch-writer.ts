@@ -9,7 +9,7 @@
 // of each index and one of the tokens table per token in every commit: with many tokens receiving
 // at once, most of the WAL written.
 import type { Database } from 'better-sqlite3';
-import type { RequestRecord } from '../types.js';
+import type { CatchUpObserver, RequestRecord } from '../types.js';
 import { noteCommit, type CaptureActivity } from './capture-activity.js';
 import { purgeStaleText } from './fts-writes.js';
 
@@ -190,9 +190,6 @@ export interface CatchUpParts {
 
 /** A write lock taken by another connection (SQLITE_BUSY and its extended codes). */
 export const isBusy = (e: unknown): boolean => String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
-
-/** Told about a catch-up transaction: the rows it took (0: only purged or filled) and its seconds. */
-export type CatchUpObserver = (rows: number, seconds: number) => void;
 
 /** When a writer catches up (both writers, capture-writer.ts and writer-worker.ts, keep one). */
 export interface CatchUpSchedule {

@@ -11,9 +11,9 @@
 //   default with synchronous FULL, where every commit waits for an fsync.
 import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
-import type { RequestRecord } from '../types.js';
+import type { CatchUpObserver, CommitObserver, RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
-import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type CatchUpObserver, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
 import type { CaptureActivity } from './capture-activity.js';
 import { startThread } from './threads.js';
 import type { FromWriter, ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
@@ -40,8 +40,6 @@ export interface CaptureWriter {
    */
   onCatchUp: CatchUpObserver | null;
 }
-
-export type CommitObserver = (captures: number, seconds: number) => void;
 
 interface Pending {
   record: RequestRecord;
