@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRequest, sampleToken } from '../store.contract.js';
 import { createBatchWriter, toRow } from './batch-writer.js';
 import { captureActivity, commitWatch, giveWay, LOOP_SAMPLE_MS, loopBusy, noteCommit, watchLoop } from './capture-activity.js';
-import { DELETE_SHARE_WHILE_CAPTURING, pauseAfter } from './chunks.js';
+import { DELETE_SHARE_WHILE_BUSY, DELETE_SHARE_WHILE_CAPTURING, pauseAfter } from './chunks.js';
 import { migrate } from './migrations.js';
 import { sqliteTokens } from './tokens.js';
 
@@ -102,8 +102,17 @@ describe('a deletion pauses between its chunks', () => {
     expect(pauseAfter(4)).toBe(10);
     expect(pauseAfter(0)).toBe(4);
     const held = 4;
-    const pause = pauseAfter(held, true);
+    const capturing = { capturing: true, busy: false };
+    const pause = pauseAfter(held, capturing);
     expect(held / (held + pause)).toBeCloseTo(DELETE_SHARE_WHILE_CAPTURING, 5);
-    expect(pauseAfter(0, true)).toBe(4);
+    expect(pauseAfter(0, capturing)).toBe(4);
+  });
+
+  it('keeps to a smaller share while the captures saturate the event loop', () => {
+    const busy = pauseAfter(4, { capturing: true, busy: true });
+    expect(4 / (4 + busy)).toBeCloseTo(DELETE_SHARE_WHILE_BUSY, 5);
+    expect(DELETE_SHARE_WHILE_BUSY).toBeLessThan(DELETE_SHARE_WHILE_CAPTURING);
+    // Busy without a commit seen since the last pause (a saturated loop is the captures'): the same.
+    expect(pauseAfter(4, { capturing: false, busy: true })).toBe(busy);
   });
 });

@@ -30,16 +30,35 @@ const nextChunk = (rows: number, ms: number): number =>
  * alone (issue 17's readstall bench).
  */
 export const DELETE_SHARE_WHILE_CAPTURING = 0.1;
+/**
+ * The share while the event loop is saturated as well (capture-activity.ts, loopBusy): the
+ * captures then need the machine, and the deletion's own CPU (its matches read, its pages
+ * written) is taken from them. At a tenth, a 89,280-row delete on a million-row token took
+ * captures at full speed to 0.83-0.87x of their rate alone (readstall bench, delete only).
+ */
+export const DELETE_SHARE_WHILE_BUSY = 0.04;
+
+/** How hard the captures are pressing, as a deletion sees it between two chunks. */
+export interface CapturePressure {
+  /** Captures were committed since the last pause. */
+  capturing: boolean;
+  /** The event loop was saturated in its last sample. */
+  busy: boolean;
+}
 
 /**
- * Pause after a chunk on a thread. SQLite's busy handler polls (after 1, 2, 5, 10, 15 ms...): a
- * capture writer that found the lock taken sees it free only if it stays free until its next poll,
- * which comes later the longer the chunk held it. While captures are committed (`capturing`: since
- * the last pause), the deletion keeps to DELETE_SHARE_WHILE_CAPTURING of the time; otherwise it
- * runs at about a third.
+ * Pause after a chunk on a thread (`workMs`: the chunk's time holding the lock, and any reading
+ * done for it). SQLite's busy handler polls (after 1, 2, 5, 10, 15 ms...): a capture writer that
+ * found the lock taken sees it free only if it stays free until its next poll, which comes later
+ * the longer the chunk held it. While captures are committed, the deletion keeps to
+ * DELETE_SHARE_WHILE_CAPTURING of the time (DELETE_SHARE_WHILE_BUSY while they saturate the event
+ * loop); otherwise it runs at about a third.
  */
-export const pauseAfter = (chunkMs: number, capturing = false): number =>
-  capturing ? Math.max(4, giveWay(chunkMs, DELETE_SHARE_WHILE_CAPTURING)) : Math.max(4, 2 * chunkMs + 2);
+export const pauseAfter = (workMs: number, pressure: CapturePressure = { capturing: false, busy: false }): number => {
+  if (pressure.busy) return Math.max(4, giveWay(workMs, DELETE_SHARE_WHILE_BUSY));
+  if (pressure.capturing) return Math.max(4, giveWay(workMs, DELETE_SHARE_WHILE_CAPTURING));
+  return Math.max(4, 2 * workMs + 2);
+};
 
 /**
  * Runs `fn` in an IMMEDIATE transaction (waiting for the write lock up front, busy_timeout) and
@@ -62,8 +81,8 @@ function timedImmediate<T>(db: Database, fn: () => T): { value: T; ms: number } 
 export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Between two chunks, told how long the last one held the write lock: resolves to false when the
- * deletion should stop (the store is closing).
+ * Between two chunks, told how long the last one worked (held the write lock, and read the matches
+ * it deletes): resolves to false when the deletion should stop (the store is closing).
  */
 export type ChunkPause = (chunkMs: number) => Promise<boolean>;
 
@@ -136,7 +155,10 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
   let chunk = FIRST_CHUNK;
   let after = { st: Number.MIN_SAFE_INTEGER, sq: 0 };
   for (;;) {
+    const r0 = performance.now();
     const found = matches.all(...w.params, after.st, after.sq);
+    // Reading the matches is the deletion's work too: the first chunk's pause makes up for it.
+    let readMs = performance.now() - r0;
     for (let i = 0; i < found.length; ) {
       const seqs = found.slice(i, i + chunk).map((f) => f.sq);
       const done = await lockedChunk(write, () => step(seqs), pause);
@@ -145,7 +167,8 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
       deleted += value.deleted;
       i += value.taken;
       chunk = nextChunk(value.taken, ms);
-      if (!(await pause(ms))) return finish();
+      if (!(await pause(ms + readMs))) return finish();
+      readMs = 0;
     }
     if (found.length < READ_BATCH) return finish();
     after = found.at(-1)!;

@@ -32,11 +32,12 @@ function writing(): Database.Database {
   return writer;
 }
 
-/** Whether the capture writers committed since the last pause (capture-activity.ts). */
+/** Whether the capture writers committed since the last pause, and how busy the event loop is (capture-activity.ts). */
 const capturing = commitWatch(data.activity);
 
 /** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
-const pause: ChunkPause = (chunkMs) => new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(chunkMs, capturing())));
+const pause: ChunkPause = (workMs) =>
+  new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(workMs, { capturing: capturing(), busy: loopBusy(data.activity) })));
 
 /** When the last list or search ended, and how long it took. */
 let lastEnd = 0;
