@@ -1,6 +1,6 @@
 // Where a capture catch-up's time goes (issue 17): seeds one big token (like measure-search.ts),
 // then captures into small tokens at a steady rate on the in-thread writer's code (batch-writer.ts,
-// catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts.
+// catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts ("rest": the wall time outside them, mostly the COMMIT).
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
 // REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -117,6 +117,7 @@ const row = (name: string, xs: number[]) =>
 console.log(`${sent} captures in ${seconds} s into ${TOKENS} tokens (limit ${LIMIT}) beside ${seedRows} rows; ${log.length} catch-ups (ms):`);
 row('rows', log.map((l) => l.rows));
 for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'fill', 'trims'] as const) row(k, log.map((l) => l[k]));
+row('rest', log.map((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims));
 row('commit', commits);
 row('loopgap', loopGaps);
 console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));
