@@ -79,11 +79,13 @@ function createPrivateFile(file: string): void {
 export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store & { db: Database.Database; writer: CaptureWriter } {
   if (file !== ':memory:') createPrivateFile(file);
   const db = new Database(file);
+  // Several processes may share the file: wait for a lock rather than fail at once. Set first, so
+  // that the journal mode's PRAGMA waits too (a second instance starting beside the first failed
+  // there once with "database is locked").
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
-  // Several processes may share the file: wait for a lock rather than fail at once.
-  db.pragma('busy_timeout = 5000');
   const walLimitBytes = opts.walLimitBytes ?? WAL_LIMIT_BYTES;
   db.pragma(`journal_size_limit = ${walLimitBytes}`);
   migrate(db);
