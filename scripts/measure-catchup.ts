@@ -1,6 +1,7 @@
 // Where a capture catch-up's time goes (issue 17): seeds one big token (like measure-search.ts),
 // then captures into small tokens at a steady rate on the in-thread writer's code (batch-writer.ts,
-// catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts ("rest": the wall time outside them, mostly the COMMIT).
+// catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts ("rest":
+// the wall time outside them, mostly the COMMIT).
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
 // REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one).
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -33,7 +33,7 @@ export const DELETE_SHARE_WHILE_CAPTURING = 0.1;
 /**
  * The share while the event loop is saturated as well (capture-activity.ts, loopBusy): the
  * captures then need the machine, and the deletion's own CPU (its matches read, its pages
- * written) is taken from them. At a tenth, a 89,280-row delete on a million-row token took
+ * written) is taken from them. At a tenth, an 89,280-row delete on a million-row token took
  * captures at full speed to 0.83-0.87x of their rate alone (readstall bench, delete only).
  */
 export const DELETE_SHARE_WHILE_BUSY = 0.04;
@@ -84,7 +84,7 @@ export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImme
  * Between two chunks, told how long the last one worked (held the write lock, and read the matches
  * it deletes): resolves to false when the deletion should stop (the store is closing).
  */
-export type ChunkPause = (chunkMs: number) => Promise<boolean>;
+export type ChunkPause = (workMs: number) => Promise<boolean>;
 
 /** Matches read per step, outside any write transaction. */
 const READ_BATCH = 2_000;

@@ -32,7 +32,7 @@ function writing(): Database.Database {
   return writer;
 }
 
-/** Whether the capture writers committed since the last pause, and how busy the event loop is (capture-activity.ts). */
+/** Whether the capture writers committed since the last pause (capture-activity.ts; loopBusy tells how busy the event loop is). */
 const capturing = commitWatch(data.activity);
 
 /** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
