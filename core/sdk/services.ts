@@ -58,10 +58,15 @@ export interface GlobalVariables {
   delete(name: string): Promise<boolean>;
 }
 
-/** Fixed-window counters shared by every process on the store (the store's CounterRepo). */
+/** Counters shared by every process on the store (the store's CounterRepo). */
 export interface Counters {
   /** Adds one to `key` in the window starting at `windowStart` (epoch ms); returns the new count. */
   hit(key: string, windowStart: number, ttlMs: number): Promise<number>;
+  /**
+   * Adds one to `key` in its window that opened at the first hit and lasts `periodMs` (a hit at or
+   * after its end opens a new one); returns the new count and when the window opened (epoch ms).
+   */
+  hitWindow(key: string, now: number, periodMs: number): Promise<{ count: number; openedAt: number }>;
 }
 
 export interface Clock {

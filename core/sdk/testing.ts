@@ -70,12 +70,20 @@ export function memoryGlobals(initial: Record<string, string> = {}): GlobalVaria
 
 export function memoryCounters(): Counters {
   const counts = new Map<string, number>();
+  const windows = new Map<string, { count: number; openedAt: number; until: number }>();
   return {
     hit: async (key, windowStart) => {
       const k = `${key}@${windowStart}`;
       const n = (counts.get(k) ?? 0) + 1;
       counts.set(k, n);
       return n;
+    },
+    hitWindow: async (key, now, periodMs) => {
+      const w = windows.get(key);
+      if (w && w.until > now) w.count++;
+      else windows.set(key, { count: 1, openedAt: now, until: now + periodMs });
+      const { count, openedAt } = windows.get(key)!;
+      return { count, openedAt };
     },
   };
 }

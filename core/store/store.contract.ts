@@ -387,6 +387,18 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.counters.peek(key, 60_000)).toBe(2);
     });
 
+    it('counts hits in a window opened by the first hit, reopened by the first hit after it ends', async () => {
+      const key = 'w-' + randomUUID();
+      const t0 = 1_700_000_059_999;
+      expect(await store.counters.hitWindow(key, t0, 60_000)).toEqual({ count: 1, openedAt: t0 });
+      expect(await store.counters.hitWindow(key, t0 + 2, 60_000)).toEqual({ count: 2, openedAt: t0 });
+      expect(await store.counters.hitWindow(key, t0 + 59_999, 60_000)).toEqual({ count: 3, openedAt: t0 });
+      expect(await store.counters.hitWindow(key, t0 + 60_000, 60_000)).toEqual({ count: 1, openedAt: t0 + 60_000 });
+      const hits = await Promise.all(Array.from({ length: 5 }, () => store.counters.hitWindow(key, t0 + 60_001, 60_000)));
+      expect(hits.map((h) => h.count).sort()).toEqual([2, 3, 4, 5, 6]);
+      expect(await store.counters.hitWindow('w-' + randomUUID(), t0, 60_000)).toEqual({ count: 1, openedAt: t0 });
+    });
+
     it('sweeps rate-limit windows whose time ran out, and only those', async () => {
       const key = 'k-' + randomUUID();
       const later = Date.now() + 3 * 3_600_000;

@@ -269,6 +269,12 @@ export interface RequestRepo {
   getFile(tokenId: string, requestUuid: string, fileId: string): Promise<Buffer | null>;
 }
 
+/** A counter's window opened at its first hit (CounterRepo.hitWindow). */
+export interface CounterWindow {
+  count: number;
+  openedAt: Millis;
+}
+
 export interface CounterRepo {
   /**
    * Adds one to the counter `key` in the fixed window starting at `windowStart` and returns the new
@@ -277,6 +283,12 @@ export interface CounterRepo {
   hit(key: string, windowStart: Millis, ttlMs: number): Promise<number>;
   /** Current count without adding. */
   peek(key: string, windowStart: Millis): Promise<number>;
+  /**
+   * Adds one to the counter `key` in its window that opened at the first hit and lasts `periodMs`
+   * (a hit at or after the window's end opens a new one). Returns the new count and when the window
+   * opened. Unlike epoch-aligned windows, two hits a moment apart always share a window.
+   */
+  hitWindow(key: string, now: Millis, periodMs: number): Promise<CounterWindow>;
   /** Deletes the windows whose time ran out before `now` (the clean-up job); returns how many. */
   sweep(now: Millis): Promise<number>;
 }

@@ -1,7 +1,7 @@
 // Fixed-window rate-limit counters shared by every process on the database.
 // Documents expire through the TTL index on `expires_at` (the TTL monitor runs about once a minute)
 // and through `sweep` (the clean-up job), so servers without a TTL monitor do not keep them forever.
-import type { CounterRepo, Millis } from '../types.js';
+import type { CounterRepo, CounterWindow, Millis } from '../types.js';
 import { isDuplicateKey, type Cols } from './docs.js';
 
 function counterId(key: string, windowStart: Millis): string {
@@ -25,6 +25,24 @@ export class MongoCounterRepo implements CounterRepo {
         return doc?.count ?? 1;
       } catch (err) {
         // Two concurrent upserts of a new window: one insert wins, the other retries as an update.
+        if (attempt < 2 && isDuplicateKey(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  async hitWindow(key: string, now: Millis, periodMs: number): Promise<CounterWindow> {
+    // One document per key (`key@open`), its window ending at expires_at. An open window counts
+    // the hit; else the hit reopens it, and an insert racing another's (duplicate key) counts again.
+    const _id = `${key}@open`;
+    for (let attempt = 0; ; attempt++) {
+      const open = await this.c.counters.findOneAndUpdate({ _id, expires_at: { $gt: new Date(now) } }, { $inc: { count: 1 } }, { returnDocument: 'after' });
+      if (open) return { count: open.count, openedAt: open.expires_at.getTime() - periodMs };
+      try {
+        const expires_at = new Date(now + periodMs);
+        await this.c.counters.findOneAndUpdate({ _id, expires_at: { $lte: new Date(now) } }, { $set: { count: 1, expires_at } }, { upsert: true });
+        return { count: 1, openedAt: now };
+      } catch (err) {
         if (attempt < 2 && isDuplicateKey(err)) continue;
         throw err;
       }

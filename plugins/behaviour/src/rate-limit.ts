@@ -6,7 +6,7 @@ export const rateLimit = defineAction({
   title: 'Rate Limit',
   category: 'behaviour',
   description:
-    'Allows `count` requests per `period` seconds for each key (default the client IP). Beyond that the URL answers 429 with Retry-After, the request is not stored and no further actions run.',
+    'Allows `count` requests per `period` seconds for each key (default the client IP), the period starting at the first request. Beyond that the URL answers 429 with Retry-After, the request is not stored and no further actions run.',
   parameters: z.object({
     period: integer({ min: 1, max: 86_400 * 31 }).describe('Window length in seconds'),
     count: integer({ min: 0 }).describe('Requests allowed per window'),
@@ -15,13 +15,13 @@ export const rateLimit = defineAction({
   async execute({ params, request, token, action, response, services, dontSave, stop, log }) {
     const periodMs = params.period * 1000;
     const now = services.clock.now();
-    // Fixed windows aligned to the epoch: every process on the store computes the same one.
-    const windowStart = Math.floor(now / periodMs) * periodMs;
     const who = params.key?.trim() || request.ip;
     const key = `rate_limit:${token.uuid}:${action.uuid}:${createHash('sha256').update(who).digest('base64url')}`;
-    const n = await services.counters.hit(key, windowStart, periodMs);
+    // The window opens at the key's first request (shared by every process on the store): with
+    // windows aligned to the epoch, two requests either side of a boundary were both allowed.
+    const { count: n, openedAt } = await services.counters.hitWindow(key, now, periodMs);
     if (n <= params.count) return log(`Request ${n} of ${params.count} in this ${params.period} s window`);
-    const retryAfter = Math.max(1, Math.ceil((windowStart + periodMs - now) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((openedAt + periodMs - now) / 1000));
     response.status = 429;
     response.content = 'Too Many Requests';
     response.contentType = 'text/plain';

@@ -47,11 +47,26 @@ describe('rate_limit', () => {
     expect((await hit('1.1.1.1')).output).toEqual(['Request 1 of 2 in this 60 s window']);
     expect((await hit('1.1.1.1')).response.status).toBe(200);
     const third = await hit('1.1.1.1');
-    expect(third.response).toMatchObject({ status: 429, headers: { 'Retry-After': '50' } });
+    expect(third.response).toMatchObject({ status: 429, headers: { 'Retry-After': '60' } });
     expect(third).toMatchObject({ stopped: true, dontSave: true });
     expect((await hit('2.2.2.2')).response.status).toBe(200);
-    clock.advance(60_000);
+    clock.advance(10_000);
+    expect((await hit('1.1.1.1')).response).toMatchObject({ status: 429, headers: { 'Retry-After': '50' } });
+    clock.advance(50_000);
     expect((await hit('1.1.1.1')).response.status).toBe(200);
+  });
+
+  it('the period starts at the first request: two requests either side of a minute boundary share it', async () => {
+    const clock = fakeClock(Date.UTC(2024, 0, 1, 0, 0, 59, 999));
+    const counters = memoryCounters();
+    const hit = () => runAction(rateLimit, { period: 60, count: 1 }, { request: { ip: '1.1.1.1' }, services: { clock, counters } });
+    expect((await hit()).response.status).toBe(200);
+    clock.advance(2);
+    expect((await hit()).response).toMatchObject({ status: 429, headers: { 'Retry-After': '60' } });
+    clock.advance(59_997);
+    expect((await hit()).response.status).toBe(429);
+    clock.advance(1);
+    expect((await hit()).response.status).toBe(200);
   });
 
   it('counts per key when one is given', async () => {
@@ -64,7 +79,7 @@ describe('rate_limit', () => {
   });
 
   it('a counter store that fails is an action error, not a refusal', async () => {
-    const r = await runAction(rateLimit, { period: 60, count: 1 }, { services: { counters: { hit: () => Promise.reject(new Error('store down')) } } });
+    const r = await runAction(rateLimit, { period: 60, count: 1 }, { services: { counters: { hit: () => Promise.reject(new Error('store down')), hitWindow: () => Promise.reject(new Error('store down')) } } });
     expect(r.errors).toEqual(['store down']);
     expect(r.response.status).toBe(200);
   });
