@@ -104,11 +104,21 @@ export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode
 export interface FilterPlans {
   indexed: FilterPlan;
   plain: FilterPlan;
+  /**
+   * When an indexed term drives the search (textDriver): its trigram MATCH and the filter over the
+   * candidates' rows, for a walk in the index's rowid order (a deletion's: walkDriven).
+   */
+  driven: { match: string; rows: RowFilterPlan } | null;
 }
 
 export function planFilters(tokenId: string, f: RequestFilter): FilterPlans {
   const now = f.now ?? Date.now();
-  return { indexed: planFilter(tokenId, { ...f, now }), plain: planFilter(tokenId, { ...f, now }, undefined, false) };
+  const driver = f.query ? textDriver(f.query, now) : null;
+  return {
+    indexed: planFilter(tokenId, { ...f, now }),
+    plain: planFilter(tokenId, { ...f, now }, undefined, false),
+    driven: driver ? { match: driver.match, rows: planRowFilter(tokenId, { ...f, now }) } : null,
+  };
 }
 
 /** The plan for the token as `db` sees it now: through its search index once it has a filled one. */
@@ -124,7 +134,7 @@ export const fromFor = (w: { keys: KeyTable; needsRow: boolean }): string => (w.
  * both), a deleted one has no row, and the columns keyed are never updated; skipping that second
  * random read per candidate halves a sparse term's count at a million requests.
  */
-const DRIVEN = 'request_text CROSS JOIN requests r ON r.seq = request_text.rowid';
+export const DRIVEN = 'request_text CROSS JOIN requests r ON r.seq = request_text.rowid';
 
 /** A token's requests under a filter, as SQL over `requests r` alone (no token index). */
 export interface RowFilterPlan {

@@ -90,6 +90,42 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     await store.close();
   });
 
+  it('a bulk delete by a full-text term (walked through the trigram index) deletes what the same delete on an unindexed twin does', async () => {
+    const file = tmp();
+    const store = createSqliteStore(file, { writer, searchIndexAbove: 100 });
+    // `other` is indexed too, with the same texts: its entries are candidates of every walk.
+    const [big, twin, other] = [sampleToken({ request_limit: 10_000 }), sampleToken({ request_limit: 100 }), sampleToken({ request_limit: 10_000 })];
+    for (const t of [big, twin, other]) await store.tokens.create(t);
+    const rows = 100;
+    const fill = async (t: typeof big, n: number, limit: number) => {
+      for (let i = 0; i < n; i += 250) await Promise.all(Array.from({ length: Math.min(250, n - i) }, (_, j) => store.requests.insert(request(t.uuid, i + j), limit)));
+    };
+    // 4,500 rows, 3,600 of them paid: the walk resumes past its first batch (2,000 matches).
+    await fill(big, 4_500, 10_000);
+    await fill(twin, rows, 100);
+    await fill(other, rows, 10_000);
+    await store.writer.sync();
+    expect(searchIndexed(store.db, big.uuid)).toBe(true);
+    expect(searchIndexed(store.db, twin.uuid)).toBe(false);
+    const bodies = async (tk: string) => (await store.requests.list(tk, { sorting: 'oldest', page: 1, perPage: 10_000, now: 0 })).items.map((r) => r.body.toString());
+    const otherBefore = await bodies(other.uuid);
+    expect(await store.requests.deleteMany(big.uuid, { query: parseQuery('paid') })).toBe(3_600);
+    expect(await store.requests.deleteMany(twin.uuid, { query: parseQuery('paid') })).toBe(80);
+    expect((await bodies(big.uuid)).every((b) => b.includes('payment failed'))).toBe(true);
+    expect(textOf(store.db, big.uuid)).toBe(900);
+    // The same deletions on the first 100 of big's rows and on the unindexed twin leave the same.
+    for (const q of ['headers.user-agent:curl/1*', '"payment failed" AND method:PUT', 'content:failed AND NOT method:PUT']) {
+      const a = await store.requests.deleteMany(twin.uuid, { query: parseQuery(q), now: 0 });
+      const b = await store.requests.deleteMany(big.uuid, { query: parseQuery(q), now: 0 });
+      expect(a, q).toBeGreaterThan(0);
+      expect((await bodies(big.uuid)).filter((body) => Number(body.split(' ')[1]) < rows), q).toEqual(await bodies(twin.uuid));
+      expect(b, q).toBeGreaterThanOrEqual(a);
+    }
+    expect(await bodies(other.uuid)).toEqual(otherBefore);
+    expect(count(store.db, 'SELECT request_count FROM tokens WHERE uuid = ?', big.uuid)).toBe((await store.requests.list(big.uuid, { sorting: 'oldest', page: 1, perPage: 1, now: 0 })).total);
+    await store.close();
+  });
+
   it('fills a token raised above the setting in the background, searching it the same way meanwhile', async () => {
     const file = tmp();
     const store = createSqliteStore(file, { writer, searchIndexAbove: 10_000 });
