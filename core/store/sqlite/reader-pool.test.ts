@@ -2,7 +2,8 @@
 // keep answering while a search reads 100,000 rows and a 100,000-row delete runs. The real service
 // on port 0 over a file database, seeded through the store's connection (big transactions).
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { ADMIN_KEY, startTestServer, type TestServer } from '../../../test/helpe
 import { parseQuery } from '../query/index.js';
 import { createSqliteStore } from './index.js';
 import { readerPool } from './reader-pool.js';
+import { schedPolicy, SCHED_IDLE } from './threads.js';
 import { planFilters, planList } from './request-reads.js';
 
 const ROWS = 100_000;
@@ -141,6 +143,17 @@ function threadNiceness(): number[] {
   });
 }
 
+/** How many threads of this process are in the idle scheduling class. */
+const idleThreads = (): number => readdirSync('/proc/self/task').filter((tid) => schedPolicy(Number(tid)) === SCHED_IDLE).length;
+const hasChrt = (() => {
+  try {
+    execFileSync('chrt', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 describe.skipIf(process.platform !== 'linux')('reader thread priority (Linux: per-thread niceness)', () => {
   it('runs the reader threads at niceness 19 by default, or as configured, and leaves the event loop as it was', async () => {
     const d = mkdtempSync(join(tmpdir(), 'reader-pool-nice-'));
@@ -152,6 +165,27 @@ describe.skipIf(process.platform !== 'linux')('reader thread priority (Linux: pe
         expect(threadNiceness().filter((n) => n === want).length).toBe(before + 1);
         await store.close();
       }
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasChrt)('puts the reader threads at niceness 19 in the idle class, the deleting thread and the event loop not (needs chrt, util-linux)', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'reader-pool-idle-'));
+    try {
+      const idleBefore = idleThreads();
+      expect(schedPolicy(Number(readlinkSync('/proc/thread-self').split('/').pop()))).not.toBe(SCHED_IDLE);
+      const store = createSqliteStore(join(d, 'idle.sqlite'), { writer: 'in-thread' });
+      await store.requests.list(randomUUID(), { sorting: 'oldest', page: 1, perPage: 1 });
+      expect(idleThreads()).toBe(idleBefore + 1);
+      // The deleting thread holds the write lock a chunk at a time: it keeps the normal class.
+      await store.requests.deleteMany(randomUUID(), {});
+      expect(idleThreads()).toBe(idleBefore + 1);
+      await store.close();
+      const niced = createSqliteStore(join(d, 'niced.sqlite'), { writer: 'in-thread', readerNice: 10 });
+      await niced.requests.list(randomUUID(), { sorting: 'oldest', page: 1, perPage: 1 });
+      expect(idleThreads()).toBe(idleBefore);
+      await niced.close();
     } finally {
       rmSync(d, { recursive: true, force: true });
     }

@@ -8,13 +8,14 @@ import { deleteMatching, pauseAfter, deleteTokenRequests, type ChunkPause } from
 import { readList, readWalk } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
 import { commitWatch, giveWay, loopBusy, MAX_READ_WAIT_MS, READ_SHARE_WHILE_BUSY } from './capture-activity.js';
-import { nice } from './threads.js';
+import { idleClass, IDLE_NICE, nice } from './threads.js';
 
 const data = workerData as ReaderData;
 const port = parentPort!;
 
-// Searches and deletions give way to the event loop (threads.ts says why).
-nice(data.nice);
+// Searches and deletions give way to the event loop (threads.ts says why); at the lowest
+// priority, lists and searches also take the idle class, which the event loop preempts at once.
+if (nice(data.nice) === IDLE_NICE) idleClass();
 
 const reader = new Database(data.file, { readonly: true, fileMustExist: true });
 reader.pragma('busy_timeout = 5000');
