@@ -1,4 +1,5 @@
-// Fixed-window rate-limit counters shared by every process on the database.
+// Rate-limit counters shared by every process on the database: epoch-aligned windows (hit) and
+// windows opened by a key's first hit (hitWindow, the Rate Limit action's).
 // Documents expire through the TTL index on `expires_at` (the TTL monitor runs about once a minute)
 // and through `sweep` (the clean-up job), so servers without a TTL monitor do not keep them forever.
 import type { CounterRepo, CounterWindow, Millis } from '../types.js';

@@ -106,7 +106,7 @@ export interface FilterPlans {
   plain: FilterPlan;
   /**
    * When an indexed term drives the search (textDriver): its trigram MATCH and the filter over the
-   * candidates' rows, for a walk in the index's rowid order (a deletion's: walkDriven).
+   * candidates' rows, for a walk in the index's rowid order (a deletion's: chunks.ts, matchReader).
    */
   driven: { match: string; rows: RowFilterPlan } | null;
 }
