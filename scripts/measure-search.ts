@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseQuery } from '../core/store/query/index.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
+import type { RequestWalkPage } from '../core/store/types.js';
 import { CORPUS_SIZE, corpusEntry, TIMED_QUERIES } from '../bench/search-corpus.js';
 
 const total = Number(process.argv[2] ?? 1_000_000);
@@ -123,6 +124,24 @@ for (const [name, q, o] of forms) {
     capped = page.totalCapped ?? false;
   }
   console.log(`${name.padEnd(26)} ${(q ?? '').padEnd(52)} median ${median(times).toFixed(1).padStart(7)} ms  min ${Math.min(...times).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  total ${total}${capped ? ' (capped)' : ''}`);
+}
+
+// WALK=<steps>: export walks (listAfter, 1,000 requests a step, as exports read), median step of the first <steps>.
+const walkSteps = Number(process.env.WALK ?? 0);
+for (const q of walkSteps ? ['status', 'foxtrot', 'ord-12345', '"status refunded"', 'method:PUT AND customer1*'] : []) {
+  for (const sorting of ['oldest', 'newest'] as const) {
+    const times: number[] = [];
+    let rows = 0;
+    let after: string | null = null;
+    do {
+      const s = performance.now();
+      const step: RequestWalkPage = await store.requests.listAfter(token, { query: parseQuery(q), now: Date.now(), sorting, perPage: 1_000, after });
+      times.push(performance.now() - s);
+      rows += step.items.length;
+      after = step.next;
+    } while (after && times.length < walkSteps);
+    console.log(`walk ${q.padEnd(28)} ${sorting.padEnd(6)} median step ${median(times).toFixed(1).padStart(7)} ms  max ${Math.max(...times).toFixed(1)}  ${times.length} steps, ${rows} rows`);
+  }
 }
 
 if (reuse || process.env.KEEP) { console.log(`kept ${file} token ${token}`); await store.close(); process.exit(0); }

@@ -14,6 +14,8 @@ import { createSqliteStore } from './index.js';
 import { migrate } from './migrations.js';
 import { migrateUpTo } from './test/migrate-up-to.js';
 import { searchIndexed } from './search-tokens.js';
+import { planWalk, readWalk, WALK_BLOCK } from './request-reads.js';
+import type { RequestWalkOptions, RequestWalkPage } from '../types.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-search-tokens-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -123,6 +125,55 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     }
     expect(await bodies(other.uuid)).toEqual(otherBefore);
     expect(count(store.db, 'SELECT request_count FROM tokens WHERE uuid = ?', big.uuid)).toBe((await store.requests.list(big.uuid, { sorting: 'oldest', page: 1, perPage: 1, now: 0 })).total);
+    await store.close();
+  });
+
+  it('an export walk by a full-text term (its candidates all at once, or block by block of the token index) yields what the same walk on an unindexed twin does', async () => {
+    const store = createSqliteStore(tmp(), { writer, searchIndexAbove: 10_000 });
+    // `other` is indexed too, its rows between big's: its entries are candidates in every block's range.
+    const [big, twin, other] = [sampleToken({ request_limit: 20_000 }), sampleToken({ request_limit: 10_000 }), sampleToken({ request_limit: 20_000 })];
+    for (const t of [big, twin, other]) await store.tokens.create(t);
+    // Every seventh row comes with an older time (as imported ones do): sorting and seq orders differ.
+    const row = (tk: string, i: number) => ({ ...request(tk, i), ...(i % 7 ? {} : { sorting: 500_000 + i }) });
+    // 9,000 rows: a walk past the first block (WALK_BLOCK) and into the next.
+    const rows = 9_000;
+    for (let i = 0; i < rows; i += 250) {
+      const n = Math.min(250, rows - i);
+      await Promise.all(
+        Array.from({ length: n }, (_, j) => [
+          store.requests.insert(row(big.uuid, i + j), 20_000),
+          store.requests.insert(row(twin.uuid, i + j), 10_000),
+          ...(j % 9 ? [] : [store.requests.insert(row(other.uuid, i + j), 20_000)]),
+        ]).flat(),
+      );
+    }
+    await store.writer.sync();
+    expect(rows).toBeGreaterThan(WALK_BLOCK);
+    expect([searchIndexed(store.db, big.uuid), searchIndexed(store.db, twin.uuid)]).toEqual([true, false]);
+    // Through the store (a reader thread), and on its connection with the bound for collecting every
+    // candidate at 0, so that even these few go block by block.
+    const steps = {
+      store: (tk: string, opts: RequestWalkOptions) => store.requests.listAfter(tk, opts),
+      blocks: async (tk: string, opts: RequestWalkOptions) => readWalk(store.db, { ...planWalk(tk, opts), setBelow: 0 }),
+    };
+    const walk = async (tk: string, query: string, sorting: 'oldest' | 'newest', how: keyof typeof steps = 'store') => {
+      const bodies: string[] = [];
+      let after: string | null = null;
+      do {
+        const step: RequestWalkPage = await steps[how](tk, { query: parseQuery(query), now: 0, sorting, perPage: 1_000, after });
+        bodies.push(...step.items.map((r) => r.body.toString()));
+        after = step.next;
+      } while (after);
+      return bodies;
+    };
+    for (const q of ['paid', '"payment failed"', 'content:failed AND NOT method:PUT', 'headers.user-agent:curl/1*', 'paid OR "payment failed"', 'order AND method:PUT']) {
+      for (const sorting of ['oldest', 'newest'] as const) {
+        const a = await walk(twin.uuid, q, sorting);
+        expect(a.length, `${q} ${sorting}`).toBeGreaterThan(0);
+        expect(await walk(big.uuid, q, sorting), `${q} ${sorting}`).toEqual(a);
+        expect(await walk(big.uuid, q, sorting, 'blocks'), `${q} ${sorting} block by block`).toEqual(a);
+      }
+    }
     await store.close();
   });
 
