@@ -3,7 +3,7 @@
 // catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts ("rest":
 // the wall time outside them, mostly the COMMIT).
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
-// REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one).
+// REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one); FOREIGN below.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,14 @@ const schedule = catchUpSchedule(timed, { waits: false, chunked: process.env.WHO
 schedule.now(true); // whatever an earlier run left pending, not timed
 log.length = 0;
 
+// FOREIGN=<n>: another connection commits n times a second meanwhile (as a bulk deletion's chunks
+// do), each commit emptying this connection's page cache.
+const foreignRate = Number(process.env.FOREIGN ?? 0);
+const foreign = foreignRate ? createSqliteStore(file, { writer: 'in-thread' }) : null;
+foreign?.db.exec('CREATE TABLE IF NOT EXISTS measure_foreign (n INTEGER)');
+const foreignCommit = foreign?.db.prepare('INSERT INTO measure_foreign VALUES (1)');
+const foreignTimer = foreign ? setInterval(() => foreignCommit!.run(), 1000 / foreignRate) : null;
+
 // Steady captures: every ms, the captures due since the start, one commit per event-loop turn.
 const commits: number[] = [];
 const loopGaps: number[] = [];
@@ -104,6 +112,8 @@ await new Promise<void>((done) => {
   };
   tick();
 });
+if (foreignTimer) clearInterval(foreignTimer);
+await foreign?.close();
 const pendingLeft = store.db.prepare('SELECT count(*) FROM requests WHERE seq > (SELECT seq FROM request_watermark)').pluck().get();
 const caughtDuring = log.reduce((a, l) => a + l.rows, 0);
 schedule.now(true);

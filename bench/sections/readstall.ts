@@ -39,6 +39,8 @@ const SMALL_LIMIT = 10_000;
  * window cut before the delete ended would leave its tail to the next round's window alone.
  */
 const MAX_EXTRA_MS = 300_000;
+/** How often a loaded window that outlasts its length logs its delete's progress. */
+const PROGRESS_EVERY_MS = 30_000;
 /**
  * The shortest alone window. The loaded windows last as long as their delete (100-165 s each at a
  * million rows): with alone windows of 5 s, the alone rate (the ratio's denominator) was the noisy
@@ -170,8 +172,14 @@ export const readstallSection: Section = {
       const windowStart = performance.now();
       const windows = await watched(seen.loaded, async () => {
         const ws = [await load({ ...capture, seconds: windowS, serverPid: pid })];
+        let reported = performance.now();
         while (deleteResult === null && performance.now() - windowStart < windowS * 1000 + MAX_EXTRA_MS) {
           ws.push(await load({ ...capture, seconds: 1, serverPid: pid }));
+          // A long delete's progress (its chunks take the token's counter down as they go).
+          if (performance.now() - reported >= PROGRESS_EVERY_MS) {
+            reported = performance.now();
+            ctx.log(`readstall: round ${round + 1}: ${fmt.int(before - (await svc.storedCount(fixture.token)))} deleted after ${Math.round((reported - windowStart) / 1000)} s`);
+          }
         }
         return ws;
       });
