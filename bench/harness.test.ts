@@ -17,7 +17,7 @@ describe('bench harness: paired windows merged into one measurement', () => {
     });
     const b = window({
       completed: 3000, answered2xx: 2990, non2xx: 10, durationS: 2, statusCodes: { 200: 2990, 500: 10 }, latencyMs: { p50: 3, p90: 4, p99: 6, p99_9: 30, avg: 3, max: 40 },
-      serverCpuUsPerRequest: 20, serverCpuBusy: 0.3, serverThreads: [{ tid: 1, usPerRequest: 10, busy: 0.1 }, { tid: 2, usPerRequest: 5, busy: 0.05 }], loadgenCpuUsPerRequest: 20,
+      serverCpuUsPerRequest: 20, serverCpuBusy: 0.3, serverThreads: [{ tid: 1, usPerRequest: 10, busy: 0.1 }, { tid: 2, usPerRequest: 5, busy: 0.05, diskReadMBps: 3 }], loadgenCpuUsPerRequest: 20,
     });
     const m = mergeMeasurements([a, b]);
     expect(m.completed).toBe(4000);
@@ -34,7 +34,8 @@ describe('bench harness: paired windows merged into one measurement', () => {
     expect(m.serverCpuBusy).toBeCloseTo(0.25);
     expect(m.serverThreads).toEqual([
       { tid: 1, usPerRequest: 15, busy: 0.125 },
-      { tid: 2, usPerRequest: 3.75, busy: 0.025 },
+      // Its disk reads over both windows' time (it read 3 MB/s in the second only).
+      { tid: 2, usPerRequest: 3.75, busy: 0.025, diskReadMBps: 1.5 },
     ]);
     expect(m.loadgenCpuUsPerRequest).toBe(17.5);
     expect(m.loadavg1m).toBe(1.5);

@@ -330,7 +330,7 @@ export interface Measurement {
    * The same per thread of the server that used more than 1% of a core, busiest first (the event
    * loop, the capture writer...): where the time goes, and whether a thread waits on another.
    */
-  serverThreads: Array<{ tid: number; usPerRequest: number; busy: number }> | null;
+  serverThreads: Array<{ tid: number; usPerRequest: number; busy: number; diskReadMBps?: number }> | null;
   /** The load generator's own CPU time per completed request, in µs (this process). */
   loadgenCpuUsPerRequest: number;
   /** 1-minute load average when the run started: context for noisy numbers. */
@@ -393,13 +393,22 @@ export function processCpuMs(pid: number): number | null {
   return statCpuMs(`/proc/${pid}/stat`);
 }
 
-/** CPU milliseconds of each thread of a process, by thread id; null where unavailable. */
-function threadCpuMs(pid: number): Map<number, number> | null {
+/** Bytes a thread had read from the disk (not the OS cache), from /proc/<pid>/task/<tid>/io; 0 where unreadable. */
+function readBytes(file: string): number {
   try {
-    const out = new Map<number, number>();
+    return Number(/^read_bytes: (\d+)$/m.exec(fs.readFileSync(file, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds and bytes read from the disk of each thread of a process, by thread id; null where unavailable. */
+function threadCpuMs(pid: number): Map<number, { ms: number; read: number }> | null {
+  try {
+    const out = new Map<number, { ms: number; read: number }>();
     for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
       const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
-      if (ms !== null) out.set(Number(tid), ms);
+      if (ms !== null) out.set(Number(tid), { ms, read: readBytes(`/proc/${pid}/task/${tid}/io`) });
     }
     return out;
   } catch {
@@ -443,10 +452,13 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
   let serverThreads: Measurement['serverThreads'] = null;
   if (threads0 && threads1 && completed > 0) {
     serverThreads = [...threads1]
-      .map(([tid, ms]) => ({ tid, ms: ms - (threads0.get(tid) ?? ms) }))
+      .map(([tid, t1]) => {
+        const t0 = threads0.get(tid) ?? t1;
+        return { tid, ms: t1.ms - t0.ms, read: t1.read - t0.read };
+      })
       .filter((t) => t.ms / wallMs > 0.01)
       .sort((a, b) => b.ms - a.ms)
-      .map((t) => ({ tid: t.tid, usPerRequest: (t.ms * 1000) / completed, busy: t.ms / wallMs }));
+      .map((t) => ({ tid: t.tid, usPerRequest: (t.ms * 1000) / completed, busy: t.ms / wallMs, ...(t.read > 0 ? { diskReadMBps: t.read / 1e3 / wallMs } : {}) }));
   }
   return withLatencyBins({
     rps: r.duration > 0 ? completed / r.duration : 0,
@@ -486,17 +498,23 @@ export function mergeMeasurements(ms: Measurement[]): Measurement {
   const withCpu = ms.every((m) => m.serverCpuUsPerRequest !== null && m.serverCpuBusy !== null);
   let serverThreads: Measurement['serverThreads'] = null;
   if (ms.every((m) => m.serverThreads)) {
-    const tids = new Map<number, { us: number; busy: number }>();
+    const tids = new Map<number, { us: number; busy: number; mb: number }>();
     for (const m of ms) {
       for (const t of m.serverThreads!) {
-        const e = tids.get(t.tid) ?? { us: 0, busy: 0 };
+        const e = tids.get(t.tid) ?? { us: 0, busy: 0, mb: 0 };
         e.us += t.usPerRequest * m.completed;
         e.busy += t.busy * m.durationS;
+        e.mb += (t.diskReadMBps ?? 0) * m.durationS;
         tids.set(t.tid, e);
       }
     }
     serverThreads = [...tids]
-      .map(([tid, e]) => ({ tid, usPerRequest: completed > 0 ? e.us / completed : 0, busy: durationS > 0 ? e.busy / durationS : 0 }))
+      .map(([tid, e]) => ({
+        tid,
+        usPerRequest: completed > 0 ? e.us / completed : 0,
+        busy: durationS > 0 ? e.busy / durationS : 0,
+        ...(e.mb > 0 && durationS > 0 ? { diskReadMBps: e.mb / durationS } : {}),
+      }))
       .filter((t) => t.busy > 0.01)
       .sort((a, b) => b.usPerRequest - a.usPerRequest);
   }

@@ -195,7 +195,8 @@ export const readstallSection: Section = {
       if (what.delete && before - after < fixture.rows * 0.045) runErrors.push(`readstall: DELETE ?query=${deleteQuery(slice)} removed ${before - after} requests, about ${Math.round(fixture.rows * 0.09)} expected`);
       ctx.log(`readstall: round ${round + 1}: alone ${fmt.int(alone.at(-1)!.rps)} req/s p99 ${fmt.ms(alone.at(-1)!.latencyMs.p99)}; loaded ${fmt.int(loaded.at(-1)!.rps)} req/s p99 ${fmt.ms(loaded.at(-1)!.latencyMs.p99)}; deleted ${before - after} in ${Math.round(d.ms)} ms`);
       // Where the server's time went, per thread (busy share of a core): alone, then the first loaded window.
-      const threads = (m: Measurement) => (m.serverThreads ?? []).map((t) => `${t.tid}:${t.busy.toFixed(2)}`).join(' ');
+      // With what each read from the disk, past the OS cache (a million requests' file may not fit it).
+      const threads = (m: Measurement) => (m.serverThreads ?? []).map((t) => `${t.tid}:${t.busy.toFixed(2)}${t.diskReadMBps ? ` (${t.diskReadMBps.toFixed(1)} MB/s read)` : ''}`).join(' ');
       // The same round's catch-ups, alone and loaded: after the first delete, the alone windows' catch-ups cost more a row.
       const held = (k: 'alone' | 'loaded', m: Measurement) => describeHistogram(seen[k].at(-1)![CATCH_UPS]!, m.durationS, SLOW_CATCH_UP_S);
       ctx.log(`readstall: round ${round + 1}: catch-ups alone ${held('alone', alone.at(-1)!)}; loaded ${held('loaded', loaded.at(-1)!)}`);
