@@ -3,7 +3,8 @@
 // catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts ("rest":
 // the wall time outside them, mostly the COMMIT).
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
-// REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one); FOREIGN below.
+// REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one); LIMIT=<n> the small
+// tokens' request_limit (500); FOREIGN and PERIODS below.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ const seedRows = Number(process.argv[2] ?? 200_000);
 const seconds = Number(process.argv[3] ?? 20);
 const rate = Number(process.argv[4] ?? 8_000);
 const TOKENS = 32;
-const LIMIT = 500;
+const LIMIT = Number(process.env.LIMIT ?? 500);
 const dir = mkdtempSync(join(tmpdir(), 'measure-catchup-'));
 const file = process.env.REUSE ?? join(dir, 'capture.sqlite');
 
@@ -50,7 +51,7 @@ const tokens = Array.from({ length: TOKENS }, () => sampleToken({ request_limit:
 for (const t of tokens) await store.tokens.create(t);
 const writer = createBatchWriter(store.db);
 
-const log: Array<CatchUpParts & { wall: number }> = [];
+const log: Array<CatchUpParts & { wall: number; at?: number }> = [];
 const timed = {
   ...writer,
   lastCatchUp: writer.lastCatchUp,
@@ -70,7 +71,7 @@ const timed = {
   catchUp(wait?: boolean, maxRows?: number) {
     const t = performance.now();
     const n = writer.catchUp(wait, maxRows);
-    if (n) log.push({ ...writer.lastCatchUp, wall: performance.now() - t });
+    if (n) log.push({ ...writer.lastCatchUp, wall: performance.now() - t, at: t });
     return n;
   },
 };
@@ -131,6 +132,14 @@ for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'fill', 'trims'] as con
 row('rest', log.map((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims));
 row('commit', commits);
 row('loopgap', loopGaps);
+// PERIODS=<s>: the catch-ups' cost a row over each period of the run, to see it change as the tokens fill and trim.
+const period = Number(process.env.PERIODS ?? 0) * 1000;
+for (let from = start; period && from < start + seconds * 1000; from += period) {
+  const ls = log.filter((l) => l.at! >= from && l.at! < from + period);
+  const rows = ls.reduce((a, l) => a + l.rows, 0);
+  const per = (f: (l: (typeof ls)[number]) => number) => (rows ? ((ls.reduce((a, l) => a + f(l), 0) * 1000) / rows).toFixed(1) : '-');
+  console.log(`${((from - start) / 1000).toFixed(0).padStart(4)} s: ${ls.length} catch-ups, ${rows} rows; us a row: wall ${per((l) => l.wall)} keys ${per((l) => l.keys)} trims ${per((l) => l.trims)} rest ${per((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims)}`);
+}
 console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));
 await store.close();
 if (!process.env.REUSE && !process.env.KEEP) rmSync(dir, { recursive: true, force: true });
