@@ -51,7 +51,7 @@ const tokens = Array.from({ length: TOKENS }, () => sampleToken({ request_limit:
 for (const t of tokens) await store.tokens.create(t);
 const writer = createBatchWriter(store.db);
 
-const log: Array<CatchUpParts & { wall: number; at?: number }> = [];
+const log: Array<CatchUpParts & { wall: number; at: number }> = [];
 const timed = {
   ...writer,
   lastCatchUp: writer.lastCatchUp,
@@ -135,7 +135,7 @@ row('loopgap', loopGaps);
 // PERIODS=<s>: the catch-ups' cost a row over each period of the run, to see it change as the tokens fill and trim.
 const period = Number(process.env.PERIODS ?? 0) * 1000;
 for (let from = start; period && from < start + seconds * 1000; from += period) {
-  const ls = log.filter((l) => l.at! >= from && l.at! < from + period);
+  const ls = log.filter((l) => l.at >= from && l.at < from + period);
   const rows = ls.reduce((a, l) => a + l.rows, 0);
   const per = (f: (l: (typeof ls)[number]) => number) => (rows ? ((ls.reduce((a, l) => a + f(l), 0) * 1000) / rows).toFixed(1) : '-');
   console.log(`${((from - start) / 1000).toFixed(0).padStart(4)} s: ${ls.length} catch-ups, ${rows} rows; us a row: wall ${per((l) => l.wall)} keys ${per((l) => l.keys)} trims ${per((l) => l.trims)} rest ${per((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims)}`);
