@@ -2,6 +2,12 @@
 // without it, startTestMongo() starts the wire-compatible emulator that .ci/run installs (JONGODB_BIN)
 // for one test file. Clean-up never relies on dropDatabase or listCollections, which the emulator
 // lacks: a test drops (or, where `drop` is missing too, empties) the collections it created.
+// The emulator does not isolate concurrent commands: findOneAndUpdate's update and its read of the
+// result can interleave with another connection's (two concurrent $inc's return the same count in
+// 15-90% of five-way races), where MongoDB applies each to a document atomically. So clients of an
+// emulator this helper starts use one connection (EMULATOR_OPTIONS), which runs a process's commands
+// one at a time; .ci/run's MONGODB_URI carries the same option. Across processes the emulator stays
+// non-atomic, and the multi-instance cases that need it skip, naming that.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -15,6 +21,9 @@ import { scheduleCollections } from '../../core/store/mongo/schedules.js';
 
 /** Where .ci/run installs the emulator when JONGODB_BIN is not set. */
 const DEFAULT_JONGODB_BIN = path.join(os.homedir(), '.cache/capture-ci/jongodb/node_modules/@jongodb/memory-server-bin-linux-x64-gnu/bin/jongodb');
+
+/** Query options for the emulator's URI (see the top of this file). */
+export const EMULATOR_OPTIONS = 'maxPoolSize=1';
 
 /** Why a test that needs MongoDB was skipped. */
 export const NO_MONGO = 'skip: needs a MongoDB server (set MONGODB_URI, or JONGODB_BIN to the wire-compatible server .ci/run installs)';
@@ -66,7 +75,7 @@ async function startJongodb(bin: string): Promise<TestMongo> {
       if (!m) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      resolve(m[1]);
+      resolve(`${m[1]}${m[1].includes('?') ? '&' : '?'}${EMULATOR_OPTIONS}`);
     });
   });
   return {
