@@ -81,8 +81,6 @@ export class WalWatch {
 export interface RssSample {
   when: string;
   mib: number;
-  /** Of which mapped file pages (RssFile): node's own binary and libraries, and with SQLITE_MMAP_MB the database file's. */
-  fileMib: number;
   /** Captures the big token held at the time. */
   stored: number;
 }
@@ -202,7 +200,7 @@ async function seedBigToken(ctx: BenchContext): Promise<BigToken> {
       rss,
       runErrors,
       sampleRss(when, n) {
-        const s = { when, mib: procMemMiB(service.proc.pid), fileMib: procMemMiB(service.proc.pid, 'RssFile'), stored: n };
+        const s = { when, mib: procMemMiB(service.proc.pid), stored: n };
         rss.push(s);
         return s;
       },

@@ -576,7 +576,7 @@ export async function quiet(pid: number, maxMs = 3000, idleMs = 100): Promise<nu
 }
 
 /** A line of /proc/<pid>/status in MiB (`VmRSS` resident now, `VmHWM` its peak); NaN without /proc. */
-export function procMemMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM' | 'RssFile' = 'VmRSS'): number {
+export function procMemMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
     const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) / 1024 : NaN;

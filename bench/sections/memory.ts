@@ -1,5 +1,4 @@
-// Issue 17: memory of the service (VmRSS of its process, /proc/<pid>/status; the big token's samples
-// also say how much of it is mapped file pages, RssFile). On a fresh service:
+// Issue 17: memory of the service (VmRSS of its process, /proc/<pid>/status). On a fresh service:
 // idle after start-up (goal < 120 MB), the peak (VmHWM) during 50 concurrent 10 MB uploads, and how
 // soon it is back under 200 MB (goal: within 60 s). On the big-token service: RSS while it holds
 // BENCH_SEARCH_ROWS requests, sampled after seeding and after the searches (goal < 200 MB), and the
@@ -99,7 +98,7 @@ export const memorySection: Section = {
       lines: [
         `fresh service: idle ${idle.toFixed(0)} MiB; peak ${peak.toFixed(0)} MiB during ${UPLOADS} concurrent ${UPLOAD_BYTES / 1e6} MB uploads; ` +
           `then ${thin(recovery).map(([s, m]) => `${m.toFixed(0)} MiB at ${s} s`).join(', ')}`,
-        `big token: ${fixture.rss.map((s) => `${s.mib.toFixed(0)} MiB ${s.when} (${fmt.int(s.stored)} stored; file pages ${s.fileMib.toFixed(0)} MiB)`).join('; ')}`,
+        `big token: ${fixture.rss.map((s) => `${s.mib.toFixed(0)} MiB ${s.when} (${fmt.int(s.stored)} stored)`).join('; ')}`,
         `WAL peak: ${Object.entries(fixture.wal.maxBytesByPhase).map(([p, b]) => `${p} ${(b / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
       ],
       runErrors,
