@@ -24,13 +24,6 @@ describe('configuration', () => {
     expect(() => loadConfig({ SQLITE_WRITER: 'thread' })).toThrowError(/SQLITE_WRITER/);
   });
 
-  it('maps no SQLite file unless SQLITE_MMAP_MB asks, up to the 2 GiB SQLite maps at most', () => {
-    expect(loadConfig({}).SQLITE_MMAP_MB).toBe(0);
-    expect(loadConfig({ SQLITE_MMAP_MB: '512' }).SQLITE_MMAP_MB).toBe(512);
-    expect(() => loadConfig({ SQLITE_MMAP_MB: '4096' })).toThrowError(/SQLITE_MMAP_MB/);
-    expect(() => loadConfig({ SQLITE_MMAP_MB: 'lots' })).toThrowError(/SQLITE_MMAP_MB/);
-  });
-
   it('reads lists and trims the base URL', () => {
     const c = loadConfig({ PLUGINS: 'a, b', TRUSTED_PROXIES: '10.0.0.1', BASE_URL: 'https://hooks.example.test/' });
     expect(c.PLUGINS).toEqual(['a', 'b']);

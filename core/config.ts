@@ -73,14 +73,6 @@ export const ConfigSchema = z.object({
    */
   SQLITE_READER_NICE: int(0, 19).optional(),
   /**
-   * MiB of the SQLite file mapped into memory for reads (SQLite's mmap_size) on the connections
-   * that read requests: the event loop's and the reader threads'. Searches that check many rows
-   * then read pages without a system call each (at a million requests, about twice as fast); the
-   * mapped pages are the OS's file cache, but count in the process's RSS. 0: read with pread.
-   * SQLite maps at most 2 GiB (SQLITE_MAX_MMAP_SIZE), hence the bound.
-   */
-  SQLITE_MMAP_MB: int(0, 2047).default(0),
-  /**
    * The highest `request_limit` a token may have (requests kept per token). The default is the
    * seed's cap; a self-hosted operator may allow up to 1,000,000 (disk and export time grow with it).
    */

@@ -47,8 +47,6 @@ export interface SqliteOptions {
   readerNice?: number;
   /** The WAL's bound in bytes (checkpointer.ts); default WAL_LIMIT_BYTES. */
   walLimitBytes?: number;
-  /** Bytes of the file mapped for reads by the connections that read requests (SQLITE_MMAP_MB); default 0. */
-  mmapBytes?: number;
   /** Large bodies in files (core/store/bodies); default: in the rows. */
   bodyFiles?: BodyFilesOptions;
   /** Tokens allowed more requests than this get a search index (SEARCH_INDEX_ABOVE, search-tokens.ts). */
@@ -90,8 +88,6 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   db.pragma('foreign_keys = ON');
   const walLimitBytes = opts.walLimitBytes ?? WAL_LIMIT_BYTES;
   db.pragma(`journal_size_limit = ${walLimitBytes}`);
-  const mmapBytes = Math.max(0, Math.floor(opts.mmapBytes ?? 0));
-  if (mmapBytes) db.pragma(`mmap_size = ${mmapBytes}`);
   migrate(db);
   // Before the writer starts: its first catch-up fills the tokens listed here.
   setSearchIndexAbove(db, opts.searchIndexAbove ?? DEFAULT_SEARCH_INDEX_ABOVE);
@@ -111,7 +107,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   // cannot see a ':memory:' database, which keeps them in-thread).
   // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
   const gate = walGate();
-  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, mmapBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity }), gate) : inThreadReads(db);
+  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity }), gate) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
   // How busy the event loop is, for the reader and deleting threads to give way to (capture-activity.ts).
   const stopLoopWatch = onFile ? watchLoop(activity) : () => {};

@@ -192,60 +192,6 @@ describe.skipIf(process.platform !== 'linux')('reader thread priority (Linux: pe
   });
 });
 
-/** How many mappings of `file` this process holds (/proc/self/maps: one per connection that mapped it). */
-const mappingsOf = (file: string): number => readFileSync('/proc/self/maps', 'utf8').split('\n').filter((l) => l.endsWith(` ${file}`)).length;
-
-describe.skipIf(process.platform !== 'linux')('mapped reads (SQLITE_MMAP_MB; Linux: /proc/self/maps)', () => {
-  it('maps the file on the event loop\'s connection and the reader and deleting threads\', answering as without', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'reader-pool-mmap-'));
-    try {
-      const answers: unknown[] = [];
-      for (const mmapBytes of [0, 64 * 2 ** 20]) {
-        const f = join(d, `m${mmapBytes}.sqlite`);
-        const store = createSqliteStore(f, { writer: 'in-thread', mmapBytes });
-        expect(store.db.pragma('mmap_size', { simple: true })).toBe(mmapBytes);
-        const token = randomUUID();
-        const now = Date.now();
-        await store.tokens.create({
-          uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
-          premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
-          default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
-          created_at: now, updated_at: now, expires_at: null, team_id: null,
-        });
-        for (let i = 0; i < 300; i++) {
-          void store.requests.insert({
-            uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: i % 3 ? 'POST' : 'GET', user_agent: 'a', url: 'http://h/',
-            content_type: 'text/plain', body: Buffer.from(bodyOf(i)), size: 2, query: null, headers: {}, form: null, files: [], custom_action_output: [],
-            custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
-          }, 10_000);
-        }
-        await store.writer.sync();
-        // Pages still in the WAL are read from it, not through the mapping: the threads' reads go to the file.
-        store.db.pragma('wal_checkpoint(TRUNCATE)');
-        const page = await store.requests.list(token, { sorting: 'newest', page: 2, perPage: 5, query: parseQuery('method:POST AND paid') });
-        const deleted = await store.requests.deleteMany(token, { query: parseQuery('method:GET') });
-        const left = await store.requests.list(token, { sorting: 'oldest', page: 1, perPage: 3 });
-        // The event loop's connection, the reader thread's, and the deleting thread's two (it reads on one, deletes on the other).
-        expect(mappingsOf(f)).toBe(mmapBytes ? 4 : 0);
-        answers.push({ total: page.total, bodies: page.items.map((r) => String(r.body)), deleted, left: left.items.map((r) => String(r.body)), count: left.total });
-        await store.close();
-        expect(mappingsOf(f)).toBe(0);
-      }
-      expect(answers[1]).toEqual(answers[0]);
-      // The service passes SQLITE_MMAP_MB on: its connection maps the file from the start (migrations read it).
-      for (const mib of ['0', '16']) {
-        const dataDir = join(d, `service-${mib}`);
-        const service = await startTestServer({ DATA_DIR: dataDir, SQLITE_MMAP_MB: mib });
-        expect(mappingsOf(join(dataDir, 'capture.sqlite'))).toBe(mib === '0' ? 0 : 1);
-        await service.close();
-      }
-      expect(answers[0]).toMatchObject({ total: 200, bodies: [bodyOf(292), bodyOf(290), bodyOf(289), bodyOf(287), bodyOf(286)], deleted: 100, left: [bodyOf(1), bodyOf(2), bodyOf(4)], count: 200 });
-    } finally {
-      rmSync(d, { recursive: true, force: true });
-    }
-  });
-});
-
 describe('reader pool', () => {
   it('starts no thread until asked, and stops a deletion after its chunk when closed', async () => {
     const d = mkdtempSync(join(tmpdir(), 'reader-pool-close-'));

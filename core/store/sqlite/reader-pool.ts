@@ -67,7 +67,7 @@ interface Queued {
  * running one job at a time; jobs wait in order for a free thread. A thread that dies fails its
  * job and is replaced by the next job that needs one.
  */
-export function readerPool(file: string, opts: { walLimitBytes: number; mmapBytes?: number; nice: number; size?: number; activity?: CaptureActivity }): RequestReads & { readonly threads: number } {
+export function readerPool(file: string, opts: { walLimitBytes: number; nice: number; size?: number; activity?: CaptureActivity }): RequestReads & { readonly threads: number } {
   const size = opts.size ?? READER_THREADS;
   const threads: Thread[] = [];
   const waiting: Queued[] = [];
@@ -75,7 +75,7 @@ export function readerPool(file: string, opts: { walLimitBytes: number; mmapByte
   let closing: Promise<void> | null = null;
 
   function start(): Thread {
-    const worker = startThread('reader-worker', { file, walLimitBytes: opts.walLimitBytes, mmapBytes: opts.mmapBytes ?? 0, nice: opts.nice, activity: opts.activity } satisfies ReaderData);
+    const worker = startThread('reader-worker', { file, walLimitBytes: opts.walLimitBytes, nice: opts.nice, activity: opts.activity } satisfies ReaderData);
     worker.unref();
     const t: Thread = { worker, job: null };
     worker.on('message', (m: FromReader) => {
@@ -164,9 +164,9 @@ export function readerPool(file: string, opts: { walLimitBytes: number; mmapByte
  * way longer while the capture writers commit, and lists and searches wait their turn while the
  * event loop is saturated (`activity`, capture-activity.ts).
  */
-export function threadedReads(file: string, opts: { walLimitBytes: number; mmapBytes?: number; nice: number; activity?: CaptureActivity }): RequestReads {
-  const readers = readerPool(file, { walLimitBytes: opts.walLimitBytes, mmapBytes: opts.mmapBytes, nice: opts.nice, activity: opts.activity });
-  const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, mmapBytes: opts.mmapBytes, nice: 0, size: 1, activity: opts.activity });
+export function threadedReads(file: string, opts: { walLimitBytes: number; nice: number; activity?: CaptureActivity }): RequestReads {
+  const readers = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: opts.nice, activity: opts.activity });
+  const deleter = readerPool(file, { walLimitBytes: opts.walLimitBytes, nice: 0, size: 1, activity: opts.activity });
   return {
     list: (plan) => readers.list(plan),
     walk: (plan) => readers.walk(plan),

@@ -7,8 +7,6 @@ export interface ReaderData {
   file: string;
   /** As on every connection that writes (the chunked deletes write). */
   walLimitBytes: number;
-  /** Bytes of the file its connections map for reads (SQLITE_MMAP_MB; 0: none). */
-  mmapBytes: number;
   /** Niceness the thread gives itself (0: none). */
   nice: number;
   /** The capture path's activity (shared memory): deletions and reads give way to it (capture-activity.ts). */

@@ -19,7 +19,6 @@ if (nice(data.nice) === IDLE_NICE) idleClass();
 
 const reader = new Database(data.file, { readonly: true, fileMustExist: true });
 reader.pragma('busy_timeout = 5000');
-if (data.mmapBytes) reader.pragma(`mmap_size = ${data.mmapBytes}`);
 let writer: Database.Database | null = null;
 let stopping = false;
 
@@ -31,7 +30,6 @@ function writing(): Database.Database {
   writer.pragma(`journal_size_limit = ${data.walLimitBytes}`);
   // The checkpointer thread copies the WAL back; a deletion's commits must not do it themselves.
   writer.pragma('wal_autocheckpoint = 0');
-  if (data.mmapBytes) writer.pragma(`mmap_size = ${data.mmapBytes}`);
   return writer;
 }
 
