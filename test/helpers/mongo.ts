@@ -4,7 +4,7 @@
 // lacks: a test drops (or, where `drop` is missing too, empties) the collections it created.
 // The emulator does not isolate concurrent commands: findOneAndUpdate's update and its read of the
 // result can interleave with another connection's (two concurrent $inc's return the same count in
-// 15-90% of five-way races), where MongoDB applies each to a document atomically. So clients of an
+// 15-94% of five-way races), where MongoDB applies each to a document atomically. So clients of an
 // emulator this helper starts use one connection (EMULATOR_OPTIONS), which runs a process's commands
 // one at a time; .ci/run's MONGODB_URI carries the same option. Across processes the emulator stays
 // non-atomic, and the multi-instance cases that need it skip, naming that.
