@@ -7,7 +7,7 @@
 // tokens' request_limit (500); FOREIGN and PERIODS below.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sampleRequest, sampleToken } from '../core/store/store.contract.js';
 import { catchUpSchedule, createBatchWriter, toRow, type CatchUpParts, type WriteItem } from '../core/store/sqlite/batch-writer.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
@@ -18,8 +18,8 @@ const seconds = Number(process.argv[3] ?? 20);
 const rate = Number(process.argv[4] ?? 8_000);
 const TOKENS = 32;
 const LIMIT = Number(process.env.LIMIT ?? 500);
-const dir = mkdtempSync(join(tmpdir(), 'measure-catchup-'));
-const file = process.env.REUSE ?? join(dir, 'capture.sqlite');
+// A folder only for a file seeded here (a REUSE run left an empty one behind each time).
+const file = process.env.REUSE ?? join(mkdtempSync(join(tmpdir(), 'measure-catchup-')), 'capture.sqlite');
 
 if (!process.env.REUSE) {
   const seeding = createSqliteStore(file, { writer: 'in-thread' });
@@ -142,4 +142,4 @@ for (let from = start; period && from < start + seconds * 1000; from += period) 
 }
 console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));
 await store.close();
-if (!process.env.REUSE && !process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+if (!process.env.REUSE && !process.env.KEEP) rmSync(dirname(file), { recursive: true, force: true });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseQuery } from '../core/store/query/index.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
 import type { RequestWalkPage } from '../core/store/types.js';
@@ -17,8 +17,8 @@ const total = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 7);
 const benchCorpus = process.env.CORPUS === 'bench';
 const reuse = process.env.REUSE;
-const dir = mkdtempSync(join(tmpdir(), 'measure-search-'));
-const file = reuse ?? join(dir, 'capture.sqlite');
+// A folder only for a file seeded here (a REUSE run left an empty one behind each time).
+const file = reuse ?? join(mkdtempSync(join(tmpdir(), 'measure-search-')), 'capture.sqlite');
 const now = Date.now();
 const token = reuse ? process.env.REUSE_TOKEN! : randomUUID();
 if (!reuse) await seed();
@@ -149,4 +149,4 @@ const d0 = performance.now();
 const deleted = await store.requests.deleteMany(token, { query: parseQuery('method:GET'), now: Date.now() });
 console.log(`deleteMany method:GET: ${deleted} rows in ${((performance.now() - d0) / 1000).toFixed(2)} s (chunked)`);
 await store.close();
-rmSync(dir, { recursive: true, force: true });
+rmSync(dirname(file), { recursive: true, force: true });
