@@ -240,8 +240,23 @@ function narrowMatch(db: Database, text: IndexedText): string {
   return matchText({ column: text.column, runs });
 }
 
-/** Runs a planned list on `db`: the total (bounded when filtered) and the page. */
+/**
+ * `read` in one read transaction, for a list's or a walk step's several statements: they see one
+ * snapshot, so a list's total and its page agree while captures are committed between them, and
+ * the connection keeps its page cache from one to the next (a read transaction that finds the WAL
+ * changed starts with an empty one). Searching a rare term beside 200 commits a second at a
+ * million requests: 17-18 -> 15 ms.
+ */
+function inOneSnapshot<T>(db: Database, read: () => T): T {
+  return db.transaction(read)();
+}
+
+/** Runs a planned list on `db`: the total (bounded when filtered) and the page, from one snapshot. */
 export function readList(db: Database, plan: ListPlan): ListResult {
+  return inOneSnapshot(db, () => listIn(db, plan));
+}
+
+function listIn(db: Database, plan: ListPlan): ListResult {
   const { dir } = plan;
   const indexed = searchIndexed(db, plan.where.tokenId);
   const w = indexed ? plan.where : plan.plain;
@@ -318,8 +333,12 @@ function positionOf(cursor: RequestCursor): [number, number] {
 /** A key of the token index: (sorting, seq), (k.st, k.sq). */
 type Key = [st: number, sq: number];
 
-/** Runs a planned walk on `db`: one more key than the page is read, to know whether any is left. */
+/** Runs a planned walk on `db`, a step from one snapshot: one more key than the page is read, to know whether any is left. */
 export function readWalk(db: Database, plan: WalkPlan): RequestWalkPage {
+  return inOneSnapshot(db, () => walkIn(db, plan));
+}
+
+function walkIn(db: Database, plan: WalkPlan): RequestWalkPage {
   const w = pickFilter(db, plan.filters);
   const driven = w === plan.filters.indexed ? plan.filters.driven : null;
   const want = plan.limit + 1;
