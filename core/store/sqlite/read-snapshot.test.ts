@@ -1,12 +1,12 @@
 // A list's total and page, and a walk step's statements, come from one snapshot: requests deleted
 // (or captured) by another connection between two of its statements show in neither.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '../query/index.js';
+import { sampleRequest, sampleToken } from '../store.contract.js';
 import { createSqliteStore } from './index.js';
 import { planList, planWalk, readList, readWalk } from './request-reads.js';
 
@@ -16,23 +16,12 @@ let store: ReturnType<typeof createSqliteStore>;
 
 /** A token with `n` POST requests, caught up (token index filled). */
 async function tokenWith(n: number): Promise<string> {
-  const token = randomUUID();
+  const token = sampleToken();
+  await store.tokens.create(token);
   const now = Date.now();
-  await store.tokens.create({
-    uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
-    premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
-    default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
-    created_at: now, updated_at: now, expires_at: null, team_id: null,
-  });
-  for (let i = 0; i < n; i++) {
-    void store.requests.insert({
-      uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: 'POST', user_agent: 'a', url: 'http://h/',
-      content_type: 'text/plain', body: Buffer.from(`order ${i}`), size: 7, query: null, headers: {}, form: null, files: [], custom_action_output: [],
-      custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
-    }, 10_000);
-  }
+  for (let i = 0; i < n; i++) void store.requests.insert(sampleRequest(token.uuid, { body: Buffer.from(`order ${i}`), sorting: now * 1000 + i }), 10_000);
   await store.writer.sync();
-  return token;
+  return token.uuid;
 }
 
 /**
