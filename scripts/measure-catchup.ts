@@ -12,6 +12,7 @@ import { sampleRequest, sampleToken } from '../core/store/store.contract.js';
 import { catchUpSchedule, createBatchWriter, toRow, type CatchUpParts, type WriteItem } from '../core/store/sqlite/batch-writer.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
 import { uuidv7 } from '../core/util/uuid.js';
+import { foreignCommits } from './foreign-commits.js';
 
 const seedRows = Number(process.argv[2] ?? 200_000);
 const seconds = Number(process.argv[3] ?? 20);
@@ -79,13 +80,8 @@ const schedule = catchUpSchedule(timed, { waits: false, chunked: process.env.WHO
 schedule.now(true); // whatever an earlier run left pending, not timed
 log.length = 0;
 
-// FOREIGN=<n>: another connection commits n times a second meanwhile (as a bulk deletion's chunks
-// do), each commit emptying this connection's page cache.
-const foreignRate = Number(process.env.FOREIGN ?? 0);
-const foreign = foreignRate ? createSqliteStore(file, { writer: 'in-thread' }) : null;
-foreign?.db.exec('CREATE TABLE IF NOT EXISTS measure_foreign (n INTEGER)');
-const foreignCommit = foreign?.db.prepare('INSERT INTO measure_foreign VALUES (1)');
-const foreignTimer = foreign ? setInterval(() => foreignCommit!.run(), 1000 / foreignRate) : null;
+// FOREIGN=<n>: another connection commits n times a second meanwhile (as a bulk deletion's chunks do).
+const foreign = foreignCommits(file, Number(process.env.FOREIGN ?? 0));
 
 // Steady captures: every ms, the captures due since the start, one commit per event-loop turn.
 const commits: number[] = [];
@@ -113,8 +109,7 @@ await new Promise<void>((done) => {
   };
   tick();
 });
-if (foreignTimer) clearInterval(foreignTimer);
-await foreign?.close();
+await foreign.stop();
 const pendingLeft = store.db.prepare('SELECT count(*) FROM requests WHERE seq > (SELECT seq FROM request_watermark)').pluck().get();
 const caughtDuring = log.reduce((a, l) => a + l.rows, 0);
 schedule.now(true);

@@ -12,6 +12,7 @@ import { parseQuery } from '../core/store/query/index.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
 import type { RequestWalkPage } from '../core/store/types.js';
 import { CORPUS_SIZE, corpusEntry, TIMED_QUERIES } from '../bench/search-corpus.js';
+import { foreignCommits } from './foreign-commits.js';
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 7);
@@ -77,13 +78,8 @@ console.log(`seeded ${total} requests: inserts ${((t1 - t0) / 1000).toFixed(1)} 
 if (process.env.KEEP) console.log(`kept ${file} token ${token}`);
 }
 const store = createSqliteStore(file, { writer: 'in-thread' });
-// FOREIGN=<n>: another connection commits n times a second while the forms are timed (as captures
-// do), each commit making the readers' next read transaction start with an empty page cache.
-const foreignRate = Number(process.env.FOREIGN ?? 0);
-const foreign = foreignRate ? createSqliteStore(file, { writer: 'in-thread' }) : null;
-foreign?.db.exec('CREATE TABLE IF NOT EXISTS measure_foreign (n INTEGER)');
-const foreignCommit = foreign?.db.prepare('INSERT INTO measure_foreign VALUES (1)');
-const foreignTimer = foreign ? setInterval(() => foreignCommit!.run(), 1000 / foreignRate) : null;
+// FOREIGN=<n>: another connection commits n times a second while the forms are timed (as captures do).
+const foreign = foreignCommits(file, Number(process.env.FOREIGN ?? 0));
 
 const seedWindow = { startedAt: now - total * 2_000, finishedAt: now };
 const benchForms: typeof forms = TIMED_QUERIES.map((q) => [q.form, typeof q.query === 'string' ? q.query : q.query(seedWindow, Date.now()), {}]);
@@ -151,8 +147,7 @@ for (const q of walkSteps ? ['status', 'foxtrot', 'ord-12345', '"status refunded
   }
 }
 
-if (foreignTimer) clearInterval(foreignTimer);
-await foreign?.close();
+await foreign.stop();
 if (reuse || process.env.KEEP) { console.log(`kept ${file} token ${token}`); await store.close(); process.exit(0); }
 const d0 = performance.now();
 const deleted = await store.requests.deleteMany(token, { query: parseQuery('method:GET'), now: Date.now() });
