@@ -376,8 +376,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     'UPDATE tokens SET request_count = request_count + ?, latest_request_id = ?, latest_request_at = ? WHERE uuid = ? RETURNING request_count AS n, request_limit',
   );
   const dropCount = db.prepare('UPDATE tokens SET request_count = request_count - ? WHERE uuid = ?');
-  // Deleting a request deletes its key (trigger requests_unkey).
-  const trimOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?)');
+  // Trimming: each token's oldest requests, then all of them in one statement. SQLite visits an IN
+  // list in seq order, so the tables' pages are emptied one after another; 32 statements, one per
+  // token, each went through the same pages again (a catch-up's trims took ~17% longer in-process).
+  // A key's request always exists (keys are made from rows, and deleting a request deletes its key:
+  // trigger requests_unkey), so a token loses exactly the keys found.
+  const oldest = db.prepare<[string, number], number>('SELECT sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?').pluck();
+  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
   const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
 
   /**
@@ -525,6 +530,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.purge = lap();
     if (whole && filling) fillStep();
     parts.fill = lap();
+    const trimmed: number[] = [];
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
       const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
@@ -535,10 +541,12 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         dropOrphans.run(tokenId);
       } else if (bumped.n > limit) {
         // Only the oldest go, so the latest request is unchanged: no need to recount.
-        const removed = trimOldest.run(tokenId, bumped.n - limit).changes;
-        dropCount.run(removed, tokenId);
+        const seqs = oldest.all(tokenId, bumped.n - limit);
+        for (const seq of seqs) trimmed.push(seq);
+        dropCount.run(seqs.length, tokenId);
       }
     }
+    if (trimmed.length) deleteSeqs.run(JSON.stringify(trimmed));
     parts.trims = lap();
     return keys;
   });
