@@ -211,6 +211,41 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     db.close();
   });
 
+  it('migration 25: deleting or trimming a token outside the search index leaves the index alone, a listed token\'s entries are listed for the purge', async () => {
+    const db = migratedTo(24);
+    db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+      default_content_type, request_limit, created_at, updated_at) VALUES ('t2', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 30, 0, 0)`).run();
+    migrate(db);
+    expect(db.prepare("SELECT tk FROM search_tokens").pluck().all()).toEqual(['t1']);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, ?, 'web', ?, 4, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    const add = (from: number, to: number) => {
+      for (let i = from; i < to; i++) for (const t of ['t1', 't2']) insert.run(`${t}-${i}`, t, Buffer.from(`b ${i}`), i);
+    };
+    const writer = createBatchWriter(db);
+    add(0, 40);
+    writer.catchUp();
+    const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+    // t2 (request_limit 30) was trimmed to its newest 30; t1 keeps all 40, in both of its indexes.
+    expect(db.prepare("SELECT token_id, count(*) FROM requests GROUP BY token_id ORDER BY token_id").raw().all()).toEqual([['t1', 40], ['t2', 30]]);
+    expect(count("SELECT min(sorting) FROM requests WHERE token_id = 't2'")).toBe(10);
+    expect([count('SELECT count(*) FROM search_keys'), count('SELECT count(*) FROM request_text')]).toEqual([40, 40]);
+    expect(count('SELECT count(*) FROM request_text_stale')).toBe(0);
+    // Deleting some of each: t1's search entries go and their text is listed for the purge; t2's
+    // keys and ids go with its requests, as before.
+    db.exec("DELETE FROM requests WHERE sorting % 4 = 0");
+    const t1Deleted = db.prepare("SELECT sq FROM request_text_stale ORDER BY sq").pluck().all() as number[];
+    expect(t1Deleted.length).toBe(10);
+    expect(count(`SELECT count(*) FROM requests WHERE seq IN (${t1Deleted.join(',')})`)).toBe(0);
+    expect(count('SELECT count(*) FROM search_keys')).toBe(30);
+    expect(count('SELECT count(*) FROM search_keys k WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = k.sq)')).toBe(0);
+    for (const table of ['request_keys', 'request_ids']) {
+      expect(count(`SELECT count(*) FROM ${table} k WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = k.sq)`), table).toBe(0);
+    }
+    expect(count('SELECT count(*) FROM request_keys')).toBe(count('SELECT count(*) FROM requests'));
+    db.close();
+  });
+
   it('a filtered deletion keeps each chunk to its time: slow rows end a chunk after one part, not after the rows planned', async () => {
     const db = migratedTo(migrations.length + 100);
     storeRequests(db, 0, 100);
