@@ -552,8 +552,8 @@ export const migrations: Migration[] = [
   },
   {
     // Trimming a token that is not search-indexed (nearly every token) no longer looks in search_keys:
-    // those two lookups per deleted request were about a sixth of a trim's cost (2.9 -> 3.5 µs a row
-    // in-process at request_limit 10,000), and trimming is half of a catch-up on the event loop. A
+    // those two lookups per deleted request were about a sixth of a trim's cost (3.5 -> 2.9 µs a row
+    // without them, in-process at request_limit 10,000), and trimming is half of a catch-up on the event loop. A
     // search_keys row exists only for a token listed in search_tokens (the catch-up and the fill
     // index those alone), and a token leaves the list only when it is deleted, after its requests
     // (tokens.ts deletes them first, in its transaction), so the condition misses none. The WHEN
