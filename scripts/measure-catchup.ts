@@ -53,6 +53,8 @@ for (const t of tokens) await store.tokens.create(t);
 const writer = createBatchWriter(store.db);
 
 const log: Array<CatchUpParts & { wall: number; at: number }> = [];
+/** Trim steps (in their own transactions when chunked): requests deleted, wall time. */
+const trims: Array<{ rows: number; wall: number; at: number }> = [];
 const timed = {
   ...writer,
   lastCatchUp: writer.lastCatchUp,
@@ -69,10 +71,19 @@ const timed = {
   get open() {
     return writer.open;
   },
-  catchUp(wait?: boolean, maxRows?: number) {
+  get trimsDue() {
+    return writer.trimsDue;
+  },
+  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean) {
     const t = performance.now();
-    const n = writer.catchUp(wait, maxRows);
+    const n = writer.catchUp(wait, maxRows, trimLater);
     if (n) log.push({ ...writer.lastCatchUp, wall: performance.now() - t, at: t });
+    return n;
+  },
+  trim(wait?: boolean, maxRows?: number) {
+    const t = performance.now();
+    const n = writer.trim(wait, maxRows);
+    if (n) trims.push({ rows: n, wall: performance.now() - t, at: t });
     return n;
   },
 };
@@ -125,6 +136,9 @@ console.log(`${sent} captures in ${seconds} s into ${TOKENS} tokens (limit ${LIM
 row('rows', log.map((l) => l.rows));
 for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'fill', 'trims'] as const) row(k, log.map((l) => l[k]));
 row('rest', log.map((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims));
+console.log(`${trims.length} trim steps (ms):`);
+row('trimrows', trims.map((l) => l.rows));
+row('trimwall', trims.map((l) => l.wall));
 row('commit', commits);
 row('loopgap', loopGaps);
 // PERIODS=<s>: the catch-ups' cost a row over each period of the run, to see it change as the tokens fill and trim.
@@ -133,7 +147,9 @@ for (let from = start; period && from < start + seconds * 1000; from += period) 
   const ls = log.filter((l) => l.at >= from && l.at < from + period);
   const rows = ls.reduce((a, l) => a + l.rows, 0);
   const per = (f: (l: (typeof ls)[number]) => number) => (rows ? ((ls.reduce((a, l) => a + f(l), 0) * 1000) / rows).toFixed(1) : '-');
-  console.log(`${((from - start) / 1000).toFixed(0).padStart(4)} s: ${ls.length} catch-ups, ${rows} rows; us a row: wall ${per((l) => l.wall)} keys ${per((l) => l.keys)} trims ${per((l) => l.trims)} rest ${per((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims)}`);
+  const ts = trims.filter((l) => l.at >= from && l.at < from + period);
+  const trimWall = rows ? ((ts.reduce((a, l) => a + l.wall, 0) * 1000) / rows).toFixed(1) : '-';
+  console.log(`${((from - start) / 1000).toFixed(0).padStart(4)} s: ${ls.length} catch-ups, ${rows} rows; us a row: wall ${per((l) => l.wall)} keys ${per((l) => l.keys)} trims ${per((l) => l.trims)} rest ${per((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims)}; trim steps ${ts.length}, ${trimWall}`);
 }
 console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));
 await store.close();

@@ -91,6 +91,8 @@ export const CATCH_UP_CHUNK_MS = 25;
 /** A chunk's bounds in rows, whatever the measured cost per row. */
 const CHUNK_MIN_ROWS = 64;
 const CHUNK_FIRST_ROWS = 128;
+/** A trim step's first size in requests (chunked), before its cost per request is measured. */
+const TRIM_FIRST_ROWS = 1_000;
 /** A chunk takes at least this share of the captures behind (1/n). */
 const CHUNK_BACKLOG_SHARE = 4;
 
@@ -143,9 +145,19 @@ export interface BatchWriter {
    * Indexes the pending rows (by token, by UUID), adds them to their tokens' counters and latest
    * request, and trims each token to its request_limit, in one transaction. Returns how many rows
    * it took; with `wait` false, null when another connection holds the write lock. With `maxRows`,
-   * only the oldest maxRows pending rows (caughtUp tells whether that was all).
+   * only the oldest maxRows pending rows (caughtUp tells whether that was all). With `trimLater`,
+   * the tokens it puts over their limit are left to trim() (trimsDue), and so is any left by an
+   * earlier one; without, they are trimmed in its transaction.
    */
-  catchUp(wait?: boolean, maxRows?: number): number | null;
+  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean): number | null;
+  /**
+   * Trims tokens a catch-up left over their request_limit (trimsDue), at most `maxRows` requests,
+   * oldest first, in a transaction of its own. Returns how many it deleted; with `wait` false,
+   * null when another connection holds the write lock.
+   */
+  trim(wait?: boolean, maxRows?: number): number | null;
+  /** Whether tokens wait for trim(). */
+  readonly trimsDue: boolean;
   /** Whether the last catch-up took every pending row (false: maxRows stopped it short). */
   readonly caughtUp: boolean;
   /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
@@ -228,16 +240,28 @@ export interface CatchUpScheduleOptions {
   chunked?: boolean;
   /** Told after each chunk that left more behind (chunked): reads waiting for rows up to writer.caughtTo may go. */
   progress?: () => void;
-  /** Told about each catch-up transaction that ran: the rows it took and how long it held the connection (metrics). */
+  /**
+   * Told about each catch-up transaction that ran: the rows it took (0: a trim step) and how long
+   * it held the connection (metrics).
+   */
   observe?: CatchUpObserver;
+  /** Before a step (chunked): commits the captures waiting, if any; true when it did. */
+  yieldTo?: () => boolean;
+  /** Whether a read waits for captures past writer.caughtTo (chunked: the steps go on for it). */
+  wanted?: () => boolean;
 }
 
 export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOptions = {}): CatchUpSchedule {
-  const { caught = () => {}, waits = true, chunked = false, progress = () => {}, observe = () => {} } = opts;
+  const { caught = () => {}, waits = true, chunked = false, progress = () => {}, observe = () => {}, yieldTo = () => false, wanted = () => false } = opts;
   let behind = 0;
   /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
   let chunkRows = CHUNK_FIRST_ROWS;
-  let nextChunk: ReturnType<typeof setImmediate> | null = null;
+  /** Requests per trim step (chunked): likewise. */
+  let trimRows = TRIM_FIRST_ROWS;
+  /** The next step, after this event-loop turn (chunked). */
+  let nextStep: ReturnType<typeof setImmediate> | null = null;
+  /** A next step is due: commits only count their captures meanwhile. */
+  let stepping = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** When the running attempt first found the lock taken (0: it did not). */
   let busySince = 0;
@@ -246,47 +270,65 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     // Nothing to wait for at exit: writers catch up when they close, and a start redoes an unfinished one.
     timer.unref?.();
   }
+  /**
+   * The next step after this event-loop turn. The captures that came in during this one are
+   * committed, and answered, first (yieldTo): scheduled now, the step would run ahead of their
+   * commit, which the turn that reads them schedules after it, and they would wait for both.
+   */
+  function follow(): void {
+    stepping = true;
+    nextStep = setImmediate(() => {
+      nextStep = yieldTo() ? setImmediate(() => now()) : null;
+      if (!nextStep) now();
+    });
+  }
+  /** `rows` per step so that one takes about CATCH_UP_CHUNK_MS, from one of `n` rows that took `ms`. */
+  const aim = (n: number, ms: number) => Math.max(CHUNK_MIN_ROWS, Math.min(CATCH_UP_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / Math.max(ms, 0.1))));
   function now(wait = waits): void {
     if (timer) clearTimeout(timer);
     timer = null;
-    if (nextChunk) clearImmediate(nextChunk);
-    nextChunk = null;
+    if (nextStep) clearImmediate(nextStep);
+    nextStep = null;
+    stepping = false;
     if (!writer.open) return;
+    // Chunked and not waiting: the catch-up and its trims in steps, each a transaction of about
+    // CATCH_UP_CHUNK_MS, with the captures that came in meanwhile committed between them.
+    const stepwise = chunked && !wait;
     try {
-      // Waiting (closing) finishes the catch-up at once: nothing else is to run meanwhile.
+      const trimming = stepwise && writer.trimsDue;
       // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
       // token's index pages, its counters, a text index segment) that small chunks pay too often to
       // keep up with a steady 8,000 captures/s.
-      const max = chunked && !wait ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
+      const max = stepwise ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
       const t0 = performance.now();
-      const n = writer.catchUp(wait, max);
-      if (n !== null) observe(n, (performance.now() - t0) / 1000);
+      const n = trimming ? writer.trim(false, trimRows) : writer.catchUp(wait, max, stepwise);
+      const ms = performance.now() - t0;
       if (n === null) {
         const t = performance.now();
         busySince ||= t;
         if (t - busySince < writer.busyTimeoutMs) return later(LOCK_RETRY_MS);
         later();
-      } else if (!writer.caughtUp) {
-        // Another chunk after this event-loop turn: captures and requests waiting run first.
-        busySince = 0;
-        behind = Math.max(1, behind - n);
-        const ms = performance.now() - t0;
-        if (n >= chunkRows) chunkRows = Math.max(CHUNK_MIN_ROWS, Math.min(CATCH_UP_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / Math.max(ms, 0.1))));
-        nextChunk = setImmediate(() => now());
-        progress();
-        return;
       } else {
-        behind = 0;
-        const ms = performance.now() - t0;
-        if (chunked && n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS) chunkRows = Math.max(CHUNK_MIN_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / ms));
+        busySince = 0;
+        observe(trimming ? 0 : n, ms / 1000);
+        if (trimming) {
+          if (n >= trimRows || ms > CATCH_UP_CHUNK_MS) trimRows = aim(n, ms);
+        } else {
+          // A chunk cut short sets the size; a whole catch-up only lowers it.
+          if (stepwise && (writer.caughtUp ? n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS : n >= chunkRows)) chunkRows = aim(n, ms);
+          behind = writer.caughtUp ? 0 : Math.max(1, behind - n);
+        }
+        // Rows caught up and trimmed: reads waiting for them may go.
+        if (!writer.trimsDue) progress();
+        // More to do, or captures since the last catch-up that a read waits for.
+        if (stepwise && (writer.trimsDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
       }
     } catch {
       later();
     }
-    busySince = 0;
-    // A token's search index to fill, or entries to purge: a step per catch-up, and one every
-    // CATCH_UP_MS meanwhile.
-    if (writer.filling || writer.purging) later();
+    // A token's search index to fill, entries to purge, or captures committed while the steps
+    // ran: a step per catch-up, and one every CATCH_UP_MS meanwhile.
+    if (writer.filling || writer.purging || behind > 0) later();
     caught();
   }
   return {
@@ -296,6 +338,7 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     },
     committed(n) {
       behind += n;
+      if (stepping) return;
       if (behind >= CATCH_UP_ROWS) now();
       else later();
     },
@@ -385,6 +428,33 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const oldest = db.prepare<[string, number], number>('SELECT sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?').pluck();
   const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
   const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
+  const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
+
+  /**
+   * Tokens a catch-up left over their request_limit, with that limit (as their captures saw it):
+   * trimmed in the catch-up's transaction, or in transactions of their own after it (trim()).
+   */
+  const overLimit = new Map<string, number>();
+  /**
+   * Trims tokens of overLimit, at most maxRows requests in all (a token it stops inside stays
+   * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
+   */
+  function trimOver(maxRows: number): number {
+    const trimmed: number[] = [];
+    for (const [tokenId, limit] of overLimit) {
+      const excess = (storedCount.get(tokenId) ?? limit) - limit;
+      const take = Math.min(excess, maxRows - trimmed.length);
+      if (take > 0) {
+        const seqs = oldest.all(tokenId, take);
+        for (const seq of seqs) trimmed.push(seq);
+        dropCount.run(seqs.length, tokenId);
+      }
+      if (take < excess) break;
+      overLimit.delete(tokenId);
+    }
+    if (trimmed.length) deleteSeqs.run(JSON.stringify(trimmed));
+    return trimmed.length;
+  }
 
   /**
    * The request_limit each token's captures came with (the token as the capture saw it); a
@@ -484,7 +554,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   let whole = true;
   /** The watermark as the last catch-up left it (0: none yet). */
   let caughtTo = 0;
-  const catchUp = db.transaction((maxRows: number): number => {
+  const catchUp = db.transaction((maxRows: number, trimLater: boolean): number => {
     let t = performance.now();
     const lap = () => -t + (t = performance.now());
     const from = watermark.get()!.seq;
@@ -509,6 +579,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       parts.purge = lap();
       if (whole && filling) fillStep();
       parts.fill = lap();
+      if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+      parts.trims = lap();
       return 0;
     }
     const keys = addKeys.run(from, to).changes;
@@ -531,23 +603,16 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.purge = lap();
     if (whole && filling) fillStep();
     parts.fill = lap();
-    const trimmed: number[] = [];
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
       const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
       // A chunk's token may have rows in the next chunks, which trim to the same limit.
       if (whole) limits.delete(tokenId);
-      if (!bumped) {
-        // Deleted after its captures were stored: they go with it.
-        dropOrphans.run(tokenId);
-      } else if (bumped.n > limit) {
-        // Only the oldest go, so the latest request is unchanged: no need to recount.
-        const seqs = oldest.all(tokenId, bumped.n - limit);
-        for (const seq of seqs) trimmed.push(seq);
-        dropCount.run(seqs.length, tokenId);
-      }
+      // Deleted after its captures were stored: they go with it.
+      if (!bumped) dropOrphans.run(tokenId);
+      else if (bumped.n > limit) overLimit.set(tokenId, limit);
     }
-    if (trimmed.length) deleteSeqs.run(JSON.stringify(trimmed));
+    if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
     parts.trims = lap();
     return keys;
   });
@@ -556,6 +621,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   // writing the same file can never make these transactions fail half-way with SQLITE_BUSY.
   const storeTx = store.immediate;
   const catchUpTx = catchUp.immediate;
+  const trimTx = db.transaction((maxRows: number): number => {
+    const t0 = performance.now();
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = 0;
+    const n = trimOver(maxRows);
+    parts.trims = performance.now() - t0;
+    return n;
+  }).immediate;
 
   // Not waiting: busy_timeout 0 for the attempt only (the connection's other users keep theirs).
   const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 0;
@@ -596,7 +668,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       return newest.get() ?? 0;
     },
     nonePendingFor(tokenId) {
-      if (!tally || tally.has(tokenId)) return false;
+      if (!tally || tally.has(tokenId) || overLimit.has(tokenId)) return false;
       // Every seq after the watermark is a row of the tally: none was committed by another
       // connection (another process on the file, a writer thread that fell back) since. A gap in
       // the seqs only makes this say no.
@@ -635,8 +707,15 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     get caughtUp() {
       return whole;
     },
-    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
-      const n = attempt(() => catchUpTx(maxRows), wait);
+    get trimsDue() {
+      return overLimit.size > 0;
+    },
+    trim(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
+      const n = attempt(() => trimTx(maxRows), wait);
+      return n === BUSY ? null : n;
+    },
+    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false) {
+      const n = attempt(() => catchUpTx(maxRows, trimLater), wait);
       if (n === BUSY) return null;
       // Caught up: from here on, the tally accounts for everything pending. Stopped short, it
       // counts rows now caught up: unknown until a catch-up reads what is pending.

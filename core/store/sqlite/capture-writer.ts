@@ -97,6 +97,12 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
       for (const s of waiting) (s.need <= writer.caughtTo ? s.resolve() : syncs.push(s));
     },
     observe: (rows, seconds) => self.onCatchUp?.(rows, seconds),
+    yieldTo() {
+      if (!queue.length) return false;
+      flush();
+      return true;
+    },
+    wanted: () => syncs.some((s) => s.need > writer.caughtTo),
   });
 
   function commitQueued(wait: boolean): void {
@@ -153,7 +159,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
     },
     sync(tokenId) {
       flush();
-      if (!catchUp.behind) return Promise.resolve();
+      if (!catchUp.behind && !writer.trimsDue) return Promise.resolve();
       // A read of one token while others take captures: no catch-up forced for theirs.
       if (tokenId !== undefined && writer.nonePendingFor(tokenId)) return Promise.resolve();
       return new Promise<void>((resolve) => {

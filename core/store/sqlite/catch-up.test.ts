@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRequest, sampleToken } from '../store.contract.js';
-import { createBatchWriter, insertSql, PLAIN_COLUMNS, toRow } from './batch-writer.js';
+import { catchUpSchedule, createBatchWriter, insertSql, PLAIN_COLUMNS, toRow } from './batch-writer.js';
 import { createSqliteStore } from './index.js';
 import { migrate, migrations } from './migrations.js';
 import { sqliteTokens } from './tokens.js';
@@ -246,6 +246,74 @@ describe('batch writer catch-up', () => {
     expect([keys(a), keys(b)]).toEqual([150, 100]);
     expect(db.prepare('SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid').pluck().get()).toBe(250);
     expect(writer.catchUp(true, 64)).toBe(0);
+    db.close();
+  });
+
+  it('leaves the trims to trim() when asked, which takes at most maxRows a step, oldest first', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    const items = Array.from({ length: 30 }, (_, i) => item(i % 3 ? a : b, 4));
+    writer.commit(items);
+    expect(writer.catchUp(true, Number.MAX_SAFE_INTEGER, true)).toBe(30);
+    // Caught up and counted, not trimmed yet: the tokens wait for it, and say so.
+    expect(writer.caughtUp).toBe(true);
+    expect(writer.trimsDue).toBe(true);
+    expect(writer.nonePendingFor(a)).toBe(false);
+    expect([stats(a), keys(a)]).toEqual([{ n: 20, latest: items[29]!.row[0] }, 20]);
+    const steps: number[] = [];
+    while (writer.trimsDue) steps.push(writer.trim(true, 10)!);
+    expect(steps).toEqual([10, 10, 2]);
+    expect([stats(a), stats(b)]).toEqual([{ n: 4, latest: items[29]!.row[0] }, { n: 4, latest: items[27]!.row[0] }]);
+    expect([keys(a), keys(b)]).toEqual([4, 4]);
+    const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').pluck().all();
+    expect(new Set(left)).toEqual(new Set([...items.filter((_, i) => i % 3).slice(-4), ...items.filter((_, i) => !(i % 3)).slice(-4)].map((i) => i.row[0])));
+    expect(writer.nonePendingFor(a)).toBe(true);
+    // A catch-up that trims in its own transaction also takes what earlier ones left.
+    writer.commit([item(a, 2)]);
+    expect(writer.catchUp(true, Number.MAX_SAFE_INTEGER, true)).toBe(1);
+    writer.commit([item(b, 4)]);
+    expect(writer.catchUp()).toBe(1);
+    expect(writer.trimsDue).toBe(false);
+    expect([stats(a).n, stats(b).n, keys(a), keys(b)]).toEqual([2, 4, 2, 4]);
+    db.close();
+  });
+
+  it('runs a chunked catch-up and its trims as steps, committing the captures that came in before each next one', async () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
+    const events: string[] = [];
+    let yielded = false;
+    const schedule = catchUpSchedule(writer, {
+      waits: false,
+      chunked: true,
+      observe: (rows) => events.push(writer.trimsDue ? `catch-up ${rows}` : `step ${rows}`),
+      // Once, a capture waiting: committed between the steps, not taken by the steps already due.
+      yieldTo() {
+        if (yielded) return false;
+        yielded = true;
+        events.push('commit');
+        schedule.committed(writer.commit([item(a, 4)]).length);
+        return true;
+      },
+      progress: () => events.push('progress'),
+      caught: () => events.push('caught'),
+    });
+    writer.commit(Array.from({ length: 10 }, () => item(a, 4)));
+    schedule.committed(10);
+    schedule.now();
+    // The catch-up, trims due; the next step only after this event-loop turn.
+    expect(events).toEqual(['catch-up 10']);
+    expect(stats(a).n).toBe(10);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    // The trim step (0 rows caught up), after the capture that came in; that one waits for the next catch-up.
+    expect(events).toEqual(['catch-up 10', 'commit', 'step 0', 'progress', 'caught']);
+    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 1]);
+    expect(schedule.behind).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 0]);
     db.close();
   });
 
