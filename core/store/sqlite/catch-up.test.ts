@@ -200,7 +200,7 @@ describe('batch writer catch-up', () => {
   function caughtUpWriter(file: string, tokens: string[], requestLimit?: number) {
     const { db, writer } = writerOn(file, tokens, requestLimit);
     writer.catchUp();
-    const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid);
+    const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid) as { n: number; latest: string };
     const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE tk = ?').get(uuid) as { n: number }).n;
     return { db, writer, stats, keys };
   }
