@@ -50,6 +50,8 @@ if (!process.env.REUSE) {
 const store = createSqliteStore(file, { writer: 'in-thread' });
 const tokens = Array.from({ length: TOKENS }, () => sampleToken({ request_limit: LIMIT }));
 for (const t of tokens) await store.tokens.create(t);
+// CACHE=<n>: the connection's cache_size (SQLite's units: pages, or KiB when negative).
+if (process.env.CACHE) store.db.pragma(`cache_size = ${process.env.CACHE}`);
 const writer = createBatchWriter(store.db);
 
 const log: Array<CatchUpParts & { wall: number; at: number }> = [];
