@@ -4,7 +4,7 @@
 // the wall time outside them, mostly the COMMIT).
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
 // REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one); LIMIT=<n> the small
-// tokens' request_limit (500); FOREIGN and PERIODS below.
+// tokens' request_limit (500); FOREIGN, PERIODS and CACHE below.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -625,6 +625,20 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   // writing the same file can never make these transactions fail half-way with SQLITE_BUSY.
   const storeTx = store.immediate;
   const catchUpTx = catchUp.immediate;
+  /**
+   * Runs a transaction that changes overLimit, and puts overLimit back as it was when the
+   * transaction fails (rolled back): a token whose trim was rolled back stays listed.
+   */
+  function keepingOverLimit<T>(tx: () => T): T {
+    const before = [...overLimit];
+    try {
+      return tx();
+    } catch (e) {
+      overLimit.clear();
+      for (const [tokenId, limit] of before) overLimit.set(tokenId, limit);
+      throw e;
+    }
+  }
   const trimTx = db.transaction((maxRows: number): number => {
     const t0 = performance.now();
     parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = 0;
@@ -715,11 +729,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       return overLimit.size > 0;
     },
     trim(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
-      const n = attempt(() => trimTx(maxRows), wait);
+      const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
       return n === BUSY ? null : n;
     },
     catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false) {
-      const n = attempt(() => catchUpTx(maxRows, trimLater), wait);
+      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater)), wait);
       if (n === BUSY) return null;
       // Caught up: from here on, the tally accounts for everything pending. Stopped short, it
       // counts rows now caught up: unknown until a catch-up reads what is pending.

@@ -279,6 +279,21 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it('keeps a token listed for trimming when its trim step fails, and trims it on the next', () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
+    writer.commit(Array.from({ length: 6 }, () => item(a, 4)));
+    writer.catchUp(true, Number.MAX_SAFE_INTEGER, true);
+    db.exec("CREATE TEMP TRIGGER no_deletes BEFORE DELETE ON main.requests BEGIN SELECT RAISE(ABORT, 'no deletes'); END");
+    expect(() => writer.trim()).toThrow('no deletes');
+    // Rolled back: nothing trimmed, and the token still waits for it.
+    expect([writer.trimsDue, stats(a).n, keys(a)]).toEqual([true, 6, 6]);
+    db.exec('DROP TRIGGER temp.no_deletes');
+    expect(writer.trim()).toBe(2);
+    expect([writer.trimsDue, stats(a).n, keys(a)]).toEqual([false, 4, 4]);
+    db.close();
+  });
+
   it('runs a chunked catch-up and its trims as steps, committing the captures that came in before each next one', async () => {
     const a = sampleToken().uuid;
     const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
