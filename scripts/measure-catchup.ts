@@ -4,13 +4,16 @@
 // the wall time outside them, mostly the COMMIT).
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
 // REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one); LIMIT=<n> the small
-// tokens' request_limit (500); FOREIGN, PERIODS and CACHE below.
+// tokens' request_limit (500); RANDOM_TOKENS=1 sends each capture to a token at random (the tokens'
+// oldest requests then drift apart, as with real clients) instead of in turn; FOREIGN, DELETE_AT,
+// PERIODS and CACHE below.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sampleRequest, sampleToken } from '../core/store/store.contract.js';
 import { catchUpSchedule, createBatchWriter, toRow, type CatchUpParts, type WriteItem } from '../core/store/sqlite/batch-writer.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
+import { parseQuery } from '../core/store/query/index.js';
 import { uuidv7 } from '../core/util/uuid.js';
 import { foreignCommits } from './foreign-commits.js';
 
@@ -95,6 +98,17 @@ log.length = 0;
 
 // FOREIGN=<n>: another connection commits n times a second meanwhile (as a bulk deletion's chunks do).
 const foreign = foreignCommits(file, Number(process.env.FOREIGN ?? 0));
+// DELETE_AT=<s>: a filtered delete on the big token starts that far into the run, on the store's
+// reader thread as in the service (DELETE_QUERY, default a tenth of the seeded rows).
+const deleteAt = process.env.DELETE_AT ? Number(process.env.DELETE_AT) * 1000 : null;
+let deleting: Promise<void> | null = null;
+const startDelete = () => {
+  const big = store.db.prepare('SELECT uuid FROM tokens ORDER BY request_count DESC LIMIT 1').pluck().get() as string;
+  const t0 = performance.now();
+  deleting = store.requests.deleteMany(big, { query: parseQuery(process.env.DELETE_QUERY ?? 'customer3*') }).then((n) => {
+    console.log(`deleted ${n} rows from ${((t0 - start) / 1000).toFixed(1)} s to ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  });
+};
 
 // Steady captures: every ms, the captures due since the start, one commit per event-loop turn.
 const commits: number[] = [];
@@ -108,10 +122,11 @@ await new Promise<void>((done) => {
     loopGaps.push(t - last);
     last = t;
     if (t - start > seconds * 1000) return done();
+    if (deleteAt !== null && !deleting && t - start >= deleteAt) startDelete();
     const due = Math.floor(((t - start) / 1000) * rate) - sent;
     if (due > 0) {
       const items: WriteItem[] = [];
-      for (let i = 0; i < due; i++) items.push({ row: toRow(sampleRequest(tokens[(sent + i) % TOKENS]!.uuid, { uuid: uuidv7(), body: Buffer.from(`capture ${sent + i} hello`) })), limit: LIMIT });
+      for (let i = 0; i < due; i++) items.push({ row: toRow(sampleRequest(tokens[process.env.RANDOM_TOKENS ? Math.floor(Math.random() * TOKENS) : (sent + i) % TOKENS]!.uuid, { uuid: uuidv7(), body: Buffer.from(`capture ${sent + i} hello`) })), limit: LIMIT });
       const c = performance.now();
       const n = writer.commit(items, false).length;
       commits.push(performance.now() - c);
@@ -123,6 +138,7 @@ await new Promise<void>((done) => {
   tick();
 });
 await foreign.stop();
+await deleting;
 const pendingLeft = store.db.prepare('SELECT count(*) FROM requests WHERE seq > (SELECT seq FROM request_watermark)').pluck().get();
 const caughtDuring = log.reduce((a, l) => a + l.rows, 0);
 schedule.now(true);

@@ -94,6 +94,12 @@ export const CATCH_UP_CHUNK_MS = 12;
 /** A chunk's bounds in rows, whatever the measured cost per row. */
 const CHUNK_MIN_ROWS = 64;
 const CHUNK_FIRST_ROWS = 128;
+/**
+ * Rows of trimmed requests the sweep leaves listed (request_trimmed, migration 26): the newest
+ * trimmed, which lie among requests still kept when the tokens at their limit trim at different
+ * rates. Beyond them, the oldest listed lie together and are deleted a page at a time.
+ */
+export const TRIMMED_BACKLOG = 10_000;
 /** A trim step's first size in requests (chunked), before its cost per request is measured. */
 const TRIM_FIRST_ROWS = 1_000;
 /** A chunk takes at least this share of the captures behind (1/n). */
@@ -358,9 +364,11 @@ export interface BatchWriterOptions {
   purgeMs?: number;
   /** Counts each committed batch, for bulk deletions to give way to (capture-activity.ts). */
   activity?: CaptureActivity;
+  /** Rows of trimmed requests left for the sweep (TRIMMED_BACKLOG). */
+  trimmedBacklog?: number;
 }
 
-export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activity }: BatchWriterOptions = {}): BatchWriter {
+export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activity, trimmedBacklog = TRIMMED_BACKLOG }: BatchWriterOptions = {}): BatchWriter {
   const insert = db.prepare(insertSql(false));
   const insertPlain = db.prepare(insertSql(true));
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
@@ -423,14 +431,19 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     'UPDATE tokens SET request_count = request_count + ?, latest_request_id = ?, latest_request_at = ? WHERE uuid = ? RETURNING request_count AS n, request_limit',
   );
   const dropCount = db.prepare('UPDATE tokens SET request_count = request_count - ? WHERE uuid = ?');
-  // Trimming: each token's oldest requests, then all of them in one statement. SQLite visits an IN
-  // list in seq order, so the tables' pages are emptied one after another; 32 statements, one per
-  // token, each went through the same pages again (in-process at request_limit 10,000, trims took
-  // 6-7% longer and a whole catch-up 10-12%).
-  // A key's request always exists (keys are made from rows, and deleting a request deletes its key:
-  // trigger requests_unkey), so a token loses exactly the keys found.
-  const oldest = db.prepare<[string, number], number>('SELECT sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?').pluck();
-  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
+  // Trimming: each token's oldest keys go (in the token index, and in search_keys for a search-indexed
+  // token, listing their full-text entries for the purge), and their requests' rows are listed in
+  // request_trimmed (migration 26) for the sweep: deleted right away, a token's oldest rows were
+  // scattered among every other token's, a page written per trimmed request.
+  const oldest = db.prepare<[string, number], { st: number; sq: number }>('SELECT st, sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?');
+  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
+  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
+  const staleOldest = db.prepare('INSERT OR IGNORE INTO request_text_stale (sq) SELECT sq FROM search_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
+  const unsearchOldest = db.prepare('DELETE FROM search_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
+  const listTrimmed = db.prepare('INSERT INTO request_trimmed (sq) SELECT value FROM json_each(?)');
+  // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
+  const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
+  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed ORDER BY sq LIMIT ?)');
   const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
 
@@ -444,20 +457,45 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
    * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
    */
   function trimOver(maxRows: number): number {
-    const trimmed: number[] = [];
+    let trimmed = 0;
+    const seqs: number[] = [];
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
-      const take = Math.min(excess, maxRows - trimmed.length);
+      const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
-        const seqs = oldest.all(tokenId, take);
-        for (const seq of seqs) trimmed.push(seq);
-        dropCount.run(seqs.length, tokenId);
+        const keys = oldest.all(tokenId, take);
+        const last = keys.at(-1);
+        if (last) {
+          const upTo = { t: tokenId, st: last.st, sq: last.sq };
+          if (searched.get(tokenId) !== undefined) {
+            // The next catch-up purges them (it looks only while entries are known to be listed).
+            if (staleOldest.run(upTo).changes) purging = true;
+            unsearchOldest.run(upTo);
+          }
+          unkeyOldest.run(upTo);
+          for (const k of keys) seqs.push(k.sq);
+          dropCount.run(keys.length, tokenId);
+          trimmed += keys.length;
+        }
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
     }
-    if (trimmed.length) deleteSeqs.run(JSON.stringify(trimmed));
-    return trimmed.length;
+    if (seqs.length) {
+      listTrimmed.run(JSON.stringify(seqs));
+      sweep(seqs.length);
+    }
+    return trimmed;
+  }
+
+  /**
+   * Deletes the oldest listed rows of trimmed requests beyond the newest `trimmedBacklog`, at most
+   * maxRows. Kept that long, the oldest lie together (every token at its limit trimmed past them),
+   * so a page written holds several.
+   */
+  function sweep(maxRows: number): number {
+    const over = trimmedCount.get()! - trimmedBacklog;
+    return over > 0 ? sweepOldest.run(Math.min(over, maxRows)).changes : 0;
   }
 
   /**

@@ -10,6 +10,7 @@ import { sampleRequest, sampleToken } from '../store.contract.js';
 import { catchUpSchedule, createBatchWriter, insertSql, PLAIN_COLUMNS, toRow } from './batch-writer.js';
 import { createSqliteStore } from './index.js';
 import { migrate, migrations } from './migrations.js';
+import { SEQ_OF_UUID } from './requests.js';
 import { sqliteTokens } from './tokens.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-catch-up-'));
@@ -28,7 +29,8 @@ function writerOn(file: string, tokens: string[], requestLimit?: number) {
   migrate(db);
   const t = sqliteTokens(db);
   for (const uuid of tokens) void t.create(sampleToken({ uuid, ...(requestLimit ? { request_limit: requestLimit } : {}) }));
-  return { db, writer: createBatchWriter(db) };
+  // No backlog of trimmed rows: each trim deletes them (the sweep's backlog has tests of its own).
+  return { db, writer: createBatchWriter(db, { trimmedBacklog: 0 }) };
 }
 
 /** A database as an earlier process left it: the schema, and rows stored but never caught up. */
@@ -355,6 +357,80 @@ describe('batch writer catch-up', () => {
     expect(keys(a)).toBe(4);
     const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').all() as Array<{ uuid: string }>;
     expect(left.map((r) => r.uuid)).toEqual(items.slice(3).map((i) => i.row[0]));
+    db.close();
+  });
+});
+
+describe('trimmed rows and their sweep (migration 26)', () => {
+  const item = (tokenId: string, limit: number) => ({ row: toRow(sampleRequest(tokenId)), limit });
+  const uuidOf = (i: { row: unknown[] }) => i.row[0] as string;
+  /** A writer keeping `backlog` trimmed rows, and what the store's reads by UUID see (SEQ_OF_UUID). */
+  function sweeping(tokens: string[], backlog: number, requestLimit?: number) {
+    const { db } = writerOn(tmp(), tokens, requestLimit);
+    const writer = createBatchWriter(db, { trimmedBacklog: backlog });
+    writer.catchUp();
+    const byUuid = db.prepare(`SELECT uuid FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`).pluck();
+    const seen = (tokenId: string, i: { row: unknown[] }) => byUuid.get({ t: tokenId, u: uuidOf(i) }) !== undefined;
+    const stored = (i: { row: unknown[] }) => db.prepare('SELECT count(*) FROM requests WHERE uuid = ?').pluck().get(uuidOf(i)) === 1;
+    const listed = () => db.prepare('SELECT r.uuid FROM request_trimmed d JOIN requests r ON r.seq = d.sq ORDER BY d.sq').pluck().all();
+    const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
+    return { db, writer, seen, stored, listed, count };
+  }
+
+  it('takes a trimmed request out of every read at once and deletes its row later, oldest first beyond the backlog', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, seen, stored, listed, count } = sweeping([a, b], 4);
+    const first = Array.from({ length: 10 }, (_, i) => item(i % 2 ? b : a, 3));
+    writer.commit(first);
+    writer.catchUp();
+    // Each token keeps its newest 3: the oldest 2 of each are trimmed, their rows listed, none swept yet.
+    const trimmed = [first[0]!, first[1]!, first[2]!, first[3]!];
+    expect(listed()).toEqual(trimmed.map(uuidOf));
+    expect(trimmed.map(stored)).toEqual([true, true, true, true]);
+    expect(trimmed.map((i, n) => seen(n % 2 ? b : a, i))).toEqual([false, false, false, false]);
+    expect(first.slice(4).map((i, n) => seen(n % 2 ? b : a, i))).toEqual(Array(6).fill(true));
+    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE tk = ?', a)]).toEqual([3, 3]);
+    expect(count('SELECT count(*) FROM request_ids')).toBe(10);
+    // Four more for a: its four oldest go, eight are listed, and the sweep deletes the four oldest
+    // listed rows (their UUID index entries with them), keeping the backlog of four.
+    const second = Array.from({ length: 4 }, () => item(a, 3));
+    writer.commit(second);
+    writer.catchUp();
+    expect(listed()).toEqual([first[4]!, first[6]!, first[8]!, second[0]!].map(uuidOf));
+    expect(trimmed.map(stored)).toEqual([false, false, false, false]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids')]).toEqual([10, 10]);
+    expect(second.slice(1).every((i) => seen(a, i))).toBe(true);
+    db.close();
+  });
+
+  it('takes a search-indexed token\'s trimmed requests out of its search index and lists their full text for the purge', () => {
+    const a = sampleToken().uuid;
+    // A token allowed 20,000 requests is search-indexed; its captures came with a limit of 3.
+    const { db, writer, stored, count } = sweeping([a], 100, 20_000);
+    const items = Array.from({ length: 5 }, () => item(a, 3));
+    writer.commit(items);
+    writer.catchUp();
+    expect([count('SELECT count(*) FROM search_keys WHERE tk = ?', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
+    expect(stored(items[0]!)).toBe(true);
+    // The next catch-up purges the listed entries: the full-text index holds the kept requests only.
+    writer.catchUp();
+    expect([count('SELECT count(*) FROM request_text'), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 0]);
+    db.close();
+  });
+
+  it('deletes a token\'s trimmed rows with the token, and takes them off the list', async () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stored, listed } = sweeping([a, b], 100);
+    const items = Array.from({ length: 10 }, (_, i) => item(i % 2 ? b : a, 3));
+    writer.commit(items);
+    writer.catchUp();
+    expect(listed()).toHaveLength(4);
+    expect(await sqliteTokens(db).delete(a)).toBe(true);
+    expect(db.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(a)).toBe(0);
+    expect(listed()).toEqual([items[1]!, items[3]!].map(uuidOf));
+    expect(stored(items[1]!)).toBe(true);
     db.close();
   });
 });

@@ -47,10 +47,11 @@ export function toRecord(r: Row): RequestRecord {
 export const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
 
 /**
- * The seq of the request with UUID @u: from the UUID index (request_ids), or among the pending rows
- * the catch-up has not indexed yet (past the watermark: at most one catch-up's worth, scanned).
+ * The seq of the request with UUID @u: from the UUID index (request_ids) unless trimmed (its row
+ * waits for the sweep: request_trimmed, migration 26), or among the pending rows the catch-up has
+ * not indexed yet (past the watermark: at most one catch-up's worth, scanned).
  */
-export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u
+export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u AND NOT EXISTS (SELECT 1 FROM request_trimmed d WHERE d.sq = request_ids.sq)
   UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
 
 /**

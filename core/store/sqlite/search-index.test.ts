@@ -222,7 +222,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     const add = (from: number, to: number) => {
       for (let i = from; i < to; i++) for (const t of ['t1', 't2']) insert.run(`${t}-${i}`, t, Buffer.from(`b ${i}`), i);
     };
-    const writer = createBatchWriter(db);
+    const writer = createBatchWriter(db, { trimmedBacklog: 0 });
     add(0, 40);
     writer.catchUp();
     const count = (sql: string) => db.prepare(sql).pluck().get() as number;

@@ -95,9 +95,12 @@ export function sqliteTokens(
   // then any not caught up yet, past the watermark.
   const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
   const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
+  // And the rows of its trimmed requests that the sweep has not reached (migration 26).
+  const delTrimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed) AND token_id = ?');
   const deleteToken = db.transaction((uuid: string) => {
     delRequests.run(uuid);
     delPending.run(uuid);
+    delTrimmed.run(uuid);
     return del.run(uuid).changes > 0;
   });
   // A team's tokens, served by tokens_team (migration 17).
