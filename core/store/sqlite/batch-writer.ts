@@ -431,16 +431,17 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     'UPDATE tokens SET request_count = request_count + ?, latest_request_id = ?, latest_request_at = ? WHERE uuid = ? RETURNING request_count AS n, request_limit',
   );
   const dropCount = db.prepare('UPDATE tokens SET request_count = request_count - ? WHERE uuid = ?');
-  // Trimming: each token's oldest keys go (in the token index, and in search_keys for a search-indexed
-  // token, listing their full-text entries for the purge), and their requests' rows are listed in
-  // request_trimmed (migration 26) for the sweep: deleted right away, a token's oldest rows were
-  // scattered among every other token's, a page written per trimmed request.
+  // Trimming: each token's oldest keys go (the token index by range, where they lie together) and
+  // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
+  // away, a token's oldest rows were scattered among every other token's, a page written per
+  // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
+  // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
+  // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   const oldest = db.prepare<[string, number], { st: number; sq: number }>('SELECT st, sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?');
   const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
-  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
-  const staleOldest = db.prepare('INSERT OR IGNORE INTO request_text_stale (sq) SELECT sq FROM search_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
-  const unsearchOldest = db.prepare('DELETE FROM search_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
   const listTrimmed = db.prepare('INSERT INTO request_trimmed (sq) SELECT value FROM json_each(?)');
+  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
+  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
   // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed ORDER BY sq LIMIT ?)');
@@ -458,7 +459,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
    */
   function trimOver(maxRows: number): number {
     let trimmed = 0;
+    /** Rows for the sweep, and rows deleted now (search-indexed tokens). */
     const seqs: number[] = [];
+    const now: number[] = [];
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
       const take = Math.min(excess, maxRows - trimmed);
@@ -466,14 +469,14 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         const keys = oldest.all(tokenId, take);
         const last = keys.at(-1);
         if (last) {
-          const upTo = { t: tokenId, st: last.st, sq: last.sq };
           if (searched.get(tokenId) !== undefined) {
-            // The next catch-up purges them (it looks only while entries are known to be listed).
-            if (staleOldest.run(upTo).changes) purging = true;
-            unsearchOldest.run(upTo);
+            for (const k of keys) now.push(k.sq);
+            // The next catch-up purges their entries (it looks only while some are known to be listed).
+            purging = true;
+          } else {
+            unkeyOldest.run({ t: tokenId, st: last.st, sq: last.sq });
+            for (const k of keys) seqs.push(k.sq);
           }
-          unkeyOldest.run(upTo);
-          for (const k of keys) seqs.push(k.sq);
           dropCount.run(keys.length, tokenId);
           trimmed += keys.length;
         }
@@ -481,6 +484,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       if (take < excess) break;
       overLimit.delete(tokenId);
     }
+    if (now.length) deleteSeqs.run(JSON.stringify(now));
     if (seqs.length) {
       listTrimmed.run(JSON.stringify(seqs));
       sweep(seqs.length);

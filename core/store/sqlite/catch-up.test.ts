@@ -404,16 +404,18 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
-  it('takes a search-indexed token\'s trimmed requests out of its search index and lists their full text for the purge', () => {
+  it('deletes a search-indexed token\'s trimmed requests at once, and the next catch-up purges their full text', () => {
     const a = sampleToken().uuid;
-    // A token allowed 20,000 requests is search-indexed; its captures came with a limit of 3.
-    const { db, writer, stored, count } = sweeping([a], 100, 20_000);
+    // A token allowed 20,000 requests is search-indexed; its captures came with a limit of 3. A
+    // search reads its full-text candidates' rows directly, so such rows are not left to the sweep.
+    const { db, writer, stored, listed, count } = sweeping([a], 100, 20_000);
     const items = Array.from({ length: 5 }, () => item(a, 3));
     writer.commit(items);
     writer.catchUp();
+    expect([stored(items[0]!), stored(items[1]!), stored(items[2]!)]).toEqual([false, false, true]);
+    expect(listed()).toEqual([]);
     expect([count('SELECT count(*) FROM search_keys WHERE tk = ?', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
-    expect(stored(items[0]!)).toBe(true);
-    // The next catch-up purges the listed entries: the full-text index holds the kept requests only.
+    // The purge had found nothing listed before: the trim wakes it for the next catch-up.
     writer.catchUp();
     expect([count('SELECT count(*) FROM request_text'), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 0]);
     db.close();

@@ -581,8 +581,10 @@ export const migrations: Migration[] = [
     // 200,000 rows: 1.0-1.2 WAL frames a trimmed request, against 0.15-0.25 while the tokens' oldest
     // requests lay together). A trim now deletes the requests' keys (together in the token index)
     // and lists their seqs here; the sweep deletes the listed rows oldest first, once enough are
-    // listed that the oldest lie together. Reads by UUID skip listed rows (SEQ_OF_UUID). Whatever
-    // deletes a listed row (the sweep, a token's deletion) takes it off the list (requests_unkey).
+    // listed that the oldest lie together. Reads by UUID skip listed rows (SEQ_OF_UUID); a
+    // search-indexed token's rows are deleted at once (searches read full-text candidates' rows
+    // directly, batch-writer.ts). Whatever deletes a listed row (the sweep, a token's deletion)
+    // takes it off the list (requests_unkey).
     version: 26,
     up: `
       CREATE TABLE request_trimmed (sq INTEGER PRIMARY KEY);
