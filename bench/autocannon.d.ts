@@ -61,6 +61,8 @@ declare module 'autocannon' {
   /** The run: a promise of its result, and an emitter of each response (responseTime in ms). */
   function autocannon(opts: autocannon.Options): Promise<autocannon.Result> & {
     on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): void;
+    /** Ends the run at its next one-second sample; the promise then resolves with what it measured. */
+    stop(): void;
   };
   export = autocannon;
 }

@@ -281,8 +281,14 @@ export async function startService(extraEnv: Record<string, string> = {}, nodeAr
 
 export interface LoadOptions {
   url: string;
-  /** Length of the run; ignored when `amount` is given. */
+  /** Length of the run; ignored when `amount` is given. With `until`, the longest it runs. */
   seconds: number;
+  /**
+   * Ends the run once this settles (at autocannon's next one-second sample), so that a window can
+   * last as long as some other work without restarting the load generator: a run of one-second
+   * runs reconnects every second, and each reported about 2% more time than it loaded.
+   */
+  until?: Promise<unknown>;
   /** Send exactly this many requests instead of running for `seconds`. */
   amount?: number;
   /** Requests in flight per connection (1 unless given). */
@@ -438,6 +444,8 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
     ...(opts.requests ? { requests: opts.requests } : {}),
   });
   run.on('response', (_client, _status, _bytes, ms) => counts[Math.min(counts.length - 1, Math.floor(ms / LATENCY_BIN_MS))]!++);
+  const stop = () => run.stop();
+  opts.until?.then(stop, stop);
   const r = await run;
   const bins: LatencyBins = new Map();
   for (let i = 0; i < counts.length; i++) if (counts[i]) bins.set(i, counts[i]!);

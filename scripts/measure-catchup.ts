@@ -5,7 +5,7 @@
 // Usage: npx tsx scripts/measure-catchup.ts [seedRows=200000] [seconds=20] [capturesPerSecond=8000]
 // REUSE=<file> measures on an already seeded file (KEEP=1 keeps the seeded one); LIMIT=<n> the small
 // tokens' request_limit (500); RANDOM_TOKENS=1 sends each capture to a token at random (the tokens'
-// oldest requests then drift apart, as with real clients) instead of in turn; FOREIGN, DELETE_AT,
+// oldest requests then drift apart, as with real clients) instead of in turn; FOREIGN, DELETE_AT, DELETE_ON,
 // PERIODS and CACHE below.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,9 @@ import { createSqliteStore } from '../core/store/sqlite/index.js';
 import { parseQuery } from '../core/store/query/index.js';
 import { uuidv7 } from '../core/util/uuid.js';
 import { foreignCommits } from './foreign-commits.js';
+import Database from 'better-sqlite3';
+import { deleteMatching, pauseAfter } from '../core/store/sqlite/chunks.js';
+import { planFilters } from '../core/store/sqlite/request-reads.js';
 
 const seedRows = Number(process.argv[2] ?? 200_000);
 const seconds = Number(process.argv[3] ?? 20);
@@ -102,12 +105,31 @@ const foreign = foreignCommits(file, Number(process.env.FOREIGN ?? 0));
 // reader thread as in the service (DELETE_QUERY, default a tenth of the seeded rows).
 const deleteAt = process.env.DELETE_AT ? Number(process.env.DELETE_AT) * 1000 : null;
 let deleting: Promise<void> | null = null;
+// DELETE_ON=main runs its chunks on this thread, on the store's own connection (the one the
+// captures commit on), =conn on this thread on a connection of its own; both pause between chunks
+// as the deleting thread does while captures are committed.
+const deleteOn = process.env.DELETE_ON ?? 'thread';
+const chunkWork: number[] = [];
 const startDelete = () => {
   const big = store.db.prepare('SELECT uuid FROM tokens ORDER BY request_count DESC LIMIT 1').pluck().get() as string;
   const t0 = performance.now();
-  deleting = store.requests.deleteMany(big, { query: parseQuery(process.env.DELETE_QUERY ?? 'customer3*') }).then((n) => {
-    console.log(`deleted ${n} rows from ${((t0 - start) / 1000).toFixed(1)} s to ${((performance.now() - start) / 1000).toFixed(1)} s`);
-  });
+  const query = parseQuery(process.env.DELETE_QUERY ?? 'customer3*');
+  const report = (n: number) => {
+    const work = chunkWork.reduce((a, b) => a + b, 0);
+    console.log(`deleted ${n} rows (${deleteOn}) from ${((t0 - start) / 1000).toFixed(1)} s to ${((performance.now() - start) / 1000).toFixed(1)} s${chunkWork.length ? `; ${chunkWork.length} chunks, ${work.toFixed(0)} ms of work, ${((work * 1000) / Math.max(n, 1)).toFixed(1)} us a row` : ''}`);
+  };
+  if (deleteOn === 'thread') {
+    deleting = store.requests.deleteMany(big, { query }).then(report);
+    return;
+  }
+  const read = new Database(file, { readonly: true });
+  const write = deleteOn === 'main' ? store.db : new Database(file);
+  if (write !== store.db) write.pragma('busy_timeout = 5000');
+  const pause = (workMs: number) => {
+    chunkWork.push(workMs);
+    return new Promise<boolean>((resolve) => setTimeout(() => resolve(true), pauseAfter(workMs, { capturing: true, busy: false })));
+  };
+  deleting = deleteMatching(read, write, planFilters(big, { query }), pause).then(report);
 };
 
 // Steady captures: every ms, the captures due since the start, one commit per event-loop turn.

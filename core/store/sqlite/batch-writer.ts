@@ -12,6 +12,7 @@ import type { Database } from 'better-sqlite3';
 import type { CatchUpObserver, RequestRecord } from '../types.js';
 import { noteCommit, type CaptureActivity } from './capture-activity.js';
 import { purgeStaleText } from './fts-writes.js';
+import { isBusy, noWait } from './no-wait.js';
 
 /**
  * One capture to store: its `requests` row (toRow: the INSERT's parameters, JSON columns already
@@ -208,9 +209,6 @@ export interface CatchUpParts {
   fill: number;
   trims: number;
 }
-
-/** A write lock taken by another connection (SQLITE_BUSY and its extended codes). */
-export const isBusy = (e: unknown): boolean => String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
 
 /** When a writer catches up (both writers, capture-writer.ts and writer-worker.ts, keep one). */
 export interface CatchUpSchedule {
@@ -690,25 +688,16 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   }).immediate;
 
   // Not waiting: busy_timeout 0 for the attempt only (the connection's other users keep theirs).
-  const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 0;
-  const noWait = db.prepare('PRAGMA busy_timeout = 0');
-  const restoreWait = db.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-  // SQLite sets busy_timeout when the PRAGMA is prepared, and the first run of the prepared
-  // statement only reads it back; later runs prepare it again, which sets it. Unprimed, the first
-  // attempt that found the lock taken waited the whole busy_timeout on the event loop.
-  noWait.run();
-  restoreWait.run();
+  const withoutWaiting = noWait(db);
+  const { busyTimeoutMs } = withoutWaiting;
   /** `tx()`, or BUSY when it could not take the write lock at once (nothing was written: rolled back). */
   function attempt<T>(tx: () => T, wait: boolean): T | typeof BUSY {
     if (wait) return tx();
-    noWait.run();
     try {
-      return tx();
+      return withoutWaiting.run(tx);
     } catch (e) {
       if (isBusy(e) && !db.inTransaction) return BUSY;
       throw e;
-    } finally {
-      restoreWait.run();
     }
   }
 

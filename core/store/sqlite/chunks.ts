@@ -1,11 +1,14 @@
 // Long deletions (a filter's matches, a token's requests: up to a million rows) run as many short
-// write transactions, so that the capture writer, which needs the same write lock, waits for one
-// chunk at most instead of for the whole deletion. They run on a reader thread's connection
-// (reader-pool.ts), pausing between chunks so that the capture writer, waiting on busy_timeout,
-// takes the lock; on the main connection (':memory:') they yield to the event loop instead.
+// write transactions, so that captures wait for one chunk at most instead of for the whole
+// deletion. They run where the captures commit (reader-pool.ts): with the in-thread writer, on the
+// event loop's connection between its turns, the matches read on a thread, taking the write lock
+// without waiting (another process may hold it); beside a writer thread, on a thread's connection of
+// their own, pausing between chunks so that the capture writer, waiting on busy_timeout, takes the
+// lock. Either way they keep to a share of the time while captures come (pauseAfter).
 import type { Database } from 'better-sqlite3';
 import { giveWay } from './capture-activity.js';
 import { purgeStaleText } from './fts-writes.js';
+import { isBusy, type NoWait } from './no-wait.js';
 import { DRIVEN, fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
 /**
@@ -89,17 +92,16 @@ export type ChunkPause = (workMs: number) => Promise<boolean>;
 /** Matches read per step, outside any write transaction. */
 const READ_BATCH = 2_000;
 
-const isBusy = (e: unknown): boolean => String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
-
 /**
- * timedImmediate, tried again after a pause while the lock stays taken past busy_timeout (under
- * heavy capture load a polling waiter can keep missing it): a deletion waits, it does not fail.
- * Null when the pause says stop.
+ * timedImmediate, tried again after a pause while the lock stays taken (past busy_timeout, or at
+ * once with `lock`: on the event loop, SQLite's busy handler would sleep there); under heavy
+ * capture load a polling waiter can keep missing it. A deletion waits, it does not fail. Null when
+ * the pause says stop.
  */
-async function lockedChunk<T>(db: Database, fn: () => T, pause: ChunkPause): Promise<{ value: T; ms: number } | null> {
+async function lockedChunk<T>(db: Database, fn: () => T, pause: ChunkPause, lock: NoWait | null): Promise<{ value: T; ms: number } | null> {
   for (;;) {
     try {
-      return timedImmediate(db, fn);
+      return lock ? lock.run(() => timedImmediate(db, fn)) : timedImmediate(db, fn);
     } catch (e) {
       if (!isBusy(e) || db.inTransaction) throw e;
       if (!(await pause(0))) return null;
@@ -108,61 +110,88 @@ async function lockedChunk<T>(db: Database, fn: () => T, pause: ChunkPause): Pro
 }
 
 /**
- * The seqs of a filter's matches, READ_BATCH at a time, in an order that a bound resumes (an empty
- * batch: no more). Through the trigram index when a term of the search drives it and the token's
- * search index is filled: its candidates in rowid order, each row checked, so a batch costs what it
- * reads. Otherwise the token index forward (keyset), with the filter's full-text terms as
- * subqueries, which SQLite evaluates whole for every statement: at a million requests, each batch
- * of a 90,000-match delete read the term's every entry again (54 µs a deleted row, against 2.4
- * through the candidates).
+ * Where a walk through a filter's matches stands between two batches: after a trigram candidate's
+ * rowid, or after a token index key. Plain data, so that a thread can hand it back and forth.
  */
-function matchReader(read: Database, plans: FilterPlans): { tokenId: string; next(): number[] } {
-  const w = pickFilter(read, plans);
-  if (w === plans.indexed && plans.driven) {
-    const { match, rows } = plans.driven;
-    const candidates = read
-      .prepare<unknown[], number>(
-        `SELECT request_text.rowid FROM ${DRIVEN} WHERE request_text MATCH ? AND request_text.rowid > ? AND ${rows.sql} ORDER BY request_text.rowid LIMIT ${READ_BATCH}`,
-      )
-      .pluck();
-    // A BigInt binds as an integer: FTS5 ignores a rowid bound that arrives as a float.
-    let after = 0n;
-    return {
-      tokenId: w.tokenId,
-      next() {
-        const found = candidates.all(match, after, ...rows.params);
-        if (found.length) after = BigInt(found.at(-1)!);
-        return found;
-      },
-    };
-  }
-  const matches = read.prepare<unknown[], { st: number; sq: number }>(
-    `SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`,
-  );
-  let after = { st: Number.MIN_SAFE_INTEGER, sq: 0 };
-  return {
-    tokenId: w.tokenId,
-    next() {
-      const found = matches.all(...w.params, after.st, after.sq);
-      if (found.length) after = found.at(-1)!;
-      return found.map((f) => f.sq);
-    },
-  };
+export type MatchCursor = { driven: true; after: number } | { driven: false; st: number; sq: number };
+
+export interface MatchBatch {
+  seqs: number[];
+  /** Where the next batch starts; null: there is none. */
+  next: MatchCursor | null;
 }
 
 /**
- * Deletes the requests matching a planned filter. The matches are found on `read` (the search's
- * cost holds no lock; matchReader), then deleted by seq on `write` in short transactions (seqs are
- * never reused: AUTOINCREMENT), each taking its count off the token's counter; the latest request
- * is refreshed at the end. `read` and `write` may be one connection. Returns how many were deleted.
+ * A batch of a filter's matches' seqs, READ_BATCH at most, from `cursor` on (null: the first).
+ * Through the trigram index when a term of the search drives it and the token's search index is
+ * filled: its candidates in rowid order, each row checked, so a batch costs what it reads.
+ * Otherwise the token index forward (keyset), with the filter's full-text terms as subqueries,
+ * which SQLite evaluates whole for every statement: at a million requests, each batch of a
+ * 90,000-match delete read the term's every entry again (54 µs a deleted row, against 2.4 through
+ * the candidates). A walk begun through the candidates whose index went away since goes on from the
+ * token's first key (what it deleted is gone).
  */
-export async function deleteMatching(read: Database, write: Database, plans: FilterPlans, pause: ChunkPause): Promise<number> {
-  const matches = matchReader(read, plans);
-  const { tokenId } = matches;
+export function readMatches(read: Database, plans: FilterPlans, cursor: MatchCursor | null): MatchBatch {
+  const w = pickFilter(read, plans);
+  if (w === plans.indexed && plans.driven && (!cursor || cursor.driven)) {
+    const { match, rows } = plans.driven;
+    // A BigInt binds as an integer: FTS5 ignores a rowid bound that arrives as a float.
+    const found = read
+      .prepare<unknown[], number>(
+        `SELECT request_text.rowid FROM ${DRIVEN} WHERE request_text MATCH ? AND request_text.rowid > ? AND ${rows.sql} ORDER BY request_text.rowid LIMIT ${READ_BATCH}`,
+      )
+      .pluck()
+      .all(match, BigInt(cursor?.driven ? cursor.after : 0), ...rows.params);
+    return { seqs: found, next: found.length < READ_BATCH ? null : { driven: true, after: found.at(-1)! } };
+  }
+  const from = cursor && !cursor.driven ? cursor : { st: Number.MIN_SAFE_INTEGER, sq: 0 };
+  const found = read
+    .prepare<unknown[], { st: number; sq: number }>(`SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`)
+    .all(...w.params, from.st, from.sq);
+  const last = found.at(-1);
+  return { seqs: found.map((f) => f.sq), next: last && found.length === READ_BATCH ? { driven: false, st: last.st, sq: last.sq } : null };
+}
+
+/** The batches of a filter's matches, one at a time, with how long each took to read; null when done. */
+export type MatchSource = () => Promise<{ seqs: number[]; readMs: number } | null>;
+
+/** Walks `plans`' matches with readMatches, batch after batch. `read` may be another thread's: see reader-pool.ts. */
+export function matchSource(read: (cursor: MatchCursor | null) => Promise<MatchBatch & { ms: number }>): MatchSource {
+  let cursor: MatchCursor | null = null;
+  let done = false;
+  return async () => {
+    if (done) return null;
+    const batch = await read(cursor);
+    cursor = batch.next;
+    done = cursor === null;
+    return { seqs: batch.seqs, readMs: batch.ms };
+  };
+}
+
+/** readMatches timed, on this thread's `read` connection. */
+export function timedMatches(read: Database, plans: FilterPlans, cursor: MatchCursor | null): MatchBatch & { ms: number } {
+  const t0 = performance.now();
+  const batch = readMatches(read, plans, cursor);
+  return { ...batch, ms: performance.now() - t0 };
+}
+
+/** deleteMatches with the matches read on `read` (may be `write`) on this thread. */
+export const deleteMatching = (read: Database, write: Database, plans: FilterPlans, pause: ChunkPause): Promise<number> =>
+  deleteMatches(write, plans, matchSource(async (cursor) => timedMatches(read, plans, cursor)), pause);
+
+/**
+ * Deletes the requests matching a planned filter. The matches come from `matches` (the search's
+ * cost holds no lock: readMatches), then are deleted by seq on `write` in short transactions (seqs
+ * are never reused: AUTOINCREMENT), each taking its count off the token's counter; the latest
+ * request is refreshed at the end. With `lock`, the write lock is taken without waiting (`write` is
+ * the event loop's connection). Returns how many were deleted.
+ */
+export async function deleteMatches(write: Database, plans: FilterPlans, matches: MatchSource, pause: ChunkPause, lock: NoWait | null = null): Promise<number> {
+  const tokenId = plans.indexed.tokenId;
   // Their keys go with them (trigger requests_unkey), which lists a search-indexed request's
   // full-text entry for the purge (migration 24); each chunk purges as many listed entries as it
-  // deleted requests (with FTS5's merges off, about 10 µs each: fts-writes.ts), here rather than on
-  // the event loop's catch-up.
+  // deleted requests (with FTS5's merges off, about 10 µs each: fts-writes.ts), here rather than in
+  // the catch-up.
   const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
   const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
   const refreshLatest = write.prepare(`UPDATE tokens SET
@@ -171,10 +200,10 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
     WHERE uuid = @t`);
   /**
    * Deletes `seqs` PART_ROWS at a time until DELETE_CHUNK_MS have passed: the chunk's size is a
-   * guess from the last one, and a chunk that meets cold pages (every capture commit empties this
-   * connection's page cache) or a busy machine ran 10-60 times longer than meant, every capture
-   * waiting behind it (up to 264 ms measured at a million rows). Returns how many were deleted and
-   * how many of `seqs` were taken.
+   * guess from the last one, and a chunk that meets cold pages (every capture commit on another
+   * connection empties this one's page cache) or a busy machine ran 10-60 times longer than meant,
+   * every capture waiting behind it (up to 264 ms measured at a million rows). Returns how many
+   * were deleted and how many of `seqs` were taken.
    */
   const step = (seqs: number[]): { deleted: number; taken: number } => {
     const t0 = performance.now();
@@ -193,14 +222,19 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
   };
   let deleted = 0;
   let chunk = FIRST_CHUNK;
+  const finish = async (): Promise<number> => {
+    if (deleted) await lockedChunk(write, () => refreshLatest.run({ t: tokenId }), pause, lock);
+    return deleted;
+  };
   for (;;) {
-    const r0 = performance.now();
-    const found = matches.next();
+    const batch = await matches();
+    if (!batch) return finish();
     // Reading the matches is the deletion's work too: the first chunk's pause makes up for it.
-    let readMs = performance.now() - r0;
+    let readMs = batch.readMs;
+    const found = batch.seqs;
     for (let i = 0; i < found.length; ) {
       const seqs = found.slice(i, i + chunk);
-      const done = await lockedChunk(write, () => step(seqs), pause);
+      const done = await lockedChunk(write, () => step(seqs), pause, lock);
       if (!done) return finish();
       const { value, ms } = done;
       deleted += value.deleted;
@@ -209,11 +243,6 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
       if (!(await pause(ms + readMs))) return finish();
       readMs = 0;
     }
-    if (found.length < READ_BATCH) return finish();
-  }
-  function finish(): number {
-    if (deleted) write.transaction(() => refreshLatest.run({ t: tokenId })).immediate();
-    return deleted;
   }
 }
 
@@ -221,7 +250,7 @@ export async function deleteMatching(read: Database, write: Database, plans: Fil
  * Deletes a token's indexed requests (their keys and files go with them), before the token itself
  * is deleted with the few left; full-text entries are purged as in deleteMatching. Returns how many.
  */
-export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause): Promise<number> {
+export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause, lock: NoWait | null = null): Promise<number> {
   const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ?)');
   const step = (rows: number): number => {
     const n = delChunk.run(tokenId, rows).changes;
@@ -232,7 +261,7 @@ export async function deleteTokenRequests(db: Database, tokenId: string, pause: 
   let chunk = FIRST_CHUNK;
   for (;;) {
     const rows = chunk;
-    const done = await lockedChunk(db, () => step(rows), pause);
+    const done = await lockedChunk(db, () => step(rows), pause, lock);
     if (!done) return deleted;
     const { value: n, ms } = done;
     deleted += n;

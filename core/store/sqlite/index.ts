@@ -107,7 +107,10 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   // cannot see a ':memory:' database, which keeps them in-thread).
   // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
   const gate = walGate();
-  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity }), gate) : inThreadReads(db);
+  // Deletions run where the captures commit (reader-pool.ts says why): on this connection with the
+  // in-thread writer.
+  const deleteOn = mode === 'in-thread' ? db : undefined;
+  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity, deleteOn }), gate) : inThreadReads(db);
   const requests = sqliteRequests(db, writer, reads);
   // How busy the event loop is, for the reader and deleting threads to give way to (capture-activity.ts).
   const stopLoopWatch = onFile ? watchLoop(activity) : () => {};

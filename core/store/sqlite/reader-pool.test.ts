@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { parseQuery } from '../query/index.js';
+import Database from 'better-sqlite3';
 import { createSqliteStore } from './index.js';
 import { readerPool } from './reader-pool.js';
 import { schedPolicy, SCHED_IDLE } from './threads.js';
@@ -236,6 +237,90 @@ describe('reader pool', () => {
       await store.close();
     } finally {
       rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("deletions on the event loop's connection (in-thread writer)", () => {
+  /** A file store with `rows` requests in one token, half of them POSTs, caught up. */
+  async function storeWith(rows: number) {
+    const d = mkdtempSync(join(tmpdir(), 'reader-pool-main-'));
+    const f = join(d, 'capture.sqlite');
+    const store = createSqliteStore(f, { writer: 'in-thread' });
+    const token = randomUUID();
+    const now = Date.now();
+    await store.tokens.create({
+      uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
+      premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
+      default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
+      created_at: now, updated_at: now, expires_at: null, team_id: null,
+    });
+    for (let i = 0; i < rows; i++) {
+      void store.requests.insert({
+        uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: i % 2 ? 'POST' : 'GET', user_agent: 'a', url: 'http://h/',
+        content_type: 'text/plain', body: Buffer.from(`b${i}`), size: 2, query: null, headers: {}, form: null, files: [], custom_action_output: [],
+        custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
+      }, 10_000);
+    }
+    await store.writer.sync();
+    const cleanup = async () => {
+      await store.close();
+      rmSync(d, { recursive: true, force: true });
+    };
+    return { store, token, file: f, cleanup };
+  }
+  const count = (db: Database.Database, token: string) => ({
+    rows: db.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(token),
+    counter: db.prepare('SELECT request_count FROM tokens WHERE uuid = ?').pluck().get(token),
+  });
+
+  it("deletes a filter's matches and a token's requests on the captures' connection, which sees no other connection commit", async () => {
+    const { store, token, cleanup } = await storeWith(4_000);
+    try {
+      // PRAGMA data_version changes when another connection committed since it was last read: the
+      // deletion's chunks did not (every such commit empties this connection's page cache).
+      const version = () => store.db.pragma('data_version', { simple: true });
+      const before = version();
+      expect(await store.requests.deleteMany(token, { query: parseQuery('method:POST') })).toBe(2_000);
+      expect(version()).toBe(before);
+      expect(count(store.db, token)).toEqual({ rows: 2_000, counter: 2_000 });
+      const left = await store.requests.list(token, { sorting: 'newest', page: 1, perPage: 1 });
+      expect(left.items[0]!.method).toBe('GET');
+      await store.tokens.delete(token);
+      expect(version()).toBe(before);
+      expect(count(store.db, token)).toEqual({ rows: 0, counter: undefined });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('waits for a write lock another connection holds without stalling the event loop, then deletes', async () => {
+    const { store, token, file, cleanup } = await storeWith(2_000);
+    const other = new Database(file);
+    try {
+      // The thread that reads the matches started (it takes a while), so the deletion meets the lock.
+      expect(await store.requests.deleteMany(token, { query: parseQuery('method:PUT') })).toBe(0);
+      other.exec('BEGIN IMMEDIATE');
+      let longestGap = 0;
+      let last = performance.now();
+      const ticker = setInterval(() => {
+        const t = performance.now();
+        longestGap = Math.max(longestGap, t - last);
+        last = t;
+      }, 5);
+      const deleting = store.requests.deleteMany(token, { query: parseQuery('method:GET') });
+      await new Promise((r) => setTimeout(r, 400));
+      // Still waiting: nothing deleted while the other connection holds the lock.
+      expect(other.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(token)).toBe(2_000);
+      other.exec('COMMIT');
+      expect(await deleting).toBe(1_000);
+      clearInterval(ticker);
+      // SQLite's busy handler would have slept through the 400 ms on the event loop.
+      expect(longestGap).toBeLessThan(200);
+      expect(count(store.db, token)).toEqual({ rows: 1_000, counter: 1_000 });
+    } finally {
+      other.close();
+      await cleanup();
     }
   });
 });

@@ -1,6 +1,7 @@
 // Messages between the store (main thread) and a reader thread (reader-worker.ts).
 import type { RequestWalkPage } from '../types.js';
 import type { CaptureActivity } from './capture-activity.js';
+import type { MatchBatch, MatchCursor } from './chunks.js';
 import type { FilterPlans, ListPlan, ListResult, WalkPlan } from './request-reads.js';
 
 export interface ReaderData {
@@ -17,6 +18,8 @@ export type ReaderJob =
   | { op: 'list'; plan: ListPlan }
   | { op: 'walk'; plan: WalkPlan }
   | { op: 'deleteMatching'; plan: FilterPlans }
+  /** A batch of a deletion's matches, for the event loop's connection to delete (chunks.ts). */
+  | { op: 'matches'; plan: FilterPlans; cursor: MatchCursor | null }
   | { op: 'deleteTokenRequests'; tokenId: string };
 
 /** What each job answers. */
@@ -24,6 +27,8 @@ export interface ReaderAnswers {
   list: ListResult;
   walk: RequestWalkPage;
   deleteMatching: number;
+  /** With how long it took to read. */
+  matches: MatchBatch & { ms: number };
   deleteTokenRequests: number;
 }
 

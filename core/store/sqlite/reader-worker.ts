@@ -1,10 +1,11 @@
 // A reader thread: its own connections to the store's file, running request lists and searches
-// (read-only connection; WAL lets it read while captures commit) and chunked deletions (a second,
-// writing connection, opened on the first deletion) off the event loop. One job at a time: the
-// pool (reader-pool.ts) sends the next only once this one answered.
+// (read-only connection; WAL lets it read while captures commit), a deletion's matches (which the
+// event loop's connection deletes: chunks.ts) and, beside a writer thread, chunked deletions (a
+// second, writing connection, opened on the first deletion) off the event loop. One job at a time:
+// the pool (reader-pool.ts) sends the next only once this one answered.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { deleteMatching, pauseAfter, deleteTokenRequests, type ChunkPause } from './chunks.js';
+import { deleteMatching, pauseAfter, deleteTokenRequests, timedMatches, type ChunkPause } from './chunks.js';
 import { readList, readWalk } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
 import { commitWatch, giveWay, loopBusy, MAX_READ_WAIT_MS, READ_SHARE_WHILE_BUSY } from './capture-activity.js';
@@ -66,6 +67,9 @@ async function run(job: ReaderJob): Promise<unknown> {
   if (job.op === 'list') return read(() => readList(reader, job.plan));
   if (job.op === 'walk') return read(() => readWalk(reader, job.plan));
   if (job.op === 'deleteMatching') return deleteMatching(reader, writing(), job.plan, pause);
+  // Not waiting its turn as lists do: the deletion on the event loop keeps to its share of the
+  // time, this read included (chunks.ts).
+  if (job.op === 'matches') return timedMatches(reader, job.plan, job.cursor);
   return deleteTokenRequests(writing(), job.tokenId, pause);
 }
 
