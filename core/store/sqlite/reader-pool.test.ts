@@ -193,28 +193,38 @@ describe.skipIf(process.platform !== 'linux')('reader thread priority (Linux: pe
   });
 });
 
+/** A file store (in-thread writer) with `rows` requests in one token, caught up; half of them POSTs unless `methodOf` says. */
+async function storeWith(rows: number, methodOf = (i: number) => (i % 2 ? 'POST' : 'GET')) {
+  const d = mkdtempSync(join(tmpdir(), 'reader-pool-main-'));
+  const f = join(d, 'capture.sqlite');
+  const store = createSqliteStore(f, { writer: 'in-thread' });
+  const token = randomUUID();
+  const now = Date.now();
+  await store.tokens.create({
+    uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
+    premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
+    default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
+    created_at: now, updated_at: now, expires_at: null, team_id: null,
+  });
+  for (let i = 0; i < rows; i++) {
+    void store.requests.insert({
+      uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: methodOf(i), user_agent: 'a', url: 'http://h/',
+      content_type: 'text/plain', body: Buffer.from(`b${i}`), size: 2, query: null, headers: {}, form: null, files: [], custom_action_output: [],
+      custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
+    }, 10_000);
+  }
+  await store.writer.sync();
+  const cleanup = async () => {
+    await store.close();
+    rmSync(d, { recursive: true, force: true });
+  };
+  return { store, token, file: f, cleanup };
+}
+
 describe('reader pool', () => {
   it('starts no thread until asked, and stops a deletion after its chunk when closed', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'reader-pool-close-'));
+    const { store, token, file: f, cleanup } = await storeWith(5_000, () => 'POST');
     try {
-      const f = join(d, 'capture.sqlite');
-      const store = createSqliteStore(f, { writer: 'in-thread' });
-      const token = randomUUID();
-      const now = Date.now();
-      await store.tokens.create({
-        uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
-        premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
-        default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
-        created_at: now, updated_at: now, expires_at: null, team_id: null,
-      });
-      for (let i = 0; i < 5_000; i++) {
-        void store.requests.insert({
-          uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: 'POST', user_agent: 'a', url: 'http://h/',
-          content_type: 'text/plain', body: Buffer.from(`b${i}`), size: 2, query: null, headers: {}, form: null, files: [], custom_action_output: [],
-          custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
-        }, 10_000);
-      }
-      await store.writer.sync();
       const pool = readerPool(f, { walLimitBytes: 64 * 1024 * 1024, nice: 10 });
       expect(pool.threads).toBe(0);
       const page = await pool.list(planList(token, { sorting: 'oldest', page: 1, perPage: 3, query: parseQuery('method:POST') }));
@@ -234,41 +244,13 @@ describe('reader pool', () => {
       expect(store.db.prepare('SELECT request_count FROM tokens WHERE uuid = ?').pluck().get(token)).toBe(5_000 - deleted);
       store.db.pragma('busy_timeout = 0');
       expect(store.db.prepare('DELETE FROM requests WHERE token_id = ?').run(token).changes).toBe(5_000 - deleted);
-      await store.close();
     } finally {
-      rmSync(d, { recursive: true, force: true });
+      await cleanup();
     }
   });
 });
 
 describe("deletions on the event loop's connection (in-thread writer)", () => {
-  /** A file store with `rows` requests in one token, half of them POSTs, caught up. */
-  async function storeWith(rows: number) {
-    const d = mkdtempSync(join(tmpdir(), 'reader-pool-main-'));
-    const f = join(d, 'capture.sqlite');
-    const store = createSqliteStore(f, { writer: 'in-thread' });
-    const token = randomUUID();
-    const now = Date.now();
-    await store.tokens.create({
-      uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
-      premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
-      default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
-      created_at: now, updated_at: now, expires_at: null, team_id: null,
-    });
-    for (let i = 0; i < rows; i++) {
-      void store.requests.insert({
-        uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: i % 2 ? 'POST' : 'GET', user_agent: 'a', url: 'http://h/',
-        content_type: 'text/plain', body: Buffer.from(`b${i}`), size: 2, query: null, headers: {}, form: null, files: [], custom_action_output: [],
-        custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
-      }, 10_000);
-    }
-    await store.writer.sync();
-    const cleanup = async () => {
-      await store.close();
-      rmSync(d, { recursive: true, force: true });
-    };
-    return { store, token, file: f, cleanup };
-  }
   const count = (db: Database.Database, token: string) => ({
     rows: db.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(token),
     counter: db.prepare('SELECT request_count FROM tokens WHERE uuid = ?').pluck().get(token),
