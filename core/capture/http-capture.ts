@@ -19,7 +19,7 @@ import type { SubdomainCapture } from './subdomain.js';
 import { parseForm, parseFormFile, type ParsedForm } from './form.js';
 import { attachBodyFile, type BodySink } from '../store/bodies/body-files.js';
 import { queryOf } from './query.js';
-import { responseFromSet, waitForSetResponse } from './listen.js';
+import { listenFor, responseFromSet } from './listen.js';
 import { pathStatus, rememberResponse } from './sent-response.js';
 import type { TokenCache } from './token-cache.js';
 
@@ -228,15 +228,18 @@ export function createCaptureHandler(s: CaptureServices) {
       headers: {},
     };
 
-    let stored: boolean;
-    ({ response, stored } = await s.pipeline.process(token, record, files, response, started));
-
-    if (token.listen > 0) {
-      const set = await waitForSetResponse(store, clock, token.uuid, record.uuid, token.listen);
+    // Open before the capture is stored, so that it is never listed without its wait (listen.ts).
+    const listening = token.listen > 0 ? await listenFor(store, clock, token.uuid, record.uuid, token.listen) : null;
+    try {
+      let stored: boolean;
+      ({ response, stored } = await s.pipeline.process(token, record, files, response, started));
+      const set = await listening?.response();
       if (set) {
         response = responseFromSet(set, response.contentType);
         if (stored) await keepSetResponse(record, response);
       }
+    } finally {
+      await listening?.close();
     }
     if (token.timeout > 0) await sleep(token.timeout * 1000);
 

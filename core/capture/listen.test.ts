@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { createSqliteStore } from '../store/sqlite/index.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -73,5 +74,31 @@ describe('listen and set-response', () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 10).toString('base64');
     const r = await s.call('PUT', `/token/${t.uuid}/request/00000000-0000-4000-8000-000000000000/response`, { json: { content: big } });
     expect(r.status).toBe(413);
+  });
+});
+
+describe('listen, answered the moment the capture is stored', () => {
+  it('accepts a set-response sent as soon as the capture can be listed (its wait is open before it is stored)', async () => {
+    // A client that lists the capture (or hears of it over realtime) and answers at once: here the
+    // answer is given right after the store took the capture. Opened after the store, the wait
+    // was not there yet and the answer got a 409 (with two processes on MongoDB, in CI).
+    const store = createSqliteStore(':memory:');
+    const answered: boolean[] = [];
+    const insert = store.requests.insert.bind(store.requests);
+    store.requests.insert = async (record, limit, files) => {
+      await insert(record, limit, files);
+      const content = Buffer.from('set at once').toString('base64');
+      answered.push(await store.listeners.respond(record.token_id, record.uuid, { status: 203, content, headers: {} }, Date.now()));
+    };
+    const server = await startTestServer({}, { store });
+    try {
+      const t = await server.token({ listen: 5 });
+      const r = await server.call('POST', `/${t.uuid}`, { body: 'ping' });
+      expect(answered).toEqual([true]);
+      expect(r.status).toBe(203);
+      expect(r.text).toBe('set at once');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
-// `listen`: a capture waits up to N seconds for a response set through the set-response endpoint
-// (the webhook.site CLI's `forward --listen-timeout`). The wait is kept in the store, so the PUT
-// may reach any process sharing it.
+// `listen`: a capture waits up to N seconds from its arrival for a response set through the
+// set-response endpoint (the webhook.site CLI's `forward --listen-timeout`). The wait is kept in
+// the store, so the PUT may reach any process sharing it.
 import { sendableHeaders } from '../sdk/headers.js';
 import type { SetResponse, Store } from '../store/types.js';
 import { sleep, type Clock } from '../util/time.js';
@@ -8,19 +8,33 @@ import type { CapturedResponse } from './pipeline.js';
 
 const POLL_MS = 50;
 
-export async function waitForSetResponse(store: Store, clock: Clock, tokenId: string, requestUuid: string, seconds: number): Promise<SetResponse | null> {
+/** A capture's wait for a set-response: `response()` polls until one is set or the time is up. */
+export interface Listening {
+  response(): Promise<SetResponse | null>;
+  /** Ends the wait: a set-response after it is refused. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a capture's wait, for `seconds` from now. Call it before the capture is stored: from the
+ * moment the capture can be listed, a set-response for it must find the wait open (opened after
+ * the store, a client that listed the capture at once and answered it could get a 409, seen with
+ * two processes on MongoDB).
+ */
+export async function listenFor(store: Store, clock: Clock, tokenId: string, requestUuid: string, seconds: number): Promise<Listening> {
   const deadline = clock.now() + seconds * 1000;
   await store.listeners.open(requestUuid, tokenId, deadline);
-  try {
-    for (;;) {
-      const r = await store.listeners.poll(requestUuid);
-      const left = deadline - clock.now();
-      if (r || left <= 0) return r;
-      await sleep(Math.min(POLL_MS, left));
-    }
-  } finally {
-    await store.listeners.close(requestUuid);
-  }
+  return {
+    async response() {
+      for (;;) {
+        const r = await store.listeners.poll(requestUuid);
+        const left = deadline - clock.now();
+        if (r || left <= 0) return r;
+        await sleep(Math.min(POLL_MS, left));
+      }
+    },
+    close: () => store.listeners.close(requestUuid),
+  };
 }
 
 /**
