@@ -286,7 +286,7 @@ export interface LoadOptions {
   /**
    * Ends the run once this settles (at autocannon's next one-second sample), so that a window can
    * last as long as some other work without restarting the load generator: a run of one-second
-   * runs reconnects every second, and each reported about 2% more time than it loaded.
+   * runs reconnects every second, and each reported 1-5% more time than it loaded.
    */
   until?: Promise<unknown>;
   /** Send exactly this many requests instead of running for `seconds`. */

@@ -170,8 +170,8 @@ export function readerPool(
  * The deletions themselves run on the connection that commits the captures, `deleteOn` (the event
  * loop's, with the in-thread writer), in chunks between the event loop's turns: every commit of
  * another connection empties a connection's page cache, so on a connection of their own each chunk
- * started cold behind the captures' commits, and each capture step behind the deletion's (at
- * 200,000 requests, 73 µs a deleted row against 27 on the captures' connection, in-process).
+ * started cold behind the captures' commits (at 200,000 requests, 73 µs a deleted row against 27
+ * on the captures' connection, in-process).
  * Without `deleteOn` (a writer thread commits the captures), they run on the matches' thread, which
  * holds the write lock a chunk at a time: at normal priority, as a niced holder preempted by other
  * work would keep the capture writer waiting behind it. Either way they give way longer while the
