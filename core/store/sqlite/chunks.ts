@@ -6,7 +6,7 @@
 // their own, pausing between chunks so that the capture writer, waiting on busy_timeout, takes the
 // lock. Either way they keep to a share of the time while captures come (pauseAfter).
 import type { Database } from 'better-sqlite3';
-import { giveWay } from './capture-activity.js';
+import { commitWatch, giveWay, loopBusy, type CaptureActivity } from './capture-activity.js';
 import { purgeStaleText } from './fts-writes.js';
 import { isBusy, type NoWait } from './no-wait.js';
 import { DRIVEN, fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
@@ -62,6 +62,15 @@ export const pauseAfter = (workMs: number, pressure: CapturePressure = { capturi
   if (pressure.capturing) return Math.max(4, giveWay(workMs, DELETE_SHARE_WHILE_CAPTURING));
   return Math.max(4, 2 * workMs + 2);
 };
+
+/**
+ * The pause between a deletion's chunks, wherever it runs: pauseAfter, as `activity` tells how the
+ * captures press; it resolves to `going()` (false: stop, the store is closing).
+ */
+export function chunkPause(activity: CaptureActivity | undefined, going: () => boolean): ChunkPause {
+  const capturing = commitWatch(activity);
+  return (workMs) => new Promise((resolve) => setTimeout(() => resolve(going()), pauseAfter(workMs, { capturing: capturing(), busy: loopBusy(activity) })));
+}
 
 /**
  * Runs `fn` in an IMMEDIATE transaction (waiting for the write lock up front, busy_timeout) and

@@ -4,8 +4,8 @@
 // (another connection cannot see it): the main connection, in-thread.
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
-import { commitWatch, loopBusy, type CaptureActivity } from './capture-activity.js';
-import { deleteMatches, deleteMatching, deleteTokenRequests, matchSource, pauseAfter, yieldToLoop, type ChunkPause, type MatchBatch, type MatchCursor } from './chunks.js';
+import type { CaptureActivity } from './capture-activity.js';
+import { chunkPause, deleteMatches, deleteMatching, deleteTokenRequests, matchSource, yieldToLoop, type MatchBatch, type MatchCursor, type MatchSource } from './chunks.js';
 import { noWait } from './no-wait.js';
 import type { RequestRecord, RequestWalkPage } from '../types.js';
 import { readList, readWalk, type FilterPlans, type ListPlan, type ListResult, type WalkPlan } from './request-reads.js';
@@ -183,10 +183,7 @@ export function threadedReads(file: string, opts: { walLimitBytes: number; nice:
   const db = opts.deleteOn;
   let open = true;
   /** Between two chunks on the event loop: as long as the deleting thread would pause. */
-  const pauseOnLoop = (): ChunkPause => {
-    const capturing = commitWatch(opts.activity);
-    return (workMs) => new Promise((resolve) => setTimeout(() => resolve(open), pauseAfter(workMs, { capturing: capturing(), busy: loopBusy(opts.activity) })));
-  };
+  const pauseOnLoop = () => chunkPause(opts.activity, () => open);
   const lock = db ? noWait(db) : null;
   /** Deletions running on the event loop: closing waits for them to stop after their chunk. */
   const running = new Set<Promise<number>>();
@@ -203,7 +200,16 @@ export function threadedReads(file: string, opts: { walLimitBytes: number; nice:
       if (!db) return deleter.deleteMatching(plan);
       // Closing, the matches' thread stops: the deletion ends with what it deleted, as on a thread.
       const read = matchSource((cursor) => deleter.matches(plan, cursor));
-      return track(deleteMatches(db, plan, () => (open ? read().catch((e: unknown) => (open ? Promise.reject(e) : null)) : Promise.resolve(null)), pauseOnLoop(), lock));
+      const matches: MatchSource = async () => {
+        if (!open) return null;
+        try {
+          return await read();
+        } catch (e) {
+          if (open) throw e;
+          return null;
+        }
+      };
+      return track(deleteMatches(db, plan, matches, pauseOnLoop(), lock));
     },
     deleteTokenRequests: (tokenId) => (db ? track(deleteTokenRequests(db, tokenId, pauseOnLoop(), lock)) : deleter.deleteTokenRequests(tokenId)),
     async close() {

@@ -5,10 +5,10 @@
 // the pool (reader-pool.ts) sends the next only once this one answered.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { deleteMatching, pauseAfter, deleteTokenRequests, timedMatches, type ChunkPause } from './chunks.js';
+import { chunkPause, deleteMatching, deleteTokenRequests, timedMatches } from './chunks.js';
 import { readList, readWalk } from './request-reads.js';
 import type { FromReader, ReaderData, ReaderJob, ToReader } from './reader-protocol.js';
-import { commitWatch, giveWay, loopBusy, MAX_READ_WAIT_MS, READ_SHARE_WHILE_BUSY } from './capture-activity.js';
+import { giveWay, loopBusy, MAX_READ_WAIT_MS, READ_SHARE_WHILE_BUSY } from './capture-activity.js';
 import { idleClass, IDLE_NICE, nice } from './threads.js';
 
 const data = workerData as ReaderData;
@@ -34,13 +34,6 @@ function writing(): Database.Database {
   return writer;
 }
 
-/** Whether the capture writers committed since the last pause (capture-activity.ts; loopBusy tells how busy the event loop is). */
-const capturing = commitWatch(data.activity);
-
-/** Sleeps between chunks (the capture writer takes the lock meanwhile); false once stopping. */
-const pause: ChunkPause = (workMs) =>
-  new Promise((resolve) => setTimeout(() => resolve(!stopping), pauseAfter(workMs, { capturing: capturing(), busy: loopBusy(data.activity) })));
-
 /** When the last list or search ended, and how long it took. */
 let lastEnd = 0;
 let lastMs = 0;
@@ -63,14 +56,17 @@ async function read<T>(fn: () => T): Promise<T> {
   }
 }
 
+/** Between a deletion's chunks, the capture writer takes the lock; false once stopping. */
+const pauseBetweenChunks = () => chunkPause(data.activity, () => !stopping);
+
 async function run(job: ReaderJob): Promise<unknown> {
   if (job.op === 'list') return read(() => readList(reader, job.plan));
   if (job.op === 'walk') return read(() => readWalk(reader, job.plan));
-  if (job.op === 'deleteMatching') return deleteMatching(reader, writing(), job.plan, pause);
+  if (job.op === 'deleteMatching') return deleteMatching(reader, writing(), job.plan, pauseBetweenChunks());
   // Not waiting its turn as lists do: the deletion on the event loop keeps to its share of the
   // time, this read included (chunks.ts).
   if (job.op === 'matches') return timedMatches(reader, job.plan, job.cursor);
-  return deleteTokenRequests(writing(), job.tokenId, pause);
+  return deleteTokenRequests(writing(), job.tokenId, pauseBetweenChunks());
 }
 
 let busy: Promise<void> = Promise.resolve();
