@@ -11,7 +11,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CatchUpObserver, RequestRecord } from '../types.js';
 import { noteCommit, type CaptureActivity } from './capture-activity.js';
-import { purgeStaleText } from './fts-writes.js';
+import { plainBody, purgeStaleText } from './fts-writes.js';
 import { isBusy, noWait } from './no-wait.js';
 
 /**
@@ -76,6 +76,8 @@ export const FILL_ROWS = 500;
 
 /** What search_keys holds of a request, from its row (migrations 21-23). */
 const SEARCH_KEY_COLUMNS = 'token_id, sorting, seq, method, type, ip, created_at, size, CASE WHEN length(note) > 0 THEN 1 END';
+/** What search_rows holds of a request `r` of a listed token `t`: its seq, the token's number, whether its body is plain. */
+const SEARCH_ROW_COLUMNS = `r.seq, t.tn, ${plainBody('r.body')}`;
 /** What request_text holds of a request: its body as text, its headers' and its query string's JSON. */
 const TEXT_COLUMNS = 'seq, CAST(body AS TEXT), headers, query';
 
@@ -388,6 +390,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   );
   // The full-text index: the body (content, bare words), the headers' and the query string's JSON text.
   const addText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
+  // What a search checks of a candidate without its row (migration 27): token number, plain body; method, query string.
+  const addSearchRows = db.prepare(
+    `INSERT INTO search_rows (sq, tn, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq > ? AND r.seq <= ? AND t.tk = r.token_id ORDER BY r.seq`,
+  );
+  const addSearchFields = db.prepare(`INSERT INTO search_fields (sq, method, query) SELECT seq, method, query FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
   // A token listed with requests already: filled FILL_ROWS at a time, newest first, from where the
   // last fill stopped. OR IGNORE: a request the catch-up indexed meanwhile (its text too) is skipped.
   const nextFill = db.prepare<[], { tk: string; fill_st: number; fill_sq: number }>('SELECT tk, fill_st, fill_sq FROM search_tokens WHERE fill_st IS NOT NULL LIMIT 1');
@@ -396,6 +403,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   );
   const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz, kn) SELECT ${SEARCH_KEY_COLUMNS} FROM requests WHERE seq = ?`);
   const fillText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq = ?`);
+  const fillRow = db.prepare(`INSERT INTO search_rows (sq, tn, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq = ? AND t.tk = r.token_id`);
+  const fillFields = db.prepare('INSERT INTO search_fields (sq, method, query) SELECT seq, method, query FROM requests WHERE seq = ?');
   const setFill = db.prepare('UPDATE search_tokens SET fill_st = ?, fill_sq = ? WHERE tk = ?');
   /** Whether a token waits for its fill (unknown at first: yes). */
   let filling = true;
@@ -403,7 +412,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     const f = nextFill.get();
     if (f) {
       const keys = fillKeys.all(f.tk, f.fill_st, f.fill_sq, FILL_ROWS);
-      for (const k of keys) if (fillKey.run(k.sq).changes) fillText.run(k.sq);
+      for (const k of keys) if (fillKey.run(k.sq).changes) (fillText.run(k.sq), fillRow.run(k.sq), fillFields.run(k.sq));
       const last = keys.at(-1);
       if (keys.length === FILL_ROWS && last) setFill.run(last.st, last.sq, f.tk);
       else setFill.run(null, null, f.tk);
@@ -638,6 +647,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (searching.get()) {
       addSearchKeys.run(from, to);
       addText.run(from, to);
+      addSearchRows.run(from, to);
+      addSearchFields.run(from, to);
     }
     setWatermark.run(to);
     caughtTo = to;

@@ -8,6 +8,14 @@
 // it without the rest of the store.
 import type { Database, Statement } from 'better-sqlite3';
 
+/**
+ * Whether a request's body (`body`, or `r.body` with the alias) is plain text for the trigram index
+ * (search_rows.plain, migration 27): as many characters as bytes, so ASCII without NUL. There the
+ * index's phrase match and LIKE agree: both fold ASCII case alone, and a lone byte of 0x80 or more
+ * (no continuation follows it, or the count would differ) reads as U+FFFD in both.
+ */
+export const plainBody = (body: string): string => `(length(CAST(${body} AS TEXT)) = octet_length(${body}))`;
+
 /** FTS5's default automerge, which the table otherwise keeps. */
 export const FTS_AUTOMERGE = 4;
 

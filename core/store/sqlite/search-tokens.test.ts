@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '../query/index.js';
 import { sampleRequest, sampleToken } from '../store.contract.js';
-import { FILL_ROWS } from './batch-writer.js';
+import { createBatchWriter, FILL_ROWS } from './batch-writer.js';
 import { createSqliteStore } from './index.js';
 import { migrate } from './migrations.js';
 import { migrateUpTo } from './test/migrate-up-to.js';
@@ -28,6 +28,25 @@ const textOf = (db: Database.Database, tk: string) =>
   count(db, 'SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid WHERE r.token_id = ?', tk);
 const listed = (db: Database.Database, tk: string) =>
   db.prepare('SELECT fill_st IS NULL AS filled FROM search_tokens WHERE tk = ?').get(tk) as { filled: number } | undefined;
+
+/**
+ * search_rows and search_fields (migration 27) hold exactly the requests search_keys holds, with
+ * their token's number, whether the body is plain, the method and the query string.
+ */
+function expectDenseCopies(db: Database.Database): void {
+  const keys = count(db, 'SELECT count(*) FROM search_keys');
+  expect([count(db, 'SELECT count(*) FROM search_rows'), count(db, 'SELECT count(*) FROM search_fields')]).toEqual([keys, keys]);
+  const wrong = count(
+    db,
+    `SELECT count(*) FROM search_keys k JOIN requests r ON r.seq = k.sq LEFT JOIN search_tokens t ON t.tk = k.tk
+      LEFT JOIN search_rows s ON s.sq = k.sq LEFT JOIN search_fields f ON f.sq = k.sq
+      WHERE s.tn IS NOT t.tn OR t.tn IS NULL OR s.plain IS NOT (length(CAST(r.body AS TEXT)) = octet_length(r.body))
+        OR f.method IS NOT r.method OR f.query IS NOT r.query`,
+  );
+  expect(wrong).toBe(0);
+  // One number per listed token.
+  expect(count(db, 'SELECT count(DISTINCT tn) FROM search_tokens')).toBe(count(db, 'SELECT count(*) FROM search_tokens'));
+}
 
 const QUERIES = ['paid', '"payment failed"', 'method:PUT', 'method:put AND content:failed', 'NOT content:paid', '_exists_:query.source', 'headers.user-agent:curl*'];
 
@@ -53,6 +72,7 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     await store.writer.sync();
     expect([keysOf(store.db, small.uuid), textOf(store.db, small.uuid)]).toEqual([0, 0]);
     expect([keysOf(store.db, big.uuid), textOf(store.db, big.uuid)]).toEqual([60, 60]);
+    expectDenseCopies(store.db);
     expect(listed(store.db, small.uuid)).toBeUndefined();
     expect(listed(store.db, big.uuid)).toEqual({ filled: 1 });
     for (const q of QUERIES) {
@@ -67,6 +87,7 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     await store.tokens.delete(big.uuid);
     expect(listed(store.db, big.uuid)).toBeUndefined();
     expect(keysOf(store.db, big.uuid)).toBe(0);
+    expectDenseCopies(store.db);
     await store.close();
   });
 
@@ -87,6 +108,7 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     const found = await store.requests.list(big.uuid, page);
     expect(found.items.every((r) => r.method === 'POST')).toBe(true);
     expect(found.total).toBe(45);
+    expectDenseCopies(store.db);
     // The deletion turned automerge off for its own transactions only.
     expect(count(store.db, "SELECT v FROM request_text_config WHERE k = 'automerge'")).toBe(4);
     await store.close();
@@ -213,6 +235,7 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     expect(searchIndexed(store.db, t.uuid)).toBe(true);
     expect([keysOf(store.db, t.uuid), textOf(store.db, t.uuid)]).toEqual([total + 1, total + 1]);
     expect(count(store.db, 'SELECT count(*) FROM request_text')).toBe(total + 1);
+    expectDenseCopies(store.db);
     await same();
     expect((await search(t.uuid)).every((r) => r.total > 0)).toBe(true);
     await store.close();
@@ -231,6 +254,7 @@ describe('SEARCH_INDEX_ABOVE and migration 23', () => {
     const deadline = Date.now() + 10_000;
     while (!listed(again.db, t.uuid)?.filled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect([keysOf(again.db, t.uuid), textOf(again.db, t.uuid)]).toEqual([300, 300]);
+    expectDenseCopies(again.db);
     expect((await again.requests.list(t.uuid, { query: parseQuery('"payment failed"'), sorting: 'oldest', page: 1, perPage: 100, now: 0 })).total).toBe(60);
     await again.close();
   });
@@ -260,6 +284,46 @@ describe('SEARCH_INDEX_ABOVE and migration 23', () => {
     expect(listed(db, 'small')).toEqual({ filled: 0 });
     db.prepare("DELETE FROM tokens WHERE uuid = 'big'").run();
     expect(listed(db, 'big')).toBeUndefined();
+    db.close();
+  });
+});
+
+describe('migration 27 (search_rows, search_fields)', () => {
+  it('copies the indexed requests of a database made before it, numbers its listed tokens, and keeps the copies with later changes', async () => {
+    const db = new Database(':memory:');
+    migrateUpTo(db, 26);
+    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+    token.run('a', 50_000);
+    token.run('b', 50_000);
+    token.run('small', 100);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time,
+      sorting, created_at, updated_at, extra) VALUES (?, ?, 'web', '10.0.0.1', ?, ?, 4, ?, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    const bodies = ['plain text', 'caf\u00e9', 'nul\u0000byte'];
+    const bodyOf = (i: number) => bodies[Math.floor(i / 3) % 3];
+    for (let i = 0; i < 30; i++) insert.run(`u${i}`, ['a', 'b', 'small'][i % 3], i % 2 ? 'PUT' : 'POST', Buffer.from(bodyOf(i)), i % 2 ? '{"x":"1"}' : null, i);
+    // The search index as version 26 kept it, for the listed tokens a and b.
+    db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests;
+      INSERT INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz) SELECT token_id, sorting, seq, method, type, ip, created_at, size FROM requests WHERE token_id IN ('a', 'b');
+      INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE token_id IN ('a', 'b');
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests)`);
+    migrate(db);
+    expectDenseCopies(db);
+    expect(count(db, 'SELECT count(*) FROM search_rows')).toBe(20);
+    expect(db.prepare('SELECT tk, tn FROM search_tokens ORDER BY tk').all()).toEqual([{ tk: 'a', tn: 1 }, { tk: 'b', tn: 2 }]);
+    // Plain bodies only: ASCII without NUL.
+    const plain = db.prepare('SELECT plain FROM search_rows ORDER BY sq').pluck().all();
+    const indexed = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 !== 2);
+    expect(plain).toEqual(indexed.map((i) => (bodyOf(i) === 'plain text' ? 1 : 0)));
+    // A token listed later gets the next number; deleting rows (and tokens) takes their copies.
+    token.run('c', 50_000);
+    expect(count(db, "SELECT tn FROM search_tokens WHERE tk = 'c'")).toBe(3);
+    for (let i = 30; i < 40; i++) insert.run(`u${i}`, 'c', 'GET', Buffer.from('x\u0000y'), '{}', i);
+    createBatchWriter(db).catchUp();
+    expectDenseCopies(db);
+    expect(count(db, "SELECT count(*) FROM search_rows WHERE tn = 3 AND plain = 0")).toBe(10);
+    db.exec("DELETE FROM requests WHERE token_id = 'a' OR seq % 4 = 0");
+    expectDenseCopies(db);
     db.close();
   });
 });
