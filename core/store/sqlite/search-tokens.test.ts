@@ -242,6 +242,15 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
   });
 });
 
+/** A database made by an earlier version (migrated up to `version`), and a statement that adds a token (uuid, request_limit). */
+function databaseAt(version: number) {
+  const db = new Database(':memory:');
+  migrateUpTo(db, version);
+  const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+    default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+  return { db, token };
+}
+
 describe('SEARCH_INDEX_ABOVE and migration 23', () => {
   it('lowering the setting lists the tokens above it at start-up, and fills them', async () => {
     const file = tmp();
@@ -260,10 +269,7 @@ describe('SEARCH_INDEX_ABOVE and migration 23', () => {
   });
 
   it('keeps the search index of the tokens above 10,000 and drops the others\' from a database made before it', () => {
-    const db = new Database(':memory:');
-    migrateUpTo(db, 22);
-    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
-      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+    const { db, token } = databaseAt(22);
     token.run('small', 10_000);
     token.run('big', 10_001);
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, headers, files, output, errors, time,
@@ -289,11 +295,8 @@ describe('SEARCH_INDEX_ABOVE and migration 23', () => {
 });
 
 describe('migration 27 (search_rows, search_fields)', () => {
-  it('copies the indexed requests of a database made before it, numbers its listed tokens, and keeps the copies with later changes', async () => {
-    const db = new Database(':memory:');
-    migrateUpTo(db, 26);
-    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
-      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+  it('copies the indexed requests of a database made before it, numbers its listed tokens, and keeps the copies with later changes', () => {
+    const { db, token } = databaseAt(26);
     token.run('a', 50_000);
     token.run('b', 50_000);
     token.run('small', 100);
