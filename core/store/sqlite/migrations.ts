@@ -606,8 +606,8 @@ export const migrations: Migration[] = [
     // (10,000 candidates, each on a page of its own) cost ~35 ms in page reads, a page per candidate.
     // search_rows (~400 a page): the token (search_tokens.tn, a number given to each listed token)
     // and whether the body is plain (`plain`: its text has as many characters as bytes, so ASCII
-    // without NUL or any character the trigram index folds otherwise than LIKE; there the index's
-    // phrase match is exact, request-reads.ts). search_fields: the method and the query string,
+    // without NUL, where the trigram index folds case as LIKE does and its phrase match is exact:
+    // exactMatch in query/sql.ts). search_fields: the method and the query string,
     // which the field:value, _exists_ and AND/OR/NOT forms check. Both hold the rows of search_keys
     // (written with it by the catch-up and the fill, deleted with it by requests_unsearch).
     version: 27,

@@ -176,12 +176,13 @@ export interface DenseFilterPlan extends RowFilterPlan {
 }
 
 /**
- * The dense plan, or null where it would read the candidates' rows anyway (a date window, a term
- * on a column search_fields lacks, a driver that is not exact): then DRIVEN reads them once.
+ * The dense plan, or null where it would read the candidates' rows anyway (a date window, or a term
+ * on a column search_fields lacks: a content term too, unless it is the driver and exactMatch):
+ * then DRIVEN reads them once.
  */
 export function planDenseFilter(tokenId: string, f: RequestFilter, driven: QueryNode): DenseFilterPlan | null {
-  const now = f.now ?? Date.now();
   if (f.dateFrom != null || f.dateTo != null || !f.query) return null;
+  const now = f.now ?? Date.now();
   const c = compileSql(f.query, now, { dense: true, driven });
   if (c.readsRows) return null;
   return {
