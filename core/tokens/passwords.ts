@@ -3,7 +3,8 @@
 // (CounterRepo), so every instance on one store counts together. While either count is at its
 // limit, every password check of that token (or from that address) is answered 429 until the minute
 // is over, the right password too: were it let through, a guesser would only have to keep going.
-// The owner's API key and share links are never throttled.
+// The owner's API key and share links need no password, so they are never held back (setting a new
+// password, which asks for the old one, is).
 //
 // Checks still running count as possible failures: a check that could take a count past its limit
 // waits for one of them to end, so guesses sent all at once are held to the limit too (in this
@@ -95,7 +96,11 @@ export class TokenPasswords {
         for (const c of counted) this.running.set(c.key, this.runningOf(c.key) + 1);
         return;
       }
-      await new Promise<void>((resolve) => this.waiting.set(full.key, [...(this.waiting.get(full.key) ?? []), resolve]));
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(full.key);
+        if (queue) queue.push(resolve);
+        else this.waiting.set(full.key, [resolve]);
+      });
     }
   }
 
