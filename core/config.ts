@@ -86,6 +86,12 @@ export const ConfigSchema = z.object({
   SEARCH_INDEX_ABOVE: int(0, 1_000_000).default(10_000),
   TOKEN_CREATE_PER_MIN_FREE: int(1, 10_000_000).default(10),
   TOKEN_CREATE_PER_MIN_PREMIUM: int(1, 10_000_000).default(60),
+  /**
+   * Wrong token passwords a minute, per token (from all addresses) and per client address (to all
+   * tokens); at either limit every password check there is a 429 until the minute is over.
+   */
+  TOKEN_PASSWORD_FAILURES_PER_MIN: int(1, 1_000_000).default(10),
+  TOKEN_PASSWORD_FAILURES_PER_MIN_PER_ADDRESS: int(1, 1_000_000).default(20),
   OUTBOUND_ALLOW_PRIVATE: bool.default(true),
   OUTBOUND_ALLOW_LOOPBACK: bool.default(true),
   /** An action that fails on this many captures in a row is disabled (0: never). */

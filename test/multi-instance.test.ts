@@ -27,6 +27,7 @@ const SETTINGS = {
   SECRET_KEY: SECRET,
   TOKEN_CREATE_PER_MIN_FREE: String(FREE_TOKENS_PER_MIN),
   TOKEN_CREATE_PER_MIN_PREMIUM: '100000',
+  TOKEN_PASSWORD_FAILURES_PER_MIN: '3',
   // Both processes look for due jobs often, so each would run a job it could lock.
   SCHEDULER_POLL_MS: '300',
   SHUTDOWN_GRACE_MS: '2000',
@@ -232,6 +233,21 @@ function twoInstances(start: () => Promise<Instances>, noJobLocks: string | null
     const statuses: number[] = [];
     for (const base of [A, B, A, B, A]) statuses.push((await call(base, 'POST', '/token', { key: free.data.api_key, json: {} })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('wrong token passwords are counted once for both, and then the right one waits too', async () => {
+    const t = await token(A);
+    expect((await call(A, 'PUT', `/token/${t.uuid}/password`, { key, json: { password: 'right', old_password: '' } })).status).toBe(200);
+    await freshMinute();
+    const statuses: number[] = [];
+    for (const base of [A, B, A, B]) statuses.push((await call(base, 'GET', `/token/${t.uuid}/requests?password=wrong`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const right = await call(A, 'GET', `/token/${t.uuid}/requests?password=right`);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(right.data.message).toMatch(/Too many wrong passwords for this token/);
+    // The owner's key is never throttled.
+    expect((await call(B, 'GET', `/token/${t.uuid}/requests`, { key })).status).toBe(200);
   });
 
   it('a deleted token stops capturing on both within a few seconds', async () => {

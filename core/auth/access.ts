@@ -1,7 +1,7 @@
 // Who is calling, and what they may open. Used by every API route; capture URLs are public.
 import { Forbidden, Unauthorized } from '../errors.js';
 import type { Store, TokenRecord, UserRecord, UserTypeId } from '../store/types.js';
-import { hashApiKey, safeEqual, verifyPassword } from './secrets.js';
+import { hashApiKey, safeEqual } from './secrets.js';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'user'; user: UserRecord };
 
@@ -51,9 +51,18 @@ export const USER_TYPES: Record<UserTypeId, { name: string; may: readonly Permis
   300: { name: 'Viewer', may: ['read', 'own_keys'] },
 };
 
+/**
+ * Whether a call with this method only reads: every route's method says what it does (a GET reads,
+ * every other method changes something). The one rule behind what a Viewer may do (permissionFor)
+ * and what a token password opens (loadToken).
+ */
+export function readsOnly(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
 /** The permission an API call needs, from its method and path. */
 export function permissionFor(caller: Caller, method: string, path: string): Permission {
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
+  if (readsOnly(method)) return 'read';
   if (caller.kind === 'user' && path.startsWith(`/users/${caller.user.id}/api-keys`)) return 'own_keys';
   // Accepting an invite needs no key; one sent along (any type's) must not stand in the way.
   if (path.startsWith('/users/invite/') && path.endsWith('/accept')) return 'own_keys';
@@ -90,14 +99,30 @@ export function offeredPassword(query: Record<string, unknown>, authorization: s
   return i >= 0 ? decoded.slice(i + 1) : decoded;
 }
 
+/** What a call does to a token: reads it (its settings, requests, actions, streams) or changes it. */
+export type TokenAccess = 'read' | 'write';
+
+/** Whether an offered password is the token's (TokenPasswords: throttled for a caller, plain for a stream's re-check). */
+export type PasswordCheck = (token: TokenRecord, password: string) => Promise<boolean>;
+
 /**
- * Opens a token's API resources: its owner (or the admin) always; otherwise the token password when
- * one is set; an anonymous token without a password is open to everyone.
+ * Who may open a token's API resources, the one decision:
+ * - its owner, a member of the owner's team, or the administrator key: everything (a Viewer's
+ *   changes are refused before, by user type);
+ * - the token password, when one is set: reading only, while the token has an owner, since changes
+ *   need the owner's key. A change with only the password is refused without checking it;
+ * - an anonymous token (no owner) has no owner key: whoever knows it (and its password, when one
+ *   is set) may read and change it.
  */
-export function authorizeToken(caller: Caller, token: TokenRecord, password: string | undefined): void {
+export async function authorizeToken(caller: Caller, token: TokenRecord, access: TokenAccess, password: string | undefined, checkPassword: PasswordCheck): Promise<void> {
   if (isOwner(caller, token)) return;
+  if (token.user_id !== null && access === 'write') {
+    if (password !== undefined && token.password_hash) throw new Forbidden("A token password only reads the token: changes need the owner's API key");
+    if (caller.kind === 'anonymous') throw new Unauthorized('Authentication required: send the Api-Key header');
+    throw new Forbidden('This token belongs to another user');
+  }
   if (token.password_hash) {
-    if (password !== undefined && verifyPassword(password, token.password_hash)) return;
+    if (password !== undefined && (await checkPassword(token, password))) return;
     throw new Unauthorized(password === undefined ? 'This token is password protected' : 'Wrong token password');
   }
   if (token.user_id === null) return;

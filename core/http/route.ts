@@ -21,7 +21,7 @@ export type AuthRule =
   | 'admin' // the administrator key
   | 'user-manager' // the administrator key, or an Administrator user (managing the team's users)
   | { user: string } // a user's key; the administrator is refused with "<user> belong to users"
-  | 'token' // the token's owner, or its password
+  | 'token' // the token's owner; its password too when the route reads (a GET: core/auth/access.ts authorizeToken)
   | 'token-view'; // as 'token', or the token's share link
 
 /** The success answer: its status and, for JSON, its zod schema; `type` for other media types. */

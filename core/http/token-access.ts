@@ -1,15 +1,35 @@
 // Loads the token named in a route and checks the caller may open it.
 import type { ParameterizedContext } from 'koa';
-import { offeredPassword } from '../auth/access.js';
+import { offeredPassword, readsOnly } from '../auth/access.js';
+import { clientIp } from '../capture/client-ip.js';
 import { Forbidden } from '../errors.js';
 import type { TokenRecord } from '../store/types.js';
-import { openShared, openToken } from '../tokens/access.js';
+import { openShared, openToken, type TokenCredentials } from '../tokens/access.js';
 import type { AppState, HttpServices } from './services.js';
 
+/**
+ * The token, when the caller may open it for what the route does: a GET reads, every other method
+ * changes (core/auth/access.ts authorizeToken decides; a token password only reads).
+ */
 export async function loadToken(ctx: ParameterizedContext<AppState>, services: HttpServices, idOrAlias: string): Promise<TokenRecord> {
   // A share link is view-only: every route but the few that load with loadTokenForViewing refuses it.
   if (offeredShare(ctx) !== undefined) throw new Forbidden('A share link only views the token\'s requests; this needs the API key or password');
-  return openToken(services.store, ctx.state.caller, idOrAlias, offeredPassword(ctx.query, ctx.get('authorization') || undefined), services.clock.now());
+  return openToken(services.store, idOrAlias, readsOnly(ctx.method) ? 'read' : 'write', tokenCredentials(ctx, services), services.clock.now());
+}
+
+/** The caller's credentials for a token: API key (ctx.state.caller), the password offered, checked with the throttle of wrong guesses. */
+export function tokenCredentials(ctx: ParameterizedContext<AppState>, services: HttpServices): TokenCredentials {
+  const address = callerAddress(ctx, services);
+  return {
+    caller: ctx.state.caller,
+    password: offeredPassword(ctx.query, ctx.get('authorization') || undefined),
+    checkPassword: (token, password) => services.tokens.passwords.check(token, password, address),
+  };
+}
+
+/** The caller's address, as captures record it (X-Forwarded-For only from TRUSTED_PROXIES): what wrong passwords count against. */
+export function callerAddress(ctx: ParameterizedContext<AppState>, services: Pick<HttpServices, 'config'>): string {
+  return clientIp(ctx.req, services.config.TRUSTED_PROXIES);
 }
 
 /** The share secret offered with a request: the `Share-Key` header or `?share=` (EventSource cannot send headers). */

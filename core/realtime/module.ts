@@ -36,7 +36,7 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
 
       const streams = new Set<SseStream>();
       const router = sseRouter({ config, store, clock, logger: log, tokens }, bus, streams, opts.sse);
-      const socket = opts.socketIo === false ? null : attachSocketIo(ctx.httpServer, { config, store, bus, logger: log, now: () => clock.now() });
+      const socket = opts.socketIo === false ? null : attachSocketIo(ctx.httpServer, { config, store, passwords: tokens.passwords, bus, logger: log, now: () => clock.now() });
       ctx.metrics.realtimeSource(() => ({ sse: streams.size, socketio: socket?.io.of('/').sockets.size ?? 0, wait: waiters.count() }));
 
       const disconnectAll = () => {

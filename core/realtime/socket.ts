@@ -18,13 +18,15 @@
 // allowEIO3 accepts the v2 clients of the CLI as well as current ones.
 import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { authorizeToken, identify, offeredPassword, type Caller } from '../auth/access.js';
+import { identify, offeredPassword, type Caller, type PasswordCheck } from '../auth/access.js';
+import { clientIp } from '../capture/client-ip.js';
 import type { Config } from '../config.js';
-import { HttpError, NotFound } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { requestView } from '../capture/request-view.js';
 import type { Logger } from '../logger.js';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
-import { isExpired } from '../tokens/expiry.js';
+import { openToken } from '../tokens/access.js';
+import type { TokenPasswords } from '../tokens/passwords.js';
 import { tokenView } from '../tokens/service.js';
 import { guardStream } from './access-guard.js';
 import type { RealtimeBus, RealtimeEvent } from './bus.js';
@@ -32,6 +34,8 @@ import type { RealtimeBus, RealtimeEvent } from './bus.js';
 export interface SocketDeps {
   config: Config;
   store: Store;
+  /** Token password checks (TokenService.passwords), throttled with the HTTP API's. */
+  passwords: Pick<TokenPasswords, 'check' | 'matches'>;
   bus: RealtimeBus;
   logger: Logger;
   now: () => number;
@@ -83,7 +87,7 @@ function headerMap(auth: unknown): Record<string, string> {
 }
 
 export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
-  const { store, bus, logger, config } = deps;
+  const { store, bus, logger, config, passwords } = deps;
   const io = new Server(httpServer, {
     allowEIO3: true,
     serveClient: false,
@@ -91,14 +95,17 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
     cors: { origin: '*' },
   });
 
-  /** The token and the caller, when the caller may open the token. */
-  async function authorize(payload: { channel: string; auth?: unknown }, id: string): Promise<{ token: TokenRecord; caller: Caller }> {
+  /**
+   * The token and the caller, when the caller may read the token. `recheck`: the channel's opening
+   * check run again, whose password was checked (and counted) when it opened: not a new guess.
+   */
+  async function authorize(payload: { channel: string; auth?: unknown }, id: string, address: string, recheck: boolean): Promise<{ token: TokenRecord; caller: Caller }> {
     const headers = headerMap(payload.auth);
     const caller = await identify(headers['api-key'] || undefined, store, config.ADMIN_API_KEY);
-    const token = await store.tokens.resolve(id);
-    if (!token || isExpired(token, deps.now())) throw new NotFound('Token not found');
-    const password = payload.auth && typeof payload.auth === 'object' ? (payload.auth as { password?: unknown }).password : undefined;
-    authorizeToken(caller, token, offeredPassword(typeof password === 'string' ? { password } : {}, headers.authorization));
+    const given = payload.auth && typeof payload.auth === 'object' ? (payload.auth as { password?: unknown }).password : undefined;
+    const password = offeredPassword(typeof given === 'string' ? { password: given } : {}, headers.authorization);
+    const checkPassword: PasswordCheck = recheck ? (t, p) => passwords.matches(t, p) : (t, p) => passwords.check(t, p, address);
+    const token = await openToken(store, id, 'read', { caller, password, checkPassword }, deps.now());
     return { token, caller };
   }
 
@@ -137,6 +144,8 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
 
   io.on('connection', (socket: Socket) => {
     const subscriptions = new Map<string, () => void>();
+    /** What wrong passwords of this socket count against (X-Forwarded-For only from TRUSTED_PROXIES). */
+    const address = clientIp(socket.request, config.TRUSTED_PROXIES);
 
     socket.on('subscribe', async (payload: unknown) => {
       const channel = payload && typeof payload === 'object' ? (payload as { channel?: unknown }).channel : undefined;
@@ -149,7 +158,7 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
       if (subscriptions.has(channel)) return;
       let opened: { token: TokenRecord; caller: Caller };
       try {
-        opened = await authorize(payload as { channel: string; auth?: unknown }, m[1]!);
+        opened = await authorize(payload as { channel: string; auth?: unknown }, m[1]!, address, false);
       } catch (err) {
         socket.emit('subscription_error', channel, statusOf(err));
         return;
@@ -161,7 +170,7 @@ export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
         token,
         userId: caller.kind === 'user' ? caller.user.id : null,
         // The check that opened the channel, with the same credentials (by UUID: an alias may move).
-        check: async () => (await authorize(payload as { channel: string; auth?: unknown }, token.uuid)).token,
+        check: async () => (await authorize(payload as { channel: string; auth?: unknown }, token.uuid, address, true)).token,
         deliver: (e) => socket.emit(e.type, channel, payloadOf(e, token)),
         // The channel closes; the socket stays open for its other channels.
         revoke: (err) => {

@@ -70,7 +70,7 @@ export interface TokenRecord {
   request_limit: number;
   description: string | null;
   group_id: number | null;
-  /** scrypt hash (see core/auth/passwords.ts), never returned by the API. */
+  /** scrypt hash (see core/auth/secrets.ts), never returned by the API. */
   password_hash: string | null;
   /** Masking applied to captures before they are stored (core/sdk/redaction.ts); null or absent: none. */
   redaction?: RedactionSettings | null;

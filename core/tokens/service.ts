@@ -1,11 +1,12 @@
 // Token rules of the seed: defaults, limits, cloning, aliases, passwords, expiry.
 import { randomUUID } from 'node:crypto';
 import { authorizeToken, requirePremium, type Caller } from '../auth/access.js';
-import { hashPassword, verifyPassword } from '../auth/secrets.js';
+import { hashPassword } from '../auth/secrets.js';
 import type { Config } from '../config.js';
 import { Conflict, NotFound, TooManyRequests, ValidationError, fromZod } from '../errors.js';
 import { AliasTaken, type Store, type TokenPatch, type TokenRecord, type TokenWithStats } from '../store/types.js';
 import { formatTimestamp, type Clock } from '../util/time.js';
+import { TokenPasswords } from './passwords.js';
 import {
   AliasSchema,
   READ_ONLY_TOKEN_FIELDS,
@@ -80,6 +81,8 @@ export class TokenService {
   readonly cloneHooks: CloneHook[] = [];
   readonly deleteHooks: DeleteHook[] = [];
   readonly updateHooks: UpdateHook[] = [];
+  /** Token password checks, wrong guesses throttled (shared by every route and stream of this process). */
+  readonly passwords: TokenPasswords;
 
   constructor(
     private readonly store: Store,
@@ -87,6 +90,7 @@ export class TokenService {
     private readonly clock: Clock,
   ) {
     this.schemas = tokenSchemas(config.MAX_REQUEST_LIMIT);
+    this.passwords = new TokenPasswords(store, clock, { perToken: config.TOKEN_PASSWORD_FAILURES_PER_MIN, perAddress: config.TOKEN_PASSWORD_FAILURES_PER_MIN_PER_ADDRESS });
   }
 
   /** Create and update bodies, `request_limit` up to MAX_REQUEST_LIMIT. */
@@ -137,8 +141,9 @@ export class TokenService {
     if (body.clone_from !== undefined) {
       template = await this.store.tokens.resolve(body.clone_from);
       if (!template) throw new ValidationError('clone_from: no such token', { clone_from: ['no token has this ID or alias'] });
-      // Cloning reads the template's settings: the caller must be allowed to open it.
-      authorizeToken(caller, template, undefined);
+      // Cloning copies the template's settings and its actions' stored secrets, which its API never
+      // shows: the owner's right, or anyone's for an anonymous token without a password (none is offered).
+      await authorizeToken(caller, template, 'write', undefined, async () => false);
     }
     if (body.alias) requirePremium(caller, 'An alias');
     await this.checkGroup(caller, body.group_id);
@@ -208,12 +213,13 @@ export class TokenService {
     }
   }
 
-  async setPassword(caller: Caller, token: TokenRecord, password: string, oldPassword: string | null | undefined): Promise<TokenRecord> {
+  /** `address`: the caller's, against which a wrong `oldPassword` counts like any wrong token password. */
+  async setPassword(caller: Caller, token: TokenRecord, password: string, oldPassword: string | null | undefined, address: string): Promise<TokenRecord> {
     requirePremium(caller, 'A token password');
-    if (token.password_hash && !verifyPassword(oldPassword ?? '', token.password_hash)) {
+    if (token.password_hash && !(await this.passwords.check(token, oldPassword ?? '', address))) {
       throw new ValidationError('old_password: does not match the current password', { old_password: ['does not match the current password'] });
     }
-    return this.apply(token, { password_hash: password === '' ? null : hashPassword(password), updated_at: this.clock.now() });
+    return this.apply(token, { password_hash: password === '' ? null : await hashPassword(password), updated_at: this.clock.now() });
   }
 
   async setAlias(caller: Caller, token: TokenRecord, alias: unknown): Promise<TokenRecord> {

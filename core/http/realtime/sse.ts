@@ -15,7 +15,7 @@ import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { mountRoutes, routeFor } from '../route.js';
-import { identify, offeredPassword } from '../../auth/access.js';
+import { identify } from '../../auth/access.js';
 import { requestView } from '../../capture/request-view.js';
 import { guardStream } from '../../realtime/access-guard.js';
 import type { RealtimeBus, RealtimeEvent } from '../../realtime/bus.js';
@@ -23,7 +23,7 @@ import type { RequestRecord, Store, TokenRecord } from '../../store/types.js';
 import { openShared, openToken } from '../../tokens/access.js';
 import { tokenView } from '../../tokens/service.js';
 import type { AppState, HttpServices } from '../services.js';
-import { offeredShare } from '../token-access.js';
+import { offeredShare, tokenCredentials } from '../token-access.js';
 
 export interface SseOptions {
   /** Interval of the `: ping` comment (ms). Default 15 s. */
@@ -164,12 +164,12 @@ export const sseRoutes = [
       ctx.state.caller = await identify(apiKey, services.store, services.config.ADMIN_API_KEY);
     }
     const caller = ctx.state.caller;
-    const password = offeredPassword(ctx.query, ctx.get('authorization') || undefined);
+    const credentials = tokenCredentials(ctx, services);
     const share = offeredShare(ctx);
     const token =
       share !== undefined
         ? await openShared(services.store, ctx.params.token_id!, share, services.clock.now())
-        : await openToken(services.store, caller, ctx.params.token_id!, password, services.clock.now());
+        : await openToken(services.store, ctx.params.token_id!, 'read', credentials, services.clock.now());
     const lastId = parseLastEventId(ctx.get('last-event-id') || ctx.query.last_event_id);
 
     ctx.respond = false;
@@ -211,7 +211,9 @@ export const sseRoutes = [
         check: async () => {
           if (share !== undefined) return openShared(services.store, token.uuid, share, services.clock.now());
           const again = await identify(apiKey, services.store, services.config.ADMIN_API_KEY);
-          return openToken(services.store, again, token.uuid, password, services.clock.now());
+          // The password the stream was opened with, checked again as it was given: not a new guess.
+          const checkPassword = services.tokens.passwords.matches.bind(services.tokens.passwords);
+          return openToken(services.store, token.uuid, 'read', { ...credentials, caller: again, checkPassword }, services.clock.now());
         },
         deliver: (e) => (held ? held.push(e) : deliver(e)),
         revoke: () => stream.close(),

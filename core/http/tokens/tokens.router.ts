@@ -5,7 +5,7 @@ import { AliasBody, PasswordBody, TokenCreateSchema, TokenUpdateSchema, TokenVie
 import { tokenView } from '../../tokens/service.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
-import { loadToken, pageEnvelope, publicBaseUrl } from '../token-access.js';
+import { callerAddress, loadToken, pageEnvelope, publicBaseUrl } from '../token-access.js';
 import { TokenListQuery } from './tokens.schema.js';
 
 const route = routeFor<HttpServices>();
@@ -82,7 +82,7 @@ export const tokenRoutes = [
       const t = await loadToken(ctx, services, ctx.params.token_id!);
       const body = PasswordBody.safeParse(ctx.request.body ?? {});
       if (!body.success) throw fromZod(body.error);
-      return tokenView(await services.tokens.setPassword(ctx.state.caller, t, body.data.password, body.data.old_password));
+      return tokenView(await services.tokens.setPassword(ctx.state.caller, t, body.data.password, body.data.old_password, callerAddress(ctx, services)));
     },
   }),
   route({
