@@ -22,7 +22,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8084 \
     SMTP_PORT=2525 \
-    DNS_PORT=5353 \
+    DNS_PORT=5300 \
     DATA_DIR=/data \
     LOG_FORMAT=json
 WORKDIR /app
@@ -34,7 +34,7 @@ COPY --from=build --chown=root:root /app/workflows ./workflows
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 8084 2525 5353/udp 5353/tcp
+EXPOSE 8084 2525 5300/udp 5300/tcp
 # Liveness (/healthz); a balancer should ask /readyz, which also turns 503 while shutting down.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8084) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 describe('configuration', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ PORT: 8084, MAX_BODY_BYTES: 10 * 1024 * 1024, EMAIL_DOMAIN: 'email.localhost', SMTP_PORT: 2525, DNS_PORT: 5353, SQLITE_SYNCHRONOUS: 'NORMAL', SQLITE_WRITER: 'auto' });
+    expect(c).toMatchObject({ PORT: 8084, MAX_BODY_BYTES: 10 * 1024 * 1024, EMAIL_DOMAIN: 'email.localhost', SMTP_PORT: 2525, DNS_PORT: 5300, SQLITE_SYNCHRONOUS: 'NORMAL', SQLITE_WRITER: 'auto' });
     expect(c.baseUrl).toBeNull();
   });
 

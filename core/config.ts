@@ -28,7 +28,8 @@ export const ConfigSchema = z.object({
     .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, 'must be a domain name such as hooks.example.com'))
     .optional(),
   SMTP_PORT: int(0, 65535).default(2525),
-  DNS_PORT: int(0, 65535).default(5353),
+  // Not 5353: that is multicast DNS, which desktops (Avahi, Bonjour, browsers) often hold.
+  DNS_PORT: int(0, 65535).default(5300),
   MAX_BODY_BYTES: int(1, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /**
    * Bodies larger than this many bytes are written to a file under DATA_DIR/bodies as they arrive

@@ -19,6 +19,7 @@ import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { TokenService } from './tokens/service.js';
 import { createSortingKeys, systemClock, type Clock } from './util/time.js';
+import { listenOn } from './net/listen.js';
 
 export interface RunningServer {
   url: string;
@@ -125,10 +126,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   readiness.started = true;
   // Token expiry and inactivity cleanup runs as a recurring job of the scheduler module (core/scheduler).
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => resolve());
-  });
+  await listenOn('PORT', 'tcp', server, (done) => server.listen(config.PORT, config.HOST, done));
   const { port } = server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

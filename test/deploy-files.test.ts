@@ -77,7 +77,7 @@ describe('Dockerfile', () => {
     expect(text).toMatch(/HEALTHCHECK [\s\S]*\/healthz/);
     expect(text).toMatch(/DATA_DIR=\/data/);
     expect(text).toMatch(/VOLUME \["\/data"\]/);
-    expect(text).toMatch(/^EXPOSE 8084 2525 5353\/udp 5353\/tcp$/m);
+    expect(text).toMatch(/^EXPOSE 8084 2525 5300\/udp 5300\/tcp$/m);
   });
 
   it('copies only folders that exist', () => {

@@ -1,6 +1,9 @@
 // End to end: a token with redaction rules, through the running service. What was masked never
 // shows again (request list, one request, raw, CSV and HAR exports, SSE, socket.io, e-mail), while
 // the Custom Actions of the capture saw the originals.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { io as ioV4 } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +176,62 @@ describe('a capture of a token with redaction rules', () => {
     const [, payload] = await socketEvent;
     expectNoOriginal(JSON.stringify(payload), 'socket.io request.created');
     expect(payload.request.uuid).toBe(id);
+  });
+
+  it('a GitHub form delivery with the email preset keeps no trace of an address, plain or encoded, in the API, exports or the database and its WAL', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redaction-disk-'));
+    const disk = await startTestServer({ DATA_DIR: dir }, { modules: [createActionsModule()] });
+    try {
+      const t = await disk.token({ actions: true, redaction: { rules: [{ kind: 'preset', preset: 'email' }] } });
+      // The chain's answer holds what a JavaScript action saw; it is stored with the request.
+      const js = await disk.call('POST', `/token/${t.uuid}/actions`, { json: { type: 'javascript', parameters: { script: 'respond(request.content)' } } });
+      expect(js.status, js.text).toBe(200);
+      const noreply = '21031067+Codertocat@users.noreply.github.com';
+      const payload = {
+        ref: 'refs/heads/main',
+        pusher: { name: 'Codertocat', email: noreply },
+        head_commit: { message: 'Update README.md', author: { name: 'Codertocat', email: noreply }, committer: { name: 'GitHub', email: 'noreply@github.com' } },
+      };
+      // As GitHub sends a delivery of content type application/x-www-form-urlencoded.
+      const body = 'payload=' + encodeURIComponent(JSON.stringify(payload));
+      const capture = await disk.call('POST', `/${t.uuid}`, {
+        body,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-GitHub-Event': 'push', 'User-Agent': 'GitHub-Hookshot/7a3a6d5' },
+      });
+      expect(capture.status).toBe(200);
+      // The action saw the original body (percent-encoded, as sent).
+      expect(capture.text).toBe(body);
+      const traces = [noreply, 'noreply@github.com', 'Codertocat@', 'Codertocat%40', encodeURIComponent(noreply), 'noreply%40github.com'];
+      const expectNoAddress = (text: string, where: string) => {
+        for (const trace of traces) expect(text.includes(trace), `${where} shows ${trace}`).toBe(false);
+      };
+
+      const id = capture.headers.get('x-request-id')!;
+      const one = await disk.call('GET', `/token/${t.uuid}/request/${id}`);
+      expectNoAddress(one.text, 'GET /token/{id}/request/{id}');
+      const stored = new URLSearchParams(one.data.content).get('payload')!;
+      expect(JSON.parse(stored)).toEqual({ ...payload, pusher: { name: 'Codertocat', email: '[REDACTED]' }, head_commit: { ...payload.head_commit, author: { name: 'Codertocat', email: '[REDACTED]' }, committer: { name: 'GitHub', email: '[REDACTED]' } } });
+      expect(JSON.parse(one.data.request.payload).pusher.email).toBe('[REDACTED]');
+      const raw = await disk.call('GET', `/token/${t.uuid}/request/${id}/raw`);
+      expectNoAddress(raw.text, 'raw');
+      expect(raw.text).toContain(encodeURIComponent('refs/heads/main'));
+      const csv = await disk.call('GET', `/token/${t.uuid}/requests/export?format=csv`);
+      expect(csv.status).toBe(200);
+      expectNoAddress(csv.text, 'CSV export');
+      expect(csv.text).toContain(id);
+
+      // On disk: the database and its write-ahead log, while the service runs and after it stops.
+      const files = () => ['capture.sqlite', 'capture.sqlite-wal'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f));
+      const onDisk = () => files().map((f) => fs.readFileSync(f).toString('latin1')).join('');
+      // The body is on disk as written (so a trace would be found), the addresses are not.
+      expect(onDisk()).toContain(encodeURIComponent('"refs/heads/main"'));
+      expectNoAddress(onDisk(), 'the database or its WAL');
+      await disk.close();
+      expectNoAddress(onDisk(), 'the database or its WAL after shutdown');
+    } finally {
+      await disk.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('with actions_see_original false, the actions see the masked value too', async () => {

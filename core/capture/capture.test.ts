@@ -123,15 +123,20 @@ describe('capture URLs', () => {
   });
 
   it('limits capture URLs of tokens with a timeout to 100/timeout a minute', async () => {
-    const t = await s.token({ timeout: 30 });
-    const store = s.services.store;
-    const now = Date.now();
-    // Three requests a minute at timeout 30: fill the window without waiting 30 s each.
-    for (let i = 0; i < 3; i++) await store.counters.hit(`capture-timeout:${t.uuid}`, now - (now % 60_000), 120_000);
-    const r = await s.call('GET', `/${t.uuid}`);
-    expect(r.status).toBe(429);
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await list(t.uuid)).total).toBe(0);
+    // Ten seconds into a minute, on a clock that stays there: the window filled is the one the capture counts in.
+    const now = Date.UTC(2024, 0, 2, 3, 4, 10);
+    const timed = await startTestServer({}, { clock: { now: () => now } });
+    try {
+      const t = await timed.token({ timeout: 30 });
+      // Three requests a minute at timeout 30: fill the window without waiting 30 s each.
+      for (let i = 0; i < 3; i++) await timed.services.store.counters.hit(`capture-timeout:${t.uuid}`, now - (now % 60_000), 120_000);
+      const r = await timed.call('GET', `/${t.uuid}`);
+      expect(r.status).toBe(429);
+      expect(r.headers.get('retry-after')).toBe('50');
+      expect((await timed.call('GET', `/token/${t.uuid}/requests`)).data.total).toBe(0);
+    } finally {
+      await timed.close();
+    }
   });
 
   it('waits timeout seconds before answering', async () => {

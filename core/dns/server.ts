@@ -3,11 +3,12 @@
 // from the token's response (see answers.ts). Unknown tokens get NXDOMAIN and are not stored;
 // names outside DNS_DOMAIN are REFUSED.
 import type { RemoteInfo } from 'node:dgram';
-import net, { type AddressInfo, type Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import dns2 from 'dns2';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import type { ModuleContext } from '../service-module.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
+import { listenOn } from '../net/listen.js';
 import { isExpired } from '../tokens/expiry.js';
 import { parseAnswers, select, txtStrings } from './answers.js';
 
@@ -208,13 +209,6 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
     }
   }
 
-  const describe = (proto: string, port: number, err: NodeJS.ErrnoException) => {
-    const where = `${config.HOST}:${port}/${proto}`;
-    if (err.code === 'EADDRINUSE') return new Error(`DNS_PORT=${config.DNS_PORT}: ${where} is already in use; choose another DNS_PORT, or set DNS_ENABLED=false to run without the DNS server`);
-    if (err.code === 'EACCES') return new Error(`DNS_PORT=${config.DNS_PORT}: permission denied on ${where} (ports below 1024 need privileges: see docs/email-dns.md)`);
-    return new Error(`DNS_PORT=${config.DNS_PORT}: cannot listen on ${where}: ${err.message}`);
-  };
-
   const sockets = new Set<Socket>();
   /** A query this server answers: checked before dns2 decodes it (see wellFormed). */
   function decode(data: Buffer, reply: (buf: Buffer) => void): DnsPacket | null {
@@ -273,16 +267,6 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
     });
     return { udp, tcp };
   }
-  const bind = <T>(target: { once: Function; off: Function }, proto: string, port: number, listen: (done: () => void) => void, result: () => T) =>
-    new Promise<T>((resolve, reject) => {
-      const fail = (err: NodeJS.ErrnoException) => reject(Object.assign(describe(proto, port, err), { code: err.code }));
-      target.once('error', fail);
-      listen(() => {
-        target.off('error', fail);
-        resolve(result());
-      });
-    });
-
   // With DNS_PORT=0 the TCP server takes the port UDP was given, so both answer on one port; when
   // that TCP port is taken, try another pair.
   let udp!: InstanceType<typeof UDPServer>;
@@ -290,9 +274,10 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     ({ udp, tcp } = servers());
-    port = await bind(udp, 'udp', config.DNS_PORT, (done) => udp.bind(config.DNS_PORT, config.HOST, done), () => udp.address().port);
+    await listenOn('DNS_PORT', 'udp', udp, (done) => udp.bind(config.DNS_PORT, config.HOST, done));
+    port = udp.address().port;
     try {
-      await bind(tcp, 'tcp', port, (done) => tcp.listen(port, config.HOST, done), () => (tcp.address() as AddressInfo).port);
+      await listenOn('DNS_PORT', 'tcp', tcp, (done) => tcp.listen(port, config.HOST, done));
       break;
     } catch (err) {
       udp.close();

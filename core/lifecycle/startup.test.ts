@@ -1,41 +1,17 @@
-import { spawn } from 'node:child_process';
+import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, testConfig } from '../config.js';
 import { StartupError } from '../errors.js';
+import { runServiceProcess } from '../../test/helpers/service-process.js';
+import type { ListenFailure, PortSetting, Transport } from '../net/listen.js';
 import { explainStartupError, prepareDataDir, readyFields } from './startup.js';
 
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'startup-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Runs core/main.ts with these settings until it exits or prints `until`; returns what it printed. */
-function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; out: string; ms: number }> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      env: { PATH: process.env.PATH, PORT: '0', SMTP_PORT: '0', DNS_PORT: '0', LOG_FORMAT: 'text', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    // Generous: tsx compiles the whole service on a busy 2-core machine before it can fail or start.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    const read = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (until?.test(out)) child.kill('SIGTERM');
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, ms: Date.now() - started });
-    });
-  });
-}
 
 describe('DATA_DIR checks', () => {
   it('creates a missing folder, nested, private to this user', () => {
@@ -61,18 +37,34 @@ describe('DATA_DIR checks', () => {
 });
 
 describe('start-up errors in words', () => {
-  const config = testConfig({ PORT: '8084', SMTP_PORT: '2525', DNS_PORT: '5353' });
-  const listenError = (port: number, code = 'EADDRINUSE') => Object.assign(new Error(`listen ${code}: address already in use :::${port}`), { code, syscall: 'listen', port });
+  const config = testConfig({ PORT: '8084', SMTP_PORT: '2525', DNS_PORT: '5300' });
+  /** What listenOn (core/net/listen.ts) rejects with: Node's error, marked with the setting. */
+  const listenError = (setting: PortSetting, port: number, code = 'EADDRINUSE', transport: Transport = 'tcp'): ListenFailure =>
+    Object.assign(new Error(`${transport === 'udp' ? 'bind' : 'listen'} ${code} 127.0.0.1:${port}`), { code, syscall: transport === 'udp' ? 'bind' : 'listen', port, setting, transport });
 
-  it('a port in use names its setting and a free alternative', async () => {
-    const e = await explainStartupError(listenError(8084), config);
-    expect(e?.message).toMatch(/^PORT=8084 is already in use by another process: stop that process, or start with PORT=\d+ \(free right now\)/);
-    expect((await explainStartupError(listenError(2525), config))?.message).toMatch(/^SMTP_PORT=2525 .*SMTP_ENABLED=false/);
-    expect((await explainStartupError(Object.assign(listenError(5353), { syscall: 'bind' }), config))?.message).toMatch(/^DNS_PORT=5353 /);
+  it('a port in use names its setting and a free alternative, for every listener', async () => {
+    const e = await explainStartupError(listenError('PORT', 8084), config);
+    expect(e?.message).toMatch(/^PORT=8084 is already in use by another process: stop that process, or start with PORT=\d+ \(free right now\)\.$/);
+    expect((await explainStartupError(listenError('SMTP_PORT', 2525), config))?.message).toMatch(
+      /^SMTP_PORT=2525 is already in use by another process: stop that process, or start with SMTP_PORT=\d+ \(free right now\); SMTP_PORT=0 picks any free port and SMTP_ENABLED=false runs without the SMTP server\.$/,
+    );
+    expect((await explainStartupError(listenError('DNS_PORT', 5300, 'EADDRINUSE', 'udp'), config))?.message).toMatch(/^DNS_PORT=5300 \(UDP\) is already in use .* DNS_PORT=\d+ \(free right now\); .*DNS_ENABLED=false/);
+    expect((await explainStartupError(listenError('DNS_PORT', 5300), config))?.message).toMatch(/^DNS_PORT=5300 \(TCP\) is already in use/);
+  });
+
+  it('names the setting that chose the port, not the one whose value matches', async () => {
+    // Two settings on one port: the error says which listener failed.
+    const same = { ...config, SMTP_PORT: 8084 };
+    expect((await explainStartupError(listenError('SMTP_PORT', 8084), same))?.message).toMatch(/^SMTP_PORT=8084 /);
   });
 
   it('a privileged port says so', async () => {
-    expect((await explainStartupError(listenError(80, 'EACCES'), { ...config, PORT: 80 }))?.message).toMatch(/PORT=80: .*below 1024/);
+    expect((await explainStartupError(listenError('PORT', 80, 'EACCES'), { ...config, PORT: 80 }))?.message).toMatch(/PORT=80: .*below 1024/);
+    expect((await explainStartupError(listenError('DNS_PORT', 53, 'EACCES', 'udp'), { ...config, DNS_PORT: 53 }))?.message).toMatch(/^DNS_PORT=53 \(UDP\): .*below 1024.*docs\/email-dns\.md/);
+  });
+
+  it('any other listen failure is one sentence too', async () => {
+    expect((await explainStartupError(listenError('SMTP_PORT', 2525, 'EINVAL'), config))?.message).toMatch(/^SMTP_PORT=2525: cannot listen on HOST=\S+ \(EINVAL\)/);
   });
 
   it('an unwritable database names DATA_DIR and the permission needed', async () => {
@@ -118,7 +110,7 @@ describe('start-up errors in words', () => {
 describe('the service started as `npm start` runs it', { timeout: 120_000 }, () => {
   it('prints one ready line and no stack trace', async () => {
     // Stop it only once the ready line is out (other lines may say "ready", e.g. "already").
-    const r = await runMain({ DATA_DIR: path.join(tmp, 'ready') }, /INFO  ready page=.*\n/);
+    const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'ready') }, /INFO  ready page=.*\n/);
     expect(r.out).toMatch(/INFO  ready page=http:\/\/localhost:\d+\/ api=http:\/\/localhost:\d+ data="SQLite \S+capture\.sqlite" admin=/);
     expect(r.code).toBe(0);
   });
@@ -128,7 +120,7 @@ describe('the service started as `npm start` runs it', { timeout: 120_000 }, () 
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as net.AddressInfo).port;
     try {
-      const r = await runMain({ DATA_DIR: path.join(tmp, 'port'), HOST: '127.0.0.1', PORT: String(port) });
+      const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'port'), HOST: '127.0.0.1', PORT: String(port) });
       expect(r.code).toBe(2);
       expect(r.out).toMatch(new RegExp(`cannot start: PORT=${port} is already in use by another process`));
       expect(r.out).not.toMatch(/\n\s+at /);
@@ -137,15 +129,43 @@ describe('the service started as `npm start` runs it', { timeout: 120_000 }, () 
     }
   });
 
+  it('an SMTP port in use exits 2 with one sentence naming SMTP_PORT and a free port', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'smtp-port'), HOST: '127.0.0.1', SMTP_PORT: String(port) });
+      expect(r.code).toBe(2);
+      expect(r.out).toMatch(new RegExp(`^cannot start: SMTP_PORT=${port} is already in use by another process: stop that process, or start with SMTP_PORT=\\d+ \\(free right now\\);[^\\n]*\\.\\n$`, 'm'));
+      expect(r.out).not.toMatch(/fatal|\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('a DNS port in use (UDP) exits 2 with one sentence naming DNS_PORT and a free port', async () => {
+    const taken = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => taken.bind(0, '127.0.0.1', resolve));
+    const port = taken.address().port;
+    try {
+      const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'dns-port'), HOST: '127.0.0.1', DNS_PORT: String(port) });
+      expect(r.code).toBe(2);
+      expect(r.out).toMatch(new RegExp(`^cannot start: DNS_PORT=${port} \\(UDP\\) is already in use by another process: stop that process, or start with DNS_PORT=\\d+ \\(free right now\\);[^\\n]*\\.\\n$`, 'm'));
+      expect(r.out).not.toMatch(/fatal|\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  });
+
   it('DATA_DIR under /proc exits 2 within seconds, naming DATA_DIR', async () => {
-    const r = await runMain({ DATA_DIR: '/proc/foo' });
+    const r = await runServiceProcess({ DATA_DIR: '/proc/foo' });
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/cannot start: DATA_DIR=\/proc\/foo cannot be created/);
     expect(r.ms).toBeLessThan(60_000); // tsx start-up included; prepareDataDir alone is checked above (< 1 s)
   });
 
   it('unreadable TLS files exit 2 naming the setting', async () => {
-    const r = await runMain({ DATA_DIR: path.join(tmp, 'tls'), SMTP_TLS_CERT: path.join(tmp, 'missing-cert.pem'), SMTP_TLS_KEY: path.join(tmp, 'missing-key.pem') });
+    const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'tls'), SMTP_TLS_CERT: path.join(tmp, 'missing-cert.pem'), SMTP_TLS_KEY: path.join(tmp, 'missing-key.pem') });
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/cannot start: SMTP_TLS_CERT=.*missing-cert\.pem cannot be read \(ENOENT\)/);
   });
@@ -153,7 +173,7 @@ describe('the service started as `npm start` runs it', { timeout: 120_000 }, () 
   it('a TLS file that is not PEM exits 2 naming both settings', async () => {
     const junk = path.join(tmp, 'junk.pem');
     writeFileSync(junk, 'not a certificate');
-    const r = await runMain({ DATA_DIR: path.join(tmp, 'tls2'), SMTP_TLS_CERT: junk, SMTP_TLS_KEY: junk });
+    const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'tls2'), SMTP_TLS_CERT: junk, SMTP_TLS_KEY: junk });
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/cannot start: SMTP_TLS_CERT=.* \/ SMTP_TLS_KEY=.*: not a usable PEM certificate and private key pair/);
   });

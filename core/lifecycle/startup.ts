@@ -2,10 +2,10 @@
 // ports, the MongoDB URI. Each failure becomes one StartupError sentence that names the setting,
 // says what is needed, and never prints a secret.
 import { closeSync, constants, mkdirSync, openSync, statSync, unlinkSync, accessSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { redactUrl, type Config } from '../config.js';
 import { StartupError } from '../errors.js';
+import { freePort, isListenFailure, type ListenFailure, type PortSetting } from '../net/listen.js';
 import { storeLocation } from '../store/index.js';
 
 const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
@@ -82,24 +82,31 @@ export function prepareDataDir(dir: string): void {
   }
 }
 
-/** A port nobody listens on right now, to suggest instead of a taken one. */
-export async function freePort(host: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(null));
-    probe.listen(0, host, () => {
-      const addr = probe.address();
-      probe.close(() => resolve(typeof addr === 'object' && addr ? addr.port : null));
-    });
-  });
-}
+const SERVERS: Record<PortSetting, { name: string; enabled: string } | null> = {
+  PORT: null,
+  SMTP_PORT: { name: 'SMTP', enabled: 'SMTP_ENABLED' },
+  DNS_PORT: { name: 'DNS', enabled: 'DNS_ENABLED' },
+};
 
-type PortSetting = 'PORT' | 'SMTP_PORT' | 'DNS_PORT';
-
-function settingForPort(config: Config, port: unknown): PortSetting {
-  if (port === config.SMTP_PORT && port !== config.PORT) return 'SMTP_PORT';
-  if (port === config.DNS_PORT && port !== config.PORT) return 'DNS_PORT';
-  return 'PORT';
+/** One sentence for a listener that could not take its port (core/net/listen.ts), whichever it is. */
+async function listenSentence(e: ListenFailure, config: Config): Promise<StartupError> {
+  const { setting } = e;
+  const port = config[setting];
+  const server = SERVERS[setting];
+  // DNS listens twice on its port; say which one is taken.
+  const named = `${setting}=${port}${setting === 'DNS_PORT' ? ` (${e.transport.toUpperCase()})` : ''}`;
+  if (e.code === 'EADDRNOTAVAIL') return new StartupError(`HOST=${config.HOST} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all.`);
+  if (e.code === 'EACCES') {
+    const forward = server ? ', or forward the privileged port to it (docs/email-dns.md)' : '';
+    return new StartupError(`${named}: this process may not listen on port ${port} (ports below 1024 need extra privileges). Choose a port above 1024 with ${setting}${forward}.`);
+  }
+  const off = server ? `; ${setting}=0 picks any free port and ${server.enabled}=false runs without the ${server.name} server` : '';
+  if (e.code === 'EADDRINUSE') {
+    const free = await freePort(config.HOST, setting === 'DNS_PORT' ? ['udp', 'tcp'] : ['tcp']);
+    const other = free ? `, or start with ${setting}=${free} (free right now)` : '';
+    return new StartupError(`${named} is already in use by another process: stop that process${other}${off}.`);
+  }
+  return new StartupError(`${named}: cannot listen on HOST=${config.HOST} (${e.code ?? e.message})${off}.`);
 }
 
 /**
@@ -109,17 +116,8 @@ function settingForPort(config: Config, port: unknown): PortSetting {
 export async function explainStartupError(err: unknown, config: Config): Promise<StartupError | null> {
   if (err instanceof StartupError) return err;
   if (!(err instanceof Error)) return null;
-  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
-  if ((e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') && e.syscall && /listen|bind/.test(e.syscall)) {
-    const setting = settingForPort(config, e.port);
-    const port = e.port ?? config[setting];
-    if (e.code === 'EADDRNOTAVAIL') return new StartupError(`HOST=${config.HOST} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all.`);
-    if (e.code === 'EACCES') return new StartupError(`${setting}=${port}: this process may not listen on port ${port} (ports below 1024 need extra privileges). Choose a port above 1024 with ${setting}.`);
-    const free = await freePort(config.HOST);
-    const other = free ? `, or start with ${setting}=${free} (free right now)` : '';
-    const zero = setting === 'PORT' ? '' : ` (${setting}=0 picks a free port; ${setting === 'SMTP_PORT' ? 'SMTP_ENABLED' : 'DNS_ENABLED'}=false turns that server off)`;
-    return new StartupError(`${setting}=${port} is already in use by another process: stop that process${other}${zero}.`);
-  }
+  if (isListenFailure(err)) return listenSentence(err, config);
+  const e = err as NodeJS.ErrnoException;
   if (config.MONGODB_URI && /MongoServerSelectionError|MongoNetworkError|MongoParseError|MongoAPIError|MongoServerError/.test(e.name)) {
     return new StartupError(`MONGODB_URI=${redactUrl(config.MONGODB_URI)}: cannot use the MongoDB server (${e.message.split('\n')[0]}). Check that it runs and that the URI, user and password are right.`);
   }

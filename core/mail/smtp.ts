@@ -9,6 +9,7 @@ import { isIPv4 } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import { StartupError } from '../errors.js';
+import { listenOn } from '../net/listen.js';
 import type { ModuleContext } from '../service-module.js';
 import type { FileMeta, RequestRecord, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
@@ -240,20 +241,7 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
   // Client-side trouble (resets, TLS handshakes failing...) is reported here; never fatal.
   server.on('error', (err: NodeJS.ErrnoException) => logger.debug('SMTP connection error', { err: err.message }));
 
-  const host = config.HOST;
-  await new Promise<void>((resolve, reject) => {
-    const fail = (err: NodeJS.ErrnoException) => {
-      const where = `${host}:${config.SMTP_PORT}`;
-      if (err.code === 'EADDRINUSE') reject(new Error(`SMTP_PORT=${config.SMTP_PORT}: ${where} is already in use; choose another SMTP_PORT, or set SMTP_ENABLED=false to run without the SMTP server`));
-      else if (err.code === 'EACCES') reject(new Error(`SMTP_PORT=${config.SMTP_PORT}: permission denied on ${where} (ports below 1024 need privileges: see docs/email-dns.md)`));
-      else reject(new Error(`SMTP_PORT=${config.SMTP_PORT}: cannot listen on ${where}: ${err.message}`));
-    };
-    server.server.once('error', fail);
-    server.listen(config.SMTP_PORT, host, () => {
-      server.server.off('error', fail);
-      resolve();
-    });
-  });
+  await listenOn('SMTP_PORT', 'tcp', server.server, (done) => server.listen(config.SMTP_PORT, config.HOST, done));
   const port = (server.server.address() as AddressInfo).port;
   logger.info('SMTP server listening', { port, domain: config.EMAIL_DOMAIN, starttls: !!tls });
 

@@ -191,6 +191,28 @@ describe('regex and preset rules', () => {
     expect(r.body.toString()).toBe('to [REDACTED], not @handle');
   });
 
+  it('email masks an address written percent-encoded, in any text', () => {
+    const r = req({ content_type: 'application/json', body: Buffer.from('{"next":"https://x.example/cb?to=ann%2Bx%40mail.example.com&y=1"}') });
+    redactRequest(r, new Map(), rules({ kind: 'preset', preset: 'email' }));
+    expect(r.body.toString()).toBe('{"next":"https://x.example/cb?to=[REDACTED]&y=1"}');
+  });
+
+  it('search an urlencoded body decoded: an encoded value is masked, other pairs keep their bytes', () => {
+    // As GitHub sends a form delivery: the JSON payload in one encoded field.
+    const json = JSON.stringify({ pusher: { email: '21031067+Codertocat@users.noreply.github.com' }, ref: 'refs/heads/main' });
+    const body = `payload=${encodeURIComponent(json)}&note=from+jane.doe%40customer.example&keep=a%2Fb+c&plain=x`;
+    const r = req({ content_type: 'application/x-www-form-urlencoded', body: Buffer.from(body), form: { payload: json, note: 'from jane.doe@customer.example', keep: 'a/b c', plain: 'x' } });
+    const out = redactRequest(r, new Map(), rules({ kind: 'preset', preset: 'email' }, { kind: 'regex', pattern: 'x', replacement: '&=+%' }));
+    const stored = r.body.toString();
+    expect(stored).not.toMatch(/Codertocat|jane\.doe/);
+    expect(new URLSearchParams(stored).get('payload')).toBe(JSON.stringify({ pusher: { email: '[REDACTED]' }, ref: 'refs/heads/main' }));
+    expect(new URLSearchParams(stored).get('note')).toBe('from [REDACTED]');
+    // Untouched pairs as sent; a mask holding &, =, + or % stays inside its value.
+    expect(stored).toContain('&keep=a%2Fb+c&');
+    expect(new URLSearchParams(stored).get('plain')).toBe('&=+%');
+    expect(out.entries[0]).toMatchObject({ kind: 'preset', target: 'email', count: 4 });
+  });
+
   it('match ASCII in a body that is not UTF-8 and keep its other bytes', () => {
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' 4111111111111111 '), Buffer.from([0x80])]);
     const r = req({ body });
@@ -214,6 +236,16 @@ describe('echoes of masked values', () => {
     expect(r.custom_action_output).toEqual(['[1 set_variable] key=[REDACTED]']);
     expect(r.extra.response).toEqual({ content: 'echo [REDACTED] [REDACTED]' });
     expect(out.entries.map((e) => e.count)).toEqual([3, 3]);
+  });
+
+  it('an echo written percent-encoded is masked too', () => {
+    const r = req({
+      content_type: 'application/json',
+      headers: { 'x-api-key': ['key 12/34+56'] },
+      body: Buffer.from('{"a":"?k=key%2012%2F34%2B56","b":"?k=key+12%2F34%2B56"}'),
+    });
+    redactRequest(r, new Map(), rules({ kind: 'header', name: 'x-api-key' }));
+    expect(r.body.toString()).toBe('{"a":"?k=[REDACTED]","b":"?k=[REDACTED]"}');
   });
 
   it('short values are not searched for elsewhere', () => {

@@ -190,7 +190,8 @@ export function luhnValid(digits: string): boolean {
 const BEARER = /\b(Bearer)([ \t]+)([A-Za-z0-9\-._~+/]+=*)/gi;
 // 13 to 19 digits, optionally grouped by single spaces or dashes; not part of a longer number.
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g;
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// `%40` too: an address percent-encoded inside a URL or a body (the local part already takes `%` and `+`).
+const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 
 function presetText(preset: RedactionPreset, replacementText: string): CompiledRule['text'] {
   switch (preset) {
@@ -287,6 +288,12 @@ export const MIN_ECHO_LENGTH = 4;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** How a value is written percent-encoded: as encodeURIComponent writes it, and with `+` for spaces (forms). */
+function encodedForms(value: string): string[] {
+  const encoded = encodeURIComponent(value);
+  return encoded === value ? [] : [encoded, encoded.replace(/%20/g, '+')];
+}
+
 /** The strings and numbers of a JSON value, as text. */
 function collectLeaves(v: unknown, out: string[]): void {
   if (typeof v === 'string') out.push(v);
@@ -302,6 +309,31 @@ const decodeComponent = (s: string): string => {
     return s;
   }
 };
+
+const isUrlencoded = (contentType: string | null): boolean => contentType !== null && /^application\/x-www-form-urlencoded/i.test(contentType);
+
+/**
+ * Applies a text mask to each name and value of an urlencoded body, decoded, so a value written
+ * `jane%40example.com` or `a+b` is searched as the text it stands for. A part that changed is
+ * written back encoded (the mask's `&`, `=`, `+`, `%` never split or join pairs); the others keep
+ * their exact bytes.
+ */
+function maskUrlencodedText(text: string, f: (s: string) => string): string {
+  const maskPart = (part: string): string => {
+    const decoded = decodeComponent(part);
+    const masked = f(decoded);
+    if (masked === decoded) return part;
+    // Written as sent: plain parts stay plain, encoded ones are encoded as forms are.
+    return decoded === part ? masked.replace(/[%&=+]/g, (c) => encodeURIComponent(c)) : encodeURIComponent(masked).replace(/%20/g, '+');
+  };
+  return text
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? maskPart(pair) : `${maskPart(pair.slice(0, eq))}=${maskPart(pair.slice(eq + 1))}`;
+    })
+    .join('&');
+}
 
 /** A body as text for matching: UTF-8 when it is, else byte for byte (latin1), so patterns of ASCII still match. */
 function bodyText(b: Buffer): { text: string; encoding: 'utf8' | 'latin1' } {
@@ -399,7 +431,7 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
     mapStrings(r.custom_action_errors, f);
     if (r.body.length) {
       const b = getBody();
-      const masked = f(b.text);
+      const masked = isUrlencoded(r.content_type) ? maskUrlencodedText(b.text, f) : f(b.text);
       if (masked !== b.text) {
         b.text = masked;
         bodyChanged = true;
@@ -482,7 +514,7 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
         }
         if (r.body.length && r.content_type) {
           const b = getBody();
-          if (/^application\/x-www-form-urlencoded/i.test(r.content_type)) {
+          if (isUrlencoded(r.content_type)) {
             const m = maskPairs(b.text, rule.name, mask);
             if (m.count) {
               b.text = m.text;
@@ -563,10 +595,12 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
       }
     }
     // A value a named rule masked is masked wherever else the request holds it too (the body
-    // echoing a header, an action's output or the response it built), so no part shows it.
+    // echoing a header, an action's output or the response it built), so no part shows it;
+    // percent-encoded too (a URL in a JSON body, a header quoting a query string).
     const echoes = originals.filter((v) => v.length >= MIN_ECHO_LENGTH && v !== mask);
     if (echoes.length) {
-      const re = new RegExp([...new Set(echoes)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      const forms = new Set(echoes.flatMap((v) => [v, ...encodedForms(v)]));
+      const re = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
       everywhere((t) =>
         t.replace(re, () => {
           count++;

@@ -31,6 +31,18 @@ const PER_TOKEN = 10_000;
 const SECRET_KEY = 'migrate-test-secret-key-0123456789abcdef';
 // MONGODB_URI's server, or the emulator .ci/run installs (JONGODB_BIN); null: the round trip is skipped.
 const mongoServer = await startTestMongo();
+/**
+ * The clock of the servers that seed the source and answer from both sides: each starts at the
+ * same instant, the start of a minute, and moves on with the time it runs. The rate windows the API
+ * opens (token creation, schedule logs) are then the same windows in the source and in the copy
+ * whenever the test runs (a minute turning between the two used to add a window to the copy only),
+ * and they are ahead of the wall clock migrate reads, so still open when it counts them.
+ */
+const SERVER_START = Date.UTC(2100, 0, 1, 12, 0, 0);
+function serverClock(): { now: () => number } {
+  const started = performance.now();
+  return { now: () => SERVER_START + Math.floor(performance.now() - started) };
+}
 /** A plugin with a provider type, so that a provider can be stored. */
 const PLUGINS = fileURLToPath(new URL('../../test/fixtures/plugin-vault', import.meta.url));
 
@@ -70,6 +82,37 @@ describe('migrate covers every repository', () => {
   });
 });
 
+describe('migrate counts', () => {
+  it('counts both sides at one instant after the copy: a rate window that closes and is swept meanwhile is no mismatch', async () => {
+    let now = Date.UTC(2024, 0, 2, 3, 4, 5);
+    const a = createSqliteStore(path.join(root, 'windows-source.sqlite'));
+    const b = createSqliteStore(path.join(root, 'windows-target.sqlite'));
+    try {
+      await a.counters.hit('closes-soon', now - (now % 60_000), 120_000);
+      await a.counters.hit('stays-open', now, 3_600_000);
+      const counts = await copyStore({
+        source: a,
+        target: b,
+        sourceName: 'src',
+        now: () => now,
+        onProgress: (p) => {
+          // Once the windows are copied, five minutes pass and the source removes the closed one,
+          // as the running service's sweep (or MongoDB's TTL monitor) does.
+          if (p.kind === 'rate_counters' && p.done === 2) {
+            now += 5 * 60_000;
+            void a.counters.sweep(now);
+          }
+        },
+      });
+      expect(counts.find((c) => c.kind === 'rate_counters')).toEqual({ kind: 'rate_counters', source: 1, target: 1 });
+      for (const c of counts) expect(c.target, c.kind).toBe(c.source);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
 /** Fresh generated captures of a token, in sorting order, some sharing a sorting key. */
 function generated(tokenId: string, n: number, start: number): RequestWithFiles[] {
   const base = 1_700_000_000_000_000;
@@ -100,7 +143,7 @@ interface Seeded {
 
 /** One or more of every resource, through the API where it has a way in, plus REQUESTS generated captures. */
 async function seed(dataDir: string): Promise<Seeded> {
-  const s = await startTestServer({ DATA_DIR: dataDir, SECRET_KEY, PLUGINS });
+  const s = await startTestServer({ DATA_DIR: dataDir, SECRET_KEY, PLUGINS }, { clock: serverClock() });
   try {
     const store = s.services.store;
     const pro = await s.user(true);
@@ -128,7 +171,7 @@ async function seed(dataDir: string): Promise<Seeded> {
     expect(provider.status).toBe(201);
     const template = await s.call('POST', '/templates', { key: pro.key, json: { name: 'T', variables: [{ name: 'v', value: '1' }], actions: [{ type: 'log', parameters: { text: 'one' }, order: 1 }] } });
     await store.databases.create({ id: randomUUID(), user_id: pro.id, name: 'main', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000 });
-    await store.counters.hit('token-create:test', Date.now(), 3_600_000);
+    await store.counters.hit('token-create:test', s.services.clock.now(), 3_600_000);
     await store.actionFailures.fail(randomUUID(), t1.uuid, 1_700_000_000_000);
     const share = await s.call('POST', `/token/${t1.uuid}/share`, { key: pro.key });
     expect(share.status).toBe(201);
@@ -171,7 +214,7 @@ async function seed(dataDir: string): Promise<Seeded> {
 
 /** Every path's status and body, as served from a data folder (or MongoDB). */
 async function answers(env: Record<string, string>, paths: Seeded['paths']): Promise<string[]> {
-  const s: TestServer = await startTestServer({ SECRET_KEY, PLUGINS, ...env });
+  const s: TestServer = await startTestServer({ SECRET_KEY, PLUGINS, ...env }, { clock: serverClock() });
   try {
     const got: string[] = [];
     for (const [p, key] of paths) {

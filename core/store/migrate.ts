@@ -93,6 +93,7 @@ export interface CopyOptions {
   /** Copy into a target that holds records not copied from this source (same keys are replaced). */
   force?: boolean;
   pageSize?: number;
+  /** The clock: what is live (rate windows) is read at the start, and both sides counted at the end. */
   now?: () => Millis;
   /** After each page, and once per kind before its first page. */
   onProgress?: (p: { kind: TransferKind; done: number; total: number; resumed: number }) => void;
@@ -132,7 +133,8 @@ async function holdings(store: Store, now: Millis): Promise<Array<{ kind: Transf
 export async function copyStore(opts: CopyOptions): Promise<KindCount[]> {
   const { source, target, sourceName } = opts;
   const pageSize = opts.pageSize ?? PAGE_SIZE;
-  const now = (opts.now ?? Date.now)();
+  const clock = opts.now ?? Date.now;
+  const now = clock();
   const ours = new Map((await target.transfer.checkpoints()).filter((c) => c.source === sourceName).map((c) => [c.kind, c]));
   if (!ours.size) {
     const held = await holdings(target, now);
@@ -157,7 +159,11 @@ export async function copyStore(opts: CopyOptions): Promise<KindCount[]> {
     }
     await target.transfer.saveCheckpoint({ ...cp, done: true });
   }
+  // Both sides are counted at one instant taken after the copy, not when it began: a rate window
+  // that closed meanwhile counts on neither side, whether or not a side has already removed it
+  // (MongoDB's TTL index and SQLite's sweep remove closed windows on their own schedule).
+  const countedAt = clock();
   const counts: KindCount[] = [];
-  for (const kind of TRANSFER_ORDER) counts.push({ kind, source: await source.transfer.count(kind, now), target: await target.transfer.count(kind, now) });
+  for (const kind of TRANSFER_ORDER) counts.push({ kind, source: await source.transfer.count(kind, countedAt), target: await target.transfer.count(kind, countedAt) });
   return counts;
 }

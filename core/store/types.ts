@@ -156,6 +156,7 @@ export interface TokenListOptions {
 
 export interface RequestFilter {
   query?: QueryNode | null;
+  /** Both inclusive: a route filtering to a whole second passes its first and last millisecond. */
   dateFrom?: Millis | null;
   dateTo?: Millis | null;
   /** The clock used to resolve `now` in date math. */

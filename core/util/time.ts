@@ -13,11 +13,23 @@ export function formatTimestamp(ms: number | null | undefined): string | null {
 
 /** Parses `YYYY-MM-DD[ HH:MM[:SS]]` (UTC) or an ISO string; null when it is not a date. */
 export function parseTimestamp(text: string): number | null {
+  return parseTimestampSpan(text)?.start ?? null;
+}
+
+/**
+ * What a written timestamp names, as the search language reads dates: the whole second of
+ * `YYYY-MM-DD HH:MM:SS`, the minute of `YYYY-MM-DD HH:MM`, the day of `YYYY-MM-DD`. A filter
+ * ending at a timestamp includes all of it, so a request shown as created at that second is in.
+ * `end` is exclusive; null when the text is not a date.
+ */
+export function parseTimestampSpan(text: string): { start: number; end: number } | null {
   const m = /^(\d{4})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::(\d\d))?)?(Z|[+-]\d\d:?\d\d)?$/.exec(text.trim());
   if (!m) return null;
   const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${m[7] ?? 'Z'}`;
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? null : t;
+  const start = Date.parse(iso);
+  if (Number.isNaN(start)) return null;
+  const length = m[6] !== undefined ? 1000 : m[4] !== undefined ? 60_000 : 86_400_000;
+  return { start, end: start + length };
 }
 
 /** Waits `ms`, or less when the signal aborts (resolves either way). */

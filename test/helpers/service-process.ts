@@ -61,3 +61,31 @@ export function startServiceProcess(env: Record<string, string>, readyMs = 120_0
     });
   });
 }
+
+/**
+ * Runs the service with these settings (SMTP and DNS on free ports unless set) until it exits, or
+ * until it prints `until` (then SIGTERM); returns its exit code and what it printed. For start-up
+ * that fails, or must print something before it is stopped.
+ */
+export function runServiceProcess(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; out: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      env: { PATH: process.env.PATH, PORT: '0', SMTP_PORT: '0', DNS_PORT: '0', LOG_FORMAT: 'text', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    // Generous: tsx compiles the whole service on a busy 2-core machine before it can fail or start.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (until?.test(out)) child.kill('SIGTERM');
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, ms: Date.now() - started });
+    });
+  });
+}

@@ -45,7 +45,8 @@ async function loadRequest(services: HttpServices, token: TokenRecord, id: strin
 }
 
 function filterOf(services: HttpServices, q: z.output<typeof RequestFilterQuery>): RequestFilter {
-  return { query: parseSearch(q.query), dateFrom: q.date_from ?? null, dateTo: q.date_to ?? null, now: services.clock.now() };
+  // The store's bounds are inclusive milliseconds; the date_to second ends a millisecond before the next.
+  return { query: parseSearch(q.query), dateFrom: q.date_from?.start ?? null, dateTo: q.date_to ? q.date_to.end - 1 : null, now: services.clock.now() };
 }
 
 /** A body read after the 404 checks (bodyParsedByService): bad input is still fromZod's 422. */

@@ -1,25 +1,26 @@
 import { z } from 'zod';
 import { headerValue, isHeaderName } from '../../sdk/headers.js';
 import { RequestView } from '../../capture/request-view.js';
-import { parseTimestamp } from '../../util/time.js';
+import { parseTimestampSpan } from '../../util/time.js';
 import { pageNumber, perPage } from '../paging.js';
 
+/** The span the date names (a second, a minute or a day); each end of a filter includes all of it. */
 const dateParam = z
   .string()
   .transform((v, ctx) => {
-    const t = parseTimestamp(v);
-    if (t === null) {
+    const span = parseTimestampSpan(v);
+    if (span === null) {
       ctx.addIssue({ code: 'custom', message: 'must be a date of the form YYYY-MM-DD HH:MM:SS' });
       return z.NEVER;
     }
-    return t;
+    return span;
   })
   .optional();
 
 export const RequestFilterQuery = z.object({
   query: z.string().max(4096).optional(),
-  date_from: dateParam,
-  date_to: dateParam,
+  date_from: dateParam.describe('Only requests created at or after this time (UTC, YYYY-MM-DD HH:MM:SS; a date alone: from the start of that day)'),
+  date_to: dateParam.describe('Only requests created up to the end of this second (UTC, YYYY-MM-DD HH:MM:SS; a date alone: to the end of that day), so one whose created_at is this value is included'),
 });
 
 export const RequestListQuery = RequestFilterQuery.extend({

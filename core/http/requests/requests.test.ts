@@ -51,6 +51,36 @@ describe('reading requests', () => {
     expect(future.data.total).toBe(0);
   });
 
+  it('date_from and date_to include the whole second they name, in lists, exports and deletes', async () => {
+    // Captured half a second into 03:04:05 and 03:04:06; created_at shows whole seconds.
+    let now = Date.UTC(2024, 0, 2, 3, 4, 5, 500);
+    const dated = await startTestServer({}, { clock: { now: () => now } });
+    try {
+      const t = await dated.token();
+      await dated.call('POST', `/${t.uuid}`, { body: 'first' });
+      now += 1000;
+      await dated.call('POST', `/${t.uuid}`, { body: 'second' });
+      const contents = async (qs: string) => (await dated.call('GET', `/token/${t.uuid}/requests?${qs}`)).data.data.map((r: { content: string }) => r.content);
+      const first = (await dated.call('GET', `/token/${t.uuid}/requests`)).data.data[0];
+      expect(first.created_at).toBe('2024-01-02 03:04:05');
+      const to = `date_to=${encodeURIComponent(first.created_at)}`;
+      expect(await contents(to)).toEqual(['first']);
+      expect(await contents(`date_from=${encodeURIComponent(first.created_at)}&${to}`)).toEqual(['first']);
+      expect(await contents(`date_from=${encodeURIComponent('2024-01-02 03:04:06')}`)).toEqual(['second']);
+      // A minute or a day alone means all of it, as created_at ranges in the search language.
+      expect(await contents(`date_to=${encodeURIComponent('2024-01-02 03:04')}`)).toEqual(['first', 'second']);
+      expect(await contents('date_from=2024-01-02&date_to=2024-01-02')).toEqual(['first', 'second']);
+      expect(await contents('date_to=2024-01-01')).toEqual([]);
+      const csv = (await dated.call('GET', `/token/${t.uuid}/requests/export?${to}`)).text;
+      expect(csv).toContain('first');
+      expect(csv).not.toContain('second');
+      expect((await dated.call('DELETE', `/token/${t.uuid}/request?${to}`)).status).toBe(204);
+      expect(await contents('')).toEqual(['second']);
+    } finally {
+      await dated.close();
+    }
+  });
+
   it('gets one, latest, raw; 404 for unknown ones', async () => {
     const t = await tokenWith([['POST', 'first'], ['POST', 'second']]);
     const latest = await s.call('GET', `/token/${t.uuid}/request/latest`);

@@ -1470,7 +1470,9 @@ export interface Operations {
     };
     query: {
       query?: string;
+      /** Only requests created at or after this time (UTC, YYYY-MM-DD HH:MM:SS; a date alone: from the start of that day) */
       date_from?: string;
+      /** Only requests created up to the end of this second (UTC, YYYY-MM-DD HH:MM:SS; a date alone: to the end of that day), so one whose created_at is this value is included */
       date_to?: string;
       sorting?: "newest" | "oldest";
       /** Items per page, 1 to 100 (default 50); more answers 422 */
@@ -1577,7 +1579,9 @@ export interface Operations {
     };
     query: {
       query?: string;
+      /** Only requests created at or after this time (UTC, YYYY-MM-DD HH:MM:SS; a date alone: from the start of that day) */
       date_from?: string;
+      /** Only requests created up to the end of this second (UTC, YYYY-MM-DD HH:MM:SS; a date alone: to the end of that day), so one whose created_at is this value is included */
       date_to?: string;
     };
     body: never;
@@ -1591,7 +1595,9 @@ export interface Operations {
     };
     query: {
       query?: string;
+      /** Only requests created at or after this time (UTC, YYYY-MM-DD HH:MM:SS; a date alone: from the start of that day) */
       date_from?: string;
+      /** Only requests created up to the end of this second (UTC, YYYY-MM-DD HH:MM:SS; a date alone: to the end of that day), so one whose created_at is this value is included */
       date_to?: string;
       sorting?: "newest" | "oldest";
       /** At most this many requests (default: the token's request_limit) */
@@ -2411,7 +2417,9 @@ export interface Operations {
     };
     query: {
       query?: string;
+      /** Only requests created at or after this time (UTC, YYYY-MM-DD HH:MM:SS; a date alone: from the start of that day) */
       date_from?: string;
+      /** Only requests created up to the end of this second (UTC, YYYY-MM-DD HH:MM:SS; a date alone: to the end of that day), so one whose created_at is this value is included */
       date_to?: string;
     };
     body: never;
