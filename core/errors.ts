@@ -55,6 +55,14 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/**
+ * A text over a parse limit (a ParseLimitError of core/sdk/parse-limits.ts: 413 for size, 422 for
+ * depth) as our error, its message also under `field`.
+ */
+export function fromParseLimit(e: { status: number; message: string }, field: string): HttpError {
+  return new HttpError(e.status, e.message, { [field]: [e.message] });
+}
+
 /** Turns a zod error into our 422 with field paths. */
 export function fromZod(error: { issues: Array<{ path: PropertyKey[]; message: string }> }, what = 'The given data was invalid.'): ValidationError {
   const errors: FieldErrors = {};

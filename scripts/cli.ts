@@ -28,7 +28,8 @@ import { systemClock } from '../core/util/time.js';
 import { resolveOrCreateToken } from '../core/workflows/apply-dir.js';
 import { documentErrors } from '../core/workflows/check.js';
 import { exportYaml, secretsWarning } from '../core/workflows/document.js';
-import { parseWithPositions, type LocatedError, type PositionedDocument } from '../core/workflows/positions.js';
+import { ParseLimitError } from '../core/sdk/parse-limits.js';
+import { parseWithPositions, positionAt, type LocatedError, type PositionedDocument } from '../core/workflows/positions.js';
 import { WorkflowService } from '../core/workflows/service.js';
 import { backupCommand } from './cli-backup.js';
 import { MAX_PAGE_SIZE } from '../core/store/migrate.js';
@@ -168,7 +169,14 @@ export async function eachDocument(files: string[], handle: (doc: PositionedDocu
       say(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       continue;
     }
-    const docs = parseWithPositions(text);
+    let docs: PositionedDocument[];
+    try {
+      docs = parseWithPositions(text);
+    } catch (e) {
+      if (!(e instanceof ParseLimitError)) throw e;
+      fail(file, [{ ...positionAt(text, e.offset), path: '', message: e.message }]);
+      continue;
+    }
     if (!docs.length) fail(file, [{ line: 1, col: 1, path: '', message: 'holds no document' }]);
     for (const doc of docs) {
       let errors = doc.syntaxErrors;

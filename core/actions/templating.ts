@@ -10,6 +10,7 @@
 
 import { bytesText, textBytes } from '../sdk/bytes.js';
 import { LINE_BREAK, headerSafe } from '../sdk/headers.js';
+import { deeperThan } from '../sdk/parse-limits.js';
 
 export type Resolver = (name: string) => string | undefined;
 
@@ -20,6 +21,8 @@ export const MODIFIERS: Record<string, (v: string) => string> = {
   // The inside of a JSON string literal: quotes, backslashes and control characters escaped.
   json: (v) => JSON.stringify(v).slice(1, -1),
   json_format: (v) => {
+    // Formatting recurses per level: a document deeper than the parse limit is left as it is.
+    if (deeperThan(v, 'json') >= 0) return v;
     try {
       return JSON.stringify(JSON.parse(v), null, 2);
     } catch {

@@ -2,6 +2,7 @@
 // set, and a snapshot of the account's global variables.
 import { isUtf8 } from 'node:buffer';
 import { bytesText } from '../sdk/bytes.js';
+import { deeperThan } from '../sdk/parse-limits.js';
 import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../sdk/index.js';
 import { resolveWithModifiers, template as replaceVariables } from './templating.js';
 
@@ -339,7 +340,8 @@ export class VariableScope implements Variables {
     if (hit && hit.text === text) return hit.value;
     const t = text.trimStart();
     let value: unknown;
-    if (t.startsWith('{') || t.startsWith('[')) {
+    // A document nested deeper than the parse limit is not walked (a value is JSON.stringify'd, which recurses).
+    if ((t.startsWith('{') || t.startsWith('[')) && deeperThan(t, 'json') < 0) {
       try {
         value = JSON.parse(text);
       } catch {

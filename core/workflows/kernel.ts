@@ -16,8 +16,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { BadRequest, ValidationError, type FieldErrors } from '../errors.js';
-import { parseWithPositions } from './positions.js';
+import { BadRequest, ValidationError, fromParseLimit, type FieldErrors } from '../errors.js';
+import { ParseLimitError } from '../sdk/parse-limits.js';
+import { parseWithPositions, positionAt, type PositionedDocument } from './positions.js';
 
 export const API_VERSION = 'capture/v1';
 
@@ -104,12 +105,24 @@ export function kindOf(input: unknown): WorkflowKind<unknown> | undefined {
   return typeof kind === 'string' ? kinds.get(kind) : undefined;
 }
 
+/** parseWithPositions, with a text over the parse limits as a 413 (size) or 422 (depth, at its line and column). */
+function parseWithinLimits(text: string): PositionedDocument[] {
+  try {
+    return parseWithPositions(text);
+  } catch (e) {
+    if (!(e instanceof ParseLimitError)) throw e;
+    if (e.limit === 'size') throw fromParseLimit(e, 'document');
+    const { line, col } = positionAt(text, e.offset);
+    throw new ValidationError(e.message, { document: [`line ${line}, column ${col}: ${e.message}`] });
+  }
+}
+
 /**
  * Every document of YAML or JSON text (JSON is YAML), empty documents left out. A syntax error is
- * a 400 naming its line and column.
+ * a 400 naming its line and column; a text over the parse limits a 413 or 422.
  */
 export function parseDocuments(text: string): unknown[] {
-  const docs = parseWithPositions(text);
+  const docs = parseWithinLimits(text);
   for (const d of docs) {
     const e = d.syntaxErrors[0];
     if (e) {

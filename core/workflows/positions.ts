@@ -1,8 +1,13 @@
 // Where things are in a YAML (or JSON) workflow file, so that errors can say `file:line:column`:
 // syntax errors, and field errors keyed by a path such as `spec.steps.2.parameters.status` (mapped
-// to the deepest part of that path the file has). Depends only on `yaml`, so the page can use it too.
+// to the deepest part of that path the file has). Depends only on `yaml` and the parse limits, so
+// the page can use it too.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import type { FieldErrors } from '../errors.js';
+import { checkParseLimits } from '../sdk/parse-limits.js';
+
+/** Aliases a document may expand (yaml's default, 100, stated: each expansion copies a node). */
+export const MAX_ALIAS_COUNT = 100;
 
 /** 1-based line and column. */
 export interface Position {
@@ -36,8 +41,20 @@ export function pathSegments(path: string): Array<string | number> {
 
 const byPlace = (a: Position, b: Position) => a.line - b.line || a.col - b.col;
 
-/** Every document of a YAML stream (JSON is YAML), empty documents left out. */
+/** The line and column of a UTF-16 offset in `text`. */
+export function positionAt(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, col: offset - lineStart + 1 };
+}
+
+/**
+ * Every document of a YAML stream (JSON is YAML), empty documents left out. A text larger or deeper
+ * than the parse limits (core/sdk/parse-limits.ts) throws a ParseLimitError before it is parsed:
+ * yaml's composer recurses per level of nesting.
+ */
 export function parseWithPositions(text: string): PositionedDocument[] {
+  checkParseLimits(text, 'yaml', { what: 'The document' });
   const lines = new LineCounter();
   const at = (offset: number): Position => {
     const { line, col } = lines.linePos(offset);
@@ -50,7 +67,7 @@ export function parseWithPositions(text: string): PositionedDocument[] {
       let value: unknown;
       if (!syntaxErrors.length) {
         try {
-          value = doc.toJS({ maxAliasCount: 100 });
+          value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
         } catch (e) {
           syntaxErrors.push({ ...at(doc.range[0]), path: '', message: (e as Error).message });
         }

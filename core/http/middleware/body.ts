@@ -1,7 +1,9 @@
 // JSON bodies of API routes: read with a size limit, parsed, 400 when malformed, 422 when not an
-// object (every API body is an object; workflow documents may instead be YAML text).
+// object or nested deeper than the parse limit (every API body is an object; workflow documents may
+// instead be YAML text, which the workflow kernel measures before it parses).
 import type { Context, Next } from 'koa';
-import { BadRequest, PayloadTooLarge, ValidationError } from '../../errors.js';
+import { BadRequest, PayloadTooLarge, ValidationError, fromParseLimit } from '../../errors.js';
+import { ParseLimitError, checkParseLimits } from '../../sdk/parse-limits.js';
 
 export async function readBody(req: NodeJS.ReadableStream & { headers?: Record<string, unknown> }, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -26,6 +28,13 @@ export function jsonBody(limit: number) {
       ctx.request.body = text;
     } else {
       let parsed: unknown;
+      try {
+        // Validation (zod, ajv, structuredClone) recurses per level: a deep body would overflow it.
+        // Its size is bounded by `limit` above.
+        checkParseLimits(text, 'json', { what: 'The request body', maxBytes: Infinity });
+      } catch (e) {
+        throw e instanceof ParseLimitError ? fromParseLimit(e, 'body') : e;
+      }
       try {
         parsed = JSON.parse(text);
       } catch (e) {

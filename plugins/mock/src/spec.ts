@@ -4,7 +4,7 @@
 // `$ref`s; `resolveRef` follows local ones against the original document.
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
-import type { ActionContext } from '@capture/sdk';
+import { checkParseLimits, type ActionContext } from '@capture/sdk';
 
 export type Schema = Record<string, any>;
 
@@ -73,13 +73,17 @@ export function pickContentType(types: string[]): string | undefined {
 function parseText(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed) throw new Error('the spec is empty');
+  // Measured before each parse (the matcher and generator recurse over the result too); JSON that
+  // JSON.parse rejects is measured again as the YAML it is then read as.
   if (trimmed.startsWith('{')) {
+    checkParseLimits(trimmed, 'json', { what: 'the spec' });
     try {
       return JSON.parse(trimmed);
     } catch {
       // YAML reads JSON too and reports the line of the mistake.
     }
   }
+  checkParseLimits(text, 'yaml', { what: 'the spec' });
   const doc = YAML.parseDocument(text, { uniqueKeys: false });
   const err = doc.errors[0];
   if (err) throw new Error(err.message.split('\n')[0].replace(/:$/, ''));

@@ -2,6 +2,7 @@
 // lexer, HTML through cheerio. Only what the PDF renderer draws is kept: headings, paragraphs with
 // bold/italic/code/link runs, lists, code blocks, block quotes, rules and tables (as lines).
 // Text of unknown HTML elements is kept; scripts, styles and the <head> are not.
+import { checkParseLimits } from '@capture/sdk';
 import { load } from 'cheerio';
 import { Lexer, type Token, type Tokens } from 'marked';
 
@@ -298,6 +299,8 @@ function flatRuns(blocks: Block[]): Run[] {
 }
 
 function parse(html: string): DomNode[] {
+  // domBlocks recurses per element; the text's size is bounded by MAX_PDF_SOURCE.
+  checkParseLimits(html, 'html', { what: 'The HTML', maxBytes: Infinity });
   const $ = load(html);
   return ($.root()[0] as unknown as DomNode).children ?? [];
 }

@@ -149,6 +149,14 @@ describe('pdf_generate', () => {
     expect(r.vars['pdf.pages']).toBe('1');
   });
 
+  it('refuses HTML nested deeper than the parse limit, in HTML and Markdown mode', async () => {
+    const deep = '<div>'.repeat(20_000) + 'x';
+    for (const mode of ['html', 'markdown']) {
+      const r = await runAction(pdfGenerate, { content: mode === 'markdown' ? `# Title\n\n${deep}` : deep, mode });
+      expect(r.errors).toEqual(['The HTML nests deeper than 64 levels']);
+    }
+  });
+
   it('rejects bad choices and header lines', async () => {
     expect(() => validateParams(pdfGenerate, { content: 'x', mode: 'docx' })).toThrow(/parameters.mode/);
     expect(() => validateParams(pdfGenerate, { content: 'x', paper: 'a3' })).toThrow(/parameters.paper/);

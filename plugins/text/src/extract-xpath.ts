@@ -1,4 +1,4 @@
-import { defineAction, lazyImport, optionalText, variableName, z } from '@capture/sdk';
+import { checkParseLimits, defineAction, lazyImport, optionalText, variableName, z } from '@capture/sdk';
 
 // The XML parser and XPath engine are loaded by the first extraction, not at start-up. xpath's
 // typings omit parse(); `isHtml` makes names case-insensitive and ignores the XHTML namespace.
@@ -41,6 +41,8 @@ export const extractXpath = defineAction({
     const { DOMParser, parseXPath } = await loadXml();
     const source = params.source ?? request.content;
     const isHtml = /^\s*(<!doctype html|<html[\s>])/i.test(source);
+    // The tree walks below recurse per element; a captured body's size is bounded by MAX_BODY_BYTES.
+    checkParseLimits(source, isHtml ? 'html' : 'xml', { what: 'The source', maxBytes: Infinity });
     const problems: string[] = [];
     let doc: Document;
     try {

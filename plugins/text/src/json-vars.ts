@@ -1,4 +1,5 @@
 // Turns a JSON document into one variable per leaf: keys and array indices joined by dots.
+import { checkParseLimits } from '@capture/sdk';
 
 export const MAX_JSON_VARIABLES = 10_000;
 
@@ -37,7 +38,12 @@ export function normaliseJsonPath(path: string): string {
   return '$.' + p;
 }
 
+/**
+ * The document, measured first: flattening, JSONPath and JSON.stringify recurse per level. Its size
+ * is bounded where it came from (a captured body by MAX_BODY_BYTES).
+ */
 export function parseJson(source: string, what = 'The source'): unknown {
+  checkParseLimits(source, 'json', { what, maxBytes: Infinity });
   try {
     return JSON.parse(source);
   } catch (e) {

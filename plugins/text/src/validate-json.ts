@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { defineAction, lazyImport, optionalText, variableName, z, type ActionContext } from '@capture/sdk';
+import { ParseLimitError, checkParseLimits, defineAction, lazyImport, optionalText, variableName, z, type ActionContext } from '@capture/sdk';
 
 const SCHEMA_DOWNLOAD_TIMEOUT_MS = 10_000;
 const MAX_SCHEMA_BYTES = 1024 * 1024;
@@ -19,6 +19,8 @@ async function compile(schemaText: string): Promise<ValidateFunction> {
   const hit = compiled.get(schemaText);
   if (hit) return hit;
   let schema: unknown;
+  // ajv compiles a schema by recursion over it.
+  checkParseLimits(schemaText, 'json', { what: 'The JSON Schema' });
   try {
     schema = JSON.parse(schemaText);
   } catch (e) {
@@ -88,10 +90,12 @@ export const validateJson = defineAction({
     };
     let data: unknown;
     try {
-      data = JSON.parse(params.source ?? request.content);
+      // A captured body is bounded in size by MAX_BODY_BYTES; its depth is measured here.
+      data = JSON.parse(checkParseLimits(params.source ?? request.content, 'json', { what: 'The input', maxBytes: Infinity }));
     } catch (e) {
-      report([{ property: '', pointer: '/', message: `Invalid JSON: ${(e as Error).message}`, constraint: 'json', context: 1 }]);
-      return error(`The input is not valid JSON: ${(e as Error).message}`);
+      const message = e instanceof ParseLimitError ? e.message : `The input is not valid JSON: ${(e as Error).message}`;
+      report([{ property: '', pointer: '/', message, constraint: 'json', context: 1 }]);
+      return error(message);
     }
     let schema = params.schema ?? null;
     if (typeof schema === 'string' && !schema.trim()) schema = null;

@@ -1,7 +1,7 @@
 // Scripts cannot hang or exhaust the process: steps, recursion, sizes, time, output, regexes.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '@capture/sdk';
-import { error, run } from './helpers.js';
+import { error, output, run } from './helpers.js';
 
 describe('limits', () => {
   it('stops an endless loop after 10 million steps', async () => {
@@ -44,6 +44,14 @@ describe('limits', () => {
     expect(await error('x = ' + '('.repeat(500) + '1' + ')'.repeat(500))).toMatch(/^Syntax error at line 1:\d+: The script is nested more than 200 levels deep$/);
     expect(await error('x = ' + '['.repeat(500) + ']'.repeat(500))).toMatch(/nested more than 200 levels/);
     expect(await error('x = ' + '-'.repeat(5000) + '1')).toMatch(/nested more than 200 levels/);
+  });
+
+  it('refuses operator and call chains too long to run', async () => {
+    expect(await error('x = ' + '1 + '.repeat(50_000) + '1')).toMatch(/^Syntax error at line 1:1: The script is nested more than 1000 levels deep/);
+    expect(await error('x = ' + 'a && '.repeat(50_000) + 'a')).toMatch(/nested more than 1000 levels/);
+    expect(await error('x = "a"' + '.upper()'.repeat(50_000))).toMatch(/nested more than 1000 levels/);
+    // A long chain that fits still runs.
+    expect(await output('echo(' + '1 + '.repeat(500) + '1)')).toEqual(['501']);
   });
 
   it("ends with the chain's time budget", async () => {

@@ -20,6 +20,25 @@ function describe(t: Token): string {
   return `"${t.value}"`;
 }
 
+/**
+ * Operator and call chains (`1 + 1 + ...`, `a.b().c()...`) are parsed by loops, not recursion, but
+ * make trees as high as they are long, and the interpreter recurses once per level. So a
+ * statement's tree may be at most this high.
+ */
+const MAX_TREE_HEIGHT = MAX_NESTING * 5;
+
+/** Levels of nodes below `root` (arrays of nodes do not count as a level), walked without recursion. */
+function treeHeight(root: object): number {
+  let max = 0;
+  const stack: Array<[object, number]> = [[root, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) max = depth;
+    for (const v of Object.values(node)) if (v !== null && typeof v === 'object') stack.push([v as object, Array.isArray(v) ? depth : depth + 1]);
+  }
+  return max;
+}
+
 class Parser {
   private i = 0;
   private depth = 0;
@@ -68,6 +87,7 @@ class Parser {
     const body: Stmt[] = [];
     while (this.t.type !== 'eof') {
       const s = this.statement();
+      if (s && treeHeight(s) > MAX_TREE_HEIGHT) this.error(`The script is nested more than ${MAX_TREE_HEIGHT} levels deep (a chain of operators or calls counts one level per link)`, s);
       if (s) body.push(s);
     }
     return { body };

@@ -1,6 +1,6 @@
 // string.md "JSON", "HTML and Markdown" and "XML".
 import { JSONPath } from 'jsonpath-plus';
-import { lazyImport } from '@capture/sdk';
+import { ParseLimitError, checkParseLimits, lazyImport, type TextFormat } from '@capture/sdk';
 import { fail } from '../lang/errors.js';
 import { WsArray, fromJson, jsonEncode, numericValue, type Value } from '../lang/values.js';
 import { arg, bool, str, type Host, type Library } from './host.js';
@@ -34,7 +34,21 @@ export const htmlEncode = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, 
 
 // ---- JSON -----------------------------------------------------------------------------------
 
+/**
+ * The text, measured before it is parsed: converting the result (fromJson, JSONPath, tree walks)
+ * recurses per level. Over the limit is a script error; strings are bounded by maxStringLength.
+ */
+function withinLimits(text: string, format: TextFormat, what: string): string {
+  try {
+    return checkParseLimits(text, format, { what, maxBytes: Infinity });
+  } catch (e) {
+    if (e instanceof ParseLimitError) fail(e.message);
+    throw e;
+  }
+}
+
 export function jsonDecode(s: string): Value {
+  withinLimits(s, 'json', 'the JSON');
   try {
     return fromJson(JSON.parse(s));
   } catch {
@@ -44,6 +58,7 @@ export function jsonDecode(s: string): Value {
 
 function jsonPathQuery(json: string, path: string): unknown[] {
   let data: unknown;
+  withinLimits(json, 'json', 'the first argument');
   try {
     data = JSON.parse(json);
   } catch {
@@ -73,6 +88,7 @@ const loadMarked = lazyImport(() => import('marked').then((m) => m.marked));
 function parseXml({ DOMParser }: Xml, source: string): Document {
   const problems: string[] = [];
   const isHtml = /^\s*(<!doctype html|<html[\s>])/i.test(source);
+  withinLimits(source, isHtml ? 'html' : 'xml', 'the input');
   let doc: Document;
   try {
     doc = new DOMParser({ onError: (level: string, msg: string) => void (level !== 'warning' && problems.push(msg)) }).parseFromString(source, isHtml ? 'text/html' : 'text/xml') as unknown as Document;
@@ -172,7 +188,7 @@ export function formatsLibrary(host: Host): Library {
     },
     html_strip_tags: (_c, a) => str(a, 0).replace(/<!--[\s\S]*?-->/g, '').replace(/<\/?[A-Za-z!?][^>]*>/g, ''),
     html_to_text: async (_c, a) => {
-      const text = str(a, 0);
+      const text = withinLimits(str(a, 0), 'html', 'the HTML');
       return (await loadHtmlToText())(text, { wordwrap: false });
     },
     html_decode: (_c, a) => htmlDecode(str(a, 0)),
