@@ -7,6 +7,7 @@ import { errorLogRoutes } from './errors/errors.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 import { replayRoutes } from './replay/replay.router.js';
+import { sampleRoutes } from './samples/samples.router.js';
 import { opsRoutes } from './ops/ops.router.js';
 import { sseRoutes } from './realtime/sse.js';
 import { smeeRoutes } from './realtime/smee.js';
@@ -20,4 +21,4 @@ import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sseRoutes, ...smeeRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sampleRoutes, ...sseRoutes, ...smeeRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];
