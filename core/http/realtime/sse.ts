@@ -11,6 +11,7 @@
 // loses access to the token: key revoked, user deleted, password or owner changed (access-guard.ts).
 // A share link (`?share=`, core/tokens/share.ts) opens the stream view-only: it gets the requests'
 // events but no token.updated (settings), and ends when the link is revoked or replaced.
+// serveTokenStream does all of this for smee.io's channel too (smee.ts), in that format.
 import type { ServerResponse } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import Router from '@koa/router';
