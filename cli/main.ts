@@ -6,6 +6,7 @@ import { parseArgs, UsageError, type Parsed } from './args.js';
 import { exportRequests } from './commands/export.js';
 import { forward } from './commands/forward.js';
 import { replay } from './commands/replay.js';
+import { send } from './commands/send.js';
 import { tail } from './commands/tail.js';
 import { token } from './commands/token.js';
 import { wait } from './commands/wait.js';
@@ -33,6 +34,10 @@ Commands that use a running server:
                                       the token's own URL; --actions runs the token's actions again
   export <token> --har|--csv [--query q] [--newest] [-o file]
                                       the requests as a HAR archive or CSV
+  send <provider> <event> --to <token|url> [--secret s] [--format json|form] [--overrides json] [--json]
+                                      a sample delivery signed as the provider signs (GitHub, Stripe,
+                                      Slack, ...) into a token or to a URL; send --list [provider]
+                                      shows the catalogue (docs/samples.md)
   workflows apply <file...>           store workflow documents on the server (PUT /token/{id}/workflow)
   workflows export <token> [file]     a token's action chain as YAML
 
@@ -83,6 +88,8 @@ async function dispatch(parsed: Parsed, signal: AbortSignal): Promise<number> {
       return replay(ctx, parsed.words.slice(1));
     case 'export':
       return exportRequests(ctx, parsed.words.slice(1));
+    case 'send':
+      return send(ctx, parsed.words.slice(1));
     case 'workflows':
       return workflows(ctx, command, rest);
     default:
