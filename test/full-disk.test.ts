@@ -2,9 +2,10 @@
 // filled up, writes answer 507 with a JSON message (never a 500 or a hang), /readyz turns 503,
 // reads keep working; once space is freed the service takes captures again by itself, and after a
 // restart every capture that was answered 2xx is there and no partial or orphaned body file is left.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../core/util/uuid.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { canMountTmpfs, mountTmpfs, NO_TMPFS, type Tmpfs } from './helpers/tmpfs.js';
 
@@ -140,5 +141,29 @@ describe.skipIf(!mountable).each(['in-thread', 'worker'] as const)(mountable ? '
     expect(list.data.total).toBe(acked.size);
     expect(incoming()).toEqual([]);
     expect(filed()).toEqual(filedAcked());
+  });
+
+  it('at start-up, removes what a process that died left: partial uploads and old bodies of no request, never a stored body', async () => {
+    await s.close();
+    const old = new Date(Date.now() - 3_600_000);
+    // A partial upload of a process that died.
+    const partial = path.join(bodies(), '.incoming', '999999-1-1');
+    writeFileSync(partial, 'partial');
+    // A body placed for a request that was never committed (the process died in between), an hour ago.
+    const orphan = path.join(bodies(), tokenId, uuidv7(Date.now()));
+    writeFileSync(orphan, bytes(5000, 4));
+    utimesSync(orphan, old, old);
+    // One placed a moment ago: it may be another instance's, about to be committed.
+    const recent = path.join(bodies(), tokenId, uuidv7(Date.now()));
+    writeFileSync(recent, bytes(5000, 5));
+    // The stored bodies, aged too: they stay.
+    for (const id of filedAcked()) utimesSync(path.join(bodies(), tokenId, id), old, old);
+
+    s = await startTestServer(env());
+    // Sweeps run one at a time: this one starts once the start-up pass is done.
+    await s.services.store.bodyFiles!.sweep(0);
+    expect(incoming()).toEqual([]);
+    expect(filed()).toEqual([...filedAcked(), path.basename(recent)].sort());
+    for (const id of filedAcked()) expect(statSync(path.join(bodies(), tokenId, id)).size).toBe(acked.get(id)!.length);
   });
 });

@@ -8,7 +8,7 @@
 // every reader (views, raw, exports, actions, forwarding, realtime) sees the same Buffer as before
 // and only the readers that need the bytes pay for them.
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type Dir, type ReadStream, type WriteStream } from 'node:fs';
-import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SpaceWatch } from '../space.js';
 import type { RequestRecord, RequestRepo } from '../types.js';
@@ -105,12 +105,24 @@ export interface BodyFilesOptions {
   space?: SpaceWatch;
 }
 
+/**
+ * A body file whose request is not found is removed only once it is this old. It is placed before
+ * its row is committed (so that a committed row always has its file), and placing it sets its time:
+ * younger, its row may be on its way, in this process or another on the same folder. A commit ends
+ * within the connection's busy_timeout (5 s), and a failed one removes its file itself.
+ */
+export const ORPHAN_AGE_MS = 60_000;
+/** Files the start-up walk checks between two turns of the event loop. */
+const STARTUP_PASS = 1000;
+
 let incoming = 0;
 
 export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
   const { dir, threshold, space } = opts;
   const tmpDir = path.join(dir, '.incoming');
   mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  // Uploads in .incoming older than this were left by a process that stopped (startUp).
+  const opened = Date.now();
   const fileOf = (tokenId: string, uuid: string) => path.join(dir, tokenId, uuid);
   let inner: RequestRepo | null = null;
   /** The error to answer a failed write with (InsufficientStorage for lack of space). */
@@ -198,6 +210,9 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     try {
       await mkdir(path.dirname(target), { recursive: true });
       if (received) {
+        // Its time says when it was placed, not when its bytes came (ORPHAN_AGE_MS).
+        const now = new Date();
+        await utimes(received, now, now);
         await rename(received, target);
         states.get(r)!.path = target;
       } else {
@@ -261,26 +276,57 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     }
   }
 
-  async function sweepOnce(limit: number): Promise<number> {
-    if (!inner) return 0;
+  /** Removes the files in .incoming last written before `before` (ms); returns how many. */
+  async function clearIncoming(before: number): Promise<number> {
     let removed = 0;
-    // Bodies of captures a crash interrupted: nothing receives for an hour. (Only captures in
-    // flight are here, so the listing is short.)
     for (const f of await readdir(tmpDir).catch(() => [] as string[])) {
       const file = path.join(tmpDir, f);
       const info = await stat(file).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > 3_600_000 && (await rm(file, { force: true }).then(() => true))) removed++;
-    }
-    for (let checked = 0; checked < limit; checked++) {
-      const next = await nextFile();
-      if (!next) break;
-      const [tokenId, uuid] = next;
-      if (await inner.get(tokenId, uuid)) continue;
-      await unlink(fileOf(tokenId, uuid)).catch(() => undefined);
-      removed++;
+      if (info && info.mtimeMs < before && (await rm(file, { force: true }).then(() => true))) removed++;
     }
     return removed;
   }
+
+  /**
+   * Checks the walk's next `limit` files, removing those of no request (ORPHAN_AGE_MS); returns how
+   * many it removed, and whether the walk ended.
+   */
+  async function checkFiles(repo: RequestRepo, limit: number): Promise<{ removed: number; ended: boolean }> {
+    let removed = 0;
+    for (let checked = 0; checked < limit; checked++) {
+      const next = await nextFile();
+      if (!next) return { removed, ended: true };
+      const [tokenId, uuid] = next;
+      if (await repo.get(tokenId, uuid)) continue;
+      const file = fileOf(tokenId, uuid);
+      const info = await stat(file).catch(() => null);
+      if (!info || Date.now() - info.mtimeMs < ORPHAN_AGE_MS) continue;
+      await unlink(file).catch(() => undefined);
+      removed++;
+    }
+    return { removed, ended: false };
+  }
+
+  async function sweepOnce(limit: number): Promise<number> {
+    if (!inner) return 0;
+    // Bodies of captures a crash interrupted: nothing receives for an hour. (Only captures in
+    // flight are here, so the listing is short.)
+    const removed = await clearIncoming(Date.now() - 3_600_000);
+    return removed + (await checkFiles(inner, limit)).removed;
+  }
+
+  /**
+   * What a process that stopped left: uploads in .incoming last written before this opening (a
+   * capture in flight here has none yet; one of another instance on the folder that wrote nothing
+   * since would fail, never an acknowledged one, whose file leaves .incoming before its row is
+   * committed), then a whole walk for bodies of no request, a pass at a time.
+   */
+  async function startUp(repo: RequestRepo): Promise<void> {
+    await clearIncoming(opened);
+    while (!closing && !(await checkFiles(repo, STARTUP_PASS)).ended) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  let closing = false;
   // One pass at a time: the timer's and a caller's would share the walk's handles.
   let sweeping: Promise<unknown> = Promise.resolve();
   function sweep(limit = 1000): Promise<number> {
@@ -318,6 +364,8 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     storedFileOf,
     wrap(repo) {
       inner = repo;
+      const started = sweeping.then(() => startUp(repo));
+      sweeping = started.catch(() => undefined);
       return {
         ...repo,
         insert(r, limit, files) {
@@ -345,6 +393,7 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
       };
     },
     async close() {
+      closing = true;
       if (timer) clearInterval(timer);
       await sweeping;
       await walk.files?.close().catch(() => undefined);
