@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROBE_EVERY_MS } from '../core/store/space.js';
 import { uuidv7 } from '../core/util/uuid.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { canMountTmpfs, mountTmpfs, NO_TMPFS, type Tmpfs } from './helpers/tmpfs.js';
@@ -123,7 +124,14 @@ describe.skipIf(!mountable).each(['in-thread', 'worker'] as const)(mountable ? '
     expect((await capture(Buffer.from('after space returned'))).status).toBe(200);
     const large = bytes(300_000, 3);
     expect((await capture(large)).status).toBe(200);
-    expect((await s.call('GET', '/readyz')).status).toBe(200);
+    // Ready once a probe write goes through: at most PROBE_EVERY_MS after the last failed write.
+    const deadline = Date.now() + 3 * PROBE_EVERY_MS;
+    let ready = await s.call('GET', '/readyz');
+    while (ready.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      ready = await s.call('GET', '/readyz');
+    }
+    expect(ready.status).toBe(200);
     expect((await s.call('POST', '/token', { key: owner.key, json: {} })).status).toBe(200);
     expect(filed()).toEqual(filedAcked());
     expect(incoming()).toEqual([]);

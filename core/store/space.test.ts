@@ -17,20 +17,27 @@ describe('a write failure', () => {
   beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), 'space-'))));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('SQLITE_FULL, ENOSPC and EDQUOT become InsufficientStorage (507), and writes are refused until one goes through', async () => {
+  it('SQLITE_FULL, ENOSPC and EDQUOT become InsufficientStorage (507), and writes count as refused until a probe goes through', async () => {
     for (const code of ['SQLITE_FULL', 'ENOSPC', 'EDQUOT']) {
+      let now = 1_000_000;
       const told: Array<string | null> = [];
-      const watch = createSpaceWatch([dir]);
+      const watch = createSpaceWatch([dir], () => now);
       watch.onChange = (r) => told.push(r);
       const err = await watch.failed(Object.assign(new Error('no room'), { code }));
       expect(err).toBeInstanceOf(InsufficientStorage);
       expect((err as InsufficientStorage).status).toBe(507);
-      expect(await watch.refused()).toBe(`no storage space left (${code}); ready again once a write goes through`);
+      expect(await watch.refused()).toBe(`no storage space left (${code}); ready again once space is freed`);
       await watch.failed(Object.assign(new Error('no room'), { code }));
+      // A capture committed: no probe yet (the failure counted as one), so still refused.
+      watch.succeeded();
+      expect(await watch.refused()).not.toBeNull();
+      // One commit later, a probe is due: it goes through.
+      now += PROBE_EVERY_MS;
       watch.succeeded();
       expect(await watch.refused()).toBeNull();
       // Said once each way.
       expect(told).toEqual([expect.stringContaining(code), null]);
+      expect(readdirSync(dir)).toEqual([]);
     }
   });
 
@@ -60,7 +67,7 @@ describe.skipIf(!mountable)(mountable ? 'on a full disk' : `on a full disk: ${NO
     try {
       const watch = createSpaceWatch([tmpfs.dir]);
       expect(await watch.failed(ioError)).toBeInstanceOf(InsufficientStorage);
-      expect(await watch.refused()).toBe('no storage space left (SQLITE_IOERR_WRITE); ready again once a write goes through');
+      expect(await watch.refused()).toBe('no storage space left (SQLITE_IOERR_WRITE); ready again once space is freed');
     } finally {
       tmpfs.free();
     }

@@ -6,9 +6,11 @@
 // SQLITE_IOERR_SHMSIZE) counts when a probe write fails for lack of space too.
 //
 // Writes are never refused up front: each one is tried, so the first to fit after space returns
-// is stored. /readyz learns that space returned from a capture committed since, or, when none is
-// (a balancer sends none to an instance that is not ready), from a probe write of PROBE_BYTES in
-// each watched folder, made when it asks, at most every PROBE_EVERY_MS.
+// is stored. Whether writes go through again is decided by a probe write of PROBE_BYTES in each
+// watched folder, at most every PROBE_EVERY_MS (a failed write counts as one): made when /readyz
+// asks (a balancer sends no captures to an instance that is not ready) or when a capture is
+// committed. Not the commit itself: on a nearly full disk a small capture fits where a large one
+// does not, and readiness would flip with every capture.
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,7 +45,7 @@ export interface SpaceWatch extends StorageSpace {
    * lack of space (writes are then refused), else `err` itself. Never rejects.
    */
   failed(err: unknown): Promise<unknown>;
-  /** A write went through: writes are not refused (one comparison when they were not). */
+  /** A write went through: while writes are refused, a probe when one is due (one comparison when they are not). */
   succeeded(): void;
 }
 
@@ -61,7 +63,7 @@ export function createSpaceWatch(dirs: string[], now: () => number = Date.now): 
     probed = Object.assign(new Error(code), { code });
     if (reason === null) {
       // The code only: a message may hold a path, and /readyz answers anyone.
-      reason = `no storage space left (${code}); ready again once a write goes through`;
+      reason = `no storage space left (${code}); ready again once space is freed`;
       watch.onChange?.(reason);
     }
     return new InsufficientStorage();
@@ -107,7 +109,7 @@ export function createSpaceWatch(dirs: string[], now: () => number = Date.now): 
       return err;
     },
     succeeded() {
-      if (reason !== null) accept();
+      if (reason !== null && now() - probedAt >= PROBE_EVERY_MS) void probe().then((outcome) => outcome === null && accept());
     },
     async refused() {
       if (reason === null) return null;
