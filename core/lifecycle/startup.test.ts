@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, testConfig } from '../config.js';
 import { StartupError } from '../errors.js';
+import { canMountTmpfs, mountTmpfs, NO_TMPFS } from '../../test/helpers/tmpfs.js';
 import { explainStartupError, prepareDataDir, readyFields } from './startup.js';
+
+const mountable = canMountTmpfs();
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'startup-'));
@@ -51,6 +54,19 @@ describe('DATA_DIR checks', () => {
     writeFileSync(file, 'x');
     expect(() => prepareDataDir(file)).toThrow(/DATA_DIR=.*plain-file is not a folder/);
     expect(() => prepareDataDir(path.join(file, 'sub'))).toThrow(StartupError);
+  });
+
+  it.skipIf(!mountable)(mountable ? 'on a full disk says so, naming DATA_DIR (SQLite could not even open its database)' : `on a full disk: ${NO_TMPFS}`, () => {
+    const tmpfs = mountTmpfs(1024 * 1024)!;
+    try {
+      tmpfs.fill();
+      expect(() => prepareDataDir(tmpfs.dir)).toThrow(new StartupError(`DATA_DIR=${tmpfs.dir} has no storage space left (ENOSPC): free some space on its file system, then start again.`));
+      tmpfs.free();
+      prepareDataDir(tmpfs.dir);
+      expect(readdirSync(tmpfs.dir)).toEqual([]);
+    } finally {
+      tmpfs.unmount();
+    }
   });
 
   it('fails at once under /proc (Node recursive mkdir would loop there forever)', () => {
