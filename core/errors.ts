@@ -55,12 +55,12 @@ export class TooManyRequests extends HttpError {
   }
 }
 /**
- * A write the store refused for lack of space (a full disk or quota): nothing was stored. 507, not
+ * A write the store refused for lack of space (a full disk or quota): nothing was written. 507, not
  * 503: the service is up and reads work, and when space returns is up to whoever frees it, so there
  * is no honest Retry-After; /readyz turns 503 meanwhile for balancers (core/store/space.ts).
  */
 export class InsufficientStorage extends HttpError {
-  constructor(message = 'The server has no storage space left: nothing was stored') {
+  constructor(message = 'The server has no storage space left: nothing was written') {
     super(507, message);
   }
 }
