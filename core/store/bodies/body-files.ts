@@ -9,6 +9,7 @@
 // and only the readers that need the bytes pay for them.
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type Dir, type ReadStream, type WriteStream } from 'node:fs';
 import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { SpaceWatch } from '../space.js';
 import type { RequestRecord, RequestRepo } from '../types.js';
@@ -115,14 +116,17 @@ export const ORPHAN_AGE_MS = 60_000;
 /** Files the start-up walk checks between two turns of the event loop. */
 const STARTUP_PASS = 1000;
 
-let incoming = 0;
-
 export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
   const { dir, threshold, space } = opts;
   const tmpDir = path.join(dir, '.incoming');
   mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-  // Uploads in .incoming older than this were left by a process that stopped (startUp).
+  // Uploads in .incoming older than this, and not this store's (named with `own`), were left by a
+  // process that stopped (startUp). The name tells this store's own apart: file times are only as
+  // fine as the kernel's clock tick, so one written just after opening may look older.
   const opened = Date.now();
+  const own = `${process.pid}-${randomBytes(4).toString('hex')}-`;
+  let incoming = 0;
+  const incomingFile = () => path.join(tmpDir, `${own}${++incoming}`);
   const fileOf = (tokenId: string, uuid: string) => path.join(dir, tokenId, uuid);
   let inner: RequestRepo | null = null;
   /** The error to answer a failed write with (InsufficientStorage for lack of space). */
@@ -150,7 +154,7 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
         if (out) return out.write(chunk);
         chunks.push(chunk);
         if (size <= threshold) return true;
-        file = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+        file = incomingFile();
         out = createWriteStream(file, { mode: 0o600 });
         out.on('error', fail);
         let ok = true;
@@ -276,10 +280,11 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     }
   }
 
-  /** Removes the files in .incoming last written before `before` (ms); returns how many. */
-  async function clearIncoming(before: number): Promise<number> {
+  /** Removes the files in .incoming last written before `before` (ms), with `mine` those of this store too; returns how many. */
+  async function clearIncoming(before: number, mine: boolean): Promise<number> {
     let removed = 0;
     for (const f of await readdir(tmpDir).catch(() => [] as string[])) {
+      if (!mine && f.startsWith(own)) continue;
       const file = path.join(tmpDir, f);
       const info = await stat(file).catch(() => null);
       if (info && info.mtimeMs < before && (await rm(file, { force: true }).then(() => true))) removed++;
@@ -311,18 +316,18 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     if (!inner) return 0;
     // Bodies of captures a crash interrupted: nothing receives for an hour. (Only captures in
     // flight are here, so the listing is short.)
-    const removed = await clearIncoming(Date.now() - 3_600_000);
+    const removed = await clearIncoming(Date.now() - 3_600_000, true);
     return removed + (await checkFiles(inner, limit)).removed;
   }
 
   /**
-   * What a process that stopped left: uploads in .incoming last written before this opening (a
-   * capture in flight here has none yet; one of another instance on the folder that wrote nothing
-   * since would fail, never an acknowledged one, whose file leaves .incoming before its row is
-   * committed), then a whole walk for bodies of no request, a pass at a time.
+   * What a process that stopped left: uploads in .incoming last written before this opening, not
+   * this store's (one of another instance on the folder that wrote nothing since would fail, never
+   * an acknowledged one, whose file leaves .incoming before its row is committed), then a whole
+   * walk for bodies of no request, a pass at a time.
    */
   async function startUp(repo: RequestRepo): Promise<void> {
-    await clearIncoming(opened);
+    await clearIncoming(opened, false);
     while (!closing && !(await checkFiles(repo, STARTUP_PASS)).ended) await new Promise((resolve) => setImmediate(resolve));
   }
 
@@ -340,7 +345,7 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
   async function place(row: RequestRecord, body: Buffer | string): Promise<void> {
     const target = fileOf(row.token_id, row.uuid);
     // Written beside, renamed into place: an interrupted copy never leaves part of a body.
-    const temp = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+    const temp = incomingFile();
     let copied = false;
     try {
       if (typeof body === 'string') await copyFile(body, temp);
