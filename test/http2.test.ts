@@ -318,3 +318,17 @@ describe('TLS settings', () => {
     await expect(startTestServer({ TLS_CERT: junk, TLS_KEY: junk })).rejects.toThrow(/^TLS_CERT=.* \/ TLS_KEY=.*: not a usable PEM certificate and private key pair/);
   });
 });
+
+describe('socket.io next to HTTP/2', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(() => srv.close());
+
+  it("its polling transport answers over HTTP/2 (a browser's first request)", async () => {
+    const r = await h2(srv.url, { ':path': '/socket.io/?EIO=4&transport=polling' });
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/^0\{"sid":"/);
+  });
+});

@@ -86,7 +86,8 @@ export function createHttpPort(config: Config, tls: TlsFiles | null, handle: Req
     // HTTP/2 says `:authority` where HTTP/1.1 says Host; an HTTP/1.1 intermediary makes one of the
     // other (RFC 9113 §8.3.1), and so does this port for the handlers.
     if (req.headers.host === undefined && req.authority) req.headers.host = req.authority;
-    onRequest(req as unknown as http.IncomingMessage, res as unknown as http.ServerResponse);
+    // Through the HTTP/1 server's listeners: socket.io's polling transport wraps them.
+    server.emit('request', req, res);
   });
   const sessions = new Set<http2.ServerHttp2Session>();
   const openStreams = new WeakMap<http2.Http2Session, number>();
