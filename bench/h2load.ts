@@ -1,6 +1,7 @@
-// HTTP/2 load: h2load (Debian's nghttp2-client; `.ci/run` installs it) over cleartext with prior
-// knowledge, read back into the same Measurement as the HTTP/1.1 runs (bench/harness.ts: load).
-// Latencies come from h2load's per-request log, so windows merge into exact percentiles.
+// Load with h2load (Debian's nghttp2-client; `.ci/run` installs it): cleartext HTTP/2 with prior
+// knowledge, or HTTP/1.1 (`--h1`) for a comparison made with the same generator, read back into
+// the same Measurement as autocannon's runs (bench/harness.ts: load). Latencies come from h2load's
+// per-request log, so windows merge into exact percentiles.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,10 +14,12 @@ const run = promisify(execFile);
 export interface H2LoadOptions {
   /** `http://host:port`. */
   url: string;
+  /** `h2` (default), or `h1`: HTTP/1.1, one request in flight per connection. */
+  protocol?: 'h1' | 'h2';
   /** Paths requested round-robin by each connection (one per token, say). */
   paths: string[];
   seconds: number;
-  /** TCP connections, and streams in flight on each. */
+  /** TCP connections, and (HTTP/2) streams in flight on each. */
   connections: number;
   streams: number;
   /** POSTed with each request when given. */
@@ -44,7 +47,8 @@ export async function h2load(opts: H2LoadOptions): Promise<Measurement> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-h2load-'));
   try {
     const log = path.join(dir, 'requests.log');
-    const args = ['-c', String(opts.connections), '-m', String(opts.streams), '-D', String(opts.seconds), `--log-file=${log}`];
+    const h1 = opts.protocol === 'h1';
+    const args = [...(h1 ? ['--h1'] : []), '-c', String(opts.connections), '-m', String(h1 ? 1 : opts.streams), '-D', String(opts.seconds), `--log-file=${log}`];
     if (opts.body !== undefined) {
       const data = path.join(dir, 'body');
       fs.writeFileSync(data, opts.body);

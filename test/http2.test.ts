@@ -291,6 +291,7 @@ describe('HTTPS with TLS_CERT and TLS_KEY (ALPN: h2, http/1.1)', () => {
     const [json, status] = stdout.split('\n');
     expect(status).toBe('200 1.1');
     expect(JSON.parse(json!).base_url).toBe(srv.url);
+    expect(srv.url).toMatch(/^https:/);
   });
 
   it('node:http2 over TLS', async () => {

@@ -90,21 +90,23 @@ export function createHttpPort(config: Config, tls: TlsFiles | null, handle: Req
     server.emit('request', req, res);
   });
   const sessions = new Set<http2.ServerHttp2Session>();
-  const openStreams = new WeakMap<http2.Http2Session, number>();
   h2.on('session', (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  h2.on('stream', (stream: http2.ServerHttp2Stream) => {
-    const session = stream.session!;
-    openStreams.set(session, (openStreams.get(session) ?? 0) + 1);
-    stream.once('close', () => openStreams.set(session, openStreams.get(session)! - 1));
-  });
-  // Idle like a kept-alive HTTP/1.1 connection: a stream waiting on a capture (listen, timeout) is not idle.
-  h2.setTimeout(IDLE_MS);
-  h2.on('timeout', (session: http2.Http2Session) => {
-    if (!openStreams.get(session)) session.close();
-  });
+  // Idle sessions are closed like kept-alive HTTP/1.1 connections: one that started no stream
+  // since the last look gets a GOAWAY, which lets streams in flight (a capture waiting on listen
+  // or a timeout, an event stream) finish. A sweep rather than node:http2's session timeout,
+  // which re-arms a timer on every frame.
+  const lastStream = new WeakMap<http2.ServerHttp2Session, number>();
+  const sweep = setInterval(() => {
+    for (const session of sessions) {
+      const last = session.state.lastProcStreamID ?? 0;
+      if (lastStream.get(session) === last) session.close();
+      else lastStream.set(session, last);
+    }
+  }, IDLE_MS);
+  sweep.unref();
 
   // node:http's own connection listener, called once a connection shows itself HTTP/1.
   const event = tls ? 'secureConnection' : 'connection';
@@ -147,6 +149,7 @@ export function createHttpPort(config: Config, tls: TlsFiles | null, handle: Req
       });
     },
     close(graceMs) {
+      clearInterval(sweep);
       // A connection that has not sent a byte has no request to finish.
       for (const socket of sniffing) socket.destroy();
       // GOAWAY: streams in flight finish, no new ones start.
