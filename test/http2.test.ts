@@ -333,3 +333,26 @@ describe('socket.io next to HTTP/2', () => {
     expect(r.text).toMatch(/^0\{"sid":"/);
   });
 });
+
+describe('shutdown with HTTP/2 sessions open', () => {
+  it('an idle session gets GOAWAY and does not hold the server open; a stream in flight finishes', async () => {
+    const srv = await startTestServer({ SHUTDOWN_GRACE_MS: '10000' });
+    const t = await srv.token({ timeout: 1, default_content: 'finished' });
+    const idle = http2.connect(srv.url);
+    const busy = http2.connect(srv.url);
+    try {
+      expect((await h2(srv.url, { ':path': '/healthz' }, undefined, idle)).status).toBe(200);
+      const inFlight = h2(srv.url, { ':path': `/${t.uuid}` }, undefined, busy);
+      await new Promise((r) => setTimeout(r, 200));
+      const t0 = Date.now();
+      await srv.close();
+      // The capture waits its 1 s timeout, then the server is closed: long before the grace period.
+      expect(Date.now() - t0).toBeLessThan(5000);
+      const r = await inFlight;
+      expect([r.status, r.text]).toEqual([200, 'finished']);
+    } finally {
+      idle.destroy();
+      busy.destroy();
+    }
+  });
+});
