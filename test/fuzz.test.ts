@@ -5,7 +5,7 @@
 //   FUZZ_SECONDS   how long each run draws requests (default 10; CI runs it longer)
 //   FUZZ_SEED      the seed (default 42; `random` draws one); a failure prints it to replay
 //   FUZZ_REQUEST_TIMEOUT_MS  the time a request may take (default 15000; waiting routes get 75 s more)
-//   FUZZ_TRACE=1   prints each request before it is sent
+//   FUZZ_TRACE=1   prints each request before it is sent; `routes`: the answers of each route at the end
 //   FUZZ_SKIP      a regular expression: requests whose `<caller> <METHOD> <route> <body description>`
 //                  it matches are not sent (a local aid while a known failure is fixed elsewhere)
 import { randomInt } from 'node:crypto';
@@ -43,7 +43,8 @@ async function fuzzService(api: Api, extra: Partial<FuzzOptions> = {}, root?: st
   if (root) await writeFile(path.join(root, 'secret.txt'), world.canaries.secret);
   console.log(`fuzz: ${SECONDS} s from seed ${SEED} against ${api.base}`);
   const result = await fuzz(doc, actionTypes, world, options(extra));
-  console.log(`fuzz: ${result.requests} requests in ${result.batches} batches`);
+  console.log(`fuzz: ${result.requests} requests in ${result.batches} batches; answers: ${Object.entries(result.statuses).map(([status, n]) => `${status} ${n}`).join(', ')}`);
+  if (process.env.FUZZ_TRACE === 'routes') for (const [route, counts] of Object.entries(result.byRoute)) console.log(`fuzz: ${route}: ${JSON.stringify(counts)}`);
   if (result.failure) throw new Error(result.failure);
   expect(result.requests).toBeGreaterThan(0);
 }

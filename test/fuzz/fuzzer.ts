@@ -6,8 +6,10 @@
 // canary it may not read; a batch fails when a protected fixture changed (world.ts). fast-check
 // draws the batches from a seed: the same seed draws the same requests again.
 import fc from 'fast-check';
-import { hostileBody, hostileHeaders, hostileQuery, hostileQueryValue, hostileRestPath, hostileSegment, type Body } from './hostile.js';
+import { deepJson, hostileBody, hostileHeaders, hostileQuery, hostileQueryValue, hostileRestPath, hostileSegment, type Body } from './hostile.js';
 import { sendRaw, type RawOutcome, type RawRequest } from './raw-http.js';
+import { SocketChannel, type SubscribeOutcome } from './socket.js';
+import { corpus } from './corpus.js';
 import { valuesOf } from './schema-values.js';
 import { changes, ensure, PROTECTED, SCRATCH_FOR, snapshot, type FixtureName, type World } from './world.js';
 
@@ -30,6 +32,9 @@ export interface FuzzOptions {
 
 export interface FuzzResult {
   requests: number;
+  /** Answers by status (`hang` and `no-answer` for the others), over all routes and per route. */
+  statuses: Record<string, number>;
+  byRoute: Record<string, Record<string, number>>;
   batches: number;
   seed: number;
   /** Empty when the run passed; else what failed, with the request to replay. */
@@ -43,17 +48,17 @@ const WAITING = /^\/\{token_id\}|\/wait$|\/forward$|\/test-action$|\/workflow\/t
 const UPSTREAM = /\/forward$|^\/users\/invite$/;
 const CAPTURE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'SEARCH', 'PURGE', 'LOCK', 'REPORT'];
 
-type Caller = 'none' | 'user' | 'bogus' | 'password' | 'wrongPassword' | 'share' | 'admin';
-type Param = { fixture: FixtureName } | { matching: true } | { raw: string };
+export type Caller = 'none' | 'user' | 'bogus' | 'password' | 'wrongPassword' | 'share' | 'admin';
+export type Param = { fixture: FixtureName } | { matching: true } | { raw: string };
 
-interface Operation {
+export interface Operation {
   method: string;
   path: string;
   query: Array<{ name: string; schema: unknown }>;
   body?: unknown;
 }
 
-interface Drawn {
+export interface Drawn {
   op: number;
   method: string;
   caller: Caller;
@@ -63,9 +68,11 @@ interface Drawn {
   body: Body | null;
   /** Where the caller's password or share secret goes. */
   viaHeader: boolean;
+  /** Which form a socket.io subscription takes (subscribePayload). */
+  variant: number;
 }
 
-interface Batch {
+export interface Batch {
   admin: boolean;
   requests: Drawn[];
 }
@@ -100,6 +107,7 @@ export function operationsOf(doc: any): Operation[] {
     }
   }
   ops.push({ method: 'GET', path: '/socket.io/', query: [{ name: 'EIO', schema: { enum: ['3', '4', '5'] } }, { name: 'transport', schema: { enum: ['polling', 'websocket'] } }, { name: 'sid', schema: { type: 'string' } }] });
+  ops.push({ method: 'SUBSCRIBE', path: '/socket.io/ private-token.{token_id}', query: [] });
   ops.push({ method: 'POST', path: '/socket.io/', query: [{ name: 'EIO', schema: { enum: ['3', '4'] } }, { name: 'transport', schema: { enum: ['polling'] } }, { name: 'sid', schema: { type: 'string' } }], body: {} });
   return ops;
 }
@@ -128,7 +136,7 @@ function bodyArb(op: Operation, doc: any, actionTypes: Array<{ type: string; sch
   const isCapture = op.path.startsWith('/{token_id}');
   let valid: fc.Arbitrary<unknown>;
   if (op.path.endsWith('/actions') || op.path.endsWith('/actions/{action_id}')) {
-    valid = fc.constantFrom(...actionTypes).chain((t) => fc.record({ type: fc.constant(t.type), parameters: valuesOf(t.schema, t.schema), order: fc.nat(5) }, { requiredKeys: ['type', 'parameters'] }));
+    valid = fc.oneof(...actionTypes.map((t) => fc.record({ type: fc.constant(t.type), parameters: valuesOf(t.schema, t.schema), order: fc.nat(5) }, { requiredKeys: ['type', 'parameters'] })));
   } else if (op.body) valid = valuesOf(op.body as object, doc);
   else valid = fc.jsonValue({ maxDepth: 3 });
   const body = hostileBody(valid);
@@ -138,53 +146,60 @@ function bodyArb(op: Operation, doc: any, actionTypes: Array<{ type: string; sch
 }
 
 function drawnArb(ops: Operation[], doc: any, actionTypes: Array<{ type: string; schema: object }>, admin: boolean): fc.Arbitrary<Drawn> {
-  const callers: Caller[] = admin ? ['admin'] : ['none', 'user', 'user', 'bogus', 'password', 'wrongPassword', 'share'];
-  // Operations that take a body have the most to parse: they are drawn three times as often.
-  const weighted = ops.flatMap((op, i) => (op.body && !op.path.startsWith('/{token_id}') ? [i, i, i] : [i]));
-  return fc.constantFrom(...weighted).chain((i) => {
-    const op = ops[i]!;
+  const callers = admin
+    ? fc.constant<Caller>('admin')
+    : fc.oneof({ arbitrary: fc.constant<Caller>('user'), weight: 6 }, { arbitrary: fc.constantFrom<Caller>('none', 'bogus', 'password', 'wrongPassword', 'share'), weight: 5 });
+  // Each operation's arbitrary is built once (building them is slow: schemas, patterns).
+  const perOp = ops.map((op, i) => {
     const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const isCapture = op.path.startsWith('/{token_id}');
     return fc.record({
       op: fc.constant(i),
       method: isCapture ? fc.oneof({ arbitrary: fc.constant(op.method), weight: 4 }, { arbitrary: fc.constantFrom(...CAPTURE_METHODS), weight: 1 }) : fc.constant(op.method),
-      caller: fc.constantFrom(...callers),
+      caller: callers,
       params: fc.record(Object.fromEntries(names.map((n) => [n, paramArb(n, op.path, admin)]))),
       query: queryArb(op, doc),
       headers: hostileHeaders,
       body: bodyArb(op, doc, actionTypes),
       viaHeader: fc.boolean(),
+      variant: fc.nat(7),
     });
   });
+  // Operations that take a body have the most to parse: they are drawn three times as often.
+  return fc.oneof(...perOp.map((arbitrary, i) => ({ arbitrary, weight: ops[i]!.body && !ops[i]!.path.startsWith('/{token_id}') ? 3 : 1 })));
 }
 
 export function batchArb(ops: Operation[], doc: any, actionTypes: Array<{ type: string; schema: object }>): fc.Arbitrary<Batch> {
   // The administrator may change anything: its batches reach scratch fixtures only.
+  const forAdmin = drawnArb(ops, doc, actionTypes, true);
+  const forOthers = drawnArb(ops, doc, actionTypes, false);
   return fc.oneof({ arbitrary: fc.constant(false), weight: 9 }, { arbitrary: fc.constant(true), weight: 1 }).chain((admin) =>
-    fc.record({ admin: fc.constant(admin), requests: fc.array(drawnArb(ops, doc, actionTypes, admin), { minLength: 1, maxLength: 12 }) }),
+    fc.record({ admin: fc.constant(admin), requests: fc.array(admin ? forAdmin : forOthers, { minLength: 1, maxLength: 16 }) }),
   );
 }
 
 const isProtected = (f: FixtureName): f is (typeof PROTECTED)[number] => (PROTECTED as readonly string[]).includes(f);
 
-/** The request as sent, with today's ids of the fixtures it names. */
-function resolve(d: Drawn, op: Operation, w: World): RawRequest {
+/** A path parameter's value, with today's id of the fixture it names. */
+function paramValue(d: Drawn, name: string, w: World): string {
   const id = (f: FixtureName) => w.ids[d.caller === 'admin' && isProtected(f) ? SCRATCH_FOR[f] : f];
+  const p = d.params[name]!;
+  if ('raw' in p) return p.raw;
+  if ('fixture' in p) return id(p.fixture);
   const token = d.params.token_id;
-  const tokenFixture = token && 'fixture' in token ? token.fixture : undefined;
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const p = d.params[name]!;
-    if ('raw' in p) return p.raw;
-    if ('fixture' in p) return id(p.fixture);
-    const pair = tokenFixture ? MATCHING[tokenFixture] : undefined;
-    return pair ? id(name === 'request_id' ? pair.request : pair.action) : '1';
-  });
+  const pair = token && 'fixture' in token ? MATCHING[token.fixture] : undefined;
+  return pair ? id(name === 'request_id' ? pair.request : pair.action) : '1';
+}
+
+/** The request as sent. */
+function resolve(d: Drawn, op: Operation, w: World): RawRequest {
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => paramValue(d, name, w));
   const headers: Array<[string, string]> = [['Accept', 'application/json'], ...d.headers];
   const query = [d.query];
   const secret = d.caller === 'password' ? w.password : d.caller === 'wrongPassword' ? 'not-the-password' : undefined;
   if (d.caller === 'user') headers.push(['Api-Key', w.userKey]);
   if (d.caller === 'admin') headers.push(['Api-Key', w.api.adminKey]);
-  if (d.caller === 'bogus') headers.push(['Api-Key', 'whk_not_a_key']);
+  if (d.caller === 'bogus') headers.push(d.viaHeader ? ['Api-Key', 'whk_not_a_key'] : ['Authorization', 'Basic %%%']);
   if (secret !== undefined) {
     if (d.viaHeader) headers.push(['Authorization', `Basic ${Buffer.from(`x:${secret}`).toString('base64')}`]);
     else query.push(`password=${encodeURIComponent(secret)}`);
@@ -206,8 +221,46 @@ function readable(w: World, caller: Caller): string[] {
   return [];
 }
 
+/** A socket.io `subscribe` payload: as the CLI sends it with the caller's credentials, or spoiled. */
+function subscribePayload(d: Drawn, token: string, w: World): unknown {
+  const headers: Record<string, unknown> = {};
+  if (d.caller === 'user') headers['Api-Key'] = w.userKey;
+  if (d.caller === 'admin') headers['Api-Key'] = w.api.adminKey;
+  if (d.caller === 'bogus') headers['Api-Key'] = 'whk_not_a_key';
+  const secret = d.caller === 'password' ? w.password : d.caller === 'wrongPassword' ? 'not-the-password' : undefined;
+  const auth: Record<string, unknown> = { headers };
+  if (secret !== undefined) {
+    if (d.viaHeader) headers.Authorization = `Basic ${Buffer.from(`x:${secret}`).toString('base64')}`;
+    else auth.password = secret;
+  }
+  switch (d.variant) {
+    case 4:
+      return { channel: `token.${token}`, auth };
+    case 5:
+      return { channel: d.viaHeader ? `private-token.${'x'.repeat(300)}` : `private-token.${token}/../x`, auth };
+    case 6:
+      return d.viaHeader ? [{ channel: `private-token.${token}` }, 'x'] : { channel: JSON.parse(deepJson(2_500, 'object')), auth };
+    case 7:
+      return { channel: `private-token.${token}`, auth: d.viaHeader ? { headers: 'x', password: 5 } : { headers: { 'Api-Key': ['x'], Authorization: 7 }, password: JSON.parse(deepJson(2_500, 'array')) } };
+    default:
+      return { channel: `private-token.${token}`, auth };
+  }
+}
+
+function subscribeVerdict(outcome: SubscribeOutcome, token: Param | undefined, caller: Caller): string | null {
+  if (outcome.kind === 'hang') return `no answer to the subscription within ${outcome.ms} ms`;
+  if (outcome.kind === 'no-answer') return `no answer to the subscription: ${outcome.error}`;
+  if (outcome.kind === 'refused' && !(outcome.status >= 400 && outcome.status < 500)) return `subscription_error ${outcome.status}`;
+  // The administrator's subscriptions reach scratch tokens only (resolve).
+  if (outcome.kind === 'subscribed' && caller !== 'admin' && token && 'fixture' in token) {
+    const f = token.fixture;
+    if (f === 'victimToken' || f === 'victimAlias' || (f === 'lockedToken' && caller !== 'password')) return `subscribed a caller (${caller}) to another user's token`;
+  }
+  return null;
+}
+
 export function describeRequest(req: RawRequest, what: string): string {
-  const body = req.body ? `${req.body.length} bytes (${what}): ${JSON.stringify(req.body.subarray(0, 240).toString('latin1'))}${req.body.length > 240 ? '...' : ''}` : 'none';
+  const body = req.body ? `${req.body.length} bytes (${what}): ${JSON.stringify(req.body.subarray(0, 240).toString('utf8'))}${req.body.length > 240 ? '...' : ''}` : 'none';
   const target = req.target.length > 400 ? `${req.target.slice(0, 400)}... (${req.target.length} characters)` : req.target;
   const headers = req.headers.map(([n, v]) => `    ${n}: ${v.length > 120 ? `${v.slice(0, 120)}... (${v.length} characters)` : v}`).join('\n');
   return `  ${req.method} ${JSON.stringify(target).slice(1, -1)}\n${headers}\n  body: ${body}`;
@@ -217,6 +270,7 @@ export function describeRequest(req: RawRequest, what: string): string {
 function verdict(outcome: RawOutcome, op: Operation, req: RawRequest, w: World, caller: Caller): string | null {
   if (outcome.kind === 'hang') return `no answer within ${outcome.ms} ms${outcome.head ? ` (it started: ${JSON.stringify(outcome.head)})` : ''}`;
   if (outcome.kind === 'no-answer') return `no answer: ${outcome.error}`;
+  if (outcome.kind === 'body-refused') return null;
   const { status, headers, body } = outcome;
   // A capture answers with its token's status, path status (/{token}/500) or actions' status.
   const captured = op.path.startsWith('/{token_id}') && headers['x-request-id'] !== undefined && headers['x-token-id'] !== undefined;
@@ -236,6 +290,14 @@ export async function fuzz(doc: any, actionTypes: Array<{ type: string; schema: 
   const ops = operationsOf(doc);
   let requests = 0;
   let batches = 0;
+  const statuses: Record<string, number> = {};
+  const byRoute: Record<string, Record<string, number>> = {};
+  const tally = (op: Operation, status: string) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    const route = (byRoute[`${op.method} ${op.path}`] ??= {});
+    route[status] = (route[status] ?? 0) + 1;
+  };
+  const socket = new SocketChannel(w.api.base);
   let baseline = await snapshot(w);
   const deadline = Date.now() + opts.seconds * 1000;
   const property = fc.asyncProperty(batchArb(ops, doc, actionTypes), async (batch) => {
@@ -243,6 +305,21 @@ export async function fuzz(doc: any, actionTypes: Array<{ type: string; schema: 
     const sent: string[] = [];
     for (const d of batch.requests) {
       const op = ops[d.op]!;
+      if (op.method === 'SUBSCRIBE') {
+        const token = paramValue(d, 'token_id', w);
+        const payload = subscribePayload(d, token, w);
+        const shown = `  socket.io subscribe ${JSON.stringify(payload).slice(0, 400)}`;
+        if (opts.skip?.test(`${d.caller} SUBSCRIBE ${op.path} variant ${d.variant}`)) continue;
+        if (opts.trace) console.log(`fuzz: as ${d.caller}\n${shown}`);
+        sent.push(`as ${d.caller}:\n${shown}`);
+        const outcome = await socket.subscribe(payload, opts.requestTimeoutMs);
+        requests++;
+        tally(op, outcome.kind === 'refused' ? `error ${outcome.status}` : outcome.kind);
+        const why = subscribeVerdict(outcome, d.params.token_id, d.caller);
+        const exited = opts.alive?.() ?? null;
+        if (why || exited) throw new Error(`${exited ? `the service exited (${exited}) after this subscription` : why}\n  caller: ${d.caller}\n${shown}`);
+        continue;
+      }
       const req = resolve(d, op, w);
       const what = d.body?.what ?? 'no body';
       if (opts.skip?.test(`${d.caller} ${d.method} ${op.path} ${what}`)) continue;
@@ -252,6 +329,7 @@ export async function fuzz(doc: any, actionTypes: Array<{ type: string; schema: 
       const timeout = opts.requestTimeoutMs + (WAITING.test(op.path) ? WAIT_MS : 0);
       const outcome = await sendRaw(w.api.base, req, timeout);
       requests++;
+      tally(op, outcome.kind === 'answer' ? String(outcome.status) : outcome.kind);
       const why = verdict(outcome, op, req, w, d.caller);
       const exited = opts.alive?.() ?? null;
       if (why || exited) throw new Error(`${exited ? `the service exited (${exited}) after this request` : why}\n  route: ${op.method} ${op.path}, caller: ${d.caller}\n${shown}`);
@@ -261,18 +339,23 @@ export async function fuzz(doc: any, actionTypes: Array<{ type: string; schema: 
     baseline = now;
     if (changed.length) throw new Error(`protected data changed:\n  ${changed.join('\n  ')}\nby one of these requests (a batch${batch.admin ? ' of the administrator' : ''}):\n${sent.join('\n')}`);
   });
-  const details = await fc.check(property, {
+  const details = await fc
+    .check(property, {
     seed: opts.seed,
     numRuns: Number.MAX_SAFE_INTEGER,
     interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
     markInterruptAsFailure: false,
+    examples: corpus(ops),
     // A failing batch is reported as drawn: shrinking would replay it against changed data.
     endOnFailure: true,
-  });
-  if (!details.failed) return { requests, batches, seed: opts.seed, failure: null };
+    })
+    .finally(() => socket.close());
+  if (!details.failed) return { requests, statuses, byRoute, batches, seed: opts.seed, failure: null };
   const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   return {
     requests,
+    statuses,
+    byRoute,
     batches,
     seed: opts.seed,
     failure: `fuzz failure (seed ${opts.seed}, batch ${details.numRuns}; replay: FUZZ_SEED=${opts.seed})\n${error}`,

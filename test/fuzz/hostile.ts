@@ -165,15 +165,19 @@ export const hostileQueryValue: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 16 }).map(encodeURIComponent),
 );
 
-/** Extra headers, none of them needed, some in the way. */
+/** Extra headers, none of them needed, some in the way (a few too large: 431). */
 export const hostileHeaders: fc.Arbitrary<Array<[string, string]>> = fc.array(
-  fc.constantFrom<[string, string]>(
-    ['Content-Encoding', 'gzip'], ['Content-Encoding', 'br'], ['Content-Encoding', 'x-nope'], ['Accept', 'text/yaml'], ['Accept', 'text/event-stream'], ['Accept', '*/*;q=nope'],
-    ['Authorization', 'Basic %%%'], ['Authorization', 'Basic ' + Buffer.from('\xff:\xfe', 'latin1').toString('base64')], ['Authorization', 'Bearer x'],
-    ['Last-Event-ID', '-1'], ['Last-Event-ID', '99999999999999999999'], ['Share-Key', 'nope'], ['Api-Key', 'whk_' + 'x'.repeat(40)],
-    ['X-Forwarded-For', '::1, garbage, 999.1.1.1'], ['X-Forwarded-Host', '../..'], ['Origin', 'null'], ['Range', 'bytes=-1'], ['Range', 'bytes=99999999999999999999-'],
-    ['If-Modified-Since', 'yesterday'], ['If-None-Match', '*'], ['Cookie', 'a=' + 'b'.repeat(4_000)], ['X-Odd', '\xff\xfe latin1'], ['Content-Type', 'text/plain'],
-    ['Host', 'x.invalid'], ['X-Large', 'x'.repeat(70_000)],
+  fc.oneof(
+    {
+      weight: 12,
+      arbitrary: fc.constantFrom<[string, string]>(
+        ['Content-Encoding', 'gzip'], ['Content-Encoding', 'br'], ['Content-Encoding', 'x-nope'], ['Accept', 'text/yaml'], ['Accept', 'text/event-stream'], ['Accept', '*/*;q=nope'],
+        ['Authorization', 'Bearer x'], ['Last-Event-ID', '-1'], ['Last-Event-ID', '99999999999999999999'], ['X-Forwarded-For', '::1, garbage, 999.1.1.1'], ['X-Forwarded-Host', '../..'],
+        ['Origin', 'null'], ['Range', 'bytes=-1'], ['Range', 'bytes=99999999999999999999-'], ['If-Modified-Since', 'yesterday'], ['If-None-Match', '*'], ['X-Odd', '\xff\xfe latin1'],
+        ['Content-Type', 'text/plain'], ['Host', 'x.invalid'], ['Accept-Encoding', 'gzip, br, zstd'], ['X-HTTP-Method-Override', 'DELETE'],
+      ),
+    },
+    { weight: 1, arbitrary: fc.constantFrom<[string, string]>(['Cookie', 'a=' + 'b'.repeat(4_000)], ['X-Large', 'x'.repeat(70_000)]) },
   ),
   { maxLength: 3 },
 );

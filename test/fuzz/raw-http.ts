@@ -17,7 +17,12 @@ export type RawOutcome =
   /** No complete answer within the time allowed. */
   | { kind: 'hang'; ms: number; head: string }
   /** The connection ended (or could not open) without an answer. */
-  | { kind: 'no-answer'; error: string };
+  | { kind: 'no-answer'; error: string }
+  /**
+   * The service closed the connection before it had read the whole body (an answer it sent first is
+   * lost with the reset): a server may answer early and stop reading.
+   */
+  | { kind: 'body-refused'; error: string };
 
 /** Bytes of an answer's body kept (the rest is read and dropped). */
 const KEPT_BODY_BYTES = 8 * 1024 * 1024;
@@ -65,7 +70,10 @@ export function sendRaw(base: string, req: RawRequest, timeoutMs: number): Promi
       if (a?.kind === 'answer' && a.status === 200 && (a.headers['content-type'] ?? '').startsWith('text/event-stream')) finish(a);
     });
     socket.on('end', () => finish(answer() ?? { kind: 'no-answer', error: chunks.length ? 'an incomplete answer' : 'the connection closed' }));
-    socket.on('error', (err) => finish(answer() ?? { kind: 'no-answer', error: err.message }));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      const cut = req.body !== undefined && socket.bytesWritten < head.length + req.body.length && (err.code === 'EPIPE' || err.code === 'ECONNRESET');
+      finish(answer() ?? (cut ? { kind: 'body-refused', error: err.message } : { kind: 'no-answer', error: err.message }));
+    });
     socket.on('close', () => finish(answer() ?? { kind: 'no-answer', error: 'the connection closed' }));
     socket.write(head);
     if (req.body?.length) socket.write(req.body);
