@@ -49,8 +49,9 @@ export function guardLoopbackOnly() {
     replace(dns.promises.Resolver.prototype, name, () => (host) => Promise.reject(notFound(host)));
   }
   replace(net.Socket.prototype, 'connect', (original) => function (...args) {
-    const first = args[0];
-    const options = first && typeof first === 'object' && !Array.isArray(first) ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
+    // net.connect passes its normalised arguments as one array.
+    const first = Array.isArray(args[0]) ? args[0][0] : args[0];
+    const options = first && typeof first === 'object' ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
     const host = options.path !== undefined ? 'localhost' : options.host ?? 'localhost';
     // A host name goes through lookup (guarded above, or the caller's own policy lookup): check what it resolves to.
     if (net.isIP(host) !== 0 && !isLoopback(host)) {
@@ -67,6 +68,7 @@ export function guardLoopbackOnly() {
           cb(null, address, family);
         });
       if (first !== options) return original.call(this, options, ...args.filter((a) => typeof a === 'function'));
+      if (Array.isArray(args[0])) return original.apply(this, args);
     }
     return original.apply(this, args);
   });

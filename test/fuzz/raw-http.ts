@@ -19,10 +19,10 @@ export type RawOutcome =
   /** The connection ended (or could not open) without an answer. */
   | { kind: 'no-answer'; error: string }
   /**
-   * The service closed the connection before it had read the whole body (an answer it sent first is
-   * lost with the reset): a server may answer early and stop reading.
+   * The service closed the connection before it had read the whole request (an answer it sent first
+   * is lost with the reset): a server may answer early (413, 431) and stop reading.
    */
-  | { kind: 'body-refused'; error: string };
+  | { kind: 'cut-off'; error: string };
 
 /** Bytes of an answer's body kept (the rest is read and dropped). */
 const KEPT_BODY_BYTES = 8 * 1024 * 1024;
@@ -71,8 +71,8 @@ export function sendRaw(base: string, req: RawRequest, timeoutMs: number): Promi
     });
     socket.on('end', () => finish(answer() ?? { kind: 'no-answer', error: chunks.length ? 'an incomplete answer' : 'the connection closed' }));
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      const cut = req.body !== undefined && socket.bytesWritten < head.length + req.body.length && (err.code === 'EPIPE' || err.code === 'ECONNRESET');
-      finish(answer() ?? (cut ? { kind: 'body-refused', error: err.message } : { kind: 'no-answer', error: err.message }));
+      const cut = socket.bytesWritten < head.length + (req.body?.length ?? 0) && (err.code === 'EPIPE' || err.code === 'ECONNRESET');
+      finish(answer() ?? (cut ? { kind: 'cut-off', error: err.message } : { kind: 'no-answer', error: err.message }));
     });
     socket.on('close', () => finish(answer() ?? { kind: 'no-answer', error: 'the connection closed' }));
     socket.write(head);

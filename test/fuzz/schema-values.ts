@@ -3,6 +3,7 @@
 // check and reach the code behind it. Fields whose valid values make the service wait (timeouts,
 // delays) get small values, and every URL or host points at a closed loopback port.
 import fc from 'fast-check';
+import { hostileDocument } from './hostile.js';
 
 type Schema = Record<string, any>;
 
@@ -79,5 +80,6 @@ function stringFor(schema: Schema, name: string): fc.Arbitrary<string> {
       // A pattern JavaScript cannot read: any text.
     }
   }
-  return fc.string({ minLength, maxLength, unit: 'binary' });
+  // Now and then a hostile document where a text goes: parameters that actions parse (schemas, specs, XML).
+  return fc.oneof({ weight: 6, arbitrary: fc.string({ minLength, maxLength, unit: 'binary' }) }, { weight: 1, arbitrary: hostileDocument.map((d) => d.text) });
 }
