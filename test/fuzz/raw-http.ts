@@ -24,6 +24,9 @@ export type RawOutcome =
    */
   | { kind: 'cut-off'; error: string };
 
+/** A request this large may be cut off by an early answer (a small one is read whole first). */
+const LARGE_REQUEST_BYTES = 64 * 1024;
+
 /** Bytes of an answer's body kept (the rest is read and dropped). */
 const KEPT_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -71,7 +74,8 @@ export function sendRaw(base: string, req: RawRequest, timeoutMs: number): Promi
     });
     socket.on('end', () => finish(answer() ?? { kind: 'no-answer', error: chunks.length ? 'an incomplete answer' : 'the connection closed' }));
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      const cut = socket.bytesWritten < head.length + (req.body?.length ?? 0) && (err.code === 'EPIPE' || err.code === 'ECONNRESET');
+      // A large request may still be in flight (or unread in the service's buffer) when it closes.
+      const cut = head.length + (req.body?.length ?? 0) > LARGE_REQUEST_BYTES && (err.code === 'EPIPE' || err.code === 'ECONNRESET');
       finish(answer() ?? (cut ? { kind: 'cut-off', error: err.message } : { kind: 'no-answer', error: err.message }));
     });
     socket.on('close', () => finish(answer() ?? { kind: 'no-answer', error: 'the connection closed' }));
