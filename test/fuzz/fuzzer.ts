@@ -82,20 +82,21 @@ const TOKEN_POOL: FixtureName[] = ['anonToken', 'anonToken', 'ownToken', 'ownTok
 const POOLS: Record<string, FixtureName[]> = {
   token_id: TOKEN_POOL,
   request_id: ['anonRequest', 'ownRequest', 'victimRequest', 'lockedRequest'],
+  file_id: ['anonFile', 'ownFile', 'victimFile', 'lockedFile'],
   group_id: ['ownGroup', 'victimGroup'],
   schedule_id: ['ownSchedule', 'victimSchedule'],
   action_id: ['ownAction', 'victimAction'],
   user_id: ['userId', 'victimId'],
   key_id: ['userKeyId', 'victimKeyId'],
 };
-/** A request or action that belongs to the token chosen in the same path. */
-const MATCHING: Partial<Record<FixtureName, { request: FixtureName; action: FixtureName }>> = {
-  anonToken: { request: 'anonRequest', action: 'ownAction' },
-  ownToken: { request: 'ownRequest', action: 'ownAction' },
-  ownAlias: { request: 'ownRequest', action: 'ownAction' },
-  victimToken: { request: 'victimRequest', action: 'victimAction' },
-  victimAlias: { request: 'victimRequest', action: 'victimAction' },
-  lockedToken: { request: 'lockedRequest', action: 'victimAction' },
+/** A request, its file or an action that belongs to the token chosen in the same path. */
+const MATCHING: Partial<Record<FixtureName, Record<'request_id' | 'file_id' | 'action_id', FixtureName>>> = {
+  anonToken: { request_id: 'anonRequest', file_id: 'anonFile', action_id: 'ownAction' },
+  ownToken: { request_id: 'ownRequest', file_id: 'ownFile', action_id: 'ownAction' },
+  ownAlias: { request_id: 'ownRequest', file_id: 'ownFile', action_id: 'ownAction' },
+  victimToken: { request_id: 'victimRequest', file_id: 'victimFile', action_id: 'victimAction' },
+  victimAlias: { request_id: 'victimRequest', file_id: 'victimFile', action_id: 'victimAction' },
+  lockedToken: { request_id: 'lockedRequest', file_id: 'lockedFile', action_id: 'victimAction' },
 };
 
 /** The operations of /openapi.json, and the socket.io endpoint. */
@@ -121,7 +122,7 @@ function paramArb(name: string, path: string, admin: boolean): fc.Arbitrary<Para
   if (name === 'path') return hostileRestPath.map((s) => ({ raw: s }));
   if (!pool) return raw;
   const fixture = fc.constantFrom(...pool).map((f) => ({ fixture: f }) as Param);
-  const matching = name === 'request_id' || name === 'action_id' ? [{ arbitrary: fc.constant({ matching: true } as Param), weight: 3 }] : [];
+  const matching = name === 'request_id' || name === 'file_id' || name === 'action_id' ? [{ arbitrary: fc.constant({ matching: true } as Param), weight: 3 }] : [];
   return fc.oneof({ arbitrary: fixture, weight: 4 }, ...matching, { arbitrary: raw, weight: 1 });
 }
 
@@ -190,7 +191,8 @@ function paramValue(d: Drawn, name: string, w: World): string {
   if ('fixture' in p) return id(p.fixture);
   const token = d.params.token_id;
   const pair = token && 'fixture' in token ? MATCHING[token.fixture] : undefined;
-  return pair ? id(name === 'request_id' ? pair.request : pair.action) : '1';
+  const matched = pair?.[name as keyof typeof pair];
+  return matched ? id(matched) : '1';
 }
 
 /** The request as sent. */

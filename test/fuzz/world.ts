@@ -39,13 +39,13 @@ export function apiAt(base: string, adminKey: string): Api {
 }
 
 /** Names a fuzzed request may use for a path parameter; resolved to the current id when sent. */
-export const SCRATCH = ['anonToken', 'ownToken', 'ownAlias', 'anonRequest', 'ownRequest', 'ownSchedule', 'ownGlobal', 'ownGroup', 'ownAction', 'userId', 'userKeyId'] as const;
-export const PROTECTED = ['victimToken', 'victimAlias', 'lockedToken', 'victimRequest', 'lockedRequest', 'victimSchedule', 'victimGlobal', 'victimGroup', 'victimAction', 'victimId', 'victimKeyId'] as const;
+export const SCRATCH = ['anonToken', 'ownToken', 'ownAlias', 'anonRequest', 'ownRequest', 'anonFile', 'ownFile', 'ownSchedule', 'ownGlobal', 'ownGroup', 'ownAction', 'userId', 'userKeyId'] as const;
+export const PROTECTED = ['victimToken', 'victimAlias', 'lockedToken', 'victimRequest', 'lockedRequest', 'victimFile', 'lockedFile', 'victimSchedule', 'victimGlobal', 'victimGroup', 'victimAction', 'victimId', 'victimKeyId'] as const;
 export type FixtureName = (typeof SCRATCH)[number] | (typeof PROTECTED)[number];
 
 /** What the administrator may reach instead of a protected fixture (the administrator may change those). */
 export const SCRATCH_FOR: Record<(typeof PROTECTED)[number], (typeof SCRATCH)[number]> = {
-  victimToken: 'ownToken', victimAlias: 'ownAlias', lockedToken: 'anonToken', victimRequest: 'ownRequest', lockedRequest: 'anonRequest',
+  victimToken: 'ownToken', victimAlias: 'ownAlias', lockedToken: 'anonToken', victimRequest: 'ownRequest', lockedRequest: 'anonRequest', victimFile: 'ownFile', lockedFile: 'anonFile',
   victimSchedule: 'ownSchedule', victimGlobal: 'ownGlobal', victimGroup: 'ownGroup', victimAction: 'ownAction', victimId: 'userId', victimKeyId: 'userKeyId',
 };
 
@@ -75,20 +75,24 @@ async function newUser(api: Api, name: string): Promise<{ id: string; key: strin
   return { id: String(u.id), key: u.api_key, keyId: String(keys.data[0].id) };
 }
 
-/** A captured request's id: captures `body` to the token and reads the newest request back. */
-async function capture(api: Api, token: string, key: string, body: string): Promise<string> {
-  await must(api, 'POST', `/${token}/fixture?x=1`, { body, headers: { 'Content-Type': 'text/plain' } }, [200]);
-  return (await must(api, 'GET', `/token/${token}/request/latest`, { key })).uuid;
+/**
+ * Captures a multipart request (a text field and a file, both `text`) and reads it back: its id and
+ * its file's. Null when the token no longer stores it as sent (requests may have given a scratch
+ * token another answer, a request limit of 0 or actions that do not save).
+ */
+async function upload(api: Api, token: string, key: string, text: string): Promise<{ uuid: string; file: string } | null> {
+  const boundary = 'fuzz-fixture';
+  const part = (disposition: string) => `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: text/plain\r\n\r\n${text}\r\n`;
+  const body = part('name="text"') + part('name="file"; filename="fixture.txt"') + `--${boundary}--\r\n`;
+  await api.call('POST', `/${token}/fixture?x=1`, { body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } });
+  const r = await api.call('GET', `/token/${token}/request/latest`, { key });
+  return r.status === 200 && r.data?.files?.length === 1 && String(r.data.content).includes(text) ? { uuid: r.data.uuid, file: r.data.files[0].id } : null;
 }
 
-/**
- * A stored request of a scratch token; null when the token no longer stores one as sent (requests
- * may have given it another answer, a request limit of 0 or actions that do not save).
- */
-async function captureScratch(api: Api, token: string, key: string, body: string): Promise<string | null> {
-  await api.call('POST', `/${token}/fixture`, { body, headers: { 'Content-Type': 'text/plain' } });
-  const r = await api.call('GET', `/token/${token}/request/latest`, { key });
-  return r.status === 200 && r.data?.content === body ? (r.data.uuid as string) : null;
+async function mustUpload(api: Api, token: string, key: string, text: string): Promise<{ uuid: string; file: string }> {
+  const r = await upload(api, token, key, text);
+  if (!r) throw new Error(`fixture: the upload to ${token} was not stored`);
+  return r;
 }
 
 async function action(api: Api, token: string, key: string, text: string): Promise<string> {
@@ -104,8 +108,8 @@ export async function makeWorld(api: Api): Promise<World> {
 
   const victimToken = (await must(api, 'POST', '/token', { key: victim.key, json: { actions: true, alias: victimAlias, request_limit: 10_000 } })).uuid;
   const lockedToken = (await must(api, 'POST', '/token', { key: victim.key, json: { actions: true, request_limit: 10_000 } })).uuid;
-  const victimRequest = await capture(api, victimToken, victim.key, canaries.victim);
-  const lockedRequest = await capture(api, lockedToken, victim.key, canaries.locked);
+  const victimUpload = await mustUpload(api, victimToken, victim.key, canaries.victim);
+  const lockedUpload = await mustUpload(api, lockedToken, victim.key, canaries.locked);
   await must(api, 'PUT', `/token/${lockedToken}/password`, { key: victim.key, json: { password } });
   const share = (await must(api, 'POST', `/token/${victimToken}/share`, { key: victim.key })).secret;
   // Action output is stored with each capture's request, which the share link and the password read.
@@ -123,9 +127,10 @@ export async function makeWorld(api: Api): Promise<World> {
     share,
     canaries,
     ids: {
-      userId: user.id, userKeyId: user.keyId, victimId: victim.id, victimKeyId: victim.keyId, victimToken, victimAlias, lockedToken, victimRequest, lockedRequest,
+      userId: user.id, userKeyId: user.keyId, victimId: victim.id, victimKeyId: victim.keyId, victimToken, victimAlias, lockedToken,
+      victimRequest: victimUpload.uuid, victimFile: victimUpload.file, lockedRequest: lockedUpload.uuid, lockedFile: lockedUpload.file,
       victimSchedule, victimGlobal, victimGroup, victimAction,
-      anonToken: '', ownToken: '', ownAlias: '', anonRequest: '', ownRequest: '', ownSchedule: '', ownGlobal: '', ownGroup: '', ownAction: '',
+      anonToken: '', ownToken: '', ownAlias: '', anonRequest: '', ownRequest: '', anonFile: '', ownFile: '', ownSchedule: '', ownGlobal: '', ownGroup: '', ownAction: '',
     },
   };
   await ensure(world);
@@ -154,10 +159,12 @@ export async function ensure(w: World): Promise<void> {
   if (!ids.anonToken || (await gone(`/token/${ids.anonToken}`))) await anonToken();
   if (!ids.ownToken || (await gone(`/token/${ids.ownToken}`, key))) await ownToken();
   if (!ids.anonRequest || (await gone(`/token/${ids.anonToken}/request/${ids.anonRequest}`))) {
-    ids.anonRequest = (await captureScratch(api, ids.anonToken, '', 'scratch')) ?? (await anonToken(), await capture(api, ids.anonToken, '', 'scratch'));
+    const r = (await upload(api, ids.anonToken, '', 'scratch')) ?? (await anonToken(), await mustUpload(api, ids.anonToken, '', 'scratch'));
+    Object.assign(ids, { anonRequest: r.uuid, anonFile: r.file });
   }
   if (!ids.ownRequest || (await gone(`/token/${ids.ownToken}/request/${ids.ownRequest}`, key))) {
-    ids.ownRequest = (await captureScratch(api, ids.ownToken, key, 'scratch')) ?? (await ownToken(), await capture(api, ids.ownToken, key, 'scratch'));
+    const r = (await upload(api, ids.ownToken, key, 'scratch')) ?? (await ownToken(), await mustUpload(api, ids.ownToken, key, 'scratch'));
+    Object.assign(ids, { ownRequest: r.uuid, ownFile: r.file });
   }
   if (!ids.ownAction || !(await api.call('GET', `/token/${ids.ownToken}/actions`, { key })).text.includes(`"id":${ids.ownAction},`)) ids.ownAction = await action(api, ids.ownToken, key, 'scratch');
   if (!ids.ownSchedule || (await gone(`/schedules/${ids.ownSchedule}`, key))) ids.ownSchedule = String((await must(api, 'POST', '/schedules', { key, json: { interval: 'monthly', request_url: 'http://127.0.0.1:9/' } })).id);
@@ -177,6 +184,7 @@ export async function snapshot(w: World): Promise<Record<string, unknown>> {
     [`/token/${ids.lockedToken}`, admin],
     [`/token/${ids.victimToken}/request/${ids.victimRequest}`, admin],
     [`/token/${ids.lockedToken}/request/${ids.lockedRequest}`, admin],
+    [`/token/${ids.victimToken}/request/${ids.victimRequest}/download/${ids.victimFile}`, admin],
     [`/token/${ids.victimToken}/actions`, admin],
     [`/token/${ids.lockedToken}/actions`, admin],
     [`/token/${ids.victimToken}/share`, admin],
@@ -191,7 +199,7 @@ export async function snapshot(w: World): Promise<Record<string, unknown>> {
   ];
   const read = async ([path, key]: [string, string]) => {
     const r = await api.call('GET', path, { key });
-    const data = r.data && typeof r.data === 'object' && !Array.isArray(r.data) ? Object.fromEntries(Object.entries(r.data).filter(([k]) => !VOLATILE.has(k))) : r.data;
+    const data = r.data && typeof r.data === 'object' && !Array.isArray(r.data) ? Object.fromEntries(Object.entries(r.data).filter(([k]) => !VOLATILE.has(k))) : r.data ?? r.text;
     return [path, { status: r.status, data }] as const;
   };
   return Object.fromEntries(await Promise.all(reads.map(read)));
