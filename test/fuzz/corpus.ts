@@ -14,6 +14,8 @@ const EXAMPLES: Example[] = [
   { route: 'PUT /token/{token_id}/workflow', body: { bytes: text(`apiVersion: ${'['.repeat(800)}${']'.repeat(800)}`), contentType: 'text/yaml', what: 'a YAML flow sequence nested 800 deep' } },
   { route: 'PUT /token/{token_id}/workflow', body: json(`{"apiVersion":"capture/v1","kind":"TokenActions","metadata":${deepJson(12_000, 'array')}}`, 'field metadata as arrays nested 12000 deep') },
   { route: 'PUT /schedules/{schedule_id}/document', body: json(`{"apiVersion":"capture/v1","kind":"Schedule","metadata":${deepJson(2_500, 'object')}}`, 'field metadata as objects nested 2500 deep') },
+  // Action parameters are stored with the token's workflow.
+  { route: 'POST /token/{token_id}/actions', body: json(`{"type":"stop","parameters":${deepJson(10_000, 'object')}}`, 'field parameters as objects nested 10000 deep') },
   { route: 'POST /token/{token_id}/workflow/test', body: json(`{"document":${JSON.stringify(`apiVersion: ${'['.repeat(800)}${']'.repeat(800)}`)}}`, 'a YAML flow sequence nested 800 deep in field document') },
   // A search query nested deep, on the list and the bulk delete.
   { route: 'GET /token/{token_id}/requests', query: `query=${'('.repeat(3_000)}a${')'.repeat(3_000)}` },
