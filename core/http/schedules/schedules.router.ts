@@ -11,6 +11,7 @@ import { logView, scheduleView } from '../../scheduler/views.js';
 import type { ScheduleRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import { parseDocuments } from '../../workflows/kernel.js';
+import { limitReadsPerMinute } from '../read-limit.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
