@@ -2718,6 +2718,32 @@ export interface Operations {
     status: 200;
     response: unknown;
   };
+  /** The documentation: its index (docs/README.md) as HTML */
+  "GET /docs": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The documentation: its index (docs/README.md) as HTML */
+  "GET /docs/": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** A page of the documentation (docs/<page>.md) as HTML, or one of its images */
+  "GET /docs/{path}": {
+    path: {
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
   /** Capture: any request to a token URL is stored and answered with the token's default (or Custom Action) response */
   "GET /{token_id}": {
     path: {
