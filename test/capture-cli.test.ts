@@ -1,5 +1,5 @@
 // The `capture` command line end to end: each command is a real child process (cli/main.ts under
-// tsx, what bin/capture.mjs runs once compiled) talking to a started server over HTTP, with the
+// tsx, what packages/cli/bin/capture.mjs runs once compiled) talking to a started server over HTTP, with the
 // server's address from CAPTURE_URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
