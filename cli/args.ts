@@ -12,8 +12,9 @@ const VALUED = new Set([
   'query', 'timeout', 'after', // wait, replay, export
   'method', // replay
   'output', // export
+  'secret', 'to', 'format', 'overrides', // send
 ]);
-const FLAGS = new Set(['help', 'version', 'json', 'quiet', 'no-color', 'har', 'csv', 'newest', 'all', 'actions', 'database', 'create']);
+const FLAGS = new Set(['help', 'version', 'json', 'quiet', 'no-color', 'har', 'csv', 'newest', 'all', 'actions', 'database', 'create', 'list']);
 const SHORT: Record<string, string> = { h: 'help', q: 'quiet', o: 'output', s: 'server', k: 'api-key' };
 
 export interface Parsed {

@@ -21,6 +21,10 @@ Commands that use a running server:
                                       the token's own URL; --actions runs the token's actions again
   export <token> --har|--csv [--query q] [--newest] [-o file]
                                       the requests as a HAR archive or CSV
+  send <provider> <event> --to <token|url> [--secret s] [--format json|form] [--overrides json] [--json]
+                                      a sample delivery signed as the provider signs (GitHub, Stripe,
+                                      Slack, ...) into a token or to a URL; send --list [provider]
+                                      shows the catalogue (docs/samples.md)
   workflows apply <file...>           store workflow documents on the server (PUT /token/{id}/workflow)
   workflows export <token> [file]     a token's action chain as YAML
 
@@ -131,6 +135,23 @@ other way), to stdout or -o file. The server allows 3 exports of a token a minut
 Examples:
   capture export "$TOKEN" --har -o captured.har
   capture export "$TOKEN" --csv --query 'method:POST' > posts.csv
+
+${CONNECTION}`,
+
+  send: `usage: capture send <provider> <event> --to <token|url> [--secret s] [--format json|form]
+                    [--overrides json] [--json]
+       capture send --list [provider]
+
+One sample delivery, built and signed as the provider does it (github, stripe, standard_webhooks,
+svix, slack, shopify, twilio), with a fresh timestamp. --to a token captures it there (Custom
+Actions and all); --to an http(s) URL sends it there through the server's outbound policy (needs
+an API key). --overrides is a JSON object merged into the payload before signing; --json prints
+what was sent and what came back. --list lists the providers, --list <provider> its events.
+
+Examples:
+  capture send --list github
+  capture send github pull_request.opened --secret "$GH_SECRET" --to "$TOKEN"
+  capture send stripe invoice.paid --secret whsec_... --to http://localhost:3000/stripe --overrides '{"data":{"object":{"amount_paid":999}}}'
 
 ${CONNECTION}`,
 

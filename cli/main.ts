@@ -7,6 +7,7 @@ import { parseArgs, UsageError, wordsOf, type Parsed } from './args.js';
 import { exportRequests } from './commands/export.js';
 import { forward } from './commands/forward.js';
 import { replay } from './commands/replay.js';
+import { send } from './commands/send.js';
 import { tail } from './commands/tail.js';
 import { token } from './commands/token.js';
 import { wait } from './commands/wait.js';
@@ -44,6 +45,8 @@ async function dispatch(parsed: Parsed, signal: AbortSignal): Promise<number> {
       return replay(ctx, parsed.words.slice(1));
     case 'export':
       return exportRequests(ctx, parsed.words.slice(1));
+    case 'send':
+      return send(ctx, parsed.words.slice(1));
     case 'workflows':
       return workflows(ctx, command, rest);
     default:

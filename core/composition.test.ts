@@ -48,7 +48,7 @@ describe('orderModules', () => {
 
   it('orders the service modules as they must start: error log and scheduler before actions, actions before replay', async () => {
     const order = names(orderModules(await loadModules()));
-    expect(order).toEqual(['errorlog', 'mail', 'scheduler', 'plugins', 'globals', 'databases', 'providers', 'workflows', 'templates', 'actions', 'replay', 'realtime', 'web', 'dns']);
+    expect(order).toEqual(['errorlog', 'mail', 'scheduler', 'plugins', 'globals', 'databases', 'providers', 'workflows', 'templates', 'actions', 'replay', 'realtime', 'samples', 'web', 'dns']);
     // Whatever order the list gives, providers start first.
     const reversed = names(orderModules([...(await loadModules())].reverse()));
     expect(reversed.indexOf('errorlog')).toBeLessThan(reversed.indexOf('scheduler'));

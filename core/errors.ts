@@ -54,6 +54,16 @@ export class TooManyRequests extends HttpError {
     super(429, message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
+/**
+ * A write the store refused for lack of space (a full disk or quota): nothing was written. 507, not
+ * 503: the service is up and reads work, and when space returns is up to whoever frees it, so there
+ * is no honest Retry-After; /readyz turns 503 meanwhile for balancers (core/store/space.ts).
+ */
+export class InsufficientStorage extends HttpError {
+  constructor(message = 'The server has no storage space left: nothing was written') {
+    super(507, message);
+  }
+}
 
 /**
  * A text over a parse limit (a ParseLimitError of core/sdk/parse-limits.ts: 413 for size, 422 for

@@ -22,6 +22,7 @@ export async function loadModules(): Promise<ServiceModule[]> {
   const { createActionsModule } = await import('./actions/module.js');
   const { createReplayModule } = await import('./replay/module.js');
   const { createRealtimeModule } = await import('./realtime/module.js');
+  const { createSamplesModule } = await import('./samples/module.js');
   const { web } = await import('./web/web.module.js');
   return [
     createErrorLogModule(),
@@ -36,6 +37,7 @@ export async function loadModules(): Promise<ServiceModule[]> {
     createActionsModule(),
     createReplayModule(),
     createRealtimeModule(),
+    createSamplesModule(),
     web,
     createDnsModule(),
   ];

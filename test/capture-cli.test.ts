@@ -353,7 +353,7 @@ describe('capture --help and --version', () => {
   });
 
   it("<command> --help prints that command's text with examples, not the list of commands", async () => {
-    for (const command of ['token', 'tail', 'forward', 'wait', 'replay', 'export', 'workflows', 'secrets', 'migrate', 'backup']) {
+    for (const command of ['token', 'tail', 'forward', 'wait', 'replay', 'export', 'send', 'workflows', 'secrets', 'migrate', 'backup']) {
       const r = await capture([command, '--help']);
       expect(r.code, command).toBe(0);
       expect(r.stdout, command).toMatch(new RegExp(`^usage: capture ${command}\\b`));
@@ -362,7 +362,7 @@ describe('capture --help and --version', () => {
     }
     expect((await capture(['token', 'create', '-h'])).stdout).toMatch(/^usage: capture token create/);
     expect((await capture(['help', 'tail'])).stdout).toMatch(/^usage: capture tail <token>/);
-  });
+  }, 120_000); // thirteen processes, each compiling the command line with tsx on a busy machine
 
   it("a usage error points at the command's own help", async () => {
     const r = await capture(['tail']);

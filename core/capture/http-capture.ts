@@ -79,6 +79,12 @@ function readLimited(req: IncomingMessage, declaredLength: string | undefined, l
       sink?.discard();
       reject(err);
     };
+    // The file cannot take the body (a full disk): answered now, the rest of the body unread.
+    sink?.failed((err) => {
+      req.removeAllListeners('data');
+      req.resume();
+      fail(err);
+    });
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {

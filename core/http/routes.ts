@@ -7,8 +7,10 @@ import { errorLogRoutes } from './errors/errors.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
 import { replayRoutes } from './replay/replay.router.js';
+import { sampleRoutes } from './samples/samples.router.js';
 import { opsRoutes } from './ops/ops.router.js';
 import { sseRoutes } from './realtime/sse.js';
+import { smeeRoutes } from './realtime/smee.js';
 import { captureRoutes } from '../capture/capture.routes.js';
 import { webRoutes } from '../web/web.module.js';
 import { requestRoutes } from './requests/requests.router.js';
@@ -19,4 +21,4 @@ import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sseRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sampleRoutes, ...sseRoutes, ...smeeRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes];

@@ -1,5 +1,5 @@
 import dgram from 'node:dgram';
-import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,8 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, testConfig } from '../config.js';
 import { StartupError } from '../errors.js';
 import { runServiceProcess } from '../../test/helpers/service-process.js';
+import { canMountTmpfs, mountTmpfs, NO_TMPFS } from '../../test/helpers/tmpfs.js';
 import type { ListenFailure, PortSetting, Transport } from '../net/listen.js';
 import { explainStartupError, prepareDataDir, readyFields } from './startup.js';
+
+const mountable = canMountTmpfs();
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'startup-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -27,6 +30,19 @@ describe('DATA_DIR checks', () => {
     writeFileSync(file, 'x');
     expect(() => prepareDataDir(file)).toThrow(/DATA_DIR=.*plain-file is not a folder/);
     expect(() => prepareDataDir(path.join(file, 'sub'))).toThrow(StartupError);
+  });
+
+  it.skipIf(!mountable)(mountable ? 'on a full disk says so, naming DATA_DIR (SQLite could not even open its database)' : `on a full disk: ${NO_TMPFS}`, () => {
+    const tmpfs = mountTmpfs(1024 * 1024)!;
+    try {
+      tmpfs.fill();
+      expect(() => prepareDataDir(tmpfs.dir)).toThrow(new StartupError(`DATA_DIR=${tmpfs.dir} has no storage space left (ENOSPC): free some space on its file system, then start again.`));
+      tmpfs.free();
+      prepareDataDir(tmpfs.dir);
+      expect(readdirSync(tmpfs.dir)).toEqual([]);
+    } finally {
+      tmpfs.unmount();
+    }
   });
 
   it('fails at once under /proc (Node recursive mkdir would loop there forever)', () => {

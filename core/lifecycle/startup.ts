@@ -1,12 +1,13 @@
 // What stands between `npm start` and a running service that a person can fix: the data folder,
 // ports, the MongoDB URI. Each failure becomes one StartupError sentence that names the setting,
 // says what is needed, and never prints a secret.
-import { closeSync, constants, mkdirSync, openSync, statSync, unlinkSync, accessSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, statSync, unlinkSync, accessSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { redactUrl, type Config } from '../config.js';
 import { StartupError } from '../errors.js';
 import { freePort, isListenFailure, type ListenFailure, type PortSetting } from '../net/listen.js';
 import { storeLocation } from '../store/index.js';
+import { isOutOfSpace, PROBE_BYTES } from '../store/space.js';
 
 const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 
@@ -22,7 +23,8 @@ function needsWrite(dir: string, code: string | undefined): StartupError {
 /**
  * Makes sure DATA_DIR is a folder this process can write, creating it (0700) when missing. Checks,
  * never hangs: folders are created one level at a time (Node's recursive mkdir loops forever under
- * /proc), and a probe file proves writing works where permission bits alone would not tell.
+ * /proc), and a probe file proves writing works where permission bits alone would not tell, and
+ * that there is room to: on a full disk SQLite cannot even open the database (its -shm file).
  */
 export function prepareDataDir(dir: string): void {
   if (dir === ':memory:') return;
@@ -64,10 +66,19 @@ export function prepareDataDir(dir: string): void {
   }
   const probe = path.join(dir, `.write-check-${process.pid}`);
   try {
-    closeSync(openSync(probe, 'w', 0o600));
-    unlinkSync(probe);
+    const fd = openSync(probe, 'w', 0o600);
+    try {
+      // A write that finds less room writes what fits; the next one fails.
+      const bytes = Buffer.alloc(PROBE_BYTES);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    } finally {
+      closeSync(fd);
+      unlinkSync(probe);
+    }
   } catch (err) {
-    throw needsWrite(dir, (err as NodeJS.ErrnoException).code);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (isOutOfSpace(err)) throw new StartupError(`DATA_DIR=${dir} has no storage space left (${code}): free some space on its file system, then start again.`);
+    throw needsWrite(dir, code);
   }
   // An existing database file this process cannot write would fail later with "readonly database".
   for (const name of ['capture.sqlite', 'capture.sqlite-wal', 'capture.sqlite-shm', 'secret.key']) {

@@ -1,10 +1,12 @@
-// The realtime module: event bus (provided as BUS), cross-process feed, SSE endpoint, socket.io.
+// The realtime module: event bus (provided as BUS), cross-process feed, SSE endpoints (the page's
+// and smee.io's), socket.io.
 import type { ServiceModule } from '../service-module.js';
 import { BUS, WAITERS } from '../service-keys.js';
 import { createBus, type RealtimeBus } from './bus.js';
 import { createFeed } from './feed.js';
 import { attachSocketIo } from './socket.js';
 import { sseRouter, type SseOptions, type SseStream } from '../http/realtime/sse.js';
+import { smeeRouter } from '../http/realtime/smee.js';
 import { createRequestWaiters, type RequestWaiters } from './waiters.js';
 
 export interface RealtimeOptions {
@@ -35,7 +37,10 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
       tokens.deleteHooks.push(async (token) => bus.publish({ type: 'token.deleted', tokenId: token.uuid }));
 
       const streams = new Set<SseStream>();
-      const router = sseRouter({ config, store, clock, logger: log, tokens }, bus, streams, opts.sse);
+      const services = { config, store, clock, logger: log, tokens };
+      const router = sseRouter(services, bus, streams, opts.sse);
+      // smee.io channels count among the SSE streams: the same connections, closed the same way.
+      const smee = smeeRouter({ services, bus, streams, opts: opts.sse ?? {} });
       const socket = opts.socketIo === false ? null : attachSocketIo(ctx.httpServer, { config, store, passwords: tokens.passwords, bus, logger: log, now: () => clock.now() });
       ctx.metrics.realtimeSource(() => ({ sse: streams.size, socketio: socket?.io.of('/').sockets.size ?? 0, wait: waiters.count() }));
 
@@ -45,7 +50,7 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
         waiters.closeAll();
       };
       return {
-        routers: [router],
+        routers: [router, smee],
         closing: disconnectAll,
         async stop() {
           disconnectAll();

@@ -18,7 +18,7 @@ export const TRANSFER_ORDER: readonly TransferKind[] = [
   'token_shares', 'error_log',
 ];
 
-type RepositoryName = Exclude<keyof Store, 'kind' | 'ping' | 'close' | 'transfer' | 'database' | 'observeCaptureCommits' | 'observeCatchUps' | 'bodyFiles'>;
+type RepositoryName = Exclude<keyof Store, 'kind' | 'ping' | 'close' | 'transfer' | 'database' | 'observeCaptureCommits' | 'observeCatchUps' | 'bodyFiles' | 'space'>;
 
 /**
  * What each repository of the Store holds, as kinds of copied records. A repository added to

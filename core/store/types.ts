@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import type { Cols } from './mongo/docs.js';
 import type { QueryNode } from './query/ast.js';
 import type { BodyFiles } from './bodies/body-files.js';
+import type { StorageSpace } from './space.js';
 import type { RedactionSettings } from '../sdk/redaction.js';
 
 export type Millis = number;
@@ -739,6 +740,11 @@ export interface Store {
   close(): Promise<void>;
   /** Capability: large bodies kept in files (SQLite with a data folder); captures stream into it. */
   bodyFiles?: BodyFiles;
+  /**
+   * Capability: whether writes are refused for lack of space (SQLite with a data folder, whose
+   * writes then throw InsufficientStorage: core/store/space.ts), for /readyz.
+   */
+  space?: StorageSpace;
   /** Capability: the database behind the repositories (both adapters). */
   database?(): NativeDatabase;
   /** Capability: told about each group commit of captures (SQLite's capture writer; MongoDB has none). */

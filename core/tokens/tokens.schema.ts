@@ -15,6 +15,8 @@ export const RESERVED_SEGMENTS = new Set([
   'account', 'welcome', 'invite',
   // The error log (GET /errors) and the page's view-only share route (#/share/...).
   'errors', 'share',
+  // Sample deliveries (GET /samples, POST /samples/send).
+  'samples',
 ]);
 
 export const AliasSchema = z

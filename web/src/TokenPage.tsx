@@ -13,6 +13,7 @@ import { href, navigate, type Route } from './route';
 import { settings } from './settings';
 import { TokenSettings } from './TokenSettings';
 import { TokenShare } from './TokenShare';
+import { SampleSend } from './SampleSend';
 import { TokenReplay } from './TokenReplay';
 import { FormBuilder } from './FormBuilder';
 import { ErrorNotice, CopyField, Spinner, announce } from './ui';
@@ -337,6 +338,9 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
           {token.cors && <span class="badge">CORS</span>}
           {token.expires_at && <span>Expires {token.expires_at} UTC</span>}
         </p>
+        <div class="token-tools">
+          <SampleSend token={token} tokenRef={route.token} />
+        </div>
       </section>
 
       <nav class="tabs" aria-label="Token">

@@ -1,7 +1,7 @@
 // What operators and orchestrators ask of a running instance: /healthz (liveness: the process
-// answers), /readyz (it can serve: every module started, the store answers, not shutting down)
-// and /metrics (Prometheus text). None needs an API key: a balancer or Prometheus calls them;
-// keep /metrics off the public side of the reverse proxy (docs/operating.md, "Metrics").
+// answers), /readyz (it can serve: every module started, the store answers and takes writes, not
+// shutting down) and /metrics (Prometheus text). None needs an API key: a balancer or Prometheus
+// calls them; keep /metrics off the public side of the reverse proxy (docs/operating.md, "Metrics").
 import Router from '@koa/router';
 import { z } from 'zod';
 import { mountRoutes, routeFor } from '../route.js';
@@ -46,7 +46,7 @@ export const opsRoutes = [
   route({
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down)',
+    summary: 'Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down, and while writes fail for lack of space)',
     auth: 'public',
     response: { status: 200, schema: Health.extend({ modules: z.array(z.string()) }) },
     handler: async (ctx, { store, readiness }) => {
@@ -61,6 +61,9 @@ export const opsRoutes = [
       } catch (err) {
         return notReady(`the ${store.kind} store does not answer: ${err instanceof Error ? err.message : String(err)}`);
       }
+      // While writes fail for lack of space, a probe write at most every few seconds (core/store/space.ts).
+      const refused = await store.space?.refused();
+      if (refused) return notReady(`the ${store.kind} store cannot write: ${refused}`);
       return { status: 'ready', store: store.kind, modules: readiness.modules };
     },
   }),

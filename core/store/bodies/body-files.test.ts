@@ -1,10 +1,12 @@
 // Bodies past BODY_FILE_THRESHOLD: kept in a file under DATA_DIR/bodies, read back byte for byte by
 // every reader, and the file goes with its request. Real server, real SQLite file, real files.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { uuidv7 } from '../../util/uuid.js';
+import { ORPHAN_AGE_MS } from './body-files.js';
 
 const THRESHOLD = 1024;
 let s: TestServer;
@@ -37,6 +39,11 @@ const filesOf = (tokenId: string): string[] => {
   }
 };
 const incoming = () => readdirSync(path.join(bodiesDir(), '.incoming'));
+/** Makes every body file as old as ORPHAN_AGE_MS and a second: one of no request is then the sweeper's. */
+function age(): void {
+  const then = new Date(Date.now() - ORPHAN_AGE_MS - 1000);
+  for (const d of readdirSync(bodiesDir())) if (d !== '.incoming') for (const f of filesOf(d)) utimesSync(path.join(bodiesDir(), d, f), then, then);
+}
 
 async function capture(tokenId: string, body: Buffer, contentType = 'application/octet-stream') {
   const r = await s.call('POST', `/${tokenId}`, { body, headers: { 'Content-Type': contentType } });
@@ -173,7 +180,10 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
   describe('the file goes with its request', () => {
     const sweepPass = (limit?: number) => s.services.store.bodyFiles!.sweep(limit);
     // Two passes: the first may only end a walk begun before these files were made.
-    const sweep = async () => (await sweepPass()) + (await sweepPass());
+    const sweep = async () => {
+      age();
+      return (await sweepPass()) + (await sweepPass());
+    };
 
     it('single delete', async () => {
       const t = await s.token();
@@ -221,8 +231,21 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
       const all = () => readdirSync(bodiesDir()).filter((d) => d !== '.incoming').reduce((n, d) => n + filesOf(d).length, 0);
       // Passes of 2: each removes at most 2, and enough of them (the rest of a walk, then one of every file) remove all 5.
       const passes = 2 * Math.ceil(all() / 2) + 2;
+      age();
       for (let i = 0; i < passes && filesOf(t.uuid).length; i++) expect(await sweepPass(2)).toBeLessThanOrEqual(2);
       expect(filesOf(t.uuid)).toEqual([]);
+    });
+
+    it('a file of no request stays while younger than ORPHAN_AGE_MS: its row may be on its way', async () => {
+      const t = await s.token();
+      await capture(t.uuid, bigBody(5000, 1));
+      const placed = uuidv7(Date.now());
+      writeFileSync(path.join(bodiesDir(), t.uuid, placed), bigBody(5000, 2));
+      expect((await sweepPass()) + (await sweepPass())).toBe(0);
+      expect(filesOf(t.uuid)).toContain(placed);
+      await sweep();
+      expect(filesOf(t.uuid)).toHaveLength(1);
+      expect(filesOf(t.uuid)).not.toContain(placed);
     });
 
     it('expiry (swept)', async () => {

@@ -8,8 +8,10 @@
 // every reader (views, raw, exports, actions, forwarding, realtime) sees the same Buffer as before
 // and only the readers that need the bytes pay for them.
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, type Dir, type ReadStream, type WriteStream } from 'node:fs';
-import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { SpaceWatch } from '../space.js';
 import type { RequestRecord, RequestRepo } from '../types.js';
 
 interface BodyFileState {
@@ -59,7 +61,13 @@ export interface BodySink {
   /** False: the file is behind; wait for `drained` before writing more (backpressure). */
   write(chunk: Buffer): boolean;
   drained(then: () => void): void;
-  /** The body: a Buffer, or the file it is in. */
+  /**
+   * Told (once) when writing the file fails, after what was written is removed: `err` is the error
+   * to answer with (InsufficientStorage for a full disk). Nothing more is written or drained then.
+   * Set it before writing.
+   */
+  failed(then: (err: unknown) => void): void;
+  /** The body: a Buffer, or the file it is in. Rejects as `failed` is told. */
   end(): Promise<{ buffer: Buffer } | { file: string; size: number }>;
   /** Removes the file (failed or refused capture). */
   discard(): void;
@@ -94,57 +102,88 @@ export interface BodyFilesOptions {
   threshold: number;
   /** How often the sweeper looks for files of deleted requests, in ms (0: only when called). */
   sweepEveryMs?: number;
+  /** Told of failed writes, which it answers with InsufficientStorage when space ran out (core/store/space.ts). */
+  space?: SpaceWatch;
 }
 
-let incoming = 0;
+/**
+ * A body file whose request is not found is removed only once it is this old. It is placed before
+ * its row is committed (so that a committed row always has its file), and placing it sets its time:
+ * younger, its row may be on its way, in this process or another on the same folder. A commit ends
+ * within the connection's busy_timeout (5 s), and a failed one removes its file itself.
+ */
+export const ORPHAN_AGE_MS = 60_000;
+/** Files the start-up walk checks between two turns of the event loop. */
+const STARTUP_PASS = 1000;
 
 export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
-  const { dir, threshold } = opts;
+  const { dir, threshold, space } = opts;
   const tmpDir = path.join(dir, '.incoming');
   mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  // Uploads in .incoming older than this, and not this store's (named with `own`), were left by a
+  // process that stopped (startUp). The name tells this store's own apart: file times are only as
+  // fine as the kernel's clock tick, so one written just after opening may look older.
+  const opened = Date.now();
+  const own = `${process.pid}-${randomBytes(4).toString('hex')}-`;
+  let incoming = 0;
+  const incomingFile = () => path.join(tmpDir, `${own}${++incoming}`);
   const fileOf = (tokenId: string, uuid: string) => path.join(dir, tokenId, uuid);
   let inner: RequestRepo | null = null;
+  /** The error to answer a failed write with (InsufficientStorage for lack of space). */
+  const refusal = (err: unknown): Promise<unknown> => (space ? space.failed(err) : Promise.resolve(err));
 
   function sink(): BodySink {
     const chunks: Buffer[] = [];
     let size = 0;
     let file: string | null = null;
     let out: WriteStream | null = null;
-    let failed: unknown = null;
+    /** Writing failed: the error to answer with, once the partial file is removed. */
+    let failure: Promise<unknown> | null = null;
+    let onFailure: ((err: unknown) => void) | null = null;
+    function fail(err: unknown): void {
+      if (failure) return;
+      out!.destroy();
+      failure = rm(file!, { force: true }).catch(() => undefined).then(() => refusal(err));
+      void failure.then((e) => onFailure?.(e));
+    }
     return {
       write(chunk) {
         size += chunk.length;
+        // Failed: the capture is being refused, the rest of its body is not kept.
+        if (failure) return true;
         if (out) return out.write(chunk);
         chunks.push(chunk);
         if (size <= threshold) return true;
-        file = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+        file = incomingFile();
         out = createWriteStream(file, { mode: 0o600 });
-        out.on('error', (err) => void (failed ??= err));
+        out.on('error', fail);
         let ok = true;
         for (const c of chunks) ok = out.write(c);
         chunks.length = 0;
         return ok;
       },
       drained(then) {
-        if (out) out.once('drain', then);
+        // A stream that failed never drains.
+        if (out && !failure) out.once('drain', then);
         else then();
+      },
+      failed(then) {
+        onFailure = then;
       },
       async end() {
         if (!out) return { buffer: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
         const stream = out;
-        await new Promise<void>((resolve) => {
-          if (failed) return resolve();
-          stream.once('error', () => resolve());
-          stream.end(resolve);
-        });
-        if (failed) {
-          await rm(file!, { force: true });
-          throw failed;
+        if (!failure) {
+          await new Promise<void>((resolve) => {
+            stream.once('error', () => resolve());
+            stream.end(resolve);
+          });
         }
+        if (failure) throw await failure;
         return { file: file!, size };
       },
       discard() {
-        if (!out) return;
+        if (!out || failure) return;
         const target = file!;
         out.destroy();
         out.once('close', () => void rm(target, { force: true }));
@@ -172,19 +211,40 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
 
   async function fileBody(r: RequestRecord, received: string | null): Promise<RequestRecord> {
     const target = fileOf(r.token_id, r.uuid);
-    if (received) {
+    try {
       await mkdir(path.dirname(target), { recursive: true });
-      await rename(received, target);
-      states.get(r)!.path = target;
-    } else {
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, r.body);
-      const temp = states.get(r);
-      if (temp) void rm(temp.path, { force: true }); // replaced (redacted): the received bytes go
+      if (received) {
+        // Its time says when it was placed, not when its bytes came (ORPHAN_AGE_MS).
+        const now = new Date();
+        await utimes(received, now, now);
+        await rename(received, target);
+        states.get(r)!.path = target;
+      } else {
+        await writeFile(target, r.body);
+        const temp = states.get(r);
+        if (temp) void rm(temp.path, { force: true }); // replaced (redacted): the received bytes go
+      }
+    } catch (err) {
+      // Whatever part of it was written (a received file not moved is the capture's to remove).
+      await rm(target, { force: true }).catch(() => undefined);
+      throw await refusal(err);
     }
     // Copy without reading the accessor: the database gets the empty body, the caller keeps r.
     const { body: _unused, ...rest } = Object.getOwnPropertyDescriptors(r);
     return Object.defineProperties({ body: Buffer.alloc(0) }, rest) as RequestRecord;
+  }
+
+  /** Stores a row whose body was just placed in its file; the file goes when the row is not stored. */
+  async function insertFiled(repo: RequestRepo, row: RequestRecord, limit: number, files?: ReadonlyMap<string, Buffer>): Promise<void> {
+    try {
+      await repo.insert(row, limit, files);
+    } catch (err) {
+      // Unless the row is there after all (a writer thread that stopped after its commit), or
+      // that cannot be told: then the sweeper decides.
+      const stored = await repo.get(row.token_id, row.uuid).then(Boolean, () => true);
+      if (!stored) await rm(fileOf(row.token_id, row.uuid), { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
   // The sweeper walks DATA_DIR/bodies one entry at a time (a cursor over open directory handles
@@ -220,26 +280,58 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     }
   }
 
-  async function sweepOnce(limit: number): Promise<number> {
-    if (!inner) return 0;
+  /** Removes the files in .incoming last written before `before` (ms), with `mine` those of this store too; returns how many. */
+  async function clearIncoming(before: number, mine: boolean): Promise<number> {
     let removed = 0;
-    // Bodies of captures a crash interrupted: nothing receives for an hour. (Only captures in
-    // flight are here, so the listing is short.)
     for (const f of await readdir(tmpDir).catch(() => [] as string[])) {
+      if (!mine && f.startsWith(own)) continue;
       const file = path.join(tmpDir, f);
       const info = await stat(file).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > 3_600_000 && (await rm(file, { force: true }).then(() => true))) removed++;
-    }
-    for (let checked = 0; checked < limit; checked++) {
-      const next = await nextFile();
-      if (!next) break;
-      const [tokenId, uuid] = next;
-      if (await inner.get(tokenId, uuid)) continue;
-      await unlink(fileOf(tokenId, uuid)).catch(() => undefined);
-      removed++;
+      if (info && info.mtimeMs < before && (await rm(file, { force: true }).then(() => true))) removed++;
     }
     return removed;
   }
+
+  /**
+   * Checks the walk's next `limit` files, removing those of no request (ORPHAN_AGE_MS); returns how
+   * many it removed, and whether the walk ended.
+   */
+  async function checkFiles(repo: RequestRepo, limit: number): Promise<{ removed: number; ended: boolean }> {
+    let removed = 0;
+    for (let checked = 0; checked < limit; checked++) {
+      const next = await nextFile();
+      if (!next) return { removed, ended: true };
+      const [tokenId, uuid] = next;
+      if (await repo.get(tokenId, uuid)) continue;
+      const file = fileOf(tokenId, uuid);
+      const info = await stat(file).catch(() => null);
+      if (!info || Date.now() - info.mtimeMs < ORPHAN_AGE_MS) continue;
+      await unlink(file).catch(() => undefined);
+      removed++;
+    }
+    return { removed, ended: false };
+  }
+
+  async function sweepOnce(limit: number): Promise<number> {
+    if (!inner) return 0;
+    // Bodies of captures a crash interrupted: nothing receives for an hour. (Only captures in
+    // flight are here, so the listing is short.)
+    const removed = await clearIncoming(Date.now() - 3_600_000, true);
+    return removed + (await checkFiles(inner, limit)).removed;
+  }
+
+  /**
+   * What a process that stopped left: uploads in .incoming last written before this opening, not
+   * this store's (one of another instance on the folder that wrote nothing since would fail, never
+   * an acknowledged one, whose file leaves .incoming before its row is committed), then a whole
+   * walk for bodies of no request, a pass at a time.
+   */
+  async function startUp(repo: RequestRepo): Promise<void> {
+    await clearIncoming(opened, false);
+    while (!closing && !(await checkFiles(repo, STARTUP_PASS)).ended) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  let closing = false;
   // One pass at a time: the timer's and a caller's would share the walk's handles.
   let sweeping: Promise<unknown> = Promise.resolve();
   function sweep(limit = 1000): Promise<number> {
@@ -253,16 +345,19 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
   async function place(row: RequestRecord, body: Buffer | string): Promise<void> {
     const target = fileOf(row.token_id, row.uuid);
     // Written beside, renamed into place: an interrupted copy never leaves part of a body.
-    const temp = path.join(tmpDir, `${process.pid}-${Date.now()}-${++incoming}`);
+    const temp = incomingFile();
+    let copied = false;
     try {
       if (typeof body === 'string') await copyFile(body, temp);
       else await writeFile(temp, body, { mode: 0o600 });
+      copied = true;
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(temp, target);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && typeof body === 'string') return;
-      throw err;
+      await rm(temp, { force: true }).catch(() => undefined);
+      if (!copied && (err as NodeJS.ErrnoException).code === 'ENOENT' && typeof body === 'string') return;
+      throw await refusal(err);
     }
-    await mkdir(path.dirname(target), { recursive: true });
-    await rename(temp, target);
   }
 
   return {
@@ -274,11 +369,13 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     storedFileOf,
     wrap(repo) {
       inner = repo;
+      const started = sweeping.then(() => startUp(repo));
+      sweeping = started.catch(() => undefined);
       return {
         ...repo,
         insert(r, limit, files) {
           const row = file(r);
-          return row instanceof Promise ? row.then((filed) => repo.insert(filed, limit, files)) : repo.insert(row, limit, files);
+          return row instanceof Promise ? row.then((filed) => insertFiled(repo, filed, limit, files)) : repo.insert(row, limit, files);
         },
         get: async (t, u) => hydrate(await repo.get(t, u)),
         latest: async (t) => hydrate(await repo.latest(t)),
@@ -301,6 +398,7 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
       };
     },
     async close() {
+      closing = true;
       if (timer) clearInterval(timer);
       await sweeping;
       await walk.files?.close().catch(() => undefined);

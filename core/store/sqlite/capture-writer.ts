@@ -11,6 +11,7 @@
 //   default with synchronous FULL, where every commit waits for an fsync.
 import type { Database } from 'better-sqlite3';
 import { NotFound } from '../../errors.js';
+import type { SpaceWatch } from '../space.js';
 import type { CatchUpObserver, CommitObserver, RequestRecord } from '../types.js';
 import { encodeBatch, type EncodedBatch } from './batch-codec.js';
 import { catchUpSchedule, createBatchWriter, LOCK_RETRY_MS, toRow, type WriteItem, type WriteOutcome } from './batch-writer.js';
@@ -49,11 +50,13 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
+/** `space`: told of a failed write, which it answers with InsufficientStorage when space ran out. */
+function settle(p: Pending, o: WriteOutcome | WireOutcome, space: SpaceWatch | undefined): void {
   if (o === null) return p.resolve();
   if (o.gone) return p.reject(new NotFound('Token not found'));
-  if ('error' in o) return p.reject(o.error);
-  p.reject(Object.assign(new Error(o.message), o.code ? { code: o.code } : {}));
+  const error = 'error' in o ? o.error : Object.assign(new Error(o.message), o.code ? { code: o.code } : {});
+  if (space) void space.failed(error).then(p.reject);
+  else p.reject(error);
 }
 
 /**
@@ -67,7 +70,7 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome): void {
  * tried again every LOCK_RETRY_MS; past the connection's busy_timeout they fail with SQLITE_BUSY,
  * as a waiting commit would have.
  */
-export function inThreadWriter(db: Database, activity?: CaptureActivity): CaptureWriter {
+export function inThreadWriter(db: Database, activity?: CaptureActivity, space?: SpaceWatch): CaptureWriter {
   const writer = createBatchWriter(db, { activity });
   /** Captures not committed yet, oldest first, each with its row. */
   let queue: Array<{ p: Pending; item: WriteItem }> = [];
@@ -121,7 +124,8 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity): Captur
     }
     if (done < batch.length) lockTaken(batch.slice(done));
     else busySince = 0;
-    for (let i = 0; i < done; i++) settle(batch[i]!.p, outcomes[i]!);
+    if (space && outcomes.includes(null)) space.succeeded();
+    for (let i = 0; i < done; i++) settle(batch[i]!.p, outcomes[i]!, space);
   }
   /** `waiting` could not take the write lock: ahead of anything queued since, tried again shortly. */
   function lockTaken(waiting: typeof queue): void {
@@ -194,6 +198,8 @@ export interface WorkerWriterOptions {
   onFallback?: (err: unknown) => void;
   /** Counts the thread's commits, for bulk deletions to give way to (capture-activity.ts). */
   activity?: CaptureActivity;
+  /** Told of the commits and of the failures, which it answers with InsufficientStorage when space ran out. */
+  space?: SpaceWatch;
 }
 
 /**
@@ -276,18 +282,19 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
       inflight.delete(id);
       acked = Math.max(acked, id);
       for (let i = 0; i < batch.length; i++) {
-        if (failed && f < failed.length && failed[f]![0] === base + i) settle(batch[i]!, failed[f++]![1]);
+        if (failed && f < failed.length && failed[f]![0] === base + i) settle(batch[i]!, failed[f++]![1], opts.space);
         else batch[i]!.resolve();
       }
       base += batch.length;
     }
     if (base) self.onCommit?.(base, m.seconds);
+    if (base > (failed?.length ?? 0)) opts.space?.succeeded();
     keepAlive();
   });
 
   function died(err: unknown): void {
     if (fallback || stopping) return;
-    fallback = inThreadWriter(db, opts.activity);
+    fallback = inThreadWriter(db, opts.activity, opts.space);
     fallback.onCommit = (n, s) => self.onCommit?.(n, s);
     fallback.onCatchUp = (n, s) => self.onCatchUp?.(n, s);
     const error = new Error(`Capture writer thread stopped: ${err instanceof Error ? err.message : String(err)}`);

@@ -7,6 +7,7 @@ import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writ
 import { captureActivity, watchLoop } from './capture-activity.js';
 import { startCheckpointer, WAL_LIMIT_BYTES } from './checkpointer.js';
 import { createBodyFiles, type BodyFilesOptions } from '../bodies/body-files.js';
+import { createSpaceWatch, refusingWhenFull } from '../space.js';
 import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
@@ -92,17 +93,22 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   // Before the writer starts: its first catch-up fills the tokens listed here.
   setSearchIndexAbove(db, opts.searchIndexAbove ?? DEFAULT_SEARCH_INDEX_ABOVE);
   const onFile = file !== ':memory:';
+  // Writes that fail for lack of space throw InsufficientStorage (507) and make /readyz 503 until
+  // they go through again (space.ts): the capture writers and body files report their own, the
+  // repositories' methods are wrapped.
+  const space = onFile ? createSpaceWatch([path.dirname(file), ...(opts.bodyFiles ? [opts.bodyFiles.dir] : [])]) : undefined;
+  const guard = <T extends object>(repo: T, except: ReadonlyArray<keyof T> = []): T => (space ? refusingWhenFull(repo, space, except) : repo);
   let writer: CaptureWriter;
   let onCheckpointerGone: (() => void) | undefined;
   const mode = !opts.writer || opts.writer === 'auto' ? (opts.synchronous === 'FULL' ? 'worker' : 'in-thread') : opts.writer;
   // The writers count their commits; a bulk deletion gives way while they come (capture-activity.ts).
   const activity = captureActivity();
   if (onFile && mode === 'worker') {
-    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, walLimitBytes, activity });
+    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, walLimitBytes, activity, space });
     onCheckpointerGone = () => w.autocheckpoint(1000);
     writer = w;
-  } else writer = inThreadWriter(db, activity);
-  const bodyFiles = opts.bodyFiles ? createBodyFiles(opts.bodyFiles) : undefined;
+  } else writer = inThreadWriter(db, activity, space);
+  const bodyFiles = opts.bodyFiles ? createBodyFiles({ ...opts.bodyFiles, space }) : undefined;
   // Lists, searches and bulk deletions: on threads, started on first use (a second connection
   // cannot see a ':memory:' database, which keeps them in-thread).
   // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
@@ -111,7 +117,8 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   // in-thread writer.
   const deleteOn = mode === 'in-thread' ? db : undefined;
   const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity, deleteOn }), gate) : inThreadReads(db);
-  const requests = sqliteRequests(db, writer, reads);
+  // Not insert: the capture writer reports its failures where it settles them, at no cost per capture.
+  const requests = guard(sqliteRequests(db, writer, reads), ['insert']);
   // How busy the event loop is, for the reader and deleting threads to give way to (capture-activity.ts).
   const stopLoopWatch = onFile ? watchLoop(activity) : () => {};
   const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes, undefined, (over) => gate.set(over)) : null;
@@ -119,23 +126,24 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     kind: 'sqlite',
     db,
     writer,
-    users: sqliteUsers(db),
-    tokens: sqliteTokens(db, (tokenId) => writer.sync(tokenId), reads, () => writer.fillSearchIndex()),
+    users: guard(sqliteUsers(db)),
+    tokens: guard(sqliteTokens(db, (tokenId) => writer.sync(tokenId), reads, () => writer.fillSearchIndex())),
     requests: bodyFiles ? bodyFiles.wrap(requests) : requests,
     bodyFiles,
-    counters: sqliteCounters(db),
-    groups: sqliteGroups(db),
-    listeners: sqliteListeners(db),
-    schedules: sqliteSchedules(db),
-    workflows: sqliteWorkflows(db),
-    globals: sqliteGlobals(db),
-    providers: sqliteProviders(db),
-    databases: sqliteDatabases(db),
-    templates: sqliteTemplates(db),
-    actionFailures: sqliteActionFailures(db),
-    shares: sqliteShares(db),
-    errorLog: sqliteErrorLog(db),
-    replays: sqliteReplays(db),
+    space,
+    counters: guard(sqliteCounters(db)),
+    groups: guard(sqliteGroups(db)),
+    listeners: guard(sqliteListeners(db)),
+    schedules: guard(sqliteSchedules(db)),
+    workflows: guard(sqliteWorkflows(db)),
+    globals: guard(sqliteGlobals(db)),
+    providers: guard(sqliteProviders(db)),
+    databases: guard(sqliteDatabases(db)),
+    templates: guard(sqliteTemplates(db)),
+    actionFailures: guard(sqliteActionFailures(db)),
+    shares: guard(sqliteShares(db)),
+    errorLog: guard(sqliteErrorLog(db)),
+    replays: guard(sqliteReplays(db)),
     transfer: sqliteTransfer(db, writer),
     async ping() {
       db.prepare('SELECT 1').get();

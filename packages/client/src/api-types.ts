@@ -2621,8 +2621,103 @@ export interface Operations {
       finished_at: string | null;
     };
   };
+  /** The sample deliveries: each provider (source, licence, the verify_signature preset that checks it) and its events (see docs/samples.md) */
+  "GET /samples": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        provider: "github" | "stripe" | "standard_webhooks" | "svix" | "slack" | "shopify" | "twilio";
+        name: string;
+        /** Where the payloads come from */
+        source: string;
+        licence: string;
+        /** The verify_signature preset that checks these deliveries */
+        verify_preset: string;
+        secret_required: boolean;
+        events: {
+          event: string;
+          description: string;
+          /** Body forms it can be sent as; the first is the default */
+          formats: ("json" | "form")[];
+        }[];
+      }[];
+    };
+  };
+  /** Send one sample delivery, signed as its provider signs (fresh timestamp): to one of your tokens (`token`: captured there as if the provider had sent it, actions and all; who may change the token may) or to a `url` through the outbound policy (needs an API key). Answers what was sent and what came back. 422 for an unknown event, a missing or unusable secret, a refused URL */
+  "POST /samples/send": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** The sender (GET /samples lists them and their events) */
+      provider: "github" | "stripe" | "standard_webhooks" | "svix" | "slack" | "shopify" | "twilio";
+      /** The event, e.g. push, pull_request.opened, payment_intent.succeeded, sms */
+      event: string;
+      /** The signing secret, as the provider's dashboard shows it (Twilio: the auth token; Standard Webhooks/Svix: whsec_...). Only GitHub sends unsigned deliveries without one */
+      secret?: string;
+      /** One of the caller's tokens (UUID or alias): the delivery is captured there, actions and all. Needs what changing the token needs */
+      token?: string;
+      /** Or a URL to send it to, through the outbound policy. Needs an API key */
+      url?: string;
+      /** The body's form where the provider offers two (GitHub: json or form) */
+      format?: "json" | "form";
+      /** Merged into the payload: objects key by key, anything else replaced (form posts: each key replaces a field) */
+      overrides?: { [key: string]: unknown };
+    };
+    status: 200;
+    response: {
+      provider: "github" | "stripe" | "standard_webhooks" | "svix" | "slack" | "shopify" | "twilio";
+      event: string;
+      format: "json" | "form";
+      /** The verify_signature preset that checks it */
+      verify_preset: string;
+      sent: {
+        method: string;
+        /** Where it went: the URL, or the token's capture URL */
+        url: string;
+        headers: { [key: string]: string };
+        body: string;
+        body_encoding: "utf8" | "base64";
+      };
+      /** What came back: the target's answer, or the token's (its default response, or what its actions built) */
+      response: {
+        status: number;
+        headers: { [key: string]: string[] };
+        body: string;
+        body_encoding: "utf8" | "base64";
+        size: number;
+        /** The body was cut at 1 MiB */
+        truncated: boolean;
+        /** Seconds */
+        time: number;
+      };
+      /** The capture stored in the token (null for a URL, or when the token kept none) */
+      request_id: string | null;
+    };
+  };
   /** Server-sent events: request.created, request.deleted, token.updated (see docs/realtime.md) */
   "GET /token/{token_id}/events": {
+    path: {
+      token_id: string;
+    };
+    query: {
+      /** The API key, instead of the Api-Key header */
+      api_key?: string;
+      /** The token's password */
+      password?: string;
+      /** A share link secret: the stream is view-only */
+      share?: string;
+      /** Resume after this event id (as the Last-Event-ID header) */
+      last_event_id?: string;
+    };
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** A smee.io channel for smee-client: a `ready` event, one event per HTTP capture (its headers, `body`, `query`, `timestamp`), `ping`s; with Last-Event-ID the last 100 captures of the last 10 minutes missed. Access as the token's events (see docs/smee.md) */
+  "GET /token/{token_id}/smee": {
     path: {
       token_id: string;
     };
@@ -2651,7 +2746,7 @@ export interface Operations {
       store: string;
     };
   };
-  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down) */
+  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down, and while writes fail for lack of space) */
   "GET /readyz": {
     path: Record<string, never>;
     query: Record<string, never>;

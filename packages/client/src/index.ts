@@ -18,6 +18,9 @@ export type RequestListQuery = Operations['GET /token/{token_id}/requests']['que
 export type ExportQuery = Operations['GET /token/{token_id}/requests/export']['query'];
 export type ForwardResult = Operations['POST /token/{token_id}/request/{request_id}/forward']['response'];
 export type SetResponse = Operations['PUT /token/{token_id}/request/{request_id}/response']['body'];
+export type SampleCatalogue = Operations['GET /samples']['response'];
+export type SampleSend = Operations['POST /samples/send']['body'];
+export type SampleSent = Operations['POST /samples/send']['response'];
 
 /** A token, or its UUID or alias. */
 export type TokenRef = string | { uuid: string };
@@ -204,6 +207,16 @@ export class CaptureClient {
   /** Sends a stored request to `url` (through the server's outbound policy); the target's answer. */
   forward(token: TokenRef, request: RequestRef, url: string, method?: string): Promise<ForwardResult> {
     return this.#json('POST', `/token/${refOf(token)}/request/${refOf(request)}/forward`, { url, ...(method ? { method } : {}) });
+  }
+
+  /** The sample deliveries: providers, their events, sources and licences. */
+  samples(): Promise<SampleCatalogue> {
+    return this.#json('GET', '/samples');
+  }
+
+  /** Sends one signed sample delivery to a token (captured there) or a URL; what was sent and what came back. */
+  sendSample(body: SampleSend): Promise<SampleSent> {
+    return this.#json('POST', '/samples/send', body);
   }
 
   /** Runs the token's Custom Actions again on a stored request. */
