@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { isIPv4 } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { captureLog } from '../capture/capture-log.js';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import { StartupError } from '../errors.js';
 import { listenOn } from '../net/listen.js';
@@ -72,6 +73,7 @@ function readPem(setting: string, file: string): Buffer {
 
 export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Promise<SmtpCapture> {
   const { config, logger } = ctx;
+  const log = captureLog(config, logger);
   const maxBytes = config.SMTP_MAX_MESSAGE_BYTES;
   let tls: { key: Buffer; cert: Buffer } | null = null;
   if (config.SMTP_TLS_CERT && config.SMTP_TLS_KEY) {
@@ -182,6 +184,7 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
       const response: CapturedResponse = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
       try {
         await ctx.pipeline.process(token, r, files, response, started);
+        log?.({ request: r.uuid, token: token.uuid, method: 'EMAIL', size: r.size, ms: performance.now() - started });
       } catch (err) {
         logger.error('storing an e-mail failed', { err, token: token.uuid });
         throw smtpError(451, '4.3.0 Temporary failure while storing the message; try again later');
