@@ -14,7 +14,6 @@ import { parseDocuments } from '../../workflows/kernel.js';
 import { limitReadsPerMinute } from '../read-limit.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
-import { limitReadsPerMinute } from '../read-limit.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
 import { DocumentQuery, ScheduleListQuery, ScheduleLogsQuery } from './schedules.schema.js';
 
