@@ -3,7 +3,7 @@
 # (server and web page), and a runtime stage with production dependencies, dist/ and the files the
 # service reads at run time (plugin manifests, workflows/), running as the unprivileged `node` user.
 # The development machine cannot pull images: this file is built and smoke-tested by the hosted
-# workflow (.github/workflows/ci.yml, job `image`), not locally (README, "Operating it").
+# workflow (.github/workflows/ci.yml, job `image`), not locally (docs/operating.md, "Containers").
 ARG NODE_VERSION=20
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -31,6 +31,9 @@ COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --from=build --chown=root:root /app/plugins ./plugins
 COPY --from=build --chown=root:root /app/workflows ./workflows
+# The documentation the service serves at /docs/ (core/web/docs.ts).
+COPY --from=build --chown=root:root /app/docs ./docs
+COPY --from=build --chown=root:root /app/README.md /app/CONTRIBUTING.md ./
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

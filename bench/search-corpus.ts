@@ -52,7 +52,7 @@ export function corpusEntry(i: number): CorpusEntry {
 }
 
 export interface TimedQuery {
-  /** Which documented form it exercises (README "Reading requests"). */
+  /** Which documented form it exercises (docs/search.md). */
   form: string;
   /** The `query` parameter; a function when it depends on when the token was seeded. */
   query: string | ((seed: SeedWindow, now: number) => string);

@@ -14,12 +14,24 @@ const VALUED = new Set([
   'output', // export
   'secret', 'to', 'format', 'overrides', // send
 ]);
-const FLAGS = new Set(['help', 'json', 'quiet', 'no-color', 'har', 'csv', 'newest', 'all', 'actions', 'database', 'create', 'list']);
+const FLAGS = new Set(['help', 'version', 'json', 'quiet', 'no-color', 'har', 'csv', 'newest', 'all', 'actions', 'database', 'create', 'list']);
 const SHORT: Record<string, string> = { h: 'help', q: 'quiet', o: 'output', s: 'server', k: 'api-key' };
 
 export interface Parsed {
   words: string[];
   options: Map<string, string | true>;
+}
+
+/** The words of a command line (the command and its arguments): what is not an option or an option's value. */
+export function wordsOf(argv: string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return [...words, ...argv.slice(i + 1)];
+    if (a === '-' || !a.startsWith('-')) words.push(a);
+    else if (!a.includes('=') && VALUED.has(a.startsWith('--') ? a.slice(2) : SHORT[a.slice(1)] ?? '')) i++;
+  }
+  return words;
 }
 
 export function parseArgs(argv: string[]): Parsed {

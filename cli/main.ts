@@ -1,8 +1,9 @@
 // `capture`: the command line of the service (docs/cli.md). Commands that talk to a running server
 // use @capture/client; the administration commands that work on the database itself (secrets
 // rotate, migrate, backup, and workflows apply/export with --database) are scripts/cli.ts, loaded
-// only when asked for. Exit codes: 0 done, 1 failed (or timed out), 2 usage error.
-import { parseArgs, UsageError, type Parsed } from './args.js';
+// only when asked for. Exit codes: 0 done, 1 failed (or timed out), 2 usage error; 0 too when
+// whoever reads stdout stops reading (`capture tail --json | head -1`).
+import { parseArgs, UsageError, wordsOf, type Parsed } from './args.js';
 import { exportRequests } from './commands/export.js';
 import { forward } from './commands/forward.js';
 import { replay } from './commands/replay.js';
@@ -12,64 +13,20 @@ import { token } from './commands/token.js';
 import { wait } from './commands/wait.js';
 import { workflows } from './commands/workflows.js';
 import { processContext } from './context.js';
+import { COMMAND_HELP, helpText } from './help.js';
 import { describeError } from './output.js';
-
-export const USAGE = `usage: capture <command> [options]
-
-Commands that use a running server:
-  token create [--alias a] [--status n] [--content text] [--content-type t] [--listen s]
-               [--request-limit n] [--description text] [--json | -q]
-                                      make a token; prints its UUID and URL (-q: the UUID only)
-  token get <token>                   the token as JSON
-  token delete <token...>             delete tokens and their requests
-  tail <token> [--json]               requests as they arrive (one JSON object a line with --json)
-  forward <token> --target <url> [--listen-timeout s]
-                                      send each capture on to <url> and answer its caller with the
-                                      target's response (s: how long callers wait, 0-10, default 10)
-  wait <token> [--query q] [--timeout s] [--after id]
-                                      print the newest request matching q (the search language) as
-                                      JSON, waiting up to s seconds (default 30); exit 1 on timeout
-  replay <token> [id... | --query q | --all] [--target url] [--method m] [--actions] [--json]
-                                      send stored requests again (default: the newest) to <url> or
-                                      the token's own URL; --actions runs the token's actions again
-  export <token> --har|--csv [--query q] [--newest] [-o file]
-                                      the requests as a HAR archive or CSV
-  send <provider> <event> --to <token|url> [--secret s] [--format json|form] [--overrides json] [--json]
-                                      a sample delivery signed as the provider signs (GitHub, Stripe,
-                                      Slack, ...) into a token or to a URL; send --list [provider]
-                                      shows the catalogue (docs/samples.md)
-  workflows apply <file...>           store workflow documents on the server (PUT /token/{id}/workflow)
-  workflows export <token> [file]     a token's action chain as YAML
-
-Commands that run here:
-  workflows validate <file...>        check workflow documents; writes nothing
-  workflows apply --database [--create] <file...>
-  workflows export --database <token> [file]
-                                      the same, on the database of DATA_DIR or MONGODB_URI directly
-  secrets rotate                      re-seal every stored secret under SECRET_KEY
-  migrate --from <where> --to <where> [--force]
-                                      copy everything between SQLite and MongoDB
-  backup [--force] <file>             consistent copy of the SQLite database
-
-Server and API key, each from the first that sets it:
-  --server <url> / --api-key <key>    (-s / -k)
-  CAPTURE_URL / CAPTURE_API_KEY       environment
-  --config <file>, else CAPTURE_CONFIG, else ./.capturerc, else ~/.config/capture/config.json:
-                                      {"url": "http://host:8084", "api_key": "..."}
-  The URL defaults to http://localhost:8084.
-
-  --no-color   no colours (also when NO_COLOR is set, or stdout is not a terminal)
-  --help, -h   this text`;
+import { version } from './version.js';
 
 /** The database commands of scripts/cli.ts, run with the words and options they always took. */
 function databaseCommand(argv: string[]): boolean {
-  // The words, without options and the values of the connection options.
-  const words = argv.filter((a, i) => !a.startsWith('-') && !/^(--server|--api-key|--config|-s|-k)$/.test(argv[i - 1] ?? ''));
-  const [group, command] = words;
+  const [group, command] = wordsOf(argv);
   if (group === 'secrets' || group === 'migrate' || group === 'backup') return true;
   if (group === 'workflows' && command === 'validate') return true;
   return group === 'workflows' && (command === 'apply' || command === 'export') && (argv.includes('--database') || argv.includes('--create'));
 }
+
+/** How long a command may tidy up once stdout's reader has gone. */
+const READER_GONE_GRACE_MS = 5000;
 
 async function dispatch(parsed: Parsed, signal: AbortSignal): Promise<number> {
   const [group, command, ...rest] = parsed.words;
@@ -99,9 +56,14 @@ async function dispatch(parsed: Parsed, signal: AbortSignal): Promise<number> {
 
 export async function main(argv: string[], signal: AbortSignal = new AbortController().signal): Promise<number> {
   try {
-    if (argv.includes('--help') || argv.includes('-h') || !argv.length) {
-      process.stdout.write(USAGE + '\n');
+    const words = wordsOf(argv);
+    if (argv.includes('--help') || argv.includes('-h') || words[0] === 'help' || !argv.length) {
+      process.stdout.write(helpText(words[0] === 'help' ? words[1] : words[0]) + '\n');
       return argv.length ? 0 : 2;
+    }
+    if (argv.includes('--version')) {
+      process.stdout.write(`capture ${version()}\n`);
+      return 0;
     }
     if (databaseCommand(argv)) {
       const admin = await import('../scripts/cli.js');
@@ -110,7 +72,9 @@ export async function main(argv: string[], signal: AbortSignal = new AbortContro
     return await dispatch(parseArgs(argv), signal);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`error: ${err.message}\n(capture --help lists the commands and options)\n`);
+      const command = wordsOf(argv)[0];
+      const help = command && Object.hasOwn(COMMAND_HELP, command) ? `capture ${command} --help shows how to use it` : 'capture --help lists the commands and options';
+      process.stderr.write(`error: ${err.message}\n(${help})\n`);
       return 2;
     }
     process.stderr.write(`error: ${describeError(err)}\n`);
@@ -118,7 +82,11 @@ export async function main(argv: string[], signal: AbortSignal = new AbortContro
   }
 }
 
-/** Runs the command line of this process: Ctrl-C or SIGTERM ends a long command cleanly. */
+/**
+ * Runs the command line of this process: Ctrl-C or SIGTERM ends a long command cleanly, and so
+ * does a reader that closes stdout (EPIPE: `capture tail --json | head -1`), quietly and with exit
+ * code 0, as nothing is left to do for a reader that has gone.
+ */
 export async function run(argv: string[]): Promise<never> {
   const stop = new AbortController();
   const onSignal = () => {
@@ -127,7 +95,22 @@ export async function run(argv: string[]): Promise<never> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let readerGone = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (readerGone) return; // later writes to the closed pipe
+    if (err.code !== 'EPIPE') throw err;
+    readerGone = true;
+    stop.abort();
+    // Commands stop at the abort (forward first puts the token's listen back); a write already
+    // waiting on the closed pipe may never return, so this is the limit of the tidy-up.
+    setTimeout(() => process.exit(0), READER_GONE_GRACE_MS);
+  });
+  // Nobody is left to read a message about a closed stderr.
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   const code = await main(argv, stop.signal);
+  if (readerGone) process.exit(0);
   // Let stdout drain (a pipe) before exiting.
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code);

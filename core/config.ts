@@ -52,6 +52,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** `auto`: readable lines on a terminal, JSON lines otherwise. */
   LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),
+  /** An info line per capture (core/capture/capture-log.ts); false for high volume. */
+  LOG_CAPTURES: bool.default(true),
   PLUGINS: csv.default([]),
   TRUSTED_PROXIES: csv.default([]),
   /**

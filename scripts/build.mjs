@@ -1,10 +1,12 @@
-// Compiles the server (tsc) and the web page (vite) into dist/, then records which sources it
-// built from, so `npm start` can tell whether dist/ is current without compiling anything.
+// Compiles the server (tsc) and the web page (vite) into dist/, and the @capture/client package
+// into packages/client/dist/, then records which sources it built from, so `npm start` and the
+// `capture` command can tell whether the build is current without compiling anything.
 // Plain JavaScript: it has to run before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildClient } from '../packages/client/scripts/build.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = path.join(root, 'dist', '.build-stamp.json');
@@ -40,7 +42,7 @@ export function newestSource() {
 
 /** Why dist/ must be rebuilt, or null when it is current. */
 export function staleReason() {
-  if (!existsSync(path.join(root, 'dist', 'core', 'main.js'))) return 'no build yet';
+  if (!existsSync(path.join(root, 'dist', 'core', 'main.js')) || !existsSync(path.join(root, 'packages', 'client', 'dist', 'index.js'))) return 'no build yet';
   let stamp;
   try {
     stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
@@ -79,7 +81,7 @@ export function linkCompiledSdk() {
 export function build() {
   // Taken before compiling: a source edited during the build makes the next start build again.
   const { newest } = newestSource();
-  const code = run(['tsc', '-p', 'tsconfig.build.json']) || linkCompiledSdk() || run(['vite', 'build', '--config', 'web/vite.config.ts']);
+  const code = run(['tsc', '-p', 'tsconfig.build.json']) || linkCompiledSdk() || buildClient() || run(['vite', 'build', '--config', 'web/vite.config.ts']);
   if (code === 0) writeFileSync(stampFile, JSON.stringify({ newestSource: newest, builtAt: new Date().toISOString() }) + '\n');
   return code;
 }

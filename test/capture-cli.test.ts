@@ -1,5 +1,5 @@
 // The `capture` command line end to end: each command is a real child process (cli/main.ts under
-// tsx, what bin/capture.mjs runs once compiled) talking to a started server over HTTP, with the
+// tsx, what packages/cli/bin/capture.mjs runs once compiled) talking to a started server over HTTP, with the
 // server's address from CAPTURE_URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -344,12 +344,129 @@ describe('capture: settings and errors', () => {
   });
 });
 
-describe('bin/capture.mjs (package.json "bin", `npx capture`)', () => {
-  it('is the executable package.json names', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const bin = path.join(root, pkg.bin.capture);
+describe('capture --help and --version', () => {
+  it('--version prints the version of the service', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    const r = await capture(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`capture ${pkg.version}\n`);
+  });
+
+  it("<command> --help prints that command's text with examples, not the list of commands", async () => {
+    for (const command of ['token', 'tail', 'forward', 'wait', 'replay', 'export', 'send', 'workflows', 'secrets', 'migrate', 'backup']) {
+      const r = await capture([command, '--help']);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout, command).toMatch(new RegExp(`^usage: capture ${command}\\b`));
+      expect(r.stdout, command).toMatch(/\nExamples?:\n {2}(capture|SECRET_KEY)/);
+      expect(r.stdout, command).not.toContain('Commands that use a running server');
+    }
+    expect((await capture(['token', 'create', '-h'])).stdout).toMatch(/^usage: capture token create/);
+    expect((await capture(['help', 'tail'])).stdout).toMatch(/^usage: capture tail <token>/);
+  }, 120_000); // thirteen processes, each compiling the command line with tsx on a busy machine
+
+  it("a usage error points at the command's own help", async () => {
+    const r = await capture(['tail']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: tail needs one token\n(capture tail --help shows how to use it)\n');
+  });
+});
+
+/**
+ * Runs the command with a reader that takes the first line of stdout and stops reading, as
+ * `| head -1` does (`closeAt: 'start'`: one that is gone before anything is written).
+ */
+function piped(args: string[], closeAt: 'first-line' | 'start' = 'first-line'): Running & { firstLine: () => string } {
+  const r = start(args);
+  let first = '';
+  if (closeAt === 'start') r.child.stdout!.destroy();
+  else
+    r.child.stdout!.on('data', () => {
+      const nl = r.stdout().indexOf('\n');
+      if (nl >= 0 && !first) {
+        first = r.stdout().slice(0, nl);
+        r.child.stdout!.destroy();
+      }
+    });
+  return { ...r, firstLine: () => first };
+}
+
+async function exitOf(r: Running, ms = 20_000): Promise<number | null> {
+  const timer = setTimeout(() => r.child.kill('SIGKILL'), ms);
+  const code = await r.exit;
+  clearTimeout(timer);
+  return code;
+}
+
+describe('capture with a reader that stops reading (EPIPE on stdout)', () => {
+  it('tail --json | head -1: the first request, then a quiet exit 0', async () => {
+    const token = await s.token();
+    const t = piped(['tail', token.uuid, '--json']);
+    await until('tail to subscribe', () => t.stderr().includes('waiting for requests'));
+    // The reader goes after the first line; the next line written finds the pipe closed.
+    for (let i = 0; t.child.exitCode === null && i < 50; i++) {
+      await post(`${s.url}/${token.uuid}/n${i}`, String(i));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await exitOf(t)).toBe(0);
+    expect(JSON.parse(t.firstLine())).toMatchObject({ content: '0' });
+    expect(t.stderr()).not.toMatch(/EPIPE|Error|at /);
+  });
+
+  it('replay --json | head -1: stops sending and exits 0', async () => {
+    const token = await s.token();
+    for (let i = 0; i < 40; i++) await post(`${s.url}/${token.uuid}/r${i}`, String(i));
+    const before = received.length;
+    const r = piped(['replay', token.uuid, '--all', '--json', '--target', `${targetUrl}/replayed`]);
+    expect(await exitOf(r)).toBe(0);
+    expect(JSON.parse(r.firstLine())).toMatchObject({ status: 201 });
+    expect(r.stderr()).not.toMatch(/EPIPE|Error|at /);
+    // Requests not sent when the reader went stay unsent.
+    expect(received.length - before).toBeLessThan(40);
+  });
+
+  it('every command ends quietly with exit 0 when stdout is closed before it writes', async () => {
+    const token = await s.token();
+    await post(`${s.url}/${token.uuid}/x`, 'stored');
+    const once = async (args: string[]) => {
+      const r = piped(args, 'start');
+      const code = await exitOf(r);
+      expect({ args, code, stderr: r.stderr() }).toMatchObject({ code: 0 });
+      expect(r.stderr(), args.join(' ')).not.toMatch(/EPIPE|at /);
+      return r;
+    };
+    await once(['--help']);
+    await once(['--version']);
+    await once(['tail', '--help']);
+    await once(['token', 'create']);
+    await once(['token', 'get', token.uuid]);
+    await once(['wait', token.uuid, '--timeout', '5']);
+    await once(['replay', token.uuid, '--json']);
+    await once(['export', token.uuid, '--csv']);
+    await once(['workflows', 'export', token.uuid]);
+
+    // The streaming commands write when a request arrives; forward first puts the token's listen back.
+    for (const args of [['tail', token.uuid], ['forward', token.uuid, '--target', targetUrl, '--listen-timeout', '3']]) {
+      const r = piped(args, 'start');
+      await until(`${args[0]} to subscribe`, () => /waiting for requests|forwarding/.test(r.stderr()));
+      await post(`${s.url}/${token.uuid}/live`, 'live');
+      expect(await exitOf(r), `${args[0]}: ${r.stderr()}`).toBe(0);
+      expect(r.stderr()).not.toMatch(/EPIPE|at /);
+    }
+    expect((await s.call('GET', `/token/${token.uuid}`)).data.listen).toBe(0);
+  }, 180_000); // eleven processes, each compiling the command line with tsx on a busy machine
+});
+
+describe('the `capture` executable (workspace packages/cli, `npx capture`)', () => {
+  const cliPackage = path.join(root, 'packages', 'cli');
+  const bin = path.join(cliPackage, JSON.parse(fs.readFileSync(path.join(cliPackage, 'package.json'), 'utf8')).bin.capture as string);
+
+  it('is an executable in a workspace, which npm links as node_modules/.bin/capture', () => {
     expect(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(fs.statSync(bin).mode & 0o111).not.toBe(0);
+    expect(fs.realpathSync(path.join(root, 'node_modules', '.bin', 'capture'))).toBe(fs.realpathSync(bin));
+    // A bin in the root package.json would make npx install the repository into its own cache
+    // (and build it there) on every first run, instead of running the linked one.
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).bin).toBeUndefined();
   });
 
   // It builds dist/ first when dist/ is older than the sources (a minute of tsc and vite): run it
@@ -357,12 +474,31 @@ describe('bin/capture.mjs (package.json "bin", `npx capture`)', () => {
   const stale = staleReason();
   it.skipIf(stale !== null)(`runs the compiled command line${stale ? ` (skipped: dist/ is not current: ${stale}; npm run build)` : ''}`, async () => {
     const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(root, 'bin', 'capture.mjs'), 'token', 'create', '-q'], { env: { ...process.env, CAPTURE_URL: s.url, CAPTURE_API_KEY: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [bin, 'token', 'create', '-q'], { env: { ...process.env, CAPTURE_URL: s.url, CAPTURE_API_KEY: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.on('close', (code) => resolve({ code, out }));
     });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^[0-9a-f-]{36}\n$/);
+  });
+
+  it.skipIf(stale !== null)('`npx capture` runs the linked executable, installing nothing into npx\'s cache', async () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'npx-cache-'));
+    try {
+      const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn('npx', ['--offline', 'capture', '--version'], { cwd: root, env: { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (err += d));
+        child.on('close', (code) => resolve({ code, out, err }));
+      });
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/^capture \d+\.\d+\.\d+\n$/);
+      expect(fs.existsSync(path.join(cache, '_npx')), 'npx installed the repository into its cache').toBe(false);
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

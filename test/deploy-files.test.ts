@@ -1,6 +1,6 @@
 // The files for hosted CI and deployment (.github/workflows/ci.yml, Dockerfile, compose.yaml,
 // deploy/nginx.conf) cannot run on this machine (no Docker daemon, no image pulls, no GitHub).
-// What can be checked here is checked: they parse, and they say what the README says they do.
+// What can be checked here is checked: they parse, and they say what docs/operating.md says they do.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

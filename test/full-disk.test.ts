@@ -106,6 +106,10 @@ describe.skipIf(!mountable).each(['in-thread', 'worker'] as const)(mountable ? '
     const found = await get(`/token/${tokenId}/requests?query=${encodeURIComponent('"before the disk"')}`);
     expect(found.status).toBe(200);
     expect(found.data.data.map((r: { uuid: string }) => r.uuid)).toEqual([first]);
+    // An export counts against a limit kept in the store; a count that cannot be written lets it through.
+    const exported = await get(`/token/${tokenId}/requests/export?sorting=oldest`);
+    expect(exported.status).toBe(200);
+    expect(exported.text).toContain(first);
   });
 
   it('a large body that fits in its file while its row does not fit: 507, and the file is removed', async () => {

@@ -1,7 +1,7 @@
 // Two service processes on one store behave as one service: what one is told, the other knows;
 // limits are counted once for both; jobs run once. The same cases run on one MongoDB database
 // (MONGODB_URI's server, or the wire-compatible emulator .ci/run installs; skipped, naming what is
-// missing, without either) and on one SQLite file (DATA_DIR shared), where the README allows a
+// missing, without either) and on one SQLite file (DATA_DIR shared), where docs/operating.md allows a
 // read in one process to miss the other's captures of the last 100 ms: reads there are retried.
 // That a job runs once needs job locks the server applies atomically; on a MongoDB server that
 // does not (the emulator), those two cases are skipped, saying so.

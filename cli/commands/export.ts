@@ -1,6 +1,7 @@
 // capture export <token> --har|--csv [--query q] [--newest] [-o file]: the token's (matching)
 // requests as a HAR 1.2 archive or CSV, as the server writes them, to stdout or a file; a large
 // download shows its progress on stderr.
+import { once } from 'node:events';
 import fs from 'node:fs';
 import { progress } from '../../scripts/progress.js';
 import { accept, CONNECTION, flag, text, UsageError } from '../args.js';
@@ -22,7 +23,9 @@ export async function exportRequests(ctx: Context, rest: string[]): Promise<numb
   const sink = output ? fs.createWriteStream(output) : process.stdout;
   let done = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
+    // Ctrl-C, or stdout's reader has gone (a closed pipe never drains): stop downloading.
+    if (!sink.write(chunk)) await once(sink, 'drain', { signal: ctx.signal }).catch(() => undefined);
+    if (ctx.signal.aborted) break;
     done += chunk.length;
     bar?.update({ what: 'export', done, total, unit: 'bytes' });
   }

@@ -39,7 +39,10 @@ export async function replay(ctx: Context, rest: string[]): Promise<number> {
   // Per-request lines on a terminal; a progress bar on stderr when they go to a file or pipe.
   const bar = requests.length > 1 && !process.stdout.isTTY ? progress() : null;
   let failed = 0;
-  for (const [i, r] of requests.entries()) {
+  let done = 0;
+  for (const r of requests) {
+    // Ctrl-C, or stdout's reader has gone: the requests not sent yet stay unsent.
+    if (ctx.signal.aborted) break;
     try {
       if (actions) {
         const result = (await client.execute(token.uuid, r.uuid)) as { output?: string[]; errors?: unknown[] };
@@ -56,9 +59,10 @@ export async function replay(ctx: Context, rest: string[]): Promise<number> {
       failed++;
       ctx.err(`${r.uuid}: ${describeError(e)}`);
     }
-    bar?.update({ what: 'replay', done: i + 1, total: requests.length, unit: 'requests' });
+    done++;
+    bar?.update({ what: 'replay', done, total: requests.length, unit: 'requests' });
   }
   bar?.end();
-  if (requests.length > 1) ctx.err(`${requests.length - failed} of ${requests.length} replayed${failed ? `, ${failed} failed` : ''}`);
+  if (requests.length > 1) ctx.err(`${done - failed} of ${requests.length} replayed${failed ? `, ${failed} failed` : ''}${done < requests.length ? ' (stopped)' : ''}`);
   return failed ? 1 : 0;
 }

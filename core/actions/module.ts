@@ -221,7 +221,11 @@ export function createActionsModule(): ServiceModule {
         const { inline, groups } = jobs ? splitQueued(steps) : { inline: steps, groups: [] };
         const result = await runtime.run(token, record, inline, start, { files });
         // Into the account's error log (GET /errors); a capture not stored has no request to link.
-        if (result.errors.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, result.errors, typesOf(inline));
+        if (result.errors.length) {
+          errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, result.errors, typesOf(inline));
+          // Named by the request's ID, as the capture's own log line is.
+          logger.info('actions reported errors', { request: record.uuid, token: token.uuid, errors: result.errors.length, first: result.errors[0]!.message });
+        }
         const disabled = await failureStreaks.record(token, result);
         // An action switched off for failing too often is worth an entry of its own.
         if (disabled.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, disabled.map((message) => ({ action: /^Action (\S+) /.exec(message)?.[1] ?? '', message })), typesOf(inline));

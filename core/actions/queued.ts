@@ -129,7 +129,7 @@ export function defineQueuedActions(jobs: JobQueueLike, deps: QueuedDeps): void 
           updated_at: Date.now(),
         });
       }
-      if (result.errors.length) deps.logger.info('queued actions reported errors', { token: token.uuid, request: record.uuid, errors: result.errors.length });
+      if (result.errors.length) deps.logger.info('queued actions reported errors', { request: record.uuid, token: token.uuid, errors: result.errors.length, first: result.errors[0]!.message });
     },
     { lockLifetimeMs: QUEUED_BUDGET_MS + 60_000, concurrency: 4 },
   );

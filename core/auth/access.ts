@@ -44,7 +44,7 @@ export function isOwner(caller: Caller, token: TokenRecord): boolean {
  */
 export type Permission = 'read' | 'own_keys' | 'write' | 'manage_users';
 
-/** What each user type may do: the one table (README, "Teams and user types", shows it). */
+/** What each user type may do: the one table (docs/teams.md shows it). */
 export const USER_TYPES: Record<UserTypeId, { name: string; may: readonly Permission[] }> = {
   100: { name: 'Administrator', may: ['read', 'own_keys', 'write', 'manage_users'] },
   200: { name: 'Member', may: ['read', 'own_keys', 'write'] },

@@ -13,6 +13,7 @@ import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';
 import { sleep, type Clock } from '../util/time.js';
 import { uuidv7 } from '../util/uuid.js';
+import { captureLog } from './capture-log.js';
 import { clientIp } from './client-ip.js';
 import { createLocator, locationDatabases } from './location.js';
 import type { SubdomainCapture } from './subdomain.js';
@@ -39,6 +40,12 @@ export interface CaptureServices {
 /** Capture URLs of tokens with a timeout get `100 / timeout` requests a minute (reference docs). */
 export function timeoutRateLimit(timeout: number): number {
   return Math.max(1, Math.floor(100 / timeout));
+}
+
+/** The token a capture URL names, as written (at most 64 characters), for the log line of a refused capture. */
+function tokenSegment(url: string): string {
+  const end = url.slice(1).search(/[/?]/);
+  return url.slice(1, end < 0 ? 65 : Math.min(end + 1, 65));
 }
 
 /** Captures without uploaded files share this (nothing writes to a capture's files once parsed). */
@@ -152,6 +159,7 @@ export function createCaptureHandler(s: CaptureServices) {
   // Null when GEOIP_DATABASES is off: then no address is looked at.
   const databases = locationDatabases(config.GEOIP_DATABASES);
   const locator = databases ? createLocator(databases, s.logger) : null;
+  const log = captureLog(config, s.logger);
 
   async function capture(req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined): Promise<void> {
     const rawUrl = req.url ?? '/';
@@ -263,7 +271,7 @@ export function createCaptureHandler(s: CaptureServices) {
       if (set) {
         response = responseFromSet(set, response.contentType);
         if (stored) await keepSetResponse(record, response);
-      }
+      } else if (listening) s.logger.info('capture: no response was set in time; answered as usual', { request: record.uuid, token: token.uuid, listen: token.listen });
     } finally {
       await listening?.close();
     }
@@ -280,6 +288,7 @@ export function createCaptureHandler(s: CaptureServices) {
     if (token.cors) Object.assign(out, corsHeaders(req));
     send(req, res, response.status, out, response.content);
     s.metrics?.captureAnswered((performance.now() - started) / 1000);
+    log?.({ request: record.uuid, token: token.uuid, method: record.method, status: response.status, size: record.size, ms: performance.now() - started });
   }
 
   /** The stored request gets the answer set for it; failing that, the answer still goes out. */
@@ -292,17 +301,18 @@ export function createCaptureHandler(s: CaptureServices) {
     }
   }
 
-  function failed(req: IncomingMessage, res: ServerResponse, err: unknown, started: number): void {
+  function failed(req: IncomingMessage, res: ServerResponse, err: unknown, started: number, sub: SubdomainCapture | undefined): void {
     if (!(err instanceof HttpError)) s.logger.error('capture failed', { err, url: req.url });
     sendError(req, res, err, s.logger);
     if (s.metrics) {
       s.metrics.captureRejected('http', res.statusCode);
       s.metrics.captureAnswered((performance.now() - started) / 1000);
     }
+    log?.({ token: sub?.ref ?? tokenSegment(req.url ?? '/'), method: req.method ?? 'GET', status: res.statusCode, ms: performance.now() - started, error: err instanceof Error ? err.message : String(err) });
   }
   /** `sub`: the token named by the Host header (capture by subdomain), else the path names it. */
   return function handle(req: IncomingMessage, res: ServerResponse, sub?: SubdomainCapture): Promise<void> {
     const started = performance.now();
-    return capture(req, res, started, sub).catch((err: unknown) => failed(req, res, err, started));
+    return capture(req, res, started, sub).catch((err: unknown) => failed(req, res, err, started, sub));
   };
 }

@@ -5,6 +5,7 @@
 import type { RemoteInfo } from 'node:dgram';
 import net, { type Socket } from 'node:net';
 import dns2 from 'dns2';
+import { captureLog } from '../capture/capture-log.js';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import type { ModuleContext } from '../service-module.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
@@ -96,6 +97,7 @@ function plainIp(address: string | undefined): string {
 
 export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
   const { config, logger, store, clock } = ctx;
+  const log = captureLog(config, logger);
   const zone = config.DNS_DOMAIN.toLowerCase().replace(/\.$/, '');
   const ttl = config.DNS_TTL;
   const soa = {
@@ -164,7 +166,9 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
     }
     const started = performance.now();
     const start: CapturedResponse = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
-    const { response: final } = await ctx.pipeline.process(token, record(token, q, labels.slice(0, -1).join('.')), new Map(), start, started);
+    const captured = record(token, q, labels.slice(0, -1).join('.'));
+    const { response: final } = await ctx.pipeline.process(token, captured, new Map(), start, started);
+    log?.({ request: captured.uuid, token: token.uuid, method: 'DNS', ms: performance.now() - started });
     const answers = parseAnswers(Buffer.isBuffer(final.content) ? final.content.toString('utf8') : String(final.content));
     const chosen = answers ? select(answers, q.type) : [];
     for (const a of chosen) {

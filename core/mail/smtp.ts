@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { isIPv4 } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { captureLog } from '../capture/capture-log.js';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
 import { listenOn } from '../net/listen.js';
 import { readTlsFiles, type TlsFiles } from '../net/tls-files.js';
@@ -61,6 +62,7 @@ export interface SmtpOptions {
 
 export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Promise<SmtpCapture> {
   const { config, logger } = ctx;
+  const log = captureLog(config, logger);
   const maxBytes = config.SMTP_MAX_MESSAGE_BYTES;
   // Checked now: a bad pair would otherwise fail only when a client asks for STARTTLS.
   const tls: TlsFiles | null = config.SMTP_TLS_CERT && config.SMTP_TLS_KEY ? readTlsFiles('SMTP_TLS_CERT', config.SMTP_TLS_CERT, 'SMTP_TLS_KEY', config.SMTP_TLS_KEY) : null;
@@ -163,6 +165,7 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
       const response: CapturedResponse = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
       try {
         await ctx.pipeline.process(token, r, files, response, started);
+        log?.({ request: r.uuid, token: token.uuid, method: 'EMAIL', size: r.size, ms: performance.now() - started });
       } catch (err) {
         logger.error('storing an e-mail failed', { err, token: token.uuid });
         throw smtpError(451, '4.3.0 Temporary failure while storing the message; try again later');

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../logger.js';
+import { createLogger, silentLogger } from '../logger.js';
 import { createOutboundClient } from '../net/outbound.js';
 import { createSqliteStore } from '../store/sqlite/index.js';
 import type { ScheduleRecord, Store } from '../store/types.js';
@@ -126,6 +126,23 @@ describe('schedule runner', () => {
     expect(log.time).toBeGreaterThanOrEqual(0.9);
     expect(log.time).toBeLessThan(2.5);
     expect((await store.schedules.get(s.id))!.last_status).toBe(0);
+  });
+
+  it('logs each run at info, and a failed one at warn with why', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger('info', {}, (l) => lines.push(JSON.parse(l) as Record<string, unknown>), 'json');
+    const ok = await schedule({});
+    await runSchedule(deps({ logger }), ok);
+    const down = await schedule({ name: 'down', request_url: `${base}/fail` });
+    await runSchedule(deps({ logger }), down);
+    const checked = await schedule({ name: 'checked', require_body: 'nope' });
+    await runSchedule(deps({ logger }), checked);
+    expect(lines.map(({ time: _, ms: __, ...rest }) => rest)).toEqual([
+      { level: 'info', msg: 'schedule ran', schedule: ok.id, name: 'health', status: 200 },
+      { level: 'warn', msg: 'schedule run failed', schedule: down.id, name: 'down', status: 503, error: 'server error 503' },
+      { level: 'warn', msg: 'schedule run failed', schedule: checked.id, name: 'checked', status: 200, error: 'Check failed: the response body does not contain "nope"' },
+    ]);
+    expect(typeof lines[0]!.ms).toBe('number');
   });
 
   it('keeps at most 1 MiB of the response body', async () => {

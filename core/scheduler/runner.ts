@@ -144,7 +144,10 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
     LOGS_KEPT,
   );
   await store.schedules.recordRun(schedule.id, started, status);
-  deps.logger.debug('schedule ran', { schedule: schedule.id, status, error });
+  // One line per run for an operator; a failed one (request error, failed check, 5xx) says why.
+  const ran = { schedule: schedule.id, name: doc.metadata.name, status, ms: Math.round(time * 1000) };
+  if (error !== null || status >= 500) deps.logger.warn('schedule run failed', { ...ran, error: error ?? `server error ${status}` });
+  else deps.logger.info('schedule ran', ran);
   deps.onRun?.(error !== null || status >= 500);
   // A timeout, a failed check or a server error is worth telling the owner about.
   if ((error !== null || status >= 500) && deps.onFailure) {

@@ -37,6 +37,11 @@ export function formatText(time: Date, lvl: Level, msg: string, fields: Record<s
   return err ? `${line}\n  ${err.stack ?? err.message ?? String(err)}` : line;
 }
 
+/** Whether a logger set to `threshold` writes lines of `level`. */
+export function levelEnabled(threshold: Level, level: Level): boolean {
+  return ORDER[level] >= ORDER[threshold];
+}
+
 export function createLogger(
   level: Level = 'info',
   base: Record<string, unknown> = {},

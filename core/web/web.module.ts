@@ -1,6 +1,7 @@
 // The live web page: `/` answers the built index.html, `/app/*` its assets and `/app/config.json`
 // the few server settings the page needs. The page is built by `npm run build` (vite, see
-// web/vite.config.ts) into dist/web; until then these routes answer a 503 that says so.
+// web/vite.config.ts) into dist/web; until then these routes answer a 503 that says so. `/docs/`
+// serves the documentation the page links to (docs.ts).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { mountRoutes, routeFor } from '../http/route.js';
 import type { AppState } from '../http/services.js';
 import type { ModuleContext, ServiceModule, StartedModule } from '../service-module.js';
 import { REPO_ROOT } from '../util/paths.js';
+import { DOCS_CSP, DOCS_PREFIX, docsFile } from './docs.js';
 
 /** Where the page is mounted: every asset path starts with it (vite `base`). */
 export const WEB_PREFIX = '/app';
@@ -45,6 +47,8 @@ interface WebDeps {
   /** Directory holding the built index.html and assets/. */
   dir: string;
   config: ModuleContext['config'];
+  /** The repository, whose docs/ (and other Markdown files) /docs/ serves. */
+  root: string;
 }
 
 async function sendFile(kctx: ParameterizedContext<AppState>, dir: string, rel: string, cache: string): Promise<boolean> {
@@ -135,10 +139,55 @@ export const webRoutes = [
       kctx.body = { message: `No such file: ${kctx.path}` };
     },
   }),
+  // `/docs` first: the router also matches it for `/docs/`. Both are the index.
+  docsIndexRoute(DOCS_PREFIX),
+  docsIndexRoute(`${DOCS_PREFIX}/`),
+  route({
+    method: 'get',
+    path: `${DOCS_PREFIX}/{path}`,
+    rest: 'path',
+    summary: 'A page of the documentation (docs/<page>.md) as HTML, or one of its images',
+    auth: 'public',
+    response: { status: 200, type: '*/*' },
+    handler: (kctx, { root }) => {
+      let rel: string | null;
+      try {
+        rel = decodeURIComponent(kctx.path.slice(DOCS_PREFIX.length + 1));
+      } catch {
+        rel = null;
+      }
+      return docsPage(kctx, rel, root);
+    },
+  }),
 ];
 
+function docsIndexRoute(p: string) {
+  return route({
+    method: 'get',
+    path: p,
+    summary: 'The documentation: its index (docs/README.md) as HTML',
+    auth: 'public',
+    response: { status: 200, type: 'text/html' },
+    handler: (kctx, { root }) => docsPage(kctx, '', root),
+  });
+}
+
+async function docsPage(kctx: ParameterizedContext<AppState>, rel: string | null, root: string): Promise<void> {
+  const found = rel === null ? null : await docsFile(rel, root);
+  if (!found) {
+    kctx.status = 404;
+    kctx.body = { message: `No such page of the documentation: ${kctx.path} (the index is ${DOCS_PREFIX}/)` };
+    return;
+  }
+  kctx.set('Cache-Control', 'no-cache');
+  kctx.set('X-Content-Type-Options', 'nosniff');
+  if (found.type.startsWith('text/html')) kctx.set('Content-Security-Policy', DOCS_CSP);
+  kctx.type = found.type;
+  kctx.body = found.body;
+}
+
 export function webRouter(ctx: Pick<ModuleContext, 'config'>, opts: WebOptions = {}): Router<AppState> {
-  return mountRoutes(new Router<AppState>(), webRoutes, { dir: path.resolve(opts.dir ?? defaultWebDir()), config: ctx.config });
+  return mountRoutes(new Router<AppState>(), webRoutes, { dir: path.resolve(opts.dir ?? defaultWebDir()), config: ctx.config, root: REPO_ROOT });
 }
 
 export function webModule(opts: WebOptions = {}): ServiceModule {

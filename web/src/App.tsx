@@ -11,7 +11,7 @@ import { settings, useApiKey } from './settings';
 import { TokenPage } from './TokenPage';
 import { SharePage } from './SharePage';
 import { useUnreadErrors } from './account/ErrorLog';
-import { Announcer, announce } from './ui';
+import { Announcer, announce, docsUrl } from './ui';
 
 function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput: number }) {
   const key = useApiKey();
@@ -141,6 +141,9 @@ export function App() {
           )}
           <a href={href({ view: 'account', section: 'overview' })} aria-current={route.view === 'account' ? 'page' : undefined}>
             Account
+          </a>
+          <a class="nav-docs" href={docsUrl()}>
+            Docs
           </a>
           <button type="button" class={`btn small${key ? ' ok' : ''}`} aria-expanded={keyOpen} aria-controls="apikey" onClick={() => setKeyOpen(!keyOpen)}>
             {key ? 'API key ✓' : 'API key'}

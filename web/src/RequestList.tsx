@@ -7,7 +7,7 @@ import { StatusCode } from './HttpMessage';
 import type { LiveMode } from './live';
 import type { ViewedRequest } from './requests-api';
 import { href } from './route';
-import { CopyButton, ErrorNotice, Spinner } from './ui';
+import { CopyButton, DocsLink, ErrorNotice, Spinner } from './ui';
 import './requests.css';
 
 interface Props {
@@ -118,7 +118,8 @@ export function RequestList(p: Props) {
       <p id="search-help" class={searchError ? 'field-error' : 'hint small'}>
         {searchError ? searchError.message : (
           <>
-            Query language: <code>method:POST</code>, <code>query.id:42</code>, <code>headers.x-key:abc</code>, <code>created_at:[now-1h TO *]</code>, AND/OR/NOT.
+            Query language: <code>method:POST</code>, <code>query.id:42</code>, <code>headers.x-key:abc</code>, <code>created_at:[now-1h TO *]</code>, AND/OR/NOT.{' '}
+            <DocsLink page="search.md">Search language</DocsLink>
           </>
         )}
       </p>

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Node as YamlNode } from 'yaml';
 import { ApiError, call, enc, type FieldErrors, type Token } from './api';
 import { href } from './route';
-import { NotAvailable, Spinner, announce } from './ui';
+import { DocsLink, NotAvailable, Spinner, announce } from './ui';
 import { ActionEditor } from './actions/ActionEditor';
 
 type Mode = 'visual' | 'yaml';
@@ -205,7 +205,8 @@ export function Workflow({ token }: { token: Token }) {
     <form class="panel workflow" onSubmit={save} aria-labelledby="wf-title" noValidate>
       <h2 id="wf-title">Custom actions</h2>
       <p class="hint">
-        The steps that run, in order, on every capture of this token, as a workflow document you can keep in git.
+        The steps that run, in order, on every capture of this token, as a workflow document you can keep in git:{' '}
+        <DocsLink page="actions.md">action types</DocsLink>, <DocsLink page="workflows.md">workflow documents</DocsLink>.
         {!token.actions && (
           <>
             {' '}

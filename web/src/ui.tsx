@@ -123,3 +123,17 @@ export function KvTable({ rows, labelledBy }: { rows: Array<[string, string]>; l
     </div>
   );
 }
+
+/** Where the service serves a page of its documentation (docs/<page>; core/web/docs.ts). */
+export function docsUrl(page = '', anchor = ''): string {
+  return `/docs/${page}${anchor ? `#${anchor}` : ''}`;
+}
+
+/** Help next to a form: a page of the documentation, opened beside the page so nothing typed is lost. */
+export function DocsLink({ page, anchor, children }: { page: string; anchor?: string; children: ComponentChildren }) {
+  return (
+    <a class="docs-link" href={docsUrl(page, anchor)} target="_blank" rel="noopener">
+      {children}
+    </a>
+  );
+}

@@ -1,7 +1,7 @@
 // What operators and orchestrators ask of a running instance: /healthz (liveness: the process
 // answers), /readyz (it can serve: every module started, the store answers and takes writes, not
 // shutting down) and /metrics (Prometheus text). None needs an API key: a balancer or Prometheus
-// calls them; keep /metrics off the public side of the reverse proxy (README, "Operating it").
+// calls them; keep /metrics off the public side of the reverse proxy (docs/operating.md, "Metrics").
 import Router from '@koa/router';
 import { z } from 'zod';
 import { mountRoutes, routeFor } from '../route.js';

@@ -2,13 +2,14 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { bodyStream } from '../../store/bodies/body-files.js';
 import type { ParameterizedContext } from 'koa';
-import { Conflict, NotFound, PayloadTooLarge, TooManyRequests, fromZod } from '../../errors.js';
+import { Conflict, NotFound, PayloadTooLarge, fromZod } from '../../errors.js';
 import type { RequestDeletedData } from '../../realtime/bus.js';
 import { BUS } from '../../service-keys.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import { RequestView, requestView } from '../../capture/request-view.js';
 import { createOutboundClient, type OutboundClient } from '../../net/outbound.js';
 import { mountRoutes, routeFor, type Route } from '../route.js';
+import { limitReadsPerMinute } from '../read-limit.js';
 import type { AppState, HttpServices } from '../services.js';
 import { loadToken, loadTokenForViewing } from '../token-access.js';
 import { csvExport, harExport } from './export.js';
@@ -234,11 +235,7 @@ export const requestRoutes: ReadonlyArray<Route<RequestsDeps>> = [
       const token = await loadToken(ctx, services, ctx.params.token_id!);
       const q = ctx.input.query;
       // An export reads up to every stored request of the token: a few a minute per token (CSV or HAR).
-      const now = clock.now();
-      const window = now - (now % 60_000);
-      if ((await store.counters.hit(`export:token:${token.uuid}`, window, 120_000)) > EXPORTS_PER_MINUTE) {
-        throw new TooManyRequests(`Too many exports of this token: at most ${EXPORTS_PER_MINUTE} per minute`, (window + 60_000 - now) / 1000);
-      }
+      await limitReadsPerMinute(store, `export:token:${token.uuid}`, clock.now(), EXPORTS_PER_MINUTE, `Too many exports of this token: at most ${EXPORTS_PER_MINUTE} per minute`);
       // Streamed a page at a time (export.ts): a token may keep up to MAX_REQUEST_LIMIT requests.
       const spec = { token, filter: filterOf(services, q), sorting: q.sorting, limit: q.per_page ?? Math.max(token.request_limit, 1) };
       if (q.format === 'har') {

@@ -1,7 +1,7 @@
 // The Schedules API (seed: Schedules endpoints): a view onto the schedules' workflow documents.
 // Every endpoint needs a user API key; a user sees only their own schedules (another user's is a 404).
 import Router from '@koa/router';
-import { NotFound, TooManyRequests, ValidationError } from '../../errors.js';
+import { NotFound, ValidationError } from '../../errors.js';
 import { documentFromFields, normaliseScheduleDocument, ScheduleDocumentSchema, toApiFieldErrors, toYaml, type ScheduleDocument } from '../../scheduler/document.js';
 import { DEFAULT_SETTINGS } from '../../scheduler/notify.js';
 import { NotificationSettingsBody, NotificationSettingsView, ScheduleBody, ScheduleLogView, ScheduleView, type ScheduleBodyInput } from '../../scheduler/schedule.schema.js';
@@ -11,6 +11,7 @@ import { logView, scheduleView } from '../../scheduler/views.js';
 import type { ScheduleRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import { parseDocuments } from '../../workflows/kernel.js';
+import { limitReadsPerMinute } from '../read-limit.js';
 import { mountRoutes, pageOf, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
@@ -166,12 +167,7 @@ export const scheduleRoutes = [
     handler: async (ctx, deps) => {
       const { store, clock } = deps.services;
       const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
-      const now = clock.now();
-      const window = now - (now % 60_000);
-      const count = await store.counters.hit(`schedule-logs:user:${s.user_id}`, window, 120_000);
-      if (count > LOGS_PER_MINUTE) {
-        throw new TooManyRequests(`Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`, (window + 60_000 - now) / 1000);
-      }
+      await limitReadsPerMinute(store, `schedule-logs:user:${s.user_id}`, clock.now(), LOGS_PER_MINUTE, `Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`);
       const { sorting, page, per_page } = ctx.input.query;
       const found = await store.schedules.listLogs(s.id, { sorting, page, perPage: per_page });
       return pageEnvelope(ctx, publicBaseUrl(ctx, deps.services), found.items.map(logView), found.total, page, per_page);

@@ -62,7 +62,7 @@ describe('SQLite backup', () => {
     expect(writtenDuring).toBeGreaterThan(10);
     expect(integrityCheck(dest)).toBe('ok');
     expect(fs.existsSync(`${dest}.partial`)).toBe(false);
-    // Restored into a fresh DATA_DIR (the README's steps): the store reads what was there at the start.
+    // Restored into a fresh DATA_DIR (docs/operating.md's steps): the store reads what was there at the start.
     const restored = path.join(dir, 'restored');
     fs.mkdirSync(restored);
     fs.copyFileSync(dest, path.join(restored, 'capture.sqlite'));
@@ -122,7 +122,7 @@ describe('SQLite backup', () => {
     expect(fs.readdirSync(path.join(bodiesBackupDir(dest), t.uuid))).toEqual([kept.uuid]);
     expect(fs.existsSync(`${bodiesBackupDir(dest)}.partial`)).toBe(false);
 
-    // The README's restore: the database file, and the bodies folder as DATA_DIR/bodies.
+    // docs/operating.md's restore: the database file, and the bodies folder as DATA_DIR/bodies.
     const restored = path.join(dir, 'filed-restored');
     fs.mkdirSync(restored);
     fs.copyFileSync(dest, path.join(restored, 'capture.sqlite'));

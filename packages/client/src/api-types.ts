@@ -2746,7 +2746,7 @@ export interface Operations {
       store: string;
     };
   };
-  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down) */
+  /** Readiness: 200 when every module started and the store answers; 503 with a reason otherwise (also while shutting down, and while writes fail for lack of space) */
   "GET /readyz": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -2805,6 +2805,32 @@ export interface Operations {
   };
   /** The web app's files (scripts, styles; other paths answer the app's HTML) */
   "GET /app/{path}": {
+    path: {
+      path: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The documentation: its index (docs/README.md) as HTML */
+  "GET /docs": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** The documentation: its index (docs/README.md) as HTML */
+  "GET /docs/": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: unknown;
+  };
+  /** A page of the documentation (docs/<page>.md) as HTML, or one of its images */
+  "GET /docs/{path}": {
     path: {
       path: string;
     };

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The `capture` command (package.json "bin"; `npx capture ...` in a clone, or after
-// `npm install -g`): runs the compiled command line in dist/, building it first when dist/ is
-// missing or older than the sources (as `npm start` does). The build's messages go to stderr, so
-// stdout stays the command's own output.
+// The `capture` command. `npm ci` links it as node_modules/.bin/capture (this is a workspace of the
+// repository), so `npx capture ...` in a clone runs it at once; `npm install -g ./packages/cli`
+// puts it on the PATH. It runs the compiled command line in dist/ (built by `npm ci`), building it
+// first only when dist/ is missing or older than the sources (as `npm start` does). The build's
+// messages go to stderr, so stdout stays the command's own output.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { root, staleReason } from '../scripts/build.mjs';
+import { root, staleReason } from '../../../scripts/build.mjs';
 
 const reason = staleReason();
 if (reason) {
