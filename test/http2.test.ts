@@ -233,6 +233,24 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
   });
 
+  it('a stream the client cancels while its capture waits is stored, and the session goes on', async () => {
+    const t = await srv.token({ timeout: 1 });
+    const session = http2.connect(srv.url);
+    try {
+      const stream = session.request({ ':method': 'POST', ':path': `/${t.uuid}` });
+      stream.on('error', () => {});
+      stream.end('cancelled');
+      await expect.poll(async () => (await stored(srv, t.uuid)).length, { timeout: 5000 }).toBe(1);
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      // The answer, a second later, goes to a closed stream: nothing fails.
+      await new Promise((r) => setTimeout(r, 1300));
+      expect((await h2(srv.url, { ':path': '/healthz' }, undefined, session)).status).toBe(200);
+    } finally {
+      session.close();
+    }
+    expect((await stored(srv, t.uuid)).map((r) => r.content)).toEqual(['cancelled']);
+  });
+
   it('a preface that arrives in pieces is still HTTP/2: the server sends its SETTINGS', async () => {
     const socket = net.connect(Number(new URL(srv.url).port), '127.0.0.1');
     const received: Buffer[] = [];
