@@ -155,7 +155,7 @@ describe('a token password only reads', () => {
         ['basic', basic(PASSWORD), path],
       ] as Array<[string, Record<string, string>, string]>) {
         let status: number;
-        if (route.path.endsWith('/events')) {
+        if ('type' in route.response && route.response.type === 'text/event-stream') {
           const sse = await openSse(s.url + url, headers);
           status = sse.status;
           sse.close();
