@@ -13,7 +13,7 @@
 // BENCH_ROUNDS (5: the capture run is measured in that many windows, each paired with a bare one),
 // BENCH_SERVICE_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
 // BENCH_SERVICE_ENV (settings for every service started, e.g. "SQLITE_WRITER=worker SQLITE_WRITER_NICE=0"),
-// BENCH_ONLY (comma-separated section names to run, e.g. "capture"; the capture section pairs
+// BENCH_ONLY (comma-separated section names to run, e.g. "capture,h2capture"; the capture section pairs
 // its own bare server, and only its ratio to the standalone baseline is then n/a). The chain and sandbox sections send single sequential
 // requests instead: BENCH_OVERHEAD_REQUESTS (500) measured and BENCH_OVERHEAD_WARMUP (100) per token.
 // BENCH_SEARCH_ROWS (1000000): requests in the big token of the search, readstall and memory
@@ -24,6 +24,7 @@ import { loadSettings, type BenchContext, type Section, type SectionResult } fro
 import { addSection, newReport, renderText, writeJson } from './report.js';
 import { bareSection } from './sections/bare.js';
 import { captureSection } from './sections/capture.js';
+import { h2captureSection } from './sections/h2capture.js';
 import { chainSection } from './sections/chain.js';
 import { sandboxSection } from './sections/sandbox.js';
 import { startupSection } from './sections/startup.js';
@@ -36,6 +37,7 @@ import { closeBigToken } from './big-token.js';
 const SECTIONS: Section[] = [
   bareSection, // must come first: the others compare with it
   captureSection,
+  h2captureSection, // the same over cleartext HTTP/2 with h2load, against a bare node:http2 server
   chainSection, // added latency of a 5-action text/logic chain vs a plain token (issue 4)
   sandboxSection, // added latency of one javascript action, plain and with lodash (issue 4)
   startupSection, // npm start to /healthz after install (issue 14)

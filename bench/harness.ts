@@ -131,7 +131,26 @@ async function waitForHttp(url: string, proc: ChildProcess, output: () => string
   }
 }
 
-export async function startChild(opts: { script: string; env: Record<string, string>; nodeArgs?: string[]; readyPath: string; port: number }): Promise<Child> {
+/** Resolves once something accepts TCP connections on the port (a server that speaks no HTTP/1.1). */
+async function waitForTcp(port: number, proc: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`child exited (${proc.exitCode ?? proc.signalCode}) before listening on ${port}\n${output()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} within ${timeoutMs} ms\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** `readyPath`: the path that answers 2xx once the child is ready; null: ready once it accepts connections. */
+export async function startChild(opts: { script: string; env: Record<string, string>; nodeArgs?: string[]; readyPath: string | null; port: number }): Promise<Child> {
   if (!fs.existsSync(opts.script)) throw new Error(`${opts.script} does not exist: did the build run?`);
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
@@ -163,7 +182,7 @@ export async function startChild(opts: { script: string; env: Record<string, str
     },
   };
   try {
-    await waitForHttp(url + opts.readyPath, proc, child.output);
+    await (opts.readyPath === null ? waitForTcp(opts.port, proc, child.output) : waitForHttp(url + opts.readyPath, proc, child.output));
   } catch (e) {
     await child.stop();
     throw e;
@@ -171,13 +190,13 @@ export async function startChild(opts: { script: string; env: Record<string, str
   return child;
 }
 
-/** The baseline server of bench/bare-server.ts. */
-export async function startBare(): Promise<Child> {
+/** The baseline server of bench/bare-server.ts, or (`http2`) its cleartext HTTP/2 twin, bench/bare-h2-server.ts. */
+export async function startBare(protocol: 'http1' | 'http2' = 'http1'): Promise<Child> {
   const port = await freePort();
   return startChild({
-    script: path.join(ROOT, 'dist/bench/bare-server.js'),
+    script: path.join(ROOT, protocol === 'http2' ? 'dist/bench/bare-h2-server.js' : 'dist/bench/bare-server.js'),
     env: { PORT: String(port), HOST: '127.0.0.1' },
-    readyPath: '/',
+    readyPath: protocol === 'http2' ? null : '/',
     port,
   });
 }

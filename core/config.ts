@@ -39,6 +39,12 @@ export const ConfigSchema = z.object({
   MAX_QUERY_LENGTH: int(64, 1024 * 1024).default(16 * 1024),
   MAX_HEADER_BYTES: int(1024, 1024 * 1024).default(64 * 1024),
   /**
+   * PEM files of the HTTP port's certificate and key: set both and PORT speaks HTTPS (ALPN: h2 and
+   * http/1.1) instead of cleartext HTTP/1.1 and h2c.
+   */
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
+  /**
    * On SIGTERM: how long in-flight captures (actions, listen waits) may take to finish, in ms, once
    * the server stops accepting; what is still running then is cut off.
    */
@@ -187,8 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  if (!c.SMTP_TLS_CERT !== !c.SMTP_TLS_KEY) {
-    throw new ConfigError(`Invalid configuration:\n  ${c.SMTP_TLS_CERT ? 'SMTP_TLS_KEY' : 'SMTP_TLS_CERT'}: SMTP_TLS_CERT and SMTP_TLS_KEY must be set together`);
+  for (const [cert, key] of [['TLS_CERT', 'TLS_KEY'], ['SMTP_TLS_CERT', 'SMTP_TLS_KEY']] as const) {
+    if (!c[cert] !== !c[key]) throw new ConfigError(`Invalid configuration:\n  ${c[cert] ? key : cert}: ${cert} and ${key} must be set together`);
   }
   return { ...c, baseUrl: c.BASE_URL ? c.BASE_URL.replace(/\/$/, '') : null, dataDir: c.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(c.DATA_DIR) };
 }

@@ -1,12 +1,12 @@
 // Builds the whole service from a configuration: store, services, modules, HTTP server. main.ts
 // runs it; integration tests and the benchmark start it on a free port.
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCapturePipeline, type CapturePipeline } from './capture/pipeline.js';
 import type { Config } from './config.js';
 import { createTokenCache } from './capture/token-cache.js';
 import { createApp, type RegisteredRoute } from './http/app.js';
-import { headerBlockBytes } from './http/header-block.js';
+import { createHttpPort, type RequestHandler } from './http/port.js';
 import type { HttpServices } from './http/services.js';
 import { opsRouter, type Readiness } from './http/ops/ops.router.js';
 import { createLogger, type Logger } from './logger.js';
@@ -20,6 +20,8 @@ import type { Store } from './store/types.js';
 import { TokenService } from './tokens/service.js';
 import { createSortingKeys, systemClock, type Clock } from './util/time.js';
 import { listenOn } from './net/listen.js';
+import { readTlsFiles } from './net/tls-files.js';
+import { SOCKET_IO_PATH } from './realtime/socket.js';
 
 export interface RunningServer {
   url: string;
@@ -50,6 +52,8 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  // TLS_CERT/TLS_KEY are read and checked before anything starts (a StartupError names the setting).
+  const tls = config.TLS_CERT && config.TLS_KEY ? readTlsFiles('TLS_CERT', config.TLS_CERT, 'TLS_KEY', config.TLS_KEY) : null;
   const given = opts.clock;
   const clock: Clock = given ? { now: () => given.now(), sleep: systemClock.sleep } : systemClock;
   const store = opts.store ?? (await openStore(config));
@@ -68,26 +72,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const readiness: Readiness = { started: false, modules: [], draining: false };
   const sortingKey = createSortingKeys(clock);
 
-  let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
-  const tooLarge = `Request headers larger than ${config.MAX_HEADER_BYTES} bytes`;
-  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, (req, res) => {
-    // Before any route or capture: the whole header block, measured as sent (see header-block.ts).
-    if (headerBlockBytes(req) > config.MAX_HEADER_BYTES) {
-      const body = JSON.stringify({ message: tooLarge });
-      res.writeHead(431, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
-      return;
-    }
-    handler(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  // Oversized headers and malformed requests get a JSON error instead of a bare socket reset.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const message = status === 431 ? tooLarge : 'Malformed HTTP request';
-    const body = JSON.stringify({ message });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
+  let handler: RequestHandler = (_req, res) => res.writeHead(503).end();
+  const port = createHttpPort(config, tls, (req, res) => handler(req, res));
+  const server = port.server;
 
   const provided = new ServiceRegistry();
   services.provided = provided;
@@ -127,14 +114,16 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     routers: [opsRouter(store, readiness, metrics), ...started.flatMap((m) => m.module.routers ?? [])],
   });
   handler = app.handler;
+  // Only socket.io's own path is ever upgraded; any other Upgrade request is a capture or an API call.
+  port.routeUpgrades((url) => url.startsWith(`${SOCKET_IO_PATH}/`));
   readiness.modules = started.map((m) => m.name);
   readiness.started = true;
   // Token expiry and inactivity cleanup runs as a recurring job of the scheduler module (core/scheduler).
 
   await listenOn('PORT', 'tcp', server, (done) => server.listen(config.PORT, config.HOST, done));
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${port.secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   for (const m of started) await m.module.listening?.(url);
 
   return {
@@ -154,18 +143,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
           logger.error('module failed to prepare shutdown', { module: m.name, err });
         }
       }
-      await new Promise<void>((resolve) => {
-        // A kept-alive connection goes as soon as its request is answered; what still runs after
-        // the grace period is cut off.
-        const idle = setInterval(() => server.closeIdleConnections(), 50);
-        const cut = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
-        server.close(() => {
-          clearInterval(idle);
-          clearTimeout(cut);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      await port.close(config.SHUTDOWN_GRACE_MS);
       await stopModules();
       await store.close();
     },

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { renderError } from '../error-response.js';
 import { headerSafe, sendableHeaders } from '../sdk/headers.js';
-import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
+import type { HttpVersion, RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';
 import { sleep, type Clock } from '../util/time.js';
@@ -51,14 +51,32 @@ function tokenSegment(url: string): string {
 /** Captures without uploaded files share this (nothing writes to a capture's files once parsed). */
 const NO_FILES: ReadonlyMap<string, Buffer> = new Map();
 
+const COLON = 0x3a;
+
+/**
+ * The request's headers by lower-case name, in the order sent. HTTP/2's pseudo-headers are its
+ * request line, not headers; `:authority` is kept as the Host header it stands for (RFC 9113
+ * §8.3.1), first, as an HTTP/1.1 client sends it.
+ */
 function headersOf(req: IncomingMessage): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  let out: Record<string, string[]> = {};
+  let authority: string | undefined;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
+    if (name.charCodeAt(0) === COLON) {
+      if (name === ':authority') authority = raw[i + 1];
+      continue;
+    }
     (out[name] ??= []).push(raw[i + 1]!);
   }
+  if (authority !== undefined && !out.host) out = { host: [authority], ...out };
   return out;
+}
+
+function httpVersionOf(req: IncomingMessage): HttpVersion {
+  if (req.httpVersionMajor === 2) return '2';
+  return req.httpVersion === '1.0' ? '1.0' : '1.1';
 }
 
 /** A received body: in memory, or (past BODY_FILE_THRESHOLD) in a file not yet read. */
@@ -130,8 +148,9 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, headers
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, logger: Logger): void {
   const r = renderError(err, logger);
   if (res.headersSent) return void res.destroy();
-  // The body may not have been read: do not keep the connection for a half-read request.
-  if (!req.complete) r.headers.Connection = 'close';
+  // The body may not have been read: do not keep the connection for a half-read request. (HTTP/2
+  // has no such header: its stream ends with the answer, and the rest of the body is dropped.)
+  if (!req.complete && req.httpVersionMajor < 2) r.headers.Connection = 'close';
   send(req, res, r.status, { 'Content-Type': 'application/json', ...r.headers }, JSON.stringify(r.body));
 }
 
@@ -195,7 +214,7 @@ export function createCaptureHandler(s: CaptureServices) {
     const form: ParsedForm & { read?: Buffer } = parsed instanceof Promise ? await parsed : parsed;
     const body = filed ? Buffer.alloc(0) : received.buffer;
     const host = sub ? sub.host : headers.host?.[0] ?? '';
-    const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `http://${host}`;
+    const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
     const files = form.data ?? NO_FILES;
     const extra: Record<string, unknown> = {};
     const ip = clientIp(req, config.TRUSTED_PROXIES);
@@ -231,6 +250,7 @@ export function createCaptureHandler(s: CaptureServices) {
       created_at: now,
       updated_at: now,
       extra,
+      httpVersion: httpVersionOf(req),
     };
     // The record reads the file when something needs the bytes (actions, realtime); the store moves it.
     if (filed) attachBodyFile(record, received.file, form.read);

@@ -12,6 +12,7 @@ import { jsonBody } from './middleware/body.js';
 import { groupsRouter } from './groups/groups.router.js';
 import { openApiDocument, openApiRoutes } from './openapi.js';
 import { mountRoutes } from './route.js';
+import { originForm } from './request-target.js';
 import { requestsRouter } from './requests/requests.router.js';
 import { shareRouter } from './tokens/share.router.js';
 import { errorLogRouter } from './errors/errors.router.js';
@@ -72,6 +73,8 @@ export function createApp(services: HttpServices, opts: AppOptions) {
 
   /** Node request listener: reserved first segments (and `/`) go to the API, the rest is captured. */
   function handler(req: IncomingMessage, res: ServerResponse): void {
+    // `GET http://host/{token}` and `OPTIONS *` are routed and captured as `/{token}` and `/`.
+    if (req.url?.charCodeAt(0) !== SLASH) req.url = originForm(req.url ?? '/');
     if (subdomain) {
       const sub = subdomain(req);
       if (sub) return void capture(req, res, sub);

@@ -2,15 +2,13 @@
 // recipients are refused at RCPT (550) so nothing is silently dropped; an accepted message is
 // stored once per token as a request of type `email` through the capture pipeline.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createSecureContext } from 'node:tls';
 import { isIPv4 } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { captureLog } from '../capture/capture-log.js';
 import { newRequestRecord, type CapturedResponse } from '../capture/pipeline.js';
-import { StartupError } from '../errors.js';
 import { listenOn } from '../net/listen.js';
+import { readTlsFiles, type TlsFiles } from '../net/tls-files.js';
 import type { ModuleContext } from '../service-module.js';
 import type { FileMeta, RequestRecord, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
@@ -62,29 +60,12 @@ export interface SmtpOptions {
   resolver: DnsResolver;
 }
 
-/** A PEM file named by a setting; a StartupError naming the setting when it cannot be read. */
-function readPem(setting: string, file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    throw new StartupError(`${setting}=${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): it must name a PEM file this process can read.`);
-  }
-}
-
 export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Promise<SmtpCapture> {
   const { config, logger } = ctx;
   const log = captureLog(config, logger);
   const maxBytes = config.SMTP_MAX_MESSAGE_BYTES;
-  let tls: { key: Buffer; cert: Buffer } | null = null;
-  if (config.SMTP_TLS_CERT && config.SMTP_TLS_KEY) {
-    tls = { cert: readPem('SMTP_TLS_CERT', config.SMTP_TLS_CERT), key: readPem('SMTP_TLS_KEY', config.SMTP_TLS_KEY) };
-    try {
-      // Checked now: a bad pair would otherwise fail only when a client asks for STARTTLS.
-      createSecureContext(tls);
-    } catch (err) {
-      throw new StartupError(`SMTP_TLS_CERT=${config.SMTP_TLS_CERT} / SMTP_TLS_KEY=${config.SMTP_TLS_KEY}: not a usable PEM certificate and private key pair (${(err as Error).message}).`);
-    }
-  }
+  // Checked now: a bad pair would otherwise fail only when a client asks for STARTTLS.
+  const tls: TlsFiles | null = config.SMTP_TLS_CERT && config.SMTP_TLS_KEY ? readTlsFiles('SMTP_TLS_CERT', config.SMTP_TLS_CERT, 'SMTP_TLS_KEY', config.SMTP_TLS_KEY) : null;
 
   async function onRcptTo(address: SMTPServerAddress, session: SMTPServerSession): Promise<void> {
     if (session.envelope.rcptTo.length >= config.SMTP_MAX_RECIPIENTS) {

@@ -86,9 +86,13 @@ function headerMap(auth: unknown): Record<string, string> {
   return out;
 }
 
+/** Where socket.io listens: the one path whose Upgrade requests are upgraded (core/http/port.ts). */
+export const SOCKET_IO_PATH = '/socket.io';
+
 export function attachSocketIo(httpServer: http.Server, deps: SocketDeps) {
   const { store, bus, logger, config, passwords } = deps;
   const io = new Server(httpServer, {
+    path: SOCKET_IO_PATH,
     allowEIO3: true,
     serveClient: false,
     // Subscriptions carry their own credentials (no cookies), so any origin may connect.

@@ -20,8 +20,12 @@ const BEYOND_LATIN1_RUN = /[^\0-\xff]+/g;
 /** A line break in header text: CRLF, LF, or a bare CR (which some proxies also end a line on). */
 export const LINE_BREAK = /\r\n?|\n/;
 
-/** Headers of one connection: the server sets them for its own answer, never a response draft. */
-const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'content-length']);
+/**
+ * Headers of one connection: the server sets them for its own answer, never a response draft.
+ * HTTP/2 forbids the connection-specific ones (connection, keep-alive, proxy-connection,
+ * transfer-encoding, upgrade): node:http2 throws on them, so one in a draft would fail the answer.
+ */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'content-length']);
 
 export function isHeaderName(name: string): boolean {
   return HEADER_NAME.test(name);

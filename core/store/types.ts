@@ -98,6 +98,9 @@ export interface FileMeta {
 
 export type RequestType = 'web' | 'email' | 'dns';
 
+/** The HTTP version a web capture came in (node:http's `req.httpVersion`, `2.0` as `2`). */
+export type HttpVersion = '1.0' | '1.1' | '2';
+
 export interface RequestRecord {
   uuid: string;
   token_id: string;
@@ -133,6 +136,8 @@ export interface RequestRecord {
    * `response` of HTTP captures answered other than with the token's default (core/capture/sent-response.ts).
    */
   extra: Record<string, unknown>;
+  /** Web captures: the HTTP version of the request (held in memory; not stored yet). */
+  httpVersion?: HttpVersion;
 }
 
 export interface Page<T> {

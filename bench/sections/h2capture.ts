@@ -1,0 +1,136 @@
+// Capture over cleartext HTTP/2 (h2c with prior knowledge, as a proxy sends upstream): POST
+// /{uuid} on the service against a bare node:http2 server, in paired rounds (the method of the
+// HTTP/1.1 capture section, capture.ts: each window of the service right after an equal window of
+// its bare server, so both see the machine as it was).
+//
+// The generator is h2load for both protocols, and each round also measures HTTP/1.1 (h2load
+// --h1: the service against the bare node:http server), so the two ratios come from the same
+// generator in the same minutes. autocannon's ratio (the capture section) is not comparable: it
+// spends a core's share of its own per request, which slows the bare server most. The goal: HTTP/2
+// costs the service no more, relative to node:http2, than HTTP/1.1 costs it relative to node:http.
+// The same check that every answered capture was stored.
+import { firstAnswer, fmt, loadErrors, mergeMeasurements, quiet, startBare, startService, type BenchContext, type Child, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+import { h2load, h2loadAvailable, type H2LoadOptions } from '../h2load.js';
+import { GOALS as HTTP1_GOALS } from './capture.js';
+
+const REQUEST_LIMIT = 10_000;
+const MAX_EXPECTED_RPS = 50_000;
+/** HTTP/2 streams in flight on each connection, as a proxy multiplexes; BENCH_CONNECTIONS requests in flight in all. */
+const STREAMS_PER_CONNECTION = 4;
+/** HTTP/2's ratio may fall this far below HTTP/1.1's (the paired windows' own spread) and still pass. */
+const RATIO_TOLERANCE = 0.9;
+
+type Protocol = 'h1' | 'h2';
+const PROTOCOLS: Protocol[] = ['h1', 'h2'];
+
+export const h2captureSection: Section = {
+  name: 'h2capture',
+  title: 'Capture over HTTP/2 (h2c) vs bare node:http2, beside HTTP/1.1 vs bare node:http, all driven by h2load',
+  async run(ctx: BenchContext): Promise<SectionResult> {
+    if (!(await h2loadAvailable())) throw new Error('h2load is not installed: apt-get install nghttp2-client');
+    const { settings } = ctx;
+    const svc = await startService({}, settings.serviceNodeArgs);
+    const bare: Record<Protocol, Child | null> = { h1: null, h2: null };
+    const runErrors: string[] = [];
+    try {
+      bare.h1 = await startBare('http1');
+      bare.h2 = await startBare('http2');
+      const headers = { 'content-type': 'application/json' };
+      const streams = Math.min(STREAMS_PER_CONNECTION, settings.connections);
+      const shape: Record<Protocol, Pick<H2LoadOptions, 'protocol' | 'connections' | 'streams' | 'body' | 'headers'>> = {
+        h1: { protocol: 'h1', connections: settings.connections, streams: 1, body: settings.body, headers },
+        h2: { protocol: 'h2', connections: Math.max(1, Math.round(settings.connections / streams)), streams, body: settings.body, headers },
+      };
+
+      const warm = await svc.createToken({ request_limit: REQUEST_LIMIT });
+      await firstAnswer(`${svc.url}/${warm}`, { method: 'POST', headers, body: settings.body });
+      // A pool of tokens, each kept under half its request_limit, so stored == answered can be checked.
+      const poolSize = Math.max(settings.connections, Math.ceil((2 * settings.seconds * MAX_EXPECTED_RPS) / (REQUEST_LIMIT / 2)));
+      ctx.log(`h2capture: creating ${poolSize} tokens`);
+      const tokens: string[] = [];
+      for (let i = 0; i < poolSize; i++) tokens.push(await svc.createToken({ request_limit: REQUEST_LIMIT }));
+      const paths = tokens.map((t) => `/${t}`);
+      if (settings.warmupSeconds > 0) {
+        for (const p of PROTOCOLS) {
+          await h2load({ ...shape[p], url: svc.url, paths: [`/${warm}`], seconds: settings.warmupSeconds });
+          await h2load({ ...shape[p], url: bare[p]!.url, paths: ['/'], seconds: settings.warmupSeconds });
+        }
+      }
+
+      const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
+      ctx.log(
+        `h2capture: measuring ${settings.rounds} rounds of 4 x ${windowS} s (bare node:http, service HTTP/1.1, bare node:http2, service HTTP/2); ` +
+          `HTTP/1.1 ${shape.h1.connections} connections, HTTP/2 ${shape.h2.connections} connections x ${streams} streams`,
+      );
+      const runs: Record<Protocol, { capture: Measurement[]; bare: Measurement[] }> = { h1: { capture: [], bare: [] }, h2: { capture: [], bare: [] } };
+      for (let round = 0; round < settings.rounds; round++) {
+        for (const p of PROTOCOLS) {
+          await quiet(svc.proc.pid!);
+          runs[p].bare.push(await h2load({ ...shape[p], url: bare[p]!.url, paths: ['/'], seconds: windowS, serverPid: bare[p]!.proc.pid }));
+          runs[p].capture.push(await h2load({ ...shape[p], url: svc.url, paths, seconds: windowS, serverPid: svc.proc.pid }));
+        }
+      }
+      const merged = Object.fromEntries(PROTOCOLS.map((p) => [p, { capture: mergeMeasurements(runs[p].capture), bare: mergeMeasurements(runs[p].bare) }])) as Record<Protocol, { capture: Measurement; bare: Measurement }>;
+      for (const p of PROTOCOLS) runErrors.push(...loadErrors(`${p} capture`, merged[p].capture), ...loadErrors(`${p} bare`, merged[p].bare));
+
+      await new Promise((r) => setTimeout(r, 500));
+      const counts = await Promise.all(tokens.map((t) => svc.storedCount(t)));
+      const stored = counts.reduce((a, b) => a + b, 0);
+      const maxPerToken = Math.max(...counts);
+      if (maxPerToken >= REQUEST_LIMIT) runErrors.push(`h2capture: a token reached its request_limit (${maxPerToken}); the stored count is inconclusive`);
+      const answered = merged.h1.capture.answered2xx + merged.h2.capture.answered2xx;
+      const lost = Math.max(0, answered - stored);
+
+      const code = await svc.stop();
+      if (code !== 0) runErrors.push(`h2capture: the service exited with ${code} on SIGTERM\n${svc.output()}`);
+
+      const ratio = (p: Protocol) => (merged[p].bare.rps > 0 ? merged[p].capture.rps / merged[p].bare.rps : null);
+      const roundRatios = (p: Protocol) => runs[p].capture.map((c, i) => (runs[p].bare[i]!.rps > 0 ? c.rps / runs[p].bare[i]!.rps : 0));
+      const h1Ratio = ratio('h1');
+      const h2Ratio = ratio('h2');
+      const target = h1Ratio === null ? null : h1Ratio * RATIO_TOLERANCE;
+      const m = merged.h2.capture;
+      const goals: Goal[] = [
+        {
+          name: 'HTTP/2 throughput vs bare node:http2, against HTTP/1.1 vs bare node:http (paired rounds, h2load)',
+          target: target === null ? 'n/a' : `>= ${target.toFixed(2)}x (${RATIO_TOLERANCE} x HTTP/1.1's ${h1Ratio!.toFixed(2)}x)`,
+          actual: h2Ratio === null ? 'n/a (no baseline)' : `${h2Ratio.toFixed(2)}x`,
+          pass: target !== null && h2Ratio !== null && h2Ratio >= target,
+        },
+        { name: 'HTTP/2 capture latency p99', target: `< ${HTTP1_GOALS.maxP99Ms} ms`, actual: fmt.ms(m.latencyMs.p99), pass: m.latencyMs.p99 < HTTP1_GOALS.maxP99Ms },
+        { name: 'answered but not stored (lost)', target: '0', actual: String(lost), pass: lost === 0 },
+      ];
+      const line = (p: Protocol, label: string, bareLabel: string) => {
+        const r = ratio(p);
+        const { capture, bare: b } = merged[p];
+        return [
+          `${label} ${fmt.int(capture.rps)} req/s, ${r === null ? 'n/a' : r.toFixed(2) + 'x'} ${bareLabel} (${fmt.int(b.rps)} req/s); per round ${roundRatios(p).map((x) => x.toFixed(2) + 'x').join(' ')}`,
+          `${' '.repeat(label.length)} latency ${fmt.latency(capture)}; server CPU ${capture.serverCpuUsPerRequest === null ? 'n/a' : Math.round(capture.serverCpuUsPerRequest) + ' µs'} per request, bare ${b.serverCpuUsPerRequest === null ? 'n/a' : Math.round(b.serverCpuUsPerRequest) + ' µs'}`,
+        ];
+      };
+      return {
+        metrics: {
+          ratioToBare: h2Ratio,
+          http1RatioToBare: h1Ratio,
+          http2: merged.h2,
+          http1: merged.h1,
+          rounds: PROTOCOLS.map((p) => ({ protocol: p, ratios: roundRatios(p) })),
+          tokens: poolSize,
+          stored,
+          lost,
+        },
+        goals,
+        lines: [
+          ...line('h2', 'HTTP/2  ', 'bare node:http2'),
+          ...line('h1', 'HTTP/1.1', 'bare node:http'),
+          `stored   ${fmt.int(stored)} over ${poolSize} tokens (max ${fmt.int(maxPerToken)} per token): lost ${lost}; load average ${m.loadavg1m.toFixed(2)} at start`,
+        ],
+        runErrors,
+      };
+    } finally {
+      await svc.stop();
+      await bare.h1?.stop();
+      await bare.h2?.stop();
+    }
+  },
+};
