@@ -58,6 +58,13 @@ export interface CapturedRequest {
   method: string;
   user_agent: string;
   content: string;
+  /** The body in base64 when it is not UTF-8 text. */
+  content_base64?: string;
+  /** Set when the body came with a Content-Encoding: whether `content` is decoded, or why not. */
+  content_encoding?: string;
+  decoded?: boolean;
+  decode_error?: string;
+  encoded_size?: number;
   query: Record<string, unknown> | null;
   /** Every value of each query key (`query` keeps the last of a repeated key). */
   query_all?: Record<string, string[]> | null;
