@@ -3,7 +3,7 @@
 // and forwarding it.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { download, enc, type ApiError, type CapturedRequest, type FileMeta } from './api';
+import { download, enc, saveBlob, type ApiError, type CapturedRequest, type FileMeta } from './api';
 import {
   bodyKind,
   fileList,
@@ -330,16 +330,7 @@ function CodingNote({ r }: { r: CapturedRequest }) {
 function BinaryBody({ r }: { r: CapturedRequest & { content_base64: string } }) {
   const bytes = useMemo(() => bytesOfBase64(r.content_base64), [r.content_base64]);
   const dump = useMemo(() => hexDump(bytes.subarray(0, HEX_VIEW_BYTES)), [bytes]);
-  const save = () => {
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `request-${r.uuid}.bin`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
+  const save = () => saveBlob(new Blob([bytes], { type: 'application/octet-stream' }), `request-${r.uuid}.bin`);
   return (
     <>
       <p class="hint small">

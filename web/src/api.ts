@@ -215,7 +215,12 @@ export function streamAuthQuery(token: string): string {
 export async function download(path: string, filename: string, token: string, share?: string): Promise<void> {
   const res = await fetch(path, { headers: share ? { 'Share-Key': share } : authHeaders(token) });
   if (!res.ok) throw new ApiError(res.status, `Download failed: ${res.status}`);
-  const url = URL.createObjectURL(await res.blob());
+  saveBlob(await res.blob(), filename);
+}
+
+/** Hands `blob` to the browser as a download named `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;
