@@ -39,11 +39,6 @@ function redact(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<st
   return masked;
 }
 
-/** The files to store with the capture: with the bytes as sent of a decoded body (content-encoding.ts). */
-function withSentBody(record: RequestRecord, files: ReadonlyMap<string, Buffer>): ReadonlyMap<string, Buffer> {
-  return record.sentBody ? new Map(files).set(SENT_BODY_FILE_ID, record.sentBody) : files;
-}
-
 /** Runs a token's Custom Actions on a capture; provided by the action runtime. */
 export type ActionsHook = (token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse) => Promise<ActionOutcome | null>;
 /** Told about every stored capture, after it is committed (realtime fan-out). */
@@ -79,7 +74,8 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     record.time = (performance.now() - started) / 1000;
     if (dontSave || token.request_limit <= 0) return Promise.resolve({ response, stored: false });
     if (token.redaction || more) files = redact(token, record, files, phase, more);
-    if (record.sentBody) files = withSentBody(record, files);
+    // The bytes as sent of a decoded body are stored as a file of the request (content-encoding.ts).
+    if (record.sentBody) files = new Map(files).set(SENT_BODY_FILE_ID, record.sentBody);
     return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
       tellHooks(token, record);
       return { response, stored: true };
