@@ -17,16 +17,18 @@ import { SampleSend } from './SampleSend';
 import { TokenReplay } from './TokenReplay';
 import { FormBuilder } from './FormBuilder';
 import { ErrorNotice, CopyField, Spinner, announce } from './ui';
+import { workflowDrafts } from './actions/drafts';
 
 /** The workflow editor brings the YAML parser along: loaded when its tab is first opened. */
-function LazyWorkflow({ token }: { token: Token }) {
-  const [C, setC] = useState<FunctionComponent<{ token: Token }> | null>(null);
+type WorkflowProps = { token: Token; onToken: (t: Token) => void; revision: number };
+function LazyWorkflow(props: WorkflowProps) {
+  const [C, setC] = useState<FunctionComponent<WorkflowProps> | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     import('./Workflow').then((m) => setC(() => m.Workflow), setError);
   }, []);
   if (error) return <ErrorNotice error={error} />;
-  return C ? <C token={token} /> : <Spinner label="Loading the editor" />;
+  return C ? <C {...props} /> : <Spinner label="Loading the editor" />;
 }
 
 type TokenRoute = Extract<Route, { view: 'token' }>;
@@ -137,6 +139,8 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   const [mode, setMode] = useState<LiveMode>('connecting');
   const [deleted, setDeleted] = useState(false);
   const [fresh] = useState(() => new Set<string>());
+  const [unsaved, setUnsaved] = useState(() => workflowDrafts.has(token.uuid));
+  useEffect(() => workflowDrafts.subscribe(() => setUnsaved(workflowDrafts.has(token.uuid))), [token.uuid]);
   const queryRef = useRef(query);
   queryRef.current = query;
   const overall = query ? overallWithQuery : total;
@@ -334,7 +338,9 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
           <span>
             Responds <code>{token.default_status}</code> <code>{token.default_content_type}</code>
           </span>
-          {token.actions && <span class="badge">Custom actions on</span>}
+          <a class={`badge${token.actions ? '' : ' warn'}`} href={href({ view: 'token', token: route.token, tab: token.actions ? 'workflow' : 'settings' })} title={token.actions ? 'Custom actions run on every capture' : 'Custom actions do not run: turn them on in Settings'}>
+            {token.actions ? 'Custom actions on' : 'Custom actions off'}
+          </a>
           {token.cors && <span class="badge">CORS</span>}
           {token.expires_at && <span>Expires {token.expires_at} UTC</span>}
         </p>
@@ -352,6 +358,11 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         </a>
         <a href={href({ view: 'token', token: route.token, tab: 'workflow' })} aria-current={route.tab === 'workflow' ? 'page' : undefined}>
           Actions
+          {unsaved && (
+            <span class="unsaved-dot" title="Unsaved changes">
+              {' '}•<span class="sr-only"> (unsaved changes)</span>
+            </span>
+          )}
         </a>
         <a href={href({ view: 'token', token: route.token, tab: 'replay' })} aria-current={route.tab === 'replay' ? 'page' : undefined}>
           Replay
@@ -403,7 +414,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         </>
       )}
       {route.tab === 'workflow' && (
-        <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} />} />
+        <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} onToken={setToken} revision={revision} />} />
       )}
       {route.tab === 'replay' && <TokenReplay tokenId={id} tokenRef={route.token} initialQuery={query} />}
       {route.tab === 'form' && <FormBuilder captureUrl={captureUrl} />}

@@ -1,5 +1,6 @@
 // One step of the chain: its form, its place (drag, Alt+Arrow keys, move buttons), on/off, the
 // condition it waits for, duplicate, delete and "Test until here".
+import { InlineMarkdown } from '../inline-markdown';
 import type { ActionType, Provider } from './api';
 import { ParamFields, fieldId, type FieldContext } from './Fields';
 import { isCondition, refOf, type Item, type Step } from './model';
@@ -130,7 +131,11 @@ export function StepCard({ item, index, count, type, earlier, errors, variables,
           </button>
         </div>
       </div>
-      {type?.description && <p class="hint small ae-desc">{type.description}</p>}
+      {type?.description && (
+        <p class="hint small ae-desc">
+          <InlineMarkdown text={type.description} />
+        </p>
+      )}
       {!type && stepError('type')}
       {!type && <p class="field-error">This server has no action type “{String(step.type)}”: its parameters can be edited in YAML.</p>}
       {otherErrors.length > 0 && (
