@@ -30,6 +30,11 @@ export function formatTime(d: Date | null): string {
   return sameDay ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
+/** Date and time in the reader's time zone and words ("29 Nov 2026, 10:21:42"): for what may be long ago. */
+export function formatDateTime(d: Date | null): string {
+  return d ? d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+}
+
 /** The path and query of a capture; with `tokenRefs`, relative to the token's own prefix. */
 export function requestPath(r: CapturedRequest, tokenRefs: Array<string | null> = []): string {
   if (r.type === 'email') return r.subject ? r.subject : `(no subject) from ${r.sender || 'unknown'}`;

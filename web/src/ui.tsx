@@ -14,13 +14,20 @@ export function Announcer() {
   const [msg, setMsg] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
+    let said = 0;
     announceFn = (m) => {
+      said = Date.now();
       setMsg(m);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setMsg(''), 2500);
     };
+    // A message is about the screen it was said on: another screen clears it (unless it was said
+    // on the way there, as "Request deleted" before the list opens).
+    const clear = () => Date.now() - said > 500 && setMsg('');
+    window.addEventListener('hashchange', clear);
     return () => {
       announceFn = null;
+      window.removeEventListener('hashchange', clear);
     };
   }, []);
   return (
