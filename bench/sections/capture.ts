@@ -8,7 +8,9 @@
 // the same machine. Before each bare window the service is let finish the work it deferred (its
 // catch-up and WAL checkpoint, at most a few hundred ms of the window before), which would
 // otherwise run during the bare window and slow the baseline. The ratio to the standalone
-// baseline section is reported beside it.
+// baseline section is reported beside it. With BENCH_PREVIOUS_BUILD set, the previous build's
+// service is measured in the same rounds too, right after this build's window, and the run reports
+// this build's throughput as a ratio to it.
 import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
 import type { BareMetrics } from './bare.js';
 
@@ -17,7 +19,8 @@ const REQUEST_LIMIT = 10_000;
 /** Generous upper bound on capture throughput on the benchmark machine, to size the token pool. */
 const MAX_EXPECTED_RPS = 50_000;
 
-export const GOALS = { minRatio: 0.5, maxP99Ms: 20 };
+/** minRatioToPrevious: "unchanged", allowing for the few percent two runs of one build differ by. */
+export const GOALS = { minRatio: 0.5, maxP99Ms: 20, minRatioToPrevious: 0.95 };
 
 export const captureSection: Section = {
   name: 'capture',
@@ -26,6 +29,7 @@ export const captureSection: Section = {
     const { settings } = ctx;
     const svc = await startService({}, settings.serviceNodeArgs);
     const paired = await startBare();
+    const previous = settings.previousBuild ? await startService({}, settings.serviceNodeArgs, settings.previousBuild) : null;
     const runErrors: string[] = [];
     try {
       const headers = { 'Content-Type': 'application/json' };
@@ -49,6 +53,22 @@ export const captureSection: Section = {
       ctx.log(`capture: creating ${poolSize} tokens`);
       const tokens: string[] = [];
       for (let i = 0; i < poolSize; i++) tokens.push(await svc.createToken({ request_limit: REQUEST_LIMIT }));
+      const previousTokens: string[] = [];
+      if (previous) {
+        ctx.log(`capture: previous build from ${settings.previousBuild}, warm-up and ${poolSize} tokens`);
+        const previousWarm = await previous.createToken({ request_limit: REQUEST_LIMIT });
+        runErrors.push(...(await warmUp('previous build warm-up', { url: previous.url, path: `/${previousWarm}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
+        for (let i = 0; i < poolSize; i++) previousTokens.push(await previous.createToken({ request_limit: REQUEST_LIMIT }));
+      }
+      const captureLoad = (target: typeof svc, pool: string[], seconds: number) =>
+        load({
+          url: target.url,
+          connections: settings.connections,
+          seconds,
+          headers,
+          serverPid: target.proc.pid,
+          requests: pool.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
+        });
 
       const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
       runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
@@ -56,23 +76,22 @@ export const captureSection: Section = {
       ctx.log(`capture: measuring ${settings.rounds} x ${windowS} s, each after ${windowS} s of bare node:http, ${settings.connections} connections, ${poolSize} tokens round-robin`);
       const captureRuns: Measurement[] = [];
       const bareRuns: Measurement[] = [];
+      const previousRuns: Measurement[] = [];
       for (let round = 0; round < settings.rounds; round++) {
         await quiet(svc.proc.pid!);
+        if (previous) await quiet(previous.proc.pid!);
         bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
-        captureRuns.push(
-          await load({
-            url: svc.url,
-            connections: settings.connections,
-            seconds: windowS,
-            headers,
-            serverPid: svc.proc.pid,
-            requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
-          }),
-        );
+        captureRuns.push(await captureLoad(svc, tokens, windowS));
+        if (previous) {
+          await quiet(svc.proc.pid!);
+          previousRuns.push(await captureLoad(previous, previousTokens, windowS));
+        }
       }
       const m = mergeMeasurements(captureRuns);
       const pairedBare = mergeMeasurements(bareRuns);
       runErrors.push(...loadErrors('capture', m), ...loadErrors('paired bare', pairedBare));
+      const previousM = previous ? mergeMeasurements(previousRuns) : null;
+      if (previousM) runErrors.push(...loadErrors('previous build', previousM));
 
       // Captures still in flight when autocannon stopped may commit after it returned.
       await new Promise((r) => setTimeout(r, 500));
@@ -87,6 +106,10 @@ export const captureSection: Section = {
       const inFlight = settings.connections * settings.rounds;
       if (unanswered > inFlight) runErrors.push(`capture: ${unanswered} more captures stored than answered, more than could be in flight (${inFlight})`);
 
+      if (previous) {
+        const previousCode = await previous.stop();
+        if (previousCode !== 0) runErrors.push(`capture: the previous build's service exited with ${previousCode} on SIGTERM\n${previous.output()}`);
+      }
       const code = await svc.stop();
       if (code !== 0) runErrors.push(`capture: the service exited with ${code} on SIGTERM\n${svc.output()}`);
 
@@ -96,6 +119,8 @@ export const captureSection: Section = {
       const standaloneRatio = bare && bare.measurement.rps > 0 ? m.rps / bare.measurement.rps : null;
       const bareCpu = pairedBare.serverCpuUsPerRequest;
       const cpuRatio = bareCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / bareCpu : null;
+      const vsPrevious = previousM && previousM.rps > 0 ? m.rps / previousM.rps : null;
+      const previousRoundRatios = previousRuns.map((p, i) => (p.rps > 0 ? captureRuns[i]!.rps / p.rps : 0));
       const goals: Goal[] = [
         {
           name: 'throughput vs bare node:http (paired rounds)',
@@ -106,6 +131,14 @@ export const captureSection: Section = {
         { name: 'capture latency p99', target: `< ${GOALS.maxP99Ms} ms`, actual: fmt.ms(m.latencyMs.p99), pass: m.latencyMs.p99 < GOALS.maxP99Ms },
         { name: 'answered but not stored (lost)', target: '0', actual: String(lost), pass: lost === 0 },
       ];
+      if (previousM) {
+        goals.push({
+          name: 'throughput vs the previous build (paired rounds)',
+          target: `>= ${GOALS.minRatioToPrevious}x`,
+          actual: vsPrevious === null ? 'n/a' : `${vsPrevious.toFixed(2)}x`,
+          pass: vsPrevious !== null && vsPrevious >= GOALS.minRatioToPrevious,
+        });
+      }
       const metrics: Record<string, unknown> = {
         measurement: m satisfies Measurement,
         ratioToBare: ratio,
@@ -119,6 +152,7 @@ export const captureSection: Section = {
         lost,
         storedButUnanswered: unanswered,
         maxStoredPerToken: maxPerToken,
+        previousBuild: previousM ? { build: settings.previousBuild, measurement: previousM, ratio: vsPrevious, rounds: previousRoundRatios } : null,
       };
       return {
         metrics,
@@ -127,6 +161,9 @@ export const captureSection: Section = {
           `throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)` + (ratio === null ? '' : `, ${ratio.toFixed(2)}x bare`),
           `paired bare ${fmt.int(pairedBare.rps)} req/s in the same rounds; per round ${roundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}` +
             (standaloneRatio === null ? '' : `; ${standaloneRatio.toFixed(2)}x the standalone baseline above`),
+          ...(previousM
+            ? [`previous    ${fmt.int(previousM.rps)} req/s in the same rounds (${settings.previousBuild}); this build ${vsPrevious!.toFixed(2)}x it, per round ${previousRoundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}; its CPU ${fmt.cpu(previousM)}`]
+            : []),
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
           `threads     ${fmt.threads(m)}`,
@@ -138,6 +175,7 @@ export const captureSection: Section = {
     } finally {
       await svc.stop();
       await paired.stop();
+      await previous?.stop();
     }
   },
 };
