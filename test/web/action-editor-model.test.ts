@@ -6,6 +6,7 @@ import { builtinRegistry } from '../../core/actions/builtin.js';
 import { duplicate, fromText, remove, stepPath, toText } from '../../web/src/actions/model.js';
 import { OPERATOR_LABELS as CORE_OPERATOR_LABELS } from '../../core/sdk/operators.js';
 import { OPERATOR_LABELS, explain, fieldsOf, type ActionType, type JsonSchema } from '../../web/src/actions/schema.js';
+import { formatJson, parseCurl } from '../../web/src/actions/curl-import.js';
 import { MODIFIERS, availableVariables, partialAt, requestValues, suggest, variablesSetBy } from '../../web/src/actions/variables.js';
 
 const types = async () => new Map((await builtinRegistry()).list().map((t) => [t.type, t as unknown as ActionType]));
@@ -151,5 +152,34 @@ describe('the variables typeahead', () => {
     expect(suggest(all, 'json.order.t').map((s) => s.insert)).toEqual(['json.order.total']);
     // A step later than the test reached sees what the last tested step left.
     expect(availableVariables(ctx, 2).find((s) => s.insert === 'json.order.total')!.value).toBe('42');
+  });
+});
+
+describe('Import from cURL and JSON Format', () => {
+  it('reads method, URL, headers, body and basic auth as curl sends them', () => {
+    const cmd = [
+      "curl -X PUT 'https://api.example.test/orders/7?x=1' \\",
+      `  -H "Content-Type: application/json" -H 'X-Key: a b' \\`,
+      `  --data-raw '{"total": 42}' -u ann:s3cr:et --compressed -s`,
+    ].join('\n');
+    expect(parseCurl(cmd)).toEqual({
+      url: 'https://api.example.test/orders/7?x=1',
+      method: 'PUT',
+      headers: 'Content-Type: application/json\nX-Key: a b',
+      content: '{"total": 42}',
+      auth: { mode: 'basic', username: 'ann', password: 's3cr:et' },
+    });
+    expect(parseCurl('curl https://x.test -d "say \\"hi\\""').content).toBe('say "hi"');
+    // Data without -X is a POST; several -d are joined as curl joins them.
+    expect(parseCurl('curl https://x.test -d a=1 -d b=2')).toEqual({ url: 'https://x.test', method: 'POST', content: 'a=1&b=2' });
+    expect(parseCurl('curl https://x.test')).toEqual({ url: 'https://x.test' });
+    expect(() => parseCurl('wget https://x.test')).toThrow(/must start with curl/);
+    expect(() => parseCurl("curl 'https://x.test")).toThrow(/not closed/);
+    expect(() => parseCurl('curl -X POST')).toThrow(/no URL/);
+  });
+
+  it('indents JSON, and leaves what is not JSON alone', () => {
+    expect(formatJson('{"a":[1,2]}')).toBe('{\n  "a": [\n    1,\n    2\n  ]\n}');
+    expect(formatJson('{"a": $x$}')).toBeNull();
   });
 });

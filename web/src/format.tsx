@@ -196,6 +196,39 @@ export function toCurl(r: CapturedRequest): string {
   return lines.join(' \\\n  ');
 }
 
+/** A Postman collection (v2.1) holding the captured request, to send it again from Postman. */
+export function toPostman(r: CapturedRequest): string {
+  const name = `${r.method} ${r.url.replace(/^https?:\/\/[^/]+/, '')}`;
+  const header = headerEntries(r.headers)
+    .filter(([k]) => !SKIP_HEADERS.has(k.toLowerCase()))
+    .map(([key, value]) => ({ key, value }));
+  const request = { method: r.method, header, url: { raw: r.url }, ...(r.content ? { body: { mode: 'raw', raw: r.content } } : {}) };
+  const collection = {
+    info: { name: `Captured ${name}`, _postman_id: r.uuid, schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [{ name, request }],
+  };
+  return JSON.stringify(collection, null, 2);
+}
+
+const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+
+/** Text with its http(s) addresses as links (opened in a new tab, no referrer). */
+export function linkify(text: string): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
+  let last = 0;
+  for (const m of text.matchAll(LINK)) {
+    if (m.index! > last) out.push(text.slice(last, m.index));
+    out.push(
+      <a href={m[0]} target="_blank" rel="noopener noreferrer nofollow">
+        {m[0]}
+      </a>,
+    );
+    last = m.index! + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
 // --- clipboard -----------------------------------------------------------------------------------
 
 export async function copyText(text: string): Promise<boolean> {
