@@ -215,6 +215,26 @@ export async function startBare(protocol: 'http1' | 'http2' = 'http1'): Promise<
   });
 }
 
+/** The minimal capture server (bench/minimal-capture-server.ts) on a fresh data directory, removed on stop. */
+export async function startMinimal(): Promise<Child> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-minimal-'));
+  try {
+    const child = await startChild({ script: path.join(ROOT, 'dist/bench/minimal-capture-server.js'), env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }, readyPath: '/', port });
+    return {
+      ...child,
+      async stop() {
+        const code = await child.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        return code;
+      },
+    };
+  } catch (e) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
 export const ADMIN_API_KEY = 'bench-admin-key-0123456789abcdef';
 
 export interface Service extends Child {

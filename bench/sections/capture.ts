@@ -11,7 +11,11 @@
 // baseline section is reported beside it. With BENCH_PREVIOUS_BUILD set, the previous build's
 // service is measured in the same rounds too, right after this build's window, and the run reports
 // this build's throughput as a ratio to it.
-import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+//
+// CPU per capture is compared with a minimal capture server (bench/minimal-capture-server.ts:
+// node:http + better-sqlite3, one transaction per event-loop turn, answering after commit) in the
+// same rounds: what the service spends beyond it is the cost of its own work per capture.
+import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startMinimal, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
 import type { BareMetrics } from './bare.js';
 
 /** The most a token keeps (`request_limit` tops out at 10000); older captures are trimmed. */
@@ -20,7 +24,8 @@ const REQUEST_LIMIT = 10_000;
 const MAX_EXPECTED_RPS = 50_000;
 
 /** minRatioToPrevious: "unchanged", allowing for the few percent two runs of one build differ by. */
-export const GOALS = { minRatio: 0.5, maxP99Ms: 20, minRatioToPrevious: 0.95 };
+/** maxCpuVsMinimal: the service's CPU per capture at most this multiple of the minimal server's. */
+export const GOALS = { minRatio: 0.5, maxP99Ms: 20, minRatioToPrevious: 0.95, maxCpuVsMinimal: 1.25 };
 
 export const captureSection: Section = {
   name: 'capture',
@@ -29,6 +34,7 @@ export const captureSection: Section = {
     const { settings } = ctx;
     const svc = await startService({}, settings.serviceNodeArgs);
     const paired = await startBare();
+    const minimal = await startMinimal();
     const previous = settings.previousBuild ? await startService({}, settings.serviceNodeArgs, settings.previousBuild) : null;
     const runErrors: string[] = [];
     try {
@@ -72,16 +78,22 @@ export const captureSection: Section = {
 
       const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
       runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
+      // The minimal server takes any first path segment as a token: the same URLs as the service.
+      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
+      runErrors.push(...(await warmUp('minimal server warm-up', { url: minimal.url, path: `/${tokens[0]}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
       const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
       ctx.log(`capture: measuring ${settings.rounds} x ${windowS} s, each after ${windowS} s of bare node:http, ${settings.connections} connections, ${poolSize} tokens round-robin`);
       const captureRuns: Measurement[] = [];
       const bareRuns: Measurement[] = [];
       const previousRuns: Measurement[] = [];
+      const minimalRuns: Measurement[] = [];
       for (let round = 0; round < settings.rounds; round++) {
         await quiet(svc.proc.pid!);
         if (previous) await quiet(previous.proc.pid!);
         bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
         captureRuns.push(await captureLoad(svc, tokens, windowS));
+        await quiet(svc.proc.pid!);
+        minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid }));
         if (previous) {
           await quiet(svc.proc.pid!);
           previousRuns.push(await captureLoad(previous, previousTokens, windowS));
@@ -91,6 +103,8 @@ export const captureSection: Section = {
       const pairedBare = mergeMeasurements(bareRuns);
       runErrors.push(...loadErrors('capture', m), ...loadErrors('paired bare', pairedBare));
       const previousM = previous ? mergeMeasurements(previousRuns) : null;
+      const minimalM = mergeMeasurements(minimalRuns);
+      runErrors.push(...loadErrors('minimal server', minimalM));
       if (previousM) runErrors.push(...loadErrors('previous build', previousM));
 
       // Captures still in flight when autocannon stopped may commit after it returned.
@@ -119,6 +133,9 @@ export const captureSection: Section = {
       const standaloneRatio = bare && bare.measurement.rps > 0 ? m.rps / bare.measurement.rps : null;
       const bareCpu = pairedBare.serverCpuUsPerRequest;
       const cpuRatio = bareCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / bareCpu : null;
+      const minimalCpu = minimalM.serverCpuUsPerRequest;
+      const cpuVsMinimal = minimalCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / minimalCpu : null;
+      const minimalCpuVsBare = minimalCpu && bareCpu ? minimalCpu / bareCpu : null;
       const vsPrevious = previousM && previousM.rps > 0 ? m.rps / previousM.rps : null;
       const previousRoundRatios = previousRuns.map((p, i) => (p.rps > 0 ? captureRuns[i]!.rps / p.rps : 0));
       const goals: Goal[] = [
@@ -131,6 +148,12 @@ export const captureSection: Section = {
         { name: 'capture latency p99', target: `< ${GOALS.maxP99Ms} ms`, actual: fmt.ms(m.latencyMs.p99), pass: m.latencyMs.p99 < GOALS.maxP99Ms },
         { name: 'answered but not stored (lost)', target: '0', actual: String(lost), pass: lost === 0 },
       ];
+      goals.push({
+        name: 'CPU per capture vs the minimal capture server (paired rounds)',
+        target: `<= ${GOALS.maxCpuVsMinimal}x`,
+        actual: cpuVsMinimal === null ? 'n/a (no CPU figures)' : `${cpuVsMinimal.toFixed(2)}x`,
+        pass: cpuVsMinimal !== null && cpuVsMinimal <= GOALS.maxCpuVsMinimal,
+      });
       if (previousM) {
         goals.push({
           name: 'throughput vs the previous build (paired rounds)',
@@ -152,6 +175,7 @@ export const captureSection: Section = {
         lost,
         storedButUnanswered: unanswered,
         maxStoredPerToken: maxPerToken,
+        minimal: { measurement: minimalM, cpuVsMinimal, minimalCpuVsBare },
         previousBuild: previousM ? { build: settings.previousBuild, measurement: previousM, ratio: vsPrevious, rounds: previousRoundRatios } : null,
       };
       return {
@@ -164,6 +188,9 @@ export const captureSection: Section = {
           ...(previousM
             ? [`previous    ${fmt.int(previousM.rps)} req/s in the same rounds (${settings.previousBuild}); this build ${vsPrevious!.toFixed(2)}x it, per round ${previousRoundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}; its CPU ${fmt.cpu(previousM)}`]
             : []),
+          `minimal     ${fmt.int(minimalM.rps)} req/s in the same rounds; its CPU ${fmt.cpu(minimalM)}` +
+            (minimalCpuVsBare === null ? '' : `, ${minimalCpuVsBare.toFixed(2)}x bare's`) +
+            (cpuVsMinimal === null ? '' : `; the service's CPU per capture ${cpuVsMinimal.toFixed(2)}x the minimal server's`),
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
           `threads     ${fmt.threads(m)}`,
@@ -175,6 +202,7 @@ export const captureSection: Section = {
     } finally {
       await svc.stop();
       await paired.stop();
+      await minimal.stop();
       await previous?.stop();
     }
   },
