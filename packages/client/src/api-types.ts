@@ -2870,7 +2870,7 @@ export interface Operations {
     status: 200;
     response: unknown;
   };
-  /** The web app's settings (base URL, capture domain) */
+  /** The web app's settings (base URL, capture domain, whether databases are configured) */
   "GET /app/config.json": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -2881,6 +2881,8 @@ export interface Operations {
       email_domain: string;
       dns_domain: string;
       capture_domain: string | null;
+      /** Whether hosted databases are configured (DATABASES_POSTGRES_URL): the page does not ask /databases otherwise */
+      databases: boolean;
     };
   };
   /** The web app's files (scripts, styles; other paths answer the app's HTML) */
