@@ -16,8 +16,8 @@
 //      renderers (core/tokens/tokens.schema.ts, core/capture/request-view.ts, core/error-response.ts,
 //      core/tokens/access.ts); core/http imports them, never the reverse. The composition root may
 //      import core/http because it is where routers are mounted: core/main.ts, core/server.ts,
-//      core/modules.ts, core/service-module.ts (the module contract: routers' type), and each feature's module file (core/<feature>/module.ts or
-//      core/<feature>/<name>.module.ts), which wires its services to its routers.
+//      core/modules.ts, core/service-module.ts (the module contract: routers' type), and each feature's module file
+//      (core/<feature>/module.ts), which wires its services to its routers.
 //   3. The SDK stands alone. Files of core/sdk/ import only other core/sdk/ files (and packages);
 //      core/sdk/testing.ts too (it runs actions through the ActionRunner interface the host
 //      installs); only the host-only harness core/sdk/testing-host.ts and the SDK's own tests may
@@ -48,7 +48,7 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 }
 
 const COMPOSITION_ROOT = new Set(['core/main.ts', 'core/server.ts', 'core/modules.ts', 'core/service-module.ts']);
-const isFeatureModule = (file: string) => /^core\/[^/]+\/(module|[^/]+\.module)\.ts$/.test(file);
+const isFeatureModule = (file: string) => /^core\/[^/]+\/module\.ts$/.test(file);
 const isPluginTest = (file: string) => /^plugins\/[^/]+\/test\//.test(file) || file.endsWith('.test.ts');
 const PLUGIN_CODE_MAY_IMPORT_SDK = new Set(['@capture/sdk']);
 const PLUGIN_TESTS_MAY_IMPORT_SDK = new Set(['@capture/sdk', '@capture/sdk/testing', '@capture/sdk/testing-host']);
@@ -145,7 +145,7 @@ describe('import boundaries', () => {
     expect(violation('core/http/app.ts', 'core/http/services.js')).toBeNull();
     expect(violation('core/server.ts', 'core/http/app.js')).toBeNull();
     expect(violation('core/actions/module.ts', 'core/http/actions/actions.router.js')).toBeNull();
-    expect(violation('core/web/web.module.ts', 'core/http/services.js')).toBeNull();
+    expect(violation('core/web/module.ts', 'core/http/services.js')).toBeNull();
     expect(violation('core/actions/module-helpers.ts', 'core/http/services.js')).not.toBeNull();
     expect(violation('core/sdk/headers.ts', 'core/util/time.js')).toMatch(/the SDK imports only core\/sdk/);
     expect(violation('core/sdk/testing.ts', 'core/actions/runner.js')).not.toBeNull();

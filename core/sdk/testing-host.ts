@@ -7,7 +7,7 @@ export { createActionsModule } from '../actions/module.js';
 export { ActionRegistry } from '../actions/registry.js';
 export { loadPlugins } from '../actions/loader.js';
 export { runChain } from '../actions/runner.js';
-export { createMailModule, type MailInfo } from '../mail/index.js';
+export { createMailModule, type MailInfo } from '../mail/module.js';
 export { MAIL_INFO } from '../service-keys.js';
 export { createOutboundClient, resolveAllowed, type OutboundPolicy } from '../net/outbound.js';
 export { providerTypes } from '../providers/service.js';
