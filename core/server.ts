@@ -13,7 +13,7 @@ import { createLogger, type Logger } from './logger.js';
 import { channelOf, createMetrics, type ServiceMetrics } from './metrics/metrics.js';
 import { moduleServices, orderModules, ServiceRegistry, withDefaults, type ServiceLookup } from './composition.js';
 import { loadModules } from './modules.js';
-import { container as sdkRoot } from './sdk/container.js';
+import { container as sdkRoot } from '@capture/sdk/container';
 import { bridgeProvided, bridgeWithdrawn, registerAbsentServices } from './sdk-bridge.js';
 import type { ModuleContext, ServiceModule, StartedModule } from './service-module.js';
 import { openStore } from './store/index.js';

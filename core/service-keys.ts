@@ -14,8 +14,8 @@ import type { RealtimeBus } from './realtime/bus.js';
 import type { RequestWaiters } from './realtime/waiters.js';
 import type { JobQueue, Scheduler } from './scheduler/scheduler.js';
 import type { ScheduleService } from './scheduler/service.js';
-import type { Mailer } from './sdk/mail.js';
-import type { GlobalVariables, PerAccount } from './sdk/services.js';
+import type { Mailer } from '@capture/sdk/mail';
+import type { GlobalVariables, PerAccount } from '@capture/sdk/services';
 import type { TemplateService } from './templates/service.js';
 import type { WorkflowService } from './workflows/service.js';
 

@@ -5,7 +5,7 @@
 import { CHAIN, EXPECTED_LOG } from '../bench/sections/chain.js';
 import { loadPlugins } from '../core/actions/loader.js';
 import { runChain, type ChainAction } from '../core/actions/runner.js';
-import { TEST_TOKEN, silentLogger, testRequest, testServices } from '../core/sdk/testing.js';
+import { TEST_TOKEN, silentLogger, testRequest, testServices } from '@capture/sdk/testing';
 
 const perBatch = Number(process.argv[2] ?? 5000);
 const batches = Number(process.argv[3] ?? 7);

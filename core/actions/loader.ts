@@ -7,9 +7,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
-import * as sdk from '../sdk/index.js';
-import type { Logger, PluginDefinition } from '../sdk/index.js';
+import { container as rootContainer, type DependencyContainer } from '@capture/sdk/container';
+import * as sdk from '@capture/sdk';
+import type { Logger, PluginDefinition } from '@capture/sdk';
 import { BUILD_ROOT, REPO_ROOT, RUNNING_FROM_SOURCE } from '../util/paths.js';
 import { ActionRegistry } from './registry.js';
 

@@ -2,14 +2,14 @@
 // delayed actions as scheduler jobs), with each plugin's services resolved from its container, and
 // serves the actions API. Plugins, workflows, templates, providers, databases and global variables
 // are modules of their own (core/modules.ts); this one starts after them.
-import { instanceCachingFactory, type DependencyContainer } from '../sdk/container.js';
+import { instanceCachingFactory, type DependencyContainer } from '@capture/sdk/container';
 import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
 import { deepFreeze } from '../workflows/steps-cache.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '../sdk/index.js';
+import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '@capture/sdk';
 import { SealError } from '../auth/sealing.js';
 import { runOwner, runServices, servicesWith } from './services.js';
 import { FailureTracker } from './failures.js';

@@ -1,9 +1,9 @@
 // The action types known to this process, each with the plugin (and container) it came from.
-import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
+import { container as rootContainer, type DependencyContainer } from '@capture/sdk/container';
 import { z } from 'zod';
 import { ValidationError } from '../errors.js';
-import { parameterErrors } from '../sdk/parameter-errors.js';
-import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';
+import { parameterErrors } from '@capture/sdk/parameter-errors';
+import type { AnyActionDefinition, AnyProviderDefinition } from '@capture/sdk';
 import { secretPaths, type SecretPath } from './secret-params.js';
 
 export interface RegisteredAction {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bytesText } from '../sdk/bytes.js';
-import { defineAction, z } from '../sdk/index.js';
-import { TEST_TOKEN, fakeClock, memoryGlobals, testRequest, testServices } from '../sdk/testing.js';
+import { bytesText } from '@capture/sdk/bytes';
+import { defineAction, z } from '@capture/sdk';
+import { TEST_TOKEN, fakeClock, memoryGlobals, testRequest, testServices } from '@capture/sdk/testing';
 import { ActionRegistry } from './registry.js';
 import { runChain, type ChainAction, type ChainInput } from './runner.js';
 

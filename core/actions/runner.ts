@@ -1,10 +1,10 @@
 // Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
 // parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
-import { hasBytes, textBytes } from '../sdk/bytes.js';
-import type { ChainLine } from '../sdk/runner.js';
-import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
-import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../sdk/index.js';
-import type { DependencyContainer } from '../sdk/container.js';
+import { hasBytes, textBytes } from '@capture/sdk/bytes';
+import type { ChainLine } from '@capture/sdk/runner';
+import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '@capture/sdk/redaction';
+import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '@capture/sdk';
+import type { DependencyContainer } from '@capture/sdk/container';
 import type { ActionRegistry } from './registry.js';
 import { servicesWith } from './services.js';
 import { stepParams } from './step-params.js';

@@ -5,7 +5,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createOutboundClient, resolveAllowed, type OutboundClient } from '../net/outbound.js';
-import { instanceCachingFactory, type DependencyContainer } from '../sdk/container.js';
+import { instanceCachingFactory, type DependencyContainer } from '@capture/sdk/container';
 import {
   CLOCK,
   COUNTERS,
@@ -26,7 +26,7 @@ import {
   type HttpResponse,
   type RunOwner,
   type Services,
-} from '../sdk/index.js';
+} from '@capture/sdk';
 import type { Store, TokenRecord } from '../store/types.js';
 import { requestReader } from './request-reader.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { defineAction, headerLines, z } from '../sdk/index.js';
+import { defineAction, headerLines, z } from '@capture/sdk';
 import { stepParams } from './step-params.js';
 import { templateValue } from './templating.js';
 

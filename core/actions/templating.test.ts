@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testRequest } from '../sdk/testing.js';
+import { testRequest } from '@capture/sdk/testing';
 import { MODIFIERS, template, templateHeaderLines, templateValue } from './templating.js';
 import { RequestVariables, VariableScope, requestVariables } from './variables.js';
 

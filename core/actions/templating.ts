@@ -8,9 +8,9 @@
 // - Header lines (parameters declared with the SDK's `headerLines()`) are split into lines first and
 //   each line is templated on its own with header-safe values, so a value cannot add a header.
 
-import { bytesText, textBytes } from '../sdk/bytes.js';
-import { LINE_BREAK, headerSafe } from '../sdk/headers.js';
-import { deeperThan } from '../sdk/parse-limits.js';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
+import { LINE_BREAK, headerSafe } from '@capture/sdk/headers';
+import { deeperThan } from '@capture/sdk/parse-limits';
 
 export type Resolver = (name: string) => string | undefined;
 

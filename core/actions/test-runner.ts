@@ -1,6 +1,6 @@
 // The host's ActionRunner for @capture/sdk/testing: one action run as the first of a chain by the
 // real registry and chain runner. The repository's vitest setup installs it (test/setup/action-runner.ts).
-import type { ActionRunner } from '../sdk/runner.js';
+import type { ActionRunner } from '@capture/sdk/runner';
 import { ActionRegistry } from './registry.js';
 import { runChain } from './runner.js';
 

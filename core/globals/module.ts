@@ -2,7 +2,7 @@
 // and write, which plugins see as the SDK's GLOBAL_VARIABLES (core/sdk-bridge.ts).
 import { globalsRouter } from '../http/globals/globals.router.js';
 import { accountGlobals } from '../actions/services.js';
-import type { GlobalVariables, PerAccount, RunOwner } from '../sdk/index.js';
+import type { GlobalVariables, PerAccount, RunOwner } from '@capture/sdk';
 import { GLOBALS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
 import { globalsCacheOf } from './cache.js';

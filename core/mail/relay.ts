@@ -5,8 +5,8 @@
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config.js';
-import { lazyImport } from '../sdk/lazy.js';
-import { LOOP_HEADER, type Mailer, type OutgoingMail, type SentMail } from '../sdk/mail.js';
+import { lazyImport } from '@capture/sdk/lazy';
+import { LOOP_HEADER, type Mailer, type OutgoingMail, type SentMail } from '@capture/sdk/mail';
 
 // nodemailer is loaded by the first message sent, not at start-up.
 const loadNodemailer = lazyImport(() => import('nodemailer').then((m) => m.default));

@@ -1,2 +1,2 @@
 // The sandbox's contract lives in the SDK (plugins see only core/sdk); core/sandbox implements it.
-export type * from '../sdk/sandbox.js';
+export type * from '@capture/sdk/sandbox';

@@ -4,7 +4,7 @@
 // the page can use it too.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import type { FieldErrors } from '../errors.js';
-import { checkParseLimits } from '../sdk/parse-limits.js';
+import { checkParseLimits } from '@capture/sdk/parse-limits';
 
 /** Aliases a document may expand (yaml's default, 100, stated: each expansion copies a node). */
 export const MAX_ALIAS_COUNT = 100;
