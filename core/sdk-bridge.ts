@@ -5,8 +5,7 @@
 // provides resolves to the row's `absent` value, if it has one. Modules never register these
 // tokens themselves, so each service is wired in one place and under one name per side.
 import type { AnyServiceKey, ServiceKey } from './composition.js';
-import type { DependencyContainer, InjectionToken } from '@capture/sdk/container';
-import { DATABASES, GLOBAL_VARIABLES, MAILER, PROVIDERS, TEMPLATES, type Mailer } from '@capture/sdk';
+import { DATABASES, type DependencyContainer, GLOBAL_VARIABLES, type InjectionToken, MAILER, type Mailer, PROVIDERS, TEMPLATES } from '@capture/sdk';
 import { DATABASE_SERVICE, GLOBALS, MAIL_RELAY, PROVIDER_SERVICE, TEMPLATE_SERVICE } from './service-keys.js';
 
 interface BridgeRow<K, T> {

@@ -14,8 +14,7 @@ import type { RealtimeBus } from './realtime/bus.js';
 import type { RequestWaiters } from './realtime/waiters.js';
 import type { JobQueue, Scheduler } from './scheduler/scheduler.js';
 import type { ScheduleService } from './scheduler/service.js';
-import type { Mailer } from '@capture/sdk/mail';
-import type { GlobalVariables, PerAccount } from '@capture/sdk/services';
+import type { GlobalVariables, Mailer, PerAccount } from '@capture/sdk';
 import type { TemplateService } from './templates/service.js';
 import type { WorkflowService } from './workflows/service.js';
 

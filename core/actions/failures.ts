@@ -6,7 +6,7 @@
 import type { Clock, Logger } from '@capture/sdk';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { WorkflowService } from '../workflows/service.js';
-import type { ChainResult } from './runner.js';
+import type { ChainResult } from '@capture/sdk/runner';
 
 const REFRESH_MS = 30_000;
 /** What a run that disabled nothing gets: shared, so frozen. */

@@ -2,20 +2,20 @@
 // delayed actions as scheduler jobs), with each plugin's services resolved from its container, and
 // serves the actions API. Plugins, workflows, templates, providers, databases and global variables
 // are modules of their own (core/modules.ts); this one starts after them.
-import { instanceCachingFactory, type DependencyContainer } from '@capture/sdk/container';
+import { instanceCachingFactory } from '@capture/sdk/container';
+import type { CapturedRequest, DependencyContainer, HttpClient, HttpRequest, RunOwner, Services } from '@capture/sdk';
 import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
 import { deepFreeze } from '../workflows/steps-cache.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '@capture/sdk';
 import { SealError } from '../auth/sealing.js';
 import { runOwner, runServices, servicesWith } from './services.js';
 import { FailureTracker } from './failures.js';
 import { ACTIONS, ACTION_TYPES, DATABASE_SERVICE, ERROR_LOG, GLOBALS, JOBS, MAIL_RELAY, PROVIDER_SERVICE, SECRETS, TEMPLATE_SERVICE, WORKFLOWS } from '../service-keys.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
-import { runChain, type ChainAction } from './runner.js';
+import { runChain, type ChainAction } from '@capture/sdk/runner';
 import type { ParameterSecrets } from './secret-params.js';
 import type { ActionRuntime } from './runtime.js';
 import { createPluginsModule } from '../plugins/module.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defineAction, z } from '@capture/sdk';
 import { TEST_TOKEN, testRequest, testServices } from '@capture/sdk/testing';
 import { ActionRegistry } from './registry.js';
-import { MAX_LATER_ACTIONS, MAX_NESTED_ACTIONS, runChain, type ChainAction } from './runner.js';
+import { MAX_LATER_ACTIONS, MAX_NESTED_ACTIONS, runChain, type ChainAction } from '@capture/sdk/runner';
 
 const setv = defineAction({
   type: 'setv',

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bytesText } from '@capture/sdk/bytes';
 import { defineAction, z } from '@capture/sdk';
-import { TEST_TOKEN, fakeClock, memoryGlobals, testRequest, testServices } from '@capture/sdk/testing';
+import { fakeClock, memoryGlobals, TEST_TOKEN, testRequest, testServices } from '@capture/sdk/testing';
 import { ActionRegistry } from './registry.js';
-import { runChain, type ChainAction, type ChainInput } from './runner.js';
+import { runChain, type ChainAction, type ChainInput } from '@capture/sdk/runner';
 
 const echo = defineAction({
   type: 'echo',

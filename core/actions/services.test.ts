@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../config.js';
 import { container } from '@capture/sdk/container';
-import { DATABASES, GLOBAL_VARIABLES, LOGGER, PROVIDERS, systemClock, type Logger } from '@capture/sdk';
+import { DATABASES, GLOBAL_VARIABLES, LOGGER, type Logger, PROVIDERS, systemClock } from '@capture/sdk';
 import { fakeClock, silentLogger } from '@capture/sdk/testing';
 import { createSqliteStore } from '../store/sqlite/index.js';
 import { accountGlobals, registerCoreServices, runServices } from './services.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { queryAllOf } from './query.js';
 import { sentResponseOf } from './sent-response.js';
-import { RedactionEntrySchema } from '@capture/sdk/redaction';
+import { RedactionEntrySchema } from '../shared/redaction.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 

@@ -4,7 +4,7 @@ import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { Db } from 'mongodb';
 import type { QueryNode } from './query/ast.js';
 import type { StorageSpace } from './space.js';
-import type { RedactionSettings } from '@capture/sdk/redaction';
+import type { RedactionSettings } from '../shared/redaction.js';
 
 export type Millis = number;
 

@@ -3,7 +3,7 @@
 // (domain services own their schemas, core/http never the other way round).
 import { z } from 'zod';
 import { headerValue } from '@capture/sdk/headers';
-import { RedactionSettingsSchema } from '@capture/sdk/redaction';
+import { RedactionSettingsSchema } from '../shared/redaction.js';
 
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 /** First path segments the API and the web page own; no alias may take them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runChain } from '../../../core/actions/runner.js';
+import { runChain } from './runner.js';
 import { ActionRegistry } from '../../../core/actions/registry.js';
 import { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
 import { defineAction, z } from './index.js';

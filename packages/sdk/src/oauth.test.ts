@@ -3,7 +3,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expiryMs, fetchHttpClient, forgetOAuthRenewals, openOAuthAccount, type OAuthContext, type OAuthProviderKind, type Providers } from './index.js';
+import type { Providers } from './index.js';
+import { expiryMs, forgetOAuthRenewals, openOAuthAccount, type OAuthContext, type OAuthProviderKind } from './oauth.js';
+import { fetchHttpClient } from './testing.js';
 import { fakeClock, memoryProviders, testServices, type FakeClock } from './testing.js';
 
 const APP = { refresh_token: 'rt-1', client_id: 'app', client_secret: 'shh' };

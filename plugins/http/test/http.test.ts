@@ -2,9 +2,9 @@
 // result variables, failures, retries and timeouts.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ActionRegistry, runChain } from '@capture/sdk/testing-host';
-import { bytesText, fetchHttpClient, textBytes } from '@capture/sdk';
-import { TEST_TOKEN, fakeClock, runAction, stubHttp, testRequest, testServices, validateParams, type RunActionOptions } from '@capture/sdk/testing';
+import { ActionRegistry, runChain } from '../../../test/helpers/host.js';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
+import { fakeClock, fetchHttpClient, runAction, type RunActionOptions, stubHttp, TEST_TOKEN, testRequest, testServices, validateParams } from '@capture/sdk/testing';
 import { httpRequest } from '../src/http.js';
 import { freePort, outboundHttp, selfSignedCert, startServer, type Handler, type TestHttpServer } from './helpers.js';
 

@@ -3,7 +3,9 @@
 // core/sdk/bytes.ts), which a response, an upload or an attachment passes on byte for byte; with
 // `respond` the action answers the request with the image itself.
 import type { FormatEnum, Metadata, OutputInfo } from 'sharp';
-import { boolean, bytesText, defineAction, hasBytes, integer, lazyImport, textBytes, variableName, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, defineAction, integer, variableName, z } from '@capture/sdk';
+import { bytesText, hasBytes, textBytes } from '@capture/sdk/bytes';
+import { lazyImport } from '@capture/sdk/async';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
 
 // sharp (libvips) is slow to load and large in memory: loaded on the first image, not at start-up.

@@ -1,9 +1,9 @@
 // The variables of one chain run: the request's default variables, the runtime variables actions
 // set, and a snapshot of the account's global variables.
 import { isUtf8 } from 'node:buffer';
-import { bytesText } from '@capture/sdk/bytes';
-import { deeperThan } from '@capture/sdk/parse-limits';
-import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '@capture/sdk';
+import { bytesText } from '../bytes.js';
+import { deeperThan } from '../parse-limits.js';
+import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../index.js';
 import { resolveWithModifiers, template as replaceVariables } from './templating.js';
 
 const str = (v: unknown): string =>

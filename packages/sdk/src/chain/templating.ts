@@ -8,9 +8,9 @@
 // - Header lines (parameters declared with the SDK's `headerLines()`) are split into lines first and
 //   each line is templated on its own with header-safe values, so a value cannot add a header.
 
-import { bytesText, textBytes } from '@capture/sdk/bytes';
-import { LINE_BREAK, headerSafe } from '@capture/sdk/headers';
-import { deeperThan } from '@capture/sdk/parse-limits';
+import { bytesText, textBytes } from '../bytes.js';
+import { headerSafe, LINE_BREAK } from '../headers.js';
+import { deeperThan } from '../parse-limits.js';
 
 export type Resolver = (name: string) => string | undefined;
 
