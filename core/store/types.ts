@@ -71,7 +71,7 @@ export interface TokenRecord {
   group_id: number | null;
   /** scrypt hash (see core/auth/secrets.ts), never returned by the API. */
   password_hash: string | null;
-  /** Masking applied to captures before they are stored (core/sdk/redaction.ts); null or absent: none. */
+  /** Masking applied to captures before they are stored (core/shared/redaction.ts); null or absent: none. */
   redaction?: RedactionSettings | null;
   created_at: Millis;
   updated_at: Millis;

@@ -50,7 +50,7 @@ export function positionAt(text: string, offset: number): Position {
 
 /**
  * Every document of a YAML stream (JSON is YAML), empty documents left out. A text larger or deeper
- * than the parse limits (core/sdk/parse-limits.ts) throws a ParseLimitError before it is parsed:
+ * than the parse limits (@capture/sdk/parse-limits) throws a ParseLimitError before it is parsed:
  * yaml's composer recurses per level of nesting.
  */
 export function parseWithPositions(text: string): PositionedDocument[] {

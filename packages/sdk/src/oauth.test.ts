@@ -1,5 +1,5 @@
 // The OAuth helper against a token endpoint and an API on a local node:http server, with the
-// in-memory providers of core/sdk/testing.ts standing in for the store.
+// in-memory providers of packages/sdk/src/testing.ts standing in for the store.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

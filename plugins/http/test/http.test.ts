@@ -455,7 +455,7 @@ describe('http: parameters', () => {
 });
 
 describe('http: bytes', () => {
-  // Every byte value: not UTF-8, so it travels in variables as a marked span (core/sdk/bytes.ts).
+  // Every byte value: not UTF-8, so it travels in variables as a marked span (@capture/sdk/bytes).
   const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
   it('text mode sends the bytes of a binary request body unchanged', async () => {

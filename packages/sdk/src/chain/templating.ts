@@ -39,7 +39,7 @@ export const MODIFIERS: Record<string, (v: string) => string> = {
       return HTML_ENTITIES[e.toLowerCase()] ?? whole;
     }),
   html_strip: (v) => v.replace(/<!--[\s\S]*?-->|<\/?[a-z!][^>]*>/gi, ''),
-  // Bytes-aware (core/sdk/bytes.ts): a generated file encodes as its bytes, and decoding binary
+  // Bytes-aware (../bytes.ts): a generated file encodes as its bytes, and decoding binary
   // base64 gives those bytes back rather than mangled text.
   base64_encode: (v) => textBytes(v).toString('base64'),
   base64_decode: (v) => bytesText(Buffer.from(v, 'base64')),

@@ -94,7 +94,7 @@ function single(name: string, request: CapturedRequest, token: RequestToken, raw
     case 'request.token_id':
       return str(request.token_id || token.uuid);
     case 'request.content':
-      // A body that is not UTF-8 (an image, a zip) is carried as bytes (core/sdk/bytes.ts).
+      // A body that is not UTF-8 (an image, a zip) is carried as bytes (../bytes.ts).
       return str(rawBody && rawBody.length && !isUtf8(rawBody) ? bytesText(rawBody) : request.content);
     case 'request.date':
       return str(request.created_at);
