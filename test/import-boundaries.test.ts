@@ -22,7 +22,7 @@
 //      own tests may reach into the host. Core imports the SDK as the package (`@capture/sdk`, its
 //      subpaths), never by a relative path into packages/sdk/.
 // A failure names the file and the import; fix it by moving the function to the layer it belongs to
-// or by exporting it from the SDK index, not by widening these rules.
+// or by exporting it from the SDK (its root or a subpath), not by widening these rules.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
