@@ -1,5 +1,5 @@
 // The `pdf_generate` action: HTML or Markdown to a PDF, drawn with pdfkit (no browser). The file's
-// bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes, core/sdk/bytes.ts),
+// bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes, @capture/sdk/bytes),
 // which a response, an upload or an attachment passes on byte for byte; with `respond` the action
 // answers the request with the PDF itself.
 import { bytesText } from '@capture/sdk/bytes';
