@@ -7,7 +7,7 @@ import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors
 import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { renderError } from '../error-response.js';
-import { headerSafe, sendableHeaders } from '../sdk/headers.js';
+import { headerSafe, sendableHeaders } from '@capture/sdk/headers';
 import type { HttpVersion, RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';

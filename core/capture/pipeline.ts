@@ -1,7 +1,8 @@
 // What every capture channel (HTTP, e-mail, DNS) does once it has a request record: run the
 // token's Custom Actions, store the request unless an action said not to, tell the listeners.
-import { compileSettings, hidesFromActions, redactRequest, type CompiledRule } from '../sdk/redaction.js';
-import type { ResponseDraft } from '../sdk/types.js';
+import { compileSettings, hidesFromActions, redactRequest } from '../shared/redaction.js';
+import type { CompiledRule } from '@capture/sdk/redaction';
+import type { ResponseDraft } from '@capture/sdk';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { uuidv7 } from '../util/uuid.js';
 import { rememberResponse } from './sent-response.js';

@@ -4,7 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { queryAllOf } from './query.js';
 import { sentResponseOf } from './sent-response.js';
-import { RedactionEntrySchema } from '../sdk/redaction.js';
+import { RedactionEntrySchema } from '../shared/redaction.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 

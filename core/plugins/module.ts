@@ -6,10 +6,10 @@
 import { createSealer, loadSecretKey } from '../auth/sealing.js';
 import { ACTION_TYPES, SECRETS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
-import { CORE_ACTIONS } from './builtin.js';
-import { loadPlugins } from './loader.js';
-import { ParameterSecrets } from './secret-params.js';
-import { registerCoreServices } from './services.js';
+import { CORE_ACTIONS } from '../actions/builtin.js';
+import { loadPlugins } from '../actions/loader.js';
+import { ParameterSecrets } from '../actions/secret-params.js';
+import { registerCoreServices } from '../actions/services.js';
 
 export function createPluginsModule(): ServiceModule {
   return {

@@ -8,9 +8,9 @@
 // - Header lines (parameters declared with the SDK's `headerLines()`) are split into lines first and
 //   each line is templated on its own with header-safe values, so a value cannot add a header.
 
-import { bytesText, textBytes } from '../sdk/bytes.js';
-import { LINE_BREAK, headerSafe } from '../sdk/headers.js';
-import { deeperThan } from '../sdk/parse-limits.js';
+import { bytesText, textBytes } from '../bytes.js';
+import { headerSafe, LINE_BREAK } from '../headers.js';
+import { deeperThan } from '../parse-limits.js';
 
 export type Resolver = (name: string) => string | undefined;
 
@@ -39,7 +39,7 @@ export const MODIFIERS: Record<string, (v: string) => string> = {
       return HTML_ENTITIES[e.toLowerCase()] ?? whole;
     }),
   html_strip: (v) => v.replace(/<!--[\s\S]*?-->|<\/?[a-z!][^>]*>/gi, ''),
-  // Bytes-aware (core/sdk/bytes.ts): a generated file encodes as its bytes, and decoding binary
+  // Bytes-aware (../bytes.ts): a generated file encodes as its bytes, and decoding binary
   // base64 gives those bytes back rather than mangled text.
   base64_encode: (v) => textBytes(v).toString('base64'),
   base64_decode: (v) => bytesText(Buffer.from(v, 'base64')),

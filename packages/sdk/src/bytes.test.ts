@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runChain } from '../actions/runner.js';
-import { ActionRegistry } from '../actions/registry.js';
+import { runChain } from './runner.js';
+import { ActionRegistry } from '../../../core/actions/registry.js';
 import { BYTES_END, BYTES_START, bytesText, hasBytes, textByteLength, textBytes } from './bytes.js';
 import { defineAction, z } from './index.js';
 import { TEST_TOKEN, testRequest, testServices } from './testing.js';

@@ -59,7 +59,7 @@ export interface ActionContext<P = Record<string, unknown>> {
   dontSave(): void;
   /**
    * Masks the request as it is stored, streamed and exported with these redaction rules
-   * (core/sdk/redaction.ts), when the chain ends: this run's later actions still see the original.
+   * (core/shared/redaction.ts), when the chain ends: this run's later actions still see the original.
    * Invalid rules throw.
    */
   redact(rules: ActionRedactionRule[], replacement?: string): void;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGGER, type Logger } from '@capture/sdk';
 import { rootContainer, silentLogger } from '@capture/sdk/testing';
-import { loadPlugins } from '@capture/sdk/testing-host';
-import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { loadPlugins } from '../core/actions/loader.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
 
 const PLUGIN = '@capture-examples/plugin-hello';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellColumns, cellRows } from './index.js';
+import { cellColumns, cellRows } from './cells.js';
 
 describe('spreadsheet cells', () => {
   it('reads rows from JSON, arrays and text', () => {

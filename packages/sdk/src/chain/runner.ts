@@ -1,12 +1,9 @@
 // Runs a token's action chain on one capture. Nothing an action does (throwing, hanging, bad
 // parameters) escapes as an exception: it becomes an entry in `errors` and the chain goes on.
-import { hasBytes, textBytes } from '../sdk/bytes.js';
-import type { ChainLine } from '../sdk/runner.js';
-import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, compileRules, type CompiledRule } from '../sdk/redaction.js';
-import type { ActionContext, CapturedRequest, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../sdk/index.js';
-import type { DependencyContainer } from '../sdk/container.js';
-import type { ActionRegistry } from './registry.js';
-import { servicesWith } from './services.js';
+import { hasBytes, textBytes } from '../bytes.js';
+import { ActionRedactionRuleSchema, compileRules, type CompiledRule, DEFAULT_REPLACEMENT } from '../redaction.js';
+import type { ActionContext, AnyActionDefinition, CapturedRequest, DependencyContainer, GlobalVariables, LogOptions, ResponseDraft, Services, TokenInfo, Variables } from '../index.js';
+import { servicesWith } from './services-with.js';
 import { stepParams } from './step-params.js';
 import { RequestVariables, VariableScope } from './variables.js';
 
@@ -35,7 +32,7 @@ export interface ChainInput {
    * `services`. The chain's global variables stay one view, so later actions see what earlier set.
    */
   pluginServices?: (container: DependencyContainer) => Services;
-  registry: ActionRegistry;
+  registry: ActionTypes;
   /** Total time for the chain; 30 s for a capture URL. */
   budgetMs?: number;
   /** Runtime variables defined before the first action (template variables, tests). */
@@ -57,7 +54,29 @@ export interface ChainStepTrace {
 }
 
 // One definition, the SDK's: plugin tests see the same lines through @capture/sdk/testing.
-export type { ChainLine };
+/** One output line of a chain, attributed to its action. */
+export interface ChainLine {
+  action: string;
+  type: string;
+  order: number;
+  text: string;
+  markdown?: boolean;
+  error?: boolean;
+}
+
+/**
+ * The action types a chain can run: the host's registry (core/actions/registry.ts), or the
+ * definitions a test gives runAction.
+ */
+export interface ActionTypes {
+  get(type: string): { definition: AnyActionDefinition; container: DependencyContainer } | undefined;
+  has(type: string): boolean;
+  /** True while some types' plugins are not imported yet; `ready` imports them. */
+  readonly deferred: boolean;
+  ready(types?: Iterable<string>): Promise<void>;
+  /** Why a known type cannot run (its plugin failed to load), or undefined. */
+  unavailable(type: string): string | undefined;
+}
 
 export interface ChainResult {
   /** The response to send, or null when no action changed the token's default response. */
@@ -301,7 +320,7 @@ class ChainRun {
   readonly token: TokenInfo;
   readonly request: CapturedRequest;
   readonly rawBody: Buffer;
-  readonly registry: ActionRegistry;
+  readonly registry: ActionTypes;
   readonly response: ResponseDraft;
   readonly scope: VariableScope;
   readonly lines: ChainLine[] = [];

@@ -1,11 +1,11 @@
-// Runs one action the way the chain runner does (variables replaced, parameters parsed, errors
-// captured), with in-memory services and no server. For plugin tests. The chain runner is the
-// host's, reached through the ActionRunner interface (./runner.ts), not imported from core/actions.
+// Runs one action as the first of a chain, with the chain runner the host uses (./chain/runner.ts:
+// variables replaced, parameters parsed, errors captured), in-memory services and no server. For
+// plugin tests, inside this repository or out of it: nothing of the host is needed.
 import { container as rootContainer, type DependencyContainer } from './container.js';
 import { silentLogger } from './logger.js';
 import { parameterErrors, type ParameterFieldErrors } from './parameter-errors.js';
 import type { CompiledRule } from './redaction.js';
-import { actionRunner, type ChainLine } from './runner.js';
+import { runChain, type ActionTypes, type ChainLine } from './chain/runner.js';
 import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services, type TemplateInfo, type Templates } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
@@ -172,6 +172,7 @@ export function memoryTemplates(templates: TemplateInfo[] = []): Templates {
 }
 
 export { silentLogger };
+export { fetchHttpClient, openNetwork } from './services.js';
 
 /** The root container: host services a test registers here reach every plugin's child container. */
 export { rootContainer };
@@ -234,8 +235,13 @@ export interface RunActionResult {
   later: Array<{ delay: number; type: string; parameters: Record<string, unknown> }>;
 }
 
-export { useActionRunner } from './runner.js';
-export type { ActionRunner, ChainLine, RunnerInput, RunnerResult } from './runner.js';
+export type { ChainLine } from './chain/runner.js';
+
+/** The chain's action types: `definitions` (the first is the one run), each in `container`. */
+function typesOf(definitions: AnyActionDefinition[], container: DependencyContainer): ActionTypes {
+  const byType = new Map(definitions.map((definition) => [definition.type, { definition, container }]));
+  return { get: (type) => byType.get(type), has: (type) => byType.has(type), deferred: false, ready: async () => {}, unavailable: () => undefined };
+}
 
 export async function runAction(action: AnyActionDefinition, params: Record<string, unknown>, options: RunActionOptions = {}): Promise<RunActionResult> {
   const token = { ...TEST_TOKEN, ...options.token };
@@ -243,17 +249,15 @@ export async function runAction(action: AnyActionDefinition, params: Record<stri
   const rawBody = options.rawBody ?? Buffer.from(request.content);
   const globals = options.services?.globals ?? memoryGlobals(options.globals);
   const services = testServices({ ...options.services, globals });
-  const r = await (await actionRunner()).run({
-    definitions: [action, ...(options.actions ?? [])],
-    container: options.container ?? rootContainer.createChildContainer(),
+  const r = await runChain({
     token,
     request,
     rawBody,
+    registry: typesOf([action, ...(options.actions ?? [])], options.container ?? rootContainer.createChildContainer()),
     services,
-    params,
-    order: options.order ?? 1,
     budgetMs: options.budgetMs,
     variables: options.vars,
+    actions: [{ uuid: '33333333-3333-4333-8333-333333333333', type: action.type, order: options.order ?? 1, parameters: params }],
   });
   return {
     vars: r.runtimeVariables,

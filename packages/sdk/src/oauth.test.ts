@@ -1,9 +1,11 @@
 // The OAuth helper against a token endpoint and an API on a local node:http server, with the
-// in-memory providers of core/sdk/testing.ts standing in for the store.
+// in-memory providers of packages/sdk/src/testing.ts standing in for the store.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expiryMs, fetchHttpClient, forgetOAuthRenewals, openOAuthAccount, type OAuthContext, type OAuthProviderKind, type Providers } from './index.js';
+import type { Providers } from './index.js';
+import { expiryMs, forgetOAuthRenewals, openOAuthAccount, type OAuthContext, type OAuthProviderKind } from './oauth.js';
+import { fetchHttpClient } from './testing.js';
 import { fakeClock, memoryProviders, testServices, type FakeClock } from './testing.js';
 
 const APP = { refresh_token: 'rt-1', client_id: 'app', client_secret: 'shh' };

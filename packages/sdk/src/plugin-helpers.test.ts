@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { postgresTypes, providerId, untilAborted } from './index.js';
+import { untilAborted } from './async.js';
+import { providerId } from './index.js';
+import { postgresTypes } from './sql.js';
 
 describe('providerId', () => {
   it('takes text or an integer and gives trimmed text', () => {

@@ -7,8 +7,8 @@
 // instead of copying the tree and validating it again. This assumes what every parameter schema is:
 // a pure function of its input (no clock, no randomness in a default or transform). Kept results
 // are deep-frozen, as the raw parameters already are, so an action cannot change them for the next run.
-import { headerLineFields } from '../sdk/headers.js';
-import type { AnyActionDefinition } from '../sdk/index.js';
+import { headerLineFields } from '../headers.js';
+import type { AnyActionDefinition } from '../index.js';
 import { template, templateHeaderLines, templateValue, type Resolver } from './templating.js';
 
 export type StepParams = { success: true; data: Record<string, unknown> } | { success: false; path: PropertyKey[]; message: string };

@@ -4,9 +4,6 @@ import type { ModuleContext, ServiceModule } from '../service-module.js';
 import { DNS_INFO } from '../service-keys.js';
 import { startDnsServer, type DnsCapture } from './server.js';
 
-export { isHostname, parseAnswers, select, txtStrings, type DnsAnswer } from './answers.js';
-export { startDnsServer } from './server.js';
-
 export interface DnsInfo {
   /** The port of the DNS server (UDP and TCP), or null when it is off. */
   port: number | null;

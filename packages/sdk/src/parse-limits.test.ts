@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { MAX_DOCUMENT_BYTES, MAX_PARSE_DEPTH, ParseLimitError, checkParseLimits, deeperThan } from './parse-limits.js';
 
-const root = path.join(import.meta.dirname, '..', '..');
+const root = path.join(import.meta.dirname, '..', '..', '..');
 const nested = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
 const limitOf = (fn: () => unknown) => {
   try {

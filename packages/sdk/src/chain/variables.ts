@@ -1,9 +1,9 @@
 // The variables of one chain run: the request's default variables, the runtime variables actions
 // set, and a snapshot of the account's global variables.
 import { isUtf8 } from 'node:buffer';
-import { bytesText } from '../sdk/bytes.js';
-import { deeperThan } from '../sdk/parse-limits.js';
-import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../sdk/index.js';
+import { bytesText } from '../bytes.js';
+import { deeperThan } from '../parse-limits.js';
+import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../index.js';
 import { resolveWithModifiers, template as replaceVariables } from './templating.js';
 
 const str = (v: unknown): string =>
@@ -94,7 +94,7 @@ function single(name: string, request: CapturedRequest, token: RequestToken, raw
     case 'request.token_id':
       return str(request.token_id || token.uuid);
     case 'request.content':
-      // A body that is not UTF-8 (an image, a zip) is carried as bytes (core/sdk/bytes.ts).
+      // A body that is not UTF-8 (an image, a zip) is carried as bytes (../bytes.ts).
       return str(rawBody && rawBody.length && !isUtf8(rawBody) ? bytesText(rawBody) : request.content);
     case 'request.date':
       return str(request.created_at);

@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { boolean, defineAction, fetchHttpClient, integer, numeric, parseRegex, regexReplace, systemClock, variableName, z } from './index.js';
+import { boolean, defineAction, integer, numeric, systemClock, variableName, z } from './index.js';
+import { parseRegex, regexReplace } from './regex.js';
+import { fetchHttpClient } from './testing.js';
 
 describe('parameter helpers', () => {
   it('numbers and integers come as JSON or text, within bounds', () => {

@@ -85,3 +85,29 @@ export function providerId() {
     .transform((v) => String(v))
     .describe('The id of a connected account (Providers API)');
 }
+
+/** What a choice reads: null, absent and blank text are "not set" (undefined); text is trimmed and cased. */
+const choiceText = (upper: boolean | undefined) => (v: unknown) => {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  return t ? (upper ? t.toUpperCase() : t.toLowerCase()) : undefined;
+};
+const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T, upper?: boolean) => z.preprocess(choiceText(upper), z.enum(values).nullish());
+const defaultChoice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number], upper?: boolean) =>
+  z.preprocess(choiceText(upper), z.enum(values).default(fallback as never));
+
+/**
+ * One of `values`, case-insensitively (written in lower case, or upper case with `upper`: HTTP
+ * methods). Null, absent or blank means "not set": undefined, or `default` when given.
+ */
+export function choice<const T extends readonly [string, ...string[]]>(values: T, opts?: { upper?: boolean }): ReturnType<typeof optionalChoice<T>>;
+export function choice<const T extends readonly [string, ...string[]]>(values: T, opts: { default: T[number]; upper?: boolean }): ReturnType<typeof defaultChoice<T>>;
+export function choice<const T extends readonly [string, ...string[]]>(values: T, opts: { default?: T[number]; upper?: boolean } = {}) {
+  return opts.default === undefined ? optionalChoice(values, opts.upper) : defaultChoice(values, opts.default, opts.upper);
+}
+
+/** A TCP port (number or text, 1-65535); null, absent or `""` means "not set" (the action's default port). */
+export function optionalPort() {
+  return z.union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)]).nullish();
+}

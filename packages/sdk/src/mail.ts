@@ -38,7 +38,4 @@ export interface Mailer {
   send(mail: OutgoingMail, signal?: AbortSignal): Promise<SentMail>;
 }
 
-/** Header added once per pass through the service; counted to stop mail loops. */
-export const LOOP_HEADER = 'X-Capture-Loop';
-
 export const MAILER: InjectionToken<Mailer> = Symbol.for('capture.sdk.Mailer');
