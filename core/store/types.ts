@@ -158,6 +158,10 @@ export interface TokenListOptions {
   perPage: number;
   orderBy: 'created_at' | 'token_id';
   direction: 'asc' | 'desc';
+  /** Only tokens whose UUID or alias contains this text, ignoring case. */
+  search?: string;
+  /** Only tokens in these groups (a user whose role limits them to groups); absent: every token. */
+  groupIds?: readonly number[];
 }
 
 export interface RequestFilter {

@@ -31,10 +31,10 @@ export const tokenRoutes = [
     response: { status: 200, schema: pageOf(TokenView) },
     handler: async (ctx, services) => {
       const caller = ctx.state.caller;
-      const { page, per_page, order_by, order_direction } = ctx.input.query;
+      const { page, per_page, order_by, order_direction, query } = ctx.input.query;
       // A user sees their team's tokens (every member's); the administrator key owns none.
       const teamId = caller.kind === 'user' ? caller.user.team_id : -1;
-      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction });
+      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction, search: query || undefined });
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(tokenView), result.total, page, per_page);
     },
   }),

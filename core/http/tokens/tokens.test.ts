@@ -163,6 +163,18 @@ describe('GET /token', () => {
     expect(byId.data.data.map((t: { uuid: string }) => t.uuid)).toEqual([a.uuid, b.uuid].sort().reverse());
   });
 
+  it('?query= finds tokens by ID or alias, ignoring case', async () => {
+    const u = await s.user(true);
+    const a = await s.token({}, u.key);
+    const b = await s.token({}, u.key);
+    await s.call('PUT', `/token/${b.uuid}/alias`, { key: u.key, json: { alias: `Orders-${b.uuid.slice(0, 8)}` } });
+    const byAlias = await s.call('GET', `/token?query=${encodeURIComponent('orders-' + b.uuid.slice(0, 8))}`, { key: u.key });
+    expect(byAlias.data).toMatchObject({ total: 1, data: [{ uuid: b.uuid }] });
+    const byId = await s.call('GET', `/token?query=${a.uuid.slice(9, 23)}`, { key: u.key });
+    expect(byId.data.data.map((t: { uuid: string }) => t.uuid)).toEqual([a.uuid]);
+    expect((await s.call('GET', '/token?query=%25', { key: u.key })).data.total).toBe(0);
+  });
+
   it.each(['per_page=101', 'per_page=0', 'page=0', 'order_by=name', 'order_direction=up'])('refuses %s with 422', async (qs) => {
     expect((await s.call('GET', `/token?${qs}`, { key: pro.key })).status).toBe(422);
   });
