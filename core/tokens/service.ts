@@ -239,6 +239,15 @@ export class TokenService {
     return this.apply(token, { user_id: userId, updated_at: this.clock.now() });
   }
 
+  /**
+   * Takes the token out of its account: no owner, team or group, like a token made without a key.
+   * Whoever knows its ID (and password, when one is set) may then open it; its requests and actions stay.
+   */
+  async disassociate(token: TokenRecord): Promise<TokenRecord> {
+    if (token.user_id === null) throw new Conflict('This token belongs to no account');
+    return this.apply(token, { user_id: null, team_id: null, group_id: null, updated_at: this.clock.now() });
+  }
+
   async delete(token: TokenRecord): Promise<void> {
     for (const hook of this.deleteHooks) await hook(token);
     await this.store.tokens.delete(token.uuid);

@@ -100,6 +100,14 @@ export const tokenRoutes = [
     },
   }),
   route({
+    method: 'post',
+    path: '/token/{token_id}/disassociate',
+    summary: 'Take the token out of its account (it becomes anonymous: whoever knows its ID may open it)',
+    auth: 'token',
+    response: { status: 200, schema: TokenView },
+    handler: async (ctx, services) => tokenView(await services.tokens.disassociate(await loadToken(ctx, services, ctx.params.token_id!))),
+  }),
+  route({
     method: 'put',
     path: '/token/{token_id}/cors/toggle',
     summary: 'Toggle CORS headers on capture responses',

@@ -146,6 +146,25 @@ describe('GET/PUT/DELETE /token/{id}', () => {
   });
 });
 
+describe('POST /token/{id}/disassociate', () => {
+  it('makes the token anonymous: out of the list, open to whoever knows its ID, requests kept', async () => {
+    const u = await s.user(true);
+    const other = await s.user(true);
+    const t = await s.token({}, u.key);
+    await s.call('POST', `/${t.uuid}`, { body: 'kept' });
+    expect((await s.call('POST', `/token/${t.uuid}/disassociate`, { key: other.key })).status).toBe(403);
+    expect((await s.call('POST', `/token/${t.uuid}/disassociate`)).status).toBe(401);
+    const r = await s.call('POST', `/token/${t.uuid}/disassociate`, { key: u.key });
+    expect(r.status).toBe(200);
+    expect(r.data).toMatchObject({ uuid: t.uuid, user_id: null, group_id: null });
+    expect((await s.call('GET', '/token', { key: u.key })).data.total).toBe(0);
+    const reqs = await s.call('GET', `/token/${t.uuid}/requests`);
+    expect(reqs.status).toBe(200);
+    expect(reqs.data.data[0].content).toBe('kept');
+    expect((await s.call('POST', `/token/${t.uuid}/disassociate`, { key: u.key })).status).toBe(409);
+  });
+});
+
 describe('GET /token', () => {
   it('needs a key, and pages the caller tokens in the seed envelope with stats', async () => {
     expect((await s.call('GET', '/token')).status).toBe(401);
