@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { groupLimit } from '../../auth/access.js';
 import { fromZod } from '../../errors.js';
 import { AliasBody, PasswordBody, TokenCreateSchema, TokenUpdateSchema, TokenView } from '../../tokens/tokens.schema.js';
 import { tokenView } from '../../tokens/service.js';
@@ -32,9 +33,10 @@ export const tokenRoutes = [
     handler: async (ctx, services) => {
       const caller = ctx.state.caller;
       const { page, per_page, order_by, order_direction, query } = ctx.input.query;
-      // A user sees their team's tokens (every member's); the administrator key owns none.
+      // A user sees their team's tokens (every member's; only their groups' when limited to groups);
+      // the administrator key owns none.
       const teamId = caller.kind === 'user' ? caller.user.team_id : -1;
-      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction, search: query || undefined });
+      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction, search: query || undefined, groupIds: groupLimit(caller) });
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(tokenView), result.total, page, per_page);
     },
   }),

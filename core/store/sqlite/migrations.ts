@@ -633,6 +633,11 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // The groups a user is limited to (UserRecord.group_ids), as JSON text; NULL: every group.
+    version: 28,
+    up: `ALTER TABLE users ADD COLUMN group_ids TEXT;`,
+  },
 ];
 
 /**
