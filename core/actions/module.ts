@@ -254,7 +254,7 @@ export function createActionsModule(): ServiceModule {
       };
 
       return {
-        routers: [actionsRouter(ctx, runtime)],
+        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAILER_KEY))],
         async stop() {
           await pool?.close();
         },
