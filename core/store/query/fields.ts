@@ -13,8 +13,8 @@ export type SqlSource =
   | { kind: 'column'; expr: string; existsExpr?: string }
   /** The JSON value at `path` in a JSON text column; arrays match when any element does. */
   | { kind: 'json'; column: string; path: string[] }
-  /** The `files` JSON array; `key` is a file's form field name or id. */
-  | { kind: 'files'; key: string };
+  /** The `files` JSON array; `key` is a file's form field name or id, null for any file. */
+  | { kind: 'files'; key: string | null };
 
 export interface FieldSpec {
   /** Canonical field name (header names lower-cased). */
@@ -32,6 +32,11 @@ export interface FieldSpec {
   mongoArray: boolean;
   /** The value may be a JSON boolean or number (extra/form/query), not only a string. */
   loose: boolean;
+  /**
+   * Mongo documents of `type` lacking the field hold `value` (documents stored before the field
+   * was), as the SQL expression says for its NULLs.
+   */
+  mongoUnset?: { type: string; value: string };
 }
 
 type Fixed = Omit<FieldSpec, 'name'>;
@@ -93,6 +98,14 @@ const FIXED = new Map<string, Fixed>([
   ['custom_action_errors', jsonArray('errors', 'custom_action_errors')],
   ['note', column('contains', 'note')],
   ['method', column('exact', 'method')],
+  // NULL is '1.1' for a web capture (migration 28); e-mail and DNS captures have no version.
+  [
+    'http_version',
+    {
+      ...column('exact', "CASE WHEN type = 'web' THEN coalesce(http_version, '1.1') END", 'http_version'),
+      mongoUnset: { type: 'web', value: '1.1' },
+    },
+  ],
   ['user_agent', column('contains', 'user_agent')],
   ['url', column('contains', 'url')],
   ['ip', column('exact', 'ip')],
@@ -130,6 +143,9 @@ export const FIELD_CHAR = /[A-Za-z0-9_.-]/;
 export function resolveField(name: string, position: number): FieldSpec {
   const fixed = FIXED.get(name);
   if (fixed) return { name, ...fixed };
+
+  // `files` alone is any upload: `_exists_:files` has one, `files:*.pdf` has one by that name.
+  if (name === 'files') return { name, match: 'file', exists: 'present', sql: { kind: 'files', key: null }, mongo: 'files', mongoArray: true, loose: false };
 
   const dot = name.indexOf('.');
   const prefix = dot > 0 ? name.slice(0, dot) : '';
