@@ -251,7 +251,7 @@ export function createActionsModule(): ServiceModule {
       };
 
       return {
-        routers: [actionsRouter(ctx, runtime)],
+        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAILER_KEY))],
         async stop() {
           await pool?.close();
         },
