@@ -251,7 +251,7 @@ export function createActionsModule(): ServiceModule {
       };
 
       return {
-        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAILER_KEY))],
+        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAIL_RELAY))],
         async stop() {
           await pool?.close();
         },

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { ActionTypeView } from '../../actions/action-types.schema.js';
 import { mailActionErrors, type ErrorMailer } from '../../actions/error-mail.js';
-import type { ChainResult } from '../../actions/runner.js';
+import type { ChainResult } from '@capture/sdk/runner';
 import type { ActionRuntime } from '../../actions/runtime.js';
 import { newRequestRecord } from '../../capture/pipeline.js';
 import { NotFound, ValidationError, fromZod } from '../../errors.js';
