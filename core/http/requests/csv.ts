@@ -4,7 +4,7 @@ import { queryAllOf } from '../../capture/query.js';
 import type { RequestRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 
-const FIXED = ['uuid', 'type', 'method', 'url', 'ip', 'hostname', 'user_agent', 'size', 'created_at', 'note', 'content'] as const;
+const FIXED = ['uuid', 'type', 'method', 'http_version', 'url', 'ip', 'hostname', 'user_agent', 'size', 'created_at', 'note', 'content'] as const;
 
 function cell(v: unknown): string {
   const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -40,7 +40,7 @@ export const csvHeader = (cols: readonly string[]): string => cols.map(cell).joi
 /** One request's line, CRLF-terminated; a key not among the columns is left out. */
 export function csvRow(r: RequestRecord, cols: readonly string[]): string {
   const fixed: Record<string, unknown> = {
-    uuid: r.uuid, type: r.type, method: r.method, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
+    uuid: r.uuid, type: r.type, method: r.method, http_version: r.httpVersion, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
     size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: r.body.toString('utf8'),
   };
   const query = queryAllOf(r.query, r.extra); // a repeated key's values in one cell, like a header's
