@@ -107,6 +107,20 @@ describe('actions API', () => {
     expect(r2.headers.get('x-b64')).toBe(png.toString('base64'));
   });
 
+  it('gives an uploaded file a download link, and the capture its sorting and HTTP version', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const content = '$request.file.upload.link$ $request.sorting$ $request.http_version$';
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'modify_response', parameters: { content, status: 200 } } });
+    const form = new FormData();
+    form.append('upload', new Blob([Buffer.from('file bytes')], { type: 'text/plain' }), 'a.txt');
+    const [link, sorting, version] = (await (await fetch(`${s.url}/${t.uuid}`, { method: 'POST', body: form })).text()).split(' ');
+    const stored = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data;
+    expect(link).toBe(`${s.url}/token/${t.uuid}/request/${stored.uuid}/download/${stored.files[0].id}`);
+    expect((await s.call('GET', new URL(link!).pathname, { key: owner.key })).text).toBe('file bytes');
+    expect(sorting).toBe(String(stored.sorting));
+    expect(version).toBe('1.1');
+  });
+
   it('lists action types with their JSON Schemas', async () => {
     const r = await s.call('GET', '/action-types');
     const split = r.data.data.find((x: { type: string }) => x.type === 'text_split');
