@@ -115,6 +115,50 @@ describe('actions API', () => {
     expect(r2.headers.get('x-b64')).toBe(png.toString('base64'));
   });
 
+  it('gives an uploaded file a download link, and the capture its sorting and HTTP version', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const content = '$request.file.upload.link$ $request.sorting$ $request.http_version$';
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'modify_response', parameters: { content, status: 200 } } });
+    const form = new FormData();
+    form.append('upload', new Blob([Buffer.from('file bytes')], { type: 'text/plain' }), 'a.txt');
+    const [link, sorting, version] = (await (await fetch(`${s.url}/${t.uuid}`, { method: 'POST', body: form })).text()).split(' ');
+    const stored = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data;
+    expect(link).toBe(`${s.url}/token/${t.uuid}/request/${stored.uuid}/download/${stored.files[0].id}`);
+    expect((await s.call('GET', new URL(link!).pathname, { key: owner.key })).text).toBe('file bytes');
+    expect(sorting).toBe(String(stored.sorting));
+    expect(version).toBe('1.1');
+  });
+
+  it('refuses an unknown key in nested parameters with 422 naming its path; a saved one with such a key still runs', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const target = await s.token({}, owner.key);
+    const http = (part: Record<string, string>) => ({
+      type: 'http',
+      parameters: { url: `${s.url}/${target.uuid}`, method: 'POST', mode: 'multipart', multipart: [part] },
+    });
+    const bad = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: http({ name: 'f1', value: 'v1' }) });
+    expect(bad.status).toBe(422);
+    expect(bad.data.message).toBe('parameters.multipart[0].value: unknown key');
+    expect(bad.data.errors).toEqual({ 'parameters.multipart[0].value': ['unknown key'] });
+    // In a workflow document, under its step.
+    const doc = { apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token: t.uuid }, spec: { steps: [http({ name: 'f1', value: 'v1' })] } };
+    const put = await s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, json: doc });
+    expect(put.status).toBe(422);
+    expect(Object.keys(put.data.errors)).toContain('spec.steps.0.parameters.multipart[0].value');
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toEqual([]);
+
+    expect((await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: http({ name: 'f1', content: 'v1' }) })).status).toBe(200);
+    // An action saved by a version that let an unknown key through loads and runs as before.
+    const workflows = s.services.store.workflows;
+    const saved = (await workflows.getForToken(t.uuid))!.document;
+    const old = structuredClone(saved) as { spec: { steps: Array<{ parameters: { multipart: Array<Record<string, string>> } }> } };
+    old.spec.steps[0]!.parameters.multipart[0]!.value = 'left over';
+    expect(await workflows.replaceDocument(t.uuid, saved, old)).toBe(true);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data[0].parameters.multipart[0].value).toBe('left over');
+    expect((await s.call('POST', `/${t.uuid}`)).status).toBe(200);
+    await expect.poll(async () => (await s.call('GET', `/token/${target.uuid}/request/latest`, { key: owner.key })).data?.request).toEqual({ f1: 'v1' });
+  });
+
   it('lists action types with their JSON Schemas', async () => {
     const r = await s.call('GET', '/action-types');
     const split = r.data.data.find((x: { type: string }) => x.type === 'text_split');
