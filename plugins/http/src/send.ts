@@ -13,9 +13,11 @@ export interface Outgoing {
 }
 
 export interface Auth {
-  mode: 'basic' | 'digest' | 'ntlm';
+  mode: 'basic' | 'digest' | 'ntlm' | 'bearer';
   username: string;
   password: string;
+  /** The bearer token (mode `bearer`). */
+  token?: string;
 }
 
 export interface Retry {
@@ -178,6 +180,7 @@ export async function sendAndStore(ctx: ActionContext<unknown>, req: Outgoing, o
   const headers = { ...req.headers };
   const auth = opts.auth;
   if (auth?.mode === 'basic') setHeader(headers, 'Authorization', `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`);
+  else if (auth?.mode === 'bearer') setHeader(headers, 'Authorization', `Bearer ${auth.token ?? ''}`);
 
   const base: HttpRequest = { method: req.method, url: req.url, headers, signal };
   if (req.body !== undefined) base.body = req.body;
