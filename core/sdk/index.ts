@@ -26,6 +26,8 @@ export { boolean, integer, numeric, optionalText, providerId, secret, variableNa
 export type { Bounds } from './params.js';
 export { OPERATORS, OPERATOR_LABELS, UNARY_OPERATORS, VALUE_OPERATORS, compare, isDecimal, isNumeric } from './operators.js';
 export type { Operator, ValueOperator } from './operators.js';
+export { UTC, offsetAt, offsetText, parseZone, zoneAbbr } from './time-zone.js';
+export type { Zone } from './time-zone.js';
 export { MAX_DOCUMENT_BYTES, MAX_PARSE_DEPTH, ParseLimitError, checkParseLimits, deeperThan } from './parse-limits.js';
 export type { ParseLimits, TextFormat } from './parse-limits.js';
 export { REGEX_TIMEOUT_MS, RegexTimeout, parseRegex, regexExec, regexMatchAll, regexReplace, regexTest } from './regex.js';
