@@ -18,6 +18,7 @@ export const hostActionRunner: ActionRunner = {
       services: input.services,
       budgetMs: input.budgetMs,
       variables: input.variables,
+      queued: input.queued,
       actions: [{ uuid: '33333333-3333-4333-8333-333333333333', type: action.type, order: input.order, parameters: input.params }],
     });
   },

@@ -339,6 +339,19 @@ describe('sandbox pool fairness', () => {
     }
   });
 
+  it("gives a queued action's run queuedRunTimeoutMs instead of runTimeoutMs", async () => {
+    const pool = createSandboxPool({ size: 1, runTimeoutMs: 300, queuedRunTimeoutMs: 1500 });
+    try {
+      await pool.ready();
+      const { host } = fakeHost();
+      expect((await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1' }), host)).error).toBe('Script timed out after 300 ms');
+      const r = await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1', queued: true }), host);
+      expect(r.error).toBe('Script timed out after 1500 ms');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('stops a run at runTimeoutMs even when its job has a longer budget', async () => {
     const pool = createSandboxPool({ size: 1, runTimeoutMs: 300 });
     try {

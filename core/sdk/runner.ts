@@ -29,6 +29,8 @@ export interface RunnerInput {
   order: number;
   budgetMs?: number;
   variables?: Record<string, string>;
+  /** Run the action as a queued one (ctx.queued). */
+  queued?: boolean;
 }
 
 export interface RunnerResult {

@@ -204,6 +204,8 @@ export interface RunActionOptions {
   globals?: Record<string, string>;
   services?: Partial<Services>;
   budgetMs?: number;
+  /** Run as a queued action (ctx.queued). */
+  queued?: boolean;
   container?: DependencyContainer;
   /** The action's order (names `error.<order>`). Default 1. */
   order?: number;
@@ -254,6 +256,7 @@ export async function runAction(action: AnyActionDefinition, params: Record<stri
     order: options.order ?? 1,
     budgetMs: options.budgetMs,
     variables: options.vars,
+    queued: options.queued,
   });
   return {
     vars: r.runtimeVariables,

@@ -31,7 +31,7 @@ export interface Retry {
 export interface SendOptions {
   /** Variable name prefix. */
   prefix: string;
-  /** Unset: core's default for the run (15 s inline, 60 s queued). */
+  /** Unset: core's default for the run (15 s inline, the queued budget queued). */
   timeoutMs?: number;
   insecureTls?: boolean;
   auth?: Auth;

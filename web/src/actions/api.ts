@@ -60,6 +60,20 @@ export function providers(type: string | undefined): Promise<Provider[]> {
     .catch(() => []);
 }
 
+export interface QueueProfile {
+  id: string;
+  name: string;
+  rate_limit: number;
+  rate_period: number;
+}
+
+/** The signed-in account's Queue Profiles; empty when anonymous or not available. */
+export function queueProfiles(): Promise<QueueProfile[]> {
+  return call<{ data: QueueProfile[] }>('GET', '/queue-profiles')
+    .then((r) => r.data)
+    .catch(() => []);
+}
+
 /** Names of the account's global variables; empty when anonymous. */
 export function globalVariableNames(): Promise<string[]> {
   return call<{ data: Array<{ name: string }> }>('GET', '/global-variables?per_page=100')
