@@ -3,6 +3,7 @@ import { Binary, MongoServerError, type Db, type ObjectId } from 'mongodb';
 import type {
   ApiKeyRecord,
   FileMeta,
+  HttpVersion,
   GlobalVariableRecord,
   GroupRecord,
   DatabaseRecord,
@@ -42,9 +43,11 @@ export interface TokenDoc extends TokenRecord {
   latest_sorting: number | null;
 }
 
-export interface RequestDoc extends Omit<RequestRecord, 'body'> {
+export interface RequestDoc extends Omit<RequestRecord, 'body' | 'httpVersion'> {
   _id: string;
   body: Binary;
+  /** A web capture's HTTP version; absent on documents from before it was stored, which read as '1.1'. */
+  http_version?: HttpVersion;
   content_text: string;
   /** Insertion order within equal `sorting` values (client-generated, increasing per process). */
   ins: ObjectId;
@@ -360,6 +363,7 @@ export function toRequestDoc(r: RequestRecord, ins: ObjectId): RequestDoc {
     created_at: r.created_at,
     updated_at: r.updated_at,
     extra: r.extra,
+    ...(r.httpVersion ? { http_version: r.httpVersion } : {}),
     ins,
   };
 }
@@ -390,5 +394,6 @@ export function toRequest(d: RequestDoc): RequestRecord {
     created_at: d.created_at,
     updated_at: d.updated_at,
     extra: d.extra ?? {},
+    ...(d.http_version ? { httpVersion: d.http_version } : d.type === 'web' ? { httpVersion: '1.1' as const } : {}),
   };
 }

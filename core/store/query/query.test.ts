@@ -168,7 +168,7 @@ const TABLE = `CREATE TABLE requests (
   content_type TEXT, body BLOB NOT NULL, size INTEGER NOT NULL,
   query TEXT, headers TEXT NOT NULL, form TEXT, files TEXT NOT NULL, output TEXT NOT NULL, errors TEXT NOT NULL,
   time REAL NOT NULL, note TEXT, sorting INTEGER NOT NULL,
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL, http_version TEXT
 )`;
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
@@ -179,7 +179,7 @@ function sqliteRow(r: Partial<RequestRecord>) {
     method: r.method, user_agent: r.user_agent, url: r.url, content_type: r.content_type ?? null, body: r.body, size: r.size,
     query: json(r.query), headers: json(r.headers), form: json(r.form), files: json(r.files), output: json(r.custom_action_output),
     errors: json(r.custom_action_errors), time: r.time, note: r.note ?? null, sorting: r.sorting, created_at: r.created_at,
-    updated_at: r.updated_at, extra: json(r.extra),
+    updated_at: r.updated_at, extra: json(r.extra), http_version: r.httpVersion ?? null,
   };
 }
 
@@ -286,8 +286,8 @@ function matches(doc: Doc, filter: Doc): boolean {
 }
 
 function mongoDoc(r: Partial<RequestRecord>): Doc {
-  const { body, form, ...rest } = r;
-  return { _id: r.uuid, ...rest, form: form ?? null, content_text: body?.toString('utf8') ?? '' };
+  const { body, form, httpVersion, ...rest } = r;
+  return { _id: r.uuid, ...rest, form: form ?? null, content_text: body?.toString('utf8') ?? '', ...(httpVersion ? { http_version: httpVersion } : {}) };
 }
 
 /** Every key in a filter, recursively, with the values under `$regex`. */

@@ -29,19 +29,19 @@ export interface WriteItem {
 const MAX_ALIVE = 100_000;
 
 /**
- * A row's columns, in its order. Most captures (no form, files, actions or note) leave the last six
- * at their defaults: their row stops before them (PLAIN_COLUMNS values) and the INSERT writes the
- * defaults itself, which spares binding six values per capture. team_id is in the head: every
- * capture of a team's token has one.
+ * A row's columns, in its order. Most captures (HTTP/1.1, no form, files, actions or note) leave
+ * the last seven at their defaults: their row stops before them (PLAIN_COLUMNS values) and the
+ * INSERT writes the defaults itself, which spares binding seven values per capture. team_id is in
+ * the head: every capture of a team's token has one. http_version NULL reads as '1.1' (migration 28).
  */
 const COLUMNS = [
   'uuid', 'token_id', 'type', 'ip', 'hostname', 'method', 'user_agent', 'url', 'content_type', 'body', 'size', 'query', 'headers',
   'time', 'sorting', 'created_at', 'updated_at', 'team_id',
-  'form', 'files', 'output', 'errors', 'note', 'extra',
+  'form', 'files', 'output', 'errors', 'note', 'extra', 'http_version',
 ] as const;
 export const PLAIN_COLUMNS = 18;
 /** The tail columns' values in a plain row, as SQL. */
-const PLAIN_TAIL = "NULL, '[]', '[]', '[]', NULL, '{}'";
+const PLAIN_TAIL = "NULL, '[]', '[]', '[]', NULL, '{}', NULL";
 
 // Positions in a row of what the batch needs besides inserting it.
 const UUID = 0;
@@ -126,9 +126,12 @@ export function toRow(r: RequestRecord): unknown[] {
     r.query === null ? null : json(r.query), json(r.headers), r.time, r.sorting, r.created_at, r.updated_at, r.team_id,
   ];
   const plain = r.form === null && r.files.length === 0 && r.custom_action_output.length === 0 &&
-    r.custom_action_errors.length === 0 && r.note === null && isEmpty(r.extra);
+    r.custom_action_errors.length === 0 && r.note === null && isEmpty(r.extra) && (r.httpVersion === undefined || r.httpVersion === '1.1');
   if (!plain) {
-    row.push(r.form === null ? null : json(r.form), json(r.files), json(r.custom_action_output), json(r.custom_action_errors), r.note, json(r.extra));
+    row.push(
+      r.form === null ? null : json(r.form), json(r.files), json(r.custom_action_output), json(r.custom_action_errors), r.note, json(r.extra),
+      r.httpVersion ?? null,
+    );
   }
   return row;
 }

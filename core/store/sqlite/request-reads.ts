@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { compileSql, exactMatch, matchText, textDriver, type IndexedText, type QueryNode } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
-import type { RequestCursor, RequestFilter, RequestListOptions, RequestRecord, RequestWalkOptions, RequestWalkPage } from '../types.js';
+import type { HttpVersion, RequestCursor, RequestFilter, RequestListOptions, RequestRecord, RequestWalkOptions, RequestWalkPage } from '../types.js';
 import { searchIndexed } from './search-tokens.js';
 
 type Row = Record<string, unknown>;
@@ -36,7 +36,14 @@ export function toRecord(r: Row): RequestRecord {
     created_at: r.created_at as number,
     updated_at: r.updated_at as number,
     extra: JSON.parse(r.extra as string),
+    ...httpVersionOf(r.type as RequestRecord['type'], r.http_version as HttpVersion | null),
   };
+}
+
+/** A web capture's version: NULL is '1.1' (rows from before the column, plain rows: migration 28). */
+function httpVersionOf(type: RequestRecord['type'], stored: HttpVersion | null): Pick<RequestRecord, 'httpVersion'> {
+  if (stored) return { httpVersion: stored };
+  return type === 'web' ? { httpVersion: '1.1' } : {};
 }
 
 /**
