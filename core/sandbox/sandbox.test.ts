@@ -344,9 +344,10 @@ describe('sandbox pool fairness', () => {
     try {
       await pool.ready();
       const { host } = fakeHost();
-      expect((await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1' }), host)).error).toBe('Script timed out after 300 ms');
+      expect((await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1' }), host)).error).toMatch(/^Script timed out after 300 ms/);
       const r = await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1', queued: true }), host);
-      expect(r.error).toBe('Script timed out after 1500 ms');
+      // Under heavy load the hard kill may end it, which the message then adds.
+      expect(r.error).toMatch(/^Script timed out after 1500 ms/);
     } finally {
       await pool.close();
     }
