@@ -39,7 +39,16 @@ export class DuplicateActionType extends Error {
 
 /** JSON Schema of an action's parameters as the API accepts them (zod's input side). */
 export function parametersJsonSchema(def: AnyActionDefinition): Record<string, unknown> {
-  const schema = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(def.parameters, {
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves out the default of a field that transforms its input (variableName()'s `json`):
+    // the page names the variables a step sets from it, and a reader of the schema wants it too.
+    override: ({ zodSchema, jsonSchema }) => {
+      const d = (zodSchema as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
+      if (d.type === 'default' && jsonSchema.default === undefined && typeof d.defaultValue !== 'function') jsonSchema.default = d.defaultValue as never;
+    },
+  }) as Record<string, unknown>;
   const { $schema, ...rest } = schema;
   return { $schema, title: def.title, description: def.description, ...rest };
 }

@@ -92,7 +92,13 @@ function notBuilt(kctx: ParameterizedContext<AppState>, dir: string) {
 const route = routeFor<WebDeps>();
 
 /** The page's settings (GET /app/config.json). */
-const WebConfig = z.object({ base_url: z.string(), email_domain: z.string(), dns_domain: z.string(), capture_domain: z.string().nullable() });
+const WebConfig = z.object({
+  base_url: z.string(),
+  email_domain: z.string(),
+  dns_domain: z.string(),
+  capture_domain: z.string().nullable(),
+  databases: z.boolean().describe('Whether hosted databases are configured (DATABASES_POSTGRES_URL): the page does not ask /databases otherwise'),
+});
 
 const indexRoute = (p: string, summary: string) =>
   route({ method: 'get', path: p, summary, auth: 'public', response: { status: 200, type: 'text/html' }, handler: (kctx, { dir }) => sendIndex(kctx, dir) });
@@ -104,7 +110,7 @@ export const webRoutes = [
   route({
     method: 'get',
     path: `${WEB_PREFIX}/config.json`,
-    summary: "The web app's settings (base URL, capture domain)",
+    summary: "The web app's settings (base URL, capture domain, whether databases are configured)",
     auth: 'public',
     response: { status: 200, schema: WebConfig },
     handler: (kctx, { config }) => {
@@ -114,6 +120,7 @@ export const webRoutes = [
         email_domain: config.EMAIL_DOMAIN,
         dns_domain: config.DNS_DOMAIN,
         capture_domain: config.CAPTURE_DOMAIN ?? null,
+        databases: !!config.DATABASES_POSTGRES_URL,
       };
     },
   }),

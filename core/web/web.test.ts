@@ -84,10 +84,10 @@ describe('web page module', () => {
     expect(r.data.message).toContain('/app/assets/nope.js');
   });
 
-  it('exposes the base URL and the e-mail domain at /app/config.json', async () => {
+  it('exposes the base URL, the e-mail domain and whether databases are configured at /app/config.json', async () => {
     const r = await srv.call('GET', '/app/config.json');
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ base_url: srv.url, email_domain: 'mail.example.test', dns_domain: 'dns.localhost', capture_domain: null });
+    expect(r.data).toEqual({ base_url: srv.url, email_domain: 'mail.example.test', dns_domain: 'dns.localhost', capture_domain: null, databases: false });
   });
 
   it('answers a clear 503 while the page is not built', async () => {

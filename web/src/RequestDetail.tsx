@@ -13,8 +13,10 @@ import {
   highlightJson,
   highlightXml,
   requestDate,
+  linkify,
   requestPath,
   toCurl,
+  toPostman,
 } from './format';
 import { HttpMessage } from './HttpMessage';
 import { RequestForward } from './RequestForward';
@@ -22,7 +24,8 @@ import { RequestNote } from './RequestNote';
 import { ActionErrors, RequestRerun } from './RequestRerun';
 import { getRequest, tokenActions, type ActionInfo, type ViewedRequest } from './requests-api';
 import { href } from './route';
-import { CopyButton, ErrorNotice, KvTable, Spinner } from './ui';
+import { searchQuery } from './search-bus';
+import { CopyButton, ErrorNotice, KvTable, SearchButton, Spinner } from './ui';
 import './requests.css';
 
 interface Props {
@@ -71,7 +74,8 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
   const files = fileList(r);
   // A repeated key (`?tags[]=a&tags[]=b`) gets a row per value: `query` keeps only the last.
   const query = r.query_all ? Object.entries(r.query_all).flatMap(([k, values]) => values.map((v): [string, unknown] => [k, v])) : Object.entries(r.query ?? {});
-  const form = Object.entries(r.request ?? {});
+  // Form fields by name, as webhook.site lists them.
+  const form = Object.entries(r.request ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const headers = headerEntries(r.headers);
   const contentType = headerValue(r, 'content-type');
   const outputs = Array.isArray(r.custom_action_output) ? r.custom_action_output : [];
@@ -95,6 +99,26 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
             <CopyButton text={toCurl(r)} label="Copy as curl">
               Copy as curl
             </CopyButton>
+          )}
+          <CopyButton text={`${location.origin}/token/${tokenId}/request/${r.uuid}`} label="Copy as API URL">
+            Copy as API URL
+          </CopyButton>
+          {isHttp && (
+            <button
+              type="button"
+              class="btn small"
+              title="A Postman collection holding this request"
+              onClick={() => {
+                const url = URL.createObjectURL(new Blob([toPostman(r)], { type: 'application/json' }));
+                const a = Object.assign(document.createElement('a'), { href: url, download: `request-${r.uuid}.postman_collection.json` });
+                document.body.append(a);
+                a.click();
+                a.remove();
+                setTimeout(() => URL.revokeObjectURL(url), 10_000);
+              }}
+            >
+              Open in Postman
+            </button>
           )}
           <button type="button" class="btn small" aria-pressed={tool?.kind === 'rerun'} onClick={() => setTool(tool?.kind === 'rerun' ? null : { kind: 'rerun' })}>
             Re-run actions
@@ -182,10 +206,10 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
       {r.type === 'email' && <MailBody r={r} />}
       {r.type !== 'dns' && <Body r={r} tokenId={tokenId} contentType={contentType} title={r.type === 'email' ? 'Message source' : 'Body'} />}
 
-      {r.type !== 'email' && r.type !== 'dns' && <KeyValues title="Query" rows={query.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} empty="No query string." />}
-      {form.length > 0 && <KeyValues title="Form fields" rows={form.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} />}
+      {r.type !== 'email' && r.type !== 'dns' && <KeyValues title="Query" field="query" rows={query.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} empty="No query string." />}
+      {form.length > 0 && <KeyValues title="Form fields" field="request" rows={form.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} />}
       {files.length > 0 && <Files files={files} r={r} tokenId={tokenId} />}
-      {r.type !== 'dns' && <KeyValues title="Headers" rows={headers} />}
+      {r.type !== 'dns' && <KeyValues title="Headers" field="headers" rows={headers} />}
 
       {r.response && <SentResponseSection r={r} />}
 
@@ -194,8 +218,20 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
           <h3 id="actions-out">Custom action output</h3>
           {errors.length > 0 && <ActionErrors errors={errors} actions={actions} />}
           {outputs.length > 0 && (
-            <pre class="code small">
-              <code>{outputs.map((o) => (typeof o === 'string' ? o : JSON.stringify(o))).join('\n')}</code>
+            <pre class="code small action-output-lines">
+              <code>
+                {outputs.map((o, i) => {
+                  const line = typeof o === 'string' ? o : JSON.stringify(o);
+                  const q = searchQuery('custom_action_output', line);
+                  return (
+                    <span class="out-line" key={i}>
+                      {line}
+                      {q && <SearchButton query={q} what={`output line ${i + 1}`} />}
+                      {'\n'}
+                    </span>
+                  );
+                })}
+              </code>
             </pre>
           )}
         </section>
@@ -231,7 +267,7 @@ function SentResponseSection({ r }: { r: ViewedRequest }) {
   );
 }
 
-function KeyValues({ title, rows, empty }: { title: string; rows: Array<[string, string]>; empty?: string }) {
+function KeyValues({ title, rows, empty, field }: { title: string; rows: Array<[string, string]>; empty?: string; field?: string }) {
   const id = `kv-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <section aria-labelledby={id}>
@@ -241,7 +277,7 @@ function KeyValues({ title, rows, empty }: { title: string; rows: Array<[string,
       {rows.length === 0 ? (
         <p class="hint">{empty ?? 'None.'}</p>
       ) : (
-        <KvTable rows={rows} />
+        <KvTable rows={rows} search={field ? (k, v) => searchQuery(`${field}.${field === 'headers' ? k.toLowerCase() : k}`, v) : undefined} />
       )}
     </section>
   );
@@ -299,7 +335,7 @@ function MailBody({ r }: { r: CapturedRequest }) {
       </div>
       {view === 'text' ? (
         <pre class="code raw" tabIndex={0} aria-label="Message text">
-          <code>{r.text_content}</code>
+          <code>{linkify(r.text_content ?? '')}</code>
         </pre>
       ) : (
         <iframe class="mail-html" title="Message HTML" sandbox="" srcdoc={r.html_content ?? ''} />

@@ -112,6 +112,8 @@ export interface ServerConfig {
   dns_domain: string;
   /** Set when `<token>.capture_domain` captures too (CAPTURE_DOMAIN). */
   capture_domain?: string | null;
+  /** Hosted databases are configured (DATABASES_POSTGRES_URL). */
+  databases?: boolean;
 }
 
 /** Token passwords the user typed, per token, for this tab only. */
