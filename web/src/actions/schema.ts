@@ -72,6 +72,8 @@ export const OPERATOR_LABELS: Record<string, string> = {
   lte: 'is less than or equal to',
   regex: 'matches regex',
   ex: 'exists',
+  null: 'is null',
+  nnull: 'is not null',
   true: 'is true',
   false: 'is false',
   num: 'is numeric',
