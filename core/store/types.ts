@@ -113,9 +113,14 @@ export interface RequestRecord {
   url: string;
   /** Content type the request was sent with, replayed by `raw`. */
   content_type: string | null;
-  /** The body as received, byte for byte. */
+  /** The body as received, byte for byte; decoded when it came with a Content-Encoding the capture undid. */
   body: Buffer;
   size: number;
+  /**
+   * Web captures whose body was decoded (Content-Encoding): the bytes as sent, held in memory until
+   * stored beside the request as file SENT_BODY_FILE_ID (core/capture/content-encoding.ts), for `raw`.
+   */
+  sentBody?: Buffer;
   query: Record<string, string> | null;
   headers: Record<string, string[]>;
   /** Parsed form fields (urlencoded or multipart): the API's `request` field. */
