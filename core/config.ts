@@ -120,6 +120,11 @@ export const ConfigSchema = z.object({
   DATABASES_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(10_000),
   /** How long one JavaScript action run may take once it has a sandbox worker, in ms (the chain's budget still applies). */
   SANDBOX_RUN_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /**
+   * Time budget of a queued group of actions, in seconds: the default timeout of its HTTP requests
+   * and the longest a queued JavaScript run may take.
+   */
+  QUEUED_ACTIONS_TIMEOUT_S: int(10, 300).default(120),
   /** JavaScript runs of one account at the same time; unset: half the sandbox workers (at least 1). */
   SANDBOX_MAX_CONCURRENT_PER_ACCOUNT: int(1, 1024).optional(),
 

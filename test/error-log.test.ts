@@ -168,4 +168,22 @@ describe('error log: actions switched off', () => {
     expect(page.data[0].message).toMatch(/failed on 2 captures in a row and was disabled/);
     expect((await srv.call('GET', '/errors?query=flaky', { key: user.key })).data.total).toBe(2);
   });
+
+  it('a Log action marked as an error is recorded on the request and in the error log', async () => {
+    const user = await srv.user(false);
+    const t = await srv.token({ actions: true }, user.key);
+    const add = await srv.call('POST', `/token/${t.uuid}/actions`, { key: user.key, json: { order: 1, type: 'log', parameters: { text: 'no customer for $request.method$', error: true } } });
+    expect(add.status).toBe(200);
+    await fetch(`${srv.url}/${t.uuid}/hook`, { method: 'PUT', body: 'x' });
+    const deadline = Date.now() + 10_000;
+    let page: any;
+    do {
+      page = (await srv.call('GET', '/errors', { key: user.key })).data;
+      if (page.total) break;
+      await new Promise((done) => setTimeout(done, 50));
+    } while (Date.now() < deadline);
+    expect(page.data[0]).toMatchObject({ source: 'action', token_id: t.uuid, action_type: 'log', action_id: add.data.uuid, message: 'no customer for PUT' });
+    const latest = (await srv.call('GET', `/token/${t.uuid}/request/latest`, { key: user.key })).data;
+    expect(latest.custom_action_errors).toEqual([expect.objectContaining({ message: 'no customer for PUT' })]);
+  });
 });

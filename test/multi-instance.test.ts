@@ -275,6 +275,40 @@ function twoInstances(start: () => Promise<Instances>, noJobLocks: string | null
     expect(target.hits(p)).toBe(1);
   });
 
+  it.skipIf(noJobLocks)(`a Queue Profile throttles and orders the jobs of both processes${noJobLocks ? `: ${noJobLocks}` : ''}`, { timeout: 60_000 }, async () => {
+    const PER = 3;
+    const PERIOD_MS = 3000;
+    const profile = await call(A, 'POST', '/queue-profiles', { key, json: { name: 'crm api', rate_limit: PER, rate_period: PERIOD_MS / 1000 } });
+    expect(profile.status, profile.text).toBe(200);
+    const t = await token(A, { actions: true });
+    const p = `/profiled/${t.uuid}`;
+    // Two queued steps in the profile: one group, run together, sharing the variable the first sets.
+    for (const [type, parameters] of [
+      ['set_variable', { name: 'n', value: '$request.content$' }],
+      ['send_request', { url: `${target.url}${p}/$n$`, method: 'GET' }],
+    ] as const) {
+      const a = await call(B, 'POST', `/token/${t.uuid}/actions`, { key, json: { type, parameters, queue: true, queue_profile: profile.data.id } });
+      expect(a.status, a.text).toBe(200);
+      expect(a.data.queue_profile).toBe(profile.data.id);
+    }
+    // Captures start just after a window opens, so the first jobs do not straddle two windows.
+    await sleep(PERIOD_MS - (Date.now() % PERIOD_MS) + 50);
+    const N = 8;
+    for (let i = 1; i <= N; i++) expect((await call(i % 2 ? A : B, 'POST', `/${t.uuid}`, { body: String(i) })).status).toBe(200);
+    const paths = () => [...Array(N).keys()].map((i) => `${p}/${i + 1}`);
+    await until(async () => (paths().every((x) => target.hits(x) === 1) ? true : undefined), 'every profiled job', 40_000);
+    const times = paths().map((x) => target.times(x)[0]!);
+    // In the order they were captured, whichever process ran each.
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    // At most PER jobs start in each period (windows aligned to the clock), so N take several.
+    const perWindow = new Map<number, number>();
+    for (const at of times) perWindow.set(Math.floor(at / PERIOD_MS), (perWindow.get(Math.floor(at / PERIOD_MS)) ?? 0) + 1);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(PER);
+    expect(perWindow.size).toBeGreaterThanOrEqual(Math.ceil(N / PER));
+    await sleep(1000);
+    expect(paths().map((x) => target.hits(x))).toEqual(Array(N).fill(1));
+  });
+
   it.skipIf(noJobLocks)(`a schedule ticks once, not once per process${noJobLocks ? `: ${noJobLocks}` : ''}`, { timeout: 100_000 }, async () => {
     await until(async () => (target.hits('/schedule') > 0 ? true : undefined), 'the schedule’s first tick', 80_000);
     await sleep(3000);

@@ -6,6 +6,7 @@ import { instanceCachingFactory } from '@capture/sdk/container';
 import type { CapturedRequest, DependencyContainer, HttpClient, HttpRequest, RunOwner, Services } from '@capture/sdk';
 import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
+import { queueProfilesRouter } from '../http/queue-profiles/queue-profiles.router.js';
 import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
 import type { RequestRecord } from '../store/types.js';
@@ -15,7 +16,8 @@ import { SealError } from '../auth/sealing.js';
 import { runOwner, runServices, servicesWith } from './services.js';
 import { FailureTracker } from './failures.js';
 import { ACTIONS, ACTION_TYPES, DATABASE_SERVICE, ERROR_LOG, GLOBALS, JOBS, MAIL_RELAY, PROVIDER_SERVICE, SECRETS, TEMPLATE_SERVICE, WORKFLOWS } from '../service-keys.js';
-import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
+import { QueueProfileGate } from './queue-profiles.js';
+import { QUEUED_ACTIONS_JOB, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
 import { runChain, type ChainAction } from '@capture/sdk/runner';
 import type { ParameterSecrets } from './secret-params.js';
 import type { ActionRuntime } from './runtime.js';
@@ -105,7 +107,7 @@ class TimedHttp {
   }
 }
 
-/** Services with a default timeout on the actions' HTTP requests (15 s inline, 60 s queued: the seed's limits). */
+/** Services with a default timeout on the actions' HTTP requests (15 s inline, the queued budget queued). */
 function withHttpTimeout(services: Services, timeoutMs: number): Services {
   return servicesWith(services, new TimedHttp(services, timeoutMs));
 }
@@ -133,7 +135,8 @@ export function createActionsModule(): ServiceModule {
       let baseUrl = config.baseUrl;
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
-      const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };
+      const queuedBudgetMs = config.QUEUED_ACTIONS_TIMEOUT_S * 1000;
+      const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, queuedRunTimeoutMs: queuedBudgetMs, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };
       container.register(SANDBOX_POOL, { useFactory: instanceCachingFactory(() => (pool = createSandboxPool(poolOptions))) });
       ctx.metrics.sandboxSource(() => pool?.stats() ?? null);
       const failureStreaks = new FailureTracker(store, workflows, clock, logger, config.ACTION_DISABLE_AFTER_FAILURES);
@@ -192,6 +195,7 @@ export function createActionsModule(): ServiceModule {
             registry,
             budgetMs: opts.budgetMs,
             variables: opts.variables,
+            queued: opts.queued,
             dryRun: opts.dryRun,
             trace: opts.dryRun,
             // Test runs are not the service's work: they stay out of the metrics.
@@ -205,17 +209,22 @@ export function createActionsModule(): ServiceModule {
       const errorLog = ctx.get(ERROR_LOG);
       const typesOf = (steps: ReadonlyArray<{ id: string; type: string }>) => new Map(steps.map((s) => [s.id, s.type]));
       const jobs: JobQueueLike | undefined = ctx.get(JOBS);
+      const gate = new QueueProfileGate(store.counters, clock);
       if (jobs) {
         defineQueuedActions(jobs, {
+          budgetMs: queuedBudgetMs,
+          gate,
+          reportErrors: (token, requestId, errors, steps) => errorLog?.actionErrors(token, requestId, errors, typesOf(steps)),
           store,
           workflows,
           logger,
           now: () => clock.now(),
           run: async (token, record, steps, variables) => {
             const result = await runtime.run(token, record, steps, { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} }, {
-              budgetMs: QUEUED_BUDGET_MS,
-              httpTimeoutMs: QUEUED_HTTP_TIMEOUT_MS,
+              budgetMs: queuedBudgetMs,
+              httpTimeoutMs: queuedBudgetMs,
               variables,
+              queued: true,
             });
             if (result.errors.length) errorLog?.actionErrors(token, record.uuid, result.errors, typesOf(steps));
             return result;
@@ -244,8 +253,19 @@ export function createActionsModule(): ServiceModule {
           for (const g of groups) {
             const data: QueuedJobData = { token: token.uuid, request: record.uuid, steps: g.steps.map((s) => s.id), variables: result.runtimeVariables };
             if (result.dontSave || token.request_limit <= 0) data.snapshot = snapshotOf(record);
-            await jobs!.enqueue(QUEUED_ACTIONS_JOB, data, clock.now() + g.delay * 1000);
-            output.push(`Queued ${g.steps.length} action(s) to run in ${g.delay} s`);
+            let delay = g.delay;
+            let via = '';
+            if (g.profile) {
+              // A profile of another account (or one deleted since) does not apply.
+              const profile = await store.queueProfiles.get(g.profile);
+              if (profile && profile.user_id === token.user_id) {
+                delay += profile.initial_delay;
+                data.profile = await gate.ticket(profile, clock.now() + delay * 1000);
+                via = ` in Queue Profile "${profile.name}"`;
+              } else via = ' (its Queue Profile no longer exists)';
+            }
+            await jobs!.enqueue(QUEUED_ACTIONS_JOB, data, clock.now() + delay * 1000);
+            output.push(`Queued ${g.steps.length} action(s) to run in ${delay} s${via}`);
           }
         }
         // Actions asked to run later (WebhookScript's delay()) become jobs on this request.
@@ -263,7 +283,7 @@ export function createActionsModule(): ServiceModule {
       };
 
       return {
-        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAIL_RELAY))],
+        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAIL_RELAY)), queueProfilesRouter(ctx)],
         listening(url) {
           baseUrl ??= url;
         },

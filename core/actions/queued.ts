@@ -1,7 +1,10 @@
 // Queued actions (`queue: true`, optional `delay` up to 86400 s): they run after the capture was
-// answered, as a job on the scheduler, with a 120 s budget and a 60 s HTTP timeout. Consecutive
+// answered, as a job on the scheduler, with a budget of QUEUED_ACTIONS_TIMEOUT_S (120 s by default)
+// that is also their HTTP requests' default timeout. Consecutive
 // queued actions with the same delay run together in one job and share their variables; they start
 // from the runtime variables the inline actions left. Their output is appended to the stored request.
+// Steps with a Queue Profile (`queue_profile`) group by profile instead of by delay: the profile's
+// initial delay applies, its jobs run one at a time in order, throttled (./queue-profiles.ts).
 // An action may also ask for one action to run later (ctx.later, WebhookScript's delay()): it is
 // carried in the job itself, starts from the request's variables only, and its output is labelled.
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
@@ -9,16 +12,17 @@ import type { Logger } from '../logger.js';
 import type { Step } from '../workflows/document.js';
 import type { WorkflowService } from '../workflows/service.js';
 import { deepFreeze } from '../workflows/steps-cache.js';
+import type { QueueProfileGate, ProfileTicket } from './queue-profiles.js';
 import type { ChainResult, LaterAction } from '@capture/sdk/runner';
 
 export const QUEUED_ACTIONS_JOB = 'queued-actions';
-export const QUEUED_BUDGET_MS = 120_000;
-export const QUEUED_HTTP_TIMEOUT_MS = 60_000;
 /** A request that was not stored travels with its job, its body cut to this many bytes. */
 const SNAPSHOT_BODY_BYTES = 1024 * 1024;
 
 export interface QueuedGroup {
   delay: number;
+  /** The Queue Profile's id, when the steps have one. */
+  profile?: string;
   steps: Step[];
 }
 
@@ -33,6 +37,8 @@ export interface QueuedJobData {
   inline?: Array<{ type: string; parameters: Record<string, unknown> }>;
   /** Put before each output line of the run (e.g. "Was delayed"). */
   label?: string;
+  /** The job's place in its Queue Profile's line. */
+  profile?: ProfileTicket;
 }
 
 /** The label on the output of an action run later (webhook.site shows "Was delayed"). */
@@ -80,8 +86,8 @@ function split(steps: Step[]): { inline: Step[]; groups: QueuedGroup[] } {
   let last: Step | undefined;
   for (const s of steps) {
     if (!s.queue) inline.push(s);
-    else if (last?.queue && (last.delay ?? 0) === (s.delay ?? 0)) groups[groups.length - 1]!.steps.push(s);
-    else groups.push({ delay: s.delay ?? 0, steps: [s] });
+    else if (last?.queue && (last.delay ?? 0) === (s.delay ?? 0) && (last.queue_profile ?? null) === (s.queue_profile ?? null)) groups[groups.length - 1]!.steps.push(s);
+    else groups.push({ delay: s.delay ?? 0, ...(s.queue_profile ? { profile: s.queue_profile } : {}), steps: [s] });
     last = s;
   }
   return { inline, groups };
@@ -92,6 +98,12 @@ export function snapshotOf(record: RequestRecord): QueuedJobData['snapshot'] {
 }
 
 export interface QueuedDeps {
+  /** The budget of one queued run. */
+  budgetMs: number;
+  /** Throttling and ordering of jobs with a Queue Profile. */
+  gate: QueueProfileGate;
+  /** Into the error log (a job given up). */
+  reportErrors(token: TokenRecord, requestId: string | null, errors: ChainResult['errors'], steps: Step[]): void;
   store: Store;
   workflows: WorkflowService;
   logger: Logger;
@@ -100,14 +112,60 @@ export interface QueuedDeps {
 }
 
 export function defineQueuedActions(jobs: JobQueueLike, deps: QueuedDeps): void {
+  /** Loads what a job needs; null when its token, request or steps are gone. */
+  const load = async (data: QueuedJobData) => {
+    const token = await deps.store.tokens.get(data.token);
+    if (!token) return null; // deleted meanwhile
+    const stored = await deps.store.requests.get(token.uuid, data.request);
+    const record = stored ?? (data.snapshot ? { ...data.snapshot, body: Buffer.from(data.snapshot.body, 'base64') } : null);
+    if (!record) return null; // the request was deleted meanwhile
+    return { token, stored, record };
+  };
+
+  /** A job of a Queue Profile that waited past its lifetime: recorded on the request and in the error log. */
+  const giveUp = async (data: QueuedJobData, ticket: ProfileTicket) => {
+    const found = await load(data);
+    if (!found) return;
+    const { token, stored } = found;
+    const all = await deps.workflows.steps(token);
+    const steps = data.steps.map((id) => all.find((s) => s.id === id)).filter((s): s is Step => !!s);
+    const message = `Queue Profile "${ticket.name}": the job expired before it could run (${steps.length} action(s) not run)`;
+    const errors = [{ action: steps[0]?.id ?? '', message }];
+    if (stored) {
+      const current = (await deps.store.requests.get(token.uuid, stored.uuid)) ?? stored;
+      await deps.store.requests.update(token.uuid, stored.uuid, {
+        custom_action_output: [...current.custom_action_output, `Error: ${message}`],
+        custom_action_errors: [...current.custom_action_errors, ...errors],
+        updated_at: Date.now(),
+      });
+    }
+    deps.reportErrors(token, stored ? stored.uuid : null, errors, steps);
+  };
+
   jobs.define<QueuedJobData>(
     QUEUED_ACTIONS_JOB,
     async (data) => {
-      const token = await deps.store.tokens.get(data.token);
-      if (!token) return; // deleted meanwhile
-      const stored = await deps.store.requests.get(token.uuid, data.request);
-      const record = stored ?? (data.snapshot ? { ...data.snapshot, body: Buffer.from(data.snapshot.body, 'base64') } : null);
-      if (!record) return; // the request was deleted meanwhile
+      const ticket = data.profile;
+      if (!ticket) return runJob(data);
+      const decision = await deps.gate.decide(ticket, await deps.store.queueProfiles.get(ticket.id));
+      // Not yet: the same job again when it may run (the next window, or when its turn may have come).
+      if (decision.kind === 'wait') return void (await jobs.enqueue(QUEUED_ACTIONS_JOB, data, decision.at));
+      try {
+        if (decision.kind === 'expired') await giveUp(data, ticket);
+        else await runJob(data);
+      } finally {
+        // However the job ended, the next one's turn has come.
+        await deps.gate.finish(ticket);
+      }
+    },
+    { lockLifetimeMs: deps.budgetMs + 60_000, concurrency: 4 },
+  );
+
+  async function runJob(data: QueuedJobData): Promise<void> {
+    {
+      const found = await load(data);
+      if (!found) return;
+      const { token, stored, record } = found;
       let steps: Step[];
       if (data.inline) {
         steps = data.inline.map((s, i) => ({ id: `${data.request}:later:${i}`, type: s.type, parameters: s.parameters, disabled: false }));
@@ -130,7 +188,6 @@ export function defineQueuedActions(jobs: JobQueueLike, deps: QueuedDeps): void 
         });
       }
       if (result.errors.length) deps.logger.info('queued actions reported errors', { request: record.uuid, token: token.uuid, errors: result.errors.length, first: result.errors[0]!.message });
-    },
-    { lockLifetimeMs: QUEUED_BUDGET_MS + 60_000, concurrency: 4 },
-  );
+    }
+  }
 }

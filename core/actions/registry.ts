@@ -22,6 +22,8 @@ export interface ActionTypeInfo {
   description: string;
   sets: string[];
   creatable: boolean;
+  /** Whether a step of this type may be marked queued. */
+  queueable: boolean;
   plugin: string;
   schema: Record<string, unknown>;
 }
@@ -218,10 +220,18 @@ export class ActionRegistry {
         description: d.description,
         sets: d.sets ?? [],
         creatable: d.creatable !== false,
+        queueable: d.queueable !== false,
         plugin,
         schema,
       }))
       .sort((a, b) => a.type.localeCompare(b.type));
+  }
+
+  /** Why a step of `type` cannot be queued, or undefined when it can (or the type is unknown). */
+  notQueueable(type: string): string | undefined {
+    const d = this.types.get(type)?.definition;
+    if (d?.queueable !== false) return undefined;
+    return `${d.title} (${type}) cannot be queued: it only makes sense inline, while the capture is answered`;
   }
 
   /**

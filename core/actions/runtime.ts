@@ -13,6 +13,8 @@ export interface RunOptions {
   variables?: Record<string, string>;
   /** Default timeout of the actions' HTTP requests. */
   httpTimeoutMs?: number;
+  /** The steps run queued (ctx.queued). */
+  queued?: boolean;
   /** Bytes of the capture's uploaded files by file id (a fresh capture is not stored yet). */
   files?: ReadonlyMap<string, Buffer>;
   /** A test run: nothing is stored (see ChainInput.dryRun), and the variables after each step are traced. */

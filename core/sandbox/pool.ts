@@ -28,6 +28,7 @@ export const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_STACK_BYTES = 256 * 1024;
 /** How long one run may take at most, whatever budget its chain has left (30 s inline). */
 export const DEFAULT_RUN_TIMEOUT_MS = 10_000;
+export const DEFAULT_QUEUED_RUN_TIMEOUT_MS = 120_000;
 const WORKER_STACK_MB = 8; // the QuickJS stack limit above must stay well inside the thread's stack
 const WORKER_HEAP_MB = 256;
 const MAX_START_FAILURES = 3;
@@ -174,6 +175,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
   const killGraceMs = opts.killGraceMs ?? 500;
   const maxOutputBytes = opts.maxOutputBytes ?? SCRIPT_OUTPUT_MAX_BYTES;
   const runTimeoutMs = opts.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  const queuedRunTimeoutMs = opts.queuedRunTimeoutMs ?? DEFAULT_QUEUED_RUN_TIMEOUT_MS;
   // By default an account may use half the workers: the other half stays free for everyone else.
   const maxPerAccount = opts.maxConcurrentPerAccount ?? Math.max(1, Math.floor(size / 2));
   const maxPendingHostCalls = opts.maxPendingHostCalls ?? 32;
@@ -338,7 +340,7 @@ export function createSandboxPool(opts: SandboxPoolOptions = {}): SandboxPool {
       if (!next) return; // what waits belongs to accounts at their cap
       const { account, item } = next;
       clearTimeout(item.expiry);
-      dispatch(slot, account, item, Math.min(runTimeoutMs, item.deadline - Date.now()));
+      dispatch(slot, account, item, Math.min(item.job.queued ? queuedRunTimeoutMs : runTimeoutMs, item.deadline - Date.now()));
     }
   }
 

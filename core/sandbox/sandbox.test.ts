@@ -339,6 +339,20 @@ describe('sandbox pool fairness', () => {
     }
   });
 
+  it("gives a queued action's run queuedRunTimeoutMs instead of runTimeoutMs", async () => {
+    const pool = createSandboxPool({ size: 1, runTimeoutMs: 300, queuedRunTimeoutMs: 1500 });
+    try {
+      await pool.ready();
+      const { host } = fakeHost();
+      expect((await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1' }), host)).error).toMatch(/^Script timed out after 300 ms/);
+      const r = await pool.run(job('for (;;) {}', { timeoutMs: 20_000, account: 'user:1', queued: true }), host);
+      // Under heavy load the hard kill may end it, which the message then adds.
+      expect(r.error).toMatch(/^Script timed out after 1500 ms/);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('stops a run at runTimeoutMs even when its job has a longer budget', async () => {
     const pool = createSandboxPool({ size: 1, runTimeoutMs: 300 });
     try {

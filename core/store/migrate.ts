@@ -14,7 +14,7 @@ import type { Millis, RequestWithFiles, Store, TransferCheckpoint, TransferKind 
 /** Copy order: what a record refers to (user, token, schedule) is copied before it. */
 export const TRANSFER_ORDER: readonly TransferKind[] = [
   'users', 'api_keys', 'groups', 'tokens', 'workflows', 'requests', 'schedules', 'schedule_logs', 'notification_settings',
-  'global_variables', 'providers', 'templates', 'databases', 'action_failures', 'rate_counters',
+  'global_variables', 'providers', 'templates', 'databases', 'queue_profiles', 'action_failures', 'rate_counters',
   'token_shares', 'error_log',
 ];
 
@@ -36,6 +36,7 @@ export const REPOSITORY_KINDS: Record<RepositoryName, readonly TransferKind[] | 
   globals: ['global_variables'],
   providers: ['providers'],
   databases: ['databases'],
+  queueProfiles: ['queue_profiles'],
   templates: ['templates'],
   actionFailures: ['action_failures'],
   shares: ['token_shares'],

@@ -563,6 +563,24 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.providers.get(user, a.id)).toBeNull();
     });
 
+    it('keeps Queue Profiles per user: created, listed oldest first, updated and deleted by their user only', async () => {
+      const user = 900_000 + Math.floor(Math.random() * 100_000);
+      const profile = (name: string, at: number) => ({ id: randomUUID(), user_id: user, name, initial_delay: 0, rate_limit: 10, rate_period: 60, job_lifetime: 3600, created_at: at, updated_at: at });
+      const a = profile('crm', 1);
+      const b = profile('mailer', 2);
+      for (const p of [b, a]) expect(await store.queueProfiles.create(p)).toEqual(p);
+      expect(await store.queueProfiles.get(a.id)).toEqual(a);
+      expect(await store.queueProfiles.list(user)).toEqual([a, b]);
+      expect(await store.queueProfiles.list(user + 1)).toEqual([]);
+      const changed = { ...a, name: 'crm api', rate_limit: 100, initial_delay: 5, created_at: 99, updated_at: 7 };
+      expect(await store.queueProfiles.update(changed)).toEqual({ ...changed, created_at: 1 });
+      expect(await store.queueProfiles.update({ ...changed, user_id: user + 1 })).toBeNull();
+      expect(await store.queueProfiles.delete(user + 1, a.id)).toBe(false);
+      expect(await store.queueProfiles.delete(user, a.id)).toBe(true);
+      expect(await store.queueProfiles.get(a.id)).toBeNull();
+      expect(await store.queueProfiles.list(user)).toEqual([b]);
+    });
+
     it('keeps hosted databases per user, paged, found by name, renamed and deleted', async () => {
       const user = 900_000 + Math.floor(Math.random() * 100_000);
       const a = { id: randomUUID(), user_id: user, name: 'shop', created_at: 1, updated_at: 1 };

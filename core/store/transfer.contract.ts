@@ -42,6 +42,7 @@ async function fill(store: Store, { sampleToken, sampleRequest }: Sample): Promi
   await store.providers.create({ id: randomUUID(), user_id: u.id, type: 'vault', name: 'P', settings: { region: 'eu' }, secret: 'sealed:abc', created_at: 13, updated_at: 13 });
   await store.templates.create({ user_id: u.id, name: 'T', variables: [{ name: 'v', value: '1' }], actions: [{ id: randomUUID(), type: 'log' }], created_at: 14, updated_at: 14 });
   await store.databases.create({ id: randomUUID(), user_id: u.id, name: 'db', created_at: 15, updated_at: 15 });
+  await store.queueProfiles.create({ id: randomUUID(), user_id: u.id, name: 'qp', initial_delay: 1, rate_limit: 10, rate_period: 60, job_lifetime: 600, created_at: 15, updated_at: 15 });
   await store.actionFailures.fail(randomUUID(), tokens[0]!.uuid, 16);
   await store.counters.hit('copy-' + randomUUID(), Date.now(), 3_600_000);
   await store.shares.put({ token_id: tokens[0]!.uuid, hash: 'share-' + randomUUID(), created_at: 17 });

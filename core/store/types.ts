@@ -524,6 +524,37 @@ export interface DatabaseRepo {
   delete(userId: number, id: string): Promise<boolean>;
 }
 
+/**
+ * A Queue Profile: a named, shared configuration for queued actions of a user's tokens (at most
+ * `rate_limit` jobs per `rate_period` seconds, the jobs of one profile run one at a time in order).
+ */
+export interface QueueProfileRecord {
+  id: string;
+  user_id: number;
+  name: string;
+  /** Seconds before a job first runs. */
+  initial_delay: number;
+  /** Jobs that may run per period. */
+  rate_limit: number;
+  /** The period, in seconds. */
+  rate_period: number;
+  /** Seconds from a job's first run until it is given up. */
+  job_lifetime: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface QueueProfileRepo {
+  create(p: QueueProfileRecord): Promise<QueueProfileRecord>;
+  /** By id alone: the job runner looks up the profile a job names. */
+  get(id: string): Promise<QueueProfileRecord | null>;
+  /** A user's profiles, oldest first. */
+  list(userId: number): Promise<QueueProfileRecord[]>;
+  /** Replaces the profile of this id and user (created_at kept); null when there is none. */
+  update(p: QueueProfileRecord): Promise<QueueProfileRecord | null>;
+  delete(userId: number, id: string): Promise<boolean>;
+}
+
 /** Consecutive failures of an action on captures, to disable actions that keep failing. */
 export interface ActionFailureRepo {
   /** Adds one to the action's streak; returns the new length. */
@@ -686,6 +717,7 @@ export interface TransferRecords {
   providers: ProviderRecord;
   templates: TemplateRecord;
   databases: DatabaseRecord;
+  queue_profiles: QueueProfileRecord;
   action_failures: ActionFailureRecord;
   rate_counters: CounterRecord;
   token_shares: TokenShareRecord;
@@ -777,6 +809,7 @@ export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   providers: ProviderRepo;
   databases: DatabaseRepo;
+  queueProfiles: QueueProfileRepo;
   actionFailures: ActionFailureRepo;
   shares: TokenShareRepo;
   errorLog: ErrorLogRepo;

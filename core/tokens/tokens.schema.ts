@@ -17,6 +17,8 @@ export const RESERVED_SEGMENTS = new Set([
   'errors', 'share',
   // Sample deliveries (GET /samples, POST /samples/send).
   'samples',
+  // Queue Profiles (/queue-profiles).
+  'queue-profiles',
 ]);
 
 export const AliasSchema = z

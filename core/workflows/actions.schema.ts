@@ -13,5 +13,6 @@ export const ActionView = z.object({
   condition_action: z.enum(['true', 'false']).nullable(),
   queue: z.boolean(),
   delay: z.number().int(),
+  queue_profile: z.string().nullable().describe('The Queue Profile the queued action runs in'),
   parameters: z.record(z.string(), z.unknown()).describe('Secret parameters show as the marker'),
 });

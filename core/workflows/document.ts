@@ -11,6 +11,8 @@
 //         parameters: { source: $request.content$ }
 //         disabled: false
 //         condition: <id or name of an earlier conditions step>
+//         queue: true                   # optional: run after the capture was answered
+//         queue_profile: <profile id>   # optional: throttled and in order (docs/queued-actions.md)
 //
 // The document's structure is checked by the workflow kernel (./kernel.ts: ajv against
 // schemas/workflow.schema.json, generated from the zod schema below); each step's parameters by its
@@ -32,6 +34,7 @@ export const StepSchema = z.object({
   condition_action: z.enum(['true', 'false']).nullable().optional(),
   queue: z.boolean().optional(),
   delay: z.number().int().min(0).max(86400).optional(),
+  queue_profile: z.string().uuid().nullable().optional().describe('ID of a Queue Profile of the token\'s owner (queued steps only)'),
 });
 
 export const TokenActionsDocumentSchema = z.object({
@@ -72,8 +75,8 @@ export function normaliseDocument(input: unknown, previous: Step[] = []): TokenA
   const doc = { apiVersion: valid.apiVersion, kind: valid.kind, metadata: { token, ...(name !== undefined && { name }), ...(description !== undefined && { description }) }, spec: valid.spec };
   const steps: Step[] = doc.spec.steps.map((s, i) => {
     const before = previous[i];
-    const { id, name, type, parameters, disabled, condition, condition_action, queue, delay } = s;
-    const known = { id, name, type, parameters, disabled, condition, condition_action, queue, delay };
+    const { id, name, type, parameters, disabled, condition, condition_action, queue, delay, queue_profile } = s;
+    const known = { id, name, type, parameters, disabled, condition, condition_action, queue, delay, queue_profile };
     for (const k of Object.keys(known) as Array<keyof typeof known>) if (known[k] === undefined) delete known[k];
     return { ...known, id: id ?? (before && before.type === type ? before.id : randomUUID()) };
   });

@@ -7,6 +7,7 @@ import type { ParameterSecrets } from '../actions/secret-params.js';
 import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
+import { throwFieldErrors } from './kernel.js';
 import { emptyDocument, normaliseDocument, type Step, type TokenActionsDocument } from './document.js';
 import { createStepsCache, type StepsCache } from './steps-cache.js';
 
@@ -22,6 +23,7 @@ export interface ActionView {
   condition_action: 'true' | 'false' | null;
   queue: boolean;
   delay: number;
+  queue_profile: string | null;
   parameters: Record<string, unknown>;
 }
 
@@ -35,6 +37,7 @@ export const ActionBody = z.object({
   condition_action: z.enum(['true', 'false']).nullable().optional(),
   queue: z.boolean().nullable().optional(),
   delay: z.coerce.number().int().min(0).max(86400).nullable().optional(),
+  queue_profile: z.string().uuid().nullable().optional(),
 });
 
 /** `step` as the actions API shows it: secret parameters show as the marker. */
@@ -50,6 +53,7 @@ export function actionView(tokenId: string, step: Step, index: number, secrets: 
     condition_action: step.condition_action ?? null,
     queue: step.queue ?? false,
     delay: step.delay ?? 0,
+    queue_profile: step.queue_profile ?? null,
     parameters: secrets.mask(step.type, step.parameters),
   };
 }
@@ -111,6 +115,8 @@ export class WorkflowService {
     const stored = new Map(previous.map((s) => [s.id, s]));
     const errors: FieldErrors = {};
     const checked = steps.map((s, i) => {
+      const inlineOnly = s.queue ? this.registry.notQueueable(s.type) : undefined;
+      if (inlineOnly) (errors[`${prefix(i)}queue`] ??= []).push(inlineOnly);
       try {
         const parameters = this.secrets.resolve(s.type, s.parameters, stored.get(s.id));
         this.registry.validate(s.type, parameters, { allowDeprecated: allowDeprecated(s) });
@@ -135,6 +141,7 @@ export class WorkflowService {
     // A deprecated type may stay where it already was; it may not be added.
     const upTo = until === undefined ? doc.spec.steps : doc.spec.steps.slice(0, until + 1);
     const steps = this.checkSteps(upTo, previous, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
+    await this.checkProfiles(token, steps, (i) => `spec.steps.${i}.`);
     return { doc, steps };
   }
 
@@ -178,6 +185,23 @@ export class WorkflowService {
     return [...rest.slice(0, at), step, ...rest.slice(at)];
   }
 
+  /** A 422 on `queue_profile` (`<prefix>queue_profile`) naming a profile that is not the token owner's. */
+  private async checkProfiles(token: TokenRecord, steps: Step[], prefix: (i: number) => string): Promise<void> {
+    const errors: FieldErrors = {};
+    for (const [i, s] of steps.entries()) {
+      if (!s.queue_profile) continue;
+      const p = await this.store.queueProfiles.get(s.queue_profile);
+      if (!p || p.user_id !== token.user_id) (errors[`${prefix(i)}queue_profile`] ??= []).push("must be the ID of a queue profile of the token's owner");
+    }
+    throwFieldErrors(errors);
+  }
+
+  /** A 422 on `queue` when the step is queued but its type only makes sense inline. */
+  private checkQueueable(step: Step): void {
+    const why = step.queue ? this.registry.notQueueable(step.type) : undefined;
+    if (why) throw new ValidationError(`queue: ${why}`, { queue: [why] });
+  }
+
   private checkCondition(steps: Step[], step: Step): void {
     if (step.condition && !steps.some((s) => s.id === step.condition && s.id !== step.id)) {
       throw new ValidationError('condition: no action of this token has this ID', { condition: ['must be the ID of an action of this token'] });
@@ -198,7 +222,10 @@ export class WorkflowService {
       condition: body.condition ?? null,
       condition_action: body.condition_action ?? null,
       ...(body.queue ? { queue: true, delay: body.delay ?? 0 } : {}),
+      ...(body.queue && body.queue_profile ? { queue_profile: body.queue_profile } : {}),
     };
+    await this.checkProfiles(token, [step], () => '');
+    this.checkQueueable(step);
     this.checkCondition(steps, step);
     const next = this.place(steps, step, body.order);
     await this.save(token, next);
@@ -222,7 +249,11 @@ export class WorkflowService {
       ...(body.condition_action !== undefined ? { condition_action: body.condition_action } : {}),
       ...(body.queue !== undefined ? { queue: body.queue ?? false } : {}),
       ...(body.delay !== undefined ? { delay: body.delay ?? 0 } : {}),
+      ...(body.queue_profile !== undefined ? { queue_profile: body.queue_profile } : {}),
     };
+    if (!step.queue_profile) delete step.queue_profile;
+    await this.checkProfiles(token, [step], () => '');
+    this.checkQueueable(step);
     this.checkCondition(steps, step);
     const next = this.place(steps, step, body.order ?? steps.indexOf(current) + 1);
     await this.save(token, next);

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The account area's screens (`#/account/<section>`). */
-export const ACCOUNT_SECTIONS = ['overview', 'keys', 'users', 'providers', 'templates', 'databases', 'variables', 'groups', 'errors'] as const;
+export const ACCOUNT_SECTIONS = ['overview', 'keys', 'users', 'providers', 'templates', 'databases', 'variables', 'queue-profiles', 'groups', 'errors'] as const;
 export type AccountSection = (typeof ACCOUNT_SECTIONS)[number];
 
 export type Route =

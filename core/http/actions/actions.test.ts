@@ -163,6 +163,28 @@ describe('actions API', () => {
     const r = await s.call('GET', '/action-types');
     const split = r.data.data.find((x: { type: string }) => x.type === 'text_split');
     expect(split.schema.properties.delimiter).toBeDefined();
+    expect(split.queueable).toBe(true);
+    const inlineOnly = r.data.data.filter((x: { queueable: boolean }) => !x.queueable).map((x: { type: string }) => x.type);
+    expect(inlineOnly.sort()).toEqual(['dont_save', 'modify_response', 'rate_limit']);
+  });
+
+  it("refuses to queue Don't Save, Rate Limit and Modify Response with 422 naming the step, storing nothing", async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    for (const [type, parameters, title] of [['dont_save', {}, "Don't Save"], ['rate_limit', { period: 60, count: 1 }, 'Rate Limit'], ['modify_response', { status: 201 }, 'Modify Response']] as const) {
+      const r = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type, parameters, queue: true } });
+      expect(r.status, type).toBe(422);
+      expect(r.data.errors.queue[0]).toBe(`${title} (${type}) cannot be queued: it only makes sense inline, while the capture is answered`);
+    }
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toEqual([]);
+    const inline = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'dont_save', parameters: {} } });
+    expect(inline.status).toBe(200);
+    const queued = await s.call('PUT', `/token/${t.uuid}/actions/${inline.data.uuid}`, { key: owner.key, json: { type: 'dont_save', parameters: {}, queue: true } });
+    expect(queued.status).toBe(422);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data[0].queue).toBe(false);
+    const doc = { apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token: t.uuid }, spec: { steps: [split('a,b'), { type: 'modify_response', queue: true, parameters: { status: 201 } }] } };
+    const put = await s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, json: doc });
+    expect(put.status).toBe(422);
+    expect(Object.keys(put.data.errors)).toEqual(['spec.steps.1.queue']);
   });
 });
 

@@ -7,6 +7,7 @@ import type {
   GlobalVariableRecord,
   GroupRecord,
   DatabaseRecord,
+  QueueProfileRecord,
   ProviderRecord,
   TemplateRecord,
   RequestRecord,
@@ -167,6 +168,16 @@ export function toDatabase(d: DatabaseDoc): DatabaseRecord {
   return { id: d._id, user_id: d.user_id, name: d.name, created_at: d.created_at, updated_at: d.updated_at };
 }
 
+/** A Queue Profile; `_id` is its UUID. */
+export interface QueueProfileDoc extends Omit<QueueProfileRecord, 'id'> {
+  _id: string;
+}
+
+export function toQueueProfile(d: QueueProfileDoc): QueueProfileRecord {
+  const { _id, user_id, name, initial_delay, rate_limit, rate_period, job_lifetime, created_at, updated_at } = d;
+  return { id: _id, user_id, name, initial_delay, rate_limit, rate_period, job_lifetime, created_at, updated_at };
+}
+
 /** A global variable; `_id` is its numeric id (sequence `global_variables`), unique per (owner, name). */
 export interface GlobalVariableDoc extends GlobalVariableRecord {
   _id: number;
@@ -194,6 +205,7 @@ export function cols(db: Db) {
     globals: db.collection<GlobalVariableDoc>('global_variables'),
     providers: db.collection<ProviderDoc>('providers'),
     databases: db.collection<DatabaseDoc>('databases'),
+    queueProfiles: db.collection<QueueProfileDoc>('queue_profiles'),
     templates: db.collection<TemplateDoc>('templates'),
     actionFailures: db.collection<ActionFailureDoc>('action_failures'),
     shares: db.collection<TokenShareDoc>('token_shares'),

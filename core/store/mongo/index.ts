@@ -14,6 +14,7 @@ import { cols, type Cols, type RequestDoc } from './docs.js';
 import { MongoGlobalVariableRepo } from './globals.js';
 import { MongoProviderRepo } from './providers.js';
 import { MongoDatabaseRepo } from './databases.js';
+import { MongoQueueProfileRepo } from './queue-profiles.js';
 import { MongoTemplateRepo } from './templates.js';
 import { MongoActionFailureRepo } from './action-failures.js';
 import { MongoErrorLogRepo } from './error-log.js';
@@ -86,6 +87,7 @@ export async function ensureIndexes(c: Cols): Promise<void> {
     c.globals.createIndex({ owner: 1, name: 1 }, { name: 'owner_name_unique', unique: true }),
     c.providers.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
     c.databases.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
+    c.queueProfiles.createIndex({ user_id: 1, created_at: 1 }, { name: 'user_created' }),
     c.templates.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
     // A share link is looked up by token (`_id`); one secret hash per share.
     c.shares.createIndex({ hash: 1 }, { name: 'hash_unique', unique: true }),
@@ -124,6 +126,7 @@ class MongoStore implements Store {
   readonly globals: MongoGlobalVariableRepo;
   readonly providers: MongoProviderRepo;
   readonly databases: MongoDatabaseRepo;
+  readonly queueProfiles: MongoQueueProfileRepo;
   readonly templates: MongoTemplateRepo;
   readonly actionFailures: MongoActionFailureRepo;
   readonly shares: MongoShareRepo;
@@ -146,6 +149,7 @@ class MongoStore implements Store {
     this.globals = new MongoGlobalVariableRepo(c);
     this.providers = new MongoProviderRepo(c);
     this.databases = new MongoDatabaseRepo(c);
+    this.queueProfiles = new MongoQueueProfileRepo(c);
     this.templates = new MongoTemplateRepo(c);
     this.actionFailures = new MongoActionFailureRepo(c);
     this.shares = new MongoShareRepo(c);

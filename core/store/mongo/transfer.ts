@@ -8,6 +8,7 @@ import type { RequestWithFiles, TransferCheckpoint, TransferKind, TransferRecord
 import {
   toApiKey,
   toDatabase,
+  toQueueProfile,
   toGlobalVariable,
   toGroup,
   toProvider,
@@ -71,6 +72,7 @@ function kinds(c: Cols): { [K in Exclude<TransferKind, 'requests'>]: Kind } {
     providers: { coll: c.providers, toDoc: ({ id, ...rest }) => ({ _id: id, ...rest }), fromDoc: toProvider },
     templates: { coll: c.templates, toDoc: withId('id'), fromDoc: toTemplate, seq: 'templates' },
     databases: { coll: c.databases, toDoc: ({ id, ...rest }) => ({ _id: id, ...rest }), fromDoc: toDatabase },
+    queue_profiles: { coll: c.queueProfiles, toDoc: ({ id, ...rest }) => ({ _id: id, ...rest }), fromDoc: toQueueProfile },
     action_failures: {
       coll: c.actionFailures,
       toDoc: ({ action_id, ...rest }) => ({ _id: action_id, ...rest }),

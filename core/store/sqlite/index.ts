@@ -12,6 +12,7 @@ import { sqliteCounters } from './counters.js';
 import { sqliteGlobals } from './globals.js';
 import { sqliteProviders } from './providers.js';
 import { sqliteDatabases } from './databases.js';
+import { sqliteQueueProfiles } from './queue-profiles.js';
 import { sqliteTemplates } from './templates.js';
 import { sqliteActionFailures } from './action-failures.js';
 import { sqliteErrorLog } from './error-log.js';
@@ -139,6 +140,7 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     globals: guard(sqliteGlobals(db)),
     providers: guard(sqliteProviders(db)),
     databases: guard(sqliteDatabases(db)),
+    queueProfiles: guard(sqliteQueueProfiles(db)),
     templates: guard(sqliteTemplates(db)),
     actionFailures: guard(sqliteActionFailures(db)),
     shares: guard(sqliteShares(db)),

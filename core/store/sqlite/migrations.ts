@@ -646,6 +646,24 @@ export const migrations: Migration[] = [
     version: 29,
     up: `ALTER TABLE users ADD COLUMN group_ids TEXT;`,
   },
+  {
+    // Queue Profiles: named throttling and ordering for queued actions, per user (core/actions/queue-profiles.ts).
+    version: 30,
+    up: `
+      CREATE TABLE queue_profiles (
+        id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        initial_delay INTEGER NOT NULL,
+        rate_limit INTEGER NOT NULL,
+        rate_period INTEGER NOT NULL,
+        job_lifetime INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX queue_profiles_user ON queue_profiles(user_id, created_at);
+    `,
+  },
 ];
 
 /**

@@ -77,6 +77,11 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
     json: ['variables', 'actions'],
   },
   databases: { table: 'databases', key: ['id'], columns: ['id', 'user_id', 'name', 'created_at', 'updated_at'] },
+  queue_profiles: {
+    table: 'queue_profiles',
+    key: ['id'],
+    columns: ['id', 'user_id', 'name', 'initial_delay', 'rate_limit', 'rate_period', 'job_lifetime', 'created_at', 'updated_at'],
+  },
   action_failures: { table: 'action_failures', key: ['action_id'], columns: ['action_id', 'token_id', 'count', 'updated_at'] },
   token_shares: { table: 'token_shares', key: ['token_id'], columns: ['token_id', 'hash', 'created_at'] },
   error_log: {

@@ -2,7 +2,7 @@
 import { parseRegex, regexTest } from './regex.js';
 
 export const VALUE_OPERATORS = ['eq', 'neq', 'sw', 'ew', 'ct', 'nct', 'gt', 'gte', 'lt', 'lte', 'regex'] as const;
-export const UNARY_OPERATORS = ['ex', 'true', 'false', 'num', 'int', 'float', 'json', 'email', 'domain', 'url'] as const;
+export const UNARY_OPERATORS = ['ex', 'null', 'nnull', 'true', 'false', 'num', 'int', 'float', 'json', 'email', 'domain', 'url'] as const;
 export const OPERATORS = [...VALUE_OPERATORS, ...UNARY_OPERATORS] as const;
 export type Operator = (typeof OPERATORS)[number];
 export type ValueOperator = (typeof VALUE_OPERATORS)[number];
@@ -20,6 +20,8 @@ export const OPERATOR_LABELS: Record<Operator, string> = {
   lte: 'is less than or equal to',
   regex: 'matches regex',
   ex: 'exists',
+  null: 'is null',
+  nnull: 'is not null',
   true: 'is true',
   false: 'is false',
   num: 'is numeric',
@@ -65,9 +67,12 @@ function order(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Variables are text: a JSON null arrives empty, or as the word `null` when typed so. */
+const isNullText = (v: string) => v === '' || v.trim().toLowerCase() === 'null';
+
 /**
- * Applies `operator` to `input` (and `value` for the operators that take one). `ex` is decided
- * by the caller, which knows the variables; here it means "not empty".
+ * Applies `operator` to `input` (and `value` for the operators that take one). `ex`, `null` and
+ * `nnull` are decided by the caller, which knows the variables; here they look at the text only.
  */
 export function compare(operator: Operator, input: string, value = ''): boolean {
   switch (operator) {
@@ -83,6 +88,8 @@ export function compare(operator: Operator, input: string, value = ''): boolean 
     case 'lte': return order(input, value) <= 0;
     case 'regex': return regexTest(parseRegex(value), input);
     case 'ex': return input !== '';
+    case 'null': return isNullText(input);
+    case 'nnull': return !isNullText(input);
     case 'true': return ['true', '1', 'yes', 'on'].includes(input.trim().toLowerCase());
     case 'false': return ['false', '0', 'no', 'off', ''].includes(input.trim().toLowerCase());
     case 'num': return isNumeric(input);

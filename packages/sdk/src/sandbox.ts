@@ -85,6 +85,8 @@ export interface SandboxJob {
   account?: string;
   /** Memory limit of the script's runtime; defaults to the pool's. */
   memoryBytes?: number;
+  /** A queued action's run: limited by the pool's queuedRunTimeoutMs instead of runTimeoutMs. */
+  queued?: boolean;
 }
 
 export type SandboxResponseHeaders = string[] | Record<string, string>;
@@ -123,6 +125,8 @@ export interface SandboxPoolOptions {
   maxOutputBytes?: number;
   /** Longest a run may take once it has a worker, whatever its job's budget (default 10 s). */
   runTimeoutMs?: number;
+  /** The same for a queued action's run (default 120 s). */
+  queuedRunTimeoutMs?: number;
   /** Runs of one account at the same time (default: half the workers, at least 1). */
   maxConcurrentPerAccount?: number;
   /** Cap on host calls in flight per run (default 32). */

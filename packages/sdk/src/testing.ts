@@ -205,6 +205,8 @@ export interface RunActionOptions {
   globals?: Record<string, string>;
   services?: Partial<Services>;
   budgetMs?: number;
+  /** Run as a queued action (ctx.queued). */
+  queued?: boolean;
   container?: DependencyContainer;
   /** The action's order (names `error.<order>`). Default 1. */
   order?: number;
@@ -258,6 +260,7 @@ export async function runAction(action: AnyActionDefinition, params: Record<stri
     budgetMs: options.budgetMs,
     variables: options.vars,
     actions: [{ uuid: '33333333-3333-4333-8333-333333333333', type: action.type, order: options.order ?? 1, parameters: params }],
+    queued: options.queued,
   });
   return {
     vars: r.runtimeVariables,

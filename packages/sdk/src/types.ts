@@ -81,6 +81,8 @@ export interface ActionContext<P = Record<string, unknown>> {
    * request (WebhookScript's `delay()`); its output is added to the request's later.
    */
   later(delaySeconds: number, type: string, parameters: Record<string, unknown>): void;
+  /** True when the action runs queued (as a job after the capture was answered), not inline. */
+  queued: boolean;
   /** Aborts when the chain's time budget is spent. */
   signal: AbortSignal;
   timeLeftMs(): number;
@@ -96,6 +98,11 @@ export interface ActionDefinition<S extends z.ZodType = z.ZodType> {
   category: string;
   description: string;
   parameters: S;
+  /**
+   * False for types that only make sense inline (they change the answer to the capture or whether
+   * it is stored): such a step cannot be marked queued. Default true.
+   */
+  queueable?: boolean;
   /** Variables it sets, for the editor (`<variable_name>.1`, `validator.count`...). */
   sets?: string[];
   /** False for deprecated types that still run but cannot be created. Default true. */

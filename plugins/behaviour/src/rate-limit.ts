@@ -5,6 +5,8 @@ export const rateLimit = defineAction({
   type: 'rate_limit',
   title: 'Rate Limit',
   category: 'behaviour',
+  // Only meaningful inline: it changes the answer to the capture or whether the capture is stored.
+  queueable: false,
   description:
     'Allows `count` requests per `period` seconds for each key (default the client IP), the period starting at the first request. Beyond that the URL answers 429 with Retry-After, the request is not stored and no further actions run.',
   parameters: z.object({

@@ -125,6 +125,14 @@ describe('sleep', () => {
     expect(results.map((r) => r.output[0].startsWith('Slept'))).toEqual([true, true, true, false]);
   });
 
+  it('queued, it is not limited', async () => {
+    const clock = { now: () => Date.UTC(2024, 0, 1), sleep: async () => {} };
+    const counters = memoryCounters();
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await runAction(sleep, { delay: 30 }, { services: { clock, counters }, queued: true, budgetMs: 120_000 }));
+    expect(results.map((r) => r.output[0].startsWith('Slept'))).toEqual([true, true, true, true, true]);
+  });
+
   it('accepts at most 30 seconds', () => {
     expect(() => validateParams(sleep, { delay: '31' })).toThrow(/parameters\.delay: must be between 0 and 30 seconds/);
     expect(() => validateParams(sleep, { delay: 'soon' })).toThrow(/parameters\.delay/);

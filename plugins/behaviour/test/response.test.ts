@@ -53,6 +53,14 @@ describe('log', () => {
     expect((await runAction(log, { text: 'plain' })).lines[0].markdown).toBeUndefined();
   });
 
+  it('marked as an error, the line is an action error and the chain goes on', async () => {
+    const r = await runAction(log, { text: 'order $id$ has no customer', error: true }, { vars: { id: 'A7' } });
+    expect(r.errors).toEqual(['order A7 has no customer']);
+    expect(r.stopped).toBe(false);
+    expect((await runAction(log, { text: 'fine', error: false })).errors).toEqual([]);
+    expect(() => validateParams(log, { text: 'x', error: 'sometimes' })).toThrow(/parameters\.error/);
+  });
+
   it('requires text and a known mode', () => {
     expect(() => validateParams(log, {})).toThrow(/parameters\.text: is required/);
     expect(() => validateParams(log, { text: 'x', mode: 'html' })).toThrow(/parameters\.mode/);

@@ -38,9 +38,10 @@ export const httpParameters = z
     mode: choice(HTTP_MODES),
     auth: group(
       z.object({
-        mode: choice(['basic', 'digest', 'ntlm']),
+        mode: choice(['basic', 'digest', 'ntlm', 'bearer']),
         username: optionalText(),
         password: secret(optionalText()),
+        token: secret(optionalText().describe('The bearer token (mode bearer), sent as "Authorization: Bearer <token>"')),
       }),
     ),
     multipart: z.array(part).nullish(),
@@ -49,7 +50,7 @@ export const httpParameters = z
     skip_ssl_verification: boolean().nullish(),
     variable_name: prefix('http').describe('Prefix of the result variables; default http'),
     timeout: optionalNumber({ min: 0, max: MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${MAX_TIMEOUT_SECONDS} seconds` }).describe(
-      'Seconds; unset: 15 inline, 60 queued',
+      'Seconds; unset: 15 inline, 120 queued (QUEUED_ACTIONS_TIMEOUT_S)',
     ),
     retry: group(
       z.object({
@@ -61,6 +62,7 @@ export const httpParameters = z
     ),
   })
   .superRefine((p, ctx) => {
+    if (p.auth?.mode === 'bearer' && !p.auth.token?.trim()) ctx.addIssue({ code: 'custom', path: ['auth', 'token'], message: 'is required with bearer auth' });
     if (p.mode === 'multipart' && !p.multipart?.length) ctx.addIssue({ code: 'custom', path: ['multipart'], message: 'is required in multipart mode' });
     if (p.mode === 'urlencoded') {
       p.urlencoded?.forEach((row, i) => {
@@ -84,7 +86,7 @@ export const httpRequest = defineAction({
   title: 'HTTP Request',
   category: 'network',
   description:
-    'Sends an HTTP request. Modes: text (the content as given), json (also sets Content-Type: application/json), multipart (form fields and files; filename and content-type optional), urlencoded (name/value pairs), forward (the captured method, query string, headers and body; a method given overrides the captured one, headers given are added and replace captured ones of the same name). Headers are "Name: value" per line. The content is sent as its bytes, so a file ($request.file.<name>.content$) or binary variable passes unchanged. Without a method: POST when there is a body, GET otherwise. Auth: basic, digest or ntlm (NTLMv2 over one kept-alive connection; username as DOMAIN\\user, user@domain, or user with the domain of the server\'s challenge). The answer is stored in $<variable_name>.content$ (a binary answer as its bytes), .status, .headers (JSON) and .url (after redirects); a failed request sets $<variable_name>.error$ instead of raising an action error. Timeout at most 15 s (default 15 s inline, 60 s queued). Retry: on network errors and timeouts, and with require_status (20* matches 200 to 209) on other statuses; default 3 retries 1 s apart.',
+    'Sends an HTTP request. Modes: text (the content as given), json (also sets Content-Type: application/json), multipart (form fields and files; filename and content-type optional), urlencoded (name/value pairs), forward (the captured method, query string, headers and body; a method given overrides the captured one, headers given are added and replace captured ones of the same name). Headers are "Name: value" per line. The content is sent as its bytes, so a file ($request.file.<name>.content$) or binary variable passes unchanged. Without a method: POST when there is a body, GET otherwise. Auth: basic, digest, ntlm or bearer (the token sent as "Authorization: Bearer <token>"; NTLMv2 over one kept-alive connection; username as DOMAIN\\user, user@domain, or user with the domain of the server\'s challenge). The answer is stored in $<variable_name>.content$ (a binary answer as its bytes), .status, .headers (JSON) and .url (after redirects); a failed request sets $<variable_name>.error$ instead of raising an action error. Timeout at most 15 s; unset, 15 s inline and 120 s queued (the queued budget, QUEUED_ACTIONS_TIMEOUT_S). Retry: on network errors and timeouts, and with require_status (20* matches 200 to 209) on other statuses; default 3 retries 1 s apart.',
   parameters: httpParameters,
   sets: ['<variable_name>.content', '<variable_name>.status', '<variable_name>.headers', '<variable_name>.url', '<variable_name>.error'],
   untemplated: ['variable_name'],
@@ -123,7 +125,7 @@ export const httpRequest = defineAction({
     }
 
     let auth: Auth | undefined;
-    if (params.auth?.mode) auth = { mode: params.auth.mode, username: params.auth.username ?? '', password: params.auth.password ?? '' };
+    if (params.auth?.mode) auth = { mode: params.auth.mode, username: params.auth.username ?? '', password: params.auth.password ?? '', token: params.auth.token?.trim() };
     let retry: Retry | undefined;
     if (params.retry?.enabled) {
       retry = {

@@ -14,9 +14,11 @@ export interface Outgoing {
 }
 
 export interface Auth {
-  mode: 'basic' | 'digest' | 'ntlm';
+  mode: 'basic' | 'digest' | 'ntlm' | 'bearer';
   username: string;
   password: string;
+  /** The bearer token (mode `bearer`). */
+  token?: string;
 }
 
 export interface Retry {
@@ -30,7 +32,7 @@ export interface Retry {
 export interface SendOptions {
   /** Variable name prefix. */
   prefix: string;
-  /** Unset: core's default for the run (15 s inline, 60 s queued). */
+  /** Unset: core's default for the run (15 s inline, the queued budget queued). */
   timeoutMs?: number;
   insecureTls?: boolean;
   auth?: Auth;
@@ -179,6 +181,7 @@ export async function sendAndStore(ctx: ActionContext<unknown>, req: Outgoing, o
   const headers = { ...req.headers };
   const auth = opts.auth;
   if (auth?.mode === 'basic') setHeader(headers, 'Authorization', `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`);
+  else if (auth?.mode === 'bearer') setHeader(headers, 'Authorization', `Bearer ${auth.token ?? ''}`);
 
   const base: HttpRequest = { method: req.method, url: req.url, headers, signal };
   if (req.body !== undefined) base.body = req.body;

@@ -202,6 +202,12 @@ describe('http: authentication and TLS', () => {
     expect(server.received[0]!.headers.authorization).toBe(`Basic ${Buffer.from('ann:pä:ss').toString('base64')}`);
   });
 
+  it('bearer auth sends the token as a Bearer Authorization header, replacing one given in headers', async () => {
+    const r = await run({ url: server.url, headers: 'Authorization: Basic old', auth: { mode: 'bearer', token: '$api_token$' } }, { vars: { api_token: 'tok-123.abc' } });
+    expect(server.received[0]!.headers.authorization).toBe('Bearer tok-123.abc');
+    expect(r.vars['http.status']).toMatch(/^2\d\d$/);
+  });
+
   it('auth without a mode (or an empty list) sends none', async () => {
     await run({ url: server.url, auth: { mode: null, username: 'a', password: 'b' } });
     await run({ url: server.url, auth: [] });
@@ -428,6 +434,8 @@ describe('http: parameters', () => {
     bad({ method: 'HEAD' }, /parameters.method/);
     bad({ mode: 'xml' }, /parameters.mode/);
     bad({ auth: { mode: 'oauth' } }, /parameters.auth.mode/);
+    bad({ auth: { mode: 'bearer' } }, /parameters.auth.token: is required with bearer auth/);
+    ok({ auth: { mode: 'bearer', token: '$token$' } });
     bad({ auth: 'basic' }, /parameters.auth/);
     bad({ mode: 'multipart' }, /parameters.multipart: is required in multipart mode/);
     bad({ mode: 'multipart', multipart: [] }, /parameters.multipart/);

@@ -97,7 +97,7 @@ export const javascript = defineAction({
     let result;
     try {
       result = await poolFor(ctx.container).run(
-        { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token) },
+        { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token), queued: ctx.queued },
         hostCalls(ctx, held),
       );
     } finally {

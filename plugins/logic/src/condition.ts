@@ -5,7 +5,8 @@ export const condition = defineAction({
   type: 'condition',
   title: 'Condition',
   category: 'logic',
-  description: 'Compares an input with a value, then: **Stop if it passes** (`stop`), **Continue only if it passes** (`continue`: otherwise the chain stops), or **Use the result** (`noop`) in later steps set to run only when it passed or did not.',
+  description:
+    'Compares an input with a value (`ex`, exists; `null`, is null: the variable does not exist, or is empty or `null`; and `nnull`, is not null, look at the variable named in the input), then: **Stop if it passes** (`stop`), **Continue only if it passes** (`continue`: otherwise the chain stops), or **Use the result** (`noop`) in later steps set to run only when it passed or did not.',
   parameters: conditionSchema.extend({ action: outcomeSchema }),
   execute(ctx) {
     const { params, rawParams } = ctx;

@@ -1,5 +1,6 @@
 // Date mode of Set Variable: an input date (absolute, relative or both) and an output format.
-// Everything is UTC.
+// Input dates without a zone are UTC; the output is shown in a chosen zone (UTC by default).
+import { UTC, offsetAt, offsetText, zoneAbbr, type Zone } from '@capture/sdk/time-zone';
 
 const UNITS: Record<string, string> = {
   s: 'second', sec: 'second', secs: 'second', second: 'second', seconds: 'second',
@@ -66,9 +67,11 @@ function isoWeek(d: Date): { week: number; year: number } {
   return { week: Math.ceil(((t.getTime() - yearStart) / 86_400_000 + 1) / 7), year: t.getUTCFullYear() };
 }
 
-/** PHP date() format characters (the ones that make sense in UTC); `\x` writes x. */
-export function formatPhpDate(t: number, format: string): string {
-  const d = new Date(t);
+/** PHP date() format characters, shown in `zone` (UTC by default); `\x` writes x. */
+export function formatPhpDate(t: number, format: string, zone: Zone = UTC): string {
+  const offset = offsetAt(zone, t);
+  // The wall clock of the zone, read with the UTC getters.
+  const d = new Date(t + offset * 60_000);
   const Y = d.getUTCFullYear(), m = d.getUTCMonth(), j = d.getUTCDate(), w = d.getUTCDay();
   const H = d.getUTCHours(), i = d.getUTCMinutes(), s = d.getUTCSeconds(), ms = d.getUTCMilliseconds();
   const leap = (Y % 4 === 0 && Y % 100 !== 0) || Y % 400 === 0;
@@ -81,8 +84,9 @@ export function formatPhpDate(t: number, format: string): string {
     L: () => (leap ? '1' : '0'), o: () => String(isoWeek(d).year), Y: () => String(Y), y: () => pad(Y % 100),
     a: () => (H < 12 ? 'am' : 'pm'), A: () => (H < 12 ? 'AM' : 'PM'), g: () => String(H % 12 || 12), G: () => String(H),
     h: () => pad(H % 12 || 12), H: () => pad(H), i: () => pad(i), s: () => pad(s), u: () => pad(ms * 1000, 6), v: () => pad(ms, 3),
-    e: () => 'UTC', T: () => 'UTC', P: () => '+00:00', p: () => 'Z', O: () => '+0000', Z: () => '0', I: () => '0',
-    c: () => formatPhpDate(t, 'Y-m-d\\TH:i:sP'), r: () => formatPhpDate(t, 'D, d M Y H:i:s O'), U: () => String(Math.floor(t / 1000)),
+    e: () => zone.name, T: () => zoneAbbr(zone, t), P: () => offsetText(offset, true), p: () => (offset ? offsetText(offset, true) : 'Z'),
+    O: () => offsetText(offset, false), Z: () => String(offset * 60), I: () => (isDst(zone, t, offset) ? '1' : '0'),
+    c: () => formatPhpDate(t, 'Y-m-d\\TH:i:sP', zone), r: () => formatPhpDate(t, 'D, d M Y H:i:s O', zone), U: () => String(Math.floor(t / 1000)),
   };
   let out = '';
   for (let k = 0; k < format.length; k++) {
@@ -93,14 +97,21 @@ export function formatPhpDate(t: number, format: string): string {
   return out;
 }
 
+/** Daylight saving time: the offset now is larger than the zone's smallest in the year. */
+function isDst(zone: Zone, t: number, offset: number): boolean {
+  if (zone.kind === 'fixed') return false;
+  const year = new Date(t).getUTCFullYear();
+  return offset > Math.min(offsetAt(zone, Date.UTC(year, 0, 1)), offsetAt(zone, Date.UTC(year, 6, 1)));
+}
+
 export const DATE_FORMATS = ['iso8601', 'mysql', 'unix', 'unixmicro', 'user'] as const;
 
-export function formatDate(t: number, format: (typeof DATE_FORMATS)[number], userFormat = ''): string {
+export function formatDate(t: number, format: (typeof DATE_FORMATS)[number], userFormat = '', zone: Zone = UTC): string {
   switch (format) {
-    case 'iso8601': return formatPhpDate(t, 'Y-m-d\\TH:i:sP');
-    case 'mysql': return formatPhpDate(t, 'Y-m-d H:i:s');
+    case 'iso8601': return formatPhpDate(t, 'Y-m-d\\TH:i:sP', zone);
+    case 'mysql': return formatPhpDate(t, 'Y-m-d H:i:s', zone);
     case 'unix': return String(Math.floor(t / 1000));
     case 'unixmicro': return String(Math.floor(t) * 1000);
-    case 'user': return formatPhpDate(t, userFormat);
+    case 'user': return formatPhpDate(t, userFormat, zone);
   }
 }

@@ -25,9 +25,29 @@ function exists(ctx: ActionContext, rawInput: unknown, input: string): boolean {
   return input !== '' && !/\$[^\s$][^$\n]*\$/.test(input);
 }
 
+/**
+ * "Is null": a variable that does not exist, or whose value is empty (a JSON null is stored
+ * empty) or the word `null`.
+ */
+function isNull(ctx: ActionContext, rawInput: unknown, input: string): boolean {
+  return !exists(ctx, rawInput, input) || compare('null', input);
+}
+
+function decide(ctx: ActionContext, c: Condition, rawInput: unknown): boolean {
+  switch (c.operator) {
+    case 'ex': return exists(ctx, rawInput, c.input);
+    case 'null': return isNull(ctx, rawInput, c.input);
+    case 'nnull': return !isNull(ctx, rawInput, c.input);
+    default: return compare(c.operator as Operator, c.input, c.value);
+  }
+}
+
+/** The operators that look at the variable named in the input, so the output shows what was typed. */
+const BY_NAME = new Set(['ex', 'null', 'nnull']);
+
 export function check(ctx: ActionContext, c: Condition, rawInput: unknown): boolean {
-  const passed = c.operator === 'ex' ? exists(ctx, rawInput, c.input) : compare(c.operator as Operator, c.input, c.value);
-  const shown = c.operator === 'ex' ? String(rawInput ?? c.input) : JSON.stringify(c.input);
+  const passed = decide(ctx, c, rawInput);
+  const shown = BY_NAME.has(c.operator) ? String(rawInput ?? c.input) : JSON.stringify(c.input);
   const value = (UNARY_OPERATORS as readonly string[]).includes(c.operator) ? '' : ` ${JSON.stringify(c.value)}`;
   ctx.log(`${shown} ${OPERATOR_LABELS[c.operator]}${value}: ${passed ? 'yes' : 'no'}`);
   return passed;

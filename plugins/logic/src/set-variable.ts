@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { defineAction, integer, variableName, z } from '@capture/sdk';
+import { parseZone } from '@capture/sdk/time-zone';
 import { DATE_FORMATS, formatDate, parseDateInput } from './dates.js';
 import { calculate } from './math.js';
 
@@ -22,7 +23,23 @@ const dateSchema = z.object({
   input: z.string().nullish(),
   format: z.enum(DATE_FORMATS).nullish(),
   user_format: z.string().nullish(),
+  timezone: z
+    .string()
+    .max(64)
+    .nullish()
+    // A zone given as text is checked when the action is saved; one from a variable when it runs.
+    .refine((v) => !v?.trim() || v.includes('$') || knownZone(v), { message: 'is not a time zone (an IANA name such as Europe/Copenhagen, or an offset such as +02:00)' })
+    .describe('Time zone of the output: an IANA name (Europe/Copenhagen) or an offset (+02:00); default UTC'),
 });
+
+function knownZone(name: string): boolean {
+  try {
+    parseZone(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function randomString(r: z.output<typeof randomSchema>): string {
   const pool = [...new Set(r.characters.flatMap((c) => [...(c === 'user' ? (r.alphabet ?? '') : ALPHABETS[c])]))];
@@ -36,7 +53,7 @@ export const setVariable = defineAction({
   title: 'Set Variable',
   category: 'logic',
   description:
-    'Sets a runtime variable for the following actions (not stored). Modes: text (the value), random (a random string from character groups; digits only for a random number), date (an input date such as "now", "-30 days" or "2024-01-02" in a format), math (the value is an expression: + - * / % ^, comparisons and && || ! through if(), and functions such as round, avg, max; $pi and $e).',
+    'Sets a runtime variable for the following actions (not stored). Modes: text (the value), random (a random string from character groups; digits only for a random number), date (an input date such as "now", "-30 days" or "2024-01-02" in a format, shown in an output time zone, UTC by default), math (the value is an expression: + - * / % ^, comparisons and && || ! through if(), and functions such as round, avg, max; $pi and $e).',
   parameters: z
     .object({
       name: variableName(),
@@ -68,7 +85,8 @@ export const setVariable = defineAction({
         const d = params.date ?? {};
         const format = d.format ?? 'iso8601';
         if (format === 'user' && !d.user_format) throw new Error('date.user_format is required with the "user" format');
-        return done(formatDate(parseDateInput(d.input || params.value || '', ctx.services.clock.now()), format, d.user_format ?? ''));
+        const zone = d.timezone?.trim() ? parseZone(d.timezone) : undefined;
+        return done(formatDate(parseDateInput(d.input || params.value || '', ctx.services.clock.now()), format, d.user_format ?? '', zone));
       }
       case 'math':
         return calculate(params.value).then(done);

@@ -38,6 +38,22 @@ describe('condition operators', () => {
     expect(await passed('http.error', 'ex', '', { 'http.error': '' })).toBe(true);
   });
 
+  it('"is null" passes for a missing variable, an empty value and the word null; "is not null" is its opposite', async () => {
+    expect(await passed('$data.x$', 'null')).toBe(true);
+    expect(await passed('$data.x$', 'null', '', { 'data.x': '' })).toBe(true);
+    expect(await passed('$data.x$', 'null', '', { 'data.x': 'null' })).toBe(true);
+    expect(await passed('$data.x$', 'null', '', { 'data.x': '0' })).toBe(false);
+    expect(await passed('$data.x$', 'nnull', '', { 'data.x': 'false' })).toBe(true);
+    expect(await passed('$data.x$', 'nnull')).toBe(false);
+    expect(await passed('data.x', 'nnull', '', { 'data.x': 'a' })).toBe(true);
+    expect((await one('$data.x$', 'nnull', '', { 'data.x': 'a' })).output[0]).toBe('$data.x$ is not null: yes');
+  });
+
+  it('a JSON null extracted by Extract JSON is null', async () => {
+    const r = await runAction(conditions, { conditions: [{ input: '$j.a$', operator: 'null' }, { input: '$j.b$', operator: 'nnull' }], mode: 'all', action: 'noop' }, { vars: { 'j.a': '', 'j.b': '1' } });
+    expect(r.output.at(-1)).toBe('Condition passed');
+  });
+
   it('variables are replaced in input and value and the comparison is logged', async () => {
     const r = await one('$a$', 'eq', '$b$', { a: 'same', b: 'same' });
     expect(r.output).toEqual(['"same" is equal to "same": yes', 'Condition passed']);

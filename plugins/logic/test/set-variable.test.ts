@@ -42,6 +42,21 @@ describe('set_variable', () => {
     expect(await at({ format: 'user' })).toMatch(/user_format is required/);
   });
 
+  it('date mode shows the output in a chosen time zone, daylight saving included', async () => {
+    const now = Date.UTC(2024, 6, 1, 12, 0, 0);
+    const at = (date: Record<string, string>, vars: Record<string, string> = {}) =>
+      runAction(setVariable, { name: 'd', mode: 'date', date }, { services: { clock: fakeClock(now) }, vars }).then((r) => r.errors[0] ?? r.vars.d);
+    expect(await at({ timezone: 'Europe/Copenhagen' })).toBe('2024-07-01T14:00:00+02:00');
+    expect(await at({ input: '2024-01-15 12:00:00', timezone: 'Europe/Copenhagen', format: 'mysql' })).toBe('2024-01-15 13:00:00');
+    expect(await at({ timezone: 'America/New_York', format: 'user', user_format: 'Y-m-d H:i T O e I' })).toBe('2024-07-01 08:00 EDT -0400 America/New_York 1');
+    expect(await at({ timezone: '-05:30', format: 'user', user_format: 'H:i P Z' })).toBe('06:30 -05:30 -19800');
+    expect(await at({ timezone: 'Asia/Tokyo', format: 'unix' })).toBe(String(now / 1000));
+    expect(await at({ timezone: '$tz$' }, { tz: 'Asia/Tokyo' })).toBe('2024-07-01T21:00:00+09:00');
+    expect(await at({ timezone: '$tz$' }, { tz: 'Mars/Olympus' })).toMatch(/parameters\.date\.timezone: is not a time zone/);
+    expect(await at({ timezone: '' })).toBe('2024-07-01T12:00:00+00:00');
+    expect(() => validateParams(setVariable, { name: 'd', mode: 'date', date: { timezone: 'Mars/Olympus' } })).toThrow(/parameters\.date\.timezone: is not a time zone/);
+  });
+
   it('math mode: operators, precedence, functions and $pi/$e', async () => {
     expect(await math('$n$ + 1', { n: '41' })).toBe('42');
     expect(await math('round($x$, 2)', { x: '3.14159' })).toBe('3.14');

@@ -13,6 +13,7 @@ import { Groups } from './Groups';
 import { ErrorLog } from './ErrorLog';
 import { Keys } from './Keys';
 import { Providers } from './Providers';
+import { QueueProfiles } from './QueueProfiles';
 import { Templates } from './Templates';
 import { Users } from './Users';
 import { Variables } from './Variables';
@@ -36,6 +37,7 @@ const ENTRIES: Entry[] = [
   { place: 'templates', label: 'Templates', about: 'Reusable action lists, saved from a token’s Actions tab.' },
   { place: 'databases', label: 'Databases', about: 'Hosted SQL databases: run queries, use them from actions.' },
   { place: 'variables', label: 'Global variables', about: 'Values every token’s actions can use as $global.name$.' },
+  { place: 'queue-profiles', label: 'Queue profiles', about: 'Throttle queued actions and run them in order.' },
   { place: 'groups', label: 'Groups', about: 'Folders for your tokens.' },
   { place: 'errors', label: 'Error log', about: 'Actions and schedule runs that failed, searchable, with what is unread.' },
   { place: 'schedules', label: 'Schedules', about: 'Requests sent on a timetable, with checks and logs.' },
@@ -88,6 +90,7 @@ export function Account({ route }: { route: Extract<Route, { view: 'account' }> 
       {route.section === 'templates' && <Templates />}
       {route.section === 'databases' && <Databases key={route.id ?? ''} id={route.id} />}
       {route.section === 'variables' && <Variables />}
+      {route.section === 'queue-profiles' && <QueueProfiles />}
       {route.section === 'groups' && <Groups />}
       {route.section === 'errors' && <ErrorLog />}
     </AccountLayout>

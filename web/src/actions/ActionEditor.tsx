@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { ApiError, type CapturedRequest, type FieldErrors, type Token } from '../api';
 import { announce } from '../ui';
 import { AddAction } from './AddAction';
-import { actionTypes, globalVariables, providerTypes, providers as fetchProviders, recentRequests, testWorkflow, type ActionType, type Provider, type ProviderType, type TestRun } from './api';
+import { actionTypes, globalVariables, providerTypes, providers as fetchProviders, queueProfiles as fetchQueueProfiles, recentRequests, testWorkflow, type ActionType, type Provider, type ProviderType, type QueueProfile, type TestRun } from './api';
 import { duplicate, fromText, move, newItem, remove, stepPath, toDocument, toText, type Item, type Model, type Step } from './model';
 import { explain, fieldsOf, humanize } from './schema';
 import { StepCard, errorTarget } from './StepCard';
@@ -39,6 +39,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
   const [kinds, setKinds] = useState<ProviderType[]>([]);
   const [accounts, setAccounts] = useState<Record<string, Provider[]>>({});
   const [globals, setGlobals] = useState<Array<{ name: string; value?: string }>>([]);
+  const [profiles, setProfiles] = useState<QueueProfile[]>([]);
   const [requests, setRequests] = useState<CapturedRequest[] | null>(null);
   const [requestId, setRequestId] = useState('');
   const [test, setTest] = useState<{ until: number; running: boolean; run?: TestRun; error?: string } | null>(null);
@@ -61,6 +62,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
     actionTypes().then(setTypes, (e: ApiError) => setTypesError(e.message));
     providerTypes().then(setKinds);
     globalVariables().then(setGlobals);
+    fetchQueueProfiles().then(setProfiles);
     recentRequests(token.uuid).then(setRequests, () => setRequests([]));
   }, [token.uuid]);
 
@@ -227,6 +229,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
                 const k = t ? (providerTypeFor(t, kinds) ?? '') : '';
                 return accounts[k] ?? null;
               })()}
+              queueProfiles={profiles}
               testing={!!test?.running}
               dragging={dragFrom === i}
               onDragStart={() => setDragFrom(i)}

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { InlineMarkdown } from '../inline-markdown';
 import { formatJson, parseCurl } from './curl-import';
-import type { ActionType, Provider } from './api';
+import type { ActionType, Provider, QueueProfile } from './api';
 import { ParamFields, fieldId, type FieldContext } from './Fields';
 import { isCondition, refOf, type Item, type Step } from './model';
 import { explain, fieldsOf } from './schema';
@@ -26,6 +26,8 @@ interface Props {
   errors: Record<string, string[]>;
   variables: () => Suggestion[];
   providers: Provider[] | null;
+  /** The account's Queue Profiles, for a queued step. */
+  queueProfiles: QueueProfile[];
   testing: boolean;
   dragging: boolean;
   actions: StepActions;
@@ -34,9 +36,9 @@ interface Props {
 }
 
 /** Errors of step-level fields (not parameters): `type`, `name`, `condition`, `id`. */
-const STEP_FIELDS = ['type', 'name', 'condition', 'condition_action', 'id', 'disabled', 'queue', 'delay'];
+const STEP_FIELDS = ['type', 'name', 'condition', 'condition_action', 'id', 'disabled', 'queue', 'delay', 'queue_profile'];
 
-export function StepCard({ item, index, count, type, earlier, errors, variables, providers, testing, dragging, actions, onDragStart, onDrop }: Props) {
+export function StepCard({ item, index, count, type, earlier, errors, variables, providers, queueProfiles, testing, dragging, actions, onDragStart, onDrop }: Props) {
   const { step } = item;
   const idBase = `ae-${item.key}`;
   const title = type?.title ?? String(step.type ?? 'Unknown');
@@ -202,6 +204,9 @@ export function StepCard({ item, index, count, type, earlier, errors, variables,
           <HttpTools idBase={idBase} params={params} onChange={(p) => actions.change({ ...step, parameters: p })} />
         )}
         {type && <ParamFields fields={fields} value={params} onChange={(p) => actions.change({ ...step, parameters: p })} ctx={ctx} />}
+        {(step.queue === true || queueProfiles.length > 0 || errors.queue || errors.queue_profile) && (
+          <QueueFields idBase={idBase} step={step} profiles={queueProfiles} errors={errors} queueable={type?.queueable !== false} change={actions.change} />
+        )}
       </div>
       <div class="ae-step-foot">
         <button type="button" class="btn small" onClick={actions.test} disabled={testing} aria-label={`Test until here: steps 1 to ${n}`}>
@@ -218,6 +223,59 @@ export function errorTarget(itemKey: string, path: string): string {
   if (path.startsWith('parameters.')) return fieldId(idBase, path.slice(11));
   if (path === 'name' || path === 'condition') return `${idBase}-${path}`;
   return `${idBase}-card`;
+}
+
+/** Queued (after the capture is answered) and, with profiles, the Queue Profile it runs in. */
+function QueueFields({ idBase, step, profiles, errors, queueable, change }: { idBase: string; step: Step; profiles: QueueProfile[]; errors: Record<string, string[]>; queueable: boolean; change: (s: Step) => void }) {
+  const queued = step.queue === true;
+  const profile = typeof step.queue_profile === 'string' ? step.queue_profile : '';
+  const problems = [...(errors.queue ?? []), ...(errors.queue_profile ?? [])];
+  return (
+    <div class="field ae-field">
+      <label class="ae-switch small" for={`${idBase}-queue`}>
+        <input
+          id={`${idBase}-queue`}
+          type="checkbox"
+          checked={queued}
+          disabled={!queueable && !queued}
+          onChange={(e) => {
+            const on = (e.currentTarget as HTMLInputElement).checked;
+            const { queue: _q, queue_profile: _p, ...rest } = step;
+            change(on ? { ...rest, queue: true } : (rest as Step));
+          }}
+        />
+        <span>Queued: run after the capture is answered{queueable ? '' : ' (not for this type)'}</span>
+      </label>
+      {queued && profiles.length > 0 && (
+        <>
+          <label for={`${idBase}-queue-profile`}>Queue profile</label>
+          <select
+            id={`${idBase}-queue-profile`}
+            value={profile}
+            aria-invalid={errors.queue_profile ? 'true' : undefined}
+            onChange={(e) => {
+              const v = (e.currentTarget as HTMLSelectElement).value;
+              const { queue_profile: _p, ...rest } = step;
+              change(v ? { ...rest, queue_profile: v } : (rest as Step));
+            }}
+          >
+            <option value="">None (run as soon as due)</option>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.rate_limit} per {p.rate_period} s)
+              </option>
+            ))}
+            {profile && !profiles.some((p) => p.id === profile) && <option value={profile}>{profile} (not a profile of yours)</option>}
+          </select>
+        </>
+      )}
+      {problems.length > 0 && (
+        <p class="field-error" id={`${idBase}-queue-error`}>
+          {problems.join(' ')}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** The HTTP Request action's "Import from cURL" (a pasted command fills the form) and "JSON Format" (indents the body). */

@@ -61,6 +61,21 @@ export function providers(type: string | undefined): Promise<Provider[]> {
     .catch(() => []);
 }
 
+export interface QueueProfile {
+  id: string;
+  name: string;
+  rate_limit: number;
+  rate_period: number;
+}
+
+/** The signed-in account's Queue Profiles; empty when anonymous (not even asked) or not available. */
+export function queueProfiles(): Promise<QueueProfile[]> {
+  if (!settings.apiKey()) return Promise.resolve([]);
+  return call<{ data: QueueProfile[] }>('GET', '/queue-profiles')
+    .then((r) => r.data)
+    .catch(() => []);
+}
+
 /** The account's global variables with their values; empty when anonymous (not even asked: no 401 in the console). */
 export function globalVariables(): Promise<Array<{ name: string; value?: string }>> {
   if (!settings.apiKey()) return Promise.resolve([]);

@@ -28,6 +28,8 @@ export interface ActionType {
   /** Variables the type sets, with placeholders such as `<variable_name>` for its parameters. */
   sets: string[];
   creatable: boolean;
+  /** False for types that only make sense inline (Don't Save, Rate Limit, Modify Response). */
+  queueable?: boolean;
   plugin: string;
   schema: JsonSchema;
 }
@@ -70,6 +72,8 @@ export const OPERATOR_LABELS: Record<string, string> = {
   lte: 'is less than or equal to',
   regex: 'matches regex',
   ex: 'exists',
+  null: 'is null',
+  nnull: 'is not null',
   true: 'is true',
   false: 'is false',
   num: 'is numeric',

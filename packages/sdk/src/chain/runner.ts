@@ -35,6 +35,8 @@ export interface ChainInput {
   registry: ActionTypes;
   /** Total time for the chain; 30 s for a capture URL. */
   budgetMs?: number;
+  /** The chain runs queued, as a job after the capture was answered (ctx.queued). */
+  queued?: boolean;
   /** Runtime variables defined before the first action (template variables, tests). */
   variables?: Record<string, string>;
   /** A test run: global variables an action stores reach the following actions but are not written. */
@@ -212,6 +214,9 @@ class StepContext implements ActionContext {
   get timeLeftMs() {
     return this.#run.timeLeft;
   }
+  get queued(): boolean {
+    return this.#run.queued;
+  }
   get signal() {
     return this.#run.signal();
   }
@@ -320,6 +325,7 @@ class ChainRun {
   readonly token: TokenInfo;
   readonly request: CapturedRequest;
   readonly rawBody: Buffer;
+  readonly queued: boolean;
   readonly registry: ActionTypes;
   readonly response: ResponseDraft;
   readonly scope: VariableScope;
@@ -360,6 +366,7 @@ class ChainRun {
     this.token = input.token;
     this.request = input.request;
     this.rawBody = input.rawBody;
+    this.queued = input.queued ?? false;
     this.registry = input.registry;
     const token = input.token;
     this.response = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };

@@ -1,5 +1,6 @@
 // Dates are strings in the language; inside the library a date is an instant with microseconds
 // and the zone it is shown in. Zones are IANA names (Intl) or fixed offsets (GMT-5, +02:00, UTC).
+import { UTC, offsetAt, offsetText, parseZone as parseSdkZone, zoneAbbr, type Zone } from '@capture/sdk/time-zone';
 import { fail } from '../../lang/errors.js';
 
 export interface WsDate {
@@ -10,53 +11,15 @@ export interface WsDate {
   zone: Zone;
 }
 
-export type Zone = { kind: 'fixed'; offset: number; name: string } | { kind: 'iana'; name: string };
+export { UTC, offsetAt, offsetText, zoneAbbr, type Zone };
 
-export const UTC: Zone = { kind: 'fixed', offset: 0, name: 'UTC' };
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
+/** A zone from a script's argument; a bad one is a script error. */
 export function parseZone(text: string): Zone {
-  const t = text.trim();
-  if (/^(z|utc|gmt)$/i.test(t)) return UTC;
-  const m = /^(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(t);
-  if (m) {
-    const offset = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
-    if (Math.abs(offset) > 18 * 60) fail(`the offset ${t} is out of range`);
-    return { kind: 'fixed', offset, name: offsetText(offset, true) };
+  try {
+    return parseSdkZone(text);
+  } catch (e) {
+    return fail((e as Error).message);
   }
-  if (!formatters.has(t)) {
-    try {
-      formatters.set(t, new Intl.DateTimeFormat('en-US', { timeZone: t, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', timeZoneName: 'short' }));
-    } catch {
-      fail(`unknown timezone ${JSON.stringify(text)}`);
-    }
-  }
-  return { kind: 'iana', name: t };
-}
-
-/** Minutes east of UTC of `zone` at instant `ms`. */
-export function offsetAt(zone: Zone, ms: number): number {
-  if (zone.kind === 'fixed') return zone.offset;
-  const parts = formatters.get(zone.name)!.formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second'));
-  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
-}
-
-/** Short name of the zone at an instant (EST, CEST, UTC, +02:00). */
-export function zoneAbbr(zone: Zone, ms: number): string {
-  if (zone.kind === 'fixed') return zone.offset === 0 ? 'UTC' : offsetText(zone.offset, true);
-  const parts = formatters.get(zone.name)!.formatToParts(new Date(ms));
-  return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone.name;
-}
-
-export function offsetText(offset: number, colon: boolean): string {
-  const sign = offset < 0 ? '-' : '+';
-  const a = Math.abs(offset);
-  const hh = String(Math.floor(a / 60)).padStart(2, '0');
-  const mm = String(a % 60).padStart(2, '0');
-  return `${sign}${hh}${colon ? ':' : ''}${mm}`;
 }
 
 export interface Wall {
