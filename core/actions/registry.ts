@@ -1,9 +1,9 @@
 // The action types known to this process, each with the plugin (and container) it came from.
-import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
+import { container as rootContainer } from '@capture/sdk/container';
+import type { AnyActionDefinition, AnyProviderDefinition, DependencyContainer } from '@capture/sdk';
+import { parameterErrors } from '@capture/sdk/parameter-errors';
 import { z } from 'zod';
 import { ValidationError } from '../errors.js';
-import { parameterErrors } from '../sdk/parameter-errors.js';
-import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';
 import { secretPaths, type SecretPath } from './secret-params.js';
 
 export interface RegisteredAction {

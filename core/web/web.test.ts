@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { RESERVED_SEGMENTS } from '../tokens/tokens.schema.js';
-import { WEB_PREFIX, webModule } from './web.module.js';
+import { WEB_PREFIX, webModule } from './module.js';
 
 describe('web page module', () => {
   let dir: string;

@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
 import { REPO_ROOT } from '../../core/util/paths.js';
-import { webModule } from '../../core/web/web.module.js';
+import { webModule } from '../../core/web/module.js';
 
 export const ROOT = REPO_ROOT;
 export const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');

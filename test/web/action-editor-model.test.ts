@@ -1,10 +1,10 @@
 // The visual action editor's pure parts: schema -> form fields, error wording, the document model
 // (nothing lost in a round trip), and the variables typeahead.
 import { describe, expect, it } from 'vitest';
-import { MODIFIERS as CORE_MODIFIERS } from '../../core/actions/templating.js';
+import { MODIFIERS as CORE_MODIFIERS } from '@capture/sdk/runner';
 import { builtinRegistry } from '../../core/actions/builtin.js';
 import { duplicate, fromText, remove, stepPath, toText } from '../../web/src/actions/model.js';
-import { OPERATOR_LABELS as CORE_OPERATOR_LABELS } from '../../core/sdk/operators.js';
+import { OPERATOR_LABELS as CORE_OPERATOR_LABELS } from '@capture/sdk/operators';
 import { OPERATOR_LABELS, explain, fieldsOf, type ActionType, type JsonSchema } from '../../web/src/actions/schema.js';
 import { formatJson, parseCurl } from '../../web/src/actions/curl-import.js';
 import { MODIFIERS, availableVariables, partialAt, requestValues, suggest, variablesSetBy } from '../../web/src/actions/variables.js';
@@ -102,7 +102,7 @@ spec:
 });
 
 describe('the variables typeahead', () => {
-  it('lists the modifiers of core/actions/templating.ts', () => {
+  it('lists the modifiers of the chain runner templating (@capture/sdk/runner)', () => {
     expect(MODIFIERS.map(([m]) => m).sort()).toEqual(Object.keys(CORE_MODIFIERS).sort());
   });
 

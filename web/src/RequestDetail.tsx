@@ -3,7 +3,7 @@
 // and forwarding it.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { download, enc, type ApiError, type CapturedRequest, type FileMeta } from './api';
+import { download, enc, saveBlob, type ApiError, type CapturedRequest, type FileMeta } from './api';
 import {
   bodyKind,
   fileList,
@@ -18,6 +18,7 @@ import {
   toCurl,
   toPostman,
 } from './format';
+import { bytesOfBase64, hexDump, HEX_VIEW_BYTES } from './hex-dump';
 import { HttpMessage } from './HttpMessage';
 import { RequestForward } from './RequestForward';
 import { RequestNote } from './RequestNote';
@@ -344,8 +345,47 @@ function MailBody({ r }: { r: CapturedRequest }) {
   );
 }
 
+/** What the service did with a body sent with a Content-Encoding. */
+function CodingNote({ r }: { r: CapturedRequest }) {
+  if (!r.content_encoding) return null;
+  if (r.decoded) {
+    return (
+      <p class="hint small body-coding">
+        Sent with Content-Encoding <code>{r.content_encoding}</code> ({formatSize(r.encoded_size ?? 0)}); shown decoded. Open raw gives the bytes as sent.
+      </p>
+    );
+  }
+  return (
+    <p class="hint small body-coding" role="note">
+      Sent with Content-Encoding <code>{r.content_encoding}</code>, kept as sent: {r.decode_error}
+    </p>
+  );
+}
+
+/** A body that is not text: a hex dump of its first HEX_VIEW_BYTES, and the whole of it to download. */
+function BinaryBody({ r }: { r: CapturedRequest & { content_base64: string } }) {
+  const bytes = useMemo(() => bytesOfBase64(r.content_base64), [r.content_base64]);
+  const dump = useMemo(() => hexDump(bytes.subarray(0, HEX_VIEW_BYTES)), [bytes]);
+  const save = () => saveBlob(new Blob([bytes], { type: 'application/octet-stream' }), `request-${r.uuid}.bin`);
+  return (
+    <>
+      <p class="hint small">
+        Not UTF-8 text: {formatSize(bytes.length)} shown as hex
+        {bytes.length > HEX_VIEW_BYTES ? `, the first ${formatSize(HEX_VIEW_BYTES)} of them` : ''}.{' '}
+        <button type="button" class="btn small" onClick={save}>
+          Download the body
+        </button>
+      </p>
+      <pre class="code body hex" tabIndex={0} aria-label="Body, hex dump">
+        <code>{dump}</code>
+      </pre>
+    </>
+  );
+}
+
 function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId: string; contentType?: string; title: string }) {
-  const kind = useMemo(() => bodyKind(r.content ?? '', contentType), [r.content, contentType]);
+  const binary = r.content_base64 !== undefined;
+  const kind = useMemo(() => (binary ? 'binary' : bodyKind(r.content ?? '', contentType)), [r.content, contentType, binary]);
   const [view, setView] = useState<'pretty' | 'raw'>('pretty');
   const pretty = useMemo(() => {
     try {
@@ -364,7 +404,14 @@ function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId:
         <h3 id="body-title">
           {title} {kind === 'json' || kind === 'xml' ? <span class="badge">{kind.toUpperCase()}</span> : null}
         </h3>
-        {kind !== 'empty' && (
+        {kind === 'binary' && (
+          <div class="toggle" role="group" aria-label="Body view">
+            <a class="btn small" href={`/token/${enc(tokenId)}/request/${enc(r.uuid)}/raw`} target="_blank" rel="noopener noreferrer">
+              Open raw
+            </a>
+          </div>
+        )}
+        {kind !== 'empty' && kind !== 'binary' && (
           <div class="toggle" role="group" aria-label="Body view">
             <button type="button" class="btn small" aria-pressed={showPretty} disabled={pretty === null} onClick={() => setView('pretty')}>
               Pretty
@@ -379,8 +426,11 @@ function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId:
           </div>
         )}
       </div>
+      <CodingNote r={r} />
       {kind === 'empty' ? (
         <p class="hint">No body.</p>
+      ) : binary ? (
+        <BinaryBody r={r as CapturedRequest & { content_base64: string }} />
       ) : (
         <pre class={`code body ${showPretty ? 'pretty' : 'raw'}`} tabIndex={0} aria-label={showPretty ? `Body, formatted ${kind.toUpperCase()}` : 'Body, raw'}>
           <code>{showPretty ? pretty : r.content}</code>

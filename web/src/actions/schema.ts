@@ -56,7 +56,7 @@ export interface FieldSpec {
   optionHelp?: Record<string, string>;
 }
 
-/** The comparison operators in words, as core/sdk/operators.ts (OPERATOR_LABELS) and webhook.site name them. */
+/** The comparison operators in words, as @capture/sdk/operators (OPERATOR_LABELS) and webhook.site name them. */
 export const OPERATOR_LABELS: Record<string, string> = {
   eq: 'is equal to',
   neq: 'is not equal to',

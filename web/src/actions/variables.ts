@@ -1,6 +1,6 @@
-// What the variables typeahead offers: the request's own variables (core/actions/variables.ts),
+// What the variables typeahead offers: the request's own variables (packages/sdk/src/chain/variables.ts),
 // the account's global variables, the variables set by the steps above (each type's `sets`), and
-// the modifiers a variable can end in (core/actions/templating.ts).
+// the modifiers a variable can end in (packages/sdk/src/chain/templating.ts).
 // Imports name their .js files: this module also runs under Node (test/web), not only in vite.
 import type { Step } from './model.js';
 import type { ActionType } from './schema.js';
@@ -70,7 +70,7 @@ export interface TestRequest {
 }
 
 /**
- * The request variables of a stored request, as core/actions/variables.ts makes them for a chain
+ * The request variables of a stored request, as packages/sdk/src/chain/variables.ts makes them for a chain
  * (the families, `request.header.<name>`…, named after the request's own keys): shown as the
  * suggestions' values and offered as complete names.
  */
@@ -96,7 +96,7 @@ export function requestValues(r: TestRequest | undefined): Record<string, string
   return out;
 }
 
-/** The modifiers of core/actions/templating.ts (MODIFIERS), in the order the docs list them. */
+/** The modifiers of packages/sdk/src/chain/templating.ts (MODIFIERS), in the order the docs list them. */
 export const MODIFIERS: Array<[string, string]> = [
   ['json', 'Escaped for a JSON string'],
   ['json_format', 'JSON, indented'],
