@@ -49,7 +49,7 @@ async function h2(base: string, headers: http2.OutgoingHttpHeaders, body?: strin
   }
 }
 
-/** The captures of the server, as the pipeline hands them on (with what is held in memory only). */
+/** The captures of the server, as the pipeline hands them on. */
 function recordCaptures(srv: TestServer): RequestRecord[] {
   const seen: RequestRecord[] = [];
   srv.pipeline.captured.push((_token, record) => void seen.push(record));
@@ -90,6 +90,7 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     expect(r!.headers.host).toEqual([host]);
     expect(Object.keys(r!.headers).filter((n) => n.startsWith(':'))).toEqual([]);
     expect(captures.find((c) => c.uuid === r!.uuid)?.httpVersion).toBe('2');
+    expect(r!.http_version).toBe('2');
   });
 
   it('an HTTP/1.1 capture on the same port records its version', async () => {
@@ -97,6 +98,27 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     expect((await srv.call('GET', `/${t.uuid}`)).status).toBe(200);
     const [r] = await stored(srv, t.uuid);
     expect(captures.find((c) => c.uuid === r!.uuid)?.httpVersion).toBe('1.1');
+    expect(r!.http_version).toBe('1.1');
+  });
+
+  it('stores each capture\'s HTTP version: shown, searchable, in the CSV and HAR exports', async () => {
+    const t = await srv.token();
+    const url = `${srv.url}/${t.uuid}`;
+    await run('curl', ['-s', '--http1.0', '-o', '/dev/null', `${url}/one`]);
+    await run('curl', ['-s', '--http1.1', '-o', '/dev/null', `${url}/eleven`]);
+    expect((await h2(srv.url, { ':method': 'GET', ':path': `/${t.uuid}/two` })).status).toBe(200);
+    const all = await stored(srv, t.uuid);
+    expect(all.map((r) => [new URL(r.url).pathname.split('/')[2], r.http_version])).toEqual([['one', '1.0'], ['eleven', '1.1'], ['two', '2']]);
+    // One request by its ID carries it too.
+    expect((await srv.call('GET', `/token/${t.uuid}/request/${all[2]!.uuid}`)).data.http_version).toBe('2');
+    const search = await srv.call('GET', `/token/${t.uuid}/requests?query=${encodeURIComponent('http_version:2')}`);
+    expect(search.data.data.map((r: { uuid: string }) => r.uuid)).toEqual([all[2]!.uuid]);
+    const csv = (await srv.call('GET', `/token/${t.uuid}/requests/export?sorting=oldest`)).text.split('\r\n');
+    const col = csv[0]!.split(',').indexOf('http_version');
+    expect(col).toBeGreaterThan(-1);
+    expect(csv.slice(1, 4).map((line) => line.split(',')[col])).toEqual(['1.0', '1.1', '2']);
+    const har = (await srv.call('GET', `/token/${t.uuid}/requests/export?format=har&sorting=oldest`)).data;
+    expect(har.log.entries.map((e: { request: { httpVersion: string } }) => e.request.httpVersion)).toEqual(['HTTP/1.0', 'HTTP/1.1', 'HTTP/2.0']);
   });
 
   it('node:http2: captures, the status path, an alias and a subdomain on one session', async () => {

@@ -8,6 +8,7 @@ import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
+import type { RequestRecord } from '../store/types.js';
 import { deepFreeze } from '../workflows/steps-cache.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
 import { SealError } from '../auth/sealing.js';
@@ -109,6 +110,11 @@ function withHttpTimeout(services: Services, timeoutMs: number): Services {
   return servicesWith(services, new TimedHttp(services, timeoutMs));
 }
 
+/** The API's download URL of a capture's uploaded file (GET /token/{token_id}/request/{request_id}/download/{file_id}). */
+export function fileLink(baseUrl: string, record: Pick<RequestRecord, 'token_id' | 'uuid'>, fileId: string): string {
+  return `${baseUrl}/token/${record.token_id}/request/${record.uuid}/download/${encodeURIComponent(fileId)}`;
+}
+
 export function createActionsModule(): ServiceModule {
   return {
     name: 'actions',
@@ -123,6 +129,8 @@ export function createActionsModule(): ServiceModule {
       const secrets: ParameterSecrets = ctx.require(SECRETS).parameters;
       const workflows = ctx.require(WORKFLOWS);
       const templates = ctx.require(TEMPLATE_SERVICE);
+      // Links into the API (`$request.file.<name>.link$`): BASE_URL, else the address the server listens on.
+      let baseUrl = config.baseUrl;
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
       const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };
@@ -166,7 +174,11 @@ export function createActionsModule(): ServiceModule {
           // Uploaded files' bytes, for `$request.file.<name>.content$` and actions that send them on.
           if (record.files.length) {
             request.files = await Promise.all(
-              record.files.map(async (f) => ({ ...f, content: opts.files?.get(f.id) ?? (await store.requests.getFile(record.token_id, record.uuid, f.id)) ?? undefined })),
+              record.files.map(async (f) => ({
+                ...f,
+                content: opts.files?.get(f.id) ?? (await store.requests.getFile(record.token_id, record.uuid, f.id)) ?? undefined,
+                ...(baseUrl ? { link: fileLink(baseUrl, record, f.id) } : {}),
+              })),
             );
           }
           // Awaited, not returned: an async function returning a promise takes two more ticks.
@@ -251,7 +263,10 @@ export function createActionsModule(): ServiceModule {
       };
 
       return {
-        routers: [actionsRouter(ctx, runtime)],
+        routers: [actionsRouter(ctx, runtime, () => ctx.get(MAIL_RELAY))],
+        listening(url) {
+          baseUrl ??= url;
+        },
         async stop() {
           await pool?.close();
         },

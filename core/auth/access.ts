@@ -30,11 +30,25 @@ export function requirePremium(caller: Caller, what: string): void {
   if (caller.kind === 'user' && !caller.user.premium) throw new Forbidden(`${what} needs a premium account`);
 }
 
-/** The token's owner, a member of the owner's team, or the administrator key. */
-export function isOwner(caller: Caller, token: TokenRecord): boolean {
-  if (caller.kind === 'admin') return true;
+/** The groups a user is limited to (UserRecord.group_ids); undefined: not limited. */
+export function groupLimit(caller: Caller): readonly number[] | undefined {
+  return caller.kind === 'user' ? (caller.user.group_ids ?? undefined) : undefined;
+}
+
+function inTeam(caller: Caller, token: TokenRecord): boolean {
   if (caller.kind !== 'user' || token.user_id === null) return false;
   return caller.user.id === token.user_id || (token.team_id !== null && caller.user.team_id === token.team_id);
+}
+
+/**
+ * The token's owner, a member of the owner's team, or the administrator key; a user limited to
+ * groups only for the team's tokens in those groups.
+ */
+export function isOwner(caller: Caller, token: TokenRecord): boolean {
+  if (caller.kind === 'admin') return true;
+  if (!inTeam(caller, token)) return false;
+  const limit = groupLimit(caller);
+  return !limit || (token.group_id !== null && limit.includes(token.group_id));
 }
 
 /**
@@ -116,6 +130,7 @@ export type PasswordCheck = (token: TokenRecord, password: string) => Promise<bo
  */
 export async function authorizeToken(caller: Caller, token: TokenRecord, access: TokenAccess, password: string | undefined, checkPassword: PasswordCheck): Promise<void> {
   if (isOwner(caller, token)) return;
+  if (inTeam(caller, token)) throw new Forbidden('This token is outside the groups you may open');
   if (token.user_id !== null && access === 'write') {
     if (password !== undefined && token.password_hash) throw new Forbidden("A token password only reads the token: changes need the owner's API key");
     if (caller.kind === 'anonymous') throw new Unauthorized('Authentication required: send the Api-Key header');

@@ -18,11 +18,18 @@ export const UserTypeIdSchema = z.union([z.literal(100), z.literal(200), z.liter
 
 const roleId = z.number().int().positive().nullable().describe('A role label kept with the user; what they may do is the user type');
 
+const groupIds = z
+  .array(z.number().int().positive())
+  .max(100)
+  .nullable()
+  .describe("The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team");
+
 export const UserInviteBody = z.object({
   name: z.string().trim().min(1).max(255),
   email: z.string().trim().email().max(255),
   user_type_id: UserTypeIdSchema,
   role_id: roleId.optional(),
+  group_ids: groupIds.optional(),
   team_id: z.number().int().positive().optional().describe('Administrator key only: the team to join (default: a new team of their own)'),
 });
 
@@ -32,6 +39,7 @@ export const UserUpdateBody = z
     email: z.string().trim().email().max(255),
     user_type_id: UserTypeIdSchema,
     role_id: roleId,
+    group_ids: groupIds,
   })
   .partial();
 
@@ -50,6 +58,7 @@ export const UserView = z.object({
   user_type: z.string(),
   role_id: z.number().int().nullable(),
   roles: z.array(z.object({ id: z.number().int(), team_id: z.number().int() })),
+  group_ids: z.array(z.number().int()).nullable(),
   two_factor_enabled: z.number().int(),
   invite_pending: z.boolean(),
   last_login_at: z.string().nullable(),
@@ -85,6 +94,7 @@ export const userView = (u: UserRecord): z.infer<typeof UserView> => ({
   user_type: USER_TYPES[u.user_type_id].name,
   role_id: u.role_id,
   roles: u.role_id === null ? [] : [{ id: u.role_id, team_id: u.team_id }],
+  group_ids: u.group_ids ?? null,
   two_factor_enabled: 0,
   invite_pending: u.invite_hash !== null,
   last_login_at: null,

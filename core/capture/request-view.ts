@@ -50,6 +50,7 @@ export function requestView(r: RequestRecord, token?: TokenRecord): Record<strin
     ip: r.ip,
     hostname: r.hostname,
     method: r.method,
+    http_version: r.httpVersion ?? null,
     user_agent: r.user_agent,
     content: body.toString('utf8'),
     // Lossless for a body that is not UTF-8 text (`content` then holds replacement characters).
@@ -98,6 +99,7 @@ export const RequestView = z.object({
   ip: z.string(),
   hostname: z.string(),
   method: z.string(),
+  http_version: z.enum(['1.0', '1.1', '2']).nullable().describe('The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS'),
   user_agent: z.string(),
   content: z
     .string()

@@ -1,7 +1,7 @@
 // Keeps a live stream's authorisation current. A stream (SSE, or one socket.io channel) is
 // authorised when it opens; afterwards these events can take that away:
 //   - user.access_changed for the user whose key opened it (a key revoked, the user deleted);
-//   - token.updated whose token has another password or another owner than the stream last saw
+//   - token.updated whose token has another password, owner or group than the stream last saw
 //     (any token.updated for a stream opened with a share link: the share may have been revoked).
 // On one of them the stream's own opening check runs again with the credentials it was opened
 // with, and the stream is revoked if that fails. Events that arrive while the check runs are held
@@ -26,9 +26,9 @@ export interface GuardOptions {
   revoke(err: unknown): void;
 }
 
-/** Fields of a token that decide who may open it. */
+/** Fields of a token that decide who may open it (the group: for users limited to groups). */
 function accessOf(t: TokenRecord): string {
-  return `${t.user_id ?? ''}\u0000${t.password_hash ?? ''}`;
+  return `${t.user_id ?? ''}\u0000${t.password_hash ?? ''}\u0000${t.group_id ?? ''}`;
 }
 
 /** Subscribes the stream to its token's events and its caller's access changes; returns the unsubscribe function. */

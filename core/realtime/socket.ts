@@ -54,9 +54,11 @@ export function requestVariables(r: RequestRecord, token: Pick<TokenRecord, 'uui
   v['request.hostname'] = r.hostname;
   v['request.date'] = new Date(r.created_at).toISOString().slice(0, 19).replace('T', ' ');
   v['request.timestamp'] = String(Math.floor(r.created_at / 1000));
+  v['request.sorting'] = String(r.sorting);
   for (const [name, values] of Object.entries(r.headers)) v[`request.header.${name}`] = values.join(', ');
   if (r.type === 'web') {
     v['request.method'] = r.method;
+    v['request.http_version'] = r.httpVersion ?? '1.1';
     v['request.ip'] = r.ip;
     v['request.user_agent'] = r.user_agent;
     v['request.url'] = r.url;

@@ -8,7 +8,7 @@ import { runReplaysContract } from './replays.contract.js';
 import { runShareAndErrorLogContract } from './share-errorlog.contract.js';
 import { runTeamsContract } from './teams.contract.js';
 import { runTransferContract } from './transfer.contract.js';
-import { AliasTaken, type RequestCursor, type RequestFilter, type RequestRecord, type RequestWalkOptions, type RequestWalkPage, type Store, type TokenRecord } from './types.js';
+import { AliasTaken, type RequestCursor, type RequestFilter, type RequestRecord, type RequestWalkOptions, type RequestWalkPage, type Store, type TokenListOptions, type TokenRecord } from './types.js';
 
 let sortingSeq = 1_700_000_000_000_000;
 
@@ -137,6 +137,23 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(desc.items.map((t) => t.uuid)).toEqual([b.uuid, a.uuid]);
       expect(desc.items[0]).toMatchObject({ requests: 1, latest_request_id: r.uuid, latest_request_at: 5000 });
       expect(desc.items[1]).toMatchObject({ requests: 0, latest_request_id: null });
+    });
+
+    it('narrows the token list by ID or alias text and by groups', async () => {
+      const userId = 1000 + Math.floor(Math.random() * 1e6);
+      const a = sampleToken({ user_id: userId, alias: `Shop_50%-${userId}`, group_id: 1 });
+      const b = sampleToken({ user_id: userId, group_id: 2 });
+      const c = sampleToken({ user_id: userId });
+      for (const t of [a, b, c]) await store.tokens.create(t);
+      const base = { page: 1, perPage: 10, orderBy: 'created_at', direction: 'asc' } as const;
+      const uuids = async (extra: Partial<TokenListOptions>) => (await store.tokens.list(userId, { ...base, ...extra })).items.map((t) => t.uuid).sort();
+      expect(await uuids({ search: 'shop_50%' })).toEqual([a.uuid]);
+      expect(await uuids({ search: 'shop_5%%' })).toEqual([]);
+      expect(await uuids({ search: b.uuid.slice(4, 14).toUpperCase() })).toEqual([b.uuid]);
+      expect(await uuids({ groupIds: [2, 3] })).toEqual([b.uuid]);
+      expect(await uuids({ groupIds: [] })).toEqual([]);
+      const page = await store.tokens.list(userId, { ...base, perPage: 1, groupIds: [1, 2] });
+      expect(page.total).toBe(2);
     });
 
     it('stores bodies byte for byte', async () => {

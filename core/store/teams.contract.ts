@@ -23,6 +23,15 @@ export function runTeamsContract(store: () => Store, sampleToken: (over?: Partia
     expect((await s.users.page(null, 1, 100)).total).toBeGreaterThanOrEqual(2);
   });
 
+  it('keeps the groups a user is limited to, and clears the limit', async () => {
+    const s = store();
+    const u = await s.users.create({ name: 'L', email: email(), premium: false, group_ids: [3, 9], created_at: 1, updated_at: 1 });
+    expect((await s.users.get(u.id))!.group_ids).toEqual([3, 9]);
+    expect((await s.users.update(u.id, { group_ids: [4] }))!.group_ids).toEqual([4]);
+    expect((await s.users.update(u.id, { group_ids: null }))!.group_ids).toBeNull();
+    expect((await s.users.create({ name: 'N', email: email(), premium: false, created_at: 1, updated_at: 1 })).group_ids).toBeNull();
+  });
+
   it('finds users by e-mail ignoring case, updates and deletes them with their keys', async () => {
     const s = store();
     const addr = `Mixed.${randomUUID()}@Example.test`;

@@ -24,6 +24,11 @@ export interface UserRecord {
   user_type_id: UserTypeId;
   /** A role label from the invite (webhook.site's `role_id`); what the user may do is the user type. */
   role_id: number | null;
+  /**
+   * The groups the user is limited to (webhook.site's roles limited to groups): they open only the
+   * team's tokens in these groups. Absent or null: every token of the team.
+   */
+  group_ids?: number[] | null;
   /** sha256 of the one-time invite secret while the invite is open; null once used (or never invited). */
   invite_hash: string | null;
   invite_expires_at: Millis | null;
@@ -33,9 +38,9 @@ export interface UserRecord {
 
 /** A new user: without `team_id` they start their own team; without `user_type_id` they are its Administrator. */
 export type NewUser = Pick<UserRecord, 'name' | 'email' | 'premium' | 'created_at' | 'updated_at'> &
-  Partial<Pick<UserRecord, 'team_id' | 'user_type_id' | 'role_id' | 'invite_hash' | 'invite_expires_at'>>;
+  Partial<Pick<UserRecord, 'team_id' | 'user_type_id' | 'role_id' | 'group_ids' | 'invite_hash' | 'invite_expires_at'>>;
 
-export type UserPatch = Partial<Pick<UserRecord, 'name' | 'email' | 'user_type_id' | 'role_id' | 'invite_hash' | 'invite_expires_at' | 'updated_at'>>;
+export type UserPatch = Partial<Pick<UserRecord, 'name' | 'email' | 'user_type_id' | 'role_id' | 'group_ids' | 'invite_hash' | 'invite_expires_at' | 'updated_at'>>;
 
 export interface ApiKeyRecord {
   id: number;
@@ -161,6 +166,10 @@ export interface TokenListOptions {
   perPage: number;
   orderBy: 'created_at' | 'token_id';
   direction: 'asc' | 'desc';
+  /** Only tokens whose UUID or alias contains this text, ignoring case. */
+  search?: string;
+  /** Only tokens in these groups (a user whose role limits them to groups); absent: every token. */
+  groupIds?: readonly number[];
 }
 
 export interface RequestFilter {

@@ -1,6 +1,6 @@
 // Token rules of the seed: defaults, limits, cloning, aliases, passwords, expiry.
 import { randomUUID } from 'node:crypto';
-import { authorizeToken, requirePremium, type Caller } from '../auth/access.js';
+import { authorizeToken, groupLimit, requirePremium, type Caller } from '../auth/access.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { Config } from '../config.js';
 import { Conflict, NotFound, TooManyRequests, ValidationError, fromZod } from '../errors.js';
@@ -124,8 +124,15 @@ export class TokenService {
     return { expiry: value, expires_at: typeof value === 'number' ? now + value * 1000 : null };
   }
 
-  /** A token may join only a group of its owner. */
+  /** A token may join only a group of its owner; a user limited to groups keeps their tokens in those. */
   private async checkGroup(caller: Caller, groupId: number | null | undefined): Promise<void> {
+    const limit = groupLimit(caller);
+    if (limit) {
+      if (groupId === undefined || groupId === null || !limit.includes(groupId)) {
+        throw new ValidationError('group_id: must be one of the groups you are limited to', { group_id: [`must be one of ${limit.join(', ')}`] });
+      }
+      return;
+    }
     if (groupId === undefined || groupId === null) return;
     const group = await this.store.groups.get(groupId);
     const ok = group && (caller.kind === 'admin' || (caller.kind === 'user' && caller.user.id === group.user_id));
@@ -192,7 +199,7 @@ export class TokenService {
     if (input.expiry === token.expiry) delete input.expiry;
     const body: TokenUpdateBody = validate(this.schemas.update, input);
     if (body.alias !== undefined && body.alias !== null) requirePremium(caller, 'An alias');
-    if (body.group_id !== token.group_id) await this.checkGroup(caller, body.group_id);
+    if (body.group_id !== undefined && body.group_id !== token.group_id) await this.checkGroup(caller, body.group_id);
     const patch: TokenPatch = { updated_at: this.clock.now() };
     for (const k of ['default_status', 'default_content', 'default_content_type', 'timeout', 'listen', 'request_limit', 'cors', 'actions', 'group_id', 'description', 'redirect', 'alias', 'redaction'] as const) {
       if (body[k] !== undefined) (patch as Record<string, unknown>)[k] = body[k];
@@ -237,6 +244,15 @@ export class TokenService {
   /** Hands the token to another member of its team (the tokens of a user who is removed). */
   async reassign(token: TokenRecord, userId: number): Promise<TokenRecord> {
     return this.apply(token, { user_id: userId, updated_at: this.clock.now() });
+  }
+
+  /**
+   * Takes the token out of its account: no owner, team or group, like a token made without a key.
+   * Whoever knows its ID (and password, when one is set) may then open it; its requests and actions stay.
+   */
+  async disassociate(token: TokenRecord): Promise<TokenRecord> {
+    if (token.user_id === null) throw new Conflict('This token belongs to no account');
+    return this.apply(token, { user_id: null, team_id: null, group_id: null, updated_at: this.clock.now() });
   }
 
   async delete(token: TokenRecord): Promise<void> {

@@ -80,7 +80,9 @@ async function sendFile(kctx: ParameterizedContext<AppState>, dir: string, rel: 
 
 async function sendIndex(kctx: ParameterizedContext<AppState>, dir: string) {
   if (!(await sendFile(kctx, dir, 'index.html', 'no-cache'))) notBuilt(kctx, dir);
-  else kctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+  // connect-src takes any http(s) URL for XHR Redirect, which sends requests on from the browser to a
+  // URL the viewer chooses (web/src/XhrRedirect.tsx); images and scripts stay on this origin.
+  else kctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' http: https:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
 }
 
 function notBuilt(kctx: ParameterizedContext<AppState>, dir: string) {

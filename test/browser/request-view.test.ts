@@ -86,6 +86,8 @@ describe.skipIf(!haveChromium)('request view and list', () => {
     expect(await r.locator('.status-code').textContent()).toBe('201');
     expect(await r.locator('.ctype').textContent()).toBe('application/json');
     await r.click();
+    // The HTTP version next to the method.
+    expect(await page.locator('.detail-head .http-version').textContent()).toBe('HTTP/1.1');
 
     const sent = page.getByRole('region', { name: 'Response sent back' });
     await sent.waitFor();

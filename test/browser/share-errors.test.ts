@@ -2,6 +2,8 @@
 // Settings tab; someone without a key opens it and watches requests arrive live, view-only, until the
 // link is revoked. A failing action shows up in the header's error count and on the error log screen,
 // which searches and marks entries read.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -94,6 +96,48 @@ describe.skipIf(!haveChromium)('share links and the error log on the page', { ti
     await viewer.getByRole('heading', { name: 'This share link no longer works' }).waitFor({ timeout: 15_000 });
     expect(viewerErrors).toEqual([]);
     await viewer.close();
+  });
+
+  it('XHR Redirect on a share link sends each new request on from the browser', async () => {
+    // A target on "the viewer's machine" that allows cross-origin requests, as the docs ask.
+    const got: Array<{ method: string; url: string; body: string; kind: string | undefined }> = [];
+    const target = http.createServer((req, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Allow-Headers', '*');
+      res.setHeader('Access-Control-Allow-Methods', '*');
+      if (req.method === 'OPTIONS') return void res.end();
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push({ method: req.method!, url: req.url!, body, kind: req.headers['x-kind'] as string | undefined });
+        res.statusCode = 202;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    try {
+      const token = await srv.token({}, owner.key);
+      const share = await fetch(`${srv.url}/token/${token.uuid}/share`, { method: 'POST', headers: { 'Api-Key': owner.key } }).then((r) => r.json() as Promise<{ url: string }>);
+      const viewer = await viewerCtx.newPage();
+      viewer.setDefaultTimeout(10_000);
+      await viewer.goto(share.url);
+      await expect.poll(() => viewer.locator('.live-state').textContent()).toBe('Live');
+      const panel = viewer.getByRole('region', { name: 'XHR Redirect' });
+      expect(await panel.locator('#xhr-status').textContent()).toBe('Off.');
+      await panel.getByRole('textbox', { name: 'Target URL' }).fill(`http://127.0.0.1:${(target.address() as AddressInfo).port}/hook`);
+      await panel.getByRole('button', { name: 'Start redirecting' }).click();
+      await fetch(`${srv.url}/${token.uuid}/order`, { method: 'PUT', headers: { 'X-Kind': 'order', 'Content-Type': 'application/json' }, body: '{"id":7}' });
+      await expect.poll(() => panel.locator('#xhr-status').textContent()).toBe('Last request redirected: the target answered 202.');
+      expect(got).toEqual([{ method: 'PUT', url: '/hook', body: '{"id":7}', kind: 'order' }]);
+      expect(await unlabelled(viewer)).toEqual([]);
+      await panel.getByRole('button', { name: 'Stop redirecting' }).click();
+      await fetch(`${srv.url}/${token.uuid}/later`, { method: 'POST', body: 'not sent on' });
+      await viewer.getByRole('link', { name: /POST \/later/ }).waitFor();
+      expect(got).toHaveLength(1);
+      await viewer.close();
+    } finally {
+      target.close();
+    }
   });
 
   it('shows failed actions in the header count and on the error log screen; marking read clears the count', async () => {

@@ -93,7 +93,15 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
       {back}
       <header class="detail-head">
         <h2 id="detail-title">
-          <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span> <span class="path">{requestPath(r)}</span>
+          <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span>{' '}
+          {r.http_version && (
+            <>
+              <span class="http-version" title="HTTP version">
+                HTTP/{r.http_version}
+              </span>{' '}
+            </>
+          )}
+          <span class="path">{requestPath(r)}</span>
         </h2>
         <div class="detail-actions">
           {isHttp && (

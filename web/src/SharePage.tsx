@@ -8,6 +8,7 @@ import { formatDateTime, formatSize, formatTime, headerEntries, highlightJson, b
 import { connectLive, type LiveMode } from './live';
 import { href, navigate, type Route } from './route';
 import { ErrorNotice, KvTable, Spinner } from './ui';
+import { XhrRedirectPanel, xhrRedirect, type XhrRedirectState, type XhrResult } from './XhrRedirect';
 import './share.css';
 
 type ShareRoute = Extract<Route, { view: 'share' }>;
@@ -24,6 +25,11 @@ export function SharePage({ route }: { route: ShareRoute }) {
   const list = () => call<RequestPage>('GET', `/token/${enc(token)}/requests?sorting=newest&per_page=${PER_PAGE}`, { share: secret });
   const listRef = useRef(list);
   listRef.current = list;
+  const [redirect, setRedirect] = useState<XhrRedirectState>({ enabled: false, target: '' });
+  const [redirected, setRedirected] = useState<XhrResult | null>(null);
+  // Read by the live handler, which is set up once per connection.
+  const redirectRef = useRef(redirect);
+  redirectRef.current = redirect;
 
   /** A 401 means the link was revoked or replaced; a 404 that the token is gone. */
   function failed(e: ApiError) {
@@ -53,6 +59,8 @@ export function SharePage({ route }: { route: ShareRoute }) {
       token,
       {
         created: (r) => {
+          const to = redirectRef.current;
+          if (to.enabled && r.type === 'web') void xhrRedirect(r, to.target).then(setRedirected);
           setItems((old) => (old && !old.some((o) => o.uuid === r.uuid) ? [r, ...old].slice(0, 500) : old));
           setTotal((n) => n + 1);
         },
@@ -110,6 +118,14 @@ export function SharePage({ route }: { route: ShareRoute }) {
           </span>
         </p>
       </section>
+      <XhrRedirectPanel
+        state={redirect}
+        last={redirected}
+        onChange={(s) => {
+          setRedirect(s);
+          setRedirected(null);
+        }}
+      />
       <div class={`split${route.request ? ' has-detail' : ''}`}>
         <section class="panel request-list" aria-labelledby="share-list-title">
           <h2 id="share-list-title">Requests</h2>

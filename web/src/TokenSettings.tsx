@@ -189,6 +189,28 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
 
       <TokenGroup token={token} onSaved={onSaved} />
 
+      {token.user_id !== null && (
+        <section class="panel" aria-labelledby="disassociate-title">
+          <h2 id="disassociate-title">Remove from your account</h2>
+          <p class="hint">The token keeps its requests and actions but belongs to no account: whoever knows its URL can open and change it.</p>
+          <button
+            class="btn"
+            type="button"
+            onClick={async () => {
+              if (!confirm('Take this token out of your account? Anyone who knows its URL can then open it.')) return;
+              try {
+                onSaved(await call<Token>('POST', `/token/${enc(token.uuid)}/disassociate`, { token: token.uuid }));
+                announce('Token removed from your account');
+              } catch (err) {
+                alert((err as Error).message);
+              }
+            }}
+          >
+            Remove from account
+          </button>
+        </section>
+      )}
+
       <section class="panel danger-zone" aria-labelledby="danger-title">
         <h2 id="danger-title">Delete this token</h2>
         <p class="hint">Deletes the token with all its requests. Its URL and e-mail address stop capturing.</p>

@@ -56,6 +56,8 @@ export interface CapturedRequest {
   ip: string;
   hostname: string;
   method: string;
+  /** The HTTP version of a web capture; null for e-mail and DNS. */
+  http_version?: '1.0' | '1.1' | '2' | null;
   user_agent: string;
   content: string;
   /** The body in base64 when it is not UTF-8 text. */

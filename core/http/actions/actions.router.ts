@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { ActionTypeView } from '../../actions/action-types.schema.js';
+import { mailActionErrors, type ErrorMailer } from '../../actions/error-mail.js';
+import type { ChainResult } from '@capture/sdk/runner';
 import type { ActionRuntime } from '../../actions/runtime.js';
 import { newRequestRecord } from '../../capture/pipeline.js';
 import { NotFound, ValidationError, fromZod } from '../../errors.js';
@@ -11,8 +13,8 @@ import { parseDocument } from '../../workflows/kernel.js';
 import { ActionBody } from '../../workflows/service.js';
 import { listOf, mountRoutes, routeFor } from '../route.js';
 import type { AppState, HttpServices } from '../services.js';
-import { loadToken } from '../token-access.js';
-import { TestActionQuery, TestRunResult, WorkflowFormatQuery, WorkflowTestBody } from './actions.schema.js';
+import { loadToken, publicBaseUrl } from '../token-access.js';
+import { ExecuteQuery, TestActionQuery, TestRunResult, WorkflowFormatQuery, WorkflowTestBody } from './actions.schema.js';
 
 /** The temporary action of a test run that names no existing one (as the reference API does). */
 export const TEST_ACTION_ID = '00000000-0000-4000-0000-000000000000';
@@ -20,6 +22,8 @@ export const TEST_ACTION_ID = '00000000-0000-4000-0000-000000000000';
 interface ActionsDeps {
   services: HttpServices;
   runtime: ActionRuntime;
+  /** The mail module's mailer, when it runs (it may start after the actions module). */
+  mailer: () => ErrorMailer | undefined;
 }
 
 const route = routeFor<ActionsDeps>();
@@ -29,9 +33,16 @@ function sampleRecord(token: TokenRecord, now: number): RequestRecord {
   return newRequestRecord({ token_id: token.uuid, type: 'web', ip: '127.0.0.1', hostname: 'localhost', method: 'POST', url: `/${token.uuid}`, sorting: now * 1000 }, now);
 }
 
-async function testResult(runtime: ActionRuntime, token: TokenRecord, record: RequestRecord, steps: Step[], opts: { dryRun?: boolean } = {}): Promise<z.infer<typeof TestRunResult>> {
+async function testResult(
+  runtime: ActionRuntime,
+  token: TokenRecord,
+  record: RequestRecord,
+  steps: Step[],
+  opts: { dryRun?: boolean; then?: (r: ChainResult) => Promise<void> } = {},
+): Promise<z.infer<typeof TestRunResult>> {
   const start = { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} };
   const r = await runtime.run(token, record, steps, start, { dryRun: opts.dryRun });
+  await opts.then?.(r);
   const output: Record<string, string[]> = {};
   for (const l of r.lines) (output[l.action] ??= []).push(l.text);
   // What a run asks to run later (WebhookScript's delay()) is only queued for a capture.
@@ -199,17 +210,26 @@ export const actionRoutes = [
   route({
     method: 'post',
     path: '/token/{token_id}/request/{request_id}/execute',
-    summary: "Run the token's actions on a stored request (nothing is stored)",
+    summary: "Run the token's actions on a stored request; its output and errors replace the request's (`error_notifications`: e-mail the owner about errors)",
     auth: 'token',
+    query: ExecuteQuery,
     response: { status: 200, schema: TestRunResult },
-    handler: async (ctx, { services, runtime }) => {
+    handler: async (ctx, { services, runtime, mailer }) => {
       const token = await loadToken(ctx, services, ctx.params.token_id!);
       const record = await requestFor(services, token, ctx.params.request_id!);
-      return testResult(runtime, token, record, await runtime.workflows.steps(token));
+      return testResult(runtime, token, record, await runtime.workflows.steps(token), {
+        then: async (r) => {
+          await services.store.requests.update(token.uuid, record.uuid, { custom_action_output: r.output, custom_action_errors: r.errors, updated_at: services.clock.now() });
+          if (!ctx.input.query.error_notifications || r.errors.length === 0) return;
+          const deps = { store: services.store, mailer: mailer(), relayConfigured: !!services.config.SMTP_RELAY_URL, now: services.clock.now(), baseUrl: publicBaseUrl(ctx, services) };
+          // A relay that refuses is logged; the run's answer does not depend on the e-mail.
+          await mailActionErrors(deps, token, record.uuid, r.errors).catch((err: unknown) => services.logger.warn('action error e-mail failed', { token: token.uuid, err }));
+        },
+      });
     },
   }),
 ];
 
-export function actionsRouter(services: HttpServices, runtime: ActionRuntime): Router<AppState> {
-  return mountRoutes(new Router<AppState>(), actionRoutes, { services, runtime });
+export function actionsRouter(services: HttpServices, runtime: ActionRuntime, mailer: () => ErrorMailer | undefined = () => undefined): Router<AppState> {
+  return mountRoutes(new Router<AppState>(), actionRoutes, { services, runtime, mailer });
 }

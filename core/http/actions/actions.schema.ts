@@ -17,7 +17,15 @@ export const TestActionQuery = z.object({
   action_id: z.string().optional().describe("An action of the token to run with these parameters (its secrets kept); default a new one after the token's inline actions"),
 });
 
-/** What a test run (test-action, workflow/test, execute) answers; nothing of it is stored. */
+export const ExecuteQuery = z.object({
+  error_notifications: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1')
+    .describe("E-mail the token owner about action errors (through SMTP_RELAY_URL, at most 10 e-mails per account an hour)"),
+});
+
+/** What a test run (test-action, workflow/test, execute) answers; execute stores its output on the request. */
 export const TestRunResult = z.object({
   success: z.boolean(),
   result: z.object({

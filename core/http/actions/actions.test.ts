@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { ADMIN_KEY, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { MAIL_INFO } from '../../service-keys.js';
 
 let s: TestServer;
 let owner: { id: number; key: string };
@@ -88,6 +89,13 @@ describe('actions API', () => {
     const id = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data.uuid;
     const r = await s.call('POST', `/token/${t.uuid}/request/${id}/execute`, { key: owner.key });
     expect(r.data.result.variables).toMatchObject({ 'x.1': '1', 'x.2': '2' });
+    // The run's output replaces what the request showed.
+    await s.call('PUT', `/token/${t.uuid}/actions/${(await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data[0].uuid}`, { key: owner.key, json: { type: 'extract_regex', parameters: { regex: '(', variable_name: 'y' } } });
+    const again = await s.call('POST', `/token/${t.uuid}/request/${id}/execute`, { key: owner.key });
+    expect(again.data.success).toBe(false);
+    const stored = (await s.call('GET', `/token/${t.uuid}/request/${id}`, { key: owner.key })).data;
+    expect(stored.custom_action_errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/Invalid regular expression/) })]);
+    expect(JSON.stringify(stored.custom_action_output)).not.toContain('Split into');
   });
 
   it('hands binary bodies and uploaded files to the actions as bytes, and answers them byte for byte', async () => {
@@ -105,6 +113,50 @@ describe('actions API', () => {
     const r2 = await s.call('POST', `/${t2.uuid}`, { body: png, headers: { 'Content-Type': 'application/octet-stream' } });
     expect(r2.buf.equals(png)).toBe(true);
     expect(r2.headers.get('x-b64')).toBe(png.toString('base64'));
+  });
+
+  it('gives an uploaded file a download link, and the capture its sorting and HTTP version', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const content = '$request.file.upload.link$ $request.sorting$ $request.http_version$';
+    await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type: 'modify_response', parameters: { content, status: 200 } } });
+    const form = new FormData();
+    form.append('upload', new Blob([Buffer.from('file bytes')], { type: 'text/plain' }), 'a.txt');
+    const [link, sorting, version] = (await (await fetch(`${s.url}/${t.uuid}`, { method: 'POST', body: form })).text()).split(' ');
+    const stored = (await s.call('GET', `/token/${t.uuid}/request/latest`, { key: owner.key })).data;
+    expect(link).toBe(`${s.url}/token/${t.uuid}/request/${stored.uuid}/download/${stored.files[0].id}`);
+    expect((await s.call('GET', new URL(link!).pathname, { key: owner.key })).text).toBe('file bytes');
+    expect(sorting).toBe(String(stored.sorting));
+    expect(version).toBe('1.1');
+  });
+
+  it('refuses an unknown key in nested parameters with 422 naming its path; a saved one with such a key still runs', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const target = await s.token({}, owner.key);
+    const http = (part: Record<string, string>) => ({
+      type: 'http',
+      parameters: { url: `${s.url}/${target.uuid}`, method: 'POST', mode: 'multipart', multipart: [part] },
+    });
+    const bad = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: http({ name: 'f1', value: 'v1' }) });
+    expect(bad.status).toBe(422);
+    expect(bad.data.message).toBe('parameters.multipart[0].value: unknown key');
+    expect(bad.data.errors).toEqual({ 'parameters.multipart[0].value': ['unknown key'] });
+    // In a workflow document, under its step.
+    const doc = { apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token: t.uuid }, spec: { steps: [http({ name: 'f1', value: 'v1' })] } };
+    const put = await s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, json: doc });
+    expect(put.status).toBe(422);
+    expect(Object.keys(put.data.errors)).toContain('spec.steps.0.parameters.multipart[0].value');
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toEqual([]);
+
+    expect((await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: http({ name: 'f1', content: 'v1' }) })).status).toBe(200);
+    // An action saved by a version that let an unknown key through loads and runs as before.
+    const workflows = s.services.store.workflows;
+    const saved = (await workflows.getForToken(t.uuid))!.document;
+    const old = structuredClone(saved) as { spec: { steps: Array<{ parameters: { multipart: Array<Record<string, string>> } }> } };
+    old.spec.steps[0]!.parameters.multipart[0]!.value = 'left over';
+    expect(await workflows.replaceDocument(t.uuid, saved, old)).toBe(true);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data[0].parameters.multipart[0].value).toBe('left over');
+    expect((await s.call('POST', `/${t.uuid}`)).status).toBe(200);
+    await expect.poll(async () => (await s.call('GET', `/token/${target.uuid}/request/latest`, { key: owner.key })).data?.request).toEqual({ f1: 'v1' });
   });
 
   it('lists action types with their JSON Schemas', async () => {
@@ -182,5 +234,45 @@ describe('global variables API', () => {
     expect((await s.call('GET', `/global-variables/${g.data.id}`, { key: stranger.key })).status).toBe(404);
     expect((await s.call('DELETE', `/global-variables/${g.data.id}`, { key: u.key })).status).toBe(204);
     expect((await s.call('GET', `/global-variables/${g.data.id}`, { key: u.key })).status).toBe(404);
+  });
+});
+
+describe('execute with error_notifications', () => {
+  let mailbox: TestServer;
+  let relayed: TestServer;
+  beforeAll(async () => {
+    // The relay is another instance's own SMTP server: its token addresses store what arrives.
+    mailbox = await startTestServer();
+    relayed = await startTestServer({ SMTP_ENABLED: 'false', SMTP_RELAY_URL: `smtp://127.0.0.1:${mailbox.provided.get(MAIL_INFO)!.port!}?ignoreTLS=true` });
+  });
+  afterAll(async () => {
+    await relayed?.close();
+    await mailbox?.close();
+  });
+
+  it('e-mails the owner about action errors through the relay, at most 10 an hour per account', async () => {
+    const inboxOwner = await mailbox.user(false);
+    const inbox = await mailbox.token({}, inboxOwner.key);
+    const mails = async () => (await mailbox.call('GET', `/token/${inbox.uuid}/requests`, { key: inboxOwner.key })).data;
+    const user = await relayed.call('POST', '/users', { key: ADMIN_KEY, json: { name: 'Owner', email: `${inbox.uuid}@email.localhost` } });
+    const key = user.data.api_key as string;
+    const t = await relayed.token({ actions: true }, key);
+    await relayed.call('POST', `/token/${t.uuid}/actions`, { key, json: { type: 'extract_regex', parameters: { regex: '(', variable_name: 'y' } } });
+    await relayed.call('POST', `/${t.uuid}`, { body: 'x' });
+    const id = (await relayed.call('GET', `/token/${t.uuid}/request/latest`, { key })).data.uuid;
+
+    expect((await relayed.call('POST', `/token/${t.uuid}/request/${id}/execute`, { key })).status).toBe(200);
+    expect((await mails()).total).toBe(0);
+    expect((await relayed.call('POST', `/token/${t.uuid}/request/${id}/execute?error_notifications=maybe`, { key })).status).toBe(422);
+    expect((await relayed.call('POST', `/token/${t.uuid}/request/${id}/execute?error_notifications=true`, { key })).data.success).toBe(false);
+    await expect.poll(async () => (await mails()).total).toBe(1);
+    const first = await mails();
+    expect(first.data[0]).toMatchObject({ type: 'email' });
+    expect(first.data[0].content).toContain('Invalid regular expression');
+    expect(first.data[0].content).toContain(id);
+    for (let i = 0; i < 11; i++) await relayed.call('POST', `/token/${t.uuid}/request/${id}/execute?error_notifications=1`, { key });
+    await expect.poll(async () => (await mails()).total).toBe(10);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await mails()).total).toBe(10);
   });
 });

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { groupLimit } from '../../auth/access.js';
 import { NotFound } from '../../errors.js';
 import type { GroupRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
@@ -19,6 +20,12 @@ export const groupView = (g: GroupRecord) => ({
 
 const route = routeFor<HttpServices>();
 const auth = { user: 'Groups' };
+
+/** A user limited to groups lists those groups (the team's, made by others), at most 100 of them. */
+async function limitedGroups({ store }: HttpServices, ids: readonly number[], page: number, perPage: number): Promise<{ items: GroupRecord[]; total: number }> {
+  const all = (await Promise.all(ids.map((id) => store.groups.get(id)))).filter((g): g is GroupRecord => g !== null).sort((a, b) => a.id - b.id);
+  return { items: all.slice((page - 1) * perPage, page * perPage), total: all.length };
+}
 
 async function loadGroup({ store }: HttpServices, owner: number, groupId: string | undefined): Promise<GroupRecord> {
   const id = Number(groupId);
@@ -49,7 +56,8 @@ export const groupRoutes = [
     response: { status: 200, schema: pageOf(GroupView) },
     handler: async (ctx, services) => {
       const { page, per_page } = ctx.input.query;
-      const found = await services.store.groups.list(ctx.input.userId, page, per_page);
+      const limit = groupLimit(ctx.state.caller);
+      const found = limit ? await limitedGroups(services, limit, page, per_page) : await services.store.groups.list(ctx.input.userId, page, per_page);
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), found.items.map(groupView), found.total, page, per_page);
     },
   }),

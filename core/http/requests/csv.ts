@@ -6,7 +6,7 @@ import type { RequestRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 
 // `content_base64`: the body in base64 when it is not UTF-8 (empty otherwise), as the API gives it.
-const FIXED = ['uuid', 'type', 'method', 'url', 'ip', 'hostname', 'user_agent', 'size', 'created_at', 'note', 'content', 'content_base64'] as const;
+const FIXED = ['uuid', 'type', 'method', 'http_version', 'url', 'ip', 'hostname', 'user_agent', 'size', 'created_at', 'note', 'content', 'content_base64'] as const;
 
 function cell(v: unknown): string {
   const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -43,7 +43,7 @@ export const csvHeader = (cols: readonly string[]): string => cols.map(cell).joi
 export function csvRow(r: RequestRecord, cols: readonly string[]): string {
   const body = r.body;
   const fixed: Record<string, unknown> = {
-    uuid: r.uuid, type: r.type, method: r.method, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
+    uuid: r.uuid, type: r.type, method: r.method, http_version: r.httpVersion, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
     size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: body.toString('utf8'),
     content_base64: body.length && !isUtf8(body) ? body.toString('base64') : '',
   };

@@ -26,6 +26,9 @@ function cookiesOf(headers: Record<string, string[]>): NameValue[] {
   );
 }
 
+/** HAR's spelling of the version the exchange used (the answer went back in the same). */
+const harVersion = (r: RequestRecord): string => (r.httpVersion === '2' ? 'HTTP/2.0' : `HTTP/${r.httpVersion ?? '1.1'}`);
+
 /** When the capture arrived, to the millisecond its sorting key (microseconds) gives. */
 function startedAt(r: RequestRecord): string {
   const ms = r.sorting > 1e15 && r.sorting < 1e17 ? Math.floor(r.sorting / 1000) : r.created_at;
@@ -42,7 +45,7 @@ function entry(r: RequestRecord, token: TokenRecord) {
     request: {
       method: r.method,
       url: r.url,
-      httpVersion: 'HTTP/1.1',
+      httpVersion: harVersion(r),
       cookies: cookiesOf(r.headers),
       headers: pairs(r.headers),
       queryString: pairs(queryAllOf(r.query, r.extra) ?? {}),
@@ -63,7 +66,7 @@ function entry(r: RequestRecord, token: TokenRecord) {
     response: {
       status: sent.status,
       statusText: STATUS_CODES[sent.status] ?? '',
-      httpVersion: 'HTTP/1.1',
+      httpVersion: harVersion(r),
       cookies: [],
       headers: pairs(sent.headers),
       content: {

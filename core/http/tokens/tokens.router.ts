@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { groupLimit } from '../../auth/access.js';
 import { fromZod } from '../../errors.js';
 import { AliasBody, PasswordBody, TokenCreateSchema, TokenUpdateSchema, TokenView } from '../../tokens/tokens.schema.js';
 import { tokenView } from '../../tokens/service.js';
@@ -31,10 +32,11 @@ export const tokenRoutes = [
     response: { status: 200, schema: pageOf(TokenView) },
     handler: async (ctx, services) => {
       const caller = ctx.state.caller;
-      const { page, per_page, order_by, order_direction } = ctx.input.query;
-      // A user sees their team's tokens (every member's); the administrator key owns none.
+      const { page, per_page, order_by, order_direction, query } = ctx.input.query;
+      // A user sees their team's tokens (every member's; only their groups' when limited to groups);
+      // the administrator key owns none.
       const teamId = caller.kind === 'user' ? caller.user.team_id : -1;
-      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction });
+      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction, search: query || undefined, groupIds: groupLimit(caller) });
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(tokenView), result.total, page, per_page);
     },
   }),
@@ -98,6 +100,14 @@ export const tokenRoutes = [
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
       return tokenView(await services.tokens.setAlias(ctx.state.caller, t, body.alias));
     },
+  }),
+  route({
+    method: 'post',
+    path: '/token/{token_id}/disassociate',
+    summary: 'Take the token out of its account (it becomes anonymous: whoever knows its ID may open it)',
+    auth: 'token',
+    response: { status: 200, schema: TokenView },
+    handler: async (ctx, services) => tokenView(await services.tokens.disassociate(await loadToken(ctx, services, ctx.params.token_id!))),
   }),
   route({
     method: 'put',

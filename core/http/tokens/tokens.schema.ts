@@ -7,4 +7,5 @@ export const TokenListQuery = z.object({
   page: pageNumber,
   order_by: z.enum(['created_at', 'token_id']).default('created_at'),
   order_direction: z.enum(['asc', 'desc']).default('asc'),
+  query: z.string().trim().max(200).optional().describe('Only tokens whose ID or alias contains this text (ignoring case)'),
 });

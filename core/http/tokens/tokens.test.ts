@@ -146,6 +146,25 @@ describe('GET/PUT/DELETE /token/{id}', () => {
   });
 });
 
+describe('POST /token/{id}/disassociate', () => {
+  it('makes the token anonymous: out of the list, open to whoever knows its ID, requests kept', async () => {
+    const u = await s.user(true);
+    const other = await s.user(true);
+    const t = await s.token({}, u.key);
+    await s.call('POST', `/${t.uuid}`, { body: 'kept' });
+    expect((await s.call('POST', `/token/${t.uuid}/disassociate`, { key: other.key })).status).toBe(403);
+    expect((await s.call('POST', `/token/${t.uuid}/disassociate`)).status).toBe(401);
+    const r = await s.call('POST', `/token/${t.uuid}/disassociate`, { key: u.key });
+    expect(r.status).toBe(200);
+    expect(r.data).toMatchObject({ uuid: t.uuid, user_id: null, group_id: null });
+    expect((await s.call('GET', '/token', { key: u.key })).data.total).toBe(0);
+    const reqs = await s.call('GET', `/token/${t.uuid}/requests`);
+    expect(reqs.status).toBe(200);
+    expect(reqs.data.data[0].content).toBe('kept');
+    expect((await s.call('POST', `/token/${t.uuid}/disassociate`, { key: u.key })).status).toBe(409);
+  });
+});
+
 describe('GET /token', () => {
   it('needs a key, and pages the caller tokens in the seed envelope with stats', async () => {
     expect((await s.call('GET', '/token')).status).toBe(401);
@@ -161,6 +180,18 @@ describe('GET /token', () => {
     expect(r.data.data[0].latest_request_id).toMatch(/^[0-9a-f-]{36}$/);
     const byId = await s.call('GET', '/token?order_by=token_id&order_direction=desc', { key: u.key });
     expect(byId.data.data.map((t: { uuid: string }) => t.uuid)).toEqual([a.uuid, b.uuid].sort().reverse());
+  });
+
+  it('?query= finds tokens by ID or alias, ignoring case', async () => {
+    const u = await s.user(true);
+    const a = await s.token({}, u.key);
+    const b = await s.token({}, u.key);
+    await s.call('PUT', `/token/${b.uuid}/alias`, { key: u.key, json: { alias: `Orders-${b.uuid.slice(0, 8)}` } });
+    const byAlias = await s.call('GET', `/token?query=${encodeURIComponent('orders-' + b.uuid.slice(0, 8))}`, { key: u.key });
+    expect(byAlias.data).toMatchObject({ total: 1, data: [{ uuid: b.uuid }] });
+    const byId = await s.call('GET', `/token?query=${a.uuid.slice(9, 23)}`, { key: u.key });
+    expect(byId.data.data.map((t: { uuid: string }) => t.uuid)).toEqual([a.uuid]);
+    expect((await s.call('GET', '/token?query=%25', { key: u.key })).data.total).toBe(0);
   });
 
   it.each(['per_page=101', 'per_page=0', 'page=0', 'order_by=name', 'order_direction=up'])('refuses %s with 422', async (qs) => {

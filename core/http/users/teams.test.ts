@@ -241,3 +241,62 @@ describe('invites through an SMTP relay', () => {
     }
   });
 });
+
+describe('members limited to groups', () => {
+  it('see, open and create only tokens in their groups; every list honours it', async () => {
+    const admin = await s.user(true);
+    const group = async (name: string) => (await s.call('POST', '/groups', { key: admin.key, json: { name } })).data.id as number;
+    const [sales, ops] = [await group('Sales'), await group('Ops')];
+    const inSales = await s.token({ group_id: sales }, admin.key);
+    const inOps = await s.token({ group_id: ops }, admin.key);
+    const loose = await s.token({}, admin.key);
+    await s.call('POST', `/${inOps.uuid}`, { body: 'ops only' });
+    const m = await member(admin.key, 200);
+    const put = await s.call('PUT', `/users/${m.id}`, { key: admin.key, json: { group_ids: [sales] } });
+    expect(put.status).toBe(200);
+    expect(put.data.group_ids).toEqual([sales]);
+
+    // Lists: tokens (also with a search), groups.
+    const listed = await s.call('GET', '/token', { key: m.key });
+    expect(listed.data.data.map((t: { uuid: string }) => t.uuid)).toEqual([inSales.uuid]);
+    expect((await s.call('GET', `/token?query=${inOps.uuid}`, { key: m.key })).data.total).toBe(0);
+    expect((await s.call('GET', '/groups', { key: m.key })).data.data.map((g: { name: string }) => g.name)).toEqual(['Sales']);
+    // Reads and changes of a token outside the groups are refused, its requests too.
+    for (const path of [`/token/${inOps.uuid}`, `/token/${inOps.uuid}/requests`, `/token/${loose.uuid}`, `/token/${inOps.uuid}/actions`]) {
+      const r = await s.call('GET', path, { key: m.key });
+      expect([path, r.status, r.data.message]).toEqual([path, 403, 'This token is outside the groups you may open']);
+    }
+    expect((await s.call('PUT', `/token/${inOps.uuid}`, { key: m.key, json: { cors: true } })).status).toBe(403);
+    expect((await s.call('GET', `/token/${inSales.uuid}/requests`, { key: m.key })).status).toBe(200);
+    // New tokens go in one of their groups.
+    const none = await s.call('POST', '/token', { key: m.key, json: {} });
+    expect(none.status).toBe(422);
+    expect(none.data.errors).toHaveProperty('group_id');
+    expect((await s.call('POST', '/token', { key: m.key, json: { group_id: ops } })).status).toBe(422);
+    const made = await s.call('POST', '/token', { key: m.key, json: { group_id: sales } });
+    expect(made.status).toBe(200);
+    expect((await s.call('PUT', `/token/${made.data.uuid}`, { key: m.key, json: { group_id: ops } })).status).toBe(422);
+    expect((await s.call('PUT', `/token/${made.data.uuid}`, { key: m.key, json: { cors: true } })).status).toBe(200);
+    // The Administrator is not limited; lifting the limit opens everything again.
+    expect((await s.call('GET', '/token', { key: admin.key })).data.total).toBe(4);
+    await s.call('PUT', `/users/${m.id}`, { key: admin.key, json: { group_ids: null } });
+    expect((await s.call('GET', '/token', { key: m.key })).data.total).toBe(4);
+    expect((await s.call('GET', `/token/${inOps.uuid}/requests`, { key: m.key })).status).toBe(200);
+  });
+
+  it("group_ids must name the team's groups", async () => {
+    const admin = await s.user(false);
+    const outsider = await s.user(false);
+    const theirs = (await s.call('POST', '/groups', { key: outsider.key, json: { name: 'Theirs' } })).data.id as number;
+    const m = await member(admin.key, 200);
+    for (const group_ids of [[theirs], [999_999], ['x'], [0]]) {
+      const r = await s.call('PUT', `/users/${m.id}`, { key: admin.key, json: { group_ids } });
+      expect([group_ids, r.status, Object.keys(r.data.errors ?? {})[0]]).toEqual([group_ids, 422, expect.stringMatching(/^group_ids/)]);
+    }
+    const inv = await s.call('POST', '/users/invite', { key: admin.key, json: { name: 'G', email: email(), user_type_id: 300, group_ids: [theirs] } });
+    expect(inv.status).toBe(422);
+    const mine = (await s.call('POST', '/groups', { key: admin.key, json: { name: 'Mine' } })).data.id as number;
+    const ok = await s.call('POST', '/users/invite', { key: admin.key, json: { name: 'G', email: email(), user_type_id: 300, group_ids: [mine] } });
+    expect([ok.status, ok.data.group_ids]).toEqual([201, [mine]]);
+  });
+});

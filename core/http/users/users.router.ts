@@ -103,6 +103,15 @@ async function inviteTeam({ store }: HttpServices, caller: Caller, teamId: numbe
   return teamId;
 }
 
+/** Every ID names a group of a member of `teamId` (a new team, null, has none): 422 naming the first that does not. */
+async function teamGroups({ store }: HttpServices, teamId: number | null, groupIds: number[]): Promise<void> {
+  for (const id of groupIds) {
+    const group = await store.groups.get(id);
+    const owner = group && teamId !== null ? await store.users.get(group.user_id) : null;
+    if (!owner || owner.team_id !== teamId) throw new ValidationError(`group_ids: no group ${id} in the team`, { group_ids: [`${id} is not a group of the team`] });
+  }
+}
+
 const NOT_AN_INVITE = 'This invite link is not valid (used, expired or never issued)';
 
 /** The users API (api/users.md). */
@@ -131,14 +140,15 @@ export const userRoutes = [
     handler: async (ctx, services) => {
       const { store, clock, config } = services;
       const caller = ctx.state.caller;
-      const { name, email, user_type_id, role_id, team_id } = ctx.input.body;
+      const { name, email, user_type_id, role_id, group_ids, team_id } = ctx.input.body;
       const teamId = await inviteTeam(services, caller, team_id);
       await emailTaken(services, email);
+      if (group_ids) await teamGroups(services, teamId, group_ids);
       const secret = randomBytes(24).toString('base64url');
       const now = clock.now();
       const user = await store.users.create({
         name, email, premium: caller.kind === 'user' ? caller.user.premium : false, team_id: teamId ?? undefined, user_type_id,
-        role_id: role_id ?? null, invite_hash: hashApiKey(secret), invite_expires_at: now + INVITE_TTL_MS, created_at: now, updated_at: now,
+        role_id: role_id ?? null, group_ids: group_ids ?? null, invite_hash: hashApiKey(secret), invite_expires_at: now + INVITE_TTL_MS, created_at: now, updated_at: now,
       });
       const url = `${publicBaseUrl(ctx, services)}/#/invite/${secret}`;
       // No relay to send it through: the link is for the inviter to pass on.
@@ -244,12 +254,14 @@ export const userRoutes = [
       const user = await loadTeamUser(ctx, services);
       const patch = ctx.input.body;
       if (patch.email !== undefined) await emailTaken(services, patch.email, user.id);
+      if (patch.group_ids) await teamGroups(services, user.team_id, patch.group_ids);
       if (user.user_type_id === 100 && patch.user_type_id !== undefined && patch.user_type_id !== 100 && !(await otherAdministrator(services, user))) {
         throw new Conflict('A team keeps at least one Administrator: make someone else Administrator first', { user_type_id: ['is the last Administrator of the team'] });
       }
       const updated = await services.store.users.update(user.id, { ...patch, updated_at: services.clock.now() });
       if (!updated) throw new NotFound('User not found');
-      if (patch.user_type_id !== undefined && patch.user_type_id !== user.user_type_id) accessChanged(services, user.id);
+      const groupsChanged = patch.group_ids !== undefined && JSON.stringify(patch.group_ids) !== JSON.stringify(user.group_ids ?? null);
+      if ((patch.user_type_id !== undefined && patch.user_type_id !== user.user_type_id) || groupsChanged) accessChanged(services, user.id);
       return userView(updated);
     },
   }),

@@ -248,6 +248,7 @@ export function toUser(d: UserDoc): UserRecord {
     team_id: d.team_id ?? d.id,
     user_type_id: d.user_type_id ?? 100,
     role_id: d.role_id ?? null,
+    group_ids: d.group_ids ?? null,
     invite_hash: d.invite_hash ?? null,
     invite_expires_at: d.invite_expires_at ?? null,
     created_at: d.created_at,

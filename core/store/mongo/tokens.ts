@@ -11,7 +11,7 @@ import {
   type TokenWithStats,
 } from '../types.js';
 import { deleteInChunks } from './chunks.js';
-import { defined, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
+import { defined, escapeRegex, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
 
 /** Compares aliases ignoring case (index alias_any_case). */
 export const ALIAS_ANY_CASE = { locale: 'en', strength: 2 } as const;
@@ -98,7 +98,12 @@ export class MongoTokenRepo implements TokenRepo {
   }
 
   async list(teamId: number, opts: TokenListOptions): Promise<Page<TokenWithStats>> {
-    const filter = { team_id: teamId };
+    const filter: Record<string, unknown> = { team_id: teamId };
+    if (opts.search) {
+      const text = { $regex: escapeRegex(opts.search), $options: 'i' };
+      filter.$or = [{ _id: text }, { alias: text }];
+    }
+    if (opts.groupIds) filter.group_id = { $in: [...opts.groupIds] };
     const dir = opts.direction === 'asc' ? 1 : -1;
     const sort: Record<string, 1 | -1> = opts.orderBy === 'token_id' ? { _id: dir } : { created_at: dir, _id: dir };
     const perPage = Math.floor(opts.perPage);

@@ -16,6 +16,7 @@ export class MongoUserRepo implements UserRepo {
       team_id: u.team_id ?? id,
       user_type_id: u.user_type_id ?? 100,
       role_id: u.role_id ?? null,
+      group_ids: u.group_ids ?? null,
       invite_hash: u.invite_hash ?? null,
       invite_expires_at: u.invite_expires_at ?? null,
       created_at: u.created_at,

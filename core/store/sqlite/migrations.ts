@@ -641,6 +641,11 @@ export const migrations: Migration[] = [
     version: 28,
     up: `ALTER TABLE requests ADD COLUMN http_version TEXT;`,
   },
+  {
+    // The groups a user is limited to (UserRecord.group_ids), as JSON text; NULL: every group.
+    version: 29,
+    up: `ALTER TABLE users ADD COLUMN group_ids TEXT;`,
+  },
 ];
 
 /**

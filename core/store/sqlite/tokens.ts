@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { inThreadReads, type RequestReads } from './reader-pool.js';
-import { AliasTaken, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../types.js';
+import { AliasTaken, type TokenListOptions, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../types.js';
 
 type Row = Record<string, unknown>;
 const BOOLEANS = ['redirect', 'actions', 'cors', 'premium'] as const;
@@ -103,20 +103,28 @@ export function sqliteTokens(
     delTrimmed.run(uuid);
     return del.run(uuid).changes > 0;
   });
-  // A team's tokens, served by tokens_team (migration 17).
-  const count = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM tokens WHERE team_id = ?');
   const owned = db.prepare<[number], { uuid: string }>('SELECT uuid FROM tokens WHERE user_id = ? ORDER BY created_at, rowid');
   const expired = db.prepare<[number, number], { uuid: string }>('SELECT uuid FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?');
-  const pages = {
-    created_at: {
-      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY created_at ASC, rowid ASC LIMIT ? OFFSET ?'),
-      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?'),
-    },
-    token_id: {
-      asc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY uuid ASC LIMIT ? OFFSET ?'),
-      desc: db.prepare<[number, number, number], Row>('SELECT * FROM tokens WHERE team_id = ? ORDER BY uuid DESC LIMIT ? OFFSET ?'),
-    },
+  // Served by tokens_team (migration 17); a search or a group limit narrows the team's rows.
+  const listWhere = (teamId: number, opts: TokenListOptions): { where: string; args: unknown[] } => {
+    const parts = ['team_id = ?'];
+    const args: unknown[] = [teamId];
+    if (opts.search) {
+      // LIKE ignores ASCII case; the search text's own % and _ are matched literally.
+      const like = '%' + opts.search.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+      parts.push("(uuid LIKE ? ESCAPE '\\' OR alias LIKE ? ESCAPE '\\')");
+      args.push(like, like);
+    }
+    if (opts.groupIds) {
+      parts.push(opts.groupIds.length ? `group_id IN (${opts.groupIds.map(() => '?').join(', ')})` : '0');
+      args.push(...opts.groupIds);
+    }
+    return { where: parts.join(' AND '), args };
   };
+  const ORDER = {
+    created_at: { asc: 'created_at ASC, rowid ASC', desc: 'created_at DESC, rowid DESC' },
+    token_id: { asc: 'uuid ASC', desc: 'uuid DESC' },
+  } as const;
   const inactive = db.prepare<[number, number], { uuid: string }>(
     `SELECT uuid FROM tokens WHERE (premium = 0 OR expiry = 'true') AND COALESCE(latest_request_at, created_at) < ? LIMIT ?`,
   );
@@ -177,8 +185,11 @@ export function sqliteTokens(
     },
     async list(teamId, opts) {
       await sync();
-      const rows = pages[opts.orderBy][opts.direction].all(teamId, opts.perPage, (opts.page - 1) * opts.perPage);
-      return { items: rows.map(withStats), total: count.get(teamId)!.n };
+      const { where, args } = listWhere(teamId, opts);
+      const rows = db.prepare<unknown[], Row>(`SELECT * FROM tokens WHERE ${where} ORDER BY ${ORDER[opts.orderBy][opts.direction]} LIMIT ? OFFSET ?`)
+        .all(...args, opts.perPage, (opts.page - 1) * opts.perPage);
+      const total = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tokens WHERE ${where}`).get(...args)!.n;
+      return { items: rows.map(withStats), total };
     },
     async ownedBy(userId) {
       return owned.all(userId).map((r) => r.uuid);

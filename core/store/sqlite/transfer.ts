@@ -26,8 +26,9 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
   users: {
     table: 'users',
     key: ['id'],
-    columns: ['id', 'name', 'email', 'premium', 'team_id', 'user_type_id', 'role_id', 'invite_hash', 'invite_expires_at', 'created_at', 'updated_at'],
+    columns: ['id', 'name', 'email', 'premium', 'team_id', 'user_type_id', 'role_id', 'group_ids', 'invite_hash', 'invite_expires_at', 'created_at', 'updated_at'],
     bool: ['premium'],
+    json: ['group_ids'],
   },
   api_keys: { table: 'api_keys', key: ['id'], columns: ['id', 'user_id', 'hash', 'prefix', 'created_at'] },
   groups: { table: 'groups', key: ['id'], columns: ['id', 'user_id', 'name', 'created_at', 'updated_at'] },

@@ -3,7 +3,7 @@ import type { ApiKeyRecord, UserPatch, UserRecord, UserRepo, UserTypeId } from '
 
 interface UserRow {
   id: number; name: string; email: string; premium: number; team_id: number | null; user_type_id: number; role_id: number | null;
-  invite_hash: string | null; invite_expires_at: number | null; created_at: number; updated_at: number;
+  group_ids: string | null; invite_hash: string | null; invite_expires_at: number | null; created_at: number; updated_at: number;
 }
 const toUser = (r: UserRow): UserRecord => ({
   id: r.id,
@@ -13,18 +13,19 @@ const toUser = (r: UserRow): UserRecord => ({
   team_id: r.team_id ?? r.id,
   user_type_id: r.user_type_id as UserTypeId,
   role_id: r.role_id,
+  group_ids: r.group_ids === null ? null : (JSON.parse(r.group_ids) as number[]),
   invite_hash: r.invite_hash,
   invite_expires_at: r.invite_expires_at,
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
 
-const PATCHABLE = ['name', 'email', 'user_type_id', 'role_id', 'invite_hash', 'invite_expires_at', 'updated_at'] as const;
+const PATCHABLE = ['name', 'email', 'user_type_id', 'role_id', 'group_ids', 'invite_hash', 'invite_expires_at', 'updated_at'] as const;
 
 export function sqliteUsers(db: Database): UserRepo {
   const insert = db.prepare(
-    `INSERT INTO users (name, email, premium, team_id, user_type_id, role_id, invite_hash, invite_expires_at, created_at, updated_at)
-     VALUES (@name, @email, @premium, @team_id, @user_type_id, @role_id, @invite_hash, @invite_expires_at, @created_at, @updated_at)`,
+    `INSERT INTO users (name, email, premium, team_id, user_type_id, role_id, group_ids, invite_hash, invite_expires_at, created_at, updated_at)
+     VALUES (@name, @email, @premium, @team_id, @user_type_id, @role_id, @group_ids, @invite_hash, @invite_expires_at, @created_at, @updated_at)`,
   );
   // A user without a team starts their own, named by their ID.
   const ownTeam = db.prepare('UPDATE users SET team_id = id WHERE id = ?');
@@ -61,7 +62,7 @@ export function sqliteUsers(db: Database): UserRepo {
     async create(u) {
       const id = create({
         name: u.name, email: u.email, premium: u.premium ? 1 : 0, team_id: u.team_id ?? null, user_type_id: u.user_type_id ?? 100,
-        role_id: u.role_id ?? null, invite_hash: u.invite_hash ?? null, invite_expires_at: u.invite_expires_at ?? null,
+        role_id: u.role_id ?? null, group_ids: u.group_ids ? JSON.stringify(u.group_ids) : null, invite_hash: u.invite_hash ?? null, invite_expires_at: u.invite_expires_at ?? null,
         created_at: u.created_at, updated_at: u.updated_at,
       });
       return toUser(byId.get(id)!);
@@ -91,7 +92,7 @@ export function sqliteUsers(db: Database): UserRepo {
           stmt = db.prepare(`UPDATE users SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`);
           updates.set(sig, stmt);
         }
-        stmt.run({ ...Object.fromEntries(keys.map((k) => [k, patch[k]])), id });
+        stmt.run({ ...Object.fromEntries(keys.map((k) => [k, k === 'group_ids' ? (patch.group_ids ? JSON.stringify(patch.group_ids) : null) : patch[k]])), id });
       }
       const r = byId.get(id);
       return r ? toUser(r) : null;

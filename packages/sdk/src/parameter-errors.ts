@@ -2,6 +2,7 @@
 // fields holding `$variables$` left for run time. The host turns the answer into its 422; plugin
 // tests (validateParams in ./testing.ts) get the same message without the host.
 import type { AnyActionDefinition } from './types.js';
+import { unknownKeys } from './unknown-keys.js';
 
 export type ParameterFieldErrors = Record<string, string[]>;
 
@@ -19,13 +20,15 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
 
 /**
  * Null when `params` (already an object) suits the action, else the first problem as a message
- * (`parameters.mode: ...`) and every problem by field.
+ * (`parameters.mode: ...`, `parameters.multipart[0].value: unknown key`) and every problem by field.
  */
 export function parameterErrors(definition: AnyActionDefinition, params: Record<string, unknown>): { message: string; errors: ParameterFieldErrors } | null {
   const result = definition.parameters.safeParse(params);
-  if (result.success) return null;
   const errors: ParameterFieldErrors = {};
-  for (const issue of result.error.issues) {
+  // A nested object's unknown key (a multipart part's `value` for `content`) would be dropped
+  // and the action run without it: refused here, when the action is written.
+  for (const path of unknownKeys(definition.parameters, params)) (errors[`parameters.${path}`] ??= []).push('unknown key');
+  for (const issue of result.success ? [] : result.error.issues) {
     const raw = valueAt(params, issue.path);
     if (typeof raw === 'string' && HAS_VARIABLE.test(raw)) continue;
     const key = ['parameters', ...issue.path.map(String)].join('.');

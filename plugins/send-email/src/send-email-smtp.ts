@@ -75,6 +75,7 @@ export const sendEmailSmtp = defineAction({
       disableUrlAccess: true,
       logger: false,
     });
+    transport.use('stream', eightBit as Parameters<typeof transport.use>[1]);
     const body = params.content ?? '';
     const aborted = new Promise<never>((_, reject) => {
       const onAbort = () => reject(new Error('Timed out: the chain ran out of time while sending'));
@@ -104,6 +105,31 @@ export const sendEmailSmtp = defineAction({
     }
   },
 });
+
+/** What nodemailer's message tree exposes to a `stream` plugin (lib/mime-node): only what eightBit uses. */
+interface MimeTreeNode {
+  content?: unknown;
+  getHeader(name: string): unknown;
+  childNodes?: MimeTreeNode[];
+  getTransferEncoding(): string | false;
+}
+
+/**
+ * Sends the text and HTML parts in 8bit, as webhook.site does (base64 text is not read by every
+ * client). nodemailer only picks 7bit, quoted-printable or base64 for text, so its choice is
+ * replaced on those parts once the message tree is built. SMTP lines may not pass 998 octets,
+ * and NUL or a lone CR is not 8bit text: such a body keeps nodemailer's encoding.
+ */
+function eightBit(mail: { message: MimeTreeNode }, done: (err?: Error | null) => void): void {
+  const visit = (node: MimeTreeNode) => {
+    node.childNodes?.forEach(visit);
+    if (!/^text\/(plain|html)/i.test(String(node.getHeader('Content-Type') ?? '')) || typeof node.content !== 'string') return;
+    const lines = node.content.split(/\r?\n/);
+    if (lines.every((l) => !/[\0\r]/.test(l) && Buffer.byteLength(l) <= 998)) node.getTransferEncoding = () => '8bit';
+  };
+  visit(mail.message);
+  done();
+}
 
 function addresses(list: Array<string | { address: string }> | undefined): string[] {
   return (list ?? []).map((a) => (typeof a === 'string' ? a : a.address));

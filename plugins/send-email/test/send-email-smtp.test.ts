@@ -19,6 +19,8 @@ const PASSWORD = 'app-pass-7Qx9';
 
 interface Received {
   mail: ParsedMail;
+  /** The message as the server received it. */
+  source: string;
   from: string;
   rcpt: string[];
   secure: boolean;
@@ -44,10 +46,14 @@ async function listen(options: SMTPServerOptions): Promise<number> {
       else cb();
     },
     onData(stream, session, cb) {
-      simpleParser(stream)
-        .then((mail) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      new Promise<Buffer>((resolve) => stream.on('end', () => resolve(Buffer.concat(chunks))))
+        .then(async (source) => ({ source: source.toString('utf8'), mail: await simpleParser(source) }))
+        .then(({ source, mail }) => {
           received.push({
             mail,
+            source,
             from: (session.envelope.mailFrom && session.envelope.mailFrom.address) || '',
             rcpt: session.envelope.rcptTo.map((r) => r.address),
             secure: session.secure,
@@ -192,6 +198,23 @@ describe('send_email_smtp', () => {
     expect(mail.from?.value).toEqual([{ name: '', address: USER }]);
     expect(mail.text?.trim()).toBe('plain text body');
     expect(mail.html).toBe(false);
+  });
+
+  it('sends the body in 8bit, as written; a body with over-long lines in an encoding', async () => {
+    const text = 'Grüße, 東京\n.leading dot\nend';
+    expect((await send({ port: ports.plain, encryption: 'none', content: text })).errors).toEqual([]);
+    expect((await send({ port: ports.plain, encryption: 'none', content: '<p>Grüße</p>', is_html: true })).errors).toEqual([]);
+    const long = 'é'.repeat(600);
+    expect((await send({ port: ports.plain, encryption: 'none', content: long })).errors).toEqual([]);
+    const [plain, html, wrapped] = received;
+    expect(plain!.source).toMatch(/Content-Transfer-Encoding: 8bit\r\n/);
+    expect(plain!.source).toMatch(/\r\n\r\nGrüße, 東京\r?\n\.leading dot\r?\nend/);
+    expect(plain!.mail.from?.value).toEqual([{ name: '', address: USER }]);
+    expect(plain!.mail.text?.trim()).toBe('Grüße, 東京\n.leading dot\nend');
+    expect(html!.source).toContain('Content-Transfer-Encoding: 8bit');
+    expect(html!.mail.html).toMatch(/^<p>Grüße<\/p>\s*$/);
+    expect(wrapped!.source).not.toContain('Content-Transfer-Encoding: 8bit');
+    expect(wrapped!.mail.text?.trim()).toBe(long);
   });
 
   it('sends without encryption (none)', async () => {

@@ -33,7 +33,8 @@ export const extractXpath = defineAction({
   description: 'Runs an XPath expression on an XML or HTML document and stores the result in a variable (several nodes: one per line).',
   parameters: z.object({
     xpath: z.string().min(1),
-    variable_name: variableName(),
+    // Empty or left out: `xpath`, so a new step works before it is named.
+    variable_name: z.preprocess((v) => (v === '' || v === null ? undefined : v), variableName().default('xpath')).describe('Default: xpath'),
     source: optionalText().describe('default the request body'),
     default: optionalText().describe('Value when nothing matches'),
   }),

@@ -40,6 +40,11 @@ describe('extract_xpath', () => {
     expect((await run('//[', xml)).errors[0]).toMatch(/Invalid XPath/);
   });
 
+  it('without a variable name the result goes to $xpath$', async () => {
+    expect((await runAction(extractXpath, { xpath: '/organization/@name', source: xml })).vars.xpath).toBe('ExampleCo');
+    expect((await runAction(extractXpath, { xpath: '/organization/@name', source: xml, variable_name: '' })).vars.xpath).toBe('ExampleCo');
+  });
+
   it('requires xpath', () => {
     expect(() => validateParams(extractXpath, { variable_name: 'x' })).toThrow(/parameters.xpath/);
   });

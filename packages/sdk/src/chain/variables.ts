@@ -78,8 +78,8 @@ function findSubPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): str
 type RequestToken = Pick<TokenInfo, 'uuid' | 'alias'>;
 
 /** The request variables that are one value each, by capture type, in the order they are listed. */
-const COMMON = ['request.uuid', 'request.token_id', 'request.content', 'request.date', 'request.timestamp', 'request.hostname', 'request.size', 'request.type'];
-const WEB = ['request.ip', 'request.user_agent', 'request.url', 'request.path', 'request.query', 'request.method'];
+const COMMON = ['request.uuid', 'request.token_id', 'request.content', 'request.date', 'request.timestamp', 'request.sorting', 'request.hostname', 'request.size', 'request.type'];
+const WEB = ['request.ip', 'request.user_agent', 'request.url', 'request.path', 'request.query', 'request.method', 'request.http_version'];
 const EMAIL = ['request.sender', 'request.message_id', 'request.text_content', 'request.html_content', 'request.destinations'];
 const DNS = ['request.dns.name', 'request.dns.type', 'request.dns.subdomain', 'request.ip'];
 /** Not one of those names: the variable, if any, is one of a family (`request.header.x`...). */
@@ -100,6 +100,9 @@ function single(name: string, request: CapturedRequest, token: RequestToken, raw
       return str(request.created_at);
     case 'request.timestamp':
       return str(Math.floor(createdAtMs(request.created_at) / 1000));
+    case 'request.sorting':
+      // Microseconds since 1970, unique per capture: orders captures more finely than the date.
+      return str(request.sorting);
     case 'request.hostname':
       return str(request.hostname);
     case 'request.size':
@@ -121,6 +124,8 @@ function single(name: string, request: CapturedRequest, token: RequestToken, raw
     }
     case 'request.method':
       return web ? str(request.method) : undefined;
+    case 'request.http_version':
+      return web ? str(request.http_version) : undefined;
   }
   if (request.type === 'email') {
     switch (name) {
