@@ -25,6 +25,17 @@ function timestampText(ms: number): string {
 }
 
 /**
+ * The `extra` fields that hold a value. Each is optional in RequestView, never nullable: a stored
+ * record may carry null for one (imported, or written by an older version), and that must show as
+ * absent rather than break the documented shape.
+ */
+function presentFields(extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extra)) if (value !== null && value !== undefined) out[key] = value;
+  return out;
+}
+
+/**
  * With `token`, a capture answered with the token's default response shows that response; without
  * (realtime events, actions' view of the request) `response` is only there when it was stored.
  */
@@ -55,7 +66,7 @@ export function requestView(r: RequestRecord, token?: TokenRecord): Record<strin
     note: r.note,
     time: r.time,
     sorting: r.sorting,
-    ...r.extra,
+    ...presentFields(r.extra),
     // Every value of each query key (`query` keeps the last); `extra` holds it when a key repeated.
     query_all: queryAllOf(r.query, r.extra),
     // What was sent back; `extra.response` is its stored form, never shown as is.

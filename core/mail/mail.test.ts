@@ -159,6 +159,34 @@ describe('e-mail capture', () => {
     expect(r.checks_detail).toMatchObject({ spf: 'fail', dkim: 'none' });
   });
 
+  it('lists a plain-text message (no HTML part) with an empty html_content', async () => {
+    const t = await s.token();
+    await send({ from: 'bob@elsewhere.test', to: addr(t), subject: 'text only', text: 'Just words.' });
+    const [r] = await requests(t.uuid);
+    expect(r).toMatchObject({ type: 'email', subject: 'text only', sender: 'bob@elsewhere.test', destinations: [addr(t)], html_content: '' });
+    expect(r.text_content.trimEnd()).toBe('Just words.');
+    expect(r.message_id).toMatch(/@/);
+  });
+
+  it('lists a stored e-mail capture whose optional fields are null, leaving them out', async () => {
+    const t = await s.token();
+    const raw = Buffer.from('From: ann@example.test\r\nSubject: odd\r\n\r\nBody.\r\n');
+    const now = Date.now();
+    await s.services.store.requests.insert(
+      {
+        uuid: randomUUID(), token_id: t.uuid, type: 'email', team_id: null, ip: '192.0.2.7', hostname: DOMAIN, method: 'SMTP', user_agent: '',
+        url: `mailto:${addr(t)}`, content_type: 'message/rfc822', body: raw, size: raw.length, query: null, headers: { subject: ['odd'] }, form: null,
+        files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, sorting: now * 1000, created_at: now, updated_at: now,
+        extra: { sender: 'ann@example.test', subject: 'odd', message_id: null, destinations: null, text_content: null, html_content: null, checks: null },
+      },
+      100,
+    );
+    const [r] = await requests(t.uuid);
+    expect(r).toMatchObject({ type: 'email', sender: 'ann@example.test', subject: 'odd', content: raw.toString() });
+    for (const key of ['message_id', 'destinations', 'text_content', 'html_content', 'checks']) expect(r).not.toHaveProperty(key);
+    expect((await s.call('GET', `/token/${t.uuid}/request/${r.uuid}`)).status).toBe(200);
+  });
+
   it('reports checks it cannot compute as unknown (null), never as passed', async () => {
     const t = await s.token();
     await send({ from: 'carol@dns-down.test', to: addr(t), subject: 'dns down', text: 'x' });

@@ -1,6 +1,7 @@
 // The storage contract: one suite, run against every adapter (sqlite.test.ts, mongo/mongo.test.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestView, requestView } from '../capture/request-view.js';
 import { parseQuery } from './query/index.js';
 import { searchCases, searchNow, searchSamples, searchToken } from './query/fixtures.js';
 import { runReplaysContract } from './replays.contract.js';
@@ -201,6 +202,23 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       const back = await store.requests.get(t.uuid, r.uuid);
       expect(back).toMatchObject({ query: r.query, extra: r.extra });
       expect((await store.requests.list(t.uuid, page)).items[0]).toMatchObject({ query: r.query, extra: r.extra });
+    });
+
+    it('keeps null optional fields of an e-mail capture as stored, and the API view of it keeps its documented shape', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const nulls = { sender: null, message_id: null, subject: null, destinations: null, text_content: null, html_content: null, checks: null, checks_detail: null, dns: null, redactions: null, country: null };
+      const r = sampleRequest(t.uuid, { type: 'email', method: 'SMTP', url: 'mailto:x@mail.test', content_type: 'message/rfc822', extra: nulls });
+      await store.requests.insert(r, 10);
+      const back = await store.requests.get(t.uuid, r.uuid);
+      const listed = (await store.requests.list(t.uuid, page)).items[0]!;
+      expect(back?.extra).toEqual(nulls);
+      expect(listed.extra).toEqual(nulls);
+      for (const record of [back!, listed]) {
+        const view = requestView(record, t);
+        expect(RequestView.safeParse(view).error).toBeUndefined();
+        for (const key of Object.keys(nulls)) expect(view).not.toHaveProperty(key);
+      }
     });
 
     it('keeps capture order, pages and sorts both ways', async () => {

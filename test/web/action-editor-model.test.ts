@@ -24,6 +24,10 @@ describe('form fields from action schemas', () => {
     expect(kinds('conditions').conditions).toMatchObject({ kind: 'list' });
     expect(kinds('aws_s3_get_object').provider_id!.kind).toBe('provider');
     expect(kinds('auth_basic').password!.kind).toBe('secret');
+    // A variable-name prefix's default is the schema's own: the empty field shows it.
+    expect(kinds('http').variable_name).toMatchObject({ placeholder: 'http', required: false });
+    expect(kinds('send_request').variable_name!.placeholder).toBe('http');
+    expect(kinds('webhook_get_requests').variable_name!.placeholder).toBe('req');
     // Every parameter of every built-in type gets some control.
     for (const type of t.values()) for (const f of fieldsOf(type.schema)) expect(f.kind).toBeTruthy();
   });

@@ -25,7 +25,7 @@ export const getRequests = defineAction({
   description:
     'Retrieves the requests of a URL (its token ID, alias or address) of this account in the same group or in no group, optionally filtered with a search query, newest or oldest first, at most max (default 100, up to 1000). Repeat off: $<variable_name>.0.uuid$, $<variable_name>.0.content$, $<variable_name>.1.uuid$... Repeat on: the following actions run once per request with $<variable_name>.uuid$, .method, .content, .created_at.... $<variable_name>.count$ is the number found.',
   parameters: z.object({
-    variable_name: prefix('req').describe('Prefix of the variables; default req'),
+    variable_name: prefix('req').describe('Prefix of the variables'),
     repeat: boolean().nullish(),
     token_id: z.string().trim().min(1, 'is required').describe('Token ID, alias or URL whose requests are read'),
     sorting: choice(['newest', 'oldest']),

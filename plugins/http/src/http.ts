@@ -48,7 +48,7 @@ export const httpParameters = z
     urlencoded: z.array(pair).nullish(),
     headers: headerLines().describe('One "Name: value" header per line'),
     skip_ssl_verification: boolean().nullish(),
-    variable_name: prefix('http').describe('Prefix of the result variables; default http'),
+    variable_name: prefix('http').describe('Prefix of the result variables'),
     timeout: optionalNumber({ min: 0, max: MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${MAX_TIMEOUT_SECONDS} seconds` }).describe(
       'Seconds; unset: 15 inline, 120 queued (QUEUED_ACTIONS_TIMEOUT_S)',
     ),

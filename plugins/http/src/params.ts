@@ -8,11 +8,16 @@ export function optionalNumber(bounds: Bounds) {
   return z.union([numeric(bounds), z.literal('').transform(() => undefined)]).nullish().transform((v) => v ?? undefined);
 }
 
-/** A variable-name prefix with a default used when it is absent, null or blank. */
+/**
+ * A variable-name prefix with a default used when it is absent, null or blank. The default is the
+ * schema's own (not only words in a description), so /action-types, schemas/actions/ and the page's
+ * placeholder show it.
+ */
 export function prefix(fallback: string) {
   return z
     .string()
     .nullish()
+    .default(fallback)
     .transform((v) => (v && v.trim() ? v : fallback))
     .pipe(variableName());
 }

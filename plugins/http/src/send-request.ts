@@ -21,7 +21,7 @@ export const sendRequest = defineAction({
     method: choice(SEND_REQUEST_METHODS, { upper: true }),
     headers: headerLines().describe('One "Name: value" header per line'),
     skip_ssl_verification: boolean().nullish(),
-    variable_name: prefix('http').describe('Prefix of the result variables; default http'),
+    variable_name: prefix('http').describe('Prefix of the result variables'),
     timeout: optionalNumber({ min: 0, max: SEND_REQUEST_MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${SEND_REQUEST_MAX_TIMEOUT_SECONDS} seconds` }),
   }),
   sets: ['<variable_name>.content', '<variable_name>.status', '<variable_name>.headers', '<variable_name>.url', '<variable_name>.error'],
