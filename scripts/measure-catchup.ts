@@ -11,14 +11,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sampleRequest, sampleToken } from '../core/store/store.contract.js';
-import { catchUpSchedule, createBatchWriter, toRow, type CatchUpParts, type WriteItem } from '../core/store/sqlite/batch-writer.js';
+import { toRow } from '../core/store/sqlite/requests/columns.js';
+import { catchUpSchedule, createBatchWriter, type CatchUpParts, type WriteItem } from '../core/store/sqlite/requests/writer/batch-writer.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
 import { parseQuery } from '../core/store/query/index.js';
 import { uuidv7 } from '../core/util/uuid.js';
 import { foreignCommits } from './foreign-commits.js';
 import Database from 'better-sqlite3';
-import { deleteMatching, pauseAfter } from '../core/store/sqlite/chunks.js';
-import { planFilters } from '../core/store/sqlite/request-reads.js';
+import { deleteMatching, pauseAfter } from '../core/store/sqlite/requests/readers/chunks.js';
+import { planFilters } from '../core/store/sqlite/requests/readers/request-reads.js';
 
 const seedRows = Number(process.argv[2] ?? 200_000);
 const seconds = Number(process.argv[3] ?? 20);
