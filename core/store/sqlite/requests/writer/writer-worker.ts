@@ -8,7 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { decodeBatch } from './batch-codec.js';
 import { nice } from '../threads.js';
-import { catchUpSchedule, createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { createBatchWriter, type WriteItem, type WriteOutcome } from './batch-writer.js';
+import { catchUpSchedule } from './catch-up-schedule.js';
 import type { ToWriter, WireOutcome, WriterData } from './writer-protocol.js';
 
 const data = workerData as WriterData;
