@@ -38,11 +38,11 @@ const SECTIONS: Section[] = [
   bareSection, // must come first: the others compare with it
   captureSection,
   h2captureSection, // the same over cleartext HTTP/2 with h2load, against a bare node:http2 server
-  chainSection, // added latency of a 5-action text/logic chain vs a plain token (issue 4)
-  sandboxSection, // added latency of one javascript action, plain and with lodash (issue 4)
-  startupSection, // npm start to /healthz after install (issue 14)
-  waitSection, // 1,000 concurrent waiters on one token woken by one capture (issue 19)
-  // Issue 17, on one service whose token holds BENCH_SEARCH_ROWS requests (bench/big-token.ts),
+  chainSection, // added latency of a 5-action text/logic chain vs a plain token
+  sandboxSection, // added latency of one javascript action, plain and with lodash
+  startupSection, // npm start to /healthz after install
+  waitSection, // 1,000 concurrent waiters on one token woken by one capture
+  // On one service whose token holds BENCH_SEARCH_ROWS requests (bench/big-token.ts),
   // seeded once by the first of the three that runs and stopped by memory (or at the end).
   searchSection, // each documented query form and page 900, timed
   readstallSection, // capture p99 and throughput alone vs under searches and a 100k-row delete

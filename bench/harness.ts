@@ -28,6 +28,12 @@ export interface Settings {
   body: string;
   /** Extra node flags for the service child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (BENCH_SERVICE_NODE_ARGS). */
   serviceNodeArgs: string[];
+  /**
+   * A checkout of an earlier commit, built (`npm ci && npm run build` there), whose service the
+   * capture section measures in the same rounds (BENCH_PREVIOUS_BUILD): "did this change cost
+   * capture throughput" answered in one run rather than across two runs on a drifting machine.
+   */
+  previousBuild: string | null;
 }
 
 function num(name: string, fallback: number, min: number): number {
@@ -38,6 +44,13 @@ function num(name: string, fallback: number, min: number): number {
   return n;
 }
 
+function previousBuild(dir: string | undefined): string | null {
+  if (!dir) return null;
+  const root = path.resolve(dir);
+  if (!fs.existsSync(path.join(root, 'dist/core/main.js'))) throw new Error(`BENCH_PREVIOUS_BUILD=${dir}: no dist/core/main.js there (run npm ci && npm run build in it)`);
+  return root;
+}
+
 export function loadSettings(): Settings {
   return {
     seconds: num('BENCH_SECONDS', 10, 1),
@@ -46,6 +59,7 @@ export function loadSettings(): Settings {
     rounds: Math.floor(num('BENCH_ROUNDS', 5, 1)),
     body: JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }),
     serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    previousBuild: previousBuild(process.env.BENCH_PREVIOUS_BUILD),
   };
 }
 
@@ -150,10 +164,10 @@ async function waitForTcp(port: number, proc: ChildProcess, output: () => string
 }
 
 /** `readyPath`: the path that answers 2xx once the child is ready; null: ready once it accepts connections. */
-export async function startChild(opts: { script: string; env: Record<string, string>; nodeArgs?: string[]; readyPath: string | null; port: number }): Promise<Child> {
+export async function startChild(opts: { script: string; env: Record<string, string>; nodeArgs?: string[]; readyPath: string | null; port: number; cwd?: string }): Promise<Child> {
   if (!fs.existsSync(opts.script)) throw new Error(`${opts.script} does not exist: did the build run?`);
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: opts.cwd ?? ROOT });
   children.add(proc);
   let tail = '';
   const keep = (chunk: Buffer) => {
@@ -199,6 +213,26 @@ export async function startBare(protocol: 'http1' | 'http2' = 'http1'): Promise<
     readyPath: protocol === 'http2' ? null : '/',
     port,
   });
+}
+
+/** The minimal capture server (bench/minimal-capture-server.ts) on a fresh data directory, removed on stop. */
+export async function startMinimal(): Promise<Child> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-minimal-'));
+  try {
+    const child = await startChild({ script: path.join(ROOT, 'dist/bench/minimal-capture-server.js'), env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }, readyPath: '/', port });
+    return {
+      ...child,
+      async stop() {
+        const code = await child.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        return code;
+      },
+    };
+  } catch (e) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 export const ADMIN_API_KEY = 'bench-admin-key-0123456789abcdef';
@@ -250,14 +284,14 @@ export function serviceEnv(port: number, dataDir: string, extraEnv: Record<strin
   };
 }
 
-/** The real service (`node dist/core/main.js`) on a fresh SQLite data directory. */
-export async function startService(extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+/** The real service (`node dist/core/main.js` of `root`, this checkout by default) on a fresh SQLite data directory. */
+export async function startService(extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], root = ROOT): Promise<Service> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
   const env = serviceEnv(port, dataDir, extraEnv);
   let child: Child;
   try {
-    child = await startChild({ script: path.join(ROOT, 'dist/core/main.js'), env, nodeArgs, readyPath: '/healthz', port });
+    child = await startChild({ script: path.join(root, 'dist/core/main.js'), env, nodeArgs, readyPath: '/healthz', port, cwd: root });
   } catch (e) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw e;

@@ -77,8 +77,8 @@ export const ConfigSchema = z.object({
   /**
    * Scheduling niceness of the SQLite reader threads that run request lists and searches (Linux;
    * 0 = as the event loop); unset: DEFAULT_READER_NICE (19). They use whatever CPU the capture path
-   * leaves: at 10, searches looping on a big token took captures at 32 connections to 0.64-0.78x
-   * of their rate alone, at 19 0.80-0.84x, with the same search times (issue 17's readstall bench).
+   * leaves; at 19, searches looping on a big token slow captures least, with the same search
+   * times (the bench's readstall section; figures in bench/RESULTS.md).
    */
   SQLITE_READER_NICE: int(0, 19).optional(),
   /**

@@ -1,4 +1,4 @@
-// Where a capture catch-up's time goes (issue 17): seeds one big token (like measure-search.ts),
+// Where a capture catch-up's time goes: seeds one big token (like measure-search.ts),
 // then captures into small tokens at a steady rate on the in-thread writer's code (batch-writer.ts,
 // catchUpSchedule) and logs every catch-up: its wall time (COMMIT included) and its parts ("rest":
 // the wall time outside them, mostly the COMMIT).

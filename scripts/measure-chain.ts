@@ -1,4 +1,4 @@
-// In-process cost of the bench's 5-action chain (issue 17): runChain alone, with the built-in
+// In-process cost of the bench's 5-action chain: runChain alone, with the built-in
 // plugins, no HTTP and no store. Prints CPU and wall µs per run (median of several batches).
 // Usage: npx tsx scripts/measure-chain.ts [runs per batch=5000] [batches=7], or compiled (closer to
 // the server, and profilable): node scripts/build.mjs && node --cpu-prof dist/scripts/measure-chain.js

@@ -1,4 +1,4 @@
-// Measures the compiled service's memory (issue 17): RSS when idle after start-up, right after 50
+// Measures the compiled service's memory: RSS when idle after start-up, right after 50
 // concurrent 10 MB uploads, and 60 s later. A measurement for a person to read, not a test.
 // Usage: npm run build && node scripts/measure-memory.mjs   (NODE_FLAGS="..." adds node options;
 // UPLOADS / UPLOAD_MB / SETTLE_S change the load; extra env such as BODY_FILE_THRESHOLD passes through).

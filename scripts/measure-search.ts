@@ -1,4 +1,4 @@
-// Times the request list's query forms on one SQLite token holding many requests (issue 17):
+// Times the request list's query forms on one SQLite token holding many requests:
 // median of several runs per form, through RequestRepo.list as the API calls it.
 // Usage: npx tsx scripts/measure-search.ts [requests=1000000] [runs=7]
 // Seeds directly through the store's connection (big transactions, then one catch-up), not HTTP.

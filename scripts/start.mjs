@@ -19,10 +19,8 @@ if (reason) {
 }
 // A smaller young generation under load (V8's default lets it grow to 3 x 16 MB). It no longer
 // changes the idle service's RSS: start-up holds the young generation at its first size
-// (core/lifecycle/young-generation.ts; idle 102-111 MiB with or without this flag, 2026-11-26; it
-// was 108-113 MB with it, 122-124 MB without on 2026-11-25). The capture bench could not tell a
-// throughput cost apart from noise on a loaded machine (0.20-0.29x bare with, 0.24-0.52x without):
-// measure again on a quiet one. A V8 flag only takes effect at start, so the server runs as a child
+// (core/lifecycle/young-generation.ts), and the capture bench could not tell a throughput cost
+// apart from noise (figures in bench/RESULTS.md): measure again on a quiet machine. A V8 flag only takes effect at start, so the server runs as a child
 // unless the flag is already given.
 const NODE_FLAGS = ['--max-semi-space-size=8'];
 const main = path.join(root, 'dist', 'core', 'main.js');

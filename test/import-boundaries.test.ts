@@ -1,4 +1,4 @@
-// Import boundaries (issue 15: one way to wire things). Every .ts file under core/ and plugins/ is
+// Import boundaries (one way to wire things). Every .ts file under core/ and plugins/ is
 // scanned for its imports (static `import … from`, `export … from`, `import type`, dynamic
 // `import('…')`) with TypeScript's own pre-processor, no build. The rules:
 //

@@ -8,8 +8,14 @@
 // the same machine. Before each bare window the service is let finish the work it deferred (its
 // catch-up and WAL checkpoint, at most a few hundred ms of the window before), which would
 // otherwise run during the bare window and slow the baseline. The ratio to the standalone
-// baseline section is reported beside it.
-import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+// baseline section is reported beside it. With BENCH_PREVIOUS_BUILD set, the previous build's
+// service is measured in the same rounds too, right after this build's window, and the run reports
+// this build's throughput as a ratio to it.
+//
+// CPU per capture is compared with a minimal capture server (bench/minimal-capture-server.ts:
+// node:http + better-sqlite3, one transaction per event-loop turn, answering after commit) in the
+// same rounds: what the service spends beyond it is the cost of its own work per capture.
+import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startMinimal, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
 import type { BareMetrics } from './bare.js';
 
 /** The most a token keeps (`request_limit` tops out at 10000); older captures are trimmed. */
@@ -17,7 +23,9 @@ const REQUEST_LIMIT = 10_000;
 /** Generous upper bound on capture throughput on the benchmark machine, to size the token pool. */
 const MAX_EXPECTED_RPS = 50_000;
 
-export const GOALS = { minRatio: 0.5, maxP99Ms: 20 };
+/** minRatioToPrevious: "unchanged", allowing for the few percent two runs of one build differ by. */
+/** maxCpuVsMinimal: the service's CPU per capture at most this multiple of the minimal server's. */
+export const GOALS = { minRatio: 0.5, maxP99Ms: 20, minRatioToPrevious: 0.95, maxCpuVsMinimal: 1.25 };
 
 export const captureSection: Section = {
   name: 'capture',
@@ -26,6 +34,8 @@ export const captureSection: Section = {
     const { settings } = ctx;
     const svc = await startService({}, settings.serviceNodeArgs);
     const paired = await startBare();
+    const minimal = await startMinimal();
+    const previous = settings.previousBuild ? await startService({}, settings.serviceNodeArgs, settings.previousBuild) : null;
     const runErrors: string[] = [];
     try {
       const headers = { 'Content-Type': 'application/json' };
@@ -49,30 +59,53 @@ export const captureSection: Section = {
       ctx.log(`capture: creating ${poolSize} tokens`);
       const tokens: string[] = [];
       for (let i = 0; i < poolSize; i++) tokens.push(await svc.createToken({ request_limit: REQUEST_LIMIT }));
+      const previousTokens: string[] = [];
+      if (previous) {
+        ctx.log(`capture: previous build from ${settings.previousBuild}, warm-up and ${poolSize} tokens`);
+        const previousWarm = await previous.createToken({ request_limit: REQUEST_LIMIT });
+        runErrors.push(...(await warmUp('previous build warm-up', { url: previous.url, path: `/${previousWarm}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
+        for (let i = 0; i < poolSize; i++) previousTokens.push(await previous.createToken({ request_limit: REQUEST_LIMIT }));
+      }
+      const captureLoad = (target: typeof svc, pool: string[], seconds: number) =>
+        load({
+          url: target.url,
+          connections: settings.connections,
+          seconds,
+          headers,
+          serverPid: target.proc.pid,
+          requests: pool.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
+        });
 
       const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
       runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
+      // The minimal server takes any first path segment as a token: the same URLs as the service.
+      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
+      runErrors.push(...(await warmUp('minimal server warm-up', { url: minimal.url, path: `/${tokens[0]}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
       const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
       ctx.log(`capture: measuring ${settings.rounds} x ${windowS} s, each after ${windowS} s of bare node:http, ${settings.connections} connections, ${poolSize} tokens round-robin`);
       const captureRuns: Measurement[] = [];
       const bareRuns: Measurement[] = [];
+      const previousRuns: Measurement[] = [];
+      const minimalRuns: Measurement[] = [];
       for (let round = 0; round < settings.rounds; round++) {
         await quiet(svc.proc.pid!);
+        if (previous) await quiet(previous.proc.pid!);
         bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
-        captureRuns.push(
-          await load({
-            url: svc.url,
-            connections: settings.connections,
-            seconds: windowS,
-            headers,
-            serverPid: svc.proc.pid,
-            requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
-          }),
-        );
+        captureRuns.push(await captureLoad(svc, tokens, windowS));
+        await quiet(svc.proc.pid!);
+        minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid }));
+        if (previous) {
+          await quiet(svc.proc.pid!);
+          previousRuns.push(await captureLoad(previous, previousTokens, windowS));
+        }
       }
       const m = mergeMeasurements(captureRuns);
       const pairedBare = mergeMeasurements(bareRuns);
       runErrors.push(...loadErrors('capture', m), ...loadErrors('paired bare', pairedBare));
+      const previousM = previous ? mergeMeasurements(previousRuns) : null;
+      const minimalM = mergeMeasurements(minimalRuns);
+      runErrors.push(...loadErrors('minimal server', minimalM));
+      if (previousM) runErrors.push(...loadErrors('previous build', previousM));
 
       // Captures still in flight when autocannon stopped may commit after it returned.
       await new Promise((r) => setTimeout(r, 500));
@@ -87,6 +120,10 @@ export const captureSection: Section = {
       const inFlight = settings.connections * settings.rounds;
       if (unanswered > inFlight) runErrors.push(`capture: ${unanswered} more captures stored than answered, more than could be in flight (${inFlight})`);
 
+      if (previous) {
+        const previousCode = await previous.stop();
+        if (previousCode !== 0) runErrors.push(`capture: the previous build's service exited with ${previousCode} on SIGTERM\n${previous.output()}`);
+      }
       const code = await svc.stop();
       if (code !== 0) runErrors.push(`capture: the service exited with ${code} on SIGTERM\n${svc.output()}`);
 
@@ -96,6 +133,11 @@ export const captureSection: Section = {
       const standaloneRatio = bare && bare.measurement.rps > 0 ? m.rps / bare.measurement.rps : null;
       const bareCpu = pairedBare.serverCpuUsPerRequest;
       const cpuRatio = bareCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / bareCpu : null;
+      const minimalCpu = minimalM.serverCpuUsPerRequest;
+      const cpuVsMinimal = minimalCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / minimalCpu : null;
+      const minimalCpuVsBare = minimalCpu && bareCpu ? minimalCpu / bareCpu : null;
+      const vsPrevious = previousM && previousM.rps > 0 ? m.rps / previousM.rps : null;
+      const previousRoundRatios = previousRuns.map((p, i) => (p.rps > 0 ? captureRuns[i]!.rps / p.rps : 0));
       const goals: Goal[] = [
         {
           name: 'throughput vs bare node:http (paired rounds)',
@@ -106,6 +148,20 @@ export const captureSection: Section = {
         { name: 'capture latency p99', target: `< ${GOALS.maxP99Ms} ms`, actual: fmt.ms(m.latencyMs.p99), pass: m.latencyMs.p99 < GOALS.maxP99Ms },
         { name: 'answered but not stored (lost)', target: '0', actual: String(lost), pass: lost === 0 },
       ];
+      goals.push({
+        name: 'CPU per capture vs the minimal capture server (paired rounds)',
+        target: `<= ${GOALS.maxCpuVsMinimal}x`,
+        actual: cpuVsMinimal === null ? 'n/a (no CPU figures)' : `${cpuVsMinimal.toFixed(2)}x`,
+        pass: cpuVsMinimal !== null && cpuVsMinimal <= GOALS.maxCpuVsMinimal,
+      });
+      if (previousM) {
+        goals.push({
+          name: 'throughput vs the previous build (paired rounds)',
+          target: `>= ${GOALS.minRatioToPrevious}x`,
+          actual: vsPrevious === null ? 'n/a' : `${vsPrevious.toFixed(2)}x`,
+          pass: vsPrevious !== null && vsPrevious >= GOALS.minRatioToPrevious,
+        });
+      }
       const metrics: Record<string, unknown> = {
         measurement: m satisfies Measurement,
         ratioToBare: ratio,
@@ -119,6 +175,8 @@ export const captureSection: Section = {
         lost,
         storedButUnanswered: unanswered,
         maxStoredPerToken: maxPerToken,
+        minimal: { measurement: minimalM, cpuVsMinimal, minimalCpuVsBare },
+        previousBuild: previousM ? { build: settings.previousBuild, measurement: previousM, ratio: vsPrevious, rounds: previousRoundRatios } : null,
       };
       return {
         metrics,
@@ -127,6 +185,12 @@ export const captureSection: Section = {
           `throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)` + (ratio === null ? '' : `, ${ratio.toFixed(2)}x bare`),
           `paired bare ${fmt.int(pairedBare.rps)} req/s in the same rounds; per round ${roundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}` +
             (standaloneRatio === null ? '' : `; ${standaloneRatio.toFixed(2)}x the standalone baseline above`),
+          ...(previousM
+            ? [`previous    ${fmt.int(previousM.rps)} req/s in the same rounds (${settings.previousBuild}); this build ${vsPrevious!.toFixed(2)}x it, per round ${previousRoundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}; its CPU ${fmt.cpu(previousM)}`]
+            : []),
+          `minimal     ${fmt.int(minimalM.rps)} req/s in the same rounds; its CPU ${fmt.cpu(minimalM)}` +
+            (minimalCpuVsBare === null ? '' : `, ${minimalCpuVsBare.toFixed(2)}x bare's`) +
+            (cpuVsMinimal === null ? '' : `; the service's CPU per capture ${cpuVsMinimal.toFixed(2)}x the minimal server's`),
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
           `threads     ${fmt.threads(m)}`,
@@ -138,6 +202,8 @@ export const captureSection: Section = {
     } finally {
       await svc.stop();
       await paired.stop();
+      await minimal.stop();
+      await previous?.stop();
     }
   },
 };

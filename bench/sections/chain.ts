@@ -1,4 +1,4 @@
-// Issues 4 and 17: what a 5-action text/logic chain costs a capture. A token with `actions: true`
+// What a 5-action text/logic chain costs a capture. A token with `actions: true`
 // and auto_json -> conditions -> set_variable -> text_replace -> log, against a plain token
 // (actions off), on the same service: the added latency one request at a time (see overhead.ts,
 // goal < 0.3 ms median), then throughput at BENCH_CONNECTIONS (32) connections in paired windows,

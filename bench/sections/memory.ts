@@ -1,4 +1,4 @@
-// Issue 17: memory of the service (VmRSS of its process, /proc/<pid>/status). On a fresh service:
+// Memory of the service (VmRSS of its process, /proc/<pid>/status). On a fresh service:
 // idle after start-up (goal < 120 MB), the peak (VmHWM) during 50 concurrent 10 MB uploads, and how
 // soon it is back under 200 MB (goal: within 60 s). On the big-token service: RSS while it holds
 // BENCH_SEARCH_ROWS requests, sampled after seeding and after the searches (goal < 200 MB), and the

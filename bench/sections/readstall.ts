@@ -1,4 +1,4 @@
-// Issue 17: do reads stall captures? Capture throughput and p99 at 32 connections on a pool of
+// Do reads stall captures? Capture throughput and p99 at 32 connections on a pool of
 // small tokens of the big-token service (bench/big-token.ts), alone and while another client loops
 // through the search section's queries on the big token and a DELETE of one tenth of it (a
 // `slice<N>` query, 100,000 requests at the default size) runs. Rounds alternate alone and loaded

@@ -1,4 +1,4 @@
-// Issue 4: the time one `javascript` action adds to a capture (goals: < 5 ms median without
+// The time one `javascript` action adds to a capture (goals: < 5 ms median without
 // require, < 15 ms with lodash), measured like the `chain` section (overhead.ts) against a plain
 // token on the same service. Then, as an extra line, benchSandbox() of bench/sandbox.ts: the
 // sandbox alone, in this process, without HTTP or the action runner.

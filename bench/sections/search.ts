@@ -1,4 +1,4 @@
-// Issue 17: searching a token that holds a million requests (BENCH_SEARCH_ROWS, default 1,000,000),
+// Searching a token that holds a million requests (BENCH_SEARCH_ROWS, default 1,000,000),
 // black-box through GET /token/{id}/requests on the compiled service (SQLite). Each documented
 // query form of bench/search-corpus.ts, some matching one capture in a thousand and some over half,
 // is timed one request at a time on an otherwise idle service (goal: median under 50 ms each), and

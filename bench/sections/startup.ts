@@ -1,4 +1,4 @@
-// Issue 14: how long `npm start` takes, after `npm ci` built the service, until /healthz answers
+// How long `npm start` takes, after `npm ci` built the service, until /healthz answers
 // (goal < 3 s on this 2-core machine). Runs scripts/start.mjs, which is what `npm start` runs (npm
 // itself adds its own start-up, a few hundred ms, on top), on a fresh data folder each time: the
 // first start creates the database and runs every migration.
@@ -34,7 +34,7 @@ export const startupSection: Section = {
     }
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
-    // Issue 15 asks for start-up before and after its refactor: the earlier median, given by hand.
+    // Start-up before and after a change: the earlier median, given by hand.
     const baseline = Number(process.env.BENCH_STARTUP_BASELINE ?? '');
     const lines = [`${STARTS} starts: ${times.map((t) => Math.round(t)).join(', ')} ms (median ${Math.round(median)} ms)`];
     if (baseline > 0) lines.push(`before (BENCH_STARTUP_BASELINE): ${Math.round(baseline)} ms; now ${Math.round(median)} ms (${median >= baseline ? '+' : ''}${Math.round(((median - baseline) / baseline) * 100)}%)`);

@@ -1,4 +1,4 @@
-// Issue 19: what 1,000 callers of GET /token/{id}/requests/wait on one token cost. They all wait on
+// What 1,000 callers of GET /token/{id}/requests/wait on one token cost. They all wait on
 // one bus subscription; one matching capture must answer every one of them (goal: p99 wake-up
 // under 1 s), and the service's memory is read before, while and after they wait.
 import { fmt, percentile, procMemMiB, startService, type BenchContext, type Section, type SectionResult } from '../harness.js';

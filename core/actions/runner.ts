@@ -222,7 +222,7 @@ class StepContext implements ActionContext {
   // The functions an action may take off its context are bound methods, made on first read, not
   // arrows: an arrow kept in a field of the context made every run's objects survive the
   // young-generation collections (V8 then scavenged and promoted them all: the chain spent more
-  // CPU in GC than in running, issue 17); a bound function does not.
+  // CPU in GC than in running: the bench's chain section); a bound function does not.
   get log(): ActionContext['log'] {
     return (this.#log ??= this.#logLine.bind(this));
   }
@@ -293,7 +293,7 @@ function inOrder(actions: readonly ChainAction[]): boolean {
 /**
  * One run of a chain: its state, and what every action's context shares. A class: its functions
  * are the prototype's, where the run used to make some twenty closures (and their context objects)
- * per capture (issue 17). An action that returns a pending promise is the only thing that makes
+ * per capture (the bench's chain section). An action that returns a pending promise is the only thing that makes
  * the run wait: the steps of a chain of synchronous actions run one after the other in one go,
  * and the budget's timer is set only when an action first leaves something pending.
  */
@@ -608,7 +608,7 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
  * actions are no longer live). They are own enumerable accessors, as the fields are, but the same
  * two functions for every result: accessors written in an object literal were new functions and a
  * new property record each run, kept by V8 where the young-generation collections treat them as
- * live, so every run's objects were scavenged and promoted (issue 17). Once read, a plain property.
+ * live, so every run's objects were scavenged and promoted. Once read, a plain property.
  */
 class RunResult implements ChainResult {
   declare variables: Record<string, string>;

@@ -1,10 +1,9 @@
-// Start-up keeps V8's young generation at its first size (issue 17: idle RSS). Loading the service
+// Start-up keeps V8's young generation at its first size (idle RSS: the bench's memory section). Loading the service
 // compiles every module and builds what lives as long as the process (about 25 MB of old
 // generation), all of it first allocated in the young generation. V8 doubles the young generation
 // each time as much has survived scavenges as it holds (1 -> 16 MB semi-spaces, 32 MB committed) and
 // gives it back only in a GC while little is being allocated, which an idle service seldom runs: the
-// idle service kept about 20 MB it needed only while starting (measured: 123-127 MiB idle without,
-// 101-107 MiB with this, no node flags). Growth comes back, with V8's default factor, once start-up
+// idle service kept about 20 MB it needed only while starting (figures in bench/RESULTS.md). Growth comes back, with V8's default factor, once start-up
 // is over, so capture bursts grow it as before.
 import v8 from 'node:v8';
 

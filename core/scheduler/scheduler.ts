@@ -12,7 +12,7 @@
 // found in the shared job list, which is looked at every poll). Until then token cleanup runs on a
 // plain timer in each job-running process (it is idempotent: each run deletes what has expired);
 // once Agenda runs, cleanup is its one recurring job, run by one process at a time. Saves a few MB
-// of idle RSS (113-116 MB with Agenda preloaded, 106-113 MB without, 2026-11-25).
+// of idle RSS (the bench's memory section).
 import os from 'node:os';
 import type { Agenda, AgendaBackend, Job } from 'agenda';
 import type { Db } from 'mongodb';

@@ -383,7 +383,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Searches that use indexes (issue 17). The token index carries the fields a search filters on
+    // Searches that use indexes. The token index carries the fields a search filters on
     // most (method, type, ip, created_at), so those filters and their counts never read a row, with
     // an index each; request_text is a trigram full-text index of the body as text (what `content`
     // and bare words search), which answers substring searches of 3 or more characters. Both are
@@ -419,7 +419,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Searches at a million requests (issue 17): the token index also carries size (ksz) and
+    // Searches at a million requests: the token index also carries size (ksz) and
     // whether the note is non-empty (kn, 1 or NULL; kept by a trigger, since notes are edited), so
     // `size:` ranges and `_exists_:note` read no row; method + created_at is one index, so a date
     // range with a method counts from it. request_text is rebuilt with the headers' and the query
@@ -445,7 +445,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // The search index only for the tokens that need it (issue 17). Written for every capture, the
+    // The search index only for the tokens that need it. Written for every capture, the
     // six search indexes and the trigram entry of migrations 21/22 cost more than the rest of a
     // capture (0.16-0.25x bare node:http against 0.46x before them), while a token of up to
     // 10,000 requests (the seed's maximum) is searched in a few ms by reading its rows, off the
@@ -518,7 +518,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Which full-text entries wait for their purge, listed instead of searched for (issue 17). Every
+    // Which full-text entries wait for their purge, listed instead of searched for. Every
     // request_text entry has a search_keys row (the catch-up and the fill write both), and every way
     // a request goes (trimming, deletes, token deletion) deletes that row through requests_unkey,
     // which now lists the request's seq in request_text_stale when it had one. OR IGNORE, though a
@@ -572,7 +572,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Trimming leaves the requests' rows to a sweep (batch-writer.ts, issue 17). A token's oldest
+    // Trimming leaves the requests' rows to a sweep (batch-writer.ts). A token's oldest
     // requests sit among every other token's in the requests table (seq order), so deleting a
     // token's oldest 30 wrote 30 pages: when the tokens at their limit captured at slightly
     // different rates, each trimmed request cost a page of WAL and of checkpoint (readstall at
@@ -596,7 +596,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // What a search checks of a full-text candidate, densely by seq (issue 17), so that counting
+    // What a search checks of a full-text candidate, densely by seq, so that counting
     // candidates need not read each one's requests row: at a million requests a term in 1% of them
     // (10,000 candidates, each on a page of its own) cost ~35 ms in page reads, a page per candidate.
     // search_rows (~400 a page): the token (search_tokens.tn, a number given to each listed token)

@@ -1,4 +1,4 @@
-// Bulk deletions give way to captures (issue 17, readstall): the capture writers count their
+// Bulk deletions give way to captures (the bench's readstall section): the capture writers count their
 // commits in shared memory, the deleting thread looks between its chunks and pauses longer while
 // they come. Here: the count (a real batch writer on a file, and across a thread), and the pauses.
 import fs from 'node:fs';

@@ -30,7 +30,7 @@ const nextChunk = (rows: number, ms: number): number =>
  * The share of the time a deletion may hold the write lock while captures are being committed.
  * Every capture committed meanwhile waits for the chunk (a closed-loop client sends its next one
  * only after the answer): at a third of the time, captures under load ran at 0.55x of their rate
- * alone (issue 17's readstall bench).
+ * alone (the bench's readstall section).
  */
 export const DELETE_SHARE_WHILE_CAPTURING = 0.1;
 /**

@@ -1,4 +1,4 @@
-// Issue 17 item 1: request lists, searches and bulk deletions run on reader threads, so captures
+// Request lists, searches and bulk deletions run on reader threads, so captures
 // keep answering while a search reads 100,000 rows and a 100,000-row delete runs. The real service
 // on port 0 over a file database, seeded through the store's connection (big transactions).
 import { randomUUID } from 'node:crypto';
