@@ -1,26 +1,8 @@
-// The requests table's columns as the capture writer fills them, and a stored row read back as a
-// record. Imports nothing but types: the writer thread loads it (writer/writer-worker.ts).
+// The requests table's columns as the capture writer binds them, and a stored row read back as a
+// record: both compiled from the one column table (core/store/request-columns.ts). Imports nothing
+// but that table and types: the writer thread loads it (writer/writer-worker.ts).
+import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../../request-columns.js';
 import type { RequestRecord } from '../../types.js';
-
-/**
- * A row's columns, in its order. Most captures (no form, files, actions or note) leave the last six
- * at their defaults: their row stops before them (PLAIN_COLUMNS values) and the INSERT writes the
- * defaults itself, which spares binding six values per capture. team_id is in the head: every
- * capture of a team's token has one.
- */
-export const COLUMNS = [
-  'uuid', 'token_id', 'type', 'ip', 'hostname', 'method', 'user_agent', 'url', 'content_type', 'body', 'size', 'query', 'headers',
-  'time', 'sorting', 'created_at', 'updated_at', 'team_id',
-  'form', 'files', 'output', 'errors', 'note', 'extra',
-] as const;
-export const PLAIN_COLUMNS = 18;
-/** The tail columns' values in a plain row, as SQL. */
-const PLAIN_TAIL = "NULL, '[]', '[]', '[]', NULL, '{}'";
-
-// Positions in a row of what the batch needs besides inserting it.
-export const UUID = 0;
-export const TOKEN = 1;
-export const CREATED_AT = 15;
 
 /** JSON text of a column; the common empty values skip the serializer (this is the capture hot path). */
 export const json = (v: unknown) =>
@@ -30,24 +12,78 @@ function isEmpty(o: object): boolean {
   return true;
 }
 
-/** The INSERT's parameters for a record, in COLUMNS order; without the tail when it holds the defaults. */
-export function toRow(r: RequestRecord): unknown[] {
-  const row: unknown[] = [
-    r.uuid, r.token_id, r.type, r.ip, r.hostname, r.method, r.user_agent, r.url, r.content_type, r.body, r.size,
-    r.query === null ? null : json(r.query), json(r.headers), r.time, r.sorting, r.created_at, r.updated_at, r.team_id,
-  ];
-  const plain = r.form === null && r.files.length === 0 && r.custom_action_output.length === 0 &&
-    r.custom_action_errors.length === 0 && r.note === null && isEmpty(r.extra);
-  if (!plain) {
-    row.push(r.form === null ? null : json(r.form), json(r.files), json(r.custom_action_output), json(r.custom_action_errors), r.note, json(r.extra));
-  }
-  return row;
+/** A request row's writer and reader for a list of columns (REQUEST_COLUMNS; a recipe test adds one). */
+export interface RequestRowCodec {
+  /** The columns in the INSERT's order. */
+  readonly columns: readonly RequestColumn[];
+  /**
+   * The INSERT's parameters for a record, in the columns' order. When every `usually` column holds
+   * its usual value (most captures), the row stops before them (plainColumns values) and the INSERT
+   * writes them itself. JSON columns are serialized: the row crosses to the writer thread as flat
+   * strings, numbers and bytes (writer/batch-codec.ts).
+   */
+  toRow(r: RequestRecord): unknown[];
+  /** The INSERT for a full row or a plain one (toRow's two forms). */
+  insertSql(plain: boolean): string;
+  /** How many values a plain row has. */
+  readonly plainColumns: number;
+  /** Where a column's value is in a row. */
+  position(name: string): number;
+  /** A stored row (SELECT *) as a record. */
+  toRecord(row: Record<string, unknown>): RequestRecord;
 }
 
-/** The INSERT of the requests columns, in COLUMNS order, for a full row or a plain one (toRow's two forms). */
-export function insertSql(plain: boolean): string {
-  const values = Array(plain ? PLAIN_COLUMNS : COLUMNS.length).fill('?');
-  if (plain) values.push(PLAIN_TAIL);
-  return `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${values.join(', ')})`;
+const nullable = (c: RequestColumn) => !/\bNOT NULL\b/i.test(c.sql);
+
+export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLUMNS): RequestRowCodec {
+  const firstUsual = columns.findIndex((c) => c.usually);
+  const plainColumns = firstUsual < 0 ? columns.length : firstUsual;
+  if (columns.slice(plainColumns).some((c) => !c.usually)) throw new Error('request columns: every column with `usually` comes last');
+  const head = columns.slice(0, plainColumns);
+  const tail = columns.slice(plainColumns);
+  // toRow is compiled from the table once, so that the capture hot path runs the same code a
+  // hand-written one would: one array literal, no loop or call per column.
+  const get = (c: RequestColumn) => `r[${JSON.stringify(c.field)}]`;
+  const value = (c: RequestColumn) => (!c.json ? get(c) : nullable(c) ? `(${get(c)} === null ? null : json(${get(c)}))` : `json(${get(c)})`);
+  const usual = (c: RequestColumn) => (c.usually === 'NULL' ? `${get(c)} === null` : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`);
+  const body = tail.length
+    ? `const row = [${head.map(value).join(', ')}];\n  if (!(${tail.map(usual).join(' && ')})) row.push(${tail.map(value).join(', ')});\n  return row;`
+    : `return [${head.map(value).join(', ')}];`;
+  const toRow = new Function('json', 'isEmpty', `return function toRow(r) {\n  ${body}\n};`)(json, isEmpty) as (r: RequestRecord) => unknown[];
+  const names = columns.map((c) => c.name);
+  const tailSql = tail.map((c) => c.usually!).join(', ');
+  return {
+    columns,
+    toRow,
+    insertSql(plain) {
+      const values = Array(plain ? plainColumns : columns.length).fill('?');
+      if (plain && tail.length) values.push(tailSql);
+      return `INSERT INTO requests (${names.join(', ')}) VALUES (${values.join(', ')})`;
+    },
+    plainColumns,
+    position(name) {
+      const i = names.indexOf(name);
+      if (i < 0) throw new Error(`request columns: no column ${name}`);
+      return i;
+    },
+    toRecord(row) {
+      const r: Record<string, unknown> = {};
+      for (const c of columns) {
+        const v = row[c.name];
+        r[c.field] = v === null || v === undefined ? absentValue(c) : c.json ? JSON.parse(v as string) : v;
+      }
+      return r as unknown as RequestRecord;
+    },
+  };
 }
 
+/** The requests table's codec. */
+export const REQUEST_ROW = requestRowCodec();
+export const toRow = REQUEST_ROW.toRow;
+export const toRecord = REQUEST_ROW.toRecord;
+export const insertSql = (plain: boolean) => REQUEST_ROW.insertSql(plain);
+export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
+// Where the batch finds what it needs of a row besides inserting it.
+export const UUID = REQUEST_ROW.position('uuid');
+export const TOKEN = REQUEST_ROW.position('token_id');
+export const CREATED_AT = REQUEST_ROW.position('created_at');

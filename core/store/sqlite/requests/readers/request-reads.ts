@@ -6,39 +6,12 @@ import type { Database } from 'better-sqlite3';
 import type { QueryNode } from '../../../query/index.js';
 import { compileSql, exactMatch, matchText, textDriver, type IndexedText } from '../search/compile-sql.js';
 import { COUNT_BOUND } from '../../../query/limits.js';
+import { toRecord } from '../columns.js';
 import type { RequestCursor, RequestFilter, RequestListOptions, RequestRecord, RequestWalkOptions, RequestWalkPage } from '../../../types.js';
 import { searchIndexed } from '../search/search-tokens.js';
 
 type Row = Record<string, unknown>;
 
-export function toRecord(r: Row): RequestRecord {
-  return {
-    uuid: r.uuid as string,
-    token_id: r.token_id as string,
-    type: r.type as RequestRecord['type'],
-    team_id: (r.team_id as number | null) ?? null,
-    ip: (r.ip as string) ?? '',
-    hostname: (r.hostname as string) ?? '',
-    method: (r.method as string) ?? '',
-    user_agent: (r.user_agent as string) ?? '',
-    url: (r.url as string) ?? '',
-    content_type: (r.content_type as string | null) ?? null,
-    body: r.body as Buffer,
-    size: r.size as number,
-    query: r.query === null ? null : JSON.parse(r.query as string),
-    headers: JSON.parse(r.headers as string),
-    form: r.form === null ? null : JSON.parse(r.form as string),
-    files: JSON.parse(r.files as string),
-    custom_action_output: JSON.parse(r.output as string),
-    custom_action_errors: JSON.parse(r.errors as string),
-    time: r.time as number,
-    note: (r.note as string | null) ?? null,
-    sorting: r.sorting as number,
-    created_at: r.created_at as number,
-    updated_at: r.updated_at as number,
-    extra: JSON.parse(r.extra as string),
-  };
-}
 
 /**
  * A token's requests, through its index (request_keys k: tk token, st sorting, sq seq), in index
@@ -60,6 +33,8 @@ export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u AND NOT EXIS
  * search index of the tokens that have one (search-tokens.ts), which also carries method, type,
  * ip, created_at, size and note.
  */
+export { toRecord };
+
 export type KeyTable = 'request_keys' | 'search_keys';
 
 /**

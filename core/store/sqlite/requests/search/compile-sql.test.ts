@@ -2,31 +2,15 @@
 // against a requests table.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_COLUMNS } from '../../../request-columns.js';
 import type { RequestRecord } from '../../../types.js';
+import { insertSql, PLAIN_COLUMNS, toRow } from '../columns.js';
 import { compileMongo, parseQuery, QuerySyntaxError, type QueryNode } from '../../../query/index.js';
 import { searchCases, searchNow, searchSamples, S2, S3, S4, S6 } from '../../../query/fixtures.js';
 import { compileSql } from './compile-sql.js';
 
-const TABLE = `CREATE TABLE requests (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, token_id TEXT NOT NULL,
-  type TEXT NOT NULL, team_id INTEGER, ip TEXT, hostname TEXT, method TEXT, user_agent TEXT, url TEXT,
-  content_type TEXT, body BLOB NOT NULL, size INTEGER NOT NULL,
-  query TEXT, headers TEXT NOT NULL, form TEXT, files TEXT NOT NULL, output TEXT NOT NULL, errors TEXT NOT NULL,
-  time REAL NOT NULL, note TEXT, sorting INTEGER NOT NULL,
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL
-)`;
-
-const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
-
-function sqliteRow(r: Partial<RequestRecord>) {
-  return {
-    uuid: r.uuid, token_id: r.token_id, type: r.type, team_id: r.team_id ?? null, ip: r.ip, hostname: r.hostname,
-    method: r.method, user_agent: r.user_agent, url: r.url, content_type: r.content_type ?? null, body: r.body, size: r.size,
-    query: json(r.query), headers: json(r.headers), form: json(r.form), files: json(r.files), output: json(r.custom_action_output),
-    errors: json(r.custom_action_errors), time: r.time, note: r.note ?? null, sorting: r.sorting, created_at: r.created_at,
-    updated_at: r.updated_at, extra: json(r.extra),
-  };
-}
+// The requests table as the column table declares it (core/store/request-columns.ts).
+const TABLE = `CREATE TABLE requests (seq INTEGER PRIMARY KEY AUTOINCREMENT, ${REQUEST_COLUMNS.map((c) => `${c.name} ${c.sql}`).join(', ')})`;
 
 describe('compileSql', () => {
   let db: Database.Database;
@@ -40,9 +24,10 @@ describe('compileSql', () => {
   beforeAll(() => {
     db = new Database(':memory:');
     db.exec(TABLE);
-    const cols = Object.keys(sqliteRow(searchSamples[0]));
-    const insert = db.prepare(`INSERT INTO requests (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`);
-    for (const s of searchSamples) insert.run(sqliteRow(s));
+    for (const s of searchSamples) {
+      const row = toRow(s as RequestRecord);
+      db.prepare(insertSql(row.length === PLAIN_COLUMNS)).run(row);
+    }
   });
   afterAll(() => db.close());
 

@@ -9,6 +9,7 @@
 import type { QueryNode } from '../../../query/ast.js';
 import { resolveField, type FieldSpec } from '../../../query/fields.js';
 import { matcherFor, type Matcher, type PatternPart } from '../../../query/values.js';
+import { keyColumns, type SearchKey } from './search-keys.js';
 
 export interface SqlFragment {
   sql: string;
@@ -29,6 +30,8 @@ export interface SqlOptions {
    * statements cheaper. Unset, the fragment reads `requests` columns only.
    */
   keyed?: boolean;
+  /** The fields the keys carry (default SEARCH_KEYS; a recipe test adds one). */
+  keys?: readonly SearchKey[];
   /**
    * A term the caller drives the statement from (textDriver()): its trigram candidates are not
    * checked again in the fragment, only its exact LIKE.
@@ -171,15 +174,8 @@ function literalRuns(parts: PatternPart[]): string[] {
 
 const phrases = (runs: string[]): string => runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ');
 
-/** Fields the token index (request_keys) carries, by their requests column. */
-const KEY_COLUMNS = new Map([
-  ['method', 'k.km'],
-  ['type', 'k.kty'],
-  ['ip', 'k.kip'],
-  ['created_at', 'k.kca'],
-  ['sorting', 'k.st'],
-  ['size', 'k.ksz'],
-]);
+/** Fields the search index's keys (search_keys) carry, by their requests column (search-keys.ts). */
+const KEY_COLUMNS = keyColumns();
 
 /** `_exists_` tests the token index answers, by their requests column. */
 const KEY_EXISTS = new Map([['note', '(k.kn = 1)']]);
@@ -190,7 +186,8 @@ const TRIGRAM = 3;
 /** `now` (epoch ms) anchors date math such as `now-14d`. */
 export function compileSql(node: QueryNode, now: number, options: SqlOptions = {}): SqlFragment {
   const params: unknown[] = [];
-  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven, options.dense ?? false);
+  const keys = options.keys ? keyColumns(options.keys) : KEY_COLUMNS;
+  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven, options.dense ?? false, keys);
   const sql = compiler.compile(node);
   return { sql, params, needsRow: compiler.needsRow, readsFields: compiler.readsFields, readsRows: compiler.readsRows };
 }
@@ -213,11 +210,12 @@ class SqlCompiler {
     private readonly keyed: boolean,
     private readonly driven: QueryNode | undefined,
     private readonly dense: boolean,
+    private readonly keyColumns: ReadonlyMap<string, string>,
   ) {}
 
   /** The column expression to compare: the token index's copy when keyed and it has one. */
   private columnExpr(expr: string): string {
-    const key = this.keyed ? KEY_COLUMNS.get(expr) : undefined;
+    const key = this.keyed ? this.keyColumns.get(expr) : undefined;
     if (key) return key;
     this.needsRow = true;
     this.reads(FIELD_COLUMNS.has(expr));
@@ -315,7 +313,7 @@ class SqlCompiler {
   /** The text a whole-value match without wildcards compares a token index column to, or null. */
   private keyEquality(spec: FieldSpec, m: Matcher): string | null {
     const src = spec.sql;
-    if (!this.keyed || m.kind !== 'pattern' || src.kind !== 'column' || !KEY_COLUMNS.has(src.expr) || !m.anchored) return null;
+    if (!this.keyed || m.kind !== 'pattern' || src.kind !== 'column' || !this.keyColumns.has(src.expr) || !m.anchored) return null;
     if (!m.parts.every((p) => p.kind === 'text')) return null;
     return m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
   }

@@ -4,12 +4,13 @@
 // transaction (writer/batch-writer.ts); imports nothing the writer thread cannot load.
 import type { Database } from 'better-sqlite3';
 import { plainBody } from './fts-writes.js';
+import { searchKeyInsert } from './search-keys.js';
 
 /** Requests each catch-up adds to the search index of a token being filled (about 25 ms). */
 export const FILL_ROWS = 500;
 
-/** What search_keys holds of a request, from its row (migrations 21-23). */
-const SEARCH_KEY_COLUMNS = 'token_id, sorting, seq, method, type, ip, created_at, size, CASE WHEN length(note) > 0 THEN 1 END';
+/** What search_keys holds of a request, from its row (search-keys.ts). */
+const KEYS = searchKeyInsert();
 /** What search_rows holds of a request `r` of a listed token `t`: its seq, the token's number, whether its body is plain. */
 const SEARCH_ROW_COLUMNS = `r.seq, t.tn, ${plainBody('r.body')}`;
 /** What request_text holds of a request: its body as text, its headers' and its query string's JSON. */
@@ -31,7 +32,7 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   const searching = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM search_tokens)').pluck();
   const SEARCHED = 'token_id IN (SELECT tk FROM search_tokens)';
   const addSearchKeys = db.prepare(
-    `INSERT INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz, kn) SELECT ${SEARCH_KEY_COLUMNS}
+    `INSERT INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values}
       FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED} ORDER BY token_id, sorting, seq`,
   );
   // The full-text index: the body (content, bare words), the headers' and the query string's JSON text.
@@ -47,7 +48,7 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   const fillKeys = db.prepare<[string, number, number, number], { st: number; sq: number }>(
     'SELECT st, sq FROM request_keys WHERE tk = ? AND (st, sq) < (?, ?) ORDER BY st DESC, sq DESC LIMIT ?',
   );
-  const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz, kn) SELECT ${SEARCH_KEY_COLUMNS} FROM requests WHERE seq = ?`);
+  const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values} FROM requests WHERE seq = ?`);
   const fillText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq = ?`);
   const fillRow = db.prepare(`INSERT INTO search_rows (sq, tn, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq = ? AND t.tk = r.token_id`);
   const fillFields = db.prepare('INSERT INTO search_fields (sq, method, query) SELECT seq, method, query FROM requests WHERE seq = ?');

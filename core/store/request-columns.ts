@@ -1,0 +1,64 @@
+// The one table of a stored request's columns. SQLite's row writer and record reader
+// (sqlite/requests/columns.ts), its store copy, the MongoDB documents (mongo/docs.ts) and the test
+// fixtures are all built from it: a new column is a line here plus a migration (docs/storage.md).
+import type { RequestRecord } from './types.js';
+
+export interface RequestColumn {
+  /** The column of the SQLite requests table, and of a MongoDB request document unless `field` differs. */
+  readonly name: string;
+  /** The record field it holds (also the MongoDB document's field). */
+  readonly field: keyof RequestRecord;
+  /** Its SQLite declaration after the name, as in CREATE TABLE or ALTER TABLE ... ADD COLUMN. */
+  readonly sql: string;
+  /** Stored as JSON text in SQLite (a null record value stays NULL). */
+  readonly json?: boolean;
+  /**
+   * What a record gets when the stored value is NULL or missing (an older document, a row written
+   * before the column had a value); without it, null.
+   */
+  readonly absent?: unknown;
+  /**
+   * A column most captures leave at its default: the SQLite writer leaves it out of their row and
+   * the INSERT writes this SQL instead, sparing a bound value per capture. The record's value must
+   * then be null ('NULL'), an empty array ("'[]'") or an empty object ("'{}'").
+   */
+  readonly usually?: 'NULL' | "'[]'" | "'{}'";
+}
+
+/**
+ * The columns in the SQLite INSERT's order: every column without `usually` first (each capture binds
+ * them), then those with it. team_id is among the first: every capture of a team's token has one.
+ */
+export const REQUEST_COLUMNS: readonly RequestColumn[] = [
+  { name: 'uuid', field: 'uuid', sql: 'TEXT NOT NULL' },
+  { name: 'token_id', field: 'token_id', sql: 'TEXT NOT NULL' },
+  { name: 'type', field: 'type', sql: 'TEXT NOT NULL' },
+  { name: 'ip', field: 'ip', sql: 'TEXT', absent: '' },
+  { name: 'hostname', field: 'hostname', sql: 'TEXT', absent: '' },
+  { name: 'method', field: 'method', sql: 'TEXT', absent: '' },
+  { name: 'user_agent', field: 'user_agent', sql: 'TEXT', absent: '' },
+  { name: 'url', field: 'url', sql: 'TEXT', absent: '' },
+  { name: 'content_type', field: 'content_type', sql: 'TEXT' },
+  { name: 'body', field: 'body', sql: 'BLOB NOT NULL' },
+  { name: 'size', field: 'size', sql: 'INTEGER NOT NULL' },
+  { name: 'query', field: 'query', sql: 'TEXT', json: true },
+  { name: 'headers', field: 'headers', sql: 'TEXT NOT NULL', json: true, absent: {} },
+  { name: 'time', field: 'time', sql: 'REAL NOT NULL' },
+  { name: 'sorting', field: 'sorting', sql: 'INTEGER NOT NULL' },
+  { name: 'created_at', field: 'created_at', sql: 'INTEGER NOT NULL' },
+  { name: 'updated_at', field: 'updated_at', sql: 'INTEGER NOT NULL' },
+  { name: 'team_id', field: 'team_id', sql: 'INTEGER' },
+  { name: 'form', field: 'form', sql: 'TEXT', json: true, usually: 'NULL' },
+  { name: 'files', field: 'files', sql: 'TEXT NOT NULL', json: true, absent: [], usually: "'[]'" },
+  { name: 'output', field: 'custom_action_output', sql: 'TEXT NOT NULL', json: true, absent: [], usually: "'[]'" },
+  { name: 'errors', field: 'custom_action_errors', sql: 'TEXT NOT NULL', json: true, absent: [], usually: "'[]'" },
+  { name: 'note', field: 'note', sql: 'TEXT', usually: 'NULL' },
+  { name: 'extra', field: 'extra', sql: 'TEXT NOT NULL', json: true, absent: {}, usually: "'{}'" },
+];
+
+/** A fresh copy of a column's `absent` value (records must not share objects). */
+export function absentValue(c: RequestColumn): unknown {
+  const a = c.absent ?? null;
+  if (Array.isArray(a)) return [...a];
+  return a !== null && typeof a === 'object' ? { ...a } : a;
+}
