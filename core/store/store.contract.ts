@@ -31,6 +31,7 @@ export function sampleRequest(tokenId: string, over: Partial<RequestRecord> = {}
     method: 'POST', user_agent: 'test', url: 'http://localhost/x', content_type: 'text/plain', body, size: body.length,
     query: null, headers: { 'content-type': ['text/plain'] }, form: null, files: [], custom_action_output: [],
     custom_action_errors: [], time: 0.001, note: null, sorting: ++sortingSeq, created_at: now, updated_at: now, extra: {},
+    ...(over.type === undefined || over.type === 'web' ? { httpVersion: '1.1' as const } : {}),
     ...over,
   };
 }
@@ -146,6 +147,30 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       const back = await store.requests.get(t.uuid, r.uuid);
       expect(Buffer.compare(back!.body, bytes)).toBe(0);
       expect(back).toEqual({ ...r, body: back!.body });
+    });
+
+    it('keeps the HTTP version of web captures (1.1 when none was recorded); e-mail and DNS have none', async () => {
+      const t = sampleToken();
+      await store.tokens.create(t);
+      const unrecorded = (): RequestRecord => {
+        const { httpVersion: _, ...r } = sampleRequest(t.uuid);
+        return r;
+      };
+      const sent = [
+        sampleRequest(t.uuid, { httpVersion: '2' }),
+        sampleRequest(t.uuid, { httpVersion: '1.0', note: 'a note' }),
+        sampleRequest(t.uuid, { httpVersion: '2', note: 'a note' }),
+        unrecorded(),
+        sampleRequest(t.uuid, { type: 'email', method: '' }),
+        sampleRequest(t.uuid, { type: 'dns', method: '' }),
+      ];
+      for (const r of sent) await store.requests.insert(r, 10);
+      const expected = ['2', '1.0', '2', '1.1', undefined, undefined];
+      for (const [i, r] of sent.entries()) expect((await store.requests.get(t.uuid, r.uuid))?.httpVersion).toBe(expected[i]);
+      expect((await store.requests.list(t.uuid, page)).items.map((r) => r.httpVersion)).toEqual(expected);
+      const search = async (q: string) => (await store.requests.list(t.uuid, { ...page, query: parseQuery(q) })).items.map((r) => r.uuid);
+      expect(await search('http_version:2')).toEqual([sent[0].uuid, sent[2].uuid]);
+      expect(await search('http_version:1.1')).toEqual([sent[3].uuid]);
     });
 
     it('keeps every value of a repeated query key (extra.query_all) next to the last one (query)', async () => {

@@ -136,7 +136,7 @@ export interface RequestRecord {
    * `response` of HTTP captures answered other than with the token's default (core/capture/sent-response.ts).
    */
   extra: Record<string, unknown>;
-  /** Web captures: the HTTP version of the request (held in memory; not stored yet). */
+  /** Web captures: the HTTP version of the request (stored ones read '1.1' when it was not recorded); absent for e-mail and DNS. */
   httpVersion?: HttpVersion;
 }
 

@@ -34,7 +34,7 @@ function sample(over: Partial<RequestRecord> = {}): RequestRecord {
     files: [{ id: 'f', name: 'n', filename: 'x', size: 1, content_type: 'c' }],
     custom_action_output: ['x'], custom_action_errors: [{ a: 1 }], time: 0.0123, note: null,
     sorting: 1712345678901234, created_at: 1712345678901, updated_at: 1712345678902,
-    extra: { nested: { deep: [1, 'x', null, true] } },
+    extra: { nested: { deep: [1, 'x', null, true] } }, httpVersion: '2',
     ...over,
   };
 }
@@ -51,6 +51,14 @@ it('round-trips a request exactly, body as a Node Buffer, without _id, ins or co
   expect(Buffer.compare(back.body, r.body)).toBe(0);
   expect(back).toEqual(r);
   expect(Object.keys(back).sort()).toEqual(Object.keys(r).sort());
+});
+
+it('stores the HTTP version as http_version; a web document without one reads as 1.1, an e-mail as none', () => {
+  const doc = viaBson(toRequestDoc(sample(), new ObjectId()));
+  expect(doc.http_version).toBe('2');
+  const { http_version: _, ...old } = doc;
+  expect(toRequest(old).httpVersion).toBe('1.1');
+  expect('httpVersion' in toRequest({ ...old, type: 'email' })).toBe(false);
 });
 
 it('round-trips an empty body', () => {

@@ -4,6 +4,7 @@ import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../request-col
 import type {
   ApiKeyRecord,
   FileMeta,
+  HttpVersion,
   GlobalVariableRecord,
   GroupRecord,
   DatabaseRecord,
@@ -42,9 +43,11 @@ export interface TokenDoc extends TokenRecord {
   latest_sorting: number | null;
 }
 
-export interface RequestDoc extends Omit<RequestRecord, 'body'> {
+export interface RequestDoc extends Omit<RequestRecord, 'body' | 'httpVersion'> {
   _id: string;
   body: Binary;
+  /** A web capture's HTTP version; absent on documents from before it was stored, which read as '1.1'. */
+  http_version?: HttpVersion;
   content_text: string;
   /** Insertion order within equal `sorting` values (client-generated, increasing per process). */
   ins: ObjectId;
@@ -326,7 +329,10 @@ export function requestDocFrom(columns: readonly RequestColumn[]): (r: RequestRe
   const fields = columns.filter((c) => c.field !== 'body');
   return (r, ins) => {
     const d: Record<string, unknown> = { _id: r.uuid };
-    for (const c of fields) d[c.field] = r[c.field];
+    for (const c of fields) {
+      const v = r[c.field];
+      if (v !== undefined) d[c.doc ?? c.field] = v;
+    }
     d.body = toBinary(r.body);
     d.content_text = r.body.subarray(0, CONTENT_TEXT_BYTES).toString('utf8');
     d.ins = ins;
@@ -341,8 +347,9 @@ export function requestFromDoc(columns: readonly RequestColumn[]): (d: RequestDo
     const doc = d as unknown as Record<string, unknown>;
     const r: Record<string, unknown> = {};
     for (const c of fields) {
-      const v = doc[c.field];
-      r[c.field] = v === null || v === undefined ? (c.field === 'uuid' ? d._id : absentValue(c)) : v;
+      const v = doc[c.doc ?? c.field];
+      const value = v === null || v === undefined ? (c.field === 'uuid' ? d._id : absentValue(c, d.type as RequestType)) : v;
+      if (value !== undefined) r[c.field] = value;
     }
     r.body = toBuffer(d.body);
     return r as unknown as RequestRecord;

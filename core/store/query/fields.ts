@@ -32,6 +32,11 @@ export interface FieldSpec {
   mongoArray: boolean;
   /** The value may be a JSON boolean or number (extra/form/query), not only a string. */
   loose: boolean;
+  /**
+   * Mongo documents of `type` lacking the field hold `value` (documents stored before the field
+   * was), as the SQL expression says for its NULLs.
+   */
+  mongoUnset?: { type: string; value: string };
 }
 
 type Fixed = Omit<FieldSpec, 'name'>;
@@ -93,6 +98,14 @@ const FIXED = new Map<string, Fixed>([
   ['custom_action_errors', jsonArray('errors', 'custom_action_errors')],
   ['note', column('contains', 'note')],
   ['method', column('exact', 'method')],
+  // NULL is '1.1' for a web capture (migration 28); e-mail and DNS captures have no version.
+  [
+    'http_version',
+    {
+      ...column('exact', "CASE WHEN type = 'web' THEN coalesce(http_version, '1.1') END", 'http_version'),
+      mongoUnset: { type: 'web', value: '1.1' },
+    },
+  ],
   ['user_agent', column('contains', 'user_agent')],
   ['url', column('contains', 'url')],
   ['ip', column('exact', 'ip')],

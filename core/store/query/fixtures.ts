@@ -76,6 +76,7 @@ export const searchSamples: Array<Partial<RequestRecord>> = [
     custom_action_output: ['Hello World'],
     custom_action_errors: ['2998fec5-ffb6-4a47-8ef4-425516f44201'],
     time: 0.5,
+    httpVersion: '2',
     created_at: at('2024-06-14T09:30:00'),
     updated_at: at('2024-06-15T11:30:00'),
   }),
@@ -99,6 +100,7 @@ export const searchSamples: Array<Partial<RequestRecord>> = [
     form: { status: 'example', tags: ['red', 'blue'] },
     files: [{ id: 'f-0001', name: 'file', filename: 'example.png', size: 420, content_type: 'image/png' }],
     time: 1.5,
+    httpVersion: '1.0',
     created_at: at('2024-06-10T08:00:00'),
   }),
   sample(5, {
@@ -166,6 +168,13 @@ export const searchCases: Array<{ query: string; expect: string[] }> = [
   { query: 'type:email', expect: [S6] },
   { query: 'country_code:dk', expect: [S5] },
   { query: 'country_code:d', expect: [] },
+  // The HTTP version: web captures stored without one (S1, S3, S5) are HTTP/1.1; e-mail and DNS have none.
+  { query: 'http_version:2', expect: [S2] },
+  { query: 'http_version:1.1', expect: [S1, S3, S5] },
+  { query: 'http_version:1.*', expect: [S1, S3, S4, S5] },
+  { query: 'http_version:(1.0 OR 2)', expect: [S2, S4] },
+  { query: '_exists_:http_version', expect: [S1, S2, S3, S4, S5] },
+  { query: 'NOT http_version:1.1', expect: [S2, S4, S6, S7] },
   // Boolean operators, precedence, grouping.
   { query: 'method:PUT OR method:POST', expect: [S2, S3, S4] },
   { query: 'type:web AND method:POST', expect: [S2, S4] },

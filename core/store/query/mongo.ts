@@ -61,14 +61,22 @@ function exists(spec: FieldSpec): MongoFilter {
     return { [path]: { $exists: true, $ne: null } };
   }
   // Non-empty: an array needs a non-empty element, a scalar must not be null or ''.
-  return spec.mongoArray ? { [path]: { $elemMatch: { $nin: [null, ''] } } } : { [path]: { $exists: true, $nin: [null, ''] } };
+  if (spec.mongoArray) return { [path]: { $elemMatch: { $nin: [null, ''] } } };
+  return orUnset(spec, { [path]: { $exists: true, $nin: [null, ''] } }, () => true);
+}
+
+/** @filter, or a document lacking the field whose default (FieldSpec.mongoUnset) @matches. */
+function orUnset(spec: FieldSpec, filter: MongoFilter, matches: (value: string) => boolean): MongoFilter {
+  const unset = spec.mongoUnset;
+  if (!unset || !matches(unset.value)) return filter;
+  return { $or: [filter, { type: unset.type, [safePath(spec.mongo)]: { $exists: false } }] };
 }
 
 function pattern(spec: FieldSpec, source: string): MongoFilter {
   const path = safePath(spec.mongo);
   const regex = { $regex: source, $options: 'i' };
   if (spec.sql.kind === 'files') return { [path]: { $elemMatch: { ...fileKey(spec.sql.key), filename: regex } } };
-  if (!spec.loose) return { [path]: regex };
+  if (!spec.loose) return orUnset(spec, { [path]: regex }, (v) => new RegExp(source, 'i').test(v));
   // SQL sees JSON booleans as the words true/false; mirror that with explicit comparisons.
   const alternatives: MongoFilter[] = [{ [path]: regex }];
   const js = new RegExp(source, 'i');

@@ -215,8 +215,8 @@ function matches(doc: Doc, filter: Doc): boolean {
 }
 
 function mongoDoc(r: Partial<RequestRecord>): Doc {
-  const { body, form, ...rest } = r;
-  return { _id: r.uuid, ...rest, form: form ?? null, content_text: body?.toString('utf8') ?? '' };
+  const { body, form, httpVersion, ...rest } = r;
+  return { _id: r.uuid, ...rest, form: form ?? null, content_text: body?.toString('utf8') ?? '', ...(httpVersion ? { http_version: httpVersion } : {}) };
 }
 
 /** Every key in a filter, recursively, with the values under `$regex`. */

@@ -628,6 +628,14 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // The HTTP version a web capture came in ('1.0', '1.1' or '2'). NULL reads as '1.1' for a web
+    // capture (toRecord): every row from before this column, and the plain rows most captures
+    // are (batch-writer.ts), which leave it to its default and so bind nothing more. Adding a
+    // nullable column rewrites no row.
+    version: 28,
+    up: `ALTER TABLE requests ADD COLUMN http_version TEXT;`,
+  },
 ];
 
 /**

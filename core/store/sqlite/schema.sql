@@ -118,7 +118,7 @@ CREATE TABLE "requests" (
         query TEXT, headers TEXT NOT NULL, form TEXT, files TEXT NOT NULL, output TEXT NOT NULL, errors TEXT NOT NULL,
         time REAL NOT NULL, note TEXT, sorting INTEGER NOT NULL,
         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, extra TEXT NOT NULL
-      );
+      , http_version TEXT);
 
 CREATE TABLE schedule_logs (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -2,7 +2,7 @@
 // record: both compiled from the one column table (core/store/request-columns.ts). Imports nothing
 // but that table and types: the writer thread loads it (writer/writer-worker.ts).
 import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../../request-columns.js';
-import type { RequestRecord } from '../../types.js';
+import type { RequestRecord, RequestType } from '../../types.js';
 
 /** JSON text of a column; the common empty values skip the serializer (this is the capture hot path). */
 export const json = (v: unknown) =>
@@ -45,9 +45,14 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
   // hand-written one would: one array literal, no loop or call per column.
   const get = (c: RequestColumn) => `r[${JSON.stringify(c.field)}]`;
   const value = (c: RequestColumn) => (!c.json ? get(c) : nullable(c) ? `(${get(c)} === null ? null : json(${get(c)}))` : `json(${get(c)})`);
-  const usual = (c: RequestColumn) => (c.usually === 'NULL' ? `${get(c)} === null` : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`);
+  const usual = (c: RequestColumn) =>
+    c.usually === 'NULL'
+      ? `(${[`${get(c)} == null`, ...(c.usuallyAlso ?? []).map((v) => `${get(c)} === ${JSON.stringify(v)}`)].join(' || ')})`
+      : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`;
+  // A tail column may be undefined on the record (an optional field): bound as NULL.
+  const tailValue = (c: RequestColumn) => (c.json || !nullable(c) ? value(c) : `(${get(c)} ?? null)`);
   const body = tail.length
-    ? `const row = [${head.map(value).join(', ')}];\n  if (!(${tail.map(usual).join(' && ')})) row.push(${tail.map(value).join(', ')});\n  return row;`
+    ? `const row = [${head.map(value).join(', ')}];\n  if (!(${tail.map(usual).join(' && ')})) row.push(${tail.map(tailValue).join(', ')});\n  return row;`
     : `return [${head.map(value).join(', ')}];`;
   const toRow = new Function('json', 'isEmpty', `return function toRow(r) {\n  ${body}\n};`)(json, isEmpty) as (r: RequestRecord) => unknown[];
   const names = columns.map((c) => c.name);
@@ -70,7 +75,8 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
       const r: Record<string, unknown> = {};
       for (const c of columns) {
         const v = row[c.name];
-        r[c.field] = v === null || v === undefined ? absentValue(c) : c.json ? JSON.parse(v as string) : v;
+        const value = v === null || v === undefined ? absentValue(c, row.type as RequestType) : c.json ? JSON.parse(v as string) : v;
+        if (value !== undefined) r[c.field] = value;
       }
       return r as unknown as RequestRecord;
     },

@@ -16,10 +16,10 @@ import { SEARCH_KEYS, searchKeyInsert, type SearchKey } from './search/search-ke
 describe('recipe: a new column on requests', () => {
   // Step 1: a line in REQUEST_COLUMNS (here a copy of the table; a column every capture binds goes
   // before the `usually` ones) and the field on RequestRecord (here cast).
-  const column: RequestColumn = { name: 'http_version', field: 'http_version' as keyof RequestRecord, sql: "TEXT NOT NULL DEFAULT '1.1'", absent: '1.1' };
+  const column: RequestColumn = { name: 'received_via', field: 'received_via' as keyof RequestRecord, sql: "TEXT NOT NULL DEFAULT 'direct'", absent: 'direct' };
   const firstUsual = REQUEST_COLUMNS.findIndex((c) => c.usually);
   const columns = [...REQUEST_COLUMNS.slice(0, firstUsual), column, ...REQUEST_COLUMNS.slice(firstUsual)];
-  const withVersion = (r: RequestRecord, v: string) => ({ ...r, http_version: v }) as RequestRecord;
+  const withVia = (r: RequestRecord, v: string) => ({ ...r, received_via: v }) as RequestRecord;
 
   it('is written, read back, copied and kept in MongoDB documents from the column table', () => {
     const db = new Database(':memory:');
@@ -27,12 +27,12 @@ describe('recipe: a new column on requests', () => {
     // Step 2: a migration adding it (appended to migrations.ts; an existing row gets the default).
     db.exec(`ALTER TABLE requests ADD COLUMN ${column.name} ${column.sql}`);
     const codec = requestRowCodec(columns);
-    const plain = withVersion(sampleRequest('t1'), '2');
-    const full = withVersion(sampleRequest('t1', { note: 'a note', extra: { k: 1 } }), '1.1');
+    const plain = withVia(sampleRequest('t1'), 'proxy');
+    const full = withVia(sampleRequest('t1', { note: 'a note', extra: { k: 1 } }), 'direct');
     // The writer's row: the new column is bound in both forms (plain and full).
     for (const r of [plain, full]) {
       const row = codec.toRow(r);
-      expect(row[codec.position('http_version')]).toBe((r as unknown as { http_version: string }).http_version);
+      expect(row[codec.position('received_via')]).toBe((r as unknown as { received_via: string }).received_via);
       db.prepare(codec.insertSql(row.length === codec.plainColumns)).run(row);
     }
     expect(codec.toRow(plain)).toHaveLength(codec.plainColumns);
@@ -40,14 +40,14 @@ describe('recipe: a new column on requests', () => {
     const rows = db.prepare<[], Record<string, unknown>>('SELECT * FROM requests ORDER BY seq').all();
     expect(rows.map((r) => codec.toRecord(r))).toEqual([plain, full]);
     // A row written before the column existed reads as its `absent` value.
-    expect(codec.toRecord({ ...rows[0]!, http_version: null })).toMatchObject({ http_version: '1.1' });
+    expect(codec.toRecord({ ...rows[0]!, received_via: null })).toMatchObject({ received_via: 'direct' });
     // MongoDB documents carry it as a field of its own, and an older document without it reads as `absent`.
     const doc = requestDocFrom(columns)(plain, {} as never);
-    expect(doc).toMatchObject({ _id: plain.uuid, http_version: '2' });
+    expect(doc).toMatchObject({ _id: plain.uuid, received_via: 'proxy' });
     expect(requestFromDoc(columns)(doc)).toEqual(plain);
     const older = { ...doc } as Record<string, unknown>;
-    delete older.http_version;
-    expect(requestFromDoc(columns)(older as never)).toMatchObject({ http_version: '1.1' });
+    delete older.received_via;
+    expect(requestFromDoc(columns)(older as never)).toMatchObject({ received_via: 'direct' });
     db.close();
   });
 

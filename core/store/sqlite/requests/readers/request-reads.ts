@@ -13,6 +13,7 @@ import { searchIndexed } from '../search/search-tokens.js';
 type Row = Record<string, unknown>;
 
 
+
 /**
  * A token's requests, through its index (request_keys k: tk token, st sorting, sq seq), in index
  * order. Reads call writer.sync() first, so that every acknowledged capture has its key.

@@ -12,6 +12,7 @@ import { createBatchWriter } from './batch-writer.js';
 import { catchUpSchedule } from './catch-up-schedule.js';
 import { createSqliteStore } from '../../index.js';
 import { migrate, migrations } from '../../migrations.js';
+import { parseQuery } from '../../../query/index.js';
 import { SEQ_OF_UUID } from '../readers/request-reads.js';
 import { sqliteTokens } from '../../repos/tokens.js';
 
@@ -460,10 +461,10 @@ describe('migration 13 (UUID index filled by the catch-up)', () => {
     // As version 12's writer left them: two rows caught up (keyed, under the watermark), one pending.
     const caught = [sampleRequest(t.uuid), sampleRequest(t.uuid)];
     const pending = sampleRequest(t.uuid);
-    for (const r of [...caught, pending]) {
-      const row = toRow(r);
-      db.prepare(insertSql(row.length === PLAIN_COLUMNS)).run(row);
-    }
+    // Version 12's columns only (later migrations add more).
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (@uuid, @token_id, @type, @body, @size, '{}', '[]', '[]', '[]', @time, @sorting, @created_at, @updated_at, '{}')`);
+    for (const r of [...caught, pending]) insert.run({ uuid: r.uuid, token_id: r.token_id, type: r.type, body: r.body, size: r.size, time: r.time, sorting: r.sorting, created_at: r.created_at, updated_at: r.updated_at });
     db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq <= 2; UPDATE request_watermark SET seq = 2;
       UPDATE tokens SET request_count = 2`);
     db.prepare('INSERT INTO request_files VALUES (?, ?, ?)').run(caught[0]!.uuid, 'f', Buffer.from('file'));
@@ -534,6 +535,41 @@ describe('migration 12 (pending rows, no foreign key from requests to tokens)', 
     expect((await store.requests.list(t.uuid, page)).items.map((r) => r.uuid)).toEqual(['r3', fresh.uuid, newest.uuid]);
     expect((store.db.prepare('SELECT count(*) AS n FROM request_keys').get() as { n: number }).n).toBe(3);
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    await store.close();
+  });
+});
+
+describe('migration 28 (the HTTP version of web captures)', () => {
+  it('reads the web requests of an older database as HTTP/1.1 and finds them by it; e-mail has no version', async () => {
+    const file = tmp();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of migrations.filter((m) => m.version < 28)) {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.version, 0);
+    }
+    const t = sampleToken();
+    const known = new Set((db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>).map((c) => c.name));
+    const tokenRow = Object.fromEntries(Object.entries(t).filter(([k]) => known.has(k)).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : v]));
+    db.prepare(`INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow).map((k) => '@' + k).join(', ')})`).run(tokenRow);
+    // Rows as version 27 stored them, left for the start-up catch-up.
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, ?, ?, X'', 0, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    insert.run('web-1', t.uuid, 'web', 1);
+    insert.run('mail-1', t.uuid, 'email', 2);
+    db.close();
+
+    const store = createSqliteStore(file);
+    const { items } = await store.requests.list(t.uuid, page);
+    expect(items.map((r) => [r.uuid, r.httpVersion])).toEqual([['web-1', '1.1'], ['mail-1', undefined]]);
+    const found = async (q: string) => (await store.requests.list(t.uuid, { ...page, query: parseQuery(q) })).items.map((r) => r.uuid);
+    expect(await found('http_version:1.1')).toEqual(['web-1']);
+    expect(await found('NOT _exists_:http_version')).toEqual(['mail-1']);
+    // New captures keep theirs beside the old rows.
+    const h2 = sampleRequest(t.uuid, { httpVersion: '2' });
+    await store.requests.insert(h2, 100);
+    expect(await found('http_version:2')).toEqual([h2.uuid]);
     await store.close();
   });
 });
