@@ -12,7 +12,7 @@ import { NotFound } from '../../../../errors.js';
 import { openStore } from '../../../index.js';
 import { sampleRequest, sampleToken } from '../../../store.contract.js';
 import type { RequestRecord } from '../../../types.js';
-import { insertSql, PLAIN_COLUMNS, toRow } from '../columns.js';
+import { insertSql, PLAIN_COLUMNS, REQUEST_ROW, toRow } from '../columns.js';
 import { workerWriter } from './capture-writer.js';
 import { createSqliteStore } from '../../index.js';
 
@@ -129,7 +129,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (w
     ];
     const records = variants.map((v) => sampleRequest(t.uuid, v));
     // A team's capture is plain too: team_id is in the row's head.
-    expect(records.map((r) => toRow(r).length)).toEqual([PLAIN_COLUMNS, PLAIN_COLUMNS, ...Array(variants.length - 2).fill(24)]);
+    expect(records.map((r) => toRow(r).length)).toEqual([PLAIN_COLUMNS, PLAIN_COLUMNS, ...Array(variants.length - 2).fill(REQUEST_ROW.columns.length)]);
     await Promise.all(records.map((r) => store.requests.insert(r, 100)));
     for (const r of records) expect(await store.requests.get(t.uuid, r.uuid)).toEqual(r);
     await store.close();
