@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CompositionError, defineKey, moduleServices, orderModules, ServiceRegistry, withDefaults, type ModuleDeclaration } from './composition.js';
 import { loadModules } from './modules.js';
 import { startTestServer } from '../test/helpers/server.js';
-import { ACTIONS, ERROR_LOG, JOBS, MAILER } from './service-keys.js';
+import { ACTIONS, ERROR_LOG, JOBS, MAIL_RELAY } from './service-keys.js';
 
 const A = defineKey<{ a: number }>('a');
 const B = defineKey<string>('b');
@@ -58,7 +58,7 @@ describe('orderModules', () => {
 
   it('declares what the service modules read', async () => {
     const byName = new Map((await loadModules()).map((m) => [m.name, m]));
-    expect(byName.get('actions')!.uses).toEqual(expect.arrayContaining([JOBS, ERROR_LOG, MAILER]));
+    expect(byName.get('actions')!.uses).toEqual(expect.arrayContaining([JOBS, ERROR_LOG, MAIL_RELAY]));
     expect(byName.get('replay')!.uses).toEqual(expect.arrayContaining([JOBS, ACTIONS]));
   });
 });

@@ -123,16 +123,21 @@ function describeCycle<M extends ModuleDeclaration>(left: M[], after: Map<M, Arr
 export class ServiceRegistry implements ServiceLookup {
   readonly #values = new Map<AnyServiceKey, unknown>();
 
+  /** `observer` hears each key set and deleted (the composition root bridges them to the SDK's tokens). */
+  constructor(private readonly observer?: { set(key: AnyServiceKey, value: unknown): void; delete(key: AnyServiceKey): void }) {}
+
   get<T>(key: ServiceKey<T>): T | undefined {
     return this.#values.get(key) as T | undefined;
   }
 
   set<T>(key: ServiceKey<T>, value: T): void {
     this.#values.set(key, value);
+    this.observer?.set(key, value);
   }
 
   delete(key: AnyServiceKey): void {
     this.#values.delete(key);
+    this.observer?.delete(key);
   }
 }
 

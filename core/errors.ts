@@ -66,7 +66,7 @@ export class InsufficientStorage extends HttpError {
 }
 
 /**
- * A text over a parse limit (a ParseLimitError of core/sdk/parse-limits.ts: 413 for size, 422 for
+ * A text over a parse limit (a ParseLimitError of @capture/sdk/parse-limits: 413 for size, 422 for
  * depth) as our error, its message also under `field`.
  */
 export function fromParseLimit(e: { status: number; message: string }, field: string): HttpError {

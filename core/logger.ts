@@ -1,4 +1,4 @@
-// The logger lives in the SDK (core/sdk/logger.ts) so core and plugins share one Logger type and
+// The logger lives in the SDK (@capture/sdk/logger: packages/sdk/src/logger.ts) so core and plugins share one Logger type and
 // one line format; core code imports it from here.
-export { createLogger, formatText, levelEnabled, resolveLogFormat, silentLogger } from './sdk/logger.js';
-export type { Level, LogFormat, Logger } from './sdk/logger.js';
+export { createLogger, formatText, type Level, levelEnabled, type LogFormat, resolveLogFormat, silentLogger } from '@capture/sdk/logger';
+export type { Logger } from '@capture/sdk';

@@ -10,10 +10,10 @@ export type { ModuleContext, ServiceModule, StartedModule } from './service-modu
 /** The modules (core/server.ts orders them by their keys). Each entry is one import and one line. */
 export async function loadModules(): Promise<ServiceModule[]> {
   const { createErrorLogModule } = await import('./errorlog/module.js');
-  const { createMailModule } = await import('./mail/index.js');
-  const { createDnsModule } = await import('./dns/index.js');
+  const { createMailModule } = await import('./mail/module.js');
+  const { createDnsModule } = await import('./dns/module.js');
   const { createSchedulerModule } = await import('./scheduler/module.js');
-  const { createPluginsModule } = await import('./actions/plugins.module.js');
+  const { createPluginsModule } = await import('./plugins/module.js');
   const { createGlobalsModule } = await import('./globals/module.js');
   const { createDatabasesModule } = await import('./databases/module.js');
   const { createProvidersModule } = await import('./providers/module.js');
@@ -23,7 +23,7 @@ export async function loadModules(): Promise<ServiceModule[]> {
   const { createReplayModule } = await import('./replay/module.js');
   const { createRealtimeModule } = await import('./realtime/module.js');
   const { createSamplesModule } = await import('./samples/module.js');
-  const { web } = await import('./web/web.module.js');
+  const { web } = await import('./web/module.js');
   return [
     createErrorLogModule(),
     createMailModule(),

@@ -13,7 +13,8 @@ import { createLogger, type Logger } from './logger.js';
 import { channelOf, createMetrics, type ServiceMetrics } from './metrics/metrics.js';
 import { moduleServices, orderModules, ServiceRegistry, withDefaults, type ServiceLookup } from './composition.js';
 import { loadModules } from './modules.js';
-import { container as sdkRoot } from './sdk/container.js';
+import { container as sdkRoot } from '@capture/sdk/container';
+import { bridgeProvided, bridgeWithdrawn, registerAbsentServices } from './sdk-bridge.js';
 import type { ModuleContext, ServiceModule, StartedModule } from './service-module.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
@@ -76,10 +77,15 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const port = createHttpPort(config, tls, (req, res) => handler(req, res));
   const server = port.server;
 
-  const provided = new ServiceRegistry();
-  services.provided = provided;
   // This server's services for plugins (several servers may run in one process, e.g. in tests).
   const container = sdkRoot.createChildContainer();
+  // What modules provide reaches plugins through the one bridge table (core/sdk-bridge.ts).
+  registerAbsentServices(container);
+  const provided = new ServiceRegistry({
+    set: (key, value) => bridgeProvided(container, key, value),
+    delete: (key) => bridgeWithdrawn(container, key),
+  });
+  services.provided = provided;
   const base = { config, store, clock, logger, tokens: services.tokens, pipeline, httpServer: server, sortingKey, metrics, container };
   const started: Array<{ name: string; module: StartedModule; declared: ServiceModule }> = [];
   const stopModules = async () => {

@@ -1,6 +1,7 @@
-// The keys modules provide to each other (core/composition.ts), one per service, typed. Type-only
-// imports of services, never of module files: importing this file loads none of the modules, and
-// a module file importing it makes no circle.
+// The keys modules provide to each other (core/composition.ts), one per service, typed. No name is
+// also an SDK token's; the keys plugins see are mapped to their tokens in core/sdk-bridge.ts.
+// Type-only imports of services, never of module files: importing this file loads none of the
+// modules, and a module file importing it makes no circle.
 import type { ActionRegistry } from './actions/registry.js';
 import type { ActionRuntime } from './actions/runtime.js';
 import type { ParameterSecrets } from './actions/secret-params.js';
@@ -13,8 +14,7 @@ import type { RealtimeBus } from './realtime/bus.js';
 import type { RequestWaiters } from './realtime/waiters.js';
 import type { JobQueue, Scheduler } from './scheduler/scheduler.js';
 import type { ScheduleService } from './scheduler/service.js';
-import type { Mailer } from './sdk/mail.js';
-import type { GlobalVariables, PerAccount } from './sdk/services.js';
+import type { GlobalVariables, Mailer, PerAccount } from '@capture/sdk';
 import type { TemplateService } from './templates/service.js';
 import type { WorkflowService } from './workflows/service.js';
 
@@ -27,8 +27,8 @@ export interface PortInfo {
 export const ERROR_LOG = defineKey<ErrorLog>('errorLog');
 /** The SMTP capture server's port, null when it is off (mail module). */
 export const MAIL_INFO = defineKey<PortInfo>('mail');
-/** The outgoing mail relay (mail module). */
-export const MAILER = defineKey<Mailer>('mailer');
+/** The outgoing mail relay (mail module); plugins get it as the SDK's MAILER (core/sdk-bridge.ts). */
+export const MAIL_RELAY = defineKey<Mailer>('mailRelay');
 /** The job queue on Agenda (scheduler module). */
 export const JOBS = defineKey<JobQueue>('jobs');
 /** The schedule service and the scheduler (scheduler module; tests read it). */
@@ -37,16 +37,16 @@ export const SCHEDULES = defineKey<{ service: ScheduleService; scheduler: Schedu
 export const ACTION_TYPES = defineKey<ActionRegistry>('actionTypes');
 /** The secret key, the sealer made from it, and the sealing of secret action parameters (plugins module). */
 export const SECRETS = defineKey<{ key: string; sealer: Sealer; parameters: ParameterSecrets }>('secrets');
-/** The accounts' global variables as actions see them (globals module). */
+/** The accounts' global variables as actions see them (globals module); the SDK's GLOBAL_VARIABLES. */
 export const GLOBALS = defineKey<PerAccount<GlobalVariables>>('globals');
-/** Connected accounts (providers module). */
-export const PROVIDERS = defineKey<ProviderService>('providers');
-/** The per-account SQL databases (databases module). */
-export const DATABASES = defineKey<DatabaseService>('databases');
+/** Connected accounts (providers module); plugins get the SDK's PROVIDERS view of it. */
+export const PROVIDER_SERVICE = defineKey<ProviderService>('providerService');
+/** The per-account SQL databases (databases module); plugins get the SDK's DATABASES view of it. */
+export const DATABASE_SERVICE = defineKey<DatabaseService>('databaseService');
 /** Tokens' action chains (workflows module). */
 export const WORKFLOWS = defineKey<WorkflowService>('workflows');
-/** Action templates (templates module). */
-export const TEMPLATES = defineKey<TemplateService>('templates');
+/** Action templates (templates module); plugins get the SDK's TEMPLATES view of it. */
+export const TEMPLATE_SERVICE = defineKey<TemplateService>('templateService');
 /** The action runtime (actions module). */
 export const ACTIONS = defineKey<ActionRuntime>('actions');
 /** The realtime event bus (realtime module). */

@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import type { CapturePipeline } from './capture/pipeline.js';
 import type { ModuleDeclaration, ModuleServices } from './composition.js';
 import type { Config } from './config.js';
-import type { DependencyContainer } from './sdk/container.js';
+import type { DependencyContainer } from '@capture/sdk';
 import type { AppState } from './http/services.js';
 import type { Logger } from './logger.js';
 import type { ServiceMetrics } from './metrics/metrics.js';

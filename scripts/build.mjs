@@ -61,19 +61,18 @@ function run(args) {
 
 /**
  * Makes `@capture/sdk` resolve to the compiled SDK inside dist/. Its package.json points at the .ts
- * sources (tsx, vitest and tsc read those); compiled plugins under dist/plugins/ find
- * dist/node_modules/@capture/sdk first, a link to dist/core/sdk with the same exports map in .js.
- * One module instance either way: core imports dist/core/sdk/ by relative path, the same files.
+ * sources (tsx, vitest and tsc read those); compiled code under dist/ (core, plugins, scripts) finds
+ * dist/node_modules/@capture/sdk first, a link to dist/packages/sdk with the same exports map in .js.
  */
 export function linkCompiledSdk() {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'core', 'sdk', 'package.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(path.join(root, 'packages', 'sdk', 'package.json'), 'utf8'));
   const toJs = (value) => (typeof value === 'string' ? value.replace(/\.ts$/, '.js') : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJs(v)])));
   manifest.exports = toJs(manifest.exports);
-  writeFileSync(path.join(root, 'dist', 'core', 'sdk', 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  writeFileSync(path.join(root, 'dist', 'packages', 'sdk', 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   const link = path.join(root, 'dist', 'node_modules', '@capture', 'sdk');
   mkdirSync(path.dirname(link), { recursive: true });
   rmSync(link, { force: true, recursive: true });
-  symlinkSync(path.join('..', '..', 'core', 'sdk'), link, 'dir');
+  symlinkSync(path.join('..', '..', 'packages', 'sdk'), link, 'dir');
   return 0;
 }
 

@@ -28,7 +28,7 @@ import { systemClock } from '../core/util/time.js';
 import { resolveOrCreateToken } from '../core/workflows/apply-dir.js';
 import { documentErrors } from '../core/workflows/check.js';
 import { exportYaml, secretsWarning } from '../core/workflows/document.js';
-import { ParseLimitError } from '../core/sdk/parse-limits.js';
+import { ParseLimitError } from '@capture/sdk/parse-limits';
 import { parseWithPositions, positionAt, type LocatedError, type PositionedDocument } from '../core/workflows/positions.js';
 import { WorkflowService } from '../core/workflows/service.js';
 import { backupCommand } from './cli-backup.js';

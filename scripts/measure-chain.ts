@@ -4,8 +4,8 @@
 // the server, and profilable): node scripts/build.mjs && node --cpu-prof dist/scripts/measure-chain.js
 import { CHAIN, EXPECTED_LOG } from '../bench/sections/chain.js';
 import { loadPlugins } from '../core/actions/loader.js';
-import { runChain, type ChainAction } from '../core/actions/runner.js';
-import { TEST_TOKEN, silentLogger, testRequest, testServices } from '../core/sdk/testing.js';
+import { runChain, type ChainAction } from '@capture/sdk/runner';
+import { silentLogger, TEST_TOKEN, testRequest, testServices } from '@capture/sdk/testing';
 
 const perBatch = Number(process.argv[2] ?? 5000);
 const batches = Number(process.argv[3] ?? 7);

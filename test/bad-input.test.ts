@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModules } from '../core/modules.js';
-import { webModule } from '../core/web/web.module.js';
+import { webModule } from '../core/web/module.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
 
 let s: TestServer;

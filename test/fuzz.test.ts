@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModules } from '../core/modules.js';
-import { webModule } from '../core/web/web.module.js';
+import { webModule } from '../core/web/module.js';
 import { fuzz, type FuzzOptions } from './fuzz/fuzzer.js';
 // @ts-expect-error plain JavaScript (a service process loads it with --import)
 import { guardLoopbackOnly } from './fuzz/loopback-only.mjs';

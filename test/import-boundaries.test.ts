@@ -1,29 +1,28 @@
-// Import boundaries (one way to wire things). Every .ts file under core/ and plugins/ is
+// Import boundaries (one way to wire things). Every .ts file under core/, plugins/ and packages/sdk/ is
 // scanned for its imports (static `import … from`, `export … from`, `import type`, dynamic
 // `import('…')`) with TypeScript's own pre-processor, no build. The rules:
 //
 // Layers
 //   1. Plugins use the SDK package only. Plugin code (plugins/<name>/**, outside its test/ folder and
-//      *.test.ts files) imports `@capture/sdk`, its own files and npm packages: no relative path out of
-//      its folder (so none into core/ or another plugin), no other `@capture/*` package. Plugin tests
-//      may also import `@capture/sdk/testing` (runAction and in-memory services) and
-//      `@capture/sdk/testing-host`, which is host-only: the service's own parts for end-to-end tests
-//      (actions module, registry, loader and runner, sandbox, outbound client, mail module,
-//      capture-time redaction); plugin code never imports it. Whatever else a plugin needs is exported
-//      by the SDK index. Plugin tests may also start the real service (test/helpers/) and chain
-//      another built-in plugin's action (its src/).
+//      *.test.ts files) imports `@capture/sdk` and its subpaths (the exports of
+//      packages/sdk/package.json, `@capture/sdk/testing` excepted), its own files and npm packages: no
+//      relative path out of its folder (so none into core/ or another plugin), no other `@capture/*`
+//      package. Plugin tests may also import `@capture/sdk/testing` (runAction and in-memory
+//      services), the host's own parts for end-to-end tests (test/helpers/host.ts: actions module,
+//      registry, loader and runner, sandbox, outbound client, mail module, capture-time redaction),
+//      start the real service (test/helpers/) and chain another built-in plugin's action (its src/).
 //   2. Nothing below the HTTP layer imports core/http/**. Domain services own their schemas and
 //      renderers (core/tokens/tokens.schema.ts, core/capture/request-view.ts, core/error-response.ts,
 //      core/tokens/access.ts); core/http imports them, never the reverse. The composition root may
 //      import core/http because it is where routers are mounted: core/main.ts, core/server.ts,
-//      core/modules.ts, core/service-module.ts (the module contract: routers' type), and each feature's module file (core/<feature>/module.ts or
-//      core/<feature>/<name>.module.ts), which wires its services to its routers.
-//   3. The SDK stands alone. Files of core/sdk/ import only other core/sdk/ files (and packages);
-//      core/sdk/testing.ts too (it runs actions through the ActionRunner interface the host
-//      installs); only the host-only harness core/sdk/testing-host.ts and the SDK's own tests may
-//      reach into the host.
+//      core/modules.ts, core/service-module.ts (the module contract: routers' type), and each feature's module file
+//      (core/<feature>/module.ts), which wires its services to its routers.
+//   3. The SDK stands alone. Files of packages/sdk/ import only their own files (and packages);
+//      packages/sdk/src/testing.ts too (runAction runs the SDK's own chain runner); only the SDK's
+//      own tests may reach into the host. Core imports the SDK as the package (`@capture/sdk`, its
+//      subpaths), never by a relative path into packages/sdk/.
 // A failure names the file and the import; fix it by moving the function to the layer it belongs to
-// or by exporting it from the SDK index, not by widening these rules.
+// or by exporting it from the SDK (its root or a subpath), not by widening these rules.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,14 +47,16 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 }
 
 const COMPOSITION_ROOT = new Set(['core/main.ts', 'core/server.ts', 'core/modules.ts', 'core/service-module.ts']);
-const isFeatureModule = (file: string) => /^core\/[^/]+\/(module|[^/]+\.module)\.ts$/.test(file);
+const isFeatureModule = (file: string) => /^core\/[^/]+\/module\.ts$/.test(file);
 const isPluginTest = (file: string) => /^plugins\/[^/]+\/test\//.test(file) || file.endsWith('.test.ts');
-const PLUGIN_CODE_MAY_IMPORT_SDK = new Set(['@capture/sdk']);
-const PLUGIN_TESTS_MAY_IMPORT_SDK = new Set(['@capture/sdk', '@capture/sdk/testing', '@capture/sdk/testing-host']);
+/** `@capture/sdk` and its subpaths, as packages/sdk/package.json exports them. */
+const SDK_ENTRIES = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'packages', 'sdk', 'package.json'), 'utf8')).exports as Record<string, unknown>)
+  .filter((k) => k !== './package.json')
+  .map((k) => (k === '.' ? '@capture/sdk' : `@capture/sdk/${k.slice(2)}`));
+const PLUGIN_TESTS_MAY_IMPORT_SDK = new Set(SDK_ENTRIES);
+const PLUGIN_CODE_MAY_IMPORT_SDK = new Set(SDK_ENTRIES.filter((e) => e !== '@capture/sdk/testing'));
 /** The plugin folder a file belongs to (`plugins/<name>/`), or null. */
 const pluginFolder = (file: string) => /^plugins\/[^/]+\//.exec(file)?.[0] ?? null;
-// testing.ts reaches the chain runner through the ActionRunner interface (core/sdk/runner.ts) only.
-const SDK_HARNESSES = new Set(['core/sdk/testing-host.ts']);
 
 /**
  * Why `file` may not import `target` (both relative to the repository root, `/`-separated), or null.
@@ -71,9 +72,10 @@ function violation(file: string, target: string): string | null {
   if (file.startsWith('core/') && !file.startsWith('core/http/') && target.startsWith('core/http/')) {
     if (!COMPOSITION_ROOT.has(file) && !isFeatureModule(file)) return 'only core/http and the composition root import core/http';
   }
-  if (file.startsWith('core/sdk/') && target.startsWith('core/') && !target.startsWith('core/sdk/')) {
-    if (!SDK_HARNESSES.has(file) && !file.endsWith('.test.ts')) return 'the SDK imports only core/sdk';
+  if (file.startsWith('packages/sdk/') && !target.startsWith('packages/sdk/')) {
+    if (!file.endsWith('.test.ts')) return 'the SDK imports only its own files';
   }
+  if (!file.startsWith('packages/sdk/') && target.startsWith('packages/sdk/')) return 'the SDK is imported as @capture/sdk, not by relative path';
   return null;
 }
 
@@ -81,14 +83,15 @@ function violation(file: string, target: string): string | null {
 function packageViolation(file: string, spec: string): string | null {
   if (!pluginFolder(file) || !spec.startsWith('@capture/')) return null;
   const allowed = isPluginTest(file) ? PLUGIN_TESTS_MAY_IMPORT_SDK : PLUGIN_CODE_MAY_IMPORT_SDK;
-  return allowed.has(spec) ? null : `plugin ${isPluginTest(file) ? 'tests' : 'code'} import ${[...allowed].join(' or ')} only`;
+  if (allowed.has(spec)) return null;
+  return isPluginTest(file) ? 'plugin tests import @capture/sdk and its subpaths only' : 'plugin code import @capture/sdk only (its subpaths too, not @capture/sdk/testing)';
 }
 
 function scan(): { problems: string[]; files: number; relativeImports: number } {
   const problems: string[] = [];
   let files = 0;
   let relativeImports = 0;
-  for (const abs of [...tsFiles(path.join(root, 'core')), ...tsFiles(path.join(root, 'plugins'))]) {
+  for (const abs of [...tsFiles(path.join(root, 'core')), ...tsFiles(path.join(root, 'plugins')), ...tsFiles(path.join(root, 'packages', 'sdk'))]) {
     const file = path.relative(root, abs).split(path.sep).join('/');
     files++;
     for (const spec of importsOf(fs.readFileSync(abs, 'utf8'))) {
@@ -125,32 +128,36 @@ describe('import boundaries', () => {
   it('the rules refuse what they should and let the rest through', () => {
     expect(violation('plugins/http/src/send.ts', 'plugins/http/src/retry.js')).toBeNull();
     expect(violation('plugins/http/test/send.test.ts', 'plugins/http/src/send.js')).toBeNull();
-    expect(violation('plugins/http/src/send.ts', 'core/sdk/index.js')).toMatch(/only through @capture\/sdk/);
+    expect(violation('plugins/http/src/send.ts', 'packages/sdk/src/index.js')).toMatch(/only through @capture\/sdk/);
     expect(violation('plugins/http/src/send.ts', 'core/actions/runner.js')).not.toBeNull();
-    expect(violation('plugins/http/test/send.test.ts', 'core/sdk/testing.js')).not.toBeNull();
+    expect(violation('plugins/http/test/send.test.ts', 'packages/sdk/src/testing.js')).not.toBeNull();
     expect(violation('plugins/http/src/send.ts', 'plugins/text/src/index.js')).not.toBeNull();
     expect(violation('plugins/multimedia/test/pdf.test.ts', 'plugins/behaviour/src/modify-response.js')).toBeNull();
     expect(violation('plugins/http/test/http.e2e.test.ts', 'test/helpers/server.js')).toBeNull();
     expect(violation('plugins/http/src/send.ts', 'test/helpers/server.js')).not.toBeNull();
     expect(violation('plugins/http/test/http.e2e.test.ts', 'core/server.js')).not.toBeNull();
     expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk')).toBeNull();
+    expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk/oauth')).toBeNull();
+    expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk/not-exported')).not.toBeNull();
     expect(packageViolation('plugins/http/src/send.ts', 'zod')).toBeNull();
     expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk/testing')).toMatch(/plugin code import @capture\/sdk only/);
     expect(packageViolation('plugins/http/src/send.ts', '@capture/sdk/testing-host')).not.toBeNull();
     expect(packageViolation('plugins/http/src/send.ts', '@capture/client')).not.toBeNull();
     expect(packageViolation('plugins/http/test/send.test.ts', '@capture/sdk/testing')).toBeNull();
-    expect(packageViolation('plugins/http/test/helpers.ts', '@capture/sdk/testing-host')).toBeNull();
+    expect(packageViolation('plugins/http/test/helpers.ts', '@capture/sdk/testing-host')).not.toBeNull();
+    expect(violation('plugins/http/test/helpers.ts', 'test/helpers/host.js')).toBeNull();
     expect(violation('core/capture/http-capture.ts', 'core/http/middleware/errors.js')).toMatch(/composition root/);
     expect(violation('core/capture/query.test.ts', 'core/http/requests/requests.schema.js')).not.toBeNull();
     expect(violation('core/http/app.ts', 'core/http/services.js')).toBeNull();
     expect(violation('core/server.ts', 'core/http/app.js')).toBeNull();
     expect(violation('core/actions/module.ts', 'core/http/actions/actions.router.js')).toBeNull();
-    expect(violation('core/web/web.module.ts', 'core/http/services.js')).toBeNull();
+    expect(violation('core/web/module.ts', 'core/http/services.js')).toBeNull();
     expect(violation('core/actions/module-helpers.ts', 'core/http/services.js')).not.toBeNull();
-    expect(violation('core/sdk/headers.ts', 'core/util/time.js')).toMatch(/the SDK imports only core\/sdk/);
-    expect(violation('core/sdk/testing.ts', 'core/actions/runner.js')).not.toBeNull();
-    expect(violation('core/sdk/testing-host.ts', 'core/actions/runner.js')).toBeNull();
-    expect(violation('core/sdk/headers.ts', 'core/sdk/bytes.js')).toBeNull();
+    expect(violation('packages/sdk/src/headers.ts', 'core/util/time.js')).toMatch(/the SDK imports only its own files/);
+    expect(violation('packages/sdk/src/testing.ts', 'core/actions/registry.js')).not.toBeNull();
+    expect(violation('packages/sdk/src/bytes.test.ts', 'core/actions/registry.js')).toBeNull();
+    expect(violation('packages/sdk/src/headers.ts', 'packages/sdk/src/bytes.js')).toBeNull();
+    expect(violation('core/actions/runner.ts', 'packages/sdk/src/bytes.js')).toMatch(/imported as @capture\/sdk/);
   });
 
   it('no file in core/ or plugins/ crosses a layer boundary', () => {

@@ -1,5 +1,5 @@
 // No input can crash or exhaust the service: every document and body it parses is measured first
-// (core/sdk/parse-limits.ts). Each deep or huge form goes to each entry point of a real service
+// (packages/sdk/src/parse-limits.ts). Each deep or huge form goes to each entry point of a real service
 // process, since a stack overflow inside V8's regexp compiler aborts the process and must not take
 // the test runner with it; after each, the service still answers and still captures a request.
 import { spawnSync } from 'node:child_process';

@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 import { io as ioV4 } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsModule } from '../core/actions/module.js';
-import { createMailModule } from '../core/mail/index.js';
+import { createMailModule } from '../core/mail/module.js';
 import { createRealtimeModule } from '../core/realtime/module.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { openSse, type SseClient } from './helpers/sse.js';

@@ -1,9 +1,9 @@
 // The acceptance scenarios of Custom Actions, run through the loader, the real plugins and the runner.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_TOKEN, memoryCounters, silentLogger, testRequest, testServices } from '../sdk/testing.js';
+import { memoryCounters, silentLogger, TEST_TOKEN, testRequest, testServices } from '@capture/sdk/testing';
 import { loadPlugins } from './loader.js';
 import type { ActionRegistry } from './registry.js';
-import { runChain, type ChainAction } from './runner.js';
+import { runChain, type ChainAction } from '@capture/sdk/runner';
 
 let registry: ActionRegistry;
 beforeAll(async () => {

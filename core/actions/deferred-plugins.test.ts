@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../sdk/testing.js';
+import { silentLogger } from '@capture/sdk/testing';
 import { BUILTIN_PLUGINS_DIR, loadPlugins } from './loader.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'capture-deferred-'));

@@ -1,7 +1,7 @@
 // Actions that keep failing on captures are disabled; a success in between ends the streak.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { fakeClock, silentLogger } from '../sdk/testing.js';
+import { fakeClock, silentLogger } from '@capture/sdk/testing';
 import type { TokenRecord } from '../store/types.js';
 import { FailureTracker } from './failures.js';
 

@@ -3,10 +3,10 @@
 // failed; a run without an error ends it. Streaks live in the store so every process adds to the
 // same count; each process keeps the set of actions with a streak (refreshed from the store) so
 // that a success costs a write only when there is a streak to end.
-import type { Clock, Logger } from '../sdk/index.js';
+import type { Clock, Logger } from '@capture/sdk';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { WorkflowService } from '../workflows/service.js';
-import type { ChainResult } from './runner.js';
+import type { ChainResult } from '@capture/sdk/runner';
 
 const REFRESH_MS = 30_000;
 /** What a run that disabled nothing gets: shared, so frozen. */

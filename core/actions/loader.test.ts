@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { container } from '../sdk/container.js';
-import { silentLogger } from '../sdk/testing.js';
+import { container } from '@capture/sdk/container';
+import { silentLogger } from '@capture/sdk/testing';
 import { BUILTIN_PLUGINS_DIR, loadPlugins } from './loader.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'capture-plugins-'));

@@ -7,9 +7,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
-import * as sdk from '../sdk/index.js';
-import type { Logger, PluginDefinition } from '../sdk/index.js';
+import { container as rootContainer } from '@capture/sdk/container';
+import type { DependencyContainer, Logger, PluginDefinition } from '@capture/sdk';
+import * as sdk from '@capture/sdk';
+import { consoleLogger } from '@capture/sdk/logger';
 import { BUILD_ROOT, REPO_ROOT, RUNNING_FROM_SOURCE } from '../util/paths.js';
 import { ActionRegistry } from './registry.js';
 
@@ -151,7 +152,7 @@ export async function importPlugin(dir: string, manifest = readManifest(dir)): P
 export async function loadPlugins(options: LoadPluginsOptions = {}): Promise<LoadPluginsResult> {
   const registry = options.registry ?? new ActionRegistry();
   const parent = options.container ?? rootContainer;
-  const logger = options.logger ?? sdk.consoleLogger('info');
+  const logger = options.logger ?? consoleLogger('info');
   const resolveFrom = options.resolveFrom ?? REPO_ROOT;
   const pluginsDir = options.pluginsDir === undefined ? BUILTIN_PLUGINS_DIR : options.pluginsDir;
   const plugins: LoadedPlugin[] = [];

@@ -2,24 +2,23 @@
 // delayed actions as scheduler jobs), with each plugin's services resolved from its container, and
 // serves the actions API. Plugins, workflows, templates, providers, databases and global variables
 // are modules of their own (core/modules.ts); this one starts after them.
-import { instanceCachingFactory, type DependencyContainer } from '../sdk/container.js';
+import { instanceCachingFactory } from '@capture/sdk/container';
+import type { CapturedRequest, DependencyContainer, HttpClient, HttpRequest, RunOwner, Services } from '@capture/sdk';
 import { requestView } from '../capture/request-view.js';
 import { actionsRouter } from '../http/actions/actions.router.js';
 import type { ServiceModule } from '../service-module.js';
 import type { Step } from '../workflows/document.js';
 import { deepFreeze } from '../workflows/steps-cache.js';
 import { SANDBOX_POOL, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import type { CapturedRequest, HttpClient, HttpRequest, RunOwner, Services } from '../sdk/index.js';
-import { MAILER, type Mailer } from '../sdk/mail.js';
 import { SealError } from '../auth/sealing.js';
 import { runOwner, runServices, servicesWith } from './services.js';
 import { FailureTracker } from './failures.js';
-import { ACTIONS, ACTION_TYPES, DATABASES, ERROR_LOG, GLOBALS, JOBS, MAILER as MAILER_KEY, PROVIDERS, SECRETS, TEMPLATES, WORKFLOWS } from '../service-keys.js';
+import { ACTIONS, ACTION_TYPES, DATABASE_SERVICE, ERROR_LOG, GLOBALS, JOBS, MAIL_RELAY, PROVIDER_SERVICE, SECRETS, TEMPLATE_SERVICE, WORKFLOWS } from '../service-keys.js';
 import { QUEUED_ACTIONS_JOB, QUEUED_BUDGET_MS, QUEUED_HTTP_TIMEOUT_MS, defineQueuedActions, queueLater, snapshotOf, splitQueued, type JobQueueLike, type QueuedJobData } from './queued.js';
-import { runChain, type ChainAction } from './runner.js';
+import { runChain, type ChainAction } from '@capture/sdk/runner';
 import type { ParameterSecrets } from './secret-params.js';
 import type { ActionRuntime } from './runtime.js';
-import { createPluginsModule } from './plugins.module.js';
+import { createPluginsModule } from '../plugins/module.js';
 import { createGlobalsModule } from '../globals/module.js';
 import { createDatabasesModule } from '../databases/module.js';
 import { createProvidersModule } from '../providers/module.js';
@@ -114,18 +113,16 @@ export function createActionsModule(): ServiceModule {
   return {
     name: 'actions',
     provides: [ACTIONS],
-    requires: [ACTION_TYPES, SECRETS, WORKFLOWS, TEMPLATES, GLOBALS, PROVIDERS, DATABASES],
-    uses: [JOBS, ERROR_LOG, MAILER_KEY],
+    requires: [ACTION_TYPES, SECRETS, WORKFLOWS, TEMPLATE_SERVICE, GLOBALS, PROVIDER_SERVICE, DATABASE_SERVICE],
+    // MAIL_RELAY: the Send Email action's mailer, which plugins resolve as the SDK's MAILER (core/sdk-bridge.ts).
+    uses: [JOBS, ERROR_LOG, MAIL_RELAY],
     defaults: runtimeDefaults,
     async start(ctx) {
       const { store, clock, logger, config, container } = ctx;
       const registry = ctx.require(ACTION_TYPES);
       const secrets: ParameterSecrets = ctx.require(SECRETS).parameters;
       const workflows = ctx.require(WORKFLOWS);
-      const templates = ctx.require(TEMPLATES);
-      // Outgoing mail (send_email): the mail module's mailer (core/mail), looked up on first use.
-      const noMailer: Mailer = { send: () => Promise.reject(new Error('Sending e-mail is not available: the mail module is not running')) };
-      container.register(MAILER, { useFactory: () => ctx.get(MAILER_KEY) ?? noMailer });
+      const templates = ctx.require(TEMPLATE_SERVICE);
       // One JavaScript sandbox pool per process, started on first use and closed with the module.
       let pool: SandboxPool | undefined;
       const poolOptions = { runTimeoutMs: config.SANDBOX_RUN_TIMEOUT_MS, maxConcurrentPerAccount: config.SANDBOX_MAX_CONCURRENT_PER_ACCOUNT, onRun: ctx.metrics.sandboxRun };

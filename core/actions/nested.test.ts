@@ -1,10 +1,10 @@
 // ctx.runAction (an action running another one inline, WebhookScript's action()) and ctx.later
 // (an action queued to run after the capture, WebhookScript's delay()), in the chain runner.
 import { describe, expect, it } from 'vitest';
-import { defineAction, z } from '../sdk/index.js';
-import { TEST_TOKEN, testRequest, testServices } from '../sdk/testing.js';
+import { defineAction, z } from '@capture/sdk';
+import { TEST_TOKEN, testRequest, testServices } from '@capture/sdk/testing';
 import { ActionRegistry } from './registry.js';
-import { MAX_LATER_ACTIONS, MAX_NESTED_ACTIONS, runChain, type ChainAction } from './runner.js';
+import { MAX_LATER_ACTIONS, MAX_NESTED_ACTIONS, runChain, type ChainAction } from '@capture/sdk/runner';
 
 const setv = defineAction({
   type: 'setv',

@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import type { Step } from '../workflows/document.js';
 import type { WorkflowService } from '../workflows/service.js';
 import { deepFreeze } from '../workflows/steps-cache.js';
-import type { ChainResult, LaterAction } from './runner.js';
+import type { ChainResult, LaterAction } from '@capture/sdk/runner';
 
 export const QUEUED_ACTIONS_JOB = 'queued-actions';
 export const QUEUED_BUDGET_MS = 120_000;

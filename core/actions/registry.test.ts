@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
-import { defineAction, integer, z } from '../sdk/index.js';
+import { defineAction, integer, z } from '@capture/sdk';
 import { ActionRegistry, DuplicateActionType } from './registry.js';
 
 const make = (type: string, extra: Partial<Parameters<typeof defineAction>[0]> = {}) =>

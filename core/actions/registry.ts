@@ -1,9 +1,9 @@
 // The action types known to this process, each with the plugin (and container) it came from.
-import { container as rootContainer, type DependencyContainer } from '../sdk/container.js';
+import { container as rootContainer } from '@capture/sdk/container';
+import type { AnyActionDefinition, AnyProviderDefinition, DependencyContainer } from '@capture/sdk';
+import { parameterErrors } from '@capture/sdk/parameter-errors';
 import { z } from 'zod';
 import { ValidationError } from '../errors.js';
-import { parameterErrors } from '../sdk/parameter-errors.js';
-import type { AnyActionDefinition, AnyProviderDefinition } from '../sdk/index.js';
 import { secretPaths, type SecretPath } from './secret-params.js';
 
 export interface RegisteredAction {
@@ -37,7 +37,16 @@ export class DuplicateActionType extends Error {
 
 /** JSON Schema of an action's parameters as the API accepts them (zod's input side). */
 export function parametersJsonSchema(def: AnyActionDefinition): Record<string, unknown> {
-  const schema = z.toJSONSchema(def.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(def.parameters, {
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves out the default of a field that transforms its input (variableName()'s `json`):
+    // the page names the variables a step sets from it, and a reader of the schema wants it too.
+    override: ({ zodSchema, jsonSchema }) => {
+      const d = (zodSchema as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
+      if (d.type === 'default' && jsonSchema.default === undefined && typeof d.defaultValue !== 'function') jsonSchema.default = d.defaultValue as never;
+    },
+  }) as Record<string, unknown>;
   const { $schema, ...rest } = schema;
   return { $schema, title: def.title, description: def.description, ...rest };
 }

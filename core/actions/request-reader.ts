@@ -3,7 +3,7 @@
 import type { TokenRecord, Store } from '../store/types.js';
 import { requestView } from '../capture/request-view.js';
 import { QuerySyntaxError, parseQuery } from '../store/query/index.js';
-import type { CapturedRequest, Clock, RequestReader } from '../sdk/index.js';
+import type { CapturedRequest, Clock, RequestReader } from '@capture/sdk';
 
 /** `https://host/<uuid>/anything`, `<uuid>` or an alias -> the token id or alias. */
 export function tokenRefOf(text: string): string {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bytesText } from '../sdk/bytes.js';
-import { defineAction, z } from '../sdk/index.js';
-import { TEST_TOKEN, fakeClock, memoryGlobals, testRequest, testServices } from '../sdk/testing.js';
+import { bytesText } from '@capture/sdk/bytes';
+import { defineAction, z } from '@capture/sdk';
+import { fakeClock, memoryGlobals, TEST_TOKEN, testRequest, testServices } from '@capture/sdk/testing';
 import { ActionRegistry } from './registry.js';
-import { runChain, type ChainAction, type ChainInput } from './runner.js';
+import { runChain, type ChainAction, type ChainInput } from '@capture/sdk/runner';
 
 const echo = defineAction({
   type: 'echo',

@@ -5,7 +5,7 @@ import type { RequestRecord, TokenRecord } from '../store/types.js';
 import type { Step } from '../workflows/document.js';
 import type { WorkflowService } from '../workflows/service.js';
 import type { ActionRegistry } from './registry.js';
-import type { ChainResult } from './runner.js';
+import type { ChainResult } from '@capture/sdk/runner';
 
 export interface RunOptions {
   budgetMs?: number;

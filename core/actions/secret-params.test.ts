@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSealer } from '../auth/sealing.js';
 import { ValidationError } from '../errors.js';
-import { defineAction, optionalText, secret, z } from '../sdk/index.js';
+import { defineAction, optionalText, secret, z } from '@capture/sdk';
 import { ActionRegistry } from './registry.js';
 import { ParameterSecrets, SECRET_MARKER, secretPaths } from './secret-params.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../config.js';
-import { container } from '../sdk/container.js';
-import { DATABASES, GLOBAL_VARIABLES, LOGGER, PROVIDERS, systemClock, type Logger } from '../sdk/index.js';
-import { fakeClock, silentLogger } from '../sdk/testing.js';
+import { container } from '@capture/sdk/container';
+import { DATABASES, GLOBAL_VARIABLES, LOGGER, type Logger, PROVIDERS, systemClock } from '@capture/sdk';
+import { fakeClock, silentLogger } from '@capture/sdk/testing';
 import { createSqliteStore } from '../store/sqlite/index.js';
 import { accountGlobals, registerCoreServices, runServices } from './services.js';
 

@@ -5,28 +5,11 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createOutboundClient, resolveAllowed, type OutboundClient } from '../net/outbound.js';
-import { instanceCachingFactory, type DependencyContainer } from '../sdk/container.js';
-import {
-  CLOCK,
-  COUNTERS,
-  DATABASES,
-  GLOBAL_VARIABLES,
-  HTTP_CLIENT,
-  LOGGER,
-  NETWORK,
-  PROVIDERS,
-  REQUESTS,
-  TEMPLATES,
-  SERVICES,
-  systemClock,
-  type Clock,
-  type GlobalVariables,
-  type HttpClient,
-  type HttpRequest,
-  type HttpResponse,
-  type RunOwner,
-  type Services,
-} from '../sdk/index.js';
+import { instanceCachingFactory } from '@capture/sdk/container';
+import { servicesWith } from '@capture/sdk/runner';
+
+export { servicesWith } from '@capture/sdk/runner';
+import { CLOCK, type Clock, COUNTERS, DATABASES, type DependencyContainer, GLOBAL_VARIABLES, type GlobalVariables, HTTP_CLIENT, type HttpClient, type HttpRequest, type HttpResponse, LOGGER, NETWORK, PROVIDERS, REQUESTS, type RunOwner, SERVICES, type Services, systemClock, TEMPLATES } from '@capture/sdk';
 import type { Store, TokenRecord } from '../store/types.js';
 import { requestReader } from './request-reader.js';
 
@@ -140,53 +123,6 @@ class AccountServices implements Services {
   }
 }
 
-/** `base` with some services replaced; the others are read from `base` when asked for. */
-class ServicesWith implements Services {
-  readonly #base: Services;
-  readonly #own: Partial<Services>;
-  constructor(base: Services, own: Partial<Services>) {
-    this.#base = base;
-    this.#own = own;
-  }
-  get http() {
-    return this.#own.http ?? this.#base.http;
-  }
-  get counters() {
-    return this.#own.counters ?? this.#base.counters;
-  }
-  get clock() {
-    return this.#own.clock ?? this.#base.clock;
-  }
-  get logger() {
-    return this.#own.logger ?? this.#base.logger;
-  }
-  get net() {
-    return this.#own.net ?? this.#base.net;
-  }
-  get globals() {
-    return this.#own.globals ?? this.#base.globals;
-  }
-  get providers() {
-    return this.#own.providers ?? this.#base.providers;
-  }
-  get databases() {
-    return this.#own.databases ?? this.#base.databases;
-  }
-  get requests() {
-    return this.#own.requests ?? this.#base.requests;
-  }
-  get templates() {
-    return this.#own.templates ?? this.#base.templates;
-  }
-}
-
-/**
- * `base` with some services replaced. Use this, not a spread: the services are getters on a
- * prototype (a spread would see none of them).
- */
-export function servicesWith(base: Services, own: Partial<Services>): Services {
-  return new ServicesWith(base, own);
-}
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */
 export interface GlobalVariableStore {

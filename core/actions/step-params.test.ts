@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { defineAction, headerLines, z } from '../sdk/index.js';
-import { stepParams } from './step-params.js';
-import { templateValue } from './templating.js';
+import { defineAction, z } from '@capture/sdk';
+import { headerLines } from '@capture/sdk/headers';
+import { stepParams } from '@capture/sdk/runner';
+import { templateValue } from '@capture/sdk/runner';
 
 const freeze = <T>(v: T): T => {
   if (v && typeof v === 'object') {

@@ -1,7 +1,7 @@
 // The `template` action (Include Template) and its run-time form. The runtime expands a template
 // step into `template_include` + the template's actions before the chain runs (TemplateService);
 // a `template` step still present at run time could not be included and reports why.
-import { defineAction, z } from '../sdk/index.js';
+import { defineAction, z } from '@capture/sdk';
 
 const Variables = z.array(z.object({ name: z.string().min(1).max(64), value: z.coerce.string() })).max(100);
 

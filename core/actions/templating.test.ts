@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { testRequest } from '../sdk/testing.js';
-import { MODIFIERS, template, templateHeaderLines, templateValue } from './templating.js';
-import { RequestVariables, VariableScope, requestVariables } from './variables.js';
+import { testRequest } from '@capture/sdk/testing';
+import { MODIFIERS, template, templateHeaderLines, templateValue } from '@capture/sdk/runner';
+import { RequestVariables, VariableScope, requestVariables } from '@capture/sdk/runner';
 
 const token = { uuid: '11111111-1111-4111-8111-111111111111', alias: 'shop' };
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParameterSecrets } from '../actions/secret-params.js';
 import { ActionRegistry } from '../actions/registry.js';
-import { defineAction, secret, z } from '../sdk/index.js';
+import { defineAction, secret, z } from '@capture/sdk';
 import { sampleToken } from '../store/store.contract.js';
 import { createSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';

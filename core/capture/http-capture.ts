@@ -7,7 +7,7 @@ import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors
 import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { renderError } from '../error-response.js';
-import { headerSafe, sendableHeaders } from '../sdk/headers.js';
+import { headerSafe, sendableHeaders } from '@capture/sdk/headers';
 import type { HttpVersion, RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { isExpired } from '../tokens/expiry.js';
 import type { CapturedResponse, CapturePipeline } from './pipeline.js';
@@ -18,6 +18,7 @@ import { clientIp } from './client-ip.js';
 import { createLocator, locationDatabases } from './location.js';
 import type { SubdomainCapture } from './subdomain.js';
 import { parseForm, parseFormFile, type ParsedForm } from './form.js';
+import { decodeReceived, type Decoding } from './content-encoding.js';
 import { attachBodyFile, type BodySink } from '../store/bodies/body-files.js';
 import { queryOf } from './query.js';
 import { listenFor, responseFromSet } from './listen.js';
@@ -195,17 +196,25 @@ export function createCaptureHandler(s: CaptureServices) {
     // A body declared small enough never needs the file sink (most captures: no extra work).
     const sink = store.bodyFiles && !(Number(declaredLength) <= store.bodyFiles.threshold) ? store.bodyFiles.sink() : undefined;
     const received = await readLimited(req, declaredLength, config.MAX_BODY_BYTES, sink);
+    let coding: Decoding | null = null;
     try {
-      await captureBody(req, res, started, sub, token, now, rawUrl, path, search, afterRef, headers, received);
+      // Only a body sent with Content-Encoding takes the extra step.
+      if (headers['content-encoding']) {
+        const newSink = store.bodyFiles && (() => store.bodyFiles!.sink());
+        coding = await decodeReceived(received, headers['content-encoding'], config.MAX_BODY_BYTES, newSink);
+      }
+      await captureBody(req, res, started, sub, token, now, rawUrl, path, search, afterRef, headers, coding?.body ?? received, coding);
     } finally {
       // Stored captures moved the file into the store; what is left here was never stored.
       if ('file' in received) await rm(received.file, { force: true });
+      if (coding && coding.body !== received && 'file' in coding.body) await rm(coding.body.file, { force: true });
     }
   }
 
   async function captureBody(
     req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined, token: TokenRecord, now: number,
     rawUrl: string, path: string, search: string, afterRef: number, headers: Record<string, string[]>, received: Received,
+    coding: Decoding | null,
   ): Promise<void> {
     const contentType = headers['content-type']?.[0] ?? null;
     const filed = 'file' in received;
@@ -216,7 +225,7 @@ export function createCaptureHandler(s: CaptureServices) {
     const host = sub ? sub.host : headers.host?.[0] ?? '';
     const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
     const files = form.data ?? NO_FILES;
-    const extra: Record<string, unknown> = {};
+    const extra: Record<string, unknown> = coding ? { ...coding.fields } : {};
     const ip = clientIp(req, config.TRUSTED_PROXIES);
     if (locator) {
       // Loopback and private senders: null at once. The first public one waits for the files once.
@@ -254,6 +263,7 @@ export function createCaptureHandler(s: CaptureServices) {
     };
     // The record reads the file when something needs the bytes (actions, realtime); the store moves it.
     if (filed) attachBodyFile(record, received.file, form.read);
+    if (coding?.sent) record.sentBody = coding.sent;
 
     let response: CapturedResponse = {
       status: pathStatus(path, afterRef) ?? token.default_status,

@@ -1,7 +1,7 @@
 // `listen`: a capture waits up to N seconds from its arrival for a response set through the
 // set-response endpoint (the webhook.site CLI's `forward --listen-timeout`). The wait is kept in
 // the store, so the PUT may reach any process sharing it.
-import { sendableHeaders } from '../sdk/headers.js';
+import { sendableHeaders } from '@capture/sdk/headers';
 import type { SetResponse, Store } from '../store/types.js';
 import { sleep, type Clock } from '../util/time.js';
 import type { CapturedResponse } from './pipeline.js';

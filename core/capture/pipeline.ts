@@ -1,10 +1,12 @@
 // What every capture channel (HTTP, e-mail, DNS) does once it has a request record: run the
 // token's Custom Actions, store the request unless an action said not to, tell the listeners.
-import { compileSettings, hidesFromActions, redactRequest, type CompiledRule } from '../sdk/redaction.js';
-import type { ResponseDraft } from '../sdk/types.js';
+import { compileSettings, hidesFromActions, redactRequest } from '../shared/redaction.js';
+import type { CompiledRule } from '@capture/sdk/redaction';
+import type { ResponseDraft } from '@capture/sdk';
 import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { uuidv7 } from '../util/uuid.js';
 import { rememberResponse } from './sent-response.js';
+import { SENT_BODY_FILE_ID } from './content-encoding.js';
 
 /** The answer a capture gets: the same shape actions build (the SDK's ResponseDraft). */
 export type CapturedResponse = ResponseDraft;
@@ -31,7 +33,11 @@ function redact(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<st
   const chosen = phase === 'all' ? own : own.filter((r) => hidesFromActions(r) === (phase === 'before'));
   const rules = more?.length ? [...chosen, ...more] : chosen;
   if (!rules.length) return files;
-  return redactRequest(record, files, rules).files;
+  const decoded = record.sentBody ? record.body : null;
+  const masked = redactRequest(record, files, rules).files;
+  // The bytes as sent would still hold what was masked in the decoded body: they are not kept.
+  if (decoded && record.body !== decoded) delete record.sentBody;
+  return masked;
 }
 
 /** Runs a token's Custom Actions on a capture; provided by the action runtime. */
@@ -69,6 +75,8 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     record.time = (performance.now() - started) / 1000;
     if (dontSave || token.request_limit <= 0) return Promise.resolve({ response, stored: false });
     if (token.redaction || more) files = redact(token, record, files, phase, more);
+    // The bytes as sent of a decoded body are stored as a file of the request (content-encoding.ts).
+    if (record.sentBody) files = new Map(files).set(SENT_BODY_FILE_ID, record.sentBody);
     return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
       tellHooks(token, record);
       return { response, stored: true };

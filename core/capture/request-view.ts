@@ -1,9 +1,10 @@
 // A captured request as the API (and the realtime channel) shows it: requestView renders it and
 // RequestView (zod) documents it for /openapi.json and schemas/request.schema.json.
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { queryAllOf } from './query.js';
 import { sentResponseOf } from './sent-response.js';
-import { RedactionEntrySchema } from '../sdk/redaction.js';
+import { RedactionEntrySchema } from '../shared/redaction.js';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 
@@ -29,6 +30,7 @@ function timestampText(ms: number): string {
  */
 export function requestView(r: RequestRecord, token?: TokenRecord): Record<string, unknown> {
   const response = sentResponseOf(r, token);
+  const body = r.body;
   return {
     uuid: r.uuid,
     type: r.type,
@@ -38,7 +40,9 @@ export function requestView(r: RequestRecord, token?: TokenRecord): Record<strin
     hostname: r.hostname,
     method: r.method,
     user_agent: r.user_agent,
-    content: r.body.toString('utf8'),
+    content: body.toString('utf8'),
+    // Lossless for a body that is not UTF-8 text (`content` then holds replacement characters).
+    content_base64: body.length && !isUtf8(body) ? body.toString('base64') : undefined,
     query: r.query,
     request: r.form ?? {},
     headers: r.headers,
@@ -84,7 +88,20 @@ export const RequestView = z.object({
   hostname: z.string(),
   method: z.string(),
   user_agent: z.string(),
-  content: z.string().describe('The body as UTF-8 text; `raw` returns the exact bytes'),
+  content: z
+    .string()
+    .describe('The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent'),
+  content_base64: z
+    .string()
+    .optional()
+    .describe('The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text'),
+  content_encoding: z
+    .string()
+    .optional()
+    .describe('The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br`'),
+  decoded: z.boolean().optional().describe('With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body'),
+  decode_error: z.string().optional().describe('With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent'),
+  encoded_size: z.number().int().optional().describe('With `content_encoding`: bytes of the body as sent (`size` counts the decoded body)'),
   query: z.record(z.string(), z.string()).nullable().describe('Query string: the last value of a repeated key'),
   query_all: z.record(z.string(), z.array(z.string())).nullable().describe('Every value of each query key, in order'),
   response: SentResponseView.optional().describe('What was sent back (HTTP captures; on realtime events only when it was not the default response)'),

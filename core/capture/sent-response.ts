@@ -4,9 +4,9 @@
 // answer that actions or the set-response endpoint made is stored, in the record's `extra`
 // (like `query_all`), its body cut at MAX_STORED_RESPONSE_BYTES.
 import { isUtf8 } from 'node:buffer';
-import { sendableHeaders } from '../sdk/headers.js';
+import { sendableHeaders } from '@capture/sdk/headers';
+import type { ResponseDraft as CapturedResponse } from '@capture/sdk';
 import type { RequestRecord, TokenRecord } from '../store/types.js';
-import type { ResponseDraft as CapturedResponse } from '../sdk/types.js';
 
 /** Bytes of a changed answer's body kept with the request. */
 export const MAX_STORED_RESPONSE_BYTES = 64 * 1024;

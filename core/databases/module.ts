@@ -1,15 +1,14 @@
 // Hosted databases as a module (off without DATABASES_POSTGRES_URL): the /databases API and the
-// account-bound DATABASES service of actions (registered in the server's container).
+// database service, which plugins see as the SDK's DATABASES (core/sdk-bridge.ts).
 import { databasesRouter } from '../http/databases/databases.router.js';
-import { DATABASES as DATABASES_TOKEN } from '../sdk/index.js';
-import { DATABASES, SECRETS } from '../service-keys.js';
+import { DATABASE_SERVICE, SECRETS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
 import { DatabaseService } from './service.js';
 
 export function createDatabasesModule(): ServiceModule {
   return {
     name: 'databases',
-    provides: [DATABASES],
+    provides: [DATABASE_SERVICE],
     requires: [SECRETS],
     async start(ctx) {
       const { config, logger } = ctx;
@@ -20,8 +19,7 @@ export function createDatabasesModule(): ServiceModule {
         statementTimeoutMs: config.DATABASES_STATEMENT_TIMEOUT_MS,
         logger,
       });
-      ctx.container.registerInstance(DATABASES_TOKEN, { forAccount: (owner) => databases.forAccount(owner.userId) });
-      ctx.provide(DATABASES, databases);
+      ctx.provide(DATABASE_SERVICE, databases);
       return {
         routers: [databasesRouter(ctx, databases)],
         stop: () => databases.close(),

@@ -15,10 +15,9 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { HttpError, NotFound, fromZod } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { lazyImport } from '../sdk/lazy.js';
-import { postgresTypes } from '../sdk/postgres.js';
-import type { DatabaseQueryResult, Databases } from '../sdk/services.js';
-import { ParameterError, bindParameters, type SqlValue } from '../sdk/sql-placeholders.js';
+import { lazyImport } from '@capture/sdk/async';
+import { bindParameters, ParameterError, postgresTypes, type SqlValue } from '@capture/sdk/sql';
+import type { DatabaseQueryResult, Databases } from '@capture/sdk';
 import type { DatabaseRecord, Page, Store } from '../store/types.js';
 import { formatTimestamp, type Clock } from '../util/time.js';
 

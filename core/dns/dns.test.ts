@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { createActionsModule } from '../actions/module.js';
 import { RequestView } from '../capture/request-view.js';
-import { createDnsModule } from './index.js';
+import { createDnsModule } from './module.js';
 import { parseAnswers, select, txtStrings } from './answers.js';
 import { DNS_INFO } from '../service-keys.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../test/helpers/server.js';
 import { accountGlobals } from '../actions/services.js';
-import { fakeClock } from '../sdk/testing.js';
+import { fakeClock } from '@capture/sdk/testing';
 import { createGlobalsCache, globalsCacheOf, globalsChanged } from './cache.js';
 
 /** A store of one account's variables that counts its reads of all of them. */

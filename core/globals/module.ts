@@ -1,8 +1,8 @@
-// Global variables as a module: the /global-variables API, and the account-bound GLOBAL_VARIABLES
-// service actions read and write (registered in the server's container for plugins).
+// Global variables as a module: the /global-variables API, and the account-bound view actions read
+// and write, which plugins see as the SDK's GLOBAL_VARIABLES (core/sdk-bridge.ts).
 import { globalsRouter } from '../http/globals/globals.router.js';
 import { accountGlobals } from '../actions/services.js';
-import { GLOBAL_VARIABLES, type GlobalVariables, type PerAccount, type RunOwner } from '../sdk/index.js';
+import type { GlobalVariables, PerAccount, RunOwner } from '@capture/sdk';
 import { GLOBALS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
 import { globalsCacheOf } from './cache.js';
@@ -35,7 +35,6 @@ export function createGlobalsModule(): ServiceModule {
           return view;
         },
       };
-      ctx.container.registerInstance(GLOBAL_VARIABLES, globals);
       ctx.provide(GLOBALS, globals);
       return { routers: [globalsRouter(ctx)] };
     },

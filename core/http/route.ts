@@ -174,10 +174,5 @@ export function mountRoutes<D>(router: Router<AppState>, routes: ReadonlyArray<R
       if (check) checkAnswer(ctx, route);
     });
   }
-  MOUNTED.set(router, [...(MOUNTED.get(router) ?? []), ...routes]);
   return router;
 }
-
-/** The route objects mounted on each router (what createApp serves). */
-const MOUNTED = new WeakMap<Router<AppState>, RouteDoc[]>();
-export const mountedRoutes = (router: Router<AppState>): RouteDoc[] => MOUNTED.get(router) ?? [];

@@ -12,7 +12,7 @@ import { opsRoutes } from './ops/ops.router.js';
 import { sseRoutes } from './realtime/sse.js';
 import { smeeRoutes } from './realtime/smee.js';
 import { captureRoutes } from '../capture/capture.routes.js';
-import { webRoutes } from '../web/web.module.js';
+import { webRoutes } from '../web/module.js';
 import { requestRoutes } from './requests/requests.router.js';
 import { providerRoutes } from './providers/providers.router.js';
 import { templateRoutes } from './templates/templates.router.js';

@@ -3,7 +3,7 @@
 // when it could not be computed (DNS unreachable, checks turned off, or no scanner: spam, virus).
 // Nothing is ever reported as passed that was not verified.
 import { Resolver } from 'node:dns/promises';
-import { lazyImport } from '../sdk/lazy.js';
+import { lazyImport } from '@capture/sdk/async';
 
 /** Answers like `dns.promises.resolve(name, rrtype)`. */
 export type DnsResolver = (name: string, rrtype: string) => Promise<unknown>;

@@ -11,7 +11,7 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsModule } from '../actions/module.js';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { createMailModule } from './index.js';
+import { createMailModule } from './module.js';
 import type { DnsResolver } from './checks.js';
 import { decodeWords, readHeaders } from './message.js';
 import { MAIL_INFO } from '../service-keys.js';

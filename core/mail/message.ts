@@ -1,6 +1,6 @@
 // Reading a received message: a strict look at the header section (to refuse what is not an
 // RFC 5322 message), the headers as the API shows them, and the parts mailparser extracts.
-import { lazyImport } from '../sdk/lazy.js';
+import { lazyImport } from '@capture/sdk/async';
 
 export class MalformedMessage extends Error {}
 

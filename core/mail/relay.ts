@@ -5,8 +5,11 @@
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config.js';
-import { lazyImport } from '../sdk/lazy.js';
-import { LOOP_HEADER, type Mailer, type OutgoingMail, type SentMail } from '../sdk/mail.js';
+import type { Mailer, OutgoingMail, SentMail } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
+
+/** Header added once per pass through the service; counted to stop mail loops. */
+export const LOOP_HEADER = 'X-Capture-Loop';
 
 // nodemailer is loaded by the first message sent, not at start-up.
 const loadNodemailer = lazyImport(() => import('nodemailer').then((m) => m.default));

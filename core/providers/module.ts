@@ -1,21 +1,19 @@
 // Connected accounts as a module: the /providers API over the provider types plugins declare, and
-// the account-bound PROVIDERS service actions use (registered in the server's container).
+// the provider service, which plugins see as the SDK's PROVIDERS (core/sdk-bridge.ts).
 import { providersRouter } from '../http/providers/providers.router.js';
-import { PROVIDERS as PROVIDERS_TOKEN } from '../sdk/index.js';
-import { ACTION_TYPES, PROVIDERS, SECRETS } from '../service-keys.js';
+import { ACTION_TYPES, PROVIDER_SERVICE, SECRETS } from '../service-keys.js';
 import type { ServiceModule } from '../service-module.js';
 import { ProviderService, providerTypes } from './service.js';
 
 export function createProvidersModule(): ServiceModule {
   return {
     name: 'providers',
-    provides: [PROVIDERS],
+    provides: [PROVIDER_SERVICE],
     requires: [ACTION_TYPES, SECRETS],
     async start(ctx) {
       const registry = ctx.require(ACTION_TYPES);
       const providers = new ProviderService(ctx.store, registry, ctx.require(SECRETS).sealer, ctx.clock);
-      ctx.container.registerInstance(PROVIDERS_TOKEN, { forAccount: (owner) => providers.forAccount(owner.userId) });
-      ctx.provide(PROVIDERS, providers);
+      ctx.provide(PROVIDER_SERVICE, providers);
       // Provider types come with their plugins' code (deferred loading: a flag check once all are in).
       const kinds = async () => {
         if (registry.deferred) await registry.ready();

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ActionRegistry, RegisteredProvider } from '../actions/registry.js';
 import type { Sealer } from '../auth/sealing.js';
 import { NotFound, ValidationError, fromZod } from '../errors.js';
-import type { Clock, Providers } from '../sdk/index.js';
+import type { Clock, Providers } from '@capture/sdk';
 import type { Page, ProviderRecord, Store } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 

@@ -17,7 +17,7 @@ export async function createFeed(store: Store, logger: Logger, opts: FeedOptions
   if (native?.kind === 'sqlite') return native.db.memory ? noFeed : sqliteFeed(native.db, store, logger, opts);
   if (native?.kind === 'mongo') {
     const { mongoFeed } = await import('./mongo-feed.js');
-    return mongoFeed(native.collections, store, logger, opts);
+    return mongoFeed(native.db, store, logger, opts);
   }
   return noFeed;
 }

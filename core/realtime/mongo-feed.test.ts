@@ -33,7 +33,7 @@ describe.skipIf(!mongo)(mongo ? 'MongoDB realtime feed' : `MongoDB realtime feed
   async function start(pollMs = 50): Promise<Process> {
     const store = await createMongoStore(mongo!.uri, { dbName });
     const bus = createBus();
-    const feed = mongoFeed(colsOf(store), store, silentLogger, { pollMs });
+    const feed = mongoFeed(colsOf(store).db, store, silentLogger, { pollMs });
     bus.setShare((e) => feed.share(e));
     await feed.start(bus);
     const p = { store, bus, feed };

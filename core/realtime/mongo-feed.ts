@@ -4,9 +4,9 @@
 // collection; captures are read from `requests` itself. Old events are pruned here as well as by
 // the TTL index, since not every server runs a TTL monitor.
 import { randomUUID } from 'node:crypto';
-import { ObjectId, type ChangeStream, type Collection } from 'mongodb';
+import { ObjectId, type ChangeStream, type Collection, type Db } from 'mongodb';
 import type { Logger } from '../logger.js';
-import { toRequest, type Cols, type RequestDoc } from '../store/mongo/docs.js';
+import { cols, toRequest, type RequestDoc } from '../store/mongo/docs.js';
 import { supportsChangeStreams } from '../store/mongo/capabilities.js';
 import type { Store } from '../store/types.js';
 import type { RealtimeBus, SharedEvent } from './bus.js';
@@ -27,7 +27,8 @@ const EVENT_TTL_SECONDS = 600;
 const PRUNE_EVERY_MS = 60_000;
 export const EVENTS_COLLECTION = 'realtime_events';
 
-export function mongoFeed(c: Cols, store: Store, logger: Logger, opts: FeedOptions = {}): Feed {
+export function mongoFeed(db: Db, store: Store, logger: Logger, opts: FeedOptions = {}): Feed {
+  const c = cols(db);
   const origin = randomUUID();
   const pollMs = opts.pollMs ?? 250;
   const events: Collection<EventDoc> = c.db.collection<EventDoc>(EVENTS_COLLECTION);

@@ -3,7 +3,7 @@
 
 import { createHash, createHmac, randomBytes, randomUUID, type BinaryToTextEncoding } from 'node:crypto';
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { ScriptOutput } from '../sdk/output.js';
+import { ScriptOutput } from '@capture/sdk/output';
 import { librarySource, lodashBatch, lodashFullSource } from './modules.js';
 import { PRELUDE_PARTS, PRELUDE_SOURCE, wrapScript } from './prelude.js';
 import type { WorkerJob } from './protocol.js';

@@ -3,7 +3,7 @@
 // and vendor.ts (bundles generated for libraries that ship no single-file build).
 
 /** The injection token of the pool (defined by the SDK, which plugins import). */
-export { SANDBOX as SANDBOX_POOL } from '../sdk/sandbox.js';
+export { SANDBOX as SANDBOX_POOL } from '@capture/sdk';
 
 export { createSandboxPool, DEFAULT_MEMORY_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_STACK_BYTES } from './pool.js';
 export { allowedModules } from './modules.js';

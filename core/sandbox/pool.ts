@@ -9,8 +9,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { FairQueue } from '../sdk/fair-share.js';
-import { SCRIPT_OUTPUT_MAX_BYTES } from '../sdk/output.js';
+import { FairQueue } from '@capture/sdk/fair-share';
+import { SCRIPT_OUTPUT_MAX_BYTES } from '@capture/sdk/output';
 import type { FromWorker, ToWorker, WorkerJob } from './protocol.js';
 import type {
   HostCalls,

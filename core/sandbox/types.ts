@@ -1,2 +1,2 @@
-// The sandbox's contract lives in the SDK (plugins see only core/sdk); core/sandbox implements it.
-export type * from '../sdk/sandbox.js';
+// The sandbox's contract lives in the SDK (plugins see only @capture/sdk: @capture/sdk/sandbox); core/sandbox implements it.
+export type * from '@capture/sdk/sandbox';

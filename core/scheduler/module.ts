@@ -3,7 +3,7 @@
 // for other modules.
 //
 // Provides JOBS (JobQueue: `define(name, handler, opts)` and `enqueue(name, data, runAt)`, e.g. for
-// queued actions) and SCHEDULES ({service, scheduler}); uses MAILER (per notification) and
+// queued actions) and SCHEDULES ({service, scheduler}); uses MAIL_RELAY (per notification) and
 // ERROR_LOG (at start) when their modules run.
 import path from 'node:path';
 import { REPO_ROOT } from '../util/paths.js';
@@ -12,7 +12,7 @@ import type { HttpServices } from '../http/services.js';
 import { cleanupTokens, sweepExpired } from '../lifecycle/cleanup.js';
 import type { ModuleContext, ServiceModule } from '../service-module.js';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.js';
-import { ERROR_LOG, JOBS, MAILER, SCHEDULES } from '../service-keys.js';
+import { ERROR_LOG, JOBS, MAIL_RELAY, SCHEDULES } from '../service-keys.js';
 import { createNotifier, type MailerLike, type Notifier } from './notify.js';
 import { createScheduler, type SchedulerOptions } from './scheduler.js';
 import { ScheduleService } from './service.js';
@@ -22,7 +22,7 @@ export interface SchedulerModuleOptions extends Pick<SchedulerOptions, 'schedule
   workflowsDir?: string;
   /** Outgoing HTTP (tests may pass their own); default the policy-enforcing client. */
   http?: OutboundClient;
-  /** Mailer for e-mail notifications; default the mail module's (MAILER). */
+  /** Mailer for e-mail notifications; default the mail module's (MAIL_RELAY). */
   mailer?: MailerLike;
   /** Poll interval override (ms); default SCHEDULER_POLL_MS. */
   processEvery?: number;
@@ -32,7 +32,7 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
   return {
     name: 'scheduler',
     provides: [JOBS, SCHEDULES],
-    uses: [MAILER, ERROR_LOG],
+    uses: [MAIL_RELAY, ERROR_LOG],
     async start(ctx: ModuleContext) {
       const { config, store, clock, logger } = ctx;
       const log = logger.child({ module: 'scheduler' });
@@ -43,7 +43,7 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         http,
         clock,
         logger: log,
-        mailer: () => options.mailer ?? ctx.get(MAILER),
+        mailer: () => options.mailer ?? ctx.get(MAIL_RELAY),
         windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
         baseUrl: () => baseUrl,
       });

@@ -2,7 +2,7 @@
 // through the outbound client with the schedule's timeout; the response checked; a log entry
 // written; last_run_at / last_status updated; an error notification sent when the run failed.
 import { randomUUID } from 'node:crypto';
-import { VariableScope } from '../actions/variables.js';
+import { VariableScope } from '@capture/sdk/runner';
 import type { Logger } from '../logger.js';
 import { OutboundError, type OutboundClient } from '../net/outbound.js';
 import type { ScheduleLogRecord, ScheduleRecord, Store } from '../store/types.js';

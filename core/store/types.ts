@@ -2,11 +2,9 @@
 // contract suite in store.contract.ts. Times are epoch milliseconds; the HTTP layer formats them.
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { Db } from 'mongodb';
-import type { Cols } from './mongo/docs.js';
 import type { QueryNode } from './query/ast.js';
-import type { BodyFiles } from './bodies/body-files.js';
 import type { StorageSpace } from './space.js';
-import type { RedactionSettings } from '../sdk/redaction.js';
+import type { RedactionSettings } from '../shared/redaction.js';
 
 export type Millis = number;
 
@@ -73,7 +71,7 @@ export interface TokenRecord {
   group_id: number | null;
   /** scrypt hash (see core/auth/secrets.ts), never returned by the API. */
   password_hash: string | null;
-  /** Masking applied to captures before they are stored (core/sdk/redaction.ts); null or absent: none. */
+  /** Masking applied to captures before they are stored (core/shared/redaction.ts); null or absent: none. */
   redaction?: RedactionSettings | null;
   created_at: Millis;
   updated_at: Millis;
@@ -113,9 +111,14 @@ export interface RequestRecord {
   url: string;
   /** Content type the request was sent with, replayed by `raw`. */
   content_type: string | null;
-  /** The body as received, byte for byte. */
+  /** The body as received, byte for byte; decoded when it came with a Content-Encoding the capture undid. */
   body: Buffer;
   size: number;
+  /**
+   * Web captures whose body was decoded (Content-Encoding): the bytes as sent, held in memory until
+   * stored beside the request as file SENT_BODY_FILE_ID (core/capture/content-encoding.ts), for `raw`.
+   */
+  sentBody?: Buffer;
   query: Record<string, string> | null;
   headers: Record<string, string[]>;
   /** Parsed form fields (urlencoded or multipart): the API's `request` field. */
@@ -714,11 +717,52 @@ export interface TransferRepo {
   clearCheckpoints(): Promise<void>;
 }
 
+// Bodies past BODY_FILE_THRESHOLD kept in files (core/store/bodies/body-files.ts implements it).
+/** Receives one capture's body: in memory up to the threshold, in a file past it. */
+export interface BodySink {
+  /** False: the file is behind; wait for `drained` before writing more (backpressure). */
+  write(chunk: Buffer): boolean;
+  drained(then: () => void): void;
+  /**
+   * Told (once) when writing the file fails, after what was written is removed: `err` is the error
+   * to answer with (InsufficientStorage for a full disk). Nothing more is written or drained then.
+   * Set it before writing.
+   */
+  failed(then: (err: unknown) => void): void;
+  /** The body: a Buffer, or the file it is in. Rejects as `failed` is told. */
+  end(): Promise<{ buffer: Buffer } | { file: string; size: number }>;
+  /** Removes the file (failed or refused capture). */
+  discard(): void;
+}
+
+export interface BodyFiles {
+  readonly dir: string;
+  readonly threshold: number;
+  sink(): BodySink;
+  /** The requests repository with bodies past the threshold kept in files. */
+  wrap(repo: RequestRepo): RequestRepo;
+  /**
+   * The file holding a stored row's body (as the store's TransferRepo reads it: empty body, size
+   * above 0), or null when the body is in the row. The file may have been swept (its request deleted).
+   */
+  storedFileOf(row: RequestRecord): string | null;
+  /**
+   * Puts a copied request's body (bytes, or a file of another store, copied not moved) in this
+   * store's file for it, replacing any; a missing source file leaves none (the body reads empty,
+   * as it did in the source). Call it after the row (with an empty body) is written: the sweeper
+   * removes a file whose row it cannot find.
+   */
+  place(row: RequestRecord, body: Buffer | string): Promise<void>;
+  /** Checks the next `limit` files of its walk, removing those whose request is gone; returns how many it removed. */
+  sweep(limit?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 /**
  * The adapter's own database, for the parts built directly on it: Agenda's job backend
  * (core/scheduler/scheduler.ts) and the cross-process realtime feed (core/realtime/feed.ts).
  */
-export type NativeDatabase = { kind: 'sqlite'; db: SqliteDatabase } | { kind: 'mongo'; db: Db; collections: Cols };
+export type NativeDatabase = { kind: 'sqlite'; db: SqliteDatabase } | { kind: 'mongo'; db: Db };
 
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';

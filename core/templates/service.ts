@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ActionRegistry } from '../actions/registry.js';
 import type { ParameterSecrets } from '../actions/secret-params.js';
 import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
-import type { Clock, TemplateInfo, Templates } from '../sdk/index.js';
+import type { Clock, TemplateInfo, Templates } from '@capture/sdk';
 import type { Page, Store, TemplateRecord } from '../store/types.js';
 import { formatTimestamp } from '../util/time.js';
 import { ActionBody } from '../workflows/service.js';

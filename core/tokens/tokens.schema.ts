@@ -2,8 +2,8 @@
 // the web page. The token service validates with these; the HTTP layer imports them from here
 // (domain services own their schemas, core/http never the other way round).
 import { z } from 'zod';
-import { headerValue } from '../sdk/headers.js';
-import { RedactionSettingsSchema } from '../sdk/redaction.js';
+import { headerValue } from '@capture/sdk/headers';
+import { RedactionSettingsSchema } from '../shared/redaction.js';
 
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 /** First path segments the API and the web page own; no alias may take them. */

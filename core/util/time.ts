@@ -1,6 +1,6 @@
 // Timestamps in API bodies are `YYYY-MM-DD HH:MM:SS` in UTC. The Clock is the SDK's, one type for
 // core and plugins; code that only reads the time takes `Pick<Clock, 'now'>`.
-import { systemClock, type Clock } from '../sdk/services.js';
+import { type Clock, systemClock } from '@capture/sdk';
 
 export { systemClock, type Clock };
 

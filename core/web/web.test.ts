@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { RESERVED_SEGMENTS } from '../tokens/tokens.schema.js';
-import { WEB_PREFIX, webModule } from './web.module.js';
+import { WEB_PREFIX, webModule } from './module.js';
 
 describe('web page module', () => {
   let dir: string;
@@ -84,10 +84,10 @@ describe('web page module', () => {
     expect(r.data.message).toContain('/app/assets/nope.js');
   });
 
-  it('exposes the base URL and the e-mail domain at /app/config.json', async () => {
+  it('exposes the base URL, the e-mail domain and whether databases are configured at /app/config.json', async () => {
     const r = await srv.call('GET', '/app/config.json');
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ base_url: srv.url, email_domain: 'mail.example.test', dns_domain: 'dns.localhost', capture_domain: null });
+    expect(r.data).toEqual({ base_url: srv.url, email_domain: 'mail.example.test', dns_domain: 'dns.localhost', capture_domain: null, databases: false });
   });
 
   it('answers a clear 503 while the page is not built', async () => {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { BadRequest, ValidationError, fromParseLimit, type FieldErrors } from '../errors.js';
-import { ParseLimitError } from '../sdk/parse-limits.js';
+import { ParseLimitError } from '@capture/sdk/parse-limits';
 import { parseWithPositions, positionAt, type PositionedDocument } from './positions.js';
 
 export const API_VERSION = 'capture/v1';

@@ -4,7 +4,7 @@
 // the page can use it too.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import type { FieldErrors } from '../errors.js';
-import { checkParseLimits } from '../sdk/parse-limits.js';
+import { checkParseLimits } from '@capture/sdk/parse-limits';
 
 /** Aliases a document may expand (yaml's default, 100, stated: each expansion copies a node). */
 export const MAX_ALIAS_COUNT = 100;
@@ -50,7 +50,7 @@ export function positionAt(text: string, offset: number): Position {
 
 /**
  * Every document of a YAML stream (JSON is YAML), empty documents left out. A text larger or deeper
- * than the parse limits (core/sdk/parse-limits.ts) throws a ParseLimitError before it is parsed:
+ * than the parse limits (@capture/sdk/parse-limits) throws a ParseLimitError before it is parsed:
  * yaml's composer recurses per level of nesting.
  */
 export function parseWithPositions(text: string): PositionedDocument[] {

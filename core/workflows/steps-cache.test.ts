@@ -6,7 +6,7 @@ import { loadPlugins } from '../actions/loader.js';
 import { ParameterSecrets } from '../actions/secret-params.js';
 import { createSealer } from '../auth/sealing.js';
 import { silentLogger } from '../logger.js';
-import { fakeClock } from '../sdk/testing.js';
+import { fakeClock } from '@capture/sdk/testing';
 import { createSqliteStore } from '../store/sqlite/index.js';
 import { sampleToken } from '../store/store.contract.js';
 import { WorkflowService } from './service.js';

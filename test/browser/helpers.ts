@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
 import { REPO_ROOT } from '../../core/util/paths.js';
-import { webModule } from '../../core/web/web.module.js';
+import { webModule } from '../../core/web/module.js';
 
 export const ROOT = REPO_ROOT;
 export const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
@@ -138,8 +138,9 @@ export async function signIn(page: Page, key: string, who: RegExp): Promise<void
   if (!(await field.isVisible())) await page.getByRole('button', { name: /^API key/ }).click();
   await field.fill(key);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect.poll(() => page.locator('#api-key-status').textContent()).toMatch(who);
-  await page.getByRole('button', { name: 'Close' }).click();
+  // A key that signs in closes the panel; the header button then says who.
+  await expect.poll(() => page.getByRole('button', { name: /^API key/ }).getAttribute('title')).toMatch(who);
+  await page.locator('#apikey').waitFor({ state: 'detached' });
 }
 
 /** The account area's navigation. */

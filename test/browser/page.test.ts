@@ -331,8 +331,9 @@ describe.skipIf(!haveChromium)('web page in Chromium', () => {
     await page.getByRole('button', { name: /API key/ }).click();
     await page.getByRole('textbox', { name: 'API key' }).fill(user.key);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText(/Signed in as/).waitFor();
-    await page.getByRole('button', { name: 'Close' }).click();
+    // The panel closes once the key signs in; the header button says who.
+    await page.locator('#apikey').waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: /API key/ }).getAttribute('title')).toMatch(/^Signed in as/);
     const list = page.getByRole('link', { name: 'New schedule' });
     const unavailable = page.getByTestId('not-available');
     await expect.poll(async () => (await list.count()) + (await unavailable.count()), { timeout: 10_000 }).toBeGreaterThan(0);

@@ -133,6 +133,9 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
     const latest = await submitted(token.uuid);
     expect(latest.headers['content-type'][0]).toMatch(/application\/x-www-form-urlencoded/);
     expect(latest.request).toEqual({ full_name: 'Ada Lovelace', email: 'ada@example.test', message: 'Hello & <bye>', colour: 'blue' });
+    // The preview does not go blank: the form comes back, saying where the submission went.
+    await page.getByText(/^Sent: the submission is in the Requests tab/).waitFor();
+    expect(await form.getByLabel('Full name *').inputValue()).toBe('');
     // docs/form-builder.md: the form's posts are found by their path.
     expect((await srv.call('GET', `/token/${token.uuid}/requests?query=${encodeURIComponent('url:*/form')}`, { key: owner.key })).data.total).toBe(1);
 

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -244,6 +245,30 @@ describe.skipIf(!haveChromium)('request view and list', () => {
     await page.getByRole('checkbox', { name: 'Follow newest' }).uncheck();
     await page.reload();
     expect(await page.getByRole('checkbox', { name: 'Follow newest' }).isChecked()).toBe(false);
+  });
+
+  it('a body that is not text shows as a hex dump with a download; a compressed one says it was decoded', async () => {
+    const bin = (await srv.token()).uuid;
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47]);
+    const id = await capture(bin, '/image', { method: 'POST', headers: { 'Content-Type': 'image/png' }, body: bytes });
+    await page.goto(`${srv.url}/#/${bin}/${id}`);
+    const dump = page.getByLabel('Body, hex dump');
+    await dump.waitFor();
+    expect((await dump.textContent())!.split('\n')).toEqual([
+      '00000000  89 50 4e 47 0d 0a 1a 0a  00 ff 41 42 43 44 45 46  |.PNG......ABCDEF|',
+      '00000010  47                                                |G|',
+    ]);
+    expect(await page.getByText('Not UTF-8 text: 17 B shown as hex').count()).toBe(1);
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the body' }).click()]);
+    expect((await readFile((await saved.path())!)).equals(bytes)).toBe(true);
+    await screenshot(page, 'rv-05-binary-body');
+    expect(await unlabelled(page)).toEqual([]);
+
+    const zipped = await capture(bin, '/zipped', { method: 'POST', headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: gzipSync('hello, decoded') });
+    await page.goto(`${srv.url}/#/${bin}/${zipped}`);
+    await page.getByLabel('Body, raw').waitFor();
+    expect(await page.getByLabel('Body, raw').textContent()).toBe('hello, decoded');
+    expect(await page.locator('.body-coding').textContent()).toMatch(/^Sent with Content-Encoding gzip \(\d+ B\); shown decoded\./);
   });
 
   it('looks finished at desktop and phone width, light and dark', async () => {

@@ -12,8 +12,8 @@ async function signIn(page: Page, key: string): Promise<void> {
   if (!(await field.isVisible())) await page.getByRole('button', { name: /^API key/ }).click();
   await field.fill(key);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect.poll(() => page.locator('#api-key-status').textContent()).toMatch(/Signed in/);
-  await page.getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => page.getByRole('button', { name: /^API key/ }).getAttribute('title')).toMatch(/Signed in/);
+  await page.locator('#apikey').waitFor({ state: 'detached' });
 }
 
 /** At phone width nothing scrolls sideways; photographed, then back to desktop width. */

@@ -20,6 +20,15 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
   const me = session.state === 'signed-in' ? session.me : null;
   const error = session.state === 'invalid' ? session.message : null;
   const input = useRef<HTMLInputElement>(null);
+  // A saved key that signs in closes the panel (the header button then says who); a refused one keeps it open with the reason.
+  // (Only once the new key was checked: until then the session is the previous key's.)
+  const [saved, setSaved] = useState<'no' | 'sent' | 'checking'>('no');
+  useEffect(() => {
+    if (saved === 'sent' && session.state === 'checking') setSaved('checking');
+    if (saved !== 'checking' || session.state !== 'signed-in') return;
+    announce(`Signed in as ${session.me.name}`);
+    onClose();
+  }, [saved, session.state]);
   // Opened by a screen that needs a key ("Enter an API key"): the field takes the focus.
   useEffect(() => {
     if (focusInput) input.current?.focus();
@@ -35,7 +44,9 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          if (value.trim() && value.trim() === key && me) return onClose();
           settings.setApiKey(value);
+          setSaved(value.trim() ? 'sent' : 'no');
           announce(value.trim() ? 'API key saved' : 'API key removed');
         }}
       >
@@ -95,6 +106,8 @@ export function App() {
   const key = useApiKey();
   const [keyOpen, setKeyOpen] = useState(false);
   const [focusKey, setFocusKey] = useState(0);
+  const session = useSession();
+  const signedInAs = session.state === 'signed-in' ? `Signed in as ${session.me.name}${session.me.admin ? ' (administrator)' : session.me.premium ? ' (premium)' : ''}` : null;
   const [firstRun, dismissFirstRun] = useFirstRun(key);
   const unreadErrors = useUnreadErrors();
 
@@ -145,7 +158,7 @@ export function App() {
           <a class="nav-docs" href={docsUrl()}>
             Docs
           </a>
-          <button type="button" class={`btn small${key ? ' ok' : ''}`} aria-expanded={keyOpen} aria-controls="apikey" onClick={() => setKeyOpen(!keyOpen)}>
+          <button type="button" class={`btn small${key ? ' ok' : ''}`} title={signedInAs ?? undefined} aria-expanded={keyOpen} aria-controls="apikey" onClick={() => setKeyOpen(!keyOpen)}>
             {key ? 'API key ✓' : 'API key'}
           </button>
         </nav>

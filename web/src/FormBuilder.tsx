@@ -1,7 +1,7 @@
 // Form Builder (webhook.site's form-builder): fields with labels, types and "required", a live
 // preview (a real form in a sandboxed frame that posts to the token), and the HTML to copy. The
 // submissions are captured like any request and show as form data. Nothing is stored on the server.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FIELD_TYPES, enctypeOf, fieldName, formHtml, previewDocument, type FieldType, type FormField } from './form-html';
 import { CopyButton } from './ui';
 import './replay.css';
@@ -37,6 +37,14 @@ export function FormBuilder({ captureUrl }: { captureUrl: string }) {
     const timer = setTimeout(() => setPreviewHtml(html), PREVIEW_DELAY_MS);
     return () => clearTimeout(timer);
   }, [html]);
+
+  // The preview frame's next load shows the form (a new document or a new frame); any other is a submission's answer.
+  const [frame, setFrame] = useState(0);
+  const [sent, setSent] = useState(0);
+  const showingForm = useRef(true);
+  useLayoutEffect(() => {
+    showingForm.current = true;
+  }, [previewHtml, frame]);
 
   const change = (key: number, patch: Partial<FormField>) => setFields((fs) => fs.map((f) => (f.key === key ? { ...f, ...patch } : f)));
   const move = (i: number, by: number) =>
@@ -138,7 +146,24 @@ export function FormBuilder({ captureUrl }: { captureUrl: string }) {
         <div class="form-builder-out">
           <h3 id="fb-preview-title">Preview</h3>
           <p class="hint small">A real form: submitting it sends a request to this token.</p>
-          <iframe title="Form preview" class="form-preview" sandbox="allow-forms" srcdoc={previewDocument(previewHtml)} />
+          <iframe
+            key={frame}
+            title="Form preview"
+            class="form-preview"
+            sandbox="allow-forms"
+            srcdoc={previewDocument(previewHtml)}
+            onLoad={() => {
+              if (showingForm.current) return void (showingForm.current = false);
+              // Any other load is the answer to a submission: the form comes back, with a word on where the request went.
+              setSent((n) => n + 1);
+              setFrame((n) => n + 1);
+            }}
+          />
+          {sent > 0 && (
+            <p class="ok-text small" role="status">
+              Sent{sent > 1 ? ` (${sent} times)` : ''}: the submission is in the Requests tab.
+            </p>
+          )}
           <div class="section-head">
             <h3 id="fb-html-title">HTML</h3>
             <CopyButton text={html} label="Copy the form's HTML">

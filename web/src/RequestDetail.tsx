@@ -3,7 +3,7 @@
 // and forwarding it.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { download, enc, type ApiError, type CapturedRequest, type FileMeta } from './api';
+import { download, enc, saveBlob, type ApiError, type CapturedRequest, type FileMeta } from './api';
 import {
   bodyKind,
   fileList,
@@ -13,16 +13,20 @@ import {
   highlightJson,
   highlightXml,
   requestDate,
+  linkify,
   requestPath,
   toCurl,
+  toPostman,
 } from './format';
+import { bytesOfBase64, hexDump, HEX_VIEW_BYTES } from './hex-dump';
 import { HttpMessage } from './HttpMessage';
 import { RequestForward } from './RequestForward';
 import { RequestNote } from './RequestNote';
 import { ActionErrors, RequestRerun } from './RequestRerun';
 import { getRequest, tokenActions, type ActionInfo, type ViewedRequest } from './requests-api';
 import { href } from './route';
-import { CopyButton, ErrorNotice, KvTable, Spinner } from './ui';
+import { searchQuery } from './search-bus';
+import { CopyButton, ErrorNotice, KvTable, SearchButton, Spinner } from './ui';
 import './requests.css';
 
 interface Props {
@@ -71,7 +75,8 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
   const files = fileList(r);
   // A repeated key (`?tags[]=a&tags[]=b`) gets a row per value: `query` keeps only the last.
   const query = r.query_all ? Object.entries(r.query_all).flatMap(([k, values]) => values.map((v): [string, unknown] => [k, v])) : Object.entries(r.query ?? {});
-  const form = Object.entries(r.request ?? {});
+  // Form fields by name, as webhook.site lists them.
+  const form = Object.entries(r.request ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const headers = headerEntries(r.headers);
   const contentType = headerValue(r, 'content-type');
   const outputs = Array.isArray(r.custom_action_output) ? r.custom_action_output : [];
@@ -95,6 +100,26 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
             <CopyButton text={toCurl(r)} label="Copy as curl">
               Copy as curl
             </CopyButton>
+          )}
+          <CopyButton text={`${location.origin}/token/${tokenId}/request/${r.uuid}`} label="Copy as API URL">
+            Copy as API URL
+          </CopyButton>
+          {isHttp && (
+            <button
+              type="button"
+              class="btn small"
+              title="A Postman collection holding this request"
+              onClick={() => {
+                const url = URL.createObjectURL(new Blob([toPostman(r)], { type: 'application/json' }));
+                const a = Object.assign(document.createElement('a'), { href: url, download: `request-${r.uuid}.postman_collection.json` });
+                document.body.append(a);
+                a.click();
+                a.remove();
+                setTimeout(() => URL.revokeObjectURL(url), 10_000);
+              }}
+            >
+              Open in Postman
+            </button>
           )}
           <button type="button" class="btn small" aria-pressed={tool?.kind === 'rerun'} onClick={() => setTool(tool?.kind === 'rerun' ? null : { kind: 'rerun' })}>
             Re-run actions
@@ -182,10 +207,10 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
       {r.type === 'email' && <MailBody r={r} />}
       {r.type !== 'dns' && <Body r={r} tokenId={tokenId} contentType={contentType} title={r.type === 'email' ? 'Message source' : 'Body'} />}
 
-      {r.type !== 'email' && r.type !== 'dns' && <KeyValues title="Query" rows={query.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} empty="No query string." />}
-      {form.length > 0 && <KeyValues title="Form fields" rows={form.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} />}
+      {r.type !== 'email' && r.type !== 'dns' && <KeyValues title="Query" field="query" rows={query.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} empty="No query string." />}
+      {form.length > 0 && <KeyValues title="Form fields" field="request" rows={form.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} />}
       {files.length > 0 && <Files files={files} r={r} tokenId={tokenId} />}
-      {r.type !== 'dns' && <KeyValues title="Headers" rows={headers} />}
+      {r.type !== 'dns' && <KeyValues title="Headers" field="headers" rows={headers} />}
 
       {r.response && <SentResponseSection r={r} />}
 
@@ -194,8 +219,20 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
           <h3 id="actions-out">Custom action output</h3>
           {errors.length > 0 && <ActionErrors errors={errors} actions={actions} />}
           {outputs.length > 0 && (
-            <pre class="code small">
-              <code>{outputs.map((o) => (typeof o === 'string' ? o : JSON.stringify(o))).join('\n')}</code>
+            <pre class="code small action-output-lines">
+              <code>
+                {outputs.map((o, i) => {
+                  const line = typeof o === 'string' ? o : JSON.stringify(o);
+                  const q = searchQuery('custom_action_output', line);
+                  return (
+                    <span class="out-line" key={i}>
+                      {line}
+                      {q && <SearchButton query={q} what={`output line ${i + 1}`} />}
+                      {'\n'}
+                    </span>
+                  );
+                })}
+              </code>
             </pre>
           )}
         </section>
@@ -231,7 +268,7 @@ function SentResponseSection({ r }: { r: ViewedRequest }) {
   );
 }
 
-function KeyValues({ title, rows, empty }: { title: string; rows: Array<[string, string]>; empty?: string }) {
+function KeyValues({ title, rows, empty, field }: { title: string; rows: Array<[string, string]>; empty?: string; field?: string }) {
   const id = `kv-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <section aria-labelledby={id}>
@@ -241,7 +278,7 @@ function KeyValues({ title, rows, empty }: { title: string; rows: Array<[string,
       {rows.length === 0 ? (
         <p class="hint">{empty ?? 'None.'}</p>
       ) : (
-        <KvTable rows={rows} />
+        <KvTable rows={rows} search={field ? (k, v) => searchQuery(`${field}.${field === 'headers' ? k.toLowerCase() : k}`, v) : undefined} />
       )}
     </section>
   );
@@ -299,7 +336,7 @@ function MailBody({ r }: { r: CapturedRequest }) {
       </div>
       {view === 'text' ? (
         <pre class="code raw" tabIndex={0} aria-label="Message text">
-          <code>{r.text_content}</code>
+          <code>{linkify(r.text_content ?? '')}</code>
         </pre>
       ) : (
         <iframe class="mail-html" title="Message HTML" sandbox="" srcdoc={r.html_content ?? ''} />
@@ -308,8 +345,47 @@ function MailBody({ r }: { r: CapturedRequest }) {
   );
 }
 
+/** What the service did with a body sent with a Content-Encoding. */
+function CodingNote({ r }: { r: CapturedRequest }) {
+  if (!r.content_encoding) return null;
+  if (r.decoded) {
+    return (
+      <p class="hint small body-coding">
+        Sent with Content-Encoding <code>{r.content_encoding}</code> ({formatSize(r.encoded_size ?? 0)}); shown decoded. Open raw gives the bytes as sent.
+      </p>
+    );
+  }
+  return (
+    <p class="hint small body-coding" role="note">
+      Sent with Content-Encoding <code>{r.content_encoding}</code>, kept as sent: {r.decode_error}
+    </p>
+  );
+}
+
+/** A body that is not text: a hex dump of its first HEX_VIEW_BYTES, and the whole of it to download. */
+function BinaryBody({ r }: { r: CapturedRequest & { content_base64: string } }) {
+  const bytes = useMemo(() => bytesOfBase64(r.content_base64), [r.content_base64]);
+  const dump = useMemo(() => hexDump(bytes.subarray(0, HEX_VIEW_BYTES)), [bytes]);
+  const save = () => saveBlob(new Blob([bytes], { type: 'application/octet-stream' }), `request-${r.uuid}.bin`);
+  return (
+    <>
+      <p class="hint small">
+        Not UTF-8 text: {formatSize(bytes.length)} shown as hex
+        {bytes.length > HEX_VIEW_BYTES ? `, the first ${formatSize(HEX_VIEW_BYTES)} of them` : ''}.{' '}
+        <button type="button" class="btn small" onClick={save}>
+          Download the body
+        </button>
+      </p>
+      <pre class="code body hex" tabIndex={0} aria-label="Body, hex dump">
+        <code>{dump}</code>
+      </pre>
+    </>
+  );
+}
+
 function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId: string; contentType?: string; title: string }) {
-  const kind = useMemo(() => bodyKind(r.content ?? '', contentType), [r.content, contentType]);
+  const binary = r.content_base64 !== undefined;
+  const kind = useMemo(() => (binary ? 'binary' : bodyKind(r.content ?? '', contentType)), [r.content, contentType, binary]);
   const [view, setView] = useState<'pretty' | 'raw'>('pretty');
   const pretty = useMemo(() => {
     try {
@@ -328,7 +404,14 @@ function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId:
         <h3 id="body-title">
           {title} {kind === 'json' || kind === 'xml' ? <span class="badge">{kind.toUpperCase()}</span> : null}
         </h3>
-        {kind !== 'empty' && (
+        {kind === 'binary' && (
+          <div class="toggle" role="group" aria-label="Body view">
+            <a class="btn small" href={`/token/${enc(tokenId)}/request/${enc(r.uuid)}/raw`} target="_blank" rel="noopener noreferrer">
+              Open raw
+            </a>
+          </div>
+        )}
+        {kind !== 'empty' && kind !== 'binary' && (
           <div class="toggle" role="group" aria-label="Body view">
             <button type="button" class="btn small" aria-pressed={showPretty} disabled={pretty === null} onClick={() => setView('pretty')}>
               Pretty
@@ -343,8 +426,11 @@ function Body({ r, tokenId, contentType, title }: { r: CapturedRequest; tokenId:
           </div>
         )}
       </div>
+      <CodingNote r={r} />
       {kind === 'empty' ? (
         <p class="hint">No body.</p>
+      ) : binary ? (
+        <BinaryBody r={r as CapturedRequest & { content_base64: string }} />
       ) : (
         <pre class={`code body ${showPretty ? 'pretty' : 'raw'}`} tabIndex={0} aria-label={showPretty ? `Body, formatted ${kind.toUpperCase()}` : 'Body, raw'}>
           <code>{showPretty ? pretty : r.content}</code>

@@ -6,6 +6,7 @@ import { formatSize, formatTime, headerValue, requestDate, requestPath } from '.
 import { StatusCode } from './HttpMessage';
 import type { LiveMode } from './live';
 import type { ViewedRequest } from './requests-api';
+import { notifyOn, setNotifyOn } from './request-prefs';
 import { href } from './route';
 import { CopyButton, DocsLink, ErrorNotice, Spinner } from './ui';
 import './requests.css';
@@ -128,6 +129,7 @@ export function RequestList(p: Props) {
           <input type="checkbox" checked={p.follow} onChange={(e) => p.setFollow((e.currentTarget as HTMLInputElement).checked)} />
           Follow newest
         </label>
+        {typeof Notification !== 'undefined' && <NotifyToggle />}
         <div class="toggle">
           <button class="btn small" type="button" disabled={!canAct || exporting !== null} aria-label={`Export the ${what} as CSV`} onClick={() => void exportAs('csv')}>
             {exporting === 'csv' ? 'Exporting…' : 'CSV'}
@@ -155,7 +157,7 @@ export function RequestList(p: Props) {
       ) : (
         <ol class="req-list" aria-label={p.query ? 'Matching requests, newest first' : 'Requests, newest first'}>
           {p.items.map((r) => (
-            <li key={r.uuid} class={p.fresh.has(r.uuid) ? 'fresh' : undefined}>
+            <li key={r.uuid} class={[p.fresh.has(r.uuid) && 'fresh', failed(r) && 'failed'].filter(Boolean).join(' ') || undefined}>
               <a
                 href={href({ view: 'token', token: p.tokenRef, tab: 'requests', request: r.uuid })}
                 aria-current={p.selected === r.uuid ? 'true' : undefined}
@@ -164,6 +166,12 @@ export function RequestList(p: Props) {
                 <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span>
                 <span class="path" title={requestPath(r)}>{requestPath(r, p.tokenNames)}</span>
                 <span class="meta">
+                  {failed(r) && (
+                    <span class="badge bad" title="A custom action failed on this request">
+                      <span aria-hidden="true">!</span>
+                      <span class="sr-only">actions failed</span>
+                    </span>
+                  )}
                   {r.response && (
                     <span class="answered">
                       <span class="sr-only">answered </span>
@@ -189,6 +197,9 @@ export function RequestList(p: Props) {
   );
 }
 
+/** A custom action failed on the request: its row stands out, as on webhook.site. */
+const failed = (r: ViewedRequest) => Array.isArray(r.custom_action_errors) && r.custom_action_errors.length > 0;
+
 /** The request's content type without parameters (`application/json`, not `...; charset=utf-8`). */
 function shortType(r: ViewedRequest): string {
   return (headerValue(r, 'content-type') ?? '').split(';')[0]!.trim();
@@ -207,5 +218,28 @@ function Waiting({ captureUrl, email }: { captureUrl: string; email: string }) {
       </pre>
       <CopyButton text={curl} label="Copy the example command" />
     </div>
+  );
+}
+
+/** Opt-in browser notifications of new requests while the page is in the background. */
+function NotifyToggle() {
+  const [on, setOn] = useState(() => notifyOn() && Notification.permission === 'granted');
+  const [denied, setDenied] = useState(Notification.permission === 'denied');
+  return (
+    <label class="check follow" title={denied ? 'Notifications are blocked for this site in the browser settings' : 'Notify me of new requests while this page is in the background'}>
+      <input
+        type="checkbox"
+        checked={on}
+        disabled={denied}
+        onChange={async (e) => {
+          const want = (e.currentTarget as HTMLInputElement).checked;
+          const granted = want && (Notification.permission === 'granted' || (await Notification.requestPermission()) === 'granted');
+          setNotifyOn(granted);
+          setOn(granted);
+          setDenied(Notification.permission === 'denied');
+        }}
+      />
+      Notify
+    </label>
   );
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldErrors, type Page } from './api';
 import { useApiKey } from './settings';
-import { formatTime, parseApiTime } from './format';
+import { formatDateTime, formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId } from './ui';
 
@@ -106,7 +106,7 @@ function ScheduleList() {
                     </code>
                   </td>
                   <td>
-                    {s.last_run_at ? `${formatTime(parseApiTime(s.last_run_at))}` : 'never'}
+                    {s.last_run_at ? formatDateTime(parseApiTime(s.last_run_at)) : 'never'}
                     {s.last_status !== null && s.last_status !== undefined && <span class="badge spaced">{String(s.last_status)}</span>}
                   </td>
                   <td>

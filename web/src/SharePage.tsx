@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, call, download, enc, type CapturedRequest, type RequestPage } from './api';
-import { formatSize, formatTime, headerEntries, highlightJson, bodyKind, highlightXml, fileList, requestDate, requestPath } from './format';
+import { formatDateTime, formatSize, formatTime, headerEntries, highlightJson, bodyKind, highlightXml, fileList, requestDate, requestPath } from './format';
 import { connectLive, type LiveMode } from './live';
 import { href, navigate, type Route } from './route';
 import { ErrorNotice, KvTable, Spinner } from './ui';
@@ -166,7 +166,7 @@ function SharedRequest({ token, secret, id, known, onGone }: { token: string; se
       </h2>
       <KvTable
         rows={[
-          ['Received', `${r.created_at} UTC`],
+          ['Received', formatDateTime(requestDate(r)) || `${r.created_at} UTC`],
           ['From', r.ip],
           ['Size', formatSize(r.size)],
           ['URL', r.url],

@@ -7,7 +7,7 @@ import { ApiError, call, enc, serverConfig, setTokenPassword, type CapturedReque
 import { connectLive, type LiveMode } from './live';
 import { RequestDetail } from './RequestDetail';
 import { RequestList } from './RequestList';
-import { followNewest, setFollowNewest } from './request-prefs';
+import { followNewest, lastQuery, notifyOn, setFollowNewest, setLastQuery } from './request-prefs';
 import { exportRequests, overallTotal, type ViewedRequest } from './requests-api';
 import { href, navigate, type Route } from './route';
 import { settings } from './settings';
@@ -17,16 +17,20 @@ import { SampleSend } from './SampleSend';
 import { TokenReplay } from './TokenReplay';
 import { FormBuilder } from './FormBuilder';
 import { ErrorNotice, CopyField, Spinner, announce } from './ui';
+import { workflowDrafts } from './actions/drafts';
+import { parseApiTime, requestPath } from './format';
+import { onSearchFor } from './search-bus';
 
 /** The workflow editor brings the YAML parser along: loaded when its tab is first opened. */
-function LazyWorkflow({ token }: { token: Token }) {
-  const [C, setC] = useState<FunctionComponent<{ token: Token }> | null>(null);
+type WorkflowProps = { token: Token; onToken: (t: Token) => void; revision: number };
+function LazyWorkflow(props: WorkflowProps) {
+  const [C, setC] = useState<FunctionComponent<WorkflowProps> | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     import('./Workflow').then((m) => setC(() => m.Workflow), setError);
   }, []);
   if (error) return <ErrorNotice error={error} />;
-  return C ? <C token={token} /> : <Spinner label="Loading the editor" />;
+  return C ? <C {...props} /> : <Spinner label="Loading the editor" />;
 }
 
 type TokenRoute = Extract<Route, { view: 'token' }>;
@@ -133,10 +137,17 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   const [page, setPage] = useState(1);
   const [loading, setLoading] = useState(true);
   const [listError, setListError] = useState<ApiError | null>(null);
-  const [query, setQuery] = useState('');
+  // The last search of this token comes back after a reload.
+  const [query, setQueryState] = useState(() => lastQuery(id));
+  const setQuery = (q: string) => {
+    setQueryState(q);
+    setLastQuery(id, q);
+  };
   const [mode, setMode] = useState<LiveMode>('connecting');
   const [deleted, setDeleted] = useState(false);
   const [fresh] = useState(() => new Set<string>());
+  const [unsaved, setUnsaved] = useState(() => workflowDrafts.has(token.uuid));
+  useEffect(() => workflowDrafts.subscribe(() => setUnsaved(workflowDrafts.has(token.uuid))), [token.uuid]);
   const queryRef = useRef(query);
   queryRef.current = query;
   const overall = query ? overallWithQuery : total;
@@ -219,6 +230,10 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         // Live events carry the response sent back, default or stored, as the request API does.
         const r = created;
         fresh.add(r.uuid);
+        // Opted in, and the page is not in view: the browser says a request came.
+        if (notifyOn() && document.hidden && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+          new Notification(`${r.type === 'email' ? 'E-mail' : r.method} ${requestPath(r, [token.uuid, token.alias])}`, { body: `New request on ${token.alias ?? token.uuid}`, tag: r.uuid });
+        }
         setItems((old) => (old.some((o) => o.uuid === r.uuid) ? old : [r, ...old].sort(byNewest)));
         setTotal((n) => n + 1);
       },
@@ -262,6 +277,42 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   }
 
   // Following: each newest request is selected as it arrives (and the newest one when switched on).
+  // "Search for this" from the request view: the list shows the requests with that value.
+  useEffect(
+    () =>
+      onSearchFor((q) => {
+        setQuery(q);
+        if (window.matchMedia('(max-width: 760px)').matches) navigate({ view: 'token', token: route.token, tab: 'requests' });
+      }),
+    [id, route.token],
+  );
+
+  // Alt+R: the requests, Alt+A: the actions, Alt+S: the search box (letters by key position, so a
+  // Mac's Option characters do not matter); listed under "Keyboard shortcuts".
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const to = e.code === 'KeyR' ? 'requests' : e.code === 'KeyA' ? 'workflow' : e.code === 'KeyS' ? 'search' : null;
+      if (!to) return;
+      e.preventDefault();
+      if (to === 'search') {
+        if (route.tab !== 'requests') navigate({ view: 'token', token: route.token, tab: 'requests' });
+        setTimeout(() => document.getElementById('search')?.focus(), 0);
+      } else navigate({ view: 'token', token: route.token, tab: to });
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [route.token, route.tab]);
+
+  // At phone width list and request share one column: an opened request starts at its top (with
+  // its back link), and going back finds the list where it was left.
+  const listScroll = useRef(0);
+  useEffect(() => {
+    if (route.tab !== 'requests' || !window.matchMedia('(max-width: 760px)').matches) return;
+    if (route.request) document.querySelector('.split')?.scrollIntoView({ block: 'start' });
+    else window.scrollTo(0, listScroll.current);
+  }, [route.request]);
+
   const newest = items[0]?.uuid;
   useEffect(() => {
     if (follow && newest && route.tab === 'requests' && newest !== route.request) navigate({ view: 'token', token: route.token, tab: 'requests', request: newest }, true);
@@ -332,13 +383,19 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
             Token <code>{token.uuid}</code>
           </span>
           <span>
-            Responds <code>{token.default_status}</code> <code>{token.default_content_type}</code>
+            Responds <code>{token.default_status}</code> <code>{token.default_content_type}</code>{' '}
+            <a href={href({ view: 'token', token: route.token, tab: 'settings' })} class="small">
+              Edit the default response
+            </a>
           </span>
-          {token.actions && <span class="badge">Custom actions on</span>}
+          <a class={`badge${token.actions ? '' : ' warn'}`} href={href({ view: 'token', token: route.token, tab: token.actions ? 'workflow' : 'settings' })} title={token.actions ? 'Custom actions run on every capture' : 'Custom actions do not run: turn them on in Settings'}>
+            {token.actions ? 'Custom actions on' : 'Custom actions off'}
+          </a>
           {token.cors && <span class="badge">CORS</span>}
-          {token.expires_at && <span>Expires {token.expires_at} UTC</span>}
+          {token.expires_at && <Expiry at={token.expires_at} />}
         </p>
         <div class="token-tools">
+          <Shortcuts />
           <SampleSend token={token} tokenRef={route.token} />
         </div>
       </section>
@@ -352,6 +409,11 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         </a>
         <a href={href({ view: 'token', token: route.token, tab: 'workflow' })} aria-current={route.tab === 'workflow' ? 'page' : undefined}>
           Actions
+          {unsaved && (
+            <span class="unsaved-dot" title="Unsaved changes">
+              {' '}•<span class="sr-only"> (unsaved changes)</span>
+            </span>
+          )}
         </a>
         <a href={href({ view: 'token', token: route.token, tab: 'replay' })} aria-current={route.tab === 'replay' ? 'page' : undefined}>
           Replay
@@ -362,7 +424,12 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
       </nav>
 
       {route.tab === 'requests' && (
-        <div class={`split${route.request ? ' has-detail' : ''}`}>
+        <div
+          class={`split${route.request ? ' has-detail' : ''}`}
+          onClickCapture={() => {
+            if (!route.request) listScroll.current = window.scrollY;
+          }}
+        >
           <RequestList
             tokenRef={route.token}
             tokenNames={[token.uuid, token.alias]}
@@ -390,7 +457,15 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
               <RequestDetail key={route.request} tokenId={id} tokenRef={route.token} requestId={route.request} known={selected} onDelete={deleteOne} />
             ) : (
               <div class="empty-detail">
-                <p>{items.length ? 'Select a request to see it in full.' : 'Requests will show up here as they arrive.'}</p>
+                <p>
+                  {listError?.status === 422
+                    ? 'The search could not run: its error is under the search box.'
+                    : items.length
+                      ? 'Select a request to see it in full.'
+                      : query && !loading
+                        ? 'No request matches this search.'
+                        : 'Requests will show up here as they arrive.'}
+                </p>
               </div>
             )}
           </section>
@@ -403,10 +478,69 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         </>
       )}
       {route.tab === 'workflow' && (
-        <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} />} />
+        <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} onToken={setToken} revision={revision} />} />
       )}
       {route.tab === 'replay' && <TokenReplay tokenId={id} tokenRef={route.token} initialQuery={query} />}
       {route.tab === 'form' && <FormBuilder captureUrl={captureUrl} />}
     </div>
+  );
+}
+
+const DAY = 86_400_000;
+
+/** "Expires in 6 d 23 h", counting down; a warning under a day, when the token and its requests go soon. */
+function Expiry({ at }: { at: string }) {
+  const when = parseApiTime(at);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(t);
+  }, []);
+  if (!when) return <span>Expires {at} UTC</span>;
+  const left = when.getTime() - now;
+  const d = Math.floor(left / DAY);
+  const h = Math.floor((left % DAY) / 3_600_000);
+  const m = Math.floor((left % 3_600_000) / 60_000);
+  const text = left <= 0 ? 'Expired' : d > 0 ? `Expires in ${d} d ${h} h` : h > 0 ? `Expires in ${h} h ${m} min` : `Expires in ${Math.max(1, m)} min`;
+  return (
+    <span class={left < DAY ? 'badge warn expiry' : 'expiry'} title={`${when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}: the token and its requests are deleted then`}>
+      <time dateTime={when.toISOString()}>{text}</time>
+      {left < DAY && left > 0 && <span class="sr-only">: soon the token and its requests are deleted</span>}
+    </span>
+  );
+}
+
+/** The page's keyboard shortcuts, in a popover. */
+function Shortcuts() {
+  return (
+    <details class="shortcuts">
+      <summary class="btn small">Keyboard shortcuts</summary>
+      <dl class="shortcut-list">
+        <dt>
+          <kbd>Alt</kbd>+<kbd>R</kbd>
+        </dt>
+        <dd>Requests</dd>
+        <dt>
+          <kbd>Alt</kbd>+<kbd>S</kbd>
+        </dt>
+        <dd>Search the requests</dd>
+        <dt>
+          <kbd>Alt</kbd>+<kbd>A</kbd>
+        </dt>
+        <dd>Actions</dd>
+        <dt>
+          <kbd>Ctrl</kbd>+<kbd>S</kbd>
+        </dt>
+        <dd>Save the actions (in the editor)</dd>
+        <dt>
+          <kbd>Alt</kbd>+<kbd>↑</kbd> / <kbd>↓</kbd>
+        </dt>
+        <dd>Move the focused action step</dd>
+        <dt>
+          <kbd>$</kbd>
+        </dt>
+        <dd>Variables, in an action field</dd>
+      </dl>
+    </details>
   );
 }

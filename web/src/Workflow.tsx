@@ -7,6 +7,7 @@ import { ApiError, call, enc, type FieldErrors, type Token } from './api';
 import { href } from './route';
 import { DocsLink, NotAvailable, Spinner, announce } from './ui';
 import { ActionEditor } from './actions/ActionEditor';
+import { workflowDrafts } from './actions/drafts';
 
 type Mode = 'visual' | 'yaml';
 const MODE_KEY = 'capture.workflowEditor';
@@ -98,13 +99,48 @@ export function serverErrors(text: string, message: string, errors: FieldErrors)
   return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
-export function Workflow({ token }: { token: Token }) {
-  const [text, setText] = useState<string | null>(null);
+interface Props {
+  token: Token;
+  /** The token changed here (custom actions switched on). */
+  onToken?: (t: Token) => void;
+  /** Above 0: the chain was changed on the server (a template applied), so an unsaved draft is stale. */
+  revision?: number;
+}
+
+/** Whether a document has at least one step (a chain worth running). */
+function hasSteps(text: string): boolean {
+  try {
+    const steps = (parseDocument(text).toJS() as { spec?: { steps?: unknown } } | null)?.spec?.steps;
+    return Array.isArray(steps) && steps.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function Workflow({ token, onToken, revision = 0 }: Props) {
+  const [draft] = useState(() => {
+    if (revision > 0) workflowDrafts.drop(token.uuid);
+    return workflowDrafts.get(token.uuid);
+  });
+  const [text, setTextState] = useState<string | null>(draft ?? null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [errors, setErrors] = useState<LineError[]>([]);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
-  const [dirty, setDirty] = useState(false);
+  const [dirty, setDirtyState] = useState(draft !== undefined);
+  const [offerActions, setOfferActions] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // An edit is kept as a draft until saved: a tab switch closes this editor, not the edit.
+  const edited = (t: string) => {
+    setTextState(t);
+    setDirtyState(true);
+    workflowDrafts.set(token.uuid, t);
+  };
+  const setText = (t: string) => setTextState(t);
+  const setDirty = (d: boolean) => {
+    setDirtyState(d);
+    if (!d) workflowDrafts.drop(token.uuid);
+  };
   const [mode, setModeState] = useState<Mode>(storedMode);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const setMode = (m: Mode) => {
@@ -119,7 +155,20 @@ export function Workflow({ token }: { token: Token }) {
   const gutter = useRef<HTMLDivElement>(null);
   const url = `/token/${enc(token.uuid)}/workflow`;
 
+  // Ctrl+S (Cmd+S) saves, wherever the focus is; Enter in a field never does (see the form's onKeyDown).
   useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        form.current?.requestSubmit();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    if (draft !== undefined) return;
     call<unknown>('GET', url, { accept: ACCEPT, token: token.uuid })
       .then((d) => setText(asYaml(d)))
       .catch((e: ApiError) => {
@@ -186,6 +235,7 @@ export function Workflow({ token }: { token: Token }) {
       setErrors([]);
       setStatus({ ok: true, text: 'Workflow saved.' });
       announce('Workflow saved');
+      setOfferActions(!token.actions && hasSteps(saved.trim() ? saved : text));
     } catch (err) {
       const ae = err as ApiError;
       if (ae.notAvailable) {
@@ -201,19 +251,36 @@ export function Workflow({ token }: { token: Token }) {
     }
   }
 
+  async function switchActionsOn() {
+    try {
+      const t = await call<Token>('PUT', `/token/${enc(token.uuid)}`, { json: { actions: true }, token: token.uuid });
+      onToken?.(t);
+      setOfferActions(false);
+      setStatus({ ok: true, text: 'Workflow saved. Custom actions are on: the chain runs on every capture.' });
+      announce('Custom actions switched on');
+    } catch (err) {
+      setStatus({ ok: false, text: `Custom actions are still off: ${(err as Error).message}` });
+    }
+  }
+
   return (
-    <form class="panel workflow" onSubmit={save} aria-labelledby="wf-title" noValidate>
+    <form
+      ref={form}
+      class="panel workflow"
+      onSubmit={save}
+      aria-labelledby="wf-title"
+      noValidate
+      onKeyDown={(e) => {
+        // Enter in a one-line field would submit the whole document, half-built or not.
+        if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault();
+      }}
+    >
       <h2 id="wf-title">Custom actions</h2>
       <p class="hint">
         The steps that run, in order, on every capture of this token, as a workflow document you can keep in git:{' '}
         <DocsLink page="actions.md">action types</DocsLink>, <DocsLink page="workflows.md">workflow documents</DocsLink>.
-        {!token.actions && (
-          <>
-            {' '}
-            <strong>Custom actions are off for this token:</strong> turn them on in <a href={href({ view: 'token', token: token.uuid, tab: 'settings' })}>Settings</a>.
-          </>
-        )}
       </p>
+      {!token.actions && !offerActions && <ActionsOff token={token} turnOn={switchActionsOn} />}
       <div class="ae-mode" role="group" aria-label="Editor">
         <button type="button" class="btn small" aria-pressed={mode === 'visual'} onClick={() => setMode('visual')}>
           Visual
@@ -227,10 +294,7 @@ export function Workflow({ token }: { token: Token }) {
           token={token}
           text={text}
           errors={fieldErrors}
-          onText={(t) => {
-            setText(t);
-            setDirty(true);
-          }}
+          onText={edited}
         />
       ) : (
       <>
@@ -253,10 +317,7 @@ export function Workflow({ token }: { token: Token }) {
           value={text}
           aria-invalid={errors.length ? true : undefined}
           aria-describedby="workflow-errors"
-          onInput={(e) => {
-            setText((e.currentTarget as HTMLTextAreaElement).value);
-            setDirty(true);
-          }}
+          onInput={(e) => edited((e.currentTarget as HTMLTextAreaElement).value)}
           onScroll={(e) => {
             if (gutter.current) gutter.current.scrollTop = (e.currentTarget as HTMLTextAreaElement).scrollTop;
           }}
@@ -284,15 +345,36 @@ export function Workflow({ token }: { token: Token }) {
       </>
       )}
       <div class="form-actions">
-        <button class="btn primary" type="submit" disabled={saving}>
+        <button class="btn primary" type="submit" disabled={saving} aria-keyshortcuts="Control+S Meta+S" title="Save (Ctrl+S)">
           {saving ? 'Saving…' : 'Save workflow'}
         </button>
+        {dirty && !saving && (
+          <span class="badge unsaved" id="wf-unsaved">
+            Unsaved changes
+          </span>
+        )}
         {status && (
           <p class={status.ok ? 'ok-text' : 'field-error'} role={status.ok ? 'status' : 'alert'}>
             {status.text}
           </p>
         )}
       </div>
+      {offerActions && !token.actions && <ActionsOff token={token} turnOn={switchActionsOn} justSaved />}
     </form>
+  );
+}
+
+/** Custom actions are off for the token: a chain never runs until they are on, one click away. */
+function ActionsOff({ token, turnOn, justSaved }: { token: Token; turnOn: () => Promise<void>; justSaved?: boolean }) {
+  return (
+    <div class="notice warn actions-off" role={justSaved ? 'alert' : undefined}>
+      <p>
+        <strong>Custom actions are off for this token</strong>: {justSaved ? 'the chain you saved does not run' : 'a saved chain does not run'} until they are on (also in{' '}
+        <a href={href({ view: 'token', token: token.uuid, tab: 'settings' })}>Settings</a>).
+      </p>
+      <button type="button" class="btn primary" onClick={() => void turnOn()}>
+        Turn custom actions on
+      </button>
+    </div>
   );
 }

@@ -58,6 +58,13 @@ export interface CapturedRequest {
   method: string;
   user_agent: string;
   content: string;
+  /** The body in base64 when it is not UTF-8 text. */
+  content_base64?: string;
+  /** Set when the body came with a Content-Encoding: whether `content` is decoded, or why not. */
+  content_encoding?: string;
+  decoded?: boolean;
+  decode_error?: string;
+  encoded_size?: number;
   query: Record<string, unknown> | null;
   /** Every value of each query key (`query` keeps the last of a repeated key). */
   query_all?: Record<string, string[]> | null;
@@ -112,6 +119,8 @@ export interface ServerConfig {
   dns_domain: string;
   /** Set when `<token>.capture_domain` captures too (CAPTURE_DOMAIN). */
   capture_domain?: string | null;
+  /** Hosted databases are configured (DATABASES_POSTGRES_URL). */
+  databases?: boolean;
 }
 
 /** Token passwords the user typed, per token, for this tab only. */
@@ -208,7 +217,12 @@ export function streamAuthQuery(token: string): string {
 export async function download(path: string, filename: string, token: string, share?: string): Promise<void> {
   const res = await fetch(path, { headers: share ? { 'Share-Key': share } : authHeaders(token) });
   if (!res.ok) throw new ApiError(res.status, `Download failed: ${res.status}`);
-  const url = URL.createObjectURL(await res.blob());
+  saveBlob(await res.blob(), filename);
+}
+
+/** Hands `blob` to the browser as a download named `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;

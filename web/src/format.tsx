@@ -30,6 +30,11 @@ export function formatTime(d: Date | null): string {
   return sameDay ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
+/** Date and time in the reader's time zone and words ("29 Nov 2026, 10:21:42"): for what may be long ago. */
+export function formatDateTime(d: Date | null): string {
+  return d ? d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+}
+
 /** The path and query of a capture; with `tokenRefs`, relative to the token's own prefix. */
 export function requestPath(r: CapturedRequest, tokenRefs: Array<string | null> = []): string {
   if (r.type === 'email') return r.subject ? r.subject : `(no subject) from ${r.sender || 'unknown'}`;
@@ -189,6 +194,39 @@ export function toCurl(r: CapturedRequest): string {
   }
   if (r.content) lines.push(`--data-binary ${shq(r.content)}`);
   return lines.join(' \\\n  ');
+}
+
+/** A Postman collection (v2.1) holding the captured request, to send it again from Postman. */
+export function toPostman(r: CapturedRequest): string {
+  const name = `${r.method} ${r.url.replace(/^https?:\/\/[^/]+/, '')}`;
+  const header = headerEntries(r.headers)
+    .filter(([k]) => !SKIP_HEADERS.has(k.toLowerCase()))
+    .map(([key, value]) => ({ key, value }));
+  const request = { method: r.method, header, url: { raw: r.url }, ...(r.content ? { body: { mode: 'raw', raw: r.content } } : {}) };
+  const collection = {
+    info: { name: `Captured ${name}`, _postman_id: r.uuid, schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [{ name, request }],
+  };
+  return JSON.stringify(collection, null, 2);
+}
+
+const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+
+/** Text with its http(s) addresses as links (opened in a new tab, no referrer). */
+export function linkify(text: string): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
+  let last = 0;
+  for (const m of text.matchAll(LINK)) {
+    if (m.index! > last) out.push(text.slice(last, m.index));
+    out.push(
+      <a href={m[0]} target="_blank" rel="noopener noreferrer nofollow">
+        {m[0]}
+      </a>,
+    );
+    last = m.index! + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
 }
 
 // --- clipboard -----------------------------------------------------------------------------------

@@ -3,6 +3,16 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 import { copyText } from './format';
+import { searchFor } from './search-bus';
+
+/** A small "search for this" button: the request list shows the requests with the same value. */
+export function SearchButton({ query, what }: { query: string; what: string }) {
+  return (
+    <button type="button" class="btn tiny search-this" title={`Search: ${query}`} aria-label={`Search requests for ${what}`} onClick={() => searchFor(query)}>
+      <span aria-hidden="true">⌕</span>
+    </button>
+  );
+}
 
 /** Announces short status messages to screen readers (and shows them briefly). */
 let announceFn: ((msg: string) => void) | null = null;
@@ -14,13 +24,20 @@ export function Announcer() {
   const [msg, setMsg] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
+    let said = 0;
     announceFn = (m) => {
+      said = Date.now();
       setMsg(m);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setMsg(''), 2500);
     };
+    // A message is about the screen it was said on: another screen clears it (unless it was said
+    // on the way there, as "Request deleted" before the list opens).
+    const clear = () => Date.now() - said > 500 && setMsg('');
+    window.addEventListener('hashchange', clear);
     return () => {
       announceFn = null;
+      window.removeEventListener('hashchange', clear);
     };
   }, []);
   return (
@@ -106,18 +123,27 @@ export function FieldError({ form, field, errors }: { form: string; field: strin
   );
 }
 
-/** Name/value rows (headers, query, form fields) as a two-column table. */
-export function KvTable({ rows, labelledBy }: { rows: Array<[string, string]>; labelledBy?: string }) {
+/**
+ * Name/value rows (headers, query, form fields) as a two-column table. With `search`, each value
+ * has a button (shown on hover and focus) that searches the requests for it.
+ */
+export function KvTable({ rows, labelledBy, search }: { rows: Array<[string, string]>; labelledBy?: string; search?: (name: string, value: string) => string | null }) {
   return (
     <div class="table-wrap">
       <table class="kv" aria-labelledby={labelledBy}>
         <tbody>
-          {rows.map(([k, v], i) => (
-            <tr key={`${k}-${i}`}>
-              <th scope="row">{k}</th>
-              <td>{v}</td>
-            </tr>
-          ))}
+          {rows.map(([k, v], i) => {
+            const q = search?.(k, v) ?? null;
+            return (
+              <tr key={`${k}-${i}`}>
+                <th scope="row">{k}</th>
+                <td>
+                  {v}
+                  {q && <SearchButton query={q} what={`${k} ${v.length > 40 ? `${v.slice(0, 40)}…` : v}`} />}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -3,7 +3,7 @@
 // instead be YAML text, which the workflow kernel measures before it parses).
 import type { Context, Next } from 'koa';
 import { BadRequest, PayloadTooLarge, ValidationError, fromParseLimit } from '../../errors.js';
-import { ParseLimitError, checkParseLimits } from '../../sdk/parse-limits.js';
+import { checkParseLimits, ParseLimitError } from '@capture/sdk/parse-limits';
 
 export async function readBody(req: NodeJS.ReadableStream & { headers?: Record<string, unknown> }, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

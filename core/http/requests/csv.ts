@@ -1,10 +1,12 @@
 // CSV export of captured requests: fixed columns, then one column per header, query parameter and
 // form field seen in any of the exported requests. export.ts streams it a page at a time.
+import { isUtf8 } from 'node:buffer';
 import { queryAllOf } from '../../capture/query.js';
 import type { RequestRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 
-const FIXED = ['uuid', 'type', 'method', 'url', 'ip', 'hostname', 'user_agent', 'size', 'created_at', 'note', 'content'] as const;
+// `content_base64`: the body in base64 when it is not UTF-8 (empty otherwise), as the API gives it.
+const FIXED = ['uuid', 'type', 'method', 'url', 'ip', 'hostname', 'user_agent', 'size', 'created_at', 'note', 'content', 'content_base64'] as const;
 
 function cell(v: unknown): string {
   const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -39,9 +41,11 @@ export const csvHeader = (cols: readonly string[]): string => cols.map(cell).joi
 
 /** One request's line, CRLF-terminated; a key not among the columns is left out. */
 export function csvRow(r: RequestRecord, cols: readonly string[]): string {
+  const body = r.body;
   const fixed: Record<string, unknown> = {
     uuid: r.uuid, type: r.type, method: r.method, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
-    size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: r.body.toString('utf8'),
+    size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: body.toString('utf8'),
+    content_base64: body.length && !isUtf8(body) ? body.toString('base64') : '',
   };
   const query = queryAllOf(r.query, r.extra); // a repeated key's values in one cell, like a header's
   return (

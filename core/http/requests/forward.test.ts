@@ -2,6 +2,7 @@
 // policy, authorised like the token's API.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
@@ -44,12 +45,23 @@ afterAll(async () => {
   await new Promise((r) => target?.close(r));
 });
 
-async function captured(token: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+async function captured(token: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) {
   const sent = await s.call(init.method ?? 'POST', `/${token}/hook?x=1`, { headers: init.headers, body: init.body });
   return sent.headers.get('x-request-id')!;
 }
 
 describe('POST /token/{id}/request/{id}/forward', () => {
+  it('sends a body decoded at capture decoded, without its Content-Encoding', async () => {
+    const t = await s.token();
+    const id = await captured(t.uuid, { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: gzipSync('was compressed') });
+    seen.length = 0;
+    const r = await s.call('POST', `/token/${t.uuid}/request/${id}/forward`, { json: { url: `${targetUrl}/in` } });
+    expect(r.status, r.text).toBe(200);
+    expect(seen[0]!.body).toBe('was compressed');
+    expect(seen[0]!.headers['content-encoding']).toBeUndefined();
+    expect(seen[0]!.headers['content-type']).toBe('text/plain');
+  });
+
   it("sends the request's method, headers and body and answers the target's response", async () => {
     const t = await s.token();
     const id = await captured(t.uuid, { headers: { 'Content-Type': 'application/json', 'X-Signature': 'abc' }, body: '{"order":7}' });

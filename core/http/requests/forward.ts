@@ -35,7 +35,9 @@ export interface ForwardAnswer {
 export async function forwardRequest(http: OutboundClient, r: RequestRecord, url: string, method = r.method): Promise<ForwardAnswer> {
   if (r.type !== 'web') throw new ValidationError(`Only HTTP requests can be forwarded; this one is ${r.type === 'email' ? 'an e-mail' : 'a DNS lookup'}`, { request: ['is not an HTTP request'] });
   const headers: Record<string, string[]> = {};
-  for (const [name, values] of Object.entries(r.headers)) if (!NOT_FORWARDED.has(name)) headers[name] = values;
+  // A body decoded at capture goes as it is stored, decoded: its Content-Encoding no longer applies.
+  const decoded = r.extra.decoded === true;
+  for (const [name, values] of Object.entries(r.headers)) if (!NOT_FORWARDED.has(name) && !(decoded && name === 'content-encoding')) headers[name] = values;
   try {
     const res = await http.request({
       method,

@@ -51,7 +51,9 @@ function entry(r: RequestRecord, token: TokenRecord) {
             postData: {
               mimeType: r.content_type ?? '',
               text: r.body.toString(text ? 'utf8' : 'base64'),
-              ...(text ? {} : { comment: 'The body is not UTF-8 text: text holds its base64' }),
+              // HAR 1.2 gives postData no encoding; tools that carry binary bodies (Google's martian,
+              // Reqable) add `encoding` as content has it, which the spec's author proposed for 1.3.
+              ...(text ? {} : { encoding: 'base64', comment: 'The body is not UTF-8 text: text holds its base64' }),
             },
           }
         : {}),

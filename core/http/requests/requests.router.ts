@@ -7,6 +7,7 @@ import type { RequestDeletedData } from '../../realtime/bus.js';
 import { BUS } from '../../service-keys.js';
 import type { RequestFilter, RequestRecord, TokenRecord } from '../../store/types.js';
 import { RequestView, requestView } from '../../capture/request-view.js';
+import { SENT_BODY_FILE_ID } from '../../capture/content-encoding.js';
 import { createOutboundClient, type OutboundClient } from '../../net/outbound.js';
 import { mountRoutes, routeFor, type Route } from '../route.js';
 import { limitReadsPerMinute } from '../read-limit.js';
@@ -131,7 +132,7 @@ function oneRequestRoutes(prefix: 'request' | 'requests'): Array<Route<RequestsD
     route({
       method: 'get',
       path: `${base}/raw`,
-      summary: `Replay the stored body with its content type${same(`${base}/raw`)}`,
+      summary: `Replay the body as it was sent (still compressed when it came with a Content-Encoding), with its content type${same(`${base}/raw`)}`,
       auth: 'token-view',
       response: { status: 200, type: '*/*' },
       handler: async (ctx, { services }) => {
@@ -139,6 +140,13 @@ function oneRequestRoutes(prefix: 'request' | 'requests'): Array<Route<RequestsD
         const r = await loadRequest(services, token, ctx.params.request_id!);
         ctx.status = 200;
         ctx.type = r.content_type ?? 'text/plain';
+        // A decoded body (Content-Encoding) answers with the bytes as sent, kept beside it; none
+        // are kept when redaction masked the body (then the masked, decoded body is all there is).
+        const sent = r.extra.decoded === true ? await services.store.requests.getFile(token.uuid, r.uuid, SENT_BODY_FILE_ID) : null;
+        if (sent) {
+          ctx.body = sent;
+          return;
+        }
         // A body kept in a file is streamed from it rather than read whole.
         const stream = bodyStream(r);
         if (stream) ctx.length = r.size;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { headerValue, isHeaderName } from '../../sdk/headers.js';
+import { headerValue, isHeaderName } from '@capture/sdk/headers';
 import { RequestView } from '../../capture/request-view.js';
 import { parseTimestampSpan } from '../../util/time.js';
 import { pageNumber, perPage } from '../paging.js';

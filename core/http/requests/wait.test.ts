@@ -3,7 +3,7 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
-import { createMailModule } from '../../mail/index.js';
+import { createMailModule } from '../../mail/module.js';
 import { createRealtimeModule } from '../../realtime/module.js';
 import { BUS, MAIL_INFO, WAITERS } from '../../service-keys.js';
 

@@ -12,7 +12,7 @@ import {
   ApiKeyView, CallerView, InvitedUser, InviteView, IssuedApiKey, UserCreateBody, UserInviteBody, UserUpdateBody, UserView, UserWithKey, keyView, userView,
 } from '../../auth/users.schema.js';
 import { Conflict, Forbidden, HttpError, NotFound, ValidationError } from '../../errors.js';
-import { BUS, MAILER } from '../../service-keys.js';
+import { BUS, MAIL_RELAY } from '../../service-keys.js';
 import type { UserRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import { listOf, mountRoutes, pageOf, routeFor } from '../route.js';
@@ -144,7 +144,7 @@ export const userRoutes = [
       // No relay to send it through: the link is for the inviter to pass on.
       if (!config.SMTP_RELAY_URL) return { ...userView(user), invite_sent: false, invite_url: url };
       try {
-        const m = services.provided?.get(MAILER);
+        const m = services.provided?.get(MAIL_RELAY);
         if (!m) throw new Error('the mail module is not running');
         const inviter = caller.kind === 'user' ? caller.user.name : 'The administrator';
         await m.send({

@@ -12,7 +12,9 @@ import { copyFile, mkdir, opendir, readdir, rename, rm, rmdir, stat, unlink, uti
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { SpaceWatch } from '../space.js';
-import type { RequestRecord, RequestRepo } from '../types.js';
+import type { BodyFiles, BodySink, RequestRecord, RequestRepo } from '../types.js';
+
+export type { BodyFiles, BodySink } from '../types.js';
 
 interface BodyFileState {
   path: string;
@@ -54,46 +56,6 @@ export function bodyFileOf(record: RequestRecord): string | null {
 export function bodyStream(record: RequestRecord): ReadStream | null {
   const file = bodyFileOf(record);
   return file && existsSync(file) ? createReadStream(file) : null;
-}
-
-/** Receives one capture's body: in memory up to the threshold, in a file past it. */
-export interface BodySink {
-  /** False: the file is behind; wait for `drained` before writing more (backpressure). */
-  write(chunk: Buffer): boolean;
-  drained(then: () => void): void;
-  /**
-   * Told (once) when writing the file fails, after what was written is removed: `err` is the error
-   * to answer with (InsufficientStorage for a full disk). Nothing more is written or drained then.
-   * Set it before writing.
-   */
-  failed(then: (err: unknown) => void): void;
-  /** The body: a Buffer, or the file it is in. Rejects as `failed` is told. */
-  end(): Promise<{ buffer: Buffer } | { file: string; size: number }>;
-  /** Removes the file (failed or refused capture). */
-  discard(): void;
-}
-
-export interface BodyFiles {
-  readonly dir: string;
-  readonly threshold: number;
-  sink(): BodySink;
-  /** The requests repository with bodies past the threshold kept in files. */
-  wrap(repo: RequestRepo): RequestRepo;
-  /**
-   * The file holding a stored row's body (as the store's TransferRepo reads it: empty body, size
-   * above 0), or null when the body is in the row. The file may have been swept (its request deleted).
-   */
-  storedFileOf(row: RequestRecord): string | null;
-  /**
-   * Puts a copied request's body (bytes, or a file of another store, copied not moved) in this
-   * store's file for it, replacing any; a missing source file leaves none (the body reads empty,
-   * as it did in the source). Call it after the row (with an empty body) is written: the sweeper
-   * removes a file whose row it cannot find.
-   */
-  place(row: RequestRecord, body: Buffer | string): Promise<void>;
-  /** Checks the next `limit` files of its walk, removing those whose request is gone; returns how many it removed. */
-  sweep(limit?: number): Promise<number>;
-  close(): Promise<void>;
 }
 
 export interface BodyFilesOptions {

@@ -155,7 +155,7 @@ class MongoStore implements Store {
   }
 
   database(): NativeDatabase {
-    return { kind: 'mongo', db: this.c.db, collections: this.c };
+    return { kind: 'mongo', db: this.c.db };
   }
 
   async ping(): Promise<void> {

@@ -13,8 +13,8 @@ export type SqlSource =
   | { kind: 'column'; expr: string; existsExpr?: string }
   /** The JSON value at `path` in a JSON text column; arrays match when any element does. */
   | { kind: 'json'; column: string; path: string[] }
-  /** The `files` JSON array; `key` is a file's form field name or id. */
-  | { kind: 'files'; key: string };
+  /** The `files` JSON array; `key` is a file's form field name or id, null for any file. */
+  | { kind: 'files'; key: string | null };
 
 export interface FieldSpec {
   /** Canonical field name (header names lower-cased). */
@@ -143,6 +143,9 @@ export const FIELD_CHAR = /[A-Za-z0-9_.-]/;
 export function resolveField(name: string, position: number): FieldSpec {
   const fixed = FIXED.get(name);
   if (fixed) return { name, ...fixed };
+
+  // `files` alone is any upload: `_exists_:files` has one, `files:*.pdf` has one by that name.
+  if (name === 'files') return { name, match: 'file', exists: 'present', sql: { kind: 'files', key: null }, mongo: 'files', mongoArray: true, loose: false };
 
   const dot = name.indexOf('.');
   const prefix = dot > 0 ? name.slice(0, dot) : '';

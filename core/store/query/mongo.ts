@@ -55,6 +55,7 @@ function exists(spec: FieldSpec): MongoFilter {
     // Some element is the file: one $elemMatch per key field rather than an $or inside one, which
     // means the same and which wire-compatible servers lacking `$or` within `$elemMatch` also run.
     const key = spec.sql.key;
+    if (key === null) return { [path]: { $elemMatch: { filename: { $exists: true } } } };
     return { $or: [{ [path]: { $elemMatch: { name: key } } }, { [path]: { $elemMatch: { id: key } } }] };
   }
   if (spec.exists === 'present' || spec.match === 'number' || spec.match === 'date') {
@@ -84,7 +85,8 @@ function pattern(spec: FieldSpec, source: string): MongoFilter {
   return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
 }
 
-function fileKey(key: string): MongoFilter {
+function fileKey(key: string | null): MongoFilter {
+  if (key === null) return {};
   return { $or: [{ name: key }, { id: key }] };
 }
 

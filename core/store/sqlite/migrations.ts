@@ -361,7 +361,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // A token's redaction rules (core/sdk/redaction.ts), as JSON text; NULL masks nothing.
+    // A token's redaction rules (core/shared/redaction.ts), as JSON text; NULL masks nothing.
     version: 19,
     up: `ALTER TABLE tokens ADD COLUMN redaction TEXT;`,
   },

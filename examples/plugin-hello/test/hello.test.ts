@@ -1,52 +1,18 @@
-// Loads the example the way a deployment would: by path, and by package name from node_modules.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadPlugins, runChain } from '@capture/sdk/testing-host';
-import { TEST_TOKEN, runAction, silentLogger, testRequest, testServices, validateParams } from '@capture/sdk/testing';
-
-const here = path.resolve(import.meta.dirname, '..');
-const app = mkdtempSync(path.join(tmpdir(), 'capture-app-'));
-afterAll(() => rmSync(app, { recursive: true, force: true }));
+// The example plugin tested the way its author would, outside the service: the factory called with
+// the SDK (as the loader calls it), its register() given a container, its action run with runAction
+// from @capture/sdk/testing.
+import { describe, expect, it } from 'vitest';
+import * as sdk from '@capture/sdk';
+import { rootContainer, runAction, validateParams } from '@capture/sdk/testing';
+import hello from '../index.js';
 
 describe('examples/plugin-hello', () => {
-  it('loads by path, as PLUGINS=./examples/plugin-hello would', async () => {
-    const { registry, failures, plugins } = await loadPlugins({ pluginsDir: null, packages: ['./examples/plugin-hello'], logger: silentLogger });
-    expect(failures).toEqual([]);
-    expect(plugins).toEqual([expect.objectContaining({ name: '@capture-examples/plugin-hello', types: ['hello'] })]);
-    expect(registry.list()[0]).toMatchObject({ type: 'hello', title: 'Say Hello', category: 'example' });
-  });
-
-  it('loads by package name when installed in node_modules', async () => {
-    mkdirSync(path.join(app, 'node_modules', '@capture-examples'), { recursive: true });
-    symlinkSync(here, path.join(app, 'node_modules', '@capture-examples', 'plugin-hello'), 'dir');
-    const { registry, failures } = await loadPlugins({ pluginsDir: null, packages: ['@capture-examples/plugin-hello'], resolveFrom: app, logger: silentLogger });
-    expect(failures).toEqual([]);
-    expect(registry.has('hello')).toBe(true);
-  });
-
-  it('runs in a chain next to the built-in plugins', async () => {
-    const { registry, failures } = await loadPlugins({ packages: ['./examples/plugin-hello'], logger: silentLogger });
-    expect(failures).toEqual([]);
-    const r = await runChain({
-      token: TEST_TOKEN,
-      request: testRequest({ query: { name: 'Ada' } }),
-      rawBody: Buffer.alloc(0),
-      services: testServices(),
-      registry,
-      actions: [
-        { uuid: 'a1', type: 'hello', order: 1, parameters: { name: '$request.query.name$' } },
-        { uuid: 'a2', type: 'modify_response', order: 2, parameters: { content: '$hello.upper$' } },
-      ],
-    });
-    expect(r.output).toEqual(['[1 hello] Hello, Ada!', '[2 modify_response] Response set: status 200']);
-    expect(r.response?.content).toBe('HELLO, ADA!');
-  });
+  const plugin = hello(sdk);
+  const container = rootContainer.createChildContainer();
+  plugin.register?.(container);
+  const definition = plugin.actions.find((a) => a.type === 'hello')!;
 
   it('can be unit-tested with runAction like a built-in one', async () => {
-    const { registry } = await loadPlugins({ pluginsDir: null, packages: ['./examples/plugin-hello'], logger: silentLogger });
-    const { definition, container } = registry.get('hello')!;
     const r = await runAction(definition, { respond: 'true', variable_name: '$greeting$' }, { container });
     expect(r.vars).toEqual({ greeting: 'Hello, world!' });
     expect(r.response.content).toBe('Hello, world!');

@@ -1492,8 +1492,18 @@ export interface Operations {
         hostname: string;
         method: string;
         user_agent: string;
-        /** The body as UTF-8 text; `raw` returns the exact bytes */
+        /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
         content: string;
+        /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+        content_base64?: string;
+        /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+        content_encoding?: string;
+        /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+        decoded?: boolean;
+        /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+        decode_error?: string;
+        /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+        encoded_size?: number;
         /** Query string: the last value of a repeated key */
         query: { [key: string]: string } | null;
         /** Every value of each query key, in order */
@@ -1632,8 +1642,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -1751,8 +1771,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -1854,8 +1884,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -1954,7 +1994,7 @@ export interface Operations {
       method: string;
     };
   };
-  /** Replay the stored body with its content type */
+  /** Replay the body as it was sent (still compressed when it came with a Content-Encoding), with its content type */
   "GET /token/{token_id}/request/{request_id}/raw": {
     path: {
       token_id: string;
@@ -1985,8 +2025,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -2104,8 +2154,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -2207,8 +2267,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -2307,7 +2377,7 @@ export interface Operations {
       method: string;
     };
   };
-  /** Replay the stored body with its content type (same as /token/{token_id}/request/{request_id}/raw) */
+  /** Replay the body as it was sent (still compressed when it came with a Content-Encoding), with its content type (same as /token/{token_id}/request/{request_id}/raw) */
   "GET /token/{token_id}/requests/{request_id}/raw": {
     path: {
       token_id: string;
@@ -2338,8 +2408,18 @@ export interface Operations {
       hostname: string;
       method: string;
       user_agent: string;
-      /** The body as UTF-8 text; `raw` returns the exact bytes */
+      /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
+      /** The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text */
+      content_base64?: string;
+      /** The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br` */
+      content_encoding?: string;
+      /** With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body */
+      decoded?: boolean;
+      /** With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent */
+      decode_error?: string;
+      /** With `content_encoding`: bytes of the body as sent (`size` counts the decoded body) */
+      encoded_size?: number;
       /** Query string: the last value of a repeated key */
       query: { [key: string]: string } | null;
       /** Every value of each query key, in order */
@@ -2790,7 +2870,7 @@ export interface Operations {
     status: 200;
     response: unknown;
   };
-  /** The web app's settings (base URL, capture domain) */
+  /** The web app's settings (base URL, capture domain, whether databases are configured) */
   "GET /app/config.json": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -2801,6 +2881,8 @@ export interface Operations {
       email_domain: string;
       dns_domain: string;
       capture_domain: string | null;
+      /** Whether hosted databases are configured (DATABASES_POSTGRES_URL): the page does not ask /databases otherwise */
+      databases: boolean;
     };
   };
   /** The web app's files (scripts, styles; other paths answer the app's HTML) */

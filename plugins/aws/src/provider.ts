@@ -1,7 +1,7 @@
 // The `aws` provider: an access key pair (optionally with a session token) and where to send the
 // requests: AWS itself, or a custom S3-compatible endpoint (Google Cloud Storage, MinIO,
 // DigitalOcean Spaces, Wasabi...), which is addressed path-style unless told otherwise.
-import { boolean, defineProvider, optionalText, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, defineProvider, optionalText, z } from '@capture/sdk';
 import type { AwsCredentials } from './sigv4.js';
 
 export const DEFAULT_CLOUDFRONT_ENDPOINT = 'https://cloudfront.amazonaws.com';

@@ -1,6 +1,7 @@
 // `aws_s3_get_object`: GET /bucket/key into a variable, at most 10 MiB: text when it is UTF-8, else
 // its bytes (bytesText), which uploads and responses pass on unchanged.
-import { bytesText, defineAction, providerId, variableName, z } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import { defineAction, providerId, variableName, z } from '@capture/sdk';
 import { awsAccount } from './provider.js';
 import { bucketName, objectKey, region, s3Name, s3Request } from './s3.js';
 

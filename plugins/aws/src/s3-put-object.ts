@@ -1,6 +1,7 @@
 // `aws_s3_put_object` (Create Object): PUT /bucket/key with the body's bytes (textBytes: text as
 // UTF-8, a file's bytes unchanged), signed payload.
-import { defineAction, providerId, textBytes, z } from '@capture/sdk';
+import { defineAction, providerId, z } from '@capture/sdk';
+import { textBytes } from '@capture/sdk/bytes';
 import { awsAccount } from './provider.js';
 import { bucketName, cannedAcl, objectKey, region, s3Name, s3Request } from './s3.js';
 

@@ -1,7 +1,7 @@
 // S3 addressing and the parameters the S3 actions share. AWS buckets are addressed
 // virtual-hosted style (https://bucket.s3.region.amazonaws.com/key); custom endpoints, and bucket
 // names that cannot be a host name label, path style (https://endpoint/bucket/key).
-import { optionalText, z, type ActionContext, type HttpResponse } from '@capture/sdk';
+import { type ActionContext, type HttpResponse, optionalText, z } from '@capture/sdk';
 import { awsRequest } from './client.js';
 import type { AwsAccount } from './provider.js';
 import { uriEncode } from './sigv4.js';

@@ -1,8 +1,8 @@
 // aws_cf_invalidate against a local CloudFront stand-in that verifies the signature (service
 // cloudfront, us-east-1) and checks the InvalidationBatch XML.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient, type Providers } from '@capture/sdk';
-import { memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import { fetchHttpClient, memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import type { Providers } from '@capture/sdk';
 import { awsCfInvalidate, parsePaths } from '../src/cf-invalidate.js';
 import { startFakeAws, verifySignature, type FakeAws } from './fake-aws.js';
 

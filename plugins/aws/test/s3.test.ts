@@ -1,8 +1,9 @@
 // The S3 actions against a local S3 stand-in that checks the SigV4 signature of every request,
 // and against a stub for AWS's own addressing (virtual-hosted buckets, regions, redirects).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bytesText, fetchHttpClient, textBytes, type Providers } from '@capture/sdk';
-import { memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
+import { fetchHttpClient, memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import type { Providers } from '@capture/sdk';
 import { awsProvider } from '../src/provider.js';
 import { awsS3CreateBucket } from '../src/s3-create-bucket.js';
 import { awsS3DeleteObject } from '../src/s3-delete-object.js';

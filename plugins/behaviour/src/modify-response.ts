@@ -1,4 +1,5 @@
-import { boolean, defineAction, headerLines, integer, setResponseHeader, z } from '@capture/sdk';
+import { boolean, defineAction, integer, z } from '@capture/sdk';
+import { headerLines, setResponseHeader } from '@capture/sdk/headers';
 
 
 

@@ -3,7 +3,8 @@
 // through the outbound policy and only the approved address is connected to. A query has 10 s
 // (less when the chain has less left); failures go to `$<variable_name>.error$` as well as to the
 // action's errors.
-import { boolean, defineAction, integer, optionalText, secret, untilAborted, variableName, z } from '@capture/sdk';
+import { boolean, defineAction, integer, optionalPort, optionalText, secret, variableName, z } from '@capture/sdk';
+import { untilAborted } from '@capture/sdk/async';
 import { MAX_ROWS, type Driver, type Target } from './driver.js';
 import { MIXED_MESSAGE, bindParameters, mixesStyles, type Dialect } from './placeholders.js';
 import { sqlServer } from './sqlserver.js';
@@ -37,9 +38,7 @@ export const database = defineAction({
         .preprocess((v) => (typeof v === 'string' ? (ALIASES[v.trim().toLowerCase()] ?? v.trim().toLowerCase()) : v), z.enum(['mysql', 'pgsql', 'sqlsrv']))
         .describe('mysql (also MariaDB), pgsql or sqlsrv'),
       host: z.string().trim().min(1, 'is required').max(253),
-      port: z
-        .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
-        .nullish()
+      port: optionalPort()
         .describe('Default 5432 (pgsql), 3306 (mysql), 1433 (sqlsrv)'),
       database: z.string().trim().min(1, 'is required').max(128),
       username: z.string().min(1, 'is required').max(128),

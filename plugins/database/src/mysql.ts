@@ -4,7 +4,7 @@
 // the server (which, unlike a client-side formatter, knows a `?` inside a string is text).
 import mysql from 'mysql2';
 import net from 'node:net';
-import { untilAborted } from '@capture/sdk';
+import { untilAborted } from '@capture/sdk/async';
 import { MAX_ROWS, closeWithin, type Driver, type QueryResult, type Target } from './driver.js';
 import type { SqlValue } from './placeholders.js';
 

@@ -1,4 +1,3 @@
 // The tokenizer moved to the SDK, where the hosted Databases (core/databases) use it too
-// (core/sdk/sql-placeholders.ts), and plugins reach it through the SDK index like everything else.
-export { MIXED_MESSAGE, ParameterError, bindParameters, mixesStyles, scanPlaceholders } from '@capture/sdk';
-export type { BoundStatement, Dialect, ParamsInput, Placeholder, SqlValue } from '@capture/sdk';
+// (@capture/sdk/sql), as plugins reach every SDK helper.
+export { bindParameters, type BoundStatement, type Dialect, MIXED_MESSAGE, mixesStyles, ParameterError, type ParamsInput, type Placeholder, scanPlaceholders, type SqlValue } from '@capture/sdk/sql';

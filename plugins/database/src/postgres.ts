@@ -3,7 +3,8 @@
 // An endpoint ID goes as the `options=endpoint=<id>` startup option, as Neon expects.
 import { isIP } from 'node:net';
 import pg from 'pg';
-import { postgresTypes, untilAborted } from '@capture/sdk';
+import { postgresTypes } from '@capture/sdk/sql';
+import { untilAborted } from '@capture/sdk/async';
 import { MAX_ROWS, closeWithin, connectSocket, type Driver, type QueryResult, type Target } from './driver.js';
 
 const NO_TLS = 'The server does not support SSL connections';

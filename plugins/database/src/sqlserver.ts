@@ -3,7 +3,7 @@
 // (Azure SQL routing) is resolved through the same outbound policy. The connection is encrypted
 // without verifying the certificate (SQL Server's usual self-signed one).
 import type { Connection } from 'tedious';
-import { lazyImport, untilAborted } from '@capture/sdk';
+import { lazyImport, untilAborted } from '@capture/sdk/async';
 import { MAX_ROWS, connectSocket, type Driver, type QueryResult, type Target } from './driver.js';
 import type { SqlValue } from './placeholders.js';
 

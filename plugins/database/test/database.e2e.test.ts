@@ -1,7 +1,7 @@
 // The database action in a running server, against the real PostgreSQL: a capture's body is
 // inserted into a table, selected back, and returned as the response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { runAction } from '@capture/sdk/testing';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { database } from '../src/database.js';

@@ -3,7 +3,8 @@
 // content.dropboxapi.com take their arguments as JSON in the Dropbox-API-Arg header and the file
 // as the body. Errors are `{"error_summary": "path/not_found/..", "error": {...}}` (409 for an
 // endpoint's own errors), or plain text for a malformed call (400).
-import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpResponse, type OAuthAccount } from '@capture/sdk';
+import { type ActionContext, defineProvider, type HttpResponse, z } from '@capture/sdk';
+import { type OAuthAccount, oauthCredentials, openOAuthAccount } from '@capture/sdk/oauth';
 
 export const DROPBOX = 'dropbox';
 export const API_BASE_URL = 'https://api.dropboxapi.com';

@@ -1,8 +1,8 @@
 // The Dropbox actions against a fake Dropbox API v2 on loopback (test/fake-dropbox.ts), through the
 // SDK's fetch client and an in-memory dropbox provider pointing at it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient, forgetOAuthRenewals } from '@capture/sdk';
-import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '@capture/sdk/testing';
+import { fakeClock, fetchHttpClient, memoryProviders, runAction, type RunActionOptions, validateParams } from '@capture/sdk/testing';
+import { forgetOAuthRenewals } from '@capture/sdk/oauth';
 import { dropboxCreateFolder } from '../src/create-folder.js';
 import { dropboxDelete } from '../src/delete.js';
 import { dropboxDownloadFile } from '../src/download-file.js';

@@ -9,7 +9,8 @@
 import net from 'node:net';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Client, FTPError, FTPResponse } from 'basic-ftp';
-import { boolean, integer, lazyImport, secret, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, integer, optionalPort, secret, z } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 
 // The client is loaded by the first transfer, not at start-up.
 const loadFtp = lazyImport(() => import('basic-ftp'));
@@ -22,9 +23,7 @@ export const DEFAULT_PORT = 21;
 /** The parameters both FTP actions share (webhook.site's names, plus skip_ssl_verification). */
 export const connectionParams = {
   host: z.string().trim().min(1, 'is required').max(253),
-  port: z
-    .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
-    .nullish()
+  port: optionalPort()
     .describe('Default 21'),
   username: z.string().min(1, 'is required'),
   password: secret(z.string()),

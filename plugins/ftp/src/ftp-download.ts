@@ -2,7 +2,8 @@
 // 10 MiB: the transfer is stopped there): text when it is UTF-8, else its bytes (bytesText), which
 // uploads and responses pass on unchanged.
 import { Writable } from 'node:stream';
-import { bytesText, defineAction, variableName, z } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import { defineAction, variableName, z } from '@capture/sdk';
 import { connectionParams, download, pathError, withFtp } from './connection.js';
 
 export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;

@@ -2,7 +2,8 @@
 // server, replacing the file. A relative path is relative to the login directory. The content is
 // stored as its bytes (textBytes), so a file's bytes ($request.file.x.content$, a download) arrive
 // unchanged.
-import { defineAction, textBytes, z } from '@capture/sdk';
+import { defineAction, z } from '@capture/sdk';
+import { textBytes } from '@capture/sdk/bytes';
 import { connectionParams, pathError, upload, withFtp } from './connection.js';
 
 export const ftpUpload = defineAction({

@@ -1,7 +1,8 @@
 // The `google_sheets_get_values` action: GET values/<range>?majorDimension=COLUMNS. Cells are read
 // as the sheet shows them (FORMATTED_VALUE). For A1:B2: $<v>.0.0$ = A1, $<v>.0.1$ = A2,
 // $<v>.1.0$ = B1, $<v>.1.1$ = B2, and $<v>.json$ = [["A1","A2"],["B1","B2"]].
-import { defineAction, MAX_CELL_VARIABLES, providerId, variableName, z } from '@capture/sdk';
+import { defineAction, providerId, variableName, z } from '@capture/sdk';
+import { MAX_CELL_VARIABLES } from '@capture/sdk/cells';
 import { Sheets, spreadsheetParam } from './provider.js';
 
 export const googleSheetsGetValues = defineAction({

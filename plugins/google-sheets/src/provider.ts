@@ -3,7 +3,8 @@
 // `{"error": {"code": 404, "message": "...", "status": "NOT_FOUND"}}`. Google allows about 60 write
 // requests per minute per user; past that it answers 429 RESOURCE_EXHAUSTED naming the
 // 'Write requests' quota metric.
-import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpResponse, type OAuthAccount } from '@capture/sdk';
+import { type ActionContext, defineProvider, type HttpResponse, z } from '@capture/sdk';
+import { type OAuthAccount, oauthCredentials, openOAuthAccount } from '@capture/sdk/oauth';
 
 export const GOOGLE = 'google';
 export const API_BASE_URL = 'https://sheets.googleapis.com';

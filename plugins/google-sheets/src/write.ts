@@ -4,7 +4,8 @@
 //   update: PUT values/<range>?valueInputOption=... (writes from the range's top-left cell)
 // formula_mode: values are read as if typed in the sheet (USER_ENTERED: formulas, numbers and dates
 // are parsed); otherwise they are stored as given (RAW).
-import { boolean, cellRows, defineAction, providerId, z } from '@capture/sdk';
+import { boolean, defineAction, providerId, z } from '@capture/sdk';
+import { cellRows } from '@capture/sdk/cells';
 import { Sheets, spreadsheetParam } from './provider.js';
 
 const writeParams = z.object({

@@ -1,8 +1,8 @@
 // The Google Sheets actions against a fake Sheets API v4 on loopback (test/fake-sheets.ts),
 // through the SDK's fetch client and an in-memory google provider pointing at it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient, forgetOAuthRenewals } from '@capture/sdk';
-import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '@capture/sdk/testing';
+import { fakeClock, fetchHttpClient, memoryProviders, runAction, type RunActionOptions, validateParams } from '@capture/sdk/testing';
+import { forgetOAuthRenewals } from '@capture/sdk/oauth';
 import { googleSheetsGetValues } from '../src/get-values.js';
 import plugin from '../src/index.js';
 import { extractSpreadsheetId, googleProvider } from '../src/provider.js';

@@ -1,6 +1,7 @@
 // Request bodies of the HTTP Request modes, and what Forward mode takes from the capture.
 import { randomBytes } from 'node:crypto';
-import { textBytes, type CapturedRequest } from '@capture/sdk';
+import { textBytes } from '@capture/sdk/bytes';
+import type { CapturedRequest } from '@capture/sdk';
 
 export interface FormPart {
   name: string;

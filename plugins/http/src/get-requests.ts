@@ -1,8 +1,8 @@
 // The `webhook_get_requests` action (Get Requests): reads the captured requests of a URL of the
 // same account (and group) through ctx.services.requests, either into numbered variables or as the
 // items the following actions repeat over.
-import { boolean, defineAction, integer, optionalText, z, type CapturedRequest } from '@capture/sdk';
-import { choice, prefix } from './params.js';
+import { boolean, type CapturedRequest, choice, defineAction, integer, optionalText, z } from '@capture/sdk';
+import { prefix } from './params.js';
 
 export const DEFAULT_MAX_REQUESTS = 100;
 export const MAX_REQUESTS = 1000;

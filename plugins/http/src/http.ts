@@ -1,8 +1,10 @@
 // The `http` action (HTTP Request): sends a request in one of five modes and stores the answer in
 // `$<variable_name>.content|status|headers|url$`, or the failure in `$<variable_name>.error$`.
-import { boolean, defineAction, headerLines, optionalText, secret, textBytes, z } from '@capture/sdk';
+import { boolean, choice, defineAction, optionalText, secret, z } from '@capture/sdk';
+import { headerLines } from '@capture/sdk/headers';
+import { textBytes } from '@capture/sdk/bytes';
 import { forwardedHeaders, multipartBody, rawQuery, urlencodedBody, withQuery } from './body.js';
-import { choice, group, optionalNumber, prefix } from './params.js';
+import { group, optionalNumber, prefix } from './params.js';
 import { STATUS_PATTERN, addHeader, hasHeader, sendAndStore, setHeader, statusPatterns, type Auth, type Retry } from './send.js';
 
 export const HTTP_METHODS = ['POST', 'GET', 'OPTIONS', 'PUT', 'DELETE', 'PATCH', 'TRACE'] as const;

@@ -1,20 +1,7 @@
 // Parameter schema pieces shared by the plugin's actions. They accept what webhook.site's API
 // accepts (null for "not set", numbers as text, an empty PHP array `[]` for an empty group) and the
 // text every field becomes after variable replacement.
-import { numeric, variableName, z, type Bounds } from '@capture/sdk';
-
-/**
- * One of `values`, case-insensitively; null, absent or blank means "not set" (undefined).
- * `upper` chooses the case the values are written in (HTTP methods) instead of lower case.
- */
-export function choice<const T extends readonly [string, ...string[]]>(values: T, opts: { upper?: boolean } = {}) {
-  return z.preprocess((v) => {
-    if (v === null || v === undefined) return undefined;
-    if (typeof v !== 'string') return v;
-    const t = v.trim();
-    return t ? (opts.upper ? t.toUpperCase() : t.toLowerCase()) : undefined;
-  }, z.enum(values).nullish());
-}
+import { type Bounds, numeric, variableName, z } from '@capture/sdk';
 
 /** A number (JSON or text) within bounds; null, absent or `""` means "not set". */
 export function optionalNumber(bounds: Bounds) {

@@ -1,7 +1,9 @@
 // The `send_request` action: the older, simpler form of HTTP Request (text body, headers, no modes,
 // auth or retry). It sends and stores the answer exactly like `http`.
-import { boolean, defineAction, headerLines, optionalText, textBytes, z } from '@capture/sdk';
-import { choice, optionalNumber, prefix } from './params.js';
+import { boolean, choice, defineAction, optionalText, z } from '@capture/sdk';
+import { headerLines } from '@capture/sdk/headers';
+import { textBytes } from '@capture/sdk/bytes';
+import { optionalNumber, prefix } from './params.js';
 import { addHeader, sendAndStore } from './send.js';
 
 export const SEND_REQUEST_METHODS = ['POST', 'GET', 'OPTIONS', 'PUT', 'DELETE'] as const;

@@ -1,7 +1,8 @@
 // Sending one outgoing request for the `http` and `send_request` actions: authentication, retries,
 // the result variables `<prefix>.content|status|headers|url|error` and the output lines. Every
 // request goes through ctx.services.http, core's client with the outbound policy.
-import { bytesText, type ActionContext, type HttpRequest, type HttpResponse } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import type { ActionContext, HttpRequest, HttpResponse } from '@capture/sdk';
 import { digestAuthorization, parseDigestChallenge } from './digest.js';
 import { authenticateMessage, negotiateMessage, parseChallenge, splitUser } from './ntlm.js';
 

@@ -1,9 +1,9 @@
 // `webhook_get_requests` over the SDK's in-memory RequestReader: numbered variables, repetitions,
 // limits and sorting.
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry, runChain } from '@capture/sdk/testing-host';
+import { ActionRegistry, runChain } from '../../../test/helpers/host.js';
 import { defineAction, z } from '@capture/sdk';
-import { TEST_TOKEN, memoryRequests, runAction, testRequest, testServices, validateParams, rootContainer as container } from '@capture/sdk/testing';
+import { memoryRequests, rootContainer as container, runAction, TEST_TOKEN, testRequest, testServices, validateParams } from '@capture/sdk/testing';
 import { getRequests } from '../src/get-requests.js';
 
 const OTHER = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';

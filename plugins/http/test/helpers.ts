@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createOutboundClient } from '@capture/sdk/testing-host';
+import { createOutboundClient } from '../../../test/helpers/host.js';
 import type { HttpClient } from '@capture/sdk';
 
 export interface Received {

@@ -1,7 +1,7 @@
 // The HTTP Request action in a running server: one token's action posts to another token's
 // capture URL, which captures it; the first request's action output shows the answer's status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 let s: TestServer;

@@ -2,9 +2,9 @@
 // result variables, failures, retries and timeouts.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ActionRegistry, runChain } from '@capture/sdk/testing-host';
-import { bytesText, fetchHttpClient, textBytes } from '@capture/sdk';
-import { TEST_TOKEN, fakeClock, runAction, stubHttp, testRequest, testServices, validateParams, type RunActionOptions } from '@capture/sdk/testing';
+import { ActionRegistry, runChain } from '../../../test/helpers/host.js';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
+import { fakeClock, fetchHttpClient, runAction, type RunActionOptions, stubHttp, TEST_TOKEN, testRequest, testServices, validateParams } from '@capture/sdk/testing';
 import { httpRequest } from '../src/http.js';
 import { freePort, outboundHttp, selfSignedCert, startServer, type Handler, type TestHttpServer } from './helpers.js';
 
@@ -455,7 +455,7 @@ describe('http: parameters', () => {
 });
 
 describe('http: bytes', () => {
-  // Every byte value: not UTF-8, so it travels in variables as a marked span (core/sdk/bytes.ts).
+  // Every byte value: not UTF-8, so it travels in variables as a marked span (@capture/sdk/bytes).
   const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
   it('text mode sends the bytes of a binary request body unchanged', async () => {

@@ -1,9 +1,8 @@
 // NTLM in the HTTP Request action: the MS-NLMP test vectors, then the whole handshake against a
 // local server that issues a challenge per connection and checks the NTLMv2 proof.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
-import { runAction } from '@capture/sdk/testing';
-import { fetchHttpClient } from '@capture/sdk';
+import { createActionsModule } from '../../../test/helpers/host.js';
+import { fetchHttpClient, runAction } from '@capture/sdk/testing';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { httpRequest } from '../src/http.js';
 import { authenticateMessage, negotiateMessage, ntlmv2Responses, ntowfv2, parseChallenge, splitUser } from '../src/ntlm.js';

@@ -2,7 +2,10 @@
 // it did (variables, output, response, stop, don't save) to the chain.
 import type { DependencyContainer } from 'tsyringe';
 import { NatsSessions } from './nats.js';
-import { SANDBOX, accountOf, defineAction, setResponseHeader, z, type ActionContext, type CapturedRequest, type HostCalls, type ResponseDraft, type SandboxPool, type SandboxResponseHeaders } from '@capture/sdk';
+import { type ActionContext, type CapturedRequest, defineAction, type ResponseDraft, SANDBOX, type SandboxPool, z } from '@capture/sdk';
+import { accountOf } from '@capture/sdk/fair-share';
+import { setResponseHeader } from '@capture/sdk/headers';
+import type { HostCalls, SandboxResponseHeaders } from '@capture/sdk/sandbox';
 
 /** Outgoing requests made by a script time out like the HTTP Request action's (inline). */
 const FETCH_TIMEOUT_MS = 15_000;

@@ -4,7 +4,9 @@
 // connections and subscriptions end with the run (close()), and are bounded in number; messages a
 // subscription received and the script has not read yet are capped too.
 import type { Msg, MsgHdrs, NatsConnection, Subscription } from 'nats';
-import { lazyImport, type Network, type SandboxNatsCall } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
+import type { Network } from '@capture/sdk';
+import type { SandboxNatsCall } from '@capture/sdk/sandbox';
 
 // The client is loaded by a script's first connect, not at start-up.
 const loadNats = lazyImport(() => import('nats'));

@@ -4,9 +4,9 @@
 // go through the outbound policy (core/net/outbound.ts), as the running service wires them.
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient, resolveAllowed, type OutboundPolicy, createSandboxPool } from '@capture/sdk/testing-host';
-import { SANDBOX, type HttpClient, type Network } from '@capture/sdk';
-import { runAction, rootContainer as container } from '@capture/sdk/testing';
+import { createOutboundClient, createSandboxPool, type OutboundPolicy, resolveAllowed } from '../../../test/helpers/host.js';
+import { type HttpClient, type Network, SANDBOX } from '@capture/sdk';
+import { rootContainer as container, runAction } from '@capture/sdk/testing';
 import { javascript } from '../src/javascript.js';
 import { parseServer } from '../src/nats.js';
 import { NATS, requireNats } from './nats-server.js';

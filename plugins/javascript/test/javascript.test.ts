@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxPool } from '@capture/sdk/testing-host';
+import { createSandboxPool } from '../../../test/helpers/host.js';
 import { SANDBOX } from '@capture/sdk';
-import { memoryGlobals, runAction, stubDatabases, stubHttp, validateParams, rootContainer as container } from '@capture/sdk/testing';
+import { memoryGlobals, rootContainer as container, runAction, stubDatabases, stubHttp, validateParams } from '@capture/sdk/testing';
 import plugin from '../src/index.js';
 import { javascript } from '../src/javascript.js';
 

@@ -5,7 +5,7 @@ export const condition = defineAction({
   type: 'condition',
   title: 'Condition',
   category: 'logic',
-  description: 'Compares an input with a value. `stop` stops the chain when it passes, `continue` stops it unless it passes, `noop` only records the result for actions that reference this one.',
+  description: 'Compares an input with a value, then: **Stop if it passes** (`stop`), **Continue only if it passes** (`continue`: otherwise the chain stops), or **Use the result** (`noop`) in later steps set to run only when it passed or did not.',
   parameters: conditionSchema.extend({ action: outcomeSchema }),
   execute(ctx) {
     const { params, rawParams } = ctx;

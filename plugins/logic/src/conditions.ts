@@ -6,7 +6,7 @@ export const conditions = defineAction({
   title: 'Conditions',
   category: 'logic',
   description:
-    'Checks several conditions: mode `all` passes when every one does, `one` when at least one does, `none` when none does. `stop`, `continue` or `noop` (use the result downstream) as for Condition.',
+    'Checks several conditions: it passes when **all** pass (`all`), when **at least one** does (`one`) or when **none** does (`none`). Then it stops, continues or records the result for later steps, as Condition does.',
   parameters: z.object({
     conditions: z.array(conditionSchema).min(1),
     mode: z.enum(['one', 'all', 'none']),

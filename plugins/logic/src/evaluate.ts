@@ -1,5 +1,6 @@
 // Shared by `condition` and `conditions`: one comparison, and what the outcome does to the chain.
-import { compare, OPERATOR_LABELS, OPERATORS, UNARY_OPERATORS, z, type ActionContext, type Operator } from '@capture/sdk';
+import { compare, type Operator, OPERATOR_LABELS, OPERATORS, UNARY_OPERATORS } from '@capture/sdk/operators';
+import { type ActionContext, z } from '@capture/sdk';
 
 export const conditionSchema = z.object({
   input: z.string().nullish().transform((v) => v ?? ''),

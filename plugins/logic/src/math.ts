@@ -1,7 +1,7 @@
 // Math mode of Set Variable. mathjs only parses; this file evaluates the tree itself, accepting
 // just the operators and functions the docs list, so no mathjs feature (assignment, import,
 // units, matrices, evaluate) is reachable from a request.
-import { lazyImport } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 
 type Value = number | string | Value[];
 

@@ -52,7 +52,7 @@ export const setVariable = defineAction({
   sets: ['<name>'],
   untemplated: ['name'],
   // Not async: only math mode waits (for the parser, loaded on first use), and a chain runs a
-  // synchronous action without racing it against its time budget (core/actions/runner.ts).
+  // synchronous action without racing it against its time budget (@capture/sdk/runner).
   execute(ctx) {
     const { params } = ctx;
     const done = (value: string) => {

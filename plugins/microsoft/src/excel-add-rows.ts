@@ -1,6 +1,7 @@
 // The `microsoft_excel_add_rows` action: POST .../workbook/tables/<table>/rows/add. Graph inserts
 // rows only into a table (Insert > Table in Excel); each row needs one value per table column.
-import { cellRows, defineAction, integer, optionalText, providerId, z } from '@capture/sdk';
+import { cellRows } from '@capture/sdk/cells';
+import { defineAction, integer, optionalText, providerId, z } from '@capture/sdk';
 import { Graph, itemPath } from './provider.js';
 
 export const microsoftExcelAddRows = defineAction({

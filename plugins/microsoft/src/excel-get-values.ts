@@ -1,7 +1,8 @@
 // The `microsoft_excel_get_values` action: GET .../workbook/worksheets/<sheet>/range(address='A1:B2').
 // Cells are read as Excel shows them (the range's `text`) and named like Google Sheets' Get Values:
 // $<variable_name>.<column>.<row>$ from 0, and $<variable_name>.json$ holds [[column 0], [column 1]...].
-import { cellColumns, defineAction, MAX_CELL_VARIABLES, providerId, variableName, z } from '@capture/sdk';
+import { cellColumns, MAX_CELL_VARIABLES } from '@capture/sdk/cells';
+import { defineAction, providerId, variableName, z } from '@capture/sdk';
 import { Graph, itemPath } from './provider.js';
 
 export const microsoftExcelGetValues = defineAction({

@@ -1,7 +1,8 @@
 // The `microsoft` provider (an OAuth token of a Microsoft identity platform app with the
 // Files.ReadWrite permission) and calls of Microsoft Graph v1.0 on the signed-in user's OneDrive
 // (`/me/drive/root:/<path>:`). Graph errors are `{"error": {"code": "itemNotFound", "message": ...}}`.
-import { defineProvider, oauthCredentials, openOAuthAccount, z, type ActionContext, type HttpRequest, type HttpResponse, type OAuthAccount } from '@capture/sdk';
+import { type ActionContext, defineProvider, type HttpRequest, type HttpResponse, z } from '@capture/sdk';
+import { type OAuthAccount, oauthCredentials, openOAuthAccount } from '@capture/sdk/oauth';
 
 export const MICROSOFT = 'microsoft';
 export const API_BASE_URL = 'https://graph.microsoft.com/v1.0';

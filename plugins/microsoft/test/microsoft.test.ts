@@ -1,8 +1,8 @@
 // The OneDrive and Excel actions against a fake Microsoft Graph on loopback (test/fake-graph.ts),
 // through the SDK's fetch client and an in-memory microsoft provider pointing at it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchHttpClient, forgetOAuthRenewals } from '@capture/sdk';
-import { fakeClock, memoryProviders, runAction, validateParams, type RunActionOptions } from '@capture/sdk/testing';
+import { fakeClock, fetchHttpClient, memoryProviders, runAction, type RunActionOptions, validateParams } from '@capture/sdk/testing';
+import { forgetOAuthRenewals } from '@capture/sdk/oauth';
 import { microsoftDriveDownload } from '../src/drive-download.js';
 import { microsoftDriveUpload } from '../src/drive-upload.js';
 import { microsoftExcelAddRows } from '../src/excel-add-rows.js';

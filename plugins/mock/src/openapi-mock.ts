@@ -1,4 +1,4 @@
-import { defineAction, integer, optionalText, z, type ResponseDraft } from '@capture/sdk';
+import { defineAction, integer, optionalText, type ResponseDraft, z } from '@capture/sdk';
 import { matchOperation, normalisePath } from './match.js';
 import { specFromText, specFromUrl, type MockResponse } from './spec.js';
 

@@ -4,7 +4,8 @@
 // `$ref`s; `resolveRef` follows local ones against the original document.
 import { createHash } from 'node:crypto';
 import YAML from 'yaml';
-import { checkParseLimits, type ActionContext } from '@capture/sdk';
+import { checkParseLimits } from '@capture/sdk/parse-limits';
+import type { ActionContext } from '@capture/sdk';
 
 export type Schema = Record<string, any>;
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 const PETSTORE = fs.readFileSync(new URL('./fixtures/petstore.yaml', import.meta.url), 'utf8');

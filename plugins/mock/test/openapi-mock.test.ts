@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '@capture/sdk';
-import { fakeClock, runAction, stubHttp, TEST_TOKEN, validateParams, type RunActionOptions } from '@capture/sdk/testing';
+import { fakeClock, fetchHttpClient, runAction, type RunActionOptions, stubHttp, TEST_TOKEN, validateParams } from '@capture/sdk/testing';
 import { generator } from '../src/generate.js';
 import { openapiMock } from '../src/openapi-mock.js';
 

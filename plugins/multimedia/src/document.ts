@@ -2,7 +2,7 @@
 // lexer, HTML through cheerio. Only what the PDF renderer draws is kept: headings, paragraphs with
 // bold/italic/code/link runs, lists, code blocks, block quotes, rules and tables (as lines).
 // Text of unknown HTML elements is kept; scripts, styles and the <head> are not.
-import { checkParseLimits } from '@capture/sdk';
+import { checkParseLimits } from '@capture/sdk/parse-limits';
 import { load } from 'cheerio';
 import { Lexer, type Token, type Tokens } from 'marked';
 

@@ -1,9 +1,11 @@
 // The `image_resize` action: an image from a URL or from raw data, resized with sharp in its own
 // format. The result's bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes,
-// core/sdk/bytes.ts), which a response, an upload or an attachment passes on byte for byte; with
+// @capture/sdk/bytes), which a response, an upload or an attachment passes on byte for byte; with
 // `respond` the action answers the request with the image itself.
 import type { FormatEnum, Metadata, OutputInfo } from 'sharp';
-import { boolean, bytesText, defineAction, hasBytes, integer, lazyImport, textBytes, variableName, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, defineAction, integer, variableName, z } from '@capture/sdk';
+import { bytesText, hasBytes, textBytes } from '@capture/sdk/bytes';
+import { lazyImport } from '@capture/sdk/async';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
 
 // sharp (libvips) is slow to load and large in memory: loaded on the first image, not at start-up.
@@ -113,7 +115,7 @@ export function targetSize(w: number, h: number, width: number | undefined, heig
 /**
  * The image's bytes. `$request.content$` (or `$request.file.<field>.content$`) as the whole
  * parameter means the bytes as received. Otherwise: text carrying bytes (a variable set from a
- * file: core/sdk/bytes.ts) is those bytes; else the text is a URL, a data: URI, base64, or the
+ * file: @capture/sdk/bytes) is those bytes; else the text is a URL, a data: URI, base64, or the
  * bytes themselves (UTF-8, or Latin-1 text as older chains carried them).
  */
 async function loadSource(ctx: ActionContext<unknown>, source: string): Promise<{ bytes: Buffer; from: string }> {

@@ -1,8 +1,9 @@
 // The `pdf_generate` action: HTML or Markdown to a PDF, drawn with pdfkit (no browser). The file's
-// bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes, core/sdk/bytes.ts),
+// bytes are kept in $<variable_name>$ (bytesText: variable text carrying bytes, @capture/sdk/bytes),
 // which a response, an upload or an attachment passes on byte for byte; with `respond` the action
 // answers the request with the PDF itself.
-import { bytesText, defineAction, optionalText, variableName, z } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import { choice, defineAction, optionalText, variableName, z } from '@capture/sdk';
 import type * as Document from './document.js';
 import { renderPdf } from './render-pdf.js';
 import { checkRespond, respondParameters, respondWith } from './respond.js';
@@ -13,8 +14,6 @@ let documentModule: Promise<typeof Document> | undefined;
 /** Longest input accepted, in characters. */
 export const MAX_PDF_SOURCE = 2_000_000;
 
-const choice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : (v ?? undefined)), z.enum(values).default(fallback as never));
 
 export const pdfGenerate = defineAction({
   type: 'pdf_generate',
@@ -24,9 +23,9 @@ export const pdfGenerate = defineAction({
     'Makes a PDF from HTML or Markdown (headings, paragraphs, bold/italic, lists, code, links, rules, tables as lines). $<variable_name>$ (default $pdf$) holds the file contents: answer with them through Modify Response (content $pdf$, header Content-Type: application/pdf), upload them (SFTP, FTP, S3, HTTP) or attach them to an e-mail as they are; $pdf.base64_encode$ gives base64. $<variable_name>.size$ (bytes), .pages and .content_type are set too. Or set respond to answer the request with the PDF directly.',
   parameters: z.object({
     content: optionalText(),
-    mode: choice(['html', 'markdown'], 'html'),
-    paper: choice(['a4', 'letter'], 'a4'),
-    orientation: choice(['portrait', 'landscape'], 'portrait'),
+    mode: choice(['html', 'markdown'], { default: 'html' }),
+    paper: choice(['a4', 'letter'], { default: 'a4' }),
+    orientation: choice(['portrait', 'landscape'], { default: 'portrait' }),
     variable_name: variableName().default('pdf'),
     ...respondParameters,
   }),

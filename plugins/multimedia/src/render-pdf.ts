@@ -1,7 +1,7 @@
 // Draws the document model (./document.ts) with pdfkit's standard fonts (Helvetica, Courier).
 // The standard fonts cover Latin-1 and a few more (WinAnsi); other characters print as "?".
 import type PDFDocumentClass from 'pdfkit';
-import { lazyImport } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 import type { Block, Run } from './document.js';
 
 export type Paper = 'a4' | 'letter';

@@ -2,7 +2,8 @@
 //
 // Their variable carries the file's bytes (bytesText), so a later Modify Response with `$pdf$`
 // answers with the exact file too; `respond` does it in one step, setting the Content-Type.
-import { boolean, headerLines, integer, setResponseHeader, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, integer, z } from '@capture/sdk';
+import { headerLines, setResponseHeader } from '@capture/sdk/headers';
 
 
 

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesText, fetchHttpClient, hasBytes, textBytes } from '@capture/sdk';
-import { runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import { bytesText, hasBytes, textBytes } from '@capture/sdk/bytes';
+import { fetchHttpClient, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { MAX_IMAGE_BYTES, imageResize, targetSize } from '../src/image-resize.js';
 
 const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#3366cc' } });

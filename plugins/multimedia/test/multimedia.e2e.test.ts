@@ -3,7 +3,7 @@
 // same through Modify Response with the variables ($pdf$, $image$), which carry the files' bytes.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { mediaBoxes, pdfText } from './pdf-text.js';
 

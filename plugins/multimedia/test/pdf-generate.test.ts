@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry, runChain } from '@capture/sdk/testing-host';
-import { bytesText, hasBytes, textBytes } from '@capture/sdk';
-import { TEST_TOKEN, runAction, testRequest, testServices, validateParams } from '@capture/sdk/testing';
+import { ActionRegistry, runChain } from '../../../test/helpers/host.js';
+import { bytesText, hasBytes, textBytes } from '@capture/sdk/bytes';
+import { runAction, TEST_TOKEN, testRequest, testServices, validateParams } from '@capture/sdk/testing';
 import { modifyResponse } from '../../behaviour/src/modify-response.js';
 import { fromHtml, fromMarkdown } from '../src/document.js';
 import { pdfGenerate } from '../src/pdf-generate.js';

@@ -1,7 +1,7 @@
 // What the notify actions share: parameter helpers, reading a provider through its definition's
 // schemas, and one HTTP call shape (through ctx.services.http, so the outbound policy applies) that
 // turns a third party's answer into text, JSON and, on failure, a clear message without secrets.
-import { z, type ActionContext, type HttpResponse, type ProviderDefinition } from '@capture/sdk';
+import { type ActionContext, type HttpResponse, type ProviderDefinition, z } from '@capture/sdk';
 
 /** Longest one call may take (the inline HTTP Request limit), within the chain's budget. */
 export const TIMEOUT_MS = 15_000;

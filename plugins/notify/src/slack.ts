@@ -4,7 +4,7 @@
 // through a Slack app instead: the provider's bot token calls chat.postMessage (channel, text, and a
 // custom username and icon when the app has chat:write.customize), or the provider's own webhook
 // URL is used, kept encrypted instead of sitting in the action's parameters.
-import { boolean, defineAction, defineProvider, optionalText, secret, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, defineAction, defineProvider, optionalText, secret, z } from '@capture/sdk';
 import { apiError, asObject, callApi, field, hostOf, httpUrl, joinUrl, optionalProviderId, optionalUrl, useProvider } from './common.js';
 
 export const SLACK_API = 'https://slack.com/api';

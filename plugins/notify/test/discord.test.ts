@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '@capture/sdk';
-import { memoryProviders, runAction, validateParams } from '@capture/sdk/testing';
+import { fetchHttpClient, memoryProviders, runAction, validateParams } from '@capture/sdk/testing';
 import { discordSendMessage } from '../src/discord.js';
 import { apiServer, jsonOf, type ApiServer, type Received } from './api-server.js';
 

@@ -1,7 +1,7 @@
 // The ntfy action in a running server: a capture's action publishes to a local ntfy stand-in,
 // which receives the captured body as the notification, through the server's outbound client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { apiServer, type ApiServer } from './api-server.js';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '@capture/sdk';
-import { runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import { fetchHttpClient, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { ntfy } from '../src/ntfy.js';
 import { apiServer, type ApiServer, type Received } from './api-server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActionRegistry, providerTypes } from '@capture/sdk/testing-host';
+import { ActionRegistry, providerTypes } from '../../../test/helpers/host.js';
 import plugin from '../src/index.js';
 
 describe('the notify plugin', () => {

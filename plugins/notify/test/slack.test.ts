@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '@capture/sdk';
-import { memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
+import { fetchHttpClient, memoryProviders, runAction, stubHttp, validateParams } from '@capture/sdk/testing';
 import { slackProvider, slackSendMessage } from '../src/slack.js';
 import { apiServer, jsonOf, type ApiServer, type Received } from './api-server.js';
 

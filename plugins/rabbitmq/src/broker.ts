@@ -3,7 +3,8 @@
 // checked against), closed whatever happens, with a time limit.
 import { isIP } from 'node:net';
 import type { ChannelModel } from 'amqplib';
-import { boolean, integer, lazyImport, optionalText, secret, untilAborted, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, integer, optionalPort, optionalText, secret, z } from '@capture/sdk';
+import { lazyImport, untilAborted } from '@capture/sdk/async';
 
 // The client is loaded by the first connection, not at start-up.
 const loadAmqp = lazyImport(() => import('amqplib'));
@@ -15,9 +16,7 @@ const BUDGET_MARGIN_MS = 200;
 
 export const brokerParameters = {
   host: z.string().trim().min(1, 'is required').max(253),
-  port: z
-    .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
-    .nullish()
+  port: optionalPort()
     .describe('Default 5672, or 5671 with ssl'),
   username: z.string().min(1, 'is required'),
   password: secret(z.string().min(1, 'is required')),

@@ -1,7 +1,7 @@
 // The RabbitMQ actions in a running server, against the real broker: a capture's body is published,
 // taken back from the queue, and returned as the response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { RABBIT, deleteQueues, requireRabbit, uniqueQueue } from './broker.js';
 

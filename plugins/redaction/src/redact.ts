@@ -1,6 +1,7 @@
-// The workflow step form of a token's redaction setting: the same rules (core/sdk/redaction.ts),
+// The workflow step form of a token's redaction setting: the same rules (@capture/sdk/redaction),
 // applied to the stored request from within a chain, e.g. only when a condition before it passed.
-import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT, defineAction, z } from '@capture/sdk';
+import { ActionRedactionRuleSchema, DEFAULT_REPLACEMENT } from '@capture/sdk/redaction';
+import { defineAction, z } from '@capture/sdk';
 
 export const redact = defineAction({
   type: 'redact',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactRequest } from '@capture/sdk/testing-host';
+import { redactRequest } from '../../../test/helpers/host.js';
 import { runAction, validateParams } from '@capture/sdk/testing';
 import { redact } from '../src/redact.js';
 

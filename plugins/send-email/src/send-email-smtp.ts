@@ -3,7 +3,8 @@
 // name again, and checks the certificate against the name (TLS servername).
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { boolean, defineAction, integer, lazyImport, optionalText, secret, z, type InjectionToken } from '@capture/sdk';
+import { boolean, defineAction, type InjectionToken, integer, optionalPort, optionalText, secret, z } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 import { attachment, mailAttachments, parseRecipients } from './send-email.js';
 
 // nodemailer is loaded by the first message sent, not at start-up.
@@ -29,9 +30,7 @@ export const sendEmailSmtp = defineAction({
     'Sends an e-mail with variable contents through your own mail provider. Encryption: ssl is TLS from the start (usually port 465), tls requires STARTTLS (usually port 587), none sends in the clear (port 25). Recipients are separated by commas. Some providers need an app password.',
   parameters: z.object({
     host: z.string().trim().min(1, 'is required').max(253),
-    port: z
-      .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
-      .nullish()
+    port: optionalPort()
       .describe('Default 465 for ssl, 587 for tls, 25 for none'),
     username: z.string().min(1, 'is required'),
     password: secret(z.string().min(1, 'is required')),

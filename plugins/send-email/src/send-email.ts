@@ -1,7 +1,8 @@
 // The `send_email` action: an e-mail with variable contents, sent through the service's mailer
 // (core registers it under MAILER). Loop protection: the mailer counts the X-Capture-Loop headers
 // of the e-mail that triggered the action and refuses to send past the configured limit.
-import { MAILER, boolean, defineAction, optionalText, textBytes, z, type Mailer } from '@capture/sdk';
+import { boolean, defineAction, MAILER, type Mailer, optionalText, z } from '@capture/sdk';
+import { textBytes } from '@capture/sdk/bytes';
 
 export const MAX_RECIPIENTS = 20;
 const ADDRESS = z.string().email();

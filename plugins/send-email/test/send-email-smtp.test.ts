@@ -8,8 +8,9 @@ import path from 'node:path';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bytesText, type Network } from '@capture/sdk';
-import { runAction, validateParams, rootContainer } from '@capture/sdk/testing';
+import { bytesText } from '@capture/sdk/bytes';
+import type { Network } from '@capture/sdk';
+import { rootContainer, runAction, validateParams } from '@capture/sdk/testing';
 import { SMTP_TLS_OPTIONS, sendEmailSmtp } from '../src/send-email-smtp.js';
 
 const HOST = 'mail.test.internal';

@@ -3,7 +3,7 @@
 // delivers through another server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { createActionsModule, createMailModule, MAIL_INFO } from '@capture/sdk/testing-host';
+import { createActionsModule, createMailModule, MAIL_INFO } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 const DOMAIN = 'send.test.internal';

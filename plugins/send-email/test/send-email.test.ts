@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAILER, bytesText, type Mailer, type OutgoingMail } from '@capture/sdk';
-import { runAction, rootContainer } from '@capture/sdk/testing';
+import { MAILER, type Mailer, type OutgoingMail } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import { rootContainer, runAction } from '@capture/sdk/testing';
 import { parseRecipients, sendEmail } from '../src/send-email.js';
 
 function fakeMailer(reject: string[] = []) {

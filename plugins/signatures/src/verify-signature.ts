@@ -1,15 +1,12 @@
 // The `verify_signature` action: checks a webhook's signature by a sender's documented scheme (or
 // a generic HMAC) against the exact bytes received, sets `$signature.valid$` and
 // `$signature.reason$`, and with `reject` answers 401 and does not store a request that fails.
-import { boolean, defineAction, integer, optionalText, secret, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, boolean, choice, defineAction, integer, optionalText, secret, z } from '@capture/sdk';
 import { webhookSecretProvider } from './provider.js';
 import * as schemes from './schemes.js';
 
 const PRESETS = ['github', 'stripe', 'slack', 'shopify', 'standard_webhooks', 'twilio', 'generic'] as const;
 
-/** An optional choice: empty text and null mean the default. */
-const choice = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : (v ?? undefined)), z.enum(values).default(fallback as never));
 
 const optionalId = () =>
   z
@@ -28,9 +25,9 @@ const parameters = z
     reject: boolean().default(false).describe('Answer 401 with a JSON error, stop the actions and do not store the request when the signature is not valid'),
     tolerance: integer({ min: 0, max: 31_536_000 }).default(300).describe('Seconds a signed timestamp may differ from now (stripe, slack, standard_webhooks, generic with timestamp_header); 0 = not checked'),
     url: optionalText().describe('twilio: the URL Twilio posts to, as configured there; default the request URL'),
-    algorithm: choice(['sha1', 'sha256', 'sha512'] as const, 'sha256').describe('generic: sha1, sha256 or sha512 (default)'),
+    algorithm: choice(['sha1', 'sha256', 'sha512'] as const, { default: 'sha256' }).describe('generic: sha1, sha256 or sha512 (default)'),
     header: optionalText().describe('generic: the header holding the signature'),
-    encoding: choice(['hex', 'base64'] as const, 'hex').describe('generic: hex (default) or base64'),
+    encoding: choice(['hex', 'base64'] as const, { default: 'hex' }).describe('generic: hex (default) or base64'),
     prefix: optionalText().describe('generic: text before the signature in the header, e.g. sha256='),
     signed: optionalText().describe('generic: what is signed, default the body; a template such as $request.header.x-timestamp$.$request.content$ ($request.content$ is the body bytes as received)'),
     timestamp_header: optionalText().describe('generic: a header with the signing time in seconds, checked against tolerance'),

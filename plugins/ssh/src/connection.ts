@@ -6,7 +6,7 @@
 // always closed.
 import { createHash } from 'node:crypto';
 import type { Client as SshClient, ConnectConfig, SFTPWrapper } from 'ssh2';
-import { integer, optionalText, secret, z, type ActionContext } from '@capture/sdk';
+import { type ActionContext, integer, optionalPort, optionalText, secret, z } from '@capture/sdk';
 import { SSH_KEY, loadSsh2 } from './ssh-key.js';
 
 export const SSH_TIMEOUT_MS = 30_000;
@@ -20,9 +20,7 @@ export const connectionParams = {
     .transform((v) => (v === null || v === undefined || String(v).trim() === '' ? undefined : String(v).trim()))
     .describe('An ssh_key provider: its private key authenticates (recommended)'),
   host: z.string().trim().min(1, 'is required').max(253),
-  port: z
-    .union([integer({ min: 1, max: 65535, message: 'must be a port number (1-65535)' }), z.literal('').transform(() => undefined)])
-    .nullish()
+  port: optionalPort()
     .describe('Default 22'),
   username: z.string().min(1, 'is required'),
   password: secret(optionalText()),

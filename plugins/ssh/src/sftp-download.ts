@@ -1,6 +1,7 @@
 // The `sftp_download` action: reads a file from the server into a variable (at most 10 MiB): text
 // when it is UTF-8, else its bytes (bytesText), which uploads and responses pass on unchanged.
-import { bytesText, defineAction, variableName, z } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import { defineAction, variableName, z } from '@capture/sdk';
 import { connectionParams, hostKeyNote, openSftp, withSsh } from './connection.js';
 import { readFile } from './sftp-io.js';
 

@@ -1,7 +1,8 @@
 // The `sftp_upload` action: writes the content (variables replaced) to a file on the server,
 // replacing it. A relative path is relative to the login directory. The content is written as its
 // bytes (textBytes), so a file's bytes ($request.file.x.content$, a download) arrive unchanged.
-import { defineAction, textBytes, z } from '@capture/sdk';
+import { defineAction, z } from '@capture/sdk';
+import { textBytes } from '@capture/sdk/bytes';
 import { connectionParams, hostKeyNote, openSftp, withSsh } from './connection.js';
 import { writeFile } from './sftp-io.js';
 

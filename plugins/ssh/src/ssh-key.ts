@@ -3,7 +3,8 @@
 // is shown back (settings) for the user to add to the server's authorized_keys, the private key is
 // kept encrypted and only handed to the actions.
 import type * as Ssh2 from 'ssh2';
-import { defineProvider, lazyImport, z } from '@capture/sdk';
+import { defineProvider, z } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 
 // ssh2 (with its crypto bindings) is loaded on the first SSH connection or key, not at start-up.
 // The package is CommonJS: its `utils` are only on the default export.

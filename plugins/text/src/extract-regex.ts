@@ -1,4 +1,5 @@
-import { boolean, defineAction, optionalText, parseRegex, regexExec, regexMatchAll, variableName, z } from '@capture/sdk';
+import { boolean, defineAction, optionalText, variableName, z } from '@capture/sdk';
+import { parseRegex, regexExec, regexMatchAll } from '@capture/sdk/regex';
 
 const pick = (m: RegExpExecArray) => m[1] ?? m[0];
 

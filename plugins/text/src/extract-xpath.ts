@@ -1,4 +1,6 @@
-import { checkParseLimits, defineAction, lazyImport, optionalText, variableName, z } from '@capture/sdk';
+import { checkParseLimits } from '@capture/sdk/parse-limits';
+import { defineAction, optionalText, variableName, z } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 
 // The XML parser and XPath engine are loaded by the first extraction, not at start-up. xpath's
 // typings omit parse(); `isHtml` makes names case-insensitive and ignores the XHTML namespace.

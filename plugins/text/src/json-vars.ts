@@ -1,5 +1,5 @@
 // Turns a JSON document into one variable per leaf: keys and array indices joined by dots.
-import { checkParseLimits } from '@capture/sdk';
+import { checkParseLimits } from '@capture/sdk/parse-limits';
 
 export const MAX_JSON_VARIABLES = 10_000;
 

@@ -1,7 +1,7 @@
 // Password-based XSalsa20-Poly1305 (NaCl secretbox) with a scrypt-derived key.
 // Format: base64( version 1 | salt 16 | nonce 24 | box ), so the same password decrypts anywhere.
 import { randomBytes, scrypt } from 'node:crypto';
-import { lazyImport } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 
 // tweetnacl is loaded by the first encryption or decryption, not at start-up.
 const loadNacl = lazyImport(() => import('tweetnacl').then((m) => m.default));

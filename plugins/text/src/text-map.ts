@@ -1,4 +1,5 @@
-import { compare, defineAction, OPERATOR_LABELS, VALUE_OPERATORS, variableName, z } from '@capture/sdk';
+import { compare, OPERATOR_LABELS, VALUE_OPERATORS } from '@capture/sdk/operators';
+import { defineAction, variableName, z } from '@capture/sdk';
 
 export const textMap = defineAction({
   type: 'text_map',

@@ -1,5 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { ParseLimitError, checkParseLimits, defineAction, lazyImport, optionalText, variableName, z, type ActionContext } from '@capture/sdk';
+import { checkParseLimits, ParseLimitError } from '@capture/sdk/parse-limits';
+import { type ActionContext, defineAction, optionalText, variableName, z } from '@capture/sdk';
+import { lazyImport } from '@capture/sdk/async';
 
 const SCHEMA_DOWNLOAD_TIMEOUT_MS = 10_000;
 const MAX_SCHEMA_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 // WebhookScript runs on the event loop, which every account shares: an account's runs beyond
 // limits.maxRunsPerAccount wait for its earlier ones to end (accounts take turns, FairQueue), so
 // an account that floods its tokens with scripts slows down its own scripts, not everyone's.
-import { FairQueue } from '@capture/sdk';
+import { FairQueue } from '@capture/sdk/fair-share';
 
 export class AccountGate {
   private readonly queue: FairQueue<() => void>;

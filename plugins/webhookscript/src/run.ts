@@ -1,6 +1,7 @@
 // Runs a script against an action context: parses it, builds the library over the context and
 // interprets it within the limits. stop()/respond()/dd() end it quietly; errors are thrown.
-import { ScriptOutput, regexReplace, regexTest } from '@capture/sdk';
+import { ScriptOutput } from '@capture/sdk/output';
+import { regexReplace, regexTest } from '@capture/sdk/regex';
 import { Halt, WsLimitError } from './lang/errors.js';
 import { Interpreter } from './lang/interpreter.js';
 import { DEFAULT_LIMITS, type Limits } from './lang/limits.js';

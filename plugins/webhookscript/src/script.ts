@@ -1,5 +1,6 @@
 // The `script` action: runs WebhookScript, webhook.site's scripting language.
-import { accountOf, defineAction, z } from '@capture/sdk';
+import { accountOf } from '@capture/sdk/fair-share';
+import { defineAction, z } from '@capture/sdk';
 import { AccountGate } from './account-gate.js';
 import { DEFAULT_LIMITS, type Limits } from './lang/limits.js';
 import { runScript } from './run.js';

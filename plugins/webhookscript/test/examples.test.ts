@@ -2,8 +2,7 @@
 // results the docs describe.
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '@capture/sdk';
-import { fakeClock, memoryGlobals } from '@capture/sdk/testing';
+import { fakeClock, fetchHttpClient, memoryGlobals } from '@capture/sdk/testing';
 import { autoJson } from '../../text/src/auto-json.js';
 import { run } from './helpers.js';
 import { localServer, type LocalServer } from './local-server.js';

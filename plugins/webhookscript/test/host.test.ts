@@ -1,8 +1,7 @@
 // What a script does to the chain: variables in and out, Global Variables, the response, stop and
 // dont_save, the request's files, HTTP through ctx.services.http (a local server), hosted databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHttpClient } from '@capture/sdk';
-import { memoryGlobals, stubDatabases, validateParams } from '@capture/sdk/testing';
+import { fetchHttpClient, memoryGlobals, stubDatabases, validateParams } from '@capture/sdk/testing';
 import { script } from '../src/script.js';
 import { error, output, run } from './helpers.js';
 import { localServer, type Answer, type LocalServer } from './local-server.js';

@@ -1,7 +1,7 @@
 // The script action in a running server: a WebhookScript answers the capture, exports a variable
 // to the next action, and stores a Global Variable; a failing script records its error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionsModule } from '@capture/sdk/testing-host';
+import { createActionsModule } from '../../../test/helpers/host.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 let s: TestServer;

@@ -2,7 +2,7 @@
 // size, created, deleted, and opened to run a query and read the rows in a table. A server without
 // DATABASES_POSTGRES_URL answers 403: the screen says Databases are off and who can turn them on.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call, enc, type FieldErrors, type Page } from '../api';
+import { ApiError, call, enc, serverConfig, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
 import { href, navigate } from '../route';
 import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
@@ -10,6 +10,12 @@ import { formErrors, formSummary, formatBytes, type Database, type QueryAnswer }
 import { Gate, InlineError, PageView, useLoad } from './common';
 
 const isOff = (e: ApiError | null) => e?.status === 403 && /DATABASES_POSTGRES_URL/.test(e.message);
+
+/** Calls the Databases API only where databases are configured: elsewhere it would answer 403 (an error in the console). */
+async function whenConfigured<T>(load: () => Promise<T>): Promise<T> {
+  if ((await serverConfig()).databases === false) throw new ApiError(403, 'Databases are not configured on this server (DATABASES_POSTGRES_URL is not set)');
+  return load();
+}
 
 function DatabasesOff({ error }: { error: ApiError }) {
   return (
@@ -34,7 +40,7 @@ export function Databases({ id }: { id?: string }) {
 }
 
 function DatabaseList() {
-  const list = useLoad(() => call<Page<Database>>('GET', '/databases?per_page=100'), []);
+  const list = useLoad(() => whenConfigured(() => call<Page<Database>>('GET', '/databases?per_page=100')), []);
   if (isOff(list.error)) return <DatabasesOff error={list.error!} />;
   return (
     <>
@@ -158,7 +164,7 @@ function CreateDatabase() {
 const TABLES_SQL = "select table_name from information_schema.tables where table_schema = current_schema() order by table_name";
 
 function DatabaseDetail({ id }: { id: string }) {
-  const db = useLoad(() => call<Database>('GET', `/databases/${enc(id)}`), [id]);
+  const db = useLoad(() => whenConfigured(() => call<Database>('GET', `/databases/${enc(id)}`)), [id]);
   const [tables, setTables] = useState<string[] | null>(null);
   const [sql, setSql] = useState('');
   const [answer, setAnswer] = useState<QueryAnswer | null>(null);
@@ -171,7 +177,7 @@ function DatabaseDetail({ id }: { id: string }) {
       (a) => setTables((a.result ?? []).map((r) => String(r.table_name))),
       () => setTables(null),
     );
-  useEffect(() => void loadTables(), [id]);
+  useEffect(() => void serverConfig().then((c) => void (c.databases !== false && loadTables())), [id]);
 
   if (isOff(db.error)) return <DatabasesOff error={db.error!} />;
   if (db.error) {

@@ -6,7 +6,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, type FieldErrors, type Page } from '../api';
-import { formatTime, parseApiTime } from '../format';
+import { formatDateTime, parseApiTime } from '../format';
 import { CopyField, FieldError, announce, fieldErrorId } from '../ui';
 import { USER_TYPE_NAMES, formErrors, managesUsers, type Me, type NewApiKey, type User, type UserTypeId } from './api';
 import { Gate, InlineError, NewKeyNotice, PageView, useLoad } from './common';
@@ -225,7 +225,7 @@ function MemberRow({ u, me, onChanged, keysOpen, onToggleKeys }: { u: User; me: 
           </select>
         </td>
         {me.admin && <td data-label="Team">#{u.team_id}</td>}
-        <td data-label="Status">{u.invite_pending ? <span class="badge">invited</span> : formatTime(parseApiTime(u.created_at))}</td>
+        <td data-label="Status">{u.invite_pending ? <span class="badge">invited</span> : formatDateTime(parseApiTime(u.created_at))}</td>
         <td>
           {me.admin && (
             <button class="btn small" type="button" aria-expanded={keysOpen} aria-controls={`user-keys-${u.id}`} onClick={onToggleKeys}>

@@ -5,12 +5,12 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { ApiError, type CapturedRequest, type FieldErrors, type Token } from '../api';
 import { announce } from '../ui';
 import { AddAction } from './AddAction';
-import { actionTypes, globalVariableNames, providerTypes, providers as fetchProviders, recentRequests, testWorkflow, type ActionType, type Provider, type ProviderType, type TestRun } from './api';
+import { actionTypes, globalVariables, providerTypes, providers as fetchProviders, recentRequests, testWorkflow, type ActionType, type Provider, type ProviderType, type TestRun } from './api';
 import { duplicate, fromText, move, newItem, remove, stepPath, toDocument, toText, type Item, type Model, type Step } from './model';
 import { explain, fieldsOf, humanize } from './schema';
 import { StepCard, errorTarget } from './StepCard';
 import { TestResult } from './TestResult';
-import { availableVariables } from './variables';
+import { availableVariables, requestValues } from './variables';
 import './editor.css';
 
 interface Props {
@@ -38,7 +38,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
   const [typesError, setTypesError] = useState<string | null>(null);
   const [kinds, setKinds] = useState<ProviderType[]>([]);
   const [accounts, setAccounts] = useState<Record<string, Provider[]>>({});
-  const [globals, setGlobals] = useState<string[]>([]);
+  const [globals, setGlobals] = useState<Array<{ name: string; value?: string }>>([]);
   const [requests, setRequests] = useState<CapturedRequest[] | null>(null);
   const [requestId, setRequestId] = useState('');
   const [test, setTest] = useState<{ until: number; running: boolean; run?: TestRun; error?: string } | null>(null);
@@ -60,7 +60,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
   useEffect(() => {
     actionTypes().then(setTypes, (e: ApiError) => setTypesError(e.message));
     providerTypes().then(setKinds);
-    globalVariableNames().then(setGlobals);
+    globalVariables().then(setGlobals);
     recentRequests(token.uuid).then(setRequests, () => setRequests([]));
   }, [token.uuid]);
 
@@ -142,6 +142,13 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
   }
 
   const chosen = requests?.find((r) => r.uuid === requestId) ?? requests?.[0];
+  // What the last test run set, by the position of each step it ran: the typeahead's names and values.
+  const tested: Array<Record<string, string> | undefined> = [];
+  for (const t of test?.run?.result.steps ?? []) {
+    const at = items.findIndex((it) => it.step.id === t.action);
+    if (at !== -1) tested[at] = t.variables;
+  }
+  const variableContext = { steps: items.map((x) => x.step), types: typeMap, globals, tested, request: requestValues(chosen) };
   // One line per field with a problem, worded as at the field itself.
   const problems = items.flatMap((it, i) => {
     const type = typeMap.get(String(it.step.type));
@@ -214,7 +221,7 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
               type={typeMap.get(String(it.step.type))}
               earlier={items.slice(0, i).map((x) => x.step)}
               errors={errorsByKey.out[it.key] ?? {}}
-              variables={() => availableVariables({ steps: items.map((x) => x.step), types: typeMap, globals }, i)}
+              variables={() => availableVariables(variableContext, i)}
               providers={(() => {
                 const t = typeMap.get(String(it.step.type));
                 const k = t ? (providerTypeFor(t, kinds) ?? '') : '';

@@ -1,6 +1,7 @@
 // "Add action": every creatable action type, grouped by category, searchable, with descriptions.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ActionType } from './api';
+import { InlineMarkdown } from '../inline-markdown';
 import { humanize } from './schema';
 
 export function AddAction({ types, onAdd }: { types: ActionType[]; onAdd: (type: string) => void }) {
@@ -63,7 +64,9 @@ export function AddAction({ types, onAdd }: { types: ActionType[]; onAdd: (type:
                         }}
                       >
                         <strong>{t.title}</strong>
-                        <span class="hint small">{t.description}</span>
+                        <span class="hint small">
+                          <InlineMarkdown text={t.description} />
+                        </span>
                       </button>
                     </li>
                   ))}

@@ -1,6 +1,7 @@
 // One generated form field per parameter of an action type (see schema.ts for which control a
 // parameter gets). Errors arrive keyed by parameter path (`status`, `conditions.0.operator`).
 import { useEffect, useState } from 'preact/hooks';
+import { InlineMarkdown } from '../inline-markdown';
 import { VariableInput } from './VariableInput';
 import { SECRET_MARKER, explain, fits, type FieldSpec } from './schema';
 import type { Provider } from './api';
@@ -65,7 +66,7 @@ function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value:
   );
   const help = field.help && (
     <p class="hint small ae-help" id={helpId}>
-      {field.help}
+      <InlineMarkdown text={field.help} />
     </p>
   );
   const common = { id, 'aria-invalid': msgs?.length ? ('true' as const) : undefined, 'aria-describedby': describedBy };
@@ -124,11 +125,26 @@ function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value:
           <option value="">{field.required ? 'Choose…' : '(default)'}</option>
           {field.options!.map((o) => (
             <option key={o} value={o}>
-              {o}
+              {field.optionLabels?.[o] ?? o}
             </option>
           ))}
         </select>
       );
+      if (field.optionHelp) {
+        const shown = field.options!.filter((o) => field.optionHelp![o]);
+        control = (
+          <>
+            {control}
+            <ul class="hint small ae-option-help" id={`${id}-options`}>
+              {shown.map((o) => (
+                <li key={o} class={String(value) === o ? 'chosen' : undefined}>
+                  <strong>{field.optionLabels?.[o] ?? o}</strong>: {field.optionHelp![o]}
+                </li>
+              ))}
+            </ul>
+          </>
+        );
+      }
       break;
     case 'number':
       control = (
@@ -164,7 +180,7 @@ function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value:
           invalid={!!msgs?.length}
           describedBy={describedBy}
           required={field.required}
-          placeholder={kind === 'secret' && value === SECRET_MARKER ? 'stored' : undefined}
+          placeholder={kind === 'secret' && value === SECRET_MARKER ? 'stored' : field.placeholder}
         />
       );
   }

@@ -1,5 +1,8 @@
 // One step of the chain: its form, its place (drag, Alt+Arrow keys, move buttons), on/off, the
 // condition it waits for, duplicate, delete and "Test until here".
+import { useState } from 'preact/hooks';
+import { InlineMarkdown } from '../inline-markdown';
+import { formatJson, parseCurl } from './curl-import';
 import type { ActionType, Provider } from './api';
 import { ParamFields, fieldId, type FieldContext } from './Fields';
 import { isCondition, refOf, type Item, type Step } from './model';
@@ -130,7 +133,11 @@ export function StepCard({ item, index, count, type, earlier, errors, variables,
           </button>
         </div>
       </div>
-      {type?.description && <p class="hint small ae-desc">{type.description}</p>}
+      {type?.description && (
+        <p class="hint small ae-desc">
+          <InlineMarkdown text={type.description} />
+        </p>
+      )}
       {!type && stepError('type')}
       {!type && <p class="field-error">This server has no action type “{String(step.type)}”: its parameters can be edited in YAML.</p>}
       {otherErrors.length > 0 && (
@@ -191,6 +198,9 @@ export function StepCard({ item, index, count, type, earlier, errors, variables,
             {stepError('condition')}
           </div>
         )}
+        {type && ['url', 'method', 'headers', 'content'].every((n) => known.has(n)) && (
+          <HttpTools idBase={idBase} params={params} onChange={(p) => actions.change({ ...step, parameters: p })} />
+        )}
         {type && <ParamFields fields={fields} value={params} onChange={(p) => actions.change({ ...step, parameters: p })} ctx={ctx} />}
       </div>
       <div class="ae-step-foot">
@@ -208,4 +218,62 @@ export function errorTarget(itemKey: string, path: string): string {
   if (path.startsWith('parameters.')) return fieldId(idBase, path.slice(11));
   if (path === 'name' || path === 'condition') return `${idBase}-${path}`;
   return `${idBase}-card`;
+}
+
+/** The HTTP Request action's "Import from cURL" (a pasted command fills the form) and "JSON Format" (indents the body). */
+function HttpTools({ idBase, params, onChange }: { idBase: string; params: Record<string, unknown>; onChange: (p: Record<string, unknown>) => void }) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const id = `${idBase}-curl`;
+  return (
+    <div class="ae-field wide ae-http-tools">
+      <div class="row-actions">
+        <button type="button" class="btn small" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+          Import from cURL
+        </button>
+        <button
+          type="button"
+          class="btn small"
+          onClick={() => {
+            const formatted = formatJson(String(params.content ?? ''));
+            if (formatted === null) return setMessage({ ok: false, text: 'The content is not JSON (yet): nothing to format.' });
+            onChange({ ...params, content: formatted });
+            setMessage({ ok: true, text: 'Content formatted as JSON.' });
+          }}
+        >
+          JSON Format
+        </button>
+      </div>
+      {open && (
+        <div id={id} class="ae-curl">
+          <label for={`${id}-text`}>curl command</label>
+          <textarea id={`${id}-text`} class="mono" rows={4} value={text} placeholder="curl -X POST https://example.com -H 'Content-Type: application/json' -d '{}'" onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
+          <button
+            type="button"
+            class="btn small primary"
+            onClick={() => {
+              try {
+                const r = parseCurl(text);
+                const { auth, ...rest } = r;
+                onChange({ ...params, ...rest, ...(auth ? { auth: { ...((params.auth as object) ?? {}), ...auth } } : {}) });
+                setOpen(false);
+                setText('');
+                setMessage({ ok: true, text: `Imported ${r.method ?? 'GET'} ${r.url}.` });
+              } catch (e) {
+                setMessage({ ok: false, text: (e as Error).message });
+              }
+            }}
+          >
+            Import
+          </button>
+        </div>
+      )}
+      {message && (
+        <p class={message.ok ? 'ok-text small' : 'field-error'} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
 }

@@ -1,5 +1,5 @@
 // A text field (or text area) with the variables typeahead: typing `$` lists the variables this
-// step can use, `.` after one lists the modifiers. ARIA combobox pattern with a listbox popup.
+// step can use with their values when known, `.` after one lists the keys under it, then modifiers. ARIA combobox pattern with a listbox popup.
 import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { partialAt, suggest, type Suggestion } from './variables';
@@ -125,6 +125,12 @@ export function VariableInput({ id, value, onValue, variables, multiline, passwo
           >
             <code>{s.label}</code>
             <span>{s.detail}</span>
+            {s.value !== undefined && (
+              <code class="ae-sugg-value" title={s.value.length > 80 ? s.value.slice(0, 1000) : undefined}>
+                <span class="sr-only">, value </span>
+                {s.value === '' ? '(empty)' : s.value.length > 80 ? `${s.value.slice(0, 80)}…` : s.value}
+              </code>
+            )}
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 // The API calls of the visual action editor: action types, providers, global variables, stored
 // requests to test on, and the dry test run of the document being edited.
 import { call, enc, type CapturedRequest, type RequestPage } from '../api';
+import { settings } from '../settings';
 import type { ActionType } from './schema';
 
 export type { ActionType };
@@ -60,10 +61,11 @@ export function providers(type: string | undefined): Promise<Provider[]> {
     .catch(() => []);
 }
 
-/** Names of the account's global variables; empty when anonymous. */
-export function globalVariableNames(): Promise<string[]> {
-  return call<{ data: Array<{ name: string }> }>('GET', '/global-variables?per_page=100')
-    .then((r) => r.data.map((g) => g.name))
+/** The account's global variables with their values; empty when anonymous (not even asked: no 401 in the console). */
+export function globalVariables(): Promise<Array<{ name: string; value?: string }>> {
+  if (!settings.apiKey()) return Promise.resolve([]);
+  return call<{ data: Array<{ name: string; value?: string }> }>('GET', '/global-variables?per_page=100')
+    .then((r) => r.data.map((g) => ({ name: g.name, ...(typeof g.value === 'string' ? { value: g.value } : {}) })))
     .catch(() => []);
 }
 

@@ -48,6 +48,61 @@ export interface FieldSpec {
   fields?: FieldSpec[];
   /** A number field that also accepts text (a `$variable$`). */
   httpStatus?: boolean;
+  /** The schema's default, shown as the placeholder of an empty text field. */
+  placeholder?: string;
+  /** A select's options in words (`eq` -> "is equal to"). */
+  optionLabels?: Record<string, string>;
+  /** One sentence per option, shown under the select, when the choice needs explaining. */
+  optionHelp?: Record<string, string>;
+}
+
+/** The comparison operators in words, as @capture/sdk/operators (OPERATOR_LABELS) and webhook.site name them. */
+export const OPERATOR_LABELS: Record<string, string> = {
+  eq: 'is equal to',
+  neq: 'is not equal to',
+  sw: 'starts with',
+  ew: 'ends with',
+  ct: 'contains',
+  nct: 'does not contain',
+  gt: 'is greater than',
+  gte: 'is greater than or equal to',
+  lt: 'is less than',
+  lte: 'is less than or equal to',
+  regex: 'matches regex',
+  ex: 'exists',
+  true: 'is true',
+  false: 'is false',
+  num: 'is numeric',
+  int: 'is integer',
+  float: 'is float',
+  json: 'is JSON',
+  email: 'is an e-mail address',
+  domain: 'is a domain',
+  url: 'is a URL',
+};
+
+/** What a Condition does with its result (plugins/logic, outcomeSchema). */
+const OUTCOMES: Record<string, [string, string]> = {
+  noop: ['Use the result', 'Only records whether it passed: later steps can run only when it passed, or only when it did not.'],
+  stop: ['Stop if it passes', 'Stops the chain when it passes; otherwise the chain goes on.'],
+  continue: ['Continue only if it passes', 'The chain goes on only when it passes; otherwise it stops here.'],
+};
+
+/** How Conditions combines its checks. */
+const MODES: Record<string, [string, string]> = {
+  all: ['All pass', 'Passes when every condition passes.'],
+  one: ['At least one passes', 'Passes when one or more of the conditions pass.'],
+  none: ['None passes', 'Passes when no condition passes.'],
+};
+
+/** Words for a select whose options are one of the known sets (operators, outcomes, modes). */
+function optionWords(options: string[]): Pick<FieldSpec, 'optionLabels' | 'optionHelp'> {
+  const all = (map: Record<string, unknown>) => options.every((o) => o in map);
+  if (options.includes('eq') && all(OPERATOR_LABELS)) return { optionLabels: OPERATOR_LABELS };
+  for (const map of [OUTCOMES, MODES]) {
+    if (all(map)) return { optionLabels: Object.fromEntries(options.map((o) => [o, map[o]![0]])), optionHelp: Object.fromEntries(options.map((o) => [o, map[o]![1]])) };
+  }
+  return {};
 }
 
 /** The value a secret parameter shows as when one is stored; sent back, it keeps the stored value. */
@@ -75,11 +130,12 @@ export function fieldFor(name: string, schema: JsonSchema, required: boolean): F
   const types = new Set(all.flatMap(typesOf));
   const label = schema.title ?? humanize(name);
   const help = all.find((b) => b.description)?.description;
-  const base = { name, label, required, ...(help ? { help } : {}) };
+  const fallback = all.map((b) => b.default).find((d) => typeof d === 'string' || typeof d === 'number');
+  const base = { name, label, required, ...(help ? { help } : {}), ...(fallback !== undefined ? { placeholder: String(fallback) } : {}) };
   if (all.some((b) => b.writeOnly)) return { ...base, kind: 'secret' };
   if (name === 'provider_id') return { ...base, kind: 'provider' };
   const enums = [...new Set(all.flatMap((b) => (b.enum ?? []).map(String)))];
-  if (enums.length) return { ...base, kind: 'select', options: enums };
+  if (enums.length) return { ...base, kind: 'select', options: enums, ...optionWords(enums) };
   if (types.has('boolean')) return { ...base, kind: 'toggle' };
   const num = all.find((b) => typesOf(b).some((t) => t === 'number' || t === 'integer'));
   if (num) {
@@ -147,7 +203,7 @@ export function explain(field: FieldSpec | undefined, message: string): string {
     if (field.max !== undefined) return `must be ${what} of at most ${field.max}`;
     return `must be ${what}`;
   }
-  if (field.kind === 'select' && field.options && /invalid|expected/i.test(m)) return `must be one of ${joinOr(field.options)}`;
+  if (field.kind === 'select' && field.options && /invalid|expected/i.test(m)) return `must be one of ${joinOr(field.options.map((o) => field.optionLabels?.[o] ?? o))}`;
   if (field.kind === 'toggle' && /invalid|expected/i.test(m)) return 'must be on or off (true or false)';
   if (/^Invalid input$/i.test(m)) return 'is not valid here';
   if (/^Too small: expected string to have >=1 characters$/i.test(m)) return 'must not be empty';

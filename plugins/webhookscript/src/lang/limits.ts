@@ -1,5 +1,5 @@
 // The limits that keep a script from hanging or exhausting the process.
-import { SCRIPT_OUTPUT_MAX_BYTES, SCRIPT_OUTPUT_MAX_LINE_BYTES } from '@capture/sdk';
+import { SCRIPT_OUTPUT_MAX_BYTES, SCRIPT_OUTPUT_MAX_LINE_BYTES } from '@capture/sdk/output';
 
 export interface Limits {
   /** Expressions evaluated and statements run, in all. */

@@ -1,6 +1,6 @@
 // database.md: db(name or id) gives a function that runs one statement on the account's hosted
 // database (ctx.services.databases) and answers ["result": rows, "error": ..., "rows": n, "time": ms].
-import { bytesText } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
 import { WsArray, WsFunction, fromJson, toPlain } from '../lang/values.js';
 import { arg, str, type Host, type Library } from './host.js';
 

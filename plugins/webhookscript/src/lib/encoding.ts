@@ -2,7 +2,7 @@
 // (bytesText/textBytes), so hex2bin(hmac(...)).base64_encode() gives the signature's base64.
 import { createHash, createHmac, getHashes, sign, verify } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { bytesText, textBytes } from '@capture/sdk';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
 import { fail } from '../lang/errors.js';
 import { str, type Library } from './host.js';
 

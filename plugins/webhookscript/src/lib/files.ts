@@ -1,5 +1,6 @@
 // files.md: the files of the captured request (form uploads, e-mail attachments).
-import { bytesText, type CapturedFile } from '@capture/sdk';
+import { bytesText } from '@capture/sdk/bytes';
+import type { CapturedFile } from '@capture/sdk';
 import { fail } from '../lang/errors.js';
 import { WsArray } from '../lang/values.js';
 import { optStr, str, type Host, type Library } from './host.js';

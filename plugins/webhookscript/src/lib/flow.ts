@@ -1,6 +1,6 @@
 // flow.md: stopping, not saving, the response, running code (exec, import), other actions
 // (action) and code later (delay, as a queued job).
-import { headerProblem, setResponseHeader } from '@capture/sdk';
+import { headerProblem, setResponseHeader } from '@capture/sdk/headers';
 import { Halt, fail } from '../lang/errors.js';
 import { jsonEncode, toPlain, toText, WsArray, type Value } from '../lang/values.js';
 import { arg, arr, headerPairs, int, str, type Host, type Library } from './host.js';

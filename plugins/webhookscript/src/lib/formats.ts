@@ -1,6 +1,7 @@
 // string.md "JSON", "HTML and Markdown" and "XML".
 import { JSONPath } from 'jsonpath-plus';
-import { ParseLimitError, checkParseLimits, lazyImport, type TextFormat } from '@capture/sdk';
+import { checkParseLimits, ParseLimitError, type TextFormat } from '@capture/sdk/parse-limits';
+import { lazyImport } from '@capture/sdk/async';
 import { fail } from '../lang/errors.js';
 import { WsArray, fromJson, jsonEncode, numericValue, type Value } from '../lang/values.js';
 import { arg, bool, str, type Host, type Library } from './host.js';

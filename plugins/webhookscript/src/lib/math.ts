@@ -1,6 +1,6 @@
 // math.md.
 import { randomInt } from 'node:crypto';
-import { bytesText, textBytes } from '@capture/sdk';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
 import { WsRuntimeError, fail } from '../lang/errors.js';
 import { WsArray, numberText, numericValue, typeName, type Value } from '../lang/values.js';
 import { arg, int, num, optInt, str, type Library } from './host.js';

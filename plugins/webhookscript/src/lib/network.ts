@@ -1,7 +1,7 @@
 // network.md: HTTP requests go through the action's HTTP client (ctx.services.http, which applies
 // the server's outbound policy) with the chain's signal; query strings and URL encoding.
 import { randomBytes } from 'node:crypto';
-import { bytesText, textBytes } from '@capture/sdk';
+import { bytesText, textBytes } from '@capture/sdk/bytes';
 import { WsRuntimeError, fail } from '../lang/errors.js';
 import { WsArray, toText, typeName, type Value } from '../lang/values.js';
 import { arg, arr, bool, headerPairs, optNum, optStr, str, type Host, type Library } from './host.js';

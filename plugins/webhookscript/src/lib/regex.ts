@@ -1,6 +1,6 @@
 // string.md "Regex": preg_match, regex_extract, regex_extract_first, regex_match, regex_to_string.
 // Every match runs through the SDK's regex watchdog, so a catastrophic pattern cannot block the process.
-import { regexExec, regexMatchAll, regexReplace, regexTest } from '@capture/sdk';
+import { regexExec, regexMatchAll, regexReplace, regexTest } from '@capture/sdk/regex';
 import { WsArray, WsRegex, type Value } from '../lang/values.js';
 import { parseDelimited } from '../lang/regex.js';
 import { arg, regex, str, type Library } from './host.js';

@@ -406,7 +406,8 @@ class SqlCompiler {
   }
 
   /** The file sent as form field `key`, or with id `key`. */
-  private fileKey(key: string): string {
+  private fileKey(key: string | null): string {
+    if (key === null) return '1';
     return `(json_extract(f.value, '$.name') = ${this.bind(key)} OR json_extract(f.value, '$.id') = ${this.bind(key)})`;
   }
 
