@@ -1,5 +1,6 @@
 // Document shapes of the MongoDB adapter and the conversions between them and the port's records.
 import { Binary, MongoServerError, type Db, type ObjectId } from 'mongodb';
+import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../request-columns.js';
 import type {
   ApiKeyRecord,
   FileMeta,
@@ -336,65 +337,37 @@ export function toToken(d: TokenDoc): TokenRecord {
   };
 }
 
-export function toRequestDoc(r: RequestRecord, ins: ObjectId): RequestDoc {
-  return {
-    _id: r.uuid,
-    uuid: r.uuid,
-    token_id: r.token_id,
-    type: r.type,
-    team_id: r.team_id,
-    ip: r.ip,
-    hostname: r.hostname,
-    method: r.method,
-    user_agent: r.user_agent,
-    url: r.url,
-    content_type: r.content_type,
-    body: toBinary(r.body),
-    content_text: r.body.subarray(0, CONTENT_TEXT_BYTES).toString('utf8'),
-    size: r.size,
-    query: r.query,
-    headers: r.headers,
-    form: r.form,
-    files: r.files,
-    custom_action_output: r.custom_action_output,
-    custom_action_errors: r.custom_action_errors,
-    time: r.time,
-    note: r.note,
-    sorting: r.sorting,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    extra: r.extra,
-    ...(r.httpVersion ? { http_version: r.httpVersion } : {}),
-    ins,
+/** A request as a document: its record's fields (core/store/request-columns.ts), body as Binary. */
+export function requestDocFrom(columns: readonly RequestColumn[]): (r: RequestRecord, ins: ObjectId) => RequestDoc {
+  const fields = columns.filter((c) => c.field !== 'body');
+  return (r, ins) => {
+    const d: Record<string, unknown> = { _id: r.uuid };
+    for (const c of fields) {
+      const v = r[c.field];
+      if (v !== undefined) d[c.doc ?? c.field] = v;
+    }
+    d.body = toBinary(r.body);
+    d.content_text = r.body.subarray(0, CONTENT_TEXT_BYTES).toString('utf8');
+    d.ins = ins;
+    return d as unknown as RequestDoc;
   };
 }
 
-export function toRequest(d: RequestDoc): RequestRecord {
-  return {
-    uuid: d.uuid ?? d._id,
-    token_id: d.token_id,
-    type: d.type as RequestType,
-    team_id: d.team_id ?? null,
-    ip: d.ip,
-    hostname: d.hostname,
-    method: d.method,
-    user_agent: d.user_agent,
-    url: d.url,
-    content_type: d.content_type ?? null,
-    body: toBuffer(d.body),
-    size: d.size,
-    query: d.query ?? null,
-    headers: d.headers ?? {},
-    form: d.form ?? null,
-    files: (d.files ?? []) as FileMeta[],
-    custom_action_output: d.custom_action_output ?? [],
-    custom_action_errors: d.custom_action_errors ?? [],
-    time: d.time,
-    note: d.note ?? null,
-    sorting: d.sorting,
-    created_at: d.created_at,
-    updated_at: d.updated_at,
-    extra: d.extra ?? {},
-    ...(d.http_version ? { httpVersion: d.http_version } : d.type === 'web' ? { httpVersion: '1.1' as const } : {}),
+/** A request document as a record; a field an older document lacks gets its column's `absent` value. */
+export function requestFromDoc(columns: readonly RequestColumn[]): (d: RequestDoc) => RequestRecord {
+  const fields = columns.filter((c) => c.field !== 'body');
+  return (d) => {
+    const doc = d as unknown as Record<string, unknown>;
+    const r: Record<string, unknown> = {};
+    for (const c of fields) {
+      const v = doc[c.doc ?? c.field];
+      const value = v === null || v === undefined ? (c.field === 'uuid' ? d._id : absentValue(c, d.type as RequestType)) : v;
+      if (value !== undefined) r[c.field] = value;
+    }
+    r.body = toBuffer(d.body);
+    return r as unknown as RequestRecord;
   };
 }
+
+export const toRequestDoc = requestDocFrom(REQUEST_COLUMNS);
+export const toRequest = requestFromDoc(REQUEST_COLUMNS);

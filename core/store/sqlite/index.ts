@@ -3,33 +3,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../types.js';
-import { inThreadWriter, workerWriter, type CaptureWriter } from './capture-writer.js';
-import { captureActivity, watchLoop } from './capture-activity.js';
 import { startCheckpointer, WAL_LIMIT_BYTES } from './checkpointer.js';
 import { createBodyFiles, type BodyFilesOptions } from '../bodies/body-files.js';
 import { createSpaceWatch, refusingWhenFull } from '../space.js';
-import { sqliteCounters } from './counters.js';
-import { sqliteGlobals } from './globals.js';
-import { sqliteProviders } from './providers.js';
-import { sqliteDatabases } from './databases.js';
-import { sqliteQueueProfiles } from './queue-profiles.js';
-import { sqliteTemplates } from './templates.js';
-import { sqliteActionFailures } from './action-failures.js';
-import { sqliteErrorLog } from './error-log.js';
-import { sqliteShares } from './shares.js';
-import { sqliteReplays } from './replays.js';
-import { sqliteGroups } from './groups.js';
-import { sqliteListeners } from './listeners.js';
+import { sqliteCounters } from './repos/counters.js';
+import { sqliteGlobals } from './repos/globals.js';
+import { sqliteProviders } from './repos/providers.js';
+import { sqliteDatabases } from './repos/databases.js';
+import { sqliteQueueProfiles } from './repos/queue-profiles.js';
+import { sqliteTemplates } from './repos/templates.js';
+import { sqliteActionFailures } from './repos/action-failures.js';
+import { sqliteErrorLog } from './repos/error-log.js';
+import { sqliteShares } from './repos/shares.js';
+import { sqliteReplays } from './repos/replays.js';
+import { sqliteGroups } from './repos/groups.js';
+import { sqliteListeners } from './repos/listeners.js';
 import { migrate } from './migrations.js';
-import { inThreadReads, threadedReads } from './reader-pool.js';
-import { gatedReads, walGate } from './wal-gate.js';
-import { sqliteRequests } from './requests.js';
-import { sqliteSchedules } from './schedules.js';
-import { DEFAULT_SEARCH_INDEX_ABOVE, setSearchIndexAbove } from './search-tokens.js';
-import { sqliteTokens } from './tokens.js';
+import { openRequestEngine, type CaptureWriter } from './requests/index.js';
+import { sqliteSchedules } from './repos/schedules.js';
+import { sqliteTokens } from './repos/tokens.js';
 import { sqliteTransfer } from './transfer.js';
-import { sqliteUsers } from './users.js';
-import { sqliteWorkflows } from './workflows.js';
+import { sqliteUsers } from './repos/users.js';
+import { sqliteWorkflows } from './repos/workflows.js';
 
 export interface SqliteOptions {
   /** NORMAL keeps every acknowledged capture through a process crash; FULL also through power loss. */
@@ -51,11 +46,11 @@ export interface SqliteOptions {
   walLimitBytes?: number;
   /** Large bodies in files (core/store/bodies); default: in the rows. */
   bodyFiles?: BodyFilesOptions;
-  /** Tokens allowed more requests than this get a search index (SEARCH_INDEX_ABOVE, search-tokens.ts). */
+  /** Tokens allowed more requests than this get a search index (SEARCH_INDEX_ABOVE, requests/search/search-tokens.ts). */
   searchIndexAbove?: number;
 }
 
-/** The writer thread's niceness unless configured (capture-writer.ts, writer-worker.ts say why). */
+/** The writer thread's niceness unless configured (requests/writer/capture-writer.ts, writer-worker.ts say why). */
 export const DEFAULT_WRITER_NICE = 10;
 /** The reader threads' niceness unless configured: they take what the capture path leaves. */
 export const DEFAULT_READER_NICE = 19;
@@ -91,44 +86,34 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const walLimitBytes = opts.walLimitBytes ?? WAL_LIMIT_BYTES;
   db.pragma(`journal_size_limit = ${walLimitBytes}`);
   migrate(db);
-  // Before the writer starts: its first catch-up fills the tokens listed here.
-  setSearchIndexAbove(db, opts.searchIndexAbove ?? DEFAULT_SEARCH_INDEX_ABOVE);
   const onFile = file !== ':memory:';
   // Writes that fail for lack of space throw InsufficientStorage (507) and make /readyz 503 until
   // they go through again (space.ts): the capture writers and body files report their own, the
   // repositories' methods are wrapped.
   const space = onFile ? createSpaceWatch([path.dirname(file), ...(opts.bodyFiles ? [opts.bodyFiles.dir] : [])]) : undefined;
   const guard = <T extends object>(repo: T, except: ReadonlyArray<keyof T> = []): T => (space ? refusingWhenFull(repo, space, except) : repo);
-  let writer: CaptureWriter;
-  let onCheckpointerGone: (() => void) | undefined;
   const mode = !opts.writer || opts.writer === 'auto' ? (opts.synchronous === 'FULL' ? 'worker' : 'in-thread') : opts.writer;
-  // The writers count their commits; a bulk deletion gives way while they come (capture-activity.ts).
-  const activity = captureActivity();
-  if (onFile && mode === 'worker') {
-    const w = workerWriter(db, { file, synchronous: opts.synchronous ?? 'NORMAL', noAutocheckpoint: true, nice: opts.writerNice ?? DEFAULT_WRITER_NICE, walLimitBytes, activity, space });
-    onCheckpointerGone = () => w.autocheckpoint(1000);
-    writer = w;
-  } else writer = inThreadWriter(db, activity, space);
+  const engine = openRequestEngine(db, {
+    file,
+    synchronous: opts.synchronous ?? 'NORMAL',
+    writer: mode,
+    writerNice: opts.writerNice ?? DEFAULT_WRITER_NICE,
+    readerNice: opts.readerNice ?? DEFAULT_READER_NICE,
+    walLimitBytes,
+    searchIndexAbove: opts.searchIndexAbove,
+    space,
+  });
+  const { writer } = engine;
   const bodyFiles = opts.bodyFiles ? createBodyFiles({ ...opts.bodyFiles, space }) : undefined;
-  // Lists, searches and bulk deletions: on threads, started on first use (a second connection
-  // cannot see a ':memory:' database, which keeps them in-thread).
-  // They wait while the WAL is over its bound, so that it can be cut (wal-gate.ts).
-  const gate = walGate();
-  // Deletions run where the captures commit (reader-pool.ts says why): on this connection with the
-  // in-thread writer.
-  const deleteOn = mode === 'in-thread' ? db : undefined;
-  const reads = onFile ? gatedReads(threadedReads(file, { walLimitBytes, nice: opts.readerNice ?? DEFAULT_READER_NICE, activity, deleteOn }), gate) : inThreadReads(db);
   // Not insert: the capture writer reports its failures where it settles them, at no cost per capture.
-  const requests = guard(sqliteRequests(db, writer, reads), ['insert']);
-  // How busy the event loop is, for the reader and deleting threads to give way to (capture-activity.ts).
-  const stopLoopWatch = onFile ? watchLoop(activity) : () => {};
-  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => onCheckpointerGone?.(), walLimitBytes, undefined, (over) => gate.set(over)) : null;
+  const requests = guard(engine.requests, ['insert']);
+  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => engine.checkpointerGone(), walLimitBytes, undefined, (over) => engine.walOver(over)) : null;
   return {
     kind: 'sqlite',
     db,
     writer,
     users: guard(sqliteUsers(db)),
-    tokens: guard(sqliteTokens(db, (tokenId) => writer.sync(tokenId), reads, () => writer.fillSearchIndex())),
+    tokens: guard(sqliteTokens(db, engine)),
     requests: bodyFiles ? bodyFiles.wrap(requests) : requests,
     bodyFiles,
     space,
@@ -146,23 +131,17 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
     shares: guard(sqliteShares(db)),
     errorLog: guard(sqliteErrorLog(db)),
     replays: guard(sqliteReplays(db)),
-    transfer: sqliteTransfer(db, writer),
+    transfer: sqliteTransfer(db, engine.transfer),
     async ping() {
       db.prepare('SELECT 1').get();
     },
     database: () => ({ kind: 'sqlite', db }),
-    observeCaptureCommits(observer) {
-      writer.onCommit = observer;
-    },
-    observeCatchUps(observer) {
-      writer.onCatchUp = observer;
-    },
+    observeCaptureCommits: (observer) => engine.observeCaptureCommits(observer),
+    observeCatchUps: (observer) => engine.observeCatchUps(observer),
     async close() {
       // Deletions stop after their chunk, pending captures are committed, then the threads stop,
       // then the connection closes.
-      stopLoopWatch();
-      await reads.close();
-      await writer.close();
+      await engine.close();
       await checkpointer?.stop();
       await bodyFiles?.close();
       if (db.open) db.close();

@@ -2,7 +2,7 @@
 // migration is never edited, a new one is added with a new version. Versions by module: 1-2 core,
 // 3 actions/workflows/global variables, 4 schedules/Agenda, 5 e-mail/DNS, 6 realtime.
 import type { Database } from 'better-sqlite3';
-import { plainBody } from './fts-writes.js';
+import { FILL_FROM_TOP, plainBody } from './requests/index.js';
 
 export interface Migration {
   version: number;
@@ -17,11 +17,6 @@ export interface Migration {
 const REQUEST_COLUMNS = `uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type, body, size, query,
   headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra`;
 
-/**
- * A search_tokens fill cursor above every key (sortings are microseconds since 1970, about 1.8e15):
- * the fill starts at the newest request.
- */
-export const FILL_FROM_TOP = Number.MAX_SAFE_INTEGER;
 
 const PLAIN_BODY = plainBody('r.body');
 

@@ -3,8 +3,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrations } from './migrations.js';
-import { sqliteTokens } from './tokens.js';
-import { sqliteUsers } from './users.js';
+import { sqliteTokens } from './repos/tokens.js';
+import { sqliteUsers } from './repos/users.js';
 
 function beforeTeams(): Database.Database {
   const db = new Database(':memory:');

@@ -1,11 +1,10 @@
 // Bulk reads and writes of every kind of record (TransferRepo), for copying a whole store
 // (core/store/migrate.ts). Plain tables are described once (TABLES) and copied row for row, keyed
-// on their primary key; requests go through the capture writer, so their indexes and their tokens'
+// on their primary key; requests go through the request engine's capture writer (requests/transfer.ts), so their indexes and their tokens'
 // figures are kept exactly as for captures.
 import type { Database } from 'better-sqlite3';
 import type { RequestWithFiles, TransferCheckpoint, TransferKind, TransferRecords, TransferRepo } from '../types.js';
-import type { CaptureWriter } from './capture-writer.js';
-import { SEQ_OF_UUID, toRecord as fromRequestRow } from './requests.js';
+import type { RequestTransfer } from './requests/index.js';
 
 type Row = Record<string, unknown>;
 
@@ -93,9 +92,6 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
   rate_counters: { table: 'rate_counters', key: ['key', 'window_start'], columns: ['key', 'window_start', 'count', 'expires_at'], live: 'expires_at > @now' },
 };
 
-/** Requests are written with this limit: a copy keeps what the source holds, trimming nothing. */
-const NO_TRIM = 2 ** 31 - 1;
-
 function toRecord(t: Table, r: Row): Row {
   const out: Row = {};
   for (const c of t.columns) out[c] = r[c];
@@ -140,50 +136,12 @@ function tableRepo(db: Database, t: Table) {
   };
 }
 
-/** Requests by token, sorting key, insertion order (request_keys), with their files. */
-function requestRepo(db: Database, writer: CaptureWriter) {
-  const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
-  const first = db.prepare<[number], Row>(`SELECT r.* FROM ${KEYED} ORDER BY k.tk, k.st, k.sq LIMIT ?`);
-  const next = db.prepare<[string, number, number, number], Row>(`SELECT r.* FROM ${KEYED} WHERE (k.tk, k.st, k.sq) > (?, ?, ?) ORDER BY k.tk, k.st, k.sq LIMIT ?`);
-  const files = db.prepare<[string], { file_id: string; data: Buffer }>('SELECT file_id, data FROM request_files WHERE request_uuid = ? ORDER BY file_id');
-  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM request_keys');
-  const exists = db.prepare<[{ t: string; u: string }], number>(`SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`).pluck();
-  return {
-    async count() {
-      await writer.sync();
-      return count.get()!.n;
-    },
-    async read(cursor: string | null, limit: number) {
-      await writer.sync();
-      let rows: Row[];
-      if (cursor === null) rows = first.all(limit);
-      else {
-        const [tk, st, sq] = JSON.parse(cursor) as [string, number, number];
-        rows = next.all(tk, st, sq, limit);
-      }
-      const items: RequestWithFiles[] = rows.map((r) => ({
-        request: fromRequestRow(r),
-        files: files.all(r.uuid as string).map((f) => ({ id: f.file_id, data: f.data })),
-      }));
-      const last = rows.at(-1);
-      return { items, cursor: last ? JSON.stringify([last.token_id, last.sorting, last.seq]) : null };
-    },
-    async write(items: RequestWithFiles[]) {
-      await writer.sync();
-      const fresh = items.filter((i) => exists.get({ t: i.request.token_id, u: i.request.uuid }) === undefined);
-      // Queued in one turn: the writer commits them together, in this order.
-      await Promise.all(fresh.map((i) => writer.write(i.request, NO_TRIM, new Map(i.files.map((f) => [f.id, f.data])))));
-      await writer.sync();
-    },
-  };
-}
-
-export function sqliteTransfer(db: Database, writer: CaptureWriter): TransferRepo {
+/** `requests`: the request engine's part (requests/transfer.ts). */
+export function sqliteTransfer(db: Database, requests: RequestTransfer): TransferRepo {
   const tables = Object.fromEntries(Object.entries(TABLES).map(([kind, t]) => [kind, tableRepo(db, t)])) as Record<
     Exclude<TransferKind, 'requests'>,
     ReturnType<typeof tableRepo>
   >;
-  const requests = requestRepo(db, writer);
   const checkpoints = db.prepare<[], Row>('SELECT * FROM transfer_checkpoints ORDER BY kind');
   const save = db.prepare(
     `INSERT INTO transfer_checkpoints (kind, source, cursor, copied, done) VALUES (@kind, @source, @cursor, @copied, @done)

@@ -1,0 +1,209 @@
+import type { Database } from 'better-sqlite3';
+import { inThreadTokenRequests, type TokenRequests } from '../requests/index.js';
+import { AliasTaken, type TokenListOptions, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../../types.js';
+
+type Row = Record<string, unknown>;
+const BOOLEANS = ['redirect', 'actions', 'cors', 'premium'] as const;
+const COLUMNS = [
+  'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
+  'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
+  'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'team_id',
+  'redaction',
+] as const;
+
+function toRow(t: Partial<TokenRecord>): Row {
+  const row: Row = { ...t };
+  for (const b of BOOLEANS) if (b in t) row[b] = t[b] ? 1 : 0;
+  // expiry is an integer, a boolean (legacy) or null: kept as JSON text to round-trip all three.
+  if ('expiry' in t) row.expiry = t.expiry === null || t.expiry === undefined ? null : JSON.stringify(t.expiry);
+  // Redaction settings (rules) as JSON text; absent on records built before them.
+  row.redaction = t.redaction ? JSON.stringify(t.redaction) : null;
+  return row;
+}
+
+/**
+ * The record, written out as one object literal in COLUMNS order: every token then has the same
+ * fast shape. Built by a loop of keyed stores and a `delete`, it was a dictionary, and the capture
+ * path reads a token's fields on every capture (an action chain copied it: the bench's chain section).
+ */
+export function fromTokenRow(r: Row): TokenRecord {
+  const t: TokenRecord = {
+    uuid: r.uuid as string,
+    user_id: r.user_id as number | null,
+    alias: r.alias as string | null,
+    redirect: !!r.redirect,
+    actions: !!r.actions,
+    cors: !!r.cors,
+    // expiry is an integer, a boolean (legacy) or null, kept as JSON text (toRow).
+    expiry: r.expiry === null ? null : JSON.parse(String(r.expiry)),
+    timeout: r.timeout as number,
+    listen: r.listen as number,
+    premium: !!r.premium,
+    premium_expires_at: r.premium_expires_at as number | null,
+    ip: r.ip as string,
+    user_agent: r.user_agent as string,
+    default_content: r.default_content as string,
+    default_status: r.default_status as number,
+    default_content_type: r.default_content_type as string,
+    request_limit: r.request_limit as number,
+    description: r.description as string | null,
+    group_id: r.group_id as number | null,
+    password_hash: r.password_hash as string | null,
+    created_at: r.created_at as number,
+    updated_at: r.updated_at as number,
+    expires_at: r.expires_at as number | null,
+    team_id: r.team_id as number | null,
+  };
+  // Absent rather than null without rules, like records built before them.
+  if (r.redaction != null) t.redaction = JSON.parse(String(r.redaction));
+  return t;
+}
+
+function withStats(r: Row): TokenWithStats {
+  return {
+    ...fromTokenRow(r),
+    requests: Number(r.request_count),
+    latest_request_id: (r.latest_request_id as string | null) ?? null,
+    latest_request_at: (r.latest_request_at as number | null) ?? null,
+  };
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return e instanceof Error && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE');
+}
+
+/**
+ * `requests` is the request engine (requests/engine.ts): its `sync` catches up the captures stored
+ * so far, which keeps the counters and latest request read here; it deletes a token's requests in
+ * chunks; it is told when a token's request_limit changed (raised above SEARCH_INDEX_ABOVE, the
+ * token is listed for the search index by trigger tokens_search_raised, which the engine fills).
+ */
+export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTokenRequests(db)): TokenRepo {
+  const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
+  const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
+  const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
+  // Served by tokens_alias_nocase (migration 15).
+  const byAliasNoCase = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ? COLLATE NOCASE ORDER BY alias LIMIT 1');
+  const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
+  // Requests do not cascade from tokens (migration 12): the indexed ones (their keys go with them),
+  // then any not caught up yet, past the watermark.
+  const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
+  const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
+  // And the rows of its trimmed requests that the sweep has not reached (migration 26).
+  const delTrimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed) AND token_id = ?');
+  const deleteToken = db.transaction((uuid: string) => {
+    delRequests.run(uuid);
+    delPending.run(uuid);
+    delTrimmed.run(uuid);
+    return del.run(uuid).changes > 0;
+  });
+  const owned = db.prepare<[number], { uuid: string }>('SELECT uuid FROM tokens WHERE user_id = ? ORDER BY created_at, rowid');
+  const expired = db.prepare<[number, number], { uuid: string }>('SELECT uuid FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?');
+  // Served by tokens_team (migration 17); a search or a group limit narrows the team's rows.
+  const listWhere = (teamId: number, opts: TokenListOptions): { where: string; args: unknown[] } => {
+    const parts = ['team_id = ?'];
+    const args: unknown[] = [teamId];
+    if (opts.search) {
+      // LIKE ignores ASCII case; the search text's own % and _ are matched literally.
+      const like = '%' + opts.search.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+      parts.push("(uuid LIKE ? ESCAPE '\\' OR alias LIKE ? ESCAPE '\\')");
+      args.push(like, like);
+    }
+    if (opts.groupIds) {
+      parts.push(opts.groupIds.length ? `group_id IN (${opts.groupIds.map(() => '?').join(', ')})` : '0');
+      args.push(...opts.groupIds);
+    }
+    return { where: parts.join(' AND '), args };
+  };
+  const ORDER = {
+    created_at: { asc: 'created_at ASC, rowid ASC', desc: 'created_at DESC, rowid DESC' },
+    token_id: { asc: 'uuid ASC', desc: 'uuid DESC' },
+  } as const;
+  const inactive = db.prepare<[number, number], { uuid: string }>(
+    `SELECT uuid FROM tokens WHERE (premium = 0 OR expiry = 'true') AND COALESCE(latest_request_at, created_at) < ? LIMIT ?`,
+  );
+  const clearGroup = db.prepare('UPDATE tokens SET group_id = NULL WHERE group_id = ?');
+  const updates = new Map<string, ReturnType<Database['prepare']>>();
+
+  return {
+    async create(t) {
+      try {
+        // Records built before teams (fixtures, old callers) may lack team_id: the owner's team then.
+        insert.run({ ...toRow(t), team_id: t.team_id ?? t.user_id ?? null });
+      } catch (e) {
+        if (isUniqueViolation(e) && t.alias) throw new AliasTaken(t.alias);
+        throw e;
+      }
+    },
+    async get(uuid) {
+      const r = byId.get(uuid);
+      return r ? fromTokenRow(r) : null;
+    },
+    async resolve(idOrAlias) {
+      const r = byId.get(idOrAlias) ?? byAlias.get(idOrAlias);
+      return r ? fromTokenRow(r) : null;
+    },
+    async resolveIgnoringCase(idOrAlias) {
+      const r = byId.get(idOrAlias.toLowerCase()) ?? byAliasNoCase.get(idOrAlias);
+      return r ? fromTokenRow(r) : null;
+    },
+    async update(uuid, patch: TokenPatch) {
+      const keys = Object.keys(patch).filter((k) => (COLUMNS as readonly string[]).includes(k) && k !== 'uuid' && k !== 'created_at');
+      if (keys.length) {
+        // One prepared statement per distinct set of columns; the set of columns is small and fixed.
+        const sig = keys.sort().join(',');
+        let stmt = updates.get(sig);
+        if (!stmt) {
+          stmt = db.prepare(`UPDATE tokens SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE uuid = @uuid`);
+          updates.set(sig, stmt);
+        }
+        try {
+          stmt.run({ ...toRow(patch), uuid });
+        } catch (e) {
+          if (isUniqueViolation(e) && patch.alias) throw new AliasTaken(patch.alias);
+          throw e;
+        }
+        if (keys.includes('request_limit')) requests.searchIndexChanged();
+      }
+      const r = byId.get(uuid);
+      return r ? fromTokenRow(r) : null;
+    },
+    async delete(uuid) {
+      // Its requests go with it (their files cascade from them); a capture stored after this has
+      // its token checked by the writer, and one caught up without its token is dropped there.
+      await requests.sync(uuid);
+      // Its requests first, in short chunks that let captures in between (a token may hold a
+      // million); then the few left (captures meanwhile) with the token, in one transaction.
+      await requests.deleteTokenRequests(uuid);
+      return deleteToken.immediate(uuid);
+    },
+    async list(teamId, opts) {
+      await requests.sync();
+      const { where, args } = listWhere(teamId, opts);
+      const rows = db.prepare<unknown[], Row>(`SELECT * FROM tokens WHERE ${where} ORDER BY ${ORDER[opts.orderBy][opts.direction]} LIMIT ? OFFSET ?`)
+        .all(...args, opts.perPage, (opts.page - 1) * opts.perPage);
+      const total = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tokens WHERE ${where}`).get(...args)!.n;
+      return { items: rows.map(withStats), total };
+    },
+    async ownedBy(userId) {
+      return owned.all(userId).map((r) => r.uuid);
+    },
+    async stats(uuid) {
+      await requests.sync(uuid);
+      const r = byId.get(uuid);
+      if (!r) return { requests: 0, latest_request_id: null, latest_request_at: null };
+      const s = withStats(r);
+      return { requests: s.requests, latest_request_id: s.latest_request_id, latest_request_at: s.latest_request_at };
+    },
+    async expired(now, limit) {
+      return expired.all(now, limit).map((r) => r.uuid);
+    },
+    async inactive(before, limit) {
+      await requests.sync();
+      return inactive.all(before, limit).map((r) => r.uuid);
+    },
+    async clearGroup(groupId) {
+      clearGroup.run(groupId);
+    },
+  };
+}

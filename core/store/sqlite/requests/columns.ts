@@ -1,0 +1,95 @@
+// The requests table's columns as the capture writer binds them, and a stored row read back as a
+// record: both compiled from the one column table (core/store/request-columns.ts). Imports nothing
+// but that table and types: the writer thread loads it (writer/writer-worker.ts).
+import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../../request-columns.js';
+import type { RequestRecord, RequestType } from '../../types.js';
+
+/** JSON text of a column; the common empty values skip the serializer (this is the capture hot path). */
+export const json = (v: unknown) =>
+  Array.isArray(v) && v.length === 0 ? '[]' : v !== null && typeof v === 'object' && isEmpty(v) ? '{}' : JSON.stringify(v);
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/** A request row's writer and reader for a list of columns (REQUEST_COLUMNS; a recipe test adds one). */
+export interface RequestRowCodec {
+  /** The columns in the INSERT's order. */
+  readonly columns: readonly RequestColumn[];
+  /**
+   * The INSERT's parameters for a record, in the columns' order. When every `usually` column holds
+   * its usual value (most captures), the row stops before them (plainColumns values) and the INSERT
+   * writes them itself. JSON columns are serialized: the row crosses to the writer thread as flat
+   * strings, numbers and bytes (writer/batch-codec.ts).
+   */
+  toRow(r: RequestRecord): unknown[];
+  /** The INSERT for a full row or a plain one (toRow's two forms). */
+  insertSql(plain: boolean): string;
+  /** How many values a plain row has. */
+  readonly plainColumns: number;
+  /** Where a column's value is in a row. */
+  position(name: string): number;
+  /** A stored row (SELECT *) as a record. */
+  toRecord(row: Record<string, unknown>): RequestRecord;
+}
+
+const nullable = (c: RequestColumn) => !/\bNOT NULL\b/i.test(c.sql);
+
+export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLUMNS): RequestRowCodec {
+  const firstUsual = columns.findIndex((c) => c.usually);
+  const plainColumns = firstUsual < 0 ? columns.length : firstUsual;
+  if (columns.slice(plainColumns).some((c) => !c.usually)) throw new Error('request columns: every column with `usually` comes last');
+  const head = columns.slice(0, plainColumns);
+  const tail = columns.slice(plainColumns);
+  // toRow is compiled from the table once, so that the capture hot path runs the same code a
+  // hand-written one would: one array literal, no loop or call per column.
+  const get = (c: RequestColumn) => `r[${JSON.stringify(c.field)}]`;
+  const value = (c: RequestColumn) => (!c.json ? get(c) : nullable(c) ? `(${get(c)} === null ? null : json(${get(c)}))` : `json(${get(c)})`);
+  const usual = (c: RequestColumn) =>
+    c.usually === 'NULL'
+      ? `(${[`${get(c)} == null`, ...(c.usuallyAlso ?? []).map((v) => `${get(c)} === ${JSON.stringify(v)}`)].join(' || ')})`
+      : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`;
+  // A tail column may be undefined on the record (an optional field): bound as NULL.
+  const tailValue = (c: RequestColumn) => (c.json || !nullable(c) ? value(c) : `(${get(c)} ?? null)`);
+  const body = tail.length
+    ? `const row = [${head.map(value).join(', ')}];\n  if (!(${tail.map(usual).join(' && ')})) row.push(${tail.map(tailValue).join(', ')});\n  return row;`
+    : `return [${head.map(value).join(', ')}];`;
+  const toRow = new Function('json', 'isEmpty', `return function toRow(r) {\n  ${body}\n};`)(json, isEmpty) as (r: RequestRecord) => unknown[];
+  const names = columns.map((c) => c.name);
+  const tailSql = tail.map((c) => c.usually!).join(', ');
+  return {
+    columns,
+    toRow,
+    insertSql(plain) {
+      const values = Array(plain ? plainColumns : columns.length).fill('?');
+      if (plain && tail.length) values.push(tailSql);
+      return `INSERT INTO requests (${names.join(', ')}) VALUES (${values.join(', ')})`;
+    },
+    plainColumns,
+    position(name) {
+      const i = names.indexOf(name);
+      if (i < 0) throw new Error(`request columns: no column ${name}`);
+      return i;
+    },
+    toRecord(row) {
+      const r: Record<string, unknown> = {};
+      for (const c of columns) {
+        const v = row[c.name];
+        const value = v === null || v === undefined ? absentValue(c, row.type as RequestType) : c.json ? JSON.parse(v as string) : v;
+        if (value !== undefined) r[c.field] = value;
+      }
+      return r as unknown as RequestRecord;
+    },
+  };
+}
+
+/** The requests table's codec. */
+export const REQUEST_ROW = requestRowCodec();
+export const toRow = REQUEST_ROW.toRow;
+export const toRecord = REQUEST_ROW.toRecord;
+export const insertSql = (plain: boolean) => REQUEST_ROW.insertSql(plain);
+export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
+// Where the batch finds what it needs of a row besides inserting it.
+export const UUID = REQUEST_ROW.position('uuid');
+export const TOKEN = REQUEST_ROW.position('token_id');
+export const CREATED_AT = REQUEST_ROW.position('created_at');

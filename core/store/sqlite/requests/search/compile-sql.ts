@@ -1,0 +1,437 @@
+// Compiles a query to a WHERE fragment for the SQLite `requests` table. The SQL text only ever
+// contains `?` placeholders and trusted snippets from fields.ts; values, LIKE patterns and JSON
+// paths are all bound parameters.
+//
+// Matching: LIKE with ESCAPE '\' (so `%` and `_` in user text are literal), which is
+// case-insensitive for ASCII letters only (SQLite without ICU). JSON values are searched through
+// json_each, so an array (header values, destinations, action output) matches when any element
+// does, and JSON booleans compare as the words true/false.
+import type { QueryNode } from '../../../query/ast.js';
+import { resolveField, type FieldSpec } from '../../../query/fields.js';
+import { matcherFor, type Matcher, type PatternPart } from '../../../query/values.js';
+import { keyColumns, type SearchKey } from './search-keys.js';
+
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
+  /** Keyed mode: the fragment reads columns of `requests` (else the token index alone answers it). */
+  needsRow: boolean;
+  /** Dense mode: the fragment reads search_fields (method, query) as well as search_rows `s`. */
+  readsFields: boolean;
+  /** Dense mode: the fragment reads candidates' requests rows (other than a non-plain body's for an exact driver). */
+  readsRows: boolean;
+}
+
+export interface SqlOptions {
+  /**
+   * Compile against the token index (core/store/sqlite: request_keys `k`, which carries method,
+   * type, ip, created_at, size and whether there is a note, joined to requests) and the trigram
+   * index (request_text: body, headers, query string): the results are the same as without, the
+   * statements cheaper. Unset, the fragment reads `requests` columns only.
+   */
+  keyed?: boolean;
+  /** The fields the keys carry (default SEARCH_KEYS; a recipe test adds one). */
+  keys?: readonly SearchKey[];
+  /**
+   * A term the caller drives the statement from (textDriver()): its trigram candidates are not
+   * checked again in the fragment, only its exact LIKE.
+   */
+  driven?: QueryNode;
+  /**
+   * Compile for a statement driven from `driven`'s full-text candidates over search_rows `s` (the
+   * token's number, whether the body is plain) joined, when the fragment says so (readsFields),
+   * to search_fields (method, query): a term on any other column reads the candidate's requests row
+   * (an EXISTS on `requests r`, only when the rest has not decided already), and the driven term
+   * itself needs no check on a plain body when the index's match is exact for it (exactMatch()).
+   * Pass `driven` too.
+   */
+  dense?: boolean;
+}
+
+/** Columns search_fields copies (migration 27), by the requests column a field compares. */
+const FIELD_COLUMNS = new Set(['method']);
+const FIELD_JSON = new Set(['query']);
+
+/**
+ * Whether the trigram index's match of `node` (its full MATCH text, indexedText: not narrowed) is
+ * exactly its LIKE on a plain body (search_rows.plain): content terms that are one substring of 3
+ * or more ASCII characters (the index then looks for that phrase, which it finds where LIKE does),
+ * or an OR of such terms. The full match of a long phrase costs more than a narrowed piece's
+ * ("payment failed" at a million requests: 12 ms against 2 for "nt f"), less than reading the
+ * narrowed candidates' rows (its count: 32 ms against 39, in-process, same machine and minute).
+ */
+export function exactMatch(node: QueryNode, now: number): boolean {
+  if (node.kind === 'or') return node.children.length > 0 && node.children.every((c) => exactMatch(c, now));
+  if (node.kind !== 'term') return false;
+  const spec = resolveField(node.field, node.pos);
+  if (spec.name !== 'content' || spec.sql.kind !== 'column') return false;
+  const m = matcherFor(node, spec, now);
+  if (m.kind !== 'pattern' || m.anchored || m.parts.length !== 1) return false;
+  const part = m.parts[0];
+  return part.kind === 'text' && part.text.length >= TRIGRAM && /^[\u0001-\u007f]+$/.test(part.text);
+}
+
+/**
+ * The trigram index's MATCH text for a term every match of `node` must satisfy (the query itself,
+ * or one of its top-level AND children; an OR whose every branch has candidates counts as one),
+ * or null. A statement can then start from the index's candidates instead of walking every
+ * request of the token. Body terms come first: they tend to be the most selective.
+ */
+export function textDriver(node: QueryNode, now: number): TextDriver | null {
+  const terms = node.kind === 'and' ? node.children : [node];
+  let fallback: TextDriver | null = null;
+  for (const t of terms) {
+    const match = candidateMatch(t, now);
+    if (!match) continue;
+    const driver = { node: t, match, text: candidateText(t, now) };
+    if (t.kind === 'term' && resolveField(t.field, t.pos).name === 'content') return driver;
+    fallback ??= driver;
+  }
+  return fallback;
+}
+
+export interface TextDriver {
+  node: QueryNode;
+  match: string;
+  /** The match's column and literal runs when it is one term's (not an OR's): a caller may narrow it. */
+  text: IndexedText | null;
+}
+
+/** What a term's MATCH text searches: every run as a phrase in one column of the trigram index. */
+export interface IndexedText {
+  column: string;
+  runs: string[];
+}
+
+/** IndexedText for a single term or `_exists_`, or null. */
+function candidateText(node: QueryNode, now: number): IndexedText | null {
+  if (node.kind === 'exists') return indexedRuns(resolveField(node.field, node.pos), null);
+  if (node.kind !== 'term') return null;
+  const spec = resolveField(node.field, node.pos);
+  const m = matcherFor(node, spec, now);
+  return m.kind === 'interval' ? null : indexedRuns(spec, m.kind === 'pattern' ? m.parts : null);
+}
+
+/** MATCH text for IndexedText. */
+export const matchText = (t: IndexedText): string => `${t.column} : (${phrases(t.runs)})`;
+
+/** MATCH text whose matches include every request `node` matches, or null (no usable index text). */
+function candidateMatch(node: QueryNode, now: number): string | null {
+  switch (node.kind) {
+    case 'or': {
+      const branches = node.children.map((c) => candidateMatch(c, now));
+      return branches.length && branches.every((b) => b !== null) ? branches.map((b) => `(${b})`).join(' OR ') : null;
+    }
+    case 'exists':
+      return indexedText(resolveField(node.field, node.pos), null);
+    case 'term': {
+      const spec = resolveField(node.field, node.pos);
+      const m = matcherFor(node, spec, now);
+      return m.kind === 'interval' ? null : indexedText(spec, m.kind === 'pattern' ? m.parts : null);
+    }
+    default:
+      return null;
+  }
+}
+
+/** The trigram index's column for a JSON column's text (migration 22). */
+const TEXT_COLUMNS = new Map([
+  ['headers', 'hdr'],
+  ['query', 'qs'],
+]);
+
+/**
+ * MATCH text for a pattern (null: `_exists_`) on a field the trigram index holds, or null. Each
+ * run is a quoted FTS5 phrase, a substring match for the trigram tokenizer, which folds case more
+ * widely than LIKE: the index finds a superset and the exact predicate decides.
+ */
+function indexedText(spec: FieldSpec, parts: PatternPart[] | null): string | null {
+  const t = indexedRuns(spec, parts);
+  return t ? matchText(t) : null;
+}
+
+function indexedRuns(spec: FieldSpec, parts: PatternPart[] | null): IndexedText | null {
+  const src = spec.sql;
+  if (src.kind === 'column') {
+    if (spec.name !== 'content' || !parts) return null;
+    const runs = literalRuns(parts);
+    return runs.length ? { column: 'txt', runs } : null;
+  }
+  const column = src.kind === 'json' && src.path.length > 0 ? TEXT_COLUMNS.get(src.column) : undefined;
+  if (!column || src.kind !== 'json') return null;
+  // A value's run is in the JSON text literally if JSON.stringify left it alone and it cannot be
+  // a number's digits (SQLite writes numbers its own way, e.g. 1.0 for 1). Without one, the keys:
+  // a key is there as "key" (SEGMENT keys need no escapes). Not both: a common key with a common
+  // value makes the index intersect two long lists, slower than checking the rows.
+  const values = (parts ? literalRuns(parts) : []).filter((r) => !/["\\\u0000-\u001f\p{Cs}]/u.test(r) && /[^0-9.+eE-]/.test(r));
+  return { column, runs: values.length ? values : src.path.map((k) => `"${k}"`) };
+}
+
+/** The literal runs of 3+ characters of a pattern. */
+function literalRuns(parts: PatternPart[]): string[] {
+  return parts.flatMap((p) => (p.kind === 'text' && [...p.text].length >= TRIGRAM ? [p.text] : []));
+}
+
+const phrases = (runs: string[]): string => runs.map((r) => `"${r.replace(/"/g, '""')}"`).join(' AND ');
+
+/** Fields the search index's keys (search_keys) carry, by their requests column (search-keys.ts). */
+const KEY_COLUMNS = keyColumns();
+
+/** `_exists_` tests the token index answers, by their requests column. */
+const KEY_EXISTS = new Map([['note', '(k.kn = 1)']]);
+
+/** The trigram index finds substrings of at least this many characters. */
+const TRIGRAM = 3;
+
+/** `now` (epoch ms) anchors date math such as `now-14d`. */
+export function compileSql(node: QueryNode, now: number, options: SqlOptions = {}): SqlFragment {
+  const params: unknown[] = [];
+  const keys = options.keys ? keyColumns(options.keys) : KEY_COLUMNS;
+  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven, options.dense ?? false, keys);
+  const sql = compiler.compile(node);
+  return { sql, params, needsRow: compiler.needsRow, readsFields: compiler.readsFields, readsRows: compiler.readsRows };
+}
+
+/** A JSON value as text for LIKE: JSON true/false come out of json_each as 1/0 otherwise. */
+const JSON_TEXT = "(CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE j.value END)";
+
+class SqlCompiler {
+  needsRow = false;
+  readsFields = false;
+  readsRows = false;
+  /** Dense mode: the leaf being compiled reads a column only the requests row has. */
+  private leafReadsRow = false;
+  /** Dense mode: compiling an exact driven node (its rows are read for non-plain bodies only). */
+  private inExact = false;
+
+  constructor(
+    private readonly params: unknown[],
+    private readonly now: number,
+    private readonly keyed: boolean,
+    private readonly driven: QueryNode | undefined,
+    private readonly dense: boolean,
+    private readonly keyColumns: ReadonlyMap<string, string>,
+  ) {}
+
+  /** The column expression to compare: the token index's copy when keyed and it has one. */
+  private columnExpr(expr: string): string {
+    const key = this.keyed ? this.keyColumns.get(expr) : undefined;
+    if (key) return key;
+    this.needsRow = true;
+    this.reads(FIELD_COLUMNS.has(expr));
+    return expr;
+  }
+
+  /** Dense mode: notes that the leaf reads a search_fields column (else the requests row). */
+  private reads(field: boolean): void {
+    if (field) this.readsFields = true;
+    else this.leafReadsRow = true;
+  }
+
+  /** Inside the driven node: the statement already starts from its candidates. */
+  private inDriven = false;
+
+  compile(node: QueryNode): string {
+    if (node !== this.driven || this.inDriven) return this.compileNode(node);
+    this.inDriven = true;
+    try {
+      // A plain body's candidate matches: the index found exactly what LIKE would.
+      if (!this.dense || !exactMatch(node, this.now)) return this.compileNode(node);
+      this.inExact = true;
+      return `(s.plain = 1 OR ${this.compileNode(node)})`;
+    } finally {
+      this.inDriven = false;
+      this.inExact = false;
+    }
+  }
+
+  /** A leaf's SQL; in dense mode one that reads the requests row reads it through an EXISTS. */
+  private leafSql(compile: () => string): string {
+    if (!this.dense) return compile();
+    this.leafReadsRow = false;
+    const sql = compile();
+    if (!this.leafReadsRow) return sql;
+    if (!this.inExact) this.readsRows = true;
+    return `EXISTS (SELECT 1 FROM requests r WHERE r.seq = s.sq AND ${sql})`;
+  }
+
+  private compileNode(node: QueryNode): string {
+    switch (node.kind) {
+      case 'and':
+        return this.join(node.children.map((c) => this.compile(c)), 'AND', '1');
+      case 'or':
+        return this.keyIn(node.children) ?? this.join(node.children.map((c) => this.compile(c)), 'OR', '0');
+      case 'not':
+        // A NULL (e.g. note LIKE ? on a NULL note) means "no match", so NOT must see 0, not NULL.
+        this.negated++;
+        try {
+          return `(NOT COALESCE(${this.compile(node.child)}, 0))`;
+        } finally {
+          this.negated--;
+        }
+      case 'exists':
+        return this.leafSql(() => this.exists(resolveField(node.field, node.pos)));
+      case 'term':
+      case 'range': {
+        const spec = resolveField(node.field, node.pos);
+        return this.leafSql(() => this.leaf(spec, matcherFor(node, spec, this.now)));
+      }
+    }
+  }
+
+  /**
+   * Joins as a balanced tree: SQLite caps expression depth at 1000, which a flat chain of a
+   * thousand short clauses (well within the query length limit) would exceed.
+   */
+  private join(parts: string[], op: 'AND' | 'OR', empty: string): string {
+    if (parts.length === 0) return empty;
+    if (parts.length === 1) return parts[0];
+    const mid = Math.ceil(parts.length / 2);
+    return `(${this.join(parts.slice(0, mid), op, empty)} ${op} ${this.join(parts.slice(mid), op, empty)})`;
+  }
+
+  /**
+   * Whole-value matches of one token index column (`method:PUT OR method:DELETE`) as one IN, which
+   * its index answers range by range (an OR of equalities made SQLite scan the token's entries).
+   */
+  private keyIn(children: QueryNode[]): string | null {
+    if (!this.keyed || children.length < 2) return null;
+    let expr: string | null = null;
+    const values: string[] = [];
+    for (const c of children) {
+      if (c.kind !== 'term') return null;
+      const spec = resolveField(c.field, c.pos);
+      const text = this.keyEquality(spec, matcherFor(c, spec, this.now));
+      if (text === null || spec.sql.kind !== 'column' || (expr !== null && expr !== spec.sql.expr)) return null;
+      expr = spec.sql.expr;
+      values.push(text);
+    }
+    if (expr === null) return null;
+    return `(${this.columnExpr(expr)} COLLATE NOCASE IN (${values.map((v) => this.bind(v)).join(', ')}))`;
+  }
+
+  /** The text a whole-value match without wildcards compares a token index column to, or null. */
+  private keyEquality(spec: FieldSpec, m: Matcher): string | null {
+    const src = spec.sql;
+    if (!this.keyed || m.kind !== 'pattern' || src.kind !== 'column' || !this.keyColumns.has(src.expr) || !m.anchored) return null;
+    if (!m.parts.every((p) => p.kind === 'text')) return null;
+    return m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+  }
+
+  private leaf(spec: FieldSpec, m: Matcher): string {
+    if (m.kind === 'exists') return this.exists(spec);
+    if (m.kind === 'pattern') {
+      // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
+      // LIKE does), which the token index's NOCASE indexes answer.
+      const text = this.keyEquality(spec, m);
+      if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
+      // Bound in the order they appear in the SQL text.
+      const candidates = this.textCandidates(spec, m.parts);
+      const like = this.like(spec, likePattern(m.parts, m.anchored));
+      // The index may find more (it folds non-ASCII case too): LIKE still decides, on candidates only.
+      return candidates ? `(${candidates} AND ${like})` : like;
+    }
+    return this.interval(spec, m);
+  }
+
+  /**
+   * Rows the trigram index finds for the pattern (null: `_exists_`) on this field, a superset of
+   * the matches, or null when keyed mode is off, the statement is driven from this term, or the
+   * index has nothing usable. Not under NOT: there, collecting every candidate of a common word
+   * costs more than the exact check on the rows the rest of the query leaves.
+   */
+  private textCandidates(spec: FieldSpec, parts: PatternPart[] | null): string | null {
+    if (!this.keyed || this.inDriven || this.negated > 0) return null;
+    const match = indexedText(spec, parts);
+    return match ? `(k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))` : null;
+  }
+
+  /** How many NOTs the node being compiled is under. */
+  private negated = 0;
+
+  private exists(spec: FieldSpec): string {
+    const key = this.keyed && spec.sql.kind === 'column' ? KEY_EXISTS.get(spec.sql.expr) : undefined;
+    if (key) return key;
+    const candidates = this.textCandidates(spec, null);
+    const exact = this.existsExact(spec);
+    return candidates ? `(${candidates} AND ${exact})` : exact;
+  }
+
+  private existsExact(spec: FieldSpec): string {
+    const src = spec.sql;
+    if (src.kind !== 'column') (this.needsRow = true), this.reads(src.kind === 'json' && FIELD_JSON.has(src.column));
+    switch (src.kind) {
+      case 'files':
+        return `EXISTS (SELECT 1 FROM json_each(files) AS f WHERE ${this.fileKey(src.key)})`;
+      case 'column':
+        if (spec.match === 'number' || spec.match === 'date') return `(${this.columnExpr(src.expr)} IS NOT NULL)`;
+        return `(length(${this.columnExpr(src.existsExpr ?? src.expr)}) > 0)`;
+      case 'json': {
+        const path = this.bind(jsonPath(src.path));
+        if (spec.exists === 'present') return `(COALESCE(json_type(${src.column}, ${path}), 'null') <> 'null')`;
+        return `EXISTS (SELECT 1 FROM json_each(${src.column}, ${path}) AS j WHERE j.type <> 'null' AND NOT (j.type = 'text' AND j.value = ''))`;
+      }
+    }
+  }
+
+  private like(spec: FieldSpec, pattern: string): string {
+    const src = spec.sql;
+    if (src.kind !== 'column') (this.needsRow = true), this.reads(src.kind === 'json' && FIELD_JSON.has(src.column));
+    switch (src.kind) {
+      case 'column':
+        return `(${this.columnExpr(src.expr)} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
+      case 'json': {
+        const path = this.bind(jsonPath(src.path));
+        return (
+          `EXISTS (SELECT 1 FROM json_each(${src.column}, ${path}) AS j ` +
+          `WHERE j.type NOT IN ('object', 'array') AND ${JSON_TEXT} LIKE ${this.bind(pattern)} ESCAPE '\\')`
+        );
+      }
+      case 'files':
+        return (
+          `EXISTS (SELECT 1 FROM json_each(files) AS f WHERE ${this.fileKey(src.key)} ` +
+          `AND json_extract(f.value, '$.filename') LIKE ${this.bind(pattern)} ESCAPE '\\')`
+        );
+    }
+  }
+
+  private interval(spec: FieldSpec, m: Extract<Matcher, { kind: 'interval' }>): string {
+    // Only number and date fields produce intervals, and those are all plain columns.
+    if (spec.sql.kind !== 'column') throw new Error(`Field ${spec.name} has no SQL column`);
+    const col = this.columnExpr(spec.sql.expr);
+    const parts: string[] = [];
+    if (m.lo !== null) parts.push(`${col} ${m.loInclusive ? '>=' : '>'} ${this.bind(m.lo)}`);
+    if (m.hi !== null) parts.push(`${col} ${m.hiInclusive ? '<=' : '<'} ${this.bind(m.hi)}`);
+    return parts.length ? `(${parts.join(' AND ')})` : `(${col} IS NOT NULL)`;
+  }
+
+  /** The file sent as form field `key`, or with id `key`. */
+  private fileKey(key: string | null): string {
+    if (key === null) return '1';
+    return `(json_extract(f.value, '$.name') = ${this.bind(key)} OR json_extract(f.value, '$.id') = ${this.bind(key)})`;
+  }
+
+  private bind(value: unknown): string {
+    this.params.push(value);
+    return '?';
+  }
+}
+
+/** `*` → `%`, `?` → `_`; literal `\`, `%` and `_` are escaped for ESCAPE '\'. */
+export function likePattern(parts: PatternPart[], anchored: boolean): string {
+  const body = parts
+    .map((p) => (p.kind === 'many' ? '%' : p.kind === 'one' ? '_' : p.text.replace(/[\\%_]/g, '\\$&')))
+    .join('');
+  return anchored ? body : `%${body}%`;
+}
+
+/**
+ * `$."a"."b"` for SQLite's JSON functions. SQLite has no escapes inside a quoted label, so keys
+ * with `"` or `\` are refused (fields.ts already limits keys to letters, digits, `_` and `-`).
+ */
+export function jsonPath(keys: string[]): string {
+  for (const key of keys) {
+    if (/["\\]/.test(key) || key === '') throw new Error(`Unsafe JSON key ${JSON.stringify(key)}`);
+  }
+  return '$' + keys.map((k) => `."${k}"`).join('');
+}

@@ -1,0 +1,426 @@
+// The capture write path's group commit and catch-up transaction: ONE implementation, used on the main connection for
+// ':memory:' databases and on the writer worker's own connection for files (writer-worker.ts).
+// It imports nothing but types and the engine modules it runs (columns.ts, capture-activity.ts,
+// trims.ts, search/index-writes.ts, search/text-purge.ts, which import nothing else), so the
+// worker can load it without the rest of the store. The schedule is catch-up-schedule.ts.
+//
+// A commit stores plain rows; catchUp() later gives the rows past the watermark their per-token
+// bookkeeping in bulk: their index entries (request_keys by token, request_ids by UUID), the
+// token's counters and latest request, trimming. Done per capture, that bookkeeping dirtied a page
+// of each index and one of the tokens table per token in every commit: with many tokens receiving
+// at once, most of the WAL written.
+import type { Database } from 'better-sqlite3';
+import { CREATED_AT, insertSql, PLAIN_COLUMNS, TOKEN, UUID } from '../columns.js';
+import { noteCommit, type CaptureActivity } from '../capture-activity.js';
+import { searchIndexWrites } from '../search/index-writes.js';
+import { textPurge, TEXT_PURGE_MS } from '../search/text-purge.js';
+import { createTrims, TRIMMED_BACKLOG } from './trims.js';
+import { isBusy, noWait } from '../no-wait.js';
+
+/**
+ * One capture to store: its `requests` row (columns.ts, toRow: the INSERT's parameters, JSON columns already
+ * serialized, so it crosses to the writer thread as flat strings, numbers and bytes: batch-codec.ts),
+ * its token's request_limit, its uploaded files.
+ */
+export interface WriteItem {
+  row: unknown[];
+  limit: number;
+  files?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
+const MAX_ALIVE = 100_000;
+
+/** Captures of one token not caught up yet: how many, the newest (UUID, created_at) and its seq. */
+interface Tally {
+  added: number;
+  latest: string;
+  latestAt: number;
+  seq: number;
+}
+
+/** Per item of a batch: null when committed, else why it was not. */
+export type WriteOutcome = null | { gone: true } | { gone: false; error: unknown };
+
+export interface BatchWriter {
+  /**
+   * Stores the batch in one transaction (one bad item does not lose the others: the batch is then
+   * retried one by one). Returns one outcome per item, in order; throws nothing. The rows are
+   * pending: durable and readable by UUID (reads look among the pending rows too), but not yet in
+   * the indexes (request_keys, request_ids), their token's counters or trimming. That is catchUp's
+   * work, done in bulk.
+   *
+   * With `wait` false (the event loop's writer: it must not sleep in SQLite's busy handler), the
+   * transaction is tried without waiting for the write lock: while another connection holds it,
+   * the outcomes stop short, and the items from outcomes.length on were not stored (to try again).
+   */
+  commit(batch: WriteItem[], wait?: boolean): WriteOutcome[];
+  /**
+   * Indexes the pending rows (by token, by UUID), adds them to their tokens' counters and latest
+   * request, and trims each token to its request_limit, in one transaction. Returns how many rows
+   * it took; with `wait` false, null when another connection holds the write lock. With `maxRows`,
+   * only the oldest maxRows pending rows (caughtUp tells whether that was all). With `trimLater`,
+   * the tokens it puts over their limit are left to trim() (trimsDue), and so is any left by an
+   * earlier one; without, they are trimmed in its transaction.
+   */
+  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean): number | null;
+  /**
+   * Trims tokens a catch-up left over their request_limit (trimsDue), at most `maxRows` requests,
+   * oldest first, in a transaction of its own. Returns how many it deleted; with `wait` false,
+   * null when another connection holds the write lock.
+   */
+  trim(wait?: boolean, maxRows?: number): number | null;
+  /** Whether tokens wait for trim(). */
+  readonly trimsDue: boolean;
+  /** Whether the last catch-up took every pending row (false: maxRows stopped it short). */
+  readonly caughtUp: boolean;
+  /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
+  readonly busyTimeoutMs: number;
+  /** Where the last catch-up's time went (diagnostics: scripts/measure-catchup.ts). */
+  readonly lastCatchUp: CatchUpParts;
+  /**
+   * Whether a token's search index waits to be filled (search_tokens): each whole catch-up fills
+   * FILL_ROWS more, and the schedule keeps catching up until none is left.
+   */
+  readonly filling: boolean;
+  /** The watermark the last catch-up left (0: none yet): every row up to it is caught up. */
+  readonly caughtTo: number;
+  /** The newest row's seq, whoever committed it (a read waits for the rows up to it: sync). */
+  newestSeq(): number;
+  /**
+   * True when no row of `tokenId` waits for a catch-up, as far as this writer can tell: it knows
+   * every row pending (its own commits since a whole catch-up, none by another connection since)
+   * and none is the token's. False when it cannot tell.
+   */
+  nonePendingFor(tokenId: string): boolean;
+  /** Whether the last purge of request_text stopped at its time budget (more is due soon). */
+  readonly purging: boolean;
+  /** A token was listed in search_tokens on some connection: look for fills again. */
+  fillWanted(): void;
+  /** Whether the connection is open (a schedule stops once it is closed). */
+  readonly open: boolean;
+}
+
+/** A catch-up's rows and milliseconds per part. */
+export interface CatchUpParts {
+  rows: number;
+  keys: number;
+  ids: number;
+  /** The search index's keys and text (search_keys, request_text), for the tokens in search_tokens. */
+  text: number;
+  purge: number;
+  /** Filling a token's search index (search_tokens.fill_st). */
+  fill: number;
+  trims: number;
+}
+
+export interface BatchWriterOptions {
+  /** The purge's time budget per catch-up (TEXT_PURGE_MS). */
+  purgeMs?: number;
+  /** Counts each committed batch, for bulk deletions to give way to (capture-activity.ts). */
+  activity?: CaptureActivity;
+  /** Rows of trimmed requests left for the sweep (TRIMMED_BACKLOG). */
+  trimmedBacklog?: number;
+}
+
+export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activity, trimmedBacklog = TRIMMED_BACKLOG }: BatchWriterOptions = {}): BatchWriter {
+  const insert = db.prepare(insertSql(false));
+  const insertPlain = db.prepare(insertSql(true));
+  const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
+  const tokenExists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE uuid = ?').pluck();
+  const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
+  const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
+  const newest = db.prepare<[], number | null>('SELECT max(seq) FROM requests').pluck();
+  const pending = db.prepare<[number, number], { seq: number; token_id: string; uuid: string; created_at: number }>(
+    'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?',
+  );
+  // In key order, so that consecutive inserts land on the same leaf page of request_keys.
+  const addKeys = db.prepare('INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
+  const search = searchIndexWrites(db);
+  const text = textPurge(db, purgeMs);
+  // Tokens a catch-up put over their limit, and their trimming (trims.ts).
+  const { overLimit, trimOver } = createTrims(db, trimmedBacklog, () => text.due());
+  // Deleted after its captures were stored: they go with it.
+  const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
+  // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
+  const addIds = db.prepare('INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
+  const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
+  // One statement per token and catch-up: the bump returns the new count and the stored limit.
+  const bumpToken = db.prepare<[number, string, number, string], { n: number; request_limit: number }>(
+    'UPDATE tokens SET request_count = request_count + ?, latest_request_id = ?, latest_request_at = ? WHERE uuid = ? RETURNING request_count AS n, request_limit',
+  );
+
+  /**
+   * The request_limit each token's captures came with (the token as the capture saw it); a
+   * catch-up after a restart, which has none, uses the token's stored limit.
+   */
+  const limits = new Map<string, number>();
+  /**
+   * Tokens known to exist as of `deletionsSeen` (token_deletions.n): valid across batches until a
+   * token is deleted, by this connection or another.
+   */
+  const alive = new Set<string>();
+  let deletionsSeen = -1;
+
+  /**
+   * What this writer committed since the last catch-up, per token (count, newest), up to seq
+   * `tallyTo`: the catch-up need not read those rows back. Trusted only when it accounts for every
+   * key the catch-up makes (a pending row deleted meanwhile, or written by another process, and the
+   * rows are read instead); unknown (null) until the first catch-up has read what was pending.
+   */
+  let tally: Map<string, Tally> | null = null;
+  let tallyTo = 0;
+  /** The rows in the tally, all tokens together. */
+  let talliedRows = 0;
+  /** What the running transaction stored (no object per row: this is the capture hot path), and its last seq. */
+  let staged: WriteItem[] = [];
+  let stagedTo = 0;
+
+  const store = db.transaction((batch: WriteItem[]) => {
+    const outcomes: WriteOutcome[] = [];
+    staged = [];
+    let last: number | bigint = 0;
+    const n = deletions.get()!;
+    if (n !== deletionsSeen || alive.size > MAX_ALIVE) {
+      alive.clear();
+      deletionsSeen = n;
+    }
+    for (const p of batch) {
+      const tokenId = p.row[TOKEN] as string;
+      if (!alive.has(tokenId)) {
+        // The token was deleted while this capture was on its way.
+        if (tokenExists.get(tokenId) === undefined) {
+          outcomes.push({ gone: true });
+          continue;
+        }
+        alive.add(tokenId);
+      }
+      last = (p.row.length === PLAIN_COLUMNS ? insertPlain : insert).run(p.row).lastInsertRowid;
+      if (p.files) for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);
+      staged.push(p);
+      outcomes.push(null);
+    }
+    stagedTo = Number(last);
+    return outcomes;
+  });
+
+  /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the tally. */
+  function count(): void {
+    for (const p of staged) {
+      const tokenId = p.row[TOKEN] as string;
+      limits.set(tokenId, p.limit);
+      if (!tally) continue;
+      const t = tally.get(tokenId);
+      if (t) {
+        t.added++;
+        t.latest = p.row[UUID] as string;
+        t.latestAt = p.row[CREATED_AT] as number;
+      } else tally.set(tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq: stagedTo });
+    }
+    if (tally && staged.length) {
+      tallyTo = Math.max(tallyTo, stagedTo);
+      talliedRows += staged.length;
+    }
+  }
+
+  /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */
+  function readPending(from: number, to: number, limit = Number.MAX_SAFE_INTEGER): { touched: Map<string, Tally>; last: number; rows: number } {
+    const out = new Map<string, Tally>();
+    let last = from;
+    let rows = 0;
+    for (const r of pending.iterate(from, limit)) {
+      if (r.seq > to) break;
+      last = r.seq;
+      rows++;
+      const t = out.get(r.token_id);
+      if (t) {
+        t.added++;
+        t.latest = r.uuid;
+        t.latestAt = r.created_at;
+        t.seq = r.seq;
+      } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at, seq: r.seq });
+    }
+    return { touched: out, last, rows };
+  }
+
+  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0 };
+  /** Whether the running (last) catch-up takes every pending row. */
+  let whole = true;
+  /** The watermark as the last catch-up left it (0: none yet). */
+  let caughtTo = 0;
+  const catchUp = db.transaction((maxRows: number, trimLater: boolean): number => {
+    let t = performance.now();
+    const lap = () => -t + (t = performance.now());
+    const from = watermark.get()!.seq;
+    let touched = tally;
+    let to = tallyTo;
+    whole = true;
+    if (touched) {
+      let tallied = 0;
+      for (const t of touched.values()) tallied += t.added;
+      // Past maxRows, the tally (whole tokens) cannot say where a chunk ends: read the chunk's rows.
+      if (tallied > maxRows) touched = null;
+    }
+    if (!touched) {
+      let rows: number;
+      ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
+      whole = rows < maxRows;
+    }
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = 0;
+    if (to <= from) {
+      caughtTo = Math.max(caughtTo, from);
+      if (whole && text.purging) text.purge();
+      parts.purge = lap();
+      if (whole && search.filling) search.fillStep();
+      parts.fill = lap();
+      if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+      parts.trims = lap();
+      return 0;
+    }
+    const keys = addKeys.run(from, to).changes;
+    let expected = 0;
+    for (const t of touched.values()) expected += t.added;
+    if (keys !== expected) touched = readPending(from, to).touched;
+    parts.rows = keys;
+    parts.keys = lap();
+    addIds.run(from, to);
+    parts.ids = lap();
+    search.addRange(from, to);
+    setWatermark.run(to);
+    caughtTo = to;
+    parts.text = lap();
+    // Once per catch-up (its last chunk).
+    if (whole) text.purge();
+    parts.purge = lap();
+    if (whole && search.filling) search.fillStep();
+    parts.fill = lap();
+    for (const [tokenId, { added, latest, latestAt }] of touched) {
+      const bumped = bumpToken.get(added, latest, latestAt, tokenId);
+      const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
+      // A chunk's token may have rows in the next chunks, which trim to the same limit.
+      if (whole) limits.delete(tokenId);
+      // Deleted after its captures were stored: they go with it.
+      if (!bumped) dropOrphans.run(tokenId);
+      else if (bumped.n > limit) overLimit.set(tokenId, limit);
+    }
+    if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+    parts.trims = lap();
+    return keys;
+  });
+
+  // IMMEDIATE: take the write lock up front (waiting through busy_timeout), so another connection
+  // writing the same file can never make these transactions fail half-way with SQLITE_BUSY.
+  const storeTx = store.immediate;
+  const catchUpTx = catchUp.immediate;
+  /**
+   * Runs a transaction that changes overLimit, and puts overLimit back as it was when the
+   * transaction fails (rolled back): a token whose trim was rolled back stays listed.
+   */
+  function keepingOverLimit<T>(tx: () => T): T {
+    const before = [...overLimit];
+    try {
+      return tx();
+    } catch (e) {
+      overLimit.clear();
+      for (const [tokenId, limit] of before) overLimit.set(tokenId, limit);
+      throw e;
+    }
+  }
+  const trimTx = db.transaction((maxRows: number): number => {
+    const t0 = performance.now();
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = 0;
+    const n = trimOver(maxRows);
+    parts.trims = performance.now() - t0;
+    return n;
+  }).immediate;
+
+  // Not waiting: busy_timeout 0 for the attempt only (the connection's other users keep theirs).
+  const withoutWaiting = noWait(db);
+  const { busyTimeoutMs } = withoutWaiting;
+  /** `tx()`, or BUSY when it could not take the write lock at once (nothing was written: rolled back). */
+  function attempt<T>(tx: () => T, wait: boolean): T | typeof BUSY {
+    if (wait) return tx();
+    try {
+      return withoutWaiting.run(tx);
+    } catch (e) {
+      if (isBusy(e) && !db.inTransaction) return BUSY;
+      throw e;
+    }
+  }
+
+  return {
+    busyTimeoutMs,
+    lastCatchUp: parts,
+    get filling() {
+      return search.filling;
+    },
+    get purging() {
+      return text.purging;
+    },
+    get caughtTo() {
+      return caughtTo;
+    },
+    newestSeq() {
+      return newest.get() ?? 0;
+    },
+    nonePendingFor(tokenId) {
+      if (!tally || tally.has(tokenId) || overLimit.has(tokenId)) return false;
+      // Every seq after the watermark is a row of the tally: none was committed by another
+      // connection (another process on the file, a writer thread that fell back) since. A gap in
+      // the seqs only makes this say no.
+      return (newest.get() ?? 0) - caughtTo === talliedRows;
+    },
+    fillWanted() {
+      search.fillWanted();
+    },
+    get open() {
+      return db.open;
+    },
+    commit(batch, wait = true) {
+      try {
+        const outcomes = attempt(() => storeTx(batch), wait);
+        if (outcomes === BUSY) return [];
+        count();
+        noteCommit(activity);
+        return outcomes;
+      } catch {
+        // One bad record must not lose the others: retry one by one.
+        const outcomes: WriteOutcome[] = [];
+        for (const p of batch) {
+          try {
+            const outcome = attempt(() => storeTx([p])[0]!, wait);
+            if (outcome === BUSY) break;
+            count();
+            noteCommit(activity);
+            outcomes.push(outcome);
+          } catch (e) {
+            outcomes.push({ gone: false, error: e });
+          }
+        }
+        return outcomes;
+      }
+    },
+    get caughtUp() {
+      return whole;
+    },
+    get trimsDue() {
+      return overLimit.size > 0;
+    },
+    trim(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
+      const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
+      return n === BUSY ? null : n;
+    },
+    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false) {
+      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater)), wait);
+      if (n === BUSY) return null;
+      // Caught up: from here on, the tally accounts for everything pending. Stopped short, it
+      // counts rows now caught up: unknown until a catch-up reads what is pending.
+      tally = whole ? new Map() : null;
+      talliedRows = 0;
+      if (!whole) tallyTo = 0;
+      return n;
+    },
+  };
+}
+
+const BUSY = Symbol('busy');

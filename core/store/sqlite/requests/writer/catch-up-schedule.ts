@@ -1,0 +1,180 @@
+// When a writer catches up: CATCH_UP_MS after the first capture not taken, at once past
+// CATCH_UP_ROWS or when a read waits; for the event loop's writer, in steps of about
+// CATCH_UP_CHUNK_MS with the captures that came in meanwhile committed between them. Both writers
+// (capture-writer.ts on the event loop, writer-worker.ts on its thread) keep one.
+import type { CatchUpObserver } from '../../../types.js';
+import type { BatchWriter } from './batch-writer.js';
+
+/**
+ * How long a stored capture may wait for its catch-up when nobody asks for it. Longer is cheaper
+ * per capture (each token's index page is written once per catch-up) but holds commits up longer
+ * while it runs: 100 ms is ~4,000 captures at 40k/s, a catch-up of a few ms.
+ */
+const CATCH_UP_MS = 100;
+/** Captures that make a catch-up due at once, whatever the time. */
+const CATCH_UP_ROWS = 10_000;
+
+/**
+ * A chunked catch-up's aim per step (the event loop's writer): it holds the loop, and every capture
+ * behind it, that long: 1,000-3,000 rows in one held it 80-300 ms (measure-catchup.ts). Shorter
+ * steps cost more in all (each transaction writes every touched token's index pages and a text index
+ * segment): with the trims in the same transaction, 10 ms took 65% more catch-up time than whole
+ * catch-ups. With the trims in steps of their own, 12 ms against 25 (readstall at 200,000 rows, two
+ * runs each) took the same share of the loop (16-18% against 16%) and lowered capture p99 from
+ * 18-21 ms to 15-19.
+ */
+export const CATCH_UP_CHUNK_MS = 12;
+/** A chunk's bounds in rows, whatever the measured cost per row. */
+const CHUNK_MIN_ROWS = 64;
+const CHUNK_FIRST_ROWS = 128;
+/** A trim step's first size in requests (chunked), before its cost per request is measured. */
+const TRIM_FIRST_ROWS = 1_000;
+/** A chunk takes at least this share of the captures behind (1/n). */
+const CHUNK_BACKLOG_SHARE = 4;
+
+/** When a writer catches up (both writers, capture-writer.ts and writer-worker.ts, keep one). */
+export interface CatchUpSchedule {
+  /** `n` captures were committed: catch up CATCH_UP_MS after the first one not taken, at once past CATCH_UP_ROWS. */
+  committed(n: number): void;
+  /**
+   * Catches up now. A failure leaves the rows stored and pending (readable by UUID) and tries again
+   * later. `wait` overrides the schedule's: whether to wait for the write lock.
+   */
+  now(wait?: boolean): void;
+  /** Captures committed and not caught up yet. */
+  readonly behind: number;
+  /** A token was listed for the search index (search_tokens): fill it on the schedule. */
+  fill(): void;
+}
+
+/**
+ * A writer that must not wait for the write lock tries again this soon when another connection
+ * holds it (a deletion's chunk holds it ~4 ms: chunks.ts).
+ */
+export const LOCK_RETRY_MS = 1;
+
+export interface CatchUpScheduleOptions {
+  /**
+   * Told after every attempt, failed or not: a read waiting for it had better miss a few pending
+   * captures than hang.
+   */
+  caught?: () => void;
+  /**
+   * Whether an attempt waits for the write lock (default true). Not waiting, an attempt that finds
+   * it taken is tried again every LOCK_RETRY_MS (caught not told) until it ran or busy_timeout
+   * passed (told: failed).
+   */
+  waits?: boolean;
+  /** Catch up in chunks of about CATCH_UP_CHUNK_MS (only when not waiting). */
+  chunked?: boolean;
+  /** Told after each chunk that left more behind (chunked): reads waiting for rows up to writer.caughtTo may go. */
+  progress?: () => void;
+  /**
+   * Told about each catch-up transaction that ran: the rows it took (0: a trim step) and how long
+   * it held the connection (metrics).
+   */
+  observe?: CatchUpObserver;
+  /** Before a step (chunked): commits the captures waiting, if any; true when it did. */
+  yieldTo?: () => boolean;
+  /** Whether a read waits for captures past writer.caughtTo (chunked: the steps go on for it). */
+  wanted?: () => boolean;
+}
+
+export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOptions = {}): CatchUpSchedule {
+  const { caught = () => {}, waits = true, chunked = false, progress = () => {}, observe = () => {}, yieldTo = () => false, wanted = () => false } = opts;
+  let behind = 0;
+  /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
+  let chunkRows = CHUNK_FIRST_ROWS;
+  /** Requests per trim step (chunked): likewise. */
+  let trimRows = TRIM_FIRST_ROWS;
+  /** The next step, after this event-loop turn (chunked). */
+  let nextStep: ReturnType<typeof setImmediate> | null = null;
+  /** A next step is due: commits only count their captures meanwhile. */
+  let stepping = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the running attempt first found the lock taken (0: it did not). */
+  let busySince = 0;
+  function later(ms = CATCH_UP_MS): void {
+    timer ??= setTimeout(() => now(), ms);
+    // Nothing to wait for at exit: writers catch up when they close, and a start redoes an unfinished one.
+    timer.unref?.();
+  }
+  /**
+   * The next step after this event-loop turn. The captures that came in during this one are
+   * committed, and answered, first (yieldTo): scheduled now, the step would run ahead of their
+   * commit, which the turn that reads them schedules after it, and they would wait for both.
+   */
+  function follow(): void {
+    stepping = true;
+    nextStep = setImmediate(() => {
+      nextStep = yieldTo() ? setImmediate(() => now()) : null;
+      if (!nextStep) now();
+    });
+  }
+  /** `rows` per step so that one takes about CATCH_UP_CHUNK_MS, from one of `n` rows that took `ms`. */
+  const aim = (n: number, ms: number) => Math.max(CHUNK_MIN_ROWS, Math.min(CATCH_UP_ROWS, Math.round((n * CATCH_UP_CHUNK_MS) / Math.max(ms, 0.1))));
+  function now(wait = waits): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (nextStep) clearImmediate(nextStep);
+    nextStep = null;
+    stepping = false;
+    if (!writer.open) return;
+    // Chunked and not waiting: the catch-up and its trims in steps, each a transaction of about
+    // CATCH_UP_CHUNK_MS, with the captures that came in meanwhile committed between them.
+    const stepwise = chunked && !wait;
+    try {
+      const trimming = stepwise && writer.trimsDue;
+      // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
+      // token's index pages, its counters, a text index segment) that small chunks pay too often to
+      // keep up with a steady 8,000 captures/s.
+      const max = stepwise ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
+      const t0 = performance.now();
+      const n = trimming ? writer.trim(false, trimRows) : writer.catchUp(wait, max, stepwise);
+      const ms = performance.now() - t0;
+      if (n === null) {
+        const t = performance.now();
+        busySince ||= t;
+        if (t - busySince < writer.busyTimeoutMs) return later(LOCK_RETRY_MS);
+        later();
+      } else {
+        busySince = 0;
+        observe(trimming ? 0 : n, ms / 1000);
+        if (trimming) {
+          if (n >= trimRows || ms > CATCH_UP_CHUNK_MS) trimRows = aim(n, ms);
+        } else {
+          // A chunk cut short sets the size; a whole catch-up only lowers it.
+          if (stepwise && (writer.caughtUp ? n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS : n >= chunkRows)) chunkRows = aim(n, ms);
+          behind = writer.caughtUp ? 0 : Math.max(1, behind - n);
+        }
+        // Rows caught up and trimmed: reads waiting for them may go.
+        if (!writer.trimsDue) progress();
+        // More to do, or captures since the last catch-up that a read waits for.
+        if (stepwise && (writer.trimsDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
+      }
+    } catch {
+      later();
+    }
+    busySince = 0;
+    // A token's search index to fill, entries to purge, or captures committed while the steps
+    // ran: a step per catch-up, and one every CATCH_UP_MS meanwhile.
+    if (writer.filling || writer.purging || behind > 0) later();
+    caught();
+  }
+  return {
+    fill() {
+      writer.fillWanted();
+      later();
+    },
+    committed(n) {
+      behind += n;
+      if (stepping) return;
+      if (behind >= CATCH_UP_ROWS) now();
+      else later();
+    },
+    now,
+    get behind() {
+      return behind;
+    },
+  };
+}

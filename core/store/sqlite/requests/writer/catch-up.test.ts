@@ -1,0 +1,575 @@
+// Deferred bookkeeping (migrations 12-13, batch-writer.ts catchUp): pending rows, their catch-up by
+// either writer (in-thread, thread), at start-up and on sync, reads by UUID before and after it,
+// and the migration of older databases.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sampleRequest, sampleToken } from '../../../store.contract.js';
+import { insertSql, PLAIN_COLUMNS, toRow } from '../columns.js';
+import { createBatchWriter } from './batch-writer.js';
+import { catchUpSchedule } from './catch-up-schedule.js';
+import { createSqliteStore } from '../../index.js';
+import { migrate, migrations } from '../../migrations.js';
+import { parseQuery } from '../../../query/index.js';
+import { SEQ_OF_UUID } from '../readers/request-reads.js';
+import { sqliteTokens } from '../../repos/tokens.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-catch-up-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const tmp = () => path.join(dir, `c-${++n}.sqlite`);
+const page = { page: 1, perPage: 1000, sorting: 'oldest' as const };
+
+/**
+ * A migrated database file with these tokens, and a batch writer on its connection. Tokens allowed
+ * more than 10,000 requests have a search index (migration 23).
+ */
+function writerOn(file: string, tokens: string[], requestLimit?: number) {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  migrate(db);
+  const t = sqliteTokens(db);
+  for (const uuid of tokens) void t.create(sampleToken({ uuid, ...(requestLimit ? { request_limit: requestLimit } : {}) }));
+  // No backlog of trimmed rows: each trim deletes them (the sweep's backlog has tests of its own).
+  return { db, writer: createBatchWriter(db, { trimmedBacklog: 0 }) };
+}
+
+/** A database as an earlier process left it: the schema, and rows stored but never caught up. */
+function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>, tokens: string[]): void {
+  const { db, writer } = writerOn(file, tokens);
+  // commit() alone stores pending rows, as the writer thread does before its catch-up.
+  const outcomes = writer.commit(rows.map((r) => ({ row: toRow(sampleRequest(r.tokenId, { body: Buffer.from(r.body) })), limit: 10_000 })));
+  expect(outcomes.every((o) => o === null)).toBe(true);
+  db.close();
+}
+
+const pendingCount = (db: Database.Database) =>
+  (db.prepare('SELECT count(*) AS n FROM requests WHERE seq > (SELECT seq FROM request_watermark)').get() as { n: number }).n;
+
+describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s writer)', (writer) => {
+  const open = (file: string) => createSqliteStore(file, { writer });
+
+  it('stores captures pending and catches them up within its interval, unasked', async () => {
+    const file = tmp();
+    const store = open(file);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    await Promise.all(Array.from({ length: 20 }, () => store.requests.insert(sampleRequest(t.uuid), 10_000)));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pendingCount(store.db)).toBe(0);
+    expect((store.db.prepare('SELECT request_count AS n FROM tokens WHERE uuid = ?').get(t.uuid) as { n: number }).n).toBe(20);
+    await store.close();
+  });
+
+  it('makes every acknowledged capture visible to the next read (sync), counters and trimming included', async () => {
+    const store = open(tmp());
+    const t = sampleToken();
+    await store.tokens.create(t);
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(Array.from({ length: 7 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from(`${round}-${i}`) }), 10)));
+      const { total, items } = await store.requests.list(t.uuid, page);
+      expect(total).toBe(Math.min(10, 7 * (round + 1)));
+      expect(items.at(-1)?.body.toString()).toBe(`${round}-6`);
+      expect((await store.tokens.stats(t.uuid)).requests).toBe(total);
+      expect((await store.requests.latest(t.uuid))?.body.toString()).toBe(`${round}-6`);
+    }
+    await store.close();
+  });
+
+  it('lets a read go once what was acknowledged before it is caught up, while captures keep coming', async () => {
+    const store = open(tmp());
+    const t = sampleToken({ request_limit: 100_000 });
+    await store.tokens.create(t);
+    let flooding = true;
+    let acked = 0;
+    // A steady stream of captures into many rows at once: the catch-up is rarely whole meanwhile.
+    const flood = (async () => {
+      while (flooding) {
+        await Promise.all(Array.from({ length: 400 }, () => store.requests.insert(sampleRequest(t.uuid), 100_000).then(() => acked++)));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 3; i++) {
+      const before = acked;
+      const t0 = performance.now();
+      const { total } = await store.requests.list(t.uuid, { ...page, perPage: 10 });
+      expect(total).toBeGreaterThanOrEqual(before);
+      expect(performance.now() - t0).toBeLessThan(5_000);
+    }
+    flooding = false;
+    await flood;
+    await store.close();
+  });
+
+  it('catches up at start-up what a killed process stored, and drops rows whose token is gone', async () => {
+    const file = tmp();
+    const kept = sampleToken().uuid;
+    const deleted = sampleToken().uuid;
+    leftBehind(file, [{ tokenId: kept, body: 'a' }, { tokenId: kept, body: 'b' }, { tokenId: deleted, body: 'x' }], [kept, deleted]);
+    // The token goes while its capture is pending (as a deletion by another process would).
+    const raw = new Database(file);
+    raw.prepare('DELETE FROM tokens WHERE uuid = ?').run(deleted);
+    expect(pendingCount(raw)).toBe(3);
+    raw.close();
+
+    const store = open(file);
+    await store.requests.list(kept, page);
+    expect(pendingCount(store.db)).toBe(0);
+    expect((await store.requests.list(kept, page)).items.map((r) => r.body.toString())).toEqual(['a', 'b']);
+    expect(await store.tokens.stats(kept)).toMatchObject({ requests: 2 });
+    expect((store.db.prepare('SELECT count(*) AS n FROM requests WHERE token_id = ?').get(deleted) as { n: number }).n).toBe(0);
+    await store.close();
+  });
+
+  it('keeps counts exact when two writers (two processes) share the file and catch up each other\'s rows', async () => {
+    const file = tmp();
+    const a = open(file);
+    const b = open(file);
+    const t = sampleToken();
+    await a.tokens.create(t);
+    for (let round = 0; round < 4; round++) {
+      // Interleaved commits from both writers, each catching up over the same watermark.
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).requests.insert(sampleRequest(t.uuid, { body: Buffer.from(`${round}-${i}`) }), 10_000)),
+      );
+      await (round % 2 ? a : b).requests.list(t.uuid, page);
+    }
+    await a.requests.list(t.uuid, page);
+    await b.requests.list(t.uuid, page);
+    for (const s of [a, b]) {
+      expect((await s.requests.list(t.uuid, page)).total).toBe(40);
+      expect((await s.tokens.stats(t.uuid)).requests).toBe(40);
+    }
+    expect(pendingCount(a.db)).toBe(0);
+    expect((a.db.prepare('SELECT count(*) AS n FROM request_keys').get() as { n: number }).n).toBe(40);
+    await a.close();
+    await b.close();
+  });
+
+  it('reads, updates and deletes a capture by UUID while it is pending and once caught up, files included', async () => {
+    const store = open(tmp());
+    const t = sampleToken();
+    const other = sampleToken();
+    await store.tokens.create(t);
+    await store.tokens.create(other);
+    const [a, b] = [sampleRequest(t.uuid, { body: Buffer.from('a') }), sampleRequest(t.uuid, { body: Buffer.from('b') })];
+    await Promise.all([store.requests.insert(a, 100, new Map([['f', Buffer.from('file a')]])), store.requests.insert(b, 100)]);
+    // Pending: found among the rows past the watermark.
+    expect(pendingCount(store.db)).toBe(2);
+    expect((await store.requests.get(t.uuid, a.uuid))?.body.toString()).toBe('a');
+    expect(await store.requests.get(other.uuid, a.uuid)).toBeNull();
+    expect((await store.requests.getFile(t.uuid, a.uuid, 'f'))?.toString()).toBe('file a');
+    expect(await store.requests.getFile(other.uuid, a.uuid, 'f')).toBeNull();
+    expect((await store.requests.update(t.uuid, b.uuid, { note: 'pending note' }))?.note).toBe('pending note');
+    expect(await store.requests.update(other.uuid, b.uuid, { note: 'not theirs' })).toBeNull();
+    // Caught up: found through the UUID index, not the scan.
+    await store.requests.list(t.uuid, page);
+    expect(pendingCount(store.db)).toBe(0);
+    expect((store.db.prepare('SELECT count(*) AS n FROM request_ids').get() as { n: number }).n).toBe(2);
+    expect((await store.requests.get(t.uuid, b.uuid))?.note).toBe('pending note');
+    expect(await store.requests.delete(other.uuid, a.uuid)).toBe(false);
+    expect(await store.requests.delete(t.uuid, a.uuid)).toBe(true);
+    expect(await store.requests.get(t.uuid, a.uuid)).toBeNull();
+    // Its index entries and files went with it (trigger requests_unkey).
+    const count = (sql: string) => (store.db.prepare(sql).get() as { n: number }).n;
+    expect([count('SELECT count(*) AS n FROM request_ids'), count('SELECT count(*) AS n FROM request_keys'), count('SELECT count(*) AS n FROM request_files')]).toEqual([1, 1, 0]);
+    expect((await store.tokens.stats(t.uuid)).requests).toBe(1);
+    await store.close();
+  });
+
+  it('deletes a token with its requests, pending ones and files included', async () => {
+    const store = open(tmp());
+    const t = sampleToken();
+    const other = sampleToken();
+    await store.tokens.create(t);
+    await store.tokens.create(other);
+    await store.requests.insert(sampleRequest(t.uuid), 100, new Map([['f', Buffer.from('file')]]));
+    await store.requests.insert(sampleRequest(other.uuid), 100);
+    await store.requests.list(t.uuid, page);
+    // One more, deleted with the token before any catch-up could take it.
+    const last = store.requests.insert(sampleRequest(t.uuid), 100);
+    await last;
+    expect(await store.tokens.delete(t.uuid)).toBe(true);
+    const count = (sql: string, ...p: unknown[]) => (store.db.prepare(sql).get(...p) as { n: number }).n;
+    expect(count('SELECT count(*) AS n FROM requests WHERE token_id = ?', t.uuid)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM request_keys WHERE tk = ?', t.uuid)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM request_files')).toBe(0);
+    expect((await store.requests.list(other.uuid, page)).total).toBe(1);
+    await store.close();
+  });
+});
+
+describe('batch writer catch-up', () => {
+  function caughtUpWriter(file: string, tokens: string[], requestLimit?: number) {
+    const { db, writer } = writerOn(file, tokens, requestLimit);
+    writer.catchUp();
+    const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid) as { n: number; latest: string };
+    const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE tk = ?').get(uuid) as { n: number }).n;
+    return { db, writer, stats, keys };
+  }
+  const item = (tokenId: string, limit = 100) => ({ row: toRow(sampleRequest(tokenId)), limit });
+
+  it('counts from what it committed, and reads the rows back when one went before its catch-up', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    const first = [item(a), item(b), item(a)];
+    writer.commit(first);
+    expect(writer.catchUp()).toBe(3);
+    expect(stats(a)).toEqual({ n: 2, latest: first[2]!.row[0] });
+    const second = [item(a), item(a), item(b)];
+    writer.commit(second);
+    // A pending row deleted (by UUID) before its catch-up: the tally no longer matches the keys.
+    db.prepare('DELETE FROM requests WHERE uuid = ?').run(second[1]!.row[0]);
+    expect(writer.catchUp()).toBe(2);
+    expect(stats(a)).toEqual({ n: 3, latest: second[0]!.row[0] });
+    expect(stats(b)).toMatchObject({ n: 2 });
+    expect([keys(a), keys(b)]).toEqual([3, 2]);
+    expect(writer.catchUp()).toBe(0);
+    db.close();
+  });
+
+  it('catches up in chunks of at most maxRows, counting, trimming to the capture\'s limit and indexing as in one', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    // Search-indexed tokens (above 10,000), so the chunks write their full-text entries too.
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b], 100_000);
+    const items = Array.from({ length: 300 }, (_, i) => item(i % 3 ? a : b, 150));
+    writer.commit(items.slice(0, 200));
+    const chunks: number[] = [];
+    while (chunks.push(writer.catchUp(true, 64)!) && !writer.caughtUp) {
+      // Captures committed between chunks join the catch-up.
+      if (chunks.length === 2) writer.commit(items.slice(200));
+    }
+    expect(chunks).toEqual([64, 64, 64, 64, 44]);
+    expect(pendingCount(db)).toBe(0);
+    // a: 200 captures, trimmed to the capture's limit (150), not the token's stored one.
+    expect(stats(a)).toEqual({ n: 150, latest: items[299]!.row[0] });
+    expect(stats(b)).toEqual({ n: 100, latest: items[297]!.row[0] });
+    expect([keys(a), keys(b)]).toEqual([150, 100]);
+    expect(db.prepare('SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid').pluck().get()).toBe(250);
+    expect(writer.catchUp(true, 64)).toBe(0);
+    db.close();
+  });
+
+  it('leaves the trims to trim() when asked, which takes at most maxRows a step, oldest first', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    const items = Array.from({ length: 30 }, (_, i) => item(i % 3 ? a : b, 4));
+    writer.commit(items);
+    expect(writer.catchUp(true, Number.MAX_SAFE_INTEGER, true)).toBe(30);
+    // Caught up and counted, not trimmed yet: the tokens wait for it, and say so.
+    expect(writer.caughtUp).toBe(true);
+    expect(writer.trimsDue).toBe(true);
+    expect(writer.nonePendingFor(a)).toBe(false);
+    expect([stats(a), keys(a)]).toEqual([{ n: 20, latest: items[29]!.row[0] }, 20]);
+    const steps: number[] = [];
+    while (writer.trimsDue) steps.push(writer.trim(true, 10)!);
+    expect(steps).toEqual([10, 10, 2]);
+    expect([stats(a), stats(b)]).toEqual([{ n: 4, latest: items[29]!.row[0] }, { n: 4, latest: items[27]!.row[0] }]);
+    expect([keys(a), keys(b)]).toEqual([4, 4]);
+    const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').pluck().all();
+    expect(new Set(left)).toEqual(new Set([...items.filter((_, i) => i % 3).slice(-4), ...items.filter((_, i) => !(i % 3)).slice(-4)].map((i) => i.row[0])));
+    expect(writer.nonePendingFor(a)).toBe(true);
+    // A catch-up that trims in its own transaction also takes what earlier ones left.
+    writer.commit([item(a, 2)]);
+    expect(writer.catchUp(true, Number.MAX_SAFE_INTEGER, true)).toBe(1);
+    writer.commit([item(b, 4)]);
+    expect(writer.catchUp()).toBe(1);
+    expect(writer.trimsDue).toBe(false);
+    expect([stats(a).n, stats(b).n, keys(a), keys(b)]).toEqual([2, 4, 2, 4]);
+    db.close();
+  });
+
+  it('keeps a token listed for trimming when its trim step fails, and trims it on the next', () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
+    writer.commit(Array.from({ length: 6 }, () => item(a, 4)));
+    writer.catchUp(true, Number.MAX_SAFE_INTEGER, true);
+    db.exec("CREATE TEMP TRIGGER no_deletes BEFORE DELETE ON main.requests BEGIN SELECT RAISE(ABORT, 'no deletes'); END");
+    expect(() => writer.trim()).toThrow('no deletes');
+    // Rolled back: nothing trimmed, and the token still waits for it.
+    expect([writer.trimsDue, stats(a).n, keys(a)]).toEqual([true, 6, 6]);
+    db.exec('DROP TRIGGER temp.no_deletes');
+    expect(writer.trim()).toBe(2);
+    expect([writer.trimsDue, stats(a).n, keys(a)]).toEqual([false, 4, 4]);
+    db.close();
+  });
+
+  it('runs a chunked catch-up and its trims as steps, committing the captures that came in before each next one', async () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
+    const events: string[] = [];
+    let yielded = false;
+    const schedule = catchUpSchedule(writer, {
+      waits: false,
+      chunked: true,
+      observe: (rows) => events.push(writer.trimsDue ? `catch-up ${rows}` : `step ${rows}`),
+      // Once, a capture waiting: committed between the steps, not taken by the steps already due.
+      yieldTo() {
+        if (yielded) return false;
+        yielded = true;
+        events.push('commit');
+        schedule.committed(writer.commit([item(a, 4)]).length);
+        return true;
+      },
+      progress: () => events.push('progress'),
+      caught: () => events.push('caught'),
+    });
+    writer.commit(Array.from({ length: 10 }, () => item(a, 4)));
+    schedule.committed(10);
+    schedule.now();
+    // The catch-up, trims due; the next step only after this event-loop turn.
+    expect(events).toEqual(['catch-up 10']);
+    expect(stats(a).n).toBe(10);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    // The trim step (0 rows caught up), after the capture that came in; that one waits for the next catch-up.
+    expect(events).toEqual(['catch-up 10', 'commit', 'step 0', 'progress', 'caught']);
+    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 1]);
+    expect(schedule.behind).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 0]);
+    db.close();
+  });
+
+  it('rejects captures of a token another connection deleted since its last batch', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const file = tmp();
+    const { db, writer } = caughtUpWriter(file, [a, b]);
+    expect(writer.commit([item(a), item(b)])).toEqual([null, null]);
+    const other = new Database(file);
+    other.prepare('DELETE FROM tokens WHERE uuid = ?').run(a);
+    other.close();
+    expect(writer.commit([item(b), item(a), item(b)])).toEqual([null, { gone: true }, null]);
+    db.close();
+  });
+
+  it('trims each token to the limit its captures came with, oldest first', () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
+    const items = Array.from({ length: 7 }, () => item(a, 4));
+    writer.commit(items);
+    writer.catchUp();
+    expect(stats(a)).toMatchObject({ n: 4 });
+    expect(keys(a)).toBe(4);
+    const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').all() as Array<{ uuid: string }>;
+    expect(left.map((r) => r.uuid)).toEqual(items.slice(3).map((i) => i.row[0]));
+    db.close();
+  });
+});
+
+describe('trimmed rows and their sweep (migration 26)', () => {
+  const item = (tokenId: string, limit: number) => ({ row: toRow(sampleRequest(tokenId)), limit });
+  const uuidOf = (i: { row: unknown[] }) => i.row[0] as string;
+  /** A writer keeping `backlog` trimmed rows, and what the store's reads by UUID see (SEQ_OF_UUID). */
+  function sweeping(tokens: string[], backlog: number, requestLimit?: number) {
+    const { db } = writerOn(tmp(), tokens, requestLimit);
+    const writer = createBatchWriter(db, { trimmedBacklog: backlog });
+    writer.catchUp();
+    const byUuid = db.prepare(`SELECT uuid FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`).pluck();
+    const seen = (tokenId: string, i: { row: unknown[] }) => byUuid.get({ t: tokenId, u: uuidOf(i) }) !== undefined;
+    const stored = (i: { row: unknown[] }) => db.prepare('SELECT count(*) FROM requests WHERE uuid = ?').pluck().get(uuidOf(i)) === 1;
+    const listed = () => db.prepare('SELECT r.uuid FROM request_trimmed d JOIN requests r ON r.seq = d.sq ORDER BY d.sq').pluck().all();
+    const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
+    return { db, writer, seen, stored, listed, count };
+  }
+
+  it('takes a trimmed request out of every read at once and deletes its row later, oldest first beyond the backlog', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, seen, stored, listed, count } = sweeping([a, b], 4);
+    const first = Array.from({ length: 10 }, (_, i) => item(i % 2 ? b : a, 3));
+    writer.commit(first);
+    writer.catchUp();
+    // Each token keeps its newest 3: the oldest 2 of each are trimmed, their rows listed, none swept yet.
+    const trimmed = [first[0]!, first[1]!, first[2]!, first[3]!];
+    expect(listed()).toEqual(trimmed.map(uuidOf));
+    expect(trimmed.map(stored)).toEqual([true, true, true, true]);
+    expect(trimmed.map((i, n) => seen(n % 2 ? b : a, i))).toEqual([false, false, false, false]);
+    expect(first.slice(4).map((i, n) => seen(n % 2 ? b : a, i))).toEqual(Array(6).fill(true));
+    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE tk = ?', a)]).toEqual([3, 3]);
+    expect(count('SELECT count(*) FROM request_ids')).toBe(10);
+    // Four more for a: its four oldest go, eight are listed, and the sweep deletes the four oldest
+    // listed rows (their UUID index entries with them), keeping the backlog of four.
+    const second = Array.from({ length: 4 }, () => item(a, 3));
+    writer.commit(second);
+    writer.catchUp();
+    expect(listed()).toEqual([first[4]!, first[6]!, first[8]!, second[0]!].map(uuidOf));
+    expect(trimmed.map(stored)).toEqual([false, false, false, false]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids')]).toEqual([10, 10]);
+    expect(second.slice(1).every((i) => seen(a, i))).toBe(true);
+    db.close();
+  });
+
+  it('deletes a search-indexed token\'s trimmed requests at once, and the next catch-up purges their full text', () => {
+    const a = sampleToken().uuid;
+    // A token allowed 20,000 requests is search-indexed; its captures came with a limit of 3. A
+    // search reads its full-text candidates' rows directly, so such rows are not left to the sweep.
+    const { db, writer, stored, listed, count } = sweeping([a], 100, 20_000);
+    const items = Array.from({ length: 5 }, () => item(a, 3));
+    writer.commit(items);
+    writer.catchUp();
+    expect([stored(items[0]!), stored(items[1]!), stored(items[2]!)]).toEqual([false, false, true]);
+    expect(listed()).toEqual([]);
+    expect([count('SELECT count(*) FROM search_keys WHERE tk = ?', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
+    // The purge had found nothing listed before: the trim wakes it for the next catch-up.
+    writer.catchUp();
+    expect([count('SELECT count(*) FROM request_text'), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 0]);
+    db.close();
+  });
+
+  it('deletes a token\'s trimmed rows with the token, and takes them off the list', async () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stored, listed } = sweeping([a, b], 100);
+    const items = Array.from({ length: 10 }, (_, i) => item(i % 2 ? b : a, 3));
+    writer.commit(items);
+    writer.catchUp();
+    expect(listed()).toHaveLength(4);
+    expect(await sqliteTokens(db).delete(a)).toBe(true);
+    expect(db.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(a)).toBe(0);
+    expect(listed()).toEqual([items[1]!, items[3]!].map(uuidOf));
+    expect(stored(items[1]!)).toBe(true);
+    db.close();
+  });
+});
+
+describe('migration 13 (UUID index filled by the catch-up)', () => {
+  it('indexes the caught-up requests by UUID, leaves pending ones to the catch-up, keeps files and drops the unique index', async () => {
+    const file = tmp();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const upTo = (v: number) => {
+      for (const m of migrations.filter((m) => m.version <= v)) {
+        db.exec(m.up);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.version, 0);
+      }
+    };
+    upTo(12);
+    const t = sampleToken();
+    // The token as version 12 stored it: only the columns its table had (later migrations add more).
+    const known = new Set((db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>).map((c) => c.name));
+    const tokenRow = Object.fromEntries(Object.entries(t).filter(([k]) => known.has(k)).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]));
+    db.prepare(`INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow).map((k) => '@' + k).join(', ')})`).run(tokenRow);
+    // As version 12's writer left them: two rows caught up (keyed, under the watermark), one pending.
+    const caught = [sampleRequest(t.uuid), sampleRequest(t.uuid)];
+    const pending = sampleRequest(t.uuid);
+    // Version 12's columns only (later migrations add more).
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (@uuid, @token_id, @type, @body, @size, '{}', '[]', '[]', '[]', @time, @sorting, @created_at, @updated_at, '{}')`);
+    for (const r of [...caught, pending]) insert.run({ uuid: r.uuid, token_id: r.token_id, type: r.type, body: r.body, size: r.size, time: r.time, sorting: r.sorting, created_at: r.created_at, updated_at: r.updated_at });
+    db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq <= 2; UPDATE request_watermark SET seq = 2;
+      UPDATE tokens SET request_count = 2`);
+    db.prepare('INSERT INTO request_files VALUES (?, ?, ?)').run(caught[0]!.uuid, 'f', Buffer.from('file'));
+    const before = db.prepare('SELECT seq, uuid FROM requests ORDER BY seq').all();
+    expect(before.map((r) => (r as { uuid: string }).uuid)).toEqual([...caught, pending].map((r) => r.uuid));
+    db.close();
+
+    // The migration alone indexes what was caught up.
+    const migrated = new Database(file);
+    migrate(migrated);
+    expect(migrated.prepare('SELECT u FROM request_ids ORDER BY u').pluck().all()).toEqual(caught.map((r) => r.uuid).sort());
+    migrated.close();
+    const store = createSqliteStore(file);
+    // The store's start-up catch-up takes the pending row.
+    expect(store.db.prepare('SELECT u FROM request_ids ORDER BY u').pluck().all()).toEqual([...caught, pending].map((r) => r.uuid).sort());
+    const indexes = store.db.prepare("SELECT name FROM pragma_index_list('requests')").pluck().all();
+    expect(indexes).toEqual([]);
+    expect((await store.requests.getFile(t.uuid, caught[0]!.uuid, 'f'))?.toString()).toBe('file');
+    expect((await store.requests.list(t.uuid, page)).items.map((r) => r.uuid)).toEqual([...caught, pending].map((r) => r.uuid));
+    expect(await store.requests.delete(t.uuid, caught[0]!.uuid)).toBe(true);
+    expect((store.db.prepare('SELECT count(*) AS n FROM request_files').get() as { n: number }).n).toBe(0);
+    // The sequence carries over.
+    const fresh = sampleRequest(t.uuid);
+    await store.requests.insert(fresh, 100);
+    expect(store.db.prepare('SELECT seq FROM requests WHERE uuid = ?').pluck().get(fresh.uuid)).toBe(4);
+    await store.close();
+  });
+});
+
+describe('migration 12 (pending rows, no foreign key from requests to tokens)', () => {
+  it('keeps every request, its files and the sequence of a database made by the earlier schema', async () => {
+    const file = tmp();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // The schema as migration 11 left it.
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of migrations.filter((m) => m.version <= 11)) {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.version, 0);
+    }
+    const t = sampleToken();
+    db.prepare(
+      `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+       default_content_type, request_limit, created_at, updated_at, request_count) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/html', 100, 0, 0, 3)`,
+    ).run(t.uuid);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, ?, 'web', ?, 1, '{}', '[]', '[]', '[]', 0, ?, ?, 0, '{}')`);
+    for (let i = 1; i <= 4; i++) insert.run(`r${i}`, t.uuid, Buffer.from([i]), i, i * 1000);
+    db.prepare("INSERT INTO request_files VALUES ('r2', 'f', ?)").run(Buffer.from('file'));
+    // The newest was deleted: its seq must not be handed out again.
+    db.prepare("DELETE FROM requests WHERE uuid = 'r4'").run();
+    db.close();
+
+    const store = createSqliteStore(file);
+    const { items } = await store.requests.list(t.uuid, page);
+    expect(items.map((r) => [r.uuid, r.body[0]])).toEqual([['r1', 1], ['r2', 2], ['r3', 3]]);
+    expect((await store.requests.getFile(t.uuid, 'r2', 'f'))?.toString()).toBe('file');
+    const fresh = sampleRequest(t.uuid);
+    await store.requests.insert(fresh, 100);
+    const seq = (uuid: string) => (store.db.prepare('SELECT seq FROM requests WHERE uuid = ?').get(uuid) as { seq: number }).seq;
+    expect(seq(fresh.uuid)).toBe(5);
+    const fk = store.db.prepare("SELECT \"table\" FROM pragma_foreign_key_list('requests')").all();
+    expect(fk).toEqual([]);
+    // Trimming goes by the keys the migration made: limit 3 keeps r3, the fresh one and the newest.
+    const newest = sampleRequest(t.uuid);
+    await store.requests.insert(newest, 3);
+    expect((await store.requests.list(t.uuid, page)).items.map((r) => r.uuid)).toEqual(['r3', fresh.uuid, newest.uuid]);
+    expect((store.db.prepare('SELECT count(*) AS n FROM request_keys').get() as { n: number }).n).toBe(3);
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    await store.close();
+  });
+});
+
+describe('migration 28 (the HTTP version of web captures)', () => {
+  it('reads the web requests of an older database as HTTP/1.1 and finds them by it; e-mail has no version', async () => {
+    const file = tmp();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of migrations.filter((m) => m.version < 28)) {
+      db.exec(m.up);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.version, 0);
+    }
+    const t = sampleToken();
+    const known = new Set((db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>).map((c) => c.name));
+    const tokenRow = Object.fromEntries(Object.entries(t).filter(([k]) => known.has(k)).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : v]));
+    db.prepare(`INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow).map((k) => '@' + k).join(', ')})`).run(tokenRow);
+    // Rows as version 27 stored them, left for the start-up catch-up.
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, ?, ?, X'', 0, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    insert.run('web-1', t.uuid, 'web', 1);
+    insert.run('mail-1', t.uuid, 'email', 2);
+    db.close();
+
+    const store = createSqliteStore(file);
+    const { items } = await store.requests.list(t.uuid, page);
+    expect(items.map((r) => [r.uuid, r.httpVersion])).toEqual([['web-1', '1.1'], ['mail-1', undefined]]);
+    const found = async (q: string) => (await store.requests.list(t.uuid, { ...page, query: parseQuery(q) })).items.map((r) => r.uuid);
+    expect(await found('http_version:1.1')).toEqual(['web-1']);
+    expect(await found('NOT _exists_:http_version')).toEqual(['mail-1']);
+    // New captures keep theirs beside the old rows.
+    const h2 = sampleRequest(t.uuid, { httpVersion: '2' });
+    await store.requests.insert(h2, 100);
+    expect(await found('http_version:2')).toEqual([h2.uuid]);
+    await store.close();
+  });
+});

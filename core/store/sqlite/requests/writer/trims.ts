@@ -1,0 +1,95 @@
+// Trimming tokens to their request_limit after a catch-up put them over it, and the sweep that
+// deletes the rows of trimmed requests a page at a time. Runs inside the writer's transactions
+// (batch-writer.ts): catch-up, or a trim step of its own.
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Rows of trimmed requests the sweep leaves listed (request_trimmed, migration 26): the newest
+ * trimmed, which lie among requests still kept when the tokens at their limit trim at different
+ * rates. Beyond them, the oldest listed lie together and are deleted a page at a time.
+ */
+export const TRIMMED_BACKLOG = 10_000;
+
+export interface Trims {
+  /**
+   * Tokens a catch-up left over their request_limit, with that limit (as their captures saw it):
+   * trimmed in the catch-up's transaction, or in transactions of their own after it (trim()).
+   */
+  readonly overLimit: Map<string, number>;
+  /** Trims tokens of overLimit, at most maxRows requests in all; returns how many it deleted. */
+  trimOver(maxRows: number): number;
+}
+
+/**
+ * `textLeft` is told when trimmed requests left full-text entries for the purge
+ * (search/text-purge.ts): a search-indexed token's rows are deleted at once.
+ */
+export function createTrims(db: Database, trimmedBacklog: number, textLeft: () => void): Trims {
+  const dropCount = db.prepare('UPDATE tokens SET request_count = request_count - ? WHERE uuid = ?');
+  // Trimming: each token's oldest keys go (the token index by range, where they lie together) and
+  // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
+  // away, a token's oldest rows were scattered among every other token's, a page written per
+  // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
+  // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
+  // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
+  const oldest = db.prepare<[string, number], { st: number; sq: number }>('SELECT st, sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?');
+  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
+  const listTrimmed = db.prepare('INSERT INTO request_trimmed (sq) SELECT value FROM json_each(?)');
+  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
+  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
+  // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
+  const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
+  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed ORDER BY sq LIMIT ?)');
+  const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
+
+  const overLimit = new Map<string, number>();
+  /**
+   * Trims tokens of overLimit, at most maxRows requests in all (a token it stops inside stays
+   * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
+   */
+  function trimOver(maxRows: number): number {
+    let trimmed = 0;
+    /** Rows for the sweep, and rows deleted now (search-indexed tokens). */
+    const seqs: number[] = [];
+    const now: number[] = [];
+    for (const [tokenId, limit] of overLimit) {
+      const excess = (storedCount.get(tokenId) ?? limit) - limit;
+      const take = Math.min(excess, maxRows - trimmed);
+      if (take > 0) {
+        const keys = oldest.all(tokenId, take);
+        const last = keys.at(-1);
+        if (last) {
+          if (searched.get(tokenId) !== undefined) {
+            for (const k of keys) now.push(k.sq);
+            // The next catch-up purges their entries (it looks only while some are known to be listed).
+            textLeft();
+          } else {
+            unkeyOldest.run({ t: tokenId, st: last.st, sq: last.sq });
+            for (const k of keys) seqs.push(k.sq);
+          }
+          dropCount.run(keys.length, tokenId);
+          trimmed += keys.length;
+        }
+      }
+      if (take < excess) break;
+      overLimit.delete(tokenId);
+    }
+    if (now.length) deleteSeqs.run(JSON.stringify(now));
+    if (seqs.length) {
+      listTrimmed.run(JSON.stringify(seqs));
+      sweep(seqs.length);
+    }
+    return trimmed;
+  }
+
+  /**
+   * Deletes the oldest listed rows of trimmed requests beyond the newest `trimmedBacklog`, at most
+   * maxRows. Kept that long, the oldest lie together (every token at its limit trimmed past them),
+   * so a page written holds several.
+   */
+  function sweep(maxRows: number): number {
+    const over = trimmedCount.get()! - trimmedBacklog;
+    return over > 0 ? sweepOldest.run(Math.min(over, maxRows)).changes : 0;
+  }
+  return { overLimit, trimOver };
+}
