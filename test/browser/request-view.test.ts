@@ -216,7 +216,7 @@ describe.skipIf(!haveChromium)('request view and list', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the matching requests as CSV' }).click()]);
     expect(csv.suggestedFilename()).toBe(`requests-${plain}.csv`);
     const lines = (await readFile((await csv.path())!, 'utf8')).trim().split('\r\n');
-    expect(lines[0]).toMatch(/^uuid,type,method,url/);
+    expect(lines[0]).toMatch(/^uuid,type,method,http_version,url/);
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).every((l) => l.includes(',POST,'))).toBe(true);
 
