@@ -140,7 +140,7 @@ describe.skipIf(!haveChromium)('action editor: chain-aware typeahead, safe editi
     await addAction(page, 'condition', 'Condition');
     const cond = step(page, 3);
     const operators = await cond.getByLabel('Operator').locator('option').allTextContents();
-    expect(operators).toEqual(expect.arrayContaining(['is equal to', 'is not equal to', 'starts with', 'ends with', 'contains', 'matches regex', 'exists']));
+    expect(operators).toEqual(expect.arrayContaining(['is equal to', 'is not equal to', 'starts with', 'ends with', 'contains', 'matches regex', 'exists', 'is null', 'is not null']));
     expect(operators.join(' ')).not.toMatch(/\b(eq|neq|sw|ew|ct)\b/);
     expect(await cond.getByLabel('Action').locator('option').allTextContents()).toEqual(['Choose…', 'Stop if it passes', 'Continue only if it passes', 'Use the result']);
     expect(await cond.locator('.ae-option-help li').allTextContents()).toEqual([
@@ -150,7 +150,7 @@ describe.skipIf(!haveChromium)('action editor: chain-aware typeahead, safe editi
     ]);
     // The description's Markdown is rendered: code in code, no backticks shown.
     const desc = cond.locator('.ae-desc');
-    expect(await desc.locator('code').first().textContent()).toBe('stop');
+    expect(await desc.locator('code').allTextContents()).toEqual(expect.arrayContaining(['stop', 'null']));
     expect(await desc.textContent()).not.toContain('`');
     // The picker shows each description whole.
     await page.getByRole('button', { name: '+ Add action' }).click();
