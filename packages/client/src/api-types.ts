@@ -174,6 +174,8 @@ export interface Operations {
       page?: number;
       order_by?: "created_at" | "token_id";
       order_direction?: "asc" | "desc";
+      /** Only tokens whose ID or alias contains this text (ignoring case) */
+      query?: string;
     };
     body: never;
     status: 200;
@@ -728,6 +730,98 @@ export interface Operations {
       latest_request_at?: string | null;
     };
   };
+  /** Take the token out of its account (it becomes anonymous: whoever knows its ID may open it) */
+  "POST /token/{token_id}/disassociate": {
+    path: {
+      token_id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      uuid: string;
+      redirect: boolean;
+      alias: string | null;
+      actions: boolean;
+      cors: boolean;
+      expiry: number | boolean | null;
+      timeout: number;
+      listen: number;
+      premium: boolean;
+      premium_expires_at: string | null;
+      user_id: number | null;
+      team_id: number | null;
+      ip: string;
+      user_agent: string;
+      default_content: string;
+      default_status: number;
+      default_content_type: string;
+      request_limit: number | null;
+      description: string | null;
+      group_id: number | null;
+      created_at: string;
+      updated_at: string;
+      expires_at: string | null;
+      redaction: {
+        rules: ({
+          kind: "header";
+          /** Header name, any case */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "query";
+          /** Query string parameter name */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "form";
+          /** Form field name (urlencoded or multipart) */
+          name: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "json";
+          /** JSONPath into a JSON body, e.g. $.card.number or $..password */
+          path: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "regex";
+          /** JavaScript regular expression; every match is masked */
+          pattern: string;
+          /** Regular expression flags (i, m, s, u); g is implied */
+          flags?: string;
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        } | {
+          kind: "preset";
+          /** bearer: Bearer tokens; card: card numbers passing the Luhn check; email: e-mail addresses */
+          preset: "bearer" | "card" | "email";
+          /** Mask text for this rule (default: the settings' replacement) */
+          replacement?: string;
+          /** Custom Actions see the original value during the run (false: they see it masked too) */
+          actions_see_original?: boolean;
+        })[];
+        /** Mask text of the rules that set none */
+        replacement?: string;
+      } | null;
+      requests?: number;
+      latest_request_id?: string | null;
+      latest_request_at?: string | null;
+    };
+  };
   /** Toggle CORS headers on capture responses */
   "PUT /token/{token_id}/cors/toggle": {
     path: {
@@ -1085,6 +1179,7 @@ export interface Operations {
         condition_action?: ("true" | "false") | null;
         queue?: boolean | null;
         delay?: number | null;
+        queue_profile?: string | null;
         uuid?: string;
       }[];
       variables?: {
@@ -1188,6 +1283,7 @@ export interface Operations {
         condition_action?: ("true" | "false") | null;
         queue?: boolean | null;
         delay?: number | null;
+        queue_profile?: string | null;
         uuid?: string;
       }[];
       variables?: {
@@ -1491,6 +1587,8 @@ export interface Operations {
         ip: string;
         hostname: string;
         method: string;
+        /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+        http_version: ("2" | "1.0" | "1.1") | null;
         user_agent: string;
         /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
         content: string;
@@ -1641,6 +1739,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -1770,6 +1870,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -1883,6 +1985,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -2024,6 +2128,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -2153,6 +2259,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -2266,6 +2374,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -2407,6 +2517,8 @@ export interface Operations {
       ip: string;
       hostname: string;
       method: string;
+      /** The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS */
+      http_version: ("2" | "1.0" | "1.1") | null;
       user_agent: string;
       /** The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent */
       content: string;
@@ -3091,6 +3203,7 @@ export interface Operations {
         id: number;
         team_id: number;
       }[];
+      group_ids: number[] | null;
       two_factor_enabled: number;
       invite_pending: boolean;
       last_login_at: string | null;
@@ -3140,6 +3253,7 @@ export interface Operations {
           id: number;
           team_id: number;
         }[];
+        group_ids: number[] | null;
         two_factor_enabled: number;
         invite_pending: boolean;
         last_login_at: string | null;
@@ -3163,6 +3277,8 @@ export interface Operations {
       user_type_id: 100 | 200 | 300;
       /** A role label kept with the user; what they may do is the user type */
       role_id?: number | null;
+      /** The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team */
+      group_ids?: number[] | null;
       /** Administrator key only: the team to join (default: a new team of their own) */
       team_id?: number;
     };
@@ -3180,6 +3296,7 @@ export interface Operations {
         id: number;
         team_id: number;
       }[];
+      group_ids: number[] | null;
       two_factor_enabled: number;
       invite_pending: boolean;
       last_login_at: string | null;
@@ -3227,6 +3344,7 @@ export interface Operations {
         id: number;
         team_id: number;
       }[];
+      group_ids: number[] | null;
       two_factor_enabled: number;
       invite_pending: boolean;
       last_login_at: string | null;
@@ -3255,6 +3373,7 @@ export interface Operations {
         id: number;
         team_id: number;
       }[];
+      group_ids: number[] | null;
       two_factor_enabled: number;
       invite_pending: boolean;
       last_login_at: string | null;
@@ -3289,6 +3408,7 @@ export interface Operations {
         id: number;
         team_id: number;
       }[];
+      group_ids: number[] | null;
       two_factor_enabled: number;
       invite_pending: boolean;
       last_login_at: string | null;
@@ -3308,6 +3428,8 @@ export interface Operations {
       user_type_id?: 100 | 200 | 300;
       /** A role label kept with the user; what they may do is the user type */
       role_id?: number | null;
+      /** The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team */
+      group_ids?: number[] | null;
     };
     status: 200;
     response: {
@@ -3323,6 +3445,7 @@ export interface Operations {
         id: number;
         team_id: number;
       }[];
+      group_ids: number[] | null;
       two_factor_enabled: number;
       invite_pending: boolean;
       last_login_at: string | null;
@@ -3762,6 +3885,8 @@ export interface Operations {
         /** Variables the action sets */
         sets: string[];
         creatable: boolean;
+        /** Whether it may be marked queued (Don't Save, Rate Limit and Modify Response only make sense inline) */
+        queueable: boolean;
         plugin: string;
         /** JSON Schema of its parameters */
         schema: { [key: string]: unknown };
@@ -3789,6 +3914,8 @@ export interface Operations {
         condition_action: ("true" | "false") | null;
         queue: boolean;
         delay: number;
+        /** The Queue Profile the queued action runs in */
+        queue_profile: string | null;
         /** Secret parameters show as the marker */
         parameters: { [key: string]: unknown };
       }[];
@@ -3810,6 +3937,7 @@ export interface Operations {
       condition_action?: ("true" | "false") | null;
       queue?: boolean | null;
       delay?: number | null;
+      queue_profile?: string | null;
     };
     status: 200;
     response: {
@@ -3824,6 +3952,8 @@ export interface Operations {
       condition_action: ("true" | "false") | null;
       queue: boolean;
       delay: number;
+      /** The Queue Profile the queued action runs in */
+      queue_profile: string | null;
       /** Secret parameters show as the marker */
       parameters: { [key: string]: unknown };
     };
@@ -3845,6 +3975,7 @@ export interface Operations {
       condition_action?: ("true" | "false") | null;
       queue?: boolean | null;
       delay?: number | null;
+      queue_profile?: string | null;
     };
     status: 200;
     response: {
@@ -3859,6 +3990,8 @@ export interface Operations {
       condition_action: ("true" | "false") | null;
       queue: boolean;
       delay: number;
+      /** The Queue Profile the queued action runs in */
+      queue_profile: string | null;
       /** Secret parameters show as the marker */
       parameters: { [key: string]: unknown };
     };
@@ -3906,6 +4039,8 @@ export interface Operations {
           condition_action?: ("true" | "false") | null;
           queue?: boolean;
           delay?: number;
+          /** ID of a Queue Profile of the token's owner (queued steps only) */
+          queue_profile?: string | null;
         }[];
       };
     };
@@ -3938,6 +4073,8 @@ export interface Operations {
           condition_action?: ("true" | "false") | null;
           queue?: boolean;
           delay?: number;
+          /** ID of a Queue Profile of the token's owner (queued steps only) */
+          queue_profile?: string | null;
         }[];
       };
     };
@@ -3964,6 +4101,8 @@ export interface Operations {
           condition_action?: ("true" | "false") | null;
           queue?: boolean;
           delay?: number;
+          /** ID of a Queue Profile of the token's owner (queued steps only) */
+          queue_profile?: string | null;
         }[];
       };
     };
@@ -4031,6 +4170,7 @@ export interface Operations {
       condition_action?: ("true" | "false") | null;
       queue?: boolean | null;
       delay?: number | null;
+      queue_profile?: string | null;
     };
     status: 200;
     response: {
@@ -4060,13 +4200,16 @@ export interface Operations {
       };
     };
   };
-  /** Run the token's actions on a stored request (nothing is stored) */
+  /** Run the token's actions on a stored request; its output and errors replace the request's (`error_notifications`: e-mail the owner about errors) */
   "POST /token/{token_id}/request/{request_id}/execute": {
     path: {
       token_id: string;
       request_id: string;
     };
-    query: Record<string, never>;
+    query: {
+      /** E-mail the token owner about action errors (through SMTP_RELAY_URL, at most 10 e-mails per account an hour) */
+      error_notifications?: "0" | "1" | "true" | "false";
+    };
     body: never;
     status: 200;
     response: {
@@ -4095,6 +4238,114 @@ export interface Operations {
         }[];
       };
     };
+  };
+  /** Create a queue profile */
+  "POST /queue-profiles": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      name: string;
+      /** Seconds before a job first runs */
+      initial_delay?: number;
+      /** Jobs that may start per period */
+      rate_limit: number;
+      /** The period, in seconds (60: a minute) */
+      rate_period: number;
+      /** Seconds from a job's first planned run until it is given up (and reported in the error log); default one day */
+      job_lifetime?: number;
+    };
+    status: 200;
+    response: {
+      id: string;
+      user_id: number;
+      name: string;
+      initial_delay: number;
+      rate_limit: number;
+      rate_period: number;
+      job_lifetime: number;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** List queue profiles */
+  "GET /queue-profiles": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        id: string;
+        user_id: number;
+        name: string;
+        initial_delay: number;
+        rate_limit: number;
+        rate_period: number;
+        job_lifetime: number;
+        created_at: string | null;
+        updated_at: string | null;
+      }[];
+    };
+  };
+  /** Get a queue profile */
+  "GET /queue-profiles/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      id: string;
+      user_id: number;
+      name: string;
+      initial_delay: number;
+      rate_limit: number;
+      rate_period: number;
+      job_lifetime: number;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Update a queue profile */
+  "PUT /queue-profiles/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name?: string;
+      /** Seconds before a job first runs */
+      initial_delay?: number;
+      /** Jobs that may start per period */
+      rate_limit?: number;
+      /** The period, in seconds (60: a minute) */
+      rate_period?: number;
+      /** Seconds from a job's first planned run until it is given up (and reported in the error log); default one day */
+      job_lifetime?: number;
+    };
+    status: 200;
+    response: {
+      id: string;
+      user_id: number;
+      name: string;
+      initial_delay: number;
+      rate_limit: number;
+      rate_period: number;
+      job_lifetime: number;
+      created_at: string | null;
+      updated_at: string | null;
+    };
+  };
+  /** Delete a queue profile */
+  "DELETE /queue-profiles/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
   };
   /** This document (OpenAPI 3.1): every route, with its input and answer schemas */
   "GET /openapi.json": {
