@@ -30,7 +30,7 @@ export function formatTime(d: Date | null): string {
   return sameDay ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
-/** Date and time in the reader's time zone and words ("29 Nov 2026, 10:21:42"): for what may be long ago. */
+/** Date and time in the reader's time zone and words (day, short month, year and time): for what may be long ago. */
 export function formatDateTime(d: Date | null): string {
   return d ? d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
 }
