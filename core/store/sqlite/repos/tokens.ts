@@ -156,7 +156,10 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
           if (isUniqueViolation(e) && patch.alias) throw new AliasTaken(patch.alias);
           throw e;
         }
-        if (keys.includes('request_limit')) requests.searchIndexChanged();
+        if (keys.includes('request_limit')) {
+          requests.searchIndexChanged();
+          if (typeof patch.request_limit === 'number') requests.trimTo(uuid, patch.request_limit);
+        }
       }
       const r = byId.get(uuid);
       return r ? fromTokenRow(r) : null;

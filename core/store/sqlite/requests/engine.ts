@@ -110,6 +110,12 @@ export interface TokenRequests {
   deleteTokenLeftovers(tokenId: string): void;
   /** A token's request_limit changed: it may now need its search index filled. */
   searchIndexChanged(): void;
+  /**
+   * A token's request_limit was set to `limit`: its requests beyond it are trimmed at once for every
+   * read of the token (which waits for the trim), their rows deleted in steps that give way to
+   * captures. Raising it trims nothing, and brings nothing back.
+   */
+  trimTo(tokenId: string, limit: number): void;
 }
 
 /** The same, on one connection and no threads (tests, ':memory:'). */
@@ -120,6 +126,8 @@ export function inThreadTokenRequests(db: Database): TokenRequests {
     deleteTokenRequests: (t) => reads.deleteTokenRequests(t),
     deleteTokenLeftovers: tokenLeftovers(db),
     searchIndexChanged: () => {},
+    // No writer here (the repositories' unit tests): captures trim as they come.
+    trimTo: () => {},
   };
 }
 
@@ -189,6 +197,7 @@ export function openRequestEngine(db: Database, opts: RequestEngineOptions): Req
     deleteTokenRequests: (tokenId) => reads.deleteTokenRequests(tokenId),
     deleteTokenLeftovers: tokenLeftovers(db),
     searchIndexChanged: () => writer.fillSearchIndex(),
+    trimTo: (tokenId, limit) => writer.trimTo(tokenId, limit),
     observeCaptureCommits(observer) {
       writer.onCommit = observer;
     },
