@@ -14,6 +14,7 @@ import {
   highlightXml,
   requestDate,
   linkify,
+  methodLabel,
   requestPath,
   toCurl,
   toPostman,
@@ -93,7 +94,7 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
       {back}
       <header class="detail-head">
         <h2 id="detail-title">
-          <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span>{' '}
+          <span class={`method m-${r.method.toLowerCase()}`}>{methodLabel(r)}</span>{' '}
           {r.http_version && (
             <>
               <span class="http-version" title="HTTP version">

@@ -35,6 +35,11 @@ export function formatDateTime(d: Date | null): string {
   return d ? d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
 }
 
+/** A capture's badge: its HTTP method, EMAIL or DNS. */
+export function methodLabel(r: Pick<CapturedRequest, 'type' | 'method'>): string {
+  return r.type === 'email' ? 'EMAIL' : r.type === 'dns' ? 'DNS' : r.method;
+}
+
 /** The path and query of a capture; with `tokenRefs`, relative to the token's own prefix. */
 export function requestPath(r: CapturedRequest, tokenRefs: Array<string | null> = []): string {
   if (r.type === 'email') return r.subject ? r.subject : `(no subject) from ${r.sender || 'unknown'}`;
