@@ -51,7 +51,7 @@ export async function servePage(dir: string, env: Parameters<typeof startTestSer
 export interface PageOptions extends BrowserContextOptions {
   /** Stored as the page's API key before its scripts run (in the top frame only: the form preview's sandboxed frame has no storage). */
   apiKey?: string;
-  /** The page's default timeout for waits and actions; 10 s unless told. */
+  /** The page's default timeout for waits and actions; 10 s unless told (a locator that never matches fails with its name well before the test's own timeout). */
   timeoutMs?: number;
 }
 
