@@ -149,4 +149,24 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
       }
     }
   }
+
+  it('shows the control characters of an error quoting a binary body as \\xNN, in the error log and the request', async () => {
+    const { context, page, errors } = await openPage(shared.browser, { apiKey: key });
+    try {
+      await page.goto(`${srv.url}/#/account/errors`);
+      const quoting = page.locator('.error-log-message', { hasText: 'not valid JSON' });
+      await quoting.first().waitFor();
+      const texts = await quoting.allTextContents();
+      expect(texts.some((t) => t.includes('\\x00'))).toBe(true);
+      expect(texts.join('')).not.toMatch(/[\u0000-\u0008]/);
+      await page.goto(`${srv.url}/#/${tokens.user.uuid}/${tokens.user.requests.binary}`);
+      const output = page.getByRole('article').locator('.action-output-lines');
+      await output.waitFor();
+      expect(await output.textContent()).toContain('\\x00');
+      expect(await page.getByRole('article').locator('.action-errors').textContent()).toContain('\\x00');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

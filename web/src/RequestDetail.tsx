@@ -16,6 +16,7 @@ import {
   linkify,
   methodLabel,
   requestPath,
+  showControls,
   toCurl,
   toPostman,
 } from './format';
@@ -235,7 +236,7 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
                   const q = searchQuery('custom_action_output', line);
                   return (
                     <span class="out-line" key={i}>
-                      {line}
+                      {showControls(line)}
                       {q && <SearchButton query={q} what={`output line ${i + 1}`} />}
                       {'\n'}
                     </span>

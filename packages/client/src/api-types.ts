@@ -4247,7 +4247,7 @@ export interface Operations {
       name: string;
       /** Seconds before a job first runs */
       initial_delay?: number;
-      /** Jobs that may start per period */
+      /** Jobs that may start in any span of rate_period seconds (a sliding window) */
       rate_limit: number;
       /** The period, in seconds (60: a minute) */
       rate_period: number;
@@ -4317,7 +4317,7 @@ export interface Operations {
       name?: string;
       /** Seconds before a job first runs */
       initial_delay?: number;
-      /** Jobs that may start per period */
+      /** Jobs that may start in any span of rate_period seconds (a sliding window) */
       rate_limit?: number;
       /** The period, in seconds (60: a minute) */
       rate_period?: number;
