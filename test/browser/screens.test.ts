@@ -85,7 +85,14 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
     const share = await call('POST', `/token/${mine}/share`);
     shareHash = new URL(share.url).hash;
     // Someone without a key: a token of their own.
-    const theirs = (await srv.token({})).uuid;
+    const theirs = (await srv.token({ actions: true })).uuid;
+    for (const action of [
+      { type: 'auto_json', name: 'Read the order', parameters: { variable_name: 'order' } },
+      { type: 'log', parameters: { text: 'order $order.order.id$' } },
+    ]) {
+      const r = await srv.call('POST', `/token/${theirs}/actions`, { json: action });
+      expect(r.status, r.text).toBe(200);
+    }
     tokens.anonymous = { uuid: theirs, requests: await captures(theirs) };
   }, 180_000);
 
@@ -108,7 +115,7 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
       detail('binary', /300 B|300 bytes/),
       detail('email', 'Quarterly numbers'),
       detail('dns', `probe.${t.uuid}.dns.localhost`),
-      { name: 'action-editor', hash: `#/${t.uuid}/workflow`, ready: (p) => p.getByRole('heading', { name: 'Custom actions' }).waitFor() },
+      { name: 'action-editor', hash: `#/${t.uuid}/workflow`, ready: (p) => p.locator('.ae-step').nth(1).waitFor() },
       { name: 'schedules', hash: '#/schedules', ready: (p) => p.getByRole('heading', { name: /Schedules/ }).first().waitFor() },
       account('keys', /API keys/),
       account('groups', /Groups/),
