@@ -242,4 +242,18 @@ describe('Database Manager API (PostgreSQL)', () => {
     expect((await api('GET', `/databases/${mine}/tables/items/rows`, undefined, bob.key)).status).toBe(404);
     expect((await api('GET', `${T()}/items/rows`)).data.total).toBe(2);
   });
+
+  it("runs the Database action on the owner's hosted database (database_id)", async () => {
+    const t = await s.token({ actions: true }, alice.key);
+    const add = await s.call('POST', `/token/${t.uuid}/actions`, {
+      key: alice.key,
+      json: { type: 'database', parameters: { database_id: 'manager', statement: 'insert into items (id, label) values (:id, :label) returning id', params: { id: '$request.query.id$', label: 'from action' }, variable_name: 'out' } },
+    });
+    expect(add.status, add.text).toBeLessThan(300);
+    await s.call('GET', `/${t.uuid}?id=7`);
+    const latest = await s.call('GET', `/token/${t.uuid}/request/latest`, { key: alice.key });
+    expect(latest.data.custom_action_errors).toEqual([]);
+    const rows = await api('GET', `${T()}/items/rows?filter_column=id&filter_value=7`);
+    expect(rows.data.data).toEqual([{ id: 7, label: 'from action' }]);
+  });
 });
