@@ -34,7 +34,7 @@ export interface ActionType {
   schema: JsonSchema;
 }
 
-export type FieldKind = 'text' | 'textarea' | 'secret' | 'select' | 'toggle' | 'number' | 'provider' | 'object' | 'list' | 'json';
+export type FieldKind = 'text' | 'textarea' | 'secret' | 'select' | 'toggle' | 'number' | 'provider' | 'database' | 'object' | 'list' | 'json';
 
 export interface FieldSpec {
   name: string;
@@ -138,6 +138,7 @@ export function fieldFor(name: string, schema: JsonSchema, required: boolean): F
   const base = { name, label, required, ...(help ? { help } : {}), ...(fallback !== undefined ? { placeholder: String(fallback) } : {}) };
   if (all.some((b) => b.writeOnly)) return { ...base, kind: 'secret' };
   if (name === 'provider_id') return { ...base, kind: 'provider' };
+  if (name === 'database_id') return { ...base, kind: 'database' };
   const enums = [...new Set(all.flatMap((b) => (b.enum ?? []).map(String)))];
   if (enums.length) return { ...base, kind: 'select', options: enums, ...optionWords(enums) };
   if (types.has('boolean')) return { ...base, kind: 'toggle' };
