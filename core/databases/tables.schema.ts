@@ -78,7 +78,7 @@ export const ColumnView = z.object({
 
 export const TableView = z.object({
   name: z.string(),
-  rows_estimate: z.number().int().describe("PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse)"),
+  rows_estimate: z.number().int().describe("The rows: counted below 10000, else PostgreSQL's estimate from its statistics"),
   primary_key: z.array(z.string()).describe('Key columns in order; empty: no primary key (rows are read-only in the manager)'),
   columns: z.array(ColumnView),
 });

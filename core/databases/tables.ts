@@ -14,6 +14,9 @@ export type Column = z.infer<typeof ColumnView>;
 export type Table = z.infer<typeof TableView>;
 type Row = Record<string, unknown>;
 
+/** Tables estimated below this many rows are counted exactly (a count stops there). */
+const EXACT_COUNT_BELOW = 10_000;
+
 export interface BrowseOptions {
   page: number;
   perPage: number;
@@ -104,11 +107,18 @@ export class TableManager {
         ORDER BY a.attrelid, a.attnum`,
       [tables.rows.map((t) => t.oid)],
     );
+    // Statistics lag behind fresh writes (and say nothing before the first ANALYZE): small tables are counted instead.
+    const counted = new Map<number, number>();
+    for (const t of tables.rows) {
+      if (Number(t.rows_estimate) >= EXACT_COUNT_BELOW) continue;
+      const r = await c.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${tableRef(schema, t.name)} LIMIT ${EXACT_COUNT_BELOW}) s`);
+      counted.set(t.oid, Number(r.rows[0]!.n));
+    }
     return tables.rows.map((t) => {
       const own = columns.rows.filter((col) => col.oid === t.oid);
       return {
         name: t.name,
-        rows_estimate: Math.max(0, Number(t.rows_estimate)),
+        rows_estimate: counted.get(t.oid) ?? Math.max(0, Number(t.rows_estimate)),
         primary_key: own
           .filter((col) => col.key_position !== null)
           .sort((a, b) => a.key_position! - b.key_position!)

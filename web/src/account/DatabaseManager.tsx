@@ -77,7 +77,8 @@ export function DatabaseManager({ id, refresh, onChanged }: { id: string; refres
                 <button class={`dbm-table${t.name === selected ? ' active' : ''}`} type="button" aria-pressed={t.name === selected} onClick={() => setSelected(t.name === selected ? null : t.name)}>
                   <strong class="mono">{t.name}</strong>
                   <span class="hint small">
-                    {t.columns.length} {t.columns.length === 1 ? 'column' : 'columns'} · ~{t.rows_estimate} {t.rows_estimate === 1 ? 'row' : 'rows'}
+                    {t.columns.length} {t.columns.length === 1 ? 'column' : 'columns'} · {t.rows_estimate >= 10_000 ? '~' : ''}
+                    {t.rows_estimate} {t.rows_estimate === 1 ? 'row' : 'rows'}
                   </span>
                 </button>
               </li>

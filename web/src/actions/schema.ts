@@ -127,7 +127,7 @@ export function humanize(name: string): string {
 }
 
 // Text that is usually longer than a line gets a text area.
-const LONG_TEXT = /^(content|body|headers|script|code|query|text|html|message|template|json|sql|schema|spec|payload|value|values|source|paths|command|expression|description)$/;
+const LONG_TEXT = /^(content|body|headers|script|code|query|text|html|message|template|json|sql|statement|schema|spec|payload|value|values|source|paths|command|expression|description)$/;
 
 export function fieldFor(name: string, schema: JsonSchema, required: boolean): FieldSpec {
   const all = branches(schema);
