@@ -1448,7 +1448,7 @@ export interface Operations {
     response: {
       data: {
         name: string;
-        /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+        /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
         rows_estimate: number;
         /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
         primary_key: string[];
@@ -1491,7 +1491,7 @@ export interface Operations {
     status: 201;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
@@ -1517,7 +1517,7 @@ export interface Operations {
     status: 200;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
@@ -1545,7 +1545,7 @@ export interface Operations {
     status: 200;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
@@ -1591,7 +1591,7 @@ export interface Operations {
     status: 201;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
@@ -1628,7 +1628,7 @@ export interface Operations {
     status: 200;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
@@ -1655,7 +1655,7 @@ export interface Operations {
     status: 200;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
@@ -1684,7 +1684,7 @@ export interface Operations {
     status: 200;
     response: {
       name: string;
-      /** PostgreSQL's estimate of the rows (from statistics; exact counts come with a browse) */
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
       rows_estimate: number;
       /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
       primary_key: string[];
