@@ -262,12 +262,16 @@ export class TableManager {
         if (o.filterColumn !== undefined) TableManager.requireColumns(t, [o.filterColumn], 'filter_column');
         if ((o.filterColumn === undefined) !== (o.filterValue === undefined)) throw new ValidationError('filter_column and filter_value go together', { [o.filterColumn === undefined ? 'filter_column' : 'filter_value']: ['is required with the other filter field'] });
         const ref = tableRef(schema, table);
-        const where = o.filterColumn !== undefined ? `WHERE ${quoteIdent(o.filterColumn)} = $1` : '';
+        // json has no equality operator: its text is compared instead.
+        const filterType = t.columns.find((col) => col.name === o.filterColumn)?.type;
+        const where = o.filterColumn !== undefined ? `WHERE ${quoteIdent(o.filterColumn)}${filterType === 'json' ? '::text' : ''} = $1` : '';
         const values: unknown[] = o.filterColumn !== undefined ? [o.filterValue] : [];
         const dir = o.order === 'desc' ? 'DESC' : 'ASC';
         // The key after the chosen column keeps pages stable when sort values repeat.
         const order = [...(o.sort !== undefined ? [o.sort] : []), ...t.primary_key.filter((k) => k !== o.sort)].map((k) => `${quoteIdent(k)} ${dir}`);
-        const orderBy = `ORDER BY ${order.length ? order.join(', ') : `ctid ${dir}`}`;
+        // Without a key, physical order breaks the ties (stable between two pages unless rows change).
+        if (!t.primary_key.length) order.push(`ctid ${dir}`);
+        const orderBy = `ORDER BY ${order.join(', ')}`;
         const total = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${ref} ${where}`, values);
         const rows = await c.query(`SELECT * FROM ${ref} ${where} ${orderBy} LIMIT ${o.perPage} OFFSET ${(o.page - 1) * o.perPage}`, values);
         return { items: rows.rows as Row[], total: Number(total.rows[0]!.n), primary_key: t.primary_key };

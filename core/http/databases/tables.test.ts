@@ -217,6 +217,17 @@ describe('Database Manager API (PostgreSQL)', () => {
     expect((await api('GET', `${T()}/items/rows`)).data.total).toBe(2);
   });
 
+  it('browses a table without a key in a stable order, filtering a json column by its text', async () => {
+    expect((await api('POST', T(), { name: 'events', columns: [{ name: 'kind', type: 'text' }, { name: 'payload', type: 'json' }] })).status).toBe(201);
+    for (const [kind, payload] of [['b', { a: 1 }], ['a', { a: 2 }], ['b', { a: 3 }]] as const) expect((await api('POST', `${T()}/events/rows`, { values: { kind, payload } })).status).toBe(201);
+    const sorted = await api('GET', `${T()}/events/rows?sort=kind`);
+    expect(sorted.data).toMatchObject({ total: 3, primary_key: [] });
+    expect(sorted.data.data).toEqual([{ kind: 'a', payload: { a: 2 } }, { kind: 'b', payload: { a: 1 } }, { kind: 'b', payload: { a: 3 } }]);
+    const filtered = await api('GET', `${T()}/events/rows?filter_column=payload&filter_value=${encodeURIComponent('{"a":3}')}`);
+    expect(filtered.data.data).toEqual([{ kind: 'b', payload: { a: 3 } }]);
+    expect((await api('POST', `${T()}/events/rows/delete`, { keys: [{ kind: 'b' }] })).status).toBe(422);
+  });
+
   it("keeps one user out of another's database", async () => {
     const mine = await createDb(bob.key, 'bobs');
     for (const [method, path, json] of [
