@@ -42,12 +42,18 @@ export function useHostedDatabases(): HostedDatabase[] | null {
 
 /** The tables of the database named by `idOrName` (its ID or name), [] when there is none or it is a variable. */
 export function useDatabaseTables(idOrName: string | undefined): SqlTable[] {
-  const dbs = useHostedDatabases();
   const [out, setOut] = useState<SqlTable[]>([]);
-  const db = idOrName ? dbs?.find((d) => d.id === idOrName || d.name === idOrName) : undefined;
   useEffect(() => {
     setOut([]);
-    if (db) void databaseTables(db.id).then(setOut);
-  }, [db?.id]);
+    if (!idOrName) return;
+    let live = true;
+    void hostedDatabases()
+      .then((dbs) => dbs.find((d) => d.id === idOrName || d.name === idOrName))
+      .then((db) => (db ? databaseTables(db.id) : []))
+      .then((t) => live && setOut(t));
+    return () => {
+      live = false;
+    };
+  }, [idOrName]);
   return out;
 }
