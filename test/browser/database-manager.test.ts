@@ -52,6 +52,10 @@ describe.skipIf(!haveChromium)('Database Manager in Chromium', { timeout: 90_000
     await page.getByLabel('Column 3 type').fill('integer');
     await page.getByLabel('Default').nth(2).selectOption('value');
     await page.getByLabel('Default value').fill('0');
+    await screenshot(page, 'database-manager-new-table-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'database-manager-new-table-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole('button', { name: 'Create table' }).click();
 
     const structure = page.getByTestId('db-structure');

@@ -182,7 +182,7 @@ function CreateTable({ db, types, expressions, onCreated }: { db: string; types:
         <input id="dbm-new-name" type="text" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
       </div>
       <div class="table-wrap">
-        <table class="dbm-grid">
+        <table class="dbm-grid acct-table">
           <thead>
             <tr>
               <th scope="col">Column</th>
@@ -198,19 +198,19 @@ function CreateTable({ db, types, expressions, onCreated }: { db: string; types:
           <tbody>
             {columns.map((c, i) => (
               <tr key={i}>
-                <td>
+                <td data-label="Column">
                   <input id={`dbm-new-col-${i}-name`} type="text" aria-label={`Column ${i + 1} name`} value={c.name} onInput={(e) => set(i, { name: (e.currentTarget as HTMLInputElement).value })} />
                 </td>
-                <td>
+                <td data-label="Type">
                   <input id={`dbm-new-col-${i}-type`} type="text" list="dbm-types" aria-label={`Column ${i + 1} type`} value={c.type} onInput={(e) => set(i, { type: (e.currentTarget as HTMLInputElement).value })} />
                 </td>
-                <td>
+                <td data-label="Nullable">
                   <input type="checkbox" aria-label={`Column ${i + 1} nullable`} checked={c.nullable && !c.primary_key} disabled={c.primary_key} onChange={(e) => set(i, { nullable: (e.currentTarget as HTMLInputElement).checked })} />
                 </td>
-                <td>
+                <td data-label="Default">
                   <DefaultPicker idBase={`dbm-new-col-${i}-default`} draft={c} expressions={expressions} onChange={(d) => set(i, d)} />
                 </td>
-                <td>
+                <td data-label="Primary key">
                   <input type="checkbox" aria-label={`Column ${i + 1} in the primary key`} checked={c.primary_key} onChange={(e) => set(i, { primary_key: (e.currentTarget as HTMLInputElement).checked })} />
                 </td>
                 <td>
@@ -278,7 +278,7 @@ function TableStructure({ db, table, types, expressions, onChanged }: { db: stri
       </div>
       <TypeList id="dbm-types-edit" types={types.filter((t) => !t.endsWith('serial'))} />
       <div class="table-wrap">
-        <table class="dbm-grid" aria-label={`Columns of ${table.name}`}>
+        <table class="dbm-grid acct-table" aria-label={`Columns of ${table.name}`}>
           <thead>
             <tr>
               <th scope="col">Column</th>
@@ -297,11 +297,17 @@ function TableStructure({ db, table, types, expressions, onChanged }: { db: stri
                 <EditColumn key={c.name} column={c} expressions={expressions} onCancel={() => setEditing(null)} onSave={(body) => act(() => call('PUT', `${path}/columns/${enc(c.name)}`, { json: body }), `Column ${c.name} changed`).then((ok) => ok && setEditing(null))} />
               ) : (
                 <tr key={c.name}>
-                  <td class="mono">{c.name}</td>
-                  <td class="mono">{c.type}</td>
-                  <td>{c.nullable ? 'yes' : 'no'}</td>
-                  <td class="mono">{c.default ?? <span class="hint">none</span>}</td>
-                  <td>
+                  <td class="mono" data-label="Column">
+                    <strong>{c.name}</strong>
+                  </td>
+                  <td class="mono" data-label="Type">
+                    {c.type}
+                  </td>
+                  <td data-label="Nullable">{c.nullable ? 'yes' : 'no'}</td>
+                  <td class="mono" data-label="Default">
+                    {c.default ?? <span class="hint">none</span>}
+                  </td>
+                  <td data-label="Key">
                     <label class="check dbm-key">
                       <input type="checkbox" checked={key.includes(c.name)} onChange={(e) => setKey((e.currentTarget as HTMLInputElement).checked ? [...key, c.name] : key.filter((k) => k !== c.name))} />
                       <span class="sr-only">{c.name} in the primary key</span>
@@ -384,16 +390,16 @@ function EditColumn({ column, expressions, onCancel, onSave }: { column: DbColum
   const idBase = `dbm-edit-${column.name.replace(/[^\w-]/g, '_')}`;
   return (
     <tr class="dbm-editing">
-      <td>
+      <td data-label="Column">
         <input id={`${idBase}-name`} type="text" aria-label="Column name" value={d.name} onInput={(e) => setD({ ...d, name: (e.currentTarget as HTMLInputElement).value })} />
       </td>
-      <td>
+      <td data-label="Type">
         <input id={`${idBase}-type`} type="text" list="dbm-types-edit" aria-label="Column type" value={d.type} onInput={(e) => setD({ ...d, type: (e.currentTarget as HTMLInputElement).value })} />
       </td>
-      <td>
+      <td data-label="Nullable">
         <input type="checkbox" aria-label="Nullable" checked={d.nullable} onChange={(e) => setD({ ...d, nullable: (e.currentTarget as HTMLInputElement).checked })} />
       </td>
-      <td>
+      <td data-label="Default">
         <DefaultPicker idBase={`${idBase}-default`} draft={d} expressions={expressions} keepLabel={column.default ? `keep ${column.default}` : 'keep (none)'} onChange={(x) => setD({ ...d, ...x })} />
       </td>
       <td />
