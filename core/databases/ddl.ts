@@ -12,7 +12,6 @@ export const Identifier = z
   .trim()
   .min(1, 'is required')
   .refine((s) => Buffer.byteLength(s) <= MAX_IDENTIFIER_BYTES, `must be at most ${MAX_IDENTIFIER_BYTES} bytes long`)
-  // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
 
 /** `"name"` with embedded quotes doubled: the one way a name enters a statement. */
