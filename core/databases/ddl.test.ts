@@ -23,7 +23,7 @@ describe('Database Manager DDL', () => {
   });
 
   it('builds column definitions and CREATE TABLE from validated parts', () => {
-    expect(columnDefinition({ name: 'n', typeSql: 'integer', nullable: false, default: { value: "1'" } })).toBe(`"n" integer NOT NULL DEFAULT '1'''::integer`);
+    expect(columnDefinition({ name: 'n', typeSql: 'integer', nullable: false, default: { value: "1'" } })).toBe(`"n" integer NOT NULL DEFAULT '1'''`);
     expect(columnDefinition({ name: 'at', typeSql: 'timestamptz', nullable: true, default: { expression: 'now()' } })).toBe('"at" timestamptz DEFAULT now()');
     expect(createTableSql(tableRef('s', 't'), [{ name: 'id', typeSql: 'serial', nullable: false }], ['id'])).toBe('CREATE TABLE "s"."t" ("id" serial NOT NULL, PRIMARY KEY ("id"))');
   });

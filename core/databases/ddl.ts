@@ -104,9 +104,9 @@ export function columnType(input: string, opts: { allowSerial: boolean }): { sql
 export const DEFAULT_EXPRESSIONS = ['now()', 'current_date', 'current_timestamp', 'gen_random_uuid()'] as const;
 export type DefaultExpression = (typeof DEFAULT_EXPRESSIONS)[number];
 
-/** A column default as SQL: a literal cast to the column's type, or one of the named expressions. */
-export function defaultSql(d: { value: string } | { expression: DefaultExpression }, typeSql: string): string {
-  return 'expression' in d ? d.expression : `${quoteLiteral(d.value)}::${typeSql}`;
+/** A column default as SQL: a quoted literal (PostgreSQL converts it to the column's type, or refuses it), or one of the named expressions. */
+export function defaultSql(d: { value: string } | { expression: DefaultExpression }): string {
+  return 'expression' in d ? d.expression : quoteLiteral(d.value);
 }
 
 export interface ColumnSpec {
@@ -120,7 +120,7 @@ export interface ColumnSpec {
 export function columnDefinition(c: ColumnSpec): string {
   let sql = `${quoteIdent(c.name)} ${c.typeSql}`;
   if (!c.nullable) sql += ' NOT NULL';
-  if (c.default) sql += ` DEFAULT ${defaultSql(c.default, c.typeSql)}`;
+  if (c.default) sql += ` DEFAULT ${defaultSql(c.default)}`;
   return sql;
 }
 

@@ -211,8 +211,8 @@ export class TableManager {
         if (typeSql && newDefault && current.default !== null) parts.push(`ALTER COLUMN ${col} DROP DEFAULT`);
         if (typeSql) parts.push(`ALTER COLUMN ${col} TYPE ${typeSql} USING ${col}::${typeSql}`);
         if (change.nullable !== undefined) parts.push(`ALTER COLUMN ${col} ${change.nullable ? 'DROP' : 'SET'} NOT NULL`);
-        if (change.default_expression) parts.push(`ALTER COLUMN ${col} SET DEFAULT ${defaultSql({ expression: change.default_expression }, typeSql ?? current.type)}`);
-        else if (change.default !== undefined && change.default !== null) parts.push(`ALTER COLUMN ${col} SET DEFAULT ${defaultSql({ value: change.default }, typeSql ?? current.type)}`);
+        if (change.default_expression) parts.push(`ALTER COLUMN ${col} SET DEFAULT ${defaultSql({ expression: change.default_expression })}`);
+        else if (change.default !== undefined && change.default !== null) parts.push(`ALTER COLUMN ${col} SET DEFAULT ${defaultSql({ value: change.default })}`);
         else if ((change.default === null || change.default_expression === null) && !(typeSql && current.default !== null)) parts.push(`ALTER COLUMN ${col} DROP DEFAULT`);
         if (parts.length) await c.query(`ALTER TABLE ${tableRef(schema, table)} ${parts.join(', ')}`);
         if (change.name !== undefined && change.name !== column) await c.query(`ALTER TABLE ${tableRef(schema, table)} RENAME COLUMN ${col} TO ${quoteIdent(change.name)}`);

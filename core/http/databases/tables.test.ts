@@ -74,7 +74,7 @@ describe('Database Manager API (PostgreSQL)', () => {
       columns: [
         { name: 'id', type: 'integer', nullable: false, primary_key: true, default: expect.stringMatching(/^nextval\(/) },
         { name: 'customer', type: 'character varying(40)', nullable: false, default: null, primary_key: false },
-        { name: 'total', type: 'numeric(10,2)', nullable: true, default: "'0'::numeric(10,2)" },
+        { name: 'total', type: 'numeric(10,2)', nullable: true, default: "'0'::numeric" },
         { name: 'placed', type: 'timestamp with time zone', default: 'now()' },
         { name: 'tags', type: 'text[]' },
       ],
