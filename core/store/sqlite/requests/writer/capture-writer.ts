@@ -184,7 +184,9 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     trimTo(tokenId, limit) {
       flush();
       writer.trimTo(tokenId, limit);
-      catchUp.now();
+      // After this turn: the caller (a token's update) answers without waiting for a first step;
+      // a read of the token before then starts the steps itself (sync).
+      setImmediate(() => catchUp.now());
     },
     async close() {
       // Closing may wait for the lock (busy_timeout), as any statement on the connection does.
