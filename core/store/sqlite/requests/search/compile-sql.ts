@@ -21,7 +21,7 @@ export interface SqlFragment {
 
 export interface SqlOptions {
   /**
-   * Compile against the token index (core/store/sqlite: request_keys `k`, which carries method,
+   * Compile against the token's search keys (search_keys `k`, which carries method,
    * type, ip, created_at, size and whether there is a note, joined to requests) and the trigram
    * index (request_text: body, headers, query string): the results are the same as without, the
    * statements cheaper. Unset, the fragment reads `requests` columns only.
