@@ -380,7 +380,7 @@ ${extra}`;
     fs.writeFileSync(path.join(tmp, 'notes.txt'), 'not a workflow');
     expect(await service.applyDirectory(tmp)).toEqual({ created: 1, updated: 0, unchanged: 0, failed: [] });
     expect(await service.applyDirectory(tmp)).toEqual({ created: 0, updated: 0, unchanged: 1, failed: [] });
-    const [s] = (await store.schedules.list(1, 1, 10)).items;
+    const [s] = (await store.schedules.list({ userIds: [1] }, 1, 10)).items;
     expect(s).toMatchObject({ user_id: 1, source: 'file:status.yaml#status page' });
     expect(s!.document).toMatchObject({ metadata: { name: 'status page' }, spec: { interval: 'hourly', request: { method: 'GET', timeout: 5, headers: ['Accept: application/json'] } } });
     expect((s!.document as { metadata: Record<string, unknown> }).metadata.owner).toBeUndefined();
