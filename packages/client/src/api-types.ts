@@ -3526,6 +3526,10 @@ export interface Operations {
       require_body?: string | null;
       require_status_min?: number | null;
       require_status_max?: number | null;
+      /** https targets: alert when the TLS certificate expires within this many days (null: off) */
+      tls_expiry_alert_days?: number | null;
+      /** A group of the caller's team (users limited to groups: one of theirs); left out on update: unchanged */
+      group_id?: number | null;
     };
     status: 200;
     response: {
@@ -3542,6 +3546,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
@@ -3549,7 +3555,7 @@ export interface Operations {
       updated_at: string | null;
     };
   };
-  /** List the caller's schedules */
+  /** List the team's schedules (only those in their groups for a user limited to groups) */
   "GET /schedules": {
     path: Record<string, never>;
     query: {
@@ -3557,6 +3563,8 @@ export interface Operations {
       per_page?: number;
       /** Page number, from 1 */
       page?: number;
+      /** Only schedules in this group */
+      group_id?: number;
     };
     body: never;
     status: 200;
@@ -3588,6 +3596,8 @@ export interface Operations {
         require_body: string | null;
         require_status_min: number | null;
         require_status_max: number | null;
+        tls_expiry_alert_days: number | null;
+        group_id: number | null;
         user_id: number;
         last_run_at: string | null;
         last_status: number | null;
@@ -3650,6 +3660,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
@@ -3675,6 +3687,10 @@ export interface Operations {
       require_body?: string | null;
       require_status_min?: number | null;
       require_status_max?: number | null;
+      /** https targets: alert when the TLS certificate expires within this many days (null: off) */
+      tls_expiry_alert_days?: number | null;
+      /** A group of the caller's team (users limited to groups: one of theirs); left out on update: unchanged */
+      group_id?: number | null;
     };
     status: 200;
     response: {
@@ -3691,6 +3707,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
@@ -3725,6 +3743,12 @@ export interface Operations {
       /** Seconds */
       time: number;
       error: string | null;
+      /** When the target's TLS certificate expires (schedules with a TLS expiry alert) */
+      tls_expires_at: string | null;
+      /** Whole days until then at the run; negative: expired */
+      tls_days_left: number | null;
+      /** Why the TLS expiry alert fired on this run; null: it did not */
+      tls_alert: string | null;
       created_at: string | null;
       updated_at: string | null;
     };
@@ -3766,6 +3790,12 @@ export interface Operations {
         /** Seconds */
         time: number;
         error: string | null;
+        /** When the target's TLS certificate expires (schedules with a TLS expiry alert) */
+        tls_expires_at: string | null;
+        /** Whole days until then at the run; negative: expired */
+        tls_days_left: number | null;
+        /** Why the TLS expiry alert fired on this run; null: it did not */
+        tls_alert: string | null;
         created_at: string | null;
         updated_at: string | null;
       }[];
@@ -3789,6 +3819,8 @@ export interface Operations {
         /** User e-mail or id; files in workflows/ need it */
         owner?: string | number;
         description?: string;
+        /** A group of the owner's team; left out when replacing: unchanged */
+        group_id?: number | null;
       };
       spec: {
         interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
@@ -3808,6 +3840,8 @@ export interface Operations {
           require_body?: string | null;
           require_status_min?: number | null;
           require_status_max?: number | null;
+          /** https targets: alert when the TLS certificate expires within this many days */
+          tls_expiry_alert_days?: number | null;
         };
       };
     };
@@ -3826,6 +3860,8 @@ export interface Operations {
         /** User e-mail or id; files in workflows/ need it */
         owner?: string | number;
         description?: string;
+        /** A group of the owner's team; left out when replacing: unchanged */
+        group_id?: number | null;
       };
       spec: {
         interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
@@ -3845,6 +3881,8 @@ export interface Operations {
           require_body?: string | null;
           require_status_min?: number | null;
           require_status_max?: number | null;
+          /** https targets: alert when the TLS certificate expires within this many days */
+          tls_expiry_alert_days?: number | null;
         };
       };
     };
@@ -3863,6 +3901,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
