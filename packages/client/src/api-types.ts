@@ -3277,7 +3277,7 @@ export interface Operations {
       user_type_id: 100 | 200 | 300;
       /** A role label kept with the user; what they may do is the user type */
       role_id?: number | null;
-      /** The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team */
+      /** The team's groups the user is limited to: they open only the tokens and schedules in these groups. null: every token and schedule of the team */
       group_ids?: number[] | null;
       /** Administrator key only: the team to join (default: a new team of their own) */
       team_id?: number;
@@ -3428,7 +3428,7 @@ export interface Operations {
       user_type_id?: 100 | 200 | 300;
       /** A role label kept with the user; what they may do is the user type */
       role_id?: number | null;
-      /** The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team */
+      /** The team's groups the user is limited to: they open only the tokens and schedules in these groups. null: every token and schedule of the team */
       group_ids?: number[] | null;
     };
     status: 200;
