@@ -155,7 +155,7 @@ function ScheduleList() {
                     <a href={href({ view: 'schedules', schedule: String(s.id) })}>{s.name || `Schedule ${s.id}`}</a>
                   </td>
                   <td>{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
-                  <td>{s.group_id === null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
+                  <td>{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
                   <td class="wrap">
                     <code>
                       {s.request_method} {s.request_url}
@@ -506,7 +506,7 @@ function ScheduleLogs({ id }: { id: string }) {
                     {typeof l.time === 'number' && <span class="hint"> {Math.round(l.time * 1000)} ms</span>}
                     {l.error && <span class="field-error inline"> {l.error}</span>}
                     {l.tls_alert && <span class="field-error inline"> {l.tls_alert}</span>}
-                    {!l.tls_alert && l.tls_days_left !== null && <span class="hint"> TLS certificate: {l.tls_days_left} days left</span>}
+                    {!l.tls_alert && l.tls_days_left != null && <span class="hint"> TLS certificate: {l.tls_days_left} days left</span>}
                   </summary>
                   {l.response_headers && (
                     <pre class="code small">
