@@ -383,7 +383,7 @@ function TeamAdmin({ me }: { me: Me }) {
         <p class="hint">
           {me.admin
             ? 'You are the administrator: every team’s users are listed.'
-            : `Your team (#${me.team_id}). Viewers read the team’s tokens; Members also create and edit them; Administrators also manage users.`}
+            : `Your team (#${me.team_id}). Viewers read the team’s tokens and schedules; Members also create and edit them; Administrators also manage users and limit members to groups.`}
         </p>
         {created && <NewKeyNotice created={created} onDone={() => setCreated(null)} />}
         {invited && <InviteNotice invited={invited} onDone={() => setInvited(null)} />}
