@@ -429,9 +429,10 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
     }
   }
 
-  function certificate(raw: string, { timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {}): Promise<PeerCertificate> {
+  // Async, so a refused or malformed URL is a rejection like a failed connection.
+  async function certificate(raw: string, { timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {}): Promise<PeerCertificate> {
     const u = parseUrl(raw);
-    if (u.protocol !== 'https:') return Promise.reject(new OutboundError('invalid_url', `${u.origin} has no TLS certificate: it is not https`));
+    if (u.protocol !== 'https:') throw new OutboundError('invalid_url', `${u.origin} has no TLS certificate: it is not https`);
     checkLiteral(u);
     const host = u.hostname.replace(/^\[|\]$/g, '');
     return new Promise<PeerCertificate>((resolve, reject) => {
