@@ -188,7 +188,7 @@ export const scheduleRoutes = [
     handler: async (ctx, deps) => {
       const { store, clock } = deps.services;
       const s = await load(deps, ctx.state.caller, ctx.params.schedule_id);
-      await limitReadsPerMinute(store, `schedule-logs:user:${s.user_id}`, clock.now(), LOGS_PER_MINUTE, `Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`);
+      await limitReadsPerMinute(store, `schedule-logs:user:${ctx.input.userId}`, clock.now(), LOGS_PER_MINUTE, `Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`);
       const { sorting, page, per_page } = ctx.input.query;
       const found = await store.schedules.listLogs(s.id, { sorting, page, perPage: per_page });
       return pageEnvelope(ctx, publicBaseUrl(ctx, deps.services), found.items.map(logView), found.total, page, per_page);
