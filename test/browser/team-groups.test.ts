@@ -129,6 +129,7 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     await page.getByLabel(/Alert when the TLS certificate expires within/).fill('21');
     await page.getByRole('button', { name: 'Save schedule' }).click();
     await page.getByText('Saved.').waitFor();
+    await shot(page, 'team-groups-05-schedule-editor-1440');
     const id = Number(page.url().split('/').pop());
     expect((await srv.call('GET', `/schedules/${id}`, { key: admin.key })).data).toMatchObject({ group_id: ops, tls_expiry_alert_days: 21 });
     await page.goto(`${srv.url}/#/schedules`);
@@ -136,7 +137,7 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     await expect.poll(() => page.getByRole('link', { name: 'Sales CRM check', exact: true }).count()).toBe(0);
     await page.getByRole('link', { name: 'Sales API check', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Ops status check', exact: true }).waitFor();
-    await shot(page, 'team-groups-05-schedules-by-group-1440');
+    await shot(page, 'team-groups-06-schedules-by-group-1440');
     expect(await unlabelled(page)).toEqual([]);
 
     await page.goto(`${srv.url}/#/account/users`);

@@ -429,7 +429,7 @@ function ScheduleEditor({ id }: { id?: string }) {
         {input('require_body', 'Response body must contain', { type: 'text', wide: true })}
         {input('require_status_min', 'Lowest accepted status', { type: 'number', min: 100, max: 599 })}
         {input('require_status_max', 'Highest accepted status', { type: 'number', min: 100, max: 599 })}
-        {input('tls_expiry_alert_days', 'Alert when the TLS certificate expires within (days, 1–365; https only)', { type: 'number', min: 1, max: 365, placeholder: 'off' })}
+        {input('tls_expiry_alert_days', 'Alert when the TLS certificate expires within (days; https)', { type: 'number', min: 1, max: 365, placeholder: 'off', wide: true })}
       </div>
       <div class="form-actions">
         <button class="btn primary" type="submit" disabled={saving}>
