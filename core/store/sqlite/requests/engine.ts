@@ -112,8 +112,9 @@ export interface TokenRequests {
   searchIndexChanged(): void;
   /**
    * A token's request_limit was set to `limit`: its requests beyond it are trimmed at once for every
-   * read of the token (which waits for the trim), their rows deleted in steps that give way to
-   * captures. Raising it trims nothing, and brings nothing back.
+   * read of the token (which waits for the trim: their index entries only), their rows deleted after
+   * it by the sweep, in steps that give way to captures and reads. Raising it trims nothing, and
+   * brings nothing back.
    */
   trimTo(tokenId: string, limit: number): void;
 }

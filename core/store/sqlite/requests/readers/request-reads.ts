@@ -123,7 +123,9 @@ export interface RowFilterPlan {
 }
 
 export function planRowFilter(tokenId: string, f: RequestFilter): RowFilterPlan {
-  const parts = ['r.token_id = ?'];
+  // A lowered token's trimmed requests keep their full-text entries until the purge and their rows
+  // until the sweep (writer/trims.ts); listed in request_trimmed, they are out of every read.
+  const parts = ['r.token_id = ?', 'NOT EXISTS (SELECT 1 FROM request_trimmed d WHERE d.seq = r.seq)'];
   const params: unknown[] = [tokenId];
   if (f.dateFrom != null) (parts.push('r.created_at >= ?'), params.push(f.dateFrom));
   if (f.dateTo != null) (parts.push('r.created_at <= ?'), params.push(f.dateTo));

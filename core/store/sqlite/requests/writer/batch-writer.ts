@@ -73,10 +73,18 @@ export interface BatchWriter {
   /** Whether tokens wait for trim(). */
   readonly trimsDue: boolean;
   /**
-   * A token's request_limit was set: it waits for trim() (trimsDue) down to `limit`, its trimmed
-   * rows deleted by the trims themselves (trims.ts).
+   * A token's request_limit was set: it waits for trim() (trimsDue) down to `limit`, which takes
+   * the trimmed requests out of every read and leaves their rows to sweep() (trims.ts).
    */
   trimTo(tokenId: string, limit: number): void;
+  /** Whether rows of a lowered token's trimmed requests wait for sweep() (no read waits for it). */
+  readonly sweepDue: boolean;
+  /**
+   * Deletes at most `maxRows` rows of lowered tokens' trimmed requests, oldest first, in a
+   * transaction of its own. Returns how many; with `wait` false, null when another connection
+   * holds the write lock.
+   */
+  sweep(wait?: boolean, maxRows?: number): number | null;
   /** Whether the last catch-up took every pending row (false: maxRows stopped it short). */
   readonly caughtUp: boolean;
   /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
@@ -144,7 +152,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const search = searchIndexWrites(db);
   const text = textPurge(db, purgeMs);
   // Tokens a catch-up put over their limit, and their trimming (trims.ts).
-  const { overLimit, trimOver, trimTo } = createTrims(db, trimmedBacklog, () => text.due());
+  const trims = createTrims(db, trimmedBacklog, () => text.due());
+  const { overLimit, trimOver, trimTo } = trims;
   // Deleted after its captures were stored: they go with it.
   const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
@@ -339,6 +348,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.trims = performance.now() - t0;
     return n;
   }).immediate;
+  const sweepTx = db.transaction((maxRows: number): number => trims.sweepLowered(maxRows)).immediate;
 
   // Not waiting: busy_timeout 0 for the attempt only (the connection's other users keep theirs).
   const withoutWaiting = noWait(db);
@@ -413,6 +423,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       return overLimit.size > 0;
     },
     trimTo,
+    get sweepDue() {
+      return trims.sweepDue;
+    },
+    sweep(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
+      const n = attempt(() => sweepTx(maxRows), wait);
+      return n === BUSY ? null : n;
+    },
     trim(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
       const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
       return n === BUSY ? null : n;

@@ -34,8 +34,9 @@ export interface CaptureWriter {
   /** A token was listed for the search index (search_tokens, migration 23): fill it in the background. */
   fillSearchIndex(): void;
   /**
-   * A token's request_limit was set: its requests beyond `limit` are trimmed in steps that give way
-   * to captures, their rows deleted with them; a read of the token (sync) waits for that.
+   * A token's request_limit was set: its requests beyond `limit` are trimmed (out of the indexes)
+   * in steps that give way to captures, which a read of the token (sync) waits for; their rows are
+   * then swept in steps of their own, which no read waits for.
    */
   trimTo(tokenId: string, limit: number): void;
   /** Tests and diagnostics: which writer is in use now. */

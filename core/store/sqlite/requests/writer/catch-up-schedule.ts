@@ -29,6 +29,8 @@ const CHUNK_MIN_ROWS = 64;
 const CHUNK_FIRST_ROWS = 128;
 /** A trim step's first size in requests (chunked), before its cost per request is measured. */
 const TRIM_FIRST_ROWS = 1_000;
+/** A sweep step's first size in rows (chunked: a lowered token's trimmed rows), likewise. */
+const SWEEP_FIRST_ROWS = 500;
 /** A chunk takes at least this share of the captures behind (1/n). */
 const CHUNK_BACKLOG_SHARE = 4;
 
@@ -87,6 +89,10 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
   let chunkRows = CHUNK_FIRST_ROWS;
   /** Requests per trim step (chunked): likewise. */
   let trimRows = TRIM_FIRST_ROWS;
+  /** Rows per sweep step (chunked): likewise. */
+  let sweepRows = SWEEP_FIRST_ROWS;
+  /** The last step was a sweep step: with captures behind, the next one catches up. */
+  let swept = false;
   /** The next step, after this event-loop turn (chunked). */
   let nextStep: ReturnType<typeof setImmediate> | null = null;
   /** A next step is due: commits only count their captures meanwhile. */
@@ -125,12 +131,16 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     const stepwise = chunked && !wait;
     try {
       const trimming = stepwise && writer.trimsDue;
+      // A lowered token's trimmed rows (no read waits for them) between the catch-ups: a sweep step
+      // unless a read waits for captures behind, or the last step was one and captures came in.
+      const sweeping = stepwise && !trimming && writer.sweepDue && !(behind > 0 && (swept || wanted()));
+      swept = sweeping;
       // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
       // token's index pages, its counters, a text index segment) that small chunks pay too often to
       // keep up with a steady 8,000 captures/s.
       const max = stepwise ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
       const t0 = performance.now();
-      const n = trimming ? writer.trim(false, trimRows) : writer.catchUp(wait, max, stepwise);
+      const n = trimming ? writer.trim(false, trimRows) : sweeping ? writer.sweep(false, sweepRows) : writer.catchUp(wait, max, stepwise);
       const ms = performance.now() - t0;
       if (n === null) {
         const t = performance.now();
@@ -139,9 +149,11 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
         later();
       } else {
         busySince = 0;
-        observe(trimming ? 0 : n, ms / 1000);
+        observe(trimming || sweeping ? 0 : n, ms / 1000);
         if (trimming) {
           if (n >= trimRows || ms > CATCH_UP_CHUNK_MS) trimRows = aim(n, ms);
+        } else if (sweeping) {
+          if (n >= sweepRows || ms > CATCH_UP_CHUNK_MS) sweepRows = aim(n, ms);
         } else {
           // A chunk cut short sets the size; a whole catch-up only lowers it.
           if (stepwise && (writer.caughtUp ? n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS : n >= chunkRows)) chunkRows = aim(n, ms);
@@ -150,7 +162,7 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
         // Rows caught up and trimmed: reads waiting for them may go.
         if (!writer.trimsDue) progress();
         // More to do, or captures since the last catch-up that a read waits for.
-        if (stepwise && (writer.trimsDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
+        if (stepwise && (writer.trimsDue || writer.sweepDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
       }
     } catch {
       later();

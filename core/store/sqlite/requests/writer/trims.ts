@@ -1,5 +1,5 @@
 // Trimming tokens to their request_limit after a catch-up put them over it, and the sweep that
-// deletes the rows of trimmed requests a page at a time. Runs inside the writer's transactions
+// deletes the rows of trimmed requests a page at a time (and all of a lowered token's: sweepLowered). Runs inside the writer's transactions
 // (batch-writer.ts): catch-up, or a trim step of its own.
 import type { Database } from 'better-sqlite3';
 
@@ -16,14 +16,19 @@ export interface Trims {
    * trimmed in the catch-up's transaction, or in transactions of their own after it (trim()).
    */
   readonly overLimit: Map<string, number>;
-  /** Trims tokens of overLimit, at most maxRows requests in all; returns how many it deleted. */
+  /** Trims tokens of overLimit, at most maxRows requests in all; returns how many it trimmed. */
   trimOver(maxRows: number): number;
   /**
-   * A token's request_limit was set (lowered, maybe): listed to trim to it, its trimmed requests'
-   * rows deleted by the trim steps themselves rather than left to the sweep, so that they are gone
-   * soon after (a lowering may trim most of a token at once).
+   * A token's request_limit was set (lowered, maybe): listed to trim to it. Its trim only takes the
+   * trimmed requests out of every read (their keys, search keys included, go; their rows are listed
+   * in request_trimmed), so the reads waiting for it wait little; their rows are left to
+   * sweepLowered, whatever the backlog, so that they are gone soon after.
    */
   trimTo(tokenId: string, limit: number): void;
+  /** Whether rows of lowered tokens' trimmed requests wait for sweepLowered. */
+  readonly sweepDue: boolean;
+  /** Deletes at most maxRows listed rows up to the newest a lowering trimmed, oldest first; returns how many. */
+  sweepLowered(maxRows: number): number;
 }
 
 /**
@@ -49,18 +54,35 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
+  // A lowered search-indexed token's trimmed requests leave its search index at once, in key
+  // ranges, rather than with their rows: their full-text entries listed for the purge (which the
+  // sweep's trigger can no longer do once their search_keys rows are gone), their dense rows and
+  // search keys deleted. Until the purge, a search driven by the full-text index skips them as
+  // listed in request_trimmed (planRowFilter).
+  const TRIMMED_KEYS = 'FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (@sorting, @seq)';
+  const unsearchOldest = [
+    db.prepare(`INSERT OR IGNORE INTO request_text_stale (seq) SELECT seq ${TRIMMED_KEYS}`),
+    db.prepare(`DELETE FROM search_rows WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
+    db.prepare(`DELETE FROM search_fields WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
+    db.prepare(`DELETE ${TRIMMED_KEYS}`),
+  ];
+  // The sweep of lowered tokens' rows: every listed row up to a seq, oldest first.
+  const sweepUpTo = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)');
 
   const overLimit = new Map<string, number>();
-  /** Tokens of overLimit whose trimmed rows go at once (trimTo). */
+  /** Tokens of overLimit lowered (trimTo): their trimmed rows are left to sweepLowered. */
   const lowered = new Set<string>();
+  /** The newest seq a lowering listed in request_trimmed and sweepLowered has not deleted yet (0: none). */
+  let sweepTo = 0;
   /**
    * Trims tokens of overLimit, at most maxRows requests in all (a token it stops inside stays
    * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
    */
   function trimOver(maxRows: number): number {
     let trimmed = 0;
-    /** Rows for the sweep, and rows deleted now (search-indexed tokens). */
+    /** Rows for the sweep, rows for sweepLowered, and rows deleted now (search-indexed tokens). */
     const seqs: number[] = [];
+    const swept: number[] = [];
     const now: number[] = [];
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
@@ -70,14 +92,17 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         const last = keys.at(-1);
         if (last) {
           const isSearched = searched.get(tokenId) !== undefined;
-          if (isSearched || lowered.has(tokenId)) {
+          const isLowered = lowered.has(tokenId);
+          const range = { t: tokenId, sorting: last.sorting, seq: last.seq };
+          if (isSearched && !isLowered) {
             for (const k of keys) now.push(k.seq);
-            // The next catch-up purges their entries (it looks only while some are known to be listed).
-            if (isSearched) textLeft();
           } else {
-            unkeyOldest.run({ t: tokenId, sorting: last.sorting, seq: last.seq });
-            for (const k of keys) seqs.push(k.seq);
+            if (isSearched) for (const s of unsearchOldest) s.run(range);
+            unkeyOldest.run(range);
+            for (const k of keys) (isLowered ? swept : seqs).push(k.seq);
           }
+          // The next catch-up purges their entries (it looks only while some are known to be listed).
+          if (isSearched) textLeft();
           dropCount.run(keys.length, tokenId);
           trimmed += keys.length;
         }
@@ -87,6 +112,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       lowered.delete(tokenId);
     }
     if (now.length) deleteSeqs.run(JSON.stringify(now));
+    if (swept.length) {
+      listTrimmed.run(JSON.stringify(swept));
+      for (const seq of swept) if (seq > sweepTo) sweepTo = seq;
+    }
     if (seqs.length) {
       listTrimmed.run(JSON.stringify(seqs));
       sweep(seqs.length);
@@ -107,5 +136,23 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     overLimit.set(tokenId, Math.min(overLimit.get(tokenId) ?? limit, limit));
     lowered.add(tokenId);
   }
-  return { overLimit, trimOver, trimTo };
+  /**
+   * Rows another way of deleting took meanwhile (a token's deletion, a bulk delete) are simply not
+   * found. Rows of other tokens' trims below sweepTo go with them: listed, they were due anyway.
+   */
+  function sweepLowered(maxRows: number): number {
+    if (!sweepTo) return 0;
+    const n = sweepUpTo.run(sweepTo, maxRows).changes;
+    if (n < maxRows) sweepTo = 0;
+    return n;
+  }
+  return {
+    overLimit,
+    trimOver,
+    trimTo,
+    get sweepDue() {
+      return sweepTo > 0;
+    },
+    sweepLowered,
+  };
 }

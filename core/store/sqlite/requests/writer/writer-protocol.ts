@@ -26,7 +26,8 @@ export type ToWriter =
   | { t: 'fill' }
   /**
    * A token's request_limit was set: trim it to `limit` in steps, then catch up (`caught` up to
-   * `id` at least, an id taken from the batches' sequence so that a read's sync waits for it).
+   * `id` at least, an id taken from the batches' sequence so that a read's sync waits for it), then
+   * sweep the trimmed rows in steps.
    */
   | { t: 'trim'; id: number; tokenId: string; limit: number }
   | { t: 'stop' }

@@ -62,10 +62,18 @@ function commit(): void {
  * in transactions of this size, with the batches that came in meanwhile committed between them.
  */
 const TRIM_STEP_ROWS = 5_000;
-/** Trims in steps until none is due, then catches up (which tells the reads waiting: `caught`). */
+/**
+ * Rows of a lowered token's trimmed requests a sweep step deletes at most: each deleted row costs
+ * its index entries (and a search-indexed one's), so a step holds the write lock for tens of ms.
+ */
+const SWEEP_STEP_ROWS = 1_000;
+/** Trims in steps until none is due, then catches up (which tells the reads waiting: `caught`), then sweeps. */
 function trimStep(): void {
   if (!writer.open) return;
-  if (!writer.trimsDue) return catchUp.now();
+  if (!writer.trimsDue) {
+    catchUp.now();
+    return sweepStep();
+  }
   try {
     writer.trim(true, TRIM_STEP_ROWS);
   } catch {
@@ -73,6 +81,22 @@ function trimStep(): void {
     return catchUp.now();
   }
   setImmediate(trimStep);
+}
+/** The lowered tokens' trimmed rows, a step per turn: the captures received meanwhile are committed between them. */
+let sweeping = false;
+function sweepStep(): void {
+  if (sweeping || !writer.open || !writer.sweepDue) return;
+  sweeping = true;
+  setImmediate(() => {
+    sweeping = false;
+    try {
+      writer.sweep(true, SWEEP_STEP_ROWS);
+    } catch {
+      // Left listed: the next lowering's sweep, or the ordinary one, takes them.
+      return;
+    }
+    sweepStep();
+  });
 }
 
 port.on('message', (m: ToWriter) => {
