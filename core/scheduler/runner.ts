@@ -113,7 +113,7 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
   let headers: Record<string, string[]> = {};
   let body = '';
   let error: string | null = null;
-  let time = 0;
+  let time: number;
   const t0 = performance.now();
   try {
     if (!METHOD.test(req.method)) throw new OutboundError('invalid_url', `The method ${JSON.stringify(req.method)} is not a valid HTTP method`);
