@@ -14,7 +14,11 @@ export const SLOW = [
   'core/store/sqlite/requests/**/catch-up.test.ts',
   'core/store/sqlite/requests/**/search-tokens.test.ts',
   'core/store/sqlite/requests/**/writer.test.ts',
+  'core/store/sqlite/requests/**/wal-gate.test.ts', // timing of overlapping reader threads
   'core/store/migrate.test.ts',
+  'core/store/mongo/requests.test.ts', // thousands of requests on a MongoDB emulator of its own
+  'core/scheduler/scheduler.test.ts', // two processes sharing schedules, waiting out ticks
+  'core/lifecycle/shutdown.test.ts', // a service process stopped mid-capture
   'core/lifecycle/young-generation.test.ts',
   'core/lifecycle/startup.test.ts',
   'test/multi-instance.test.ts',
@@ -22,6 +26,9 @@ export const SLOW = [
   'test/full-disk.test.ts',
   'test/readme.test.ts',
   'test/capture-cli.test.ts',
+  'test/bad-input.test.ts', // every route with every bad input: thousands of requests
+  'test/fuzz.test.ts', // time-boxed fuzzing, and a service process
+  'scripts/cli.test.ts', // `npm run cli` processes
   'packages/client/**/*.test.ts',
 ];
 
