@@ -32,14 +32,16 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
-  const oldest = db.prepare<[string, number], { st: number; sq: number }>('SELECT st, sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?');
-  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
-  const listTrimmed = db.prepare('INSERT INTO request_trimmed (sq) SELECT value FROM json_each(?)');
-  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
+  const oldest = db.prepare<[string, number], { sorting: number; seq: number }>(
+    'SELECT sorting, seq FROM request_keys WHERE token_id = ? ORDER BY sorting ASC, seq ASC LIMIT ?',
+  );
+  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (@sorting, @seq)');
+  const listTrimmed = db.prepare('INSERT INTO request_trimmed (seq) SELECT value FROM json_each(?)');
+  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
   const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
   // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
-  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed ORDER BY sq LIMIT ?)');
+  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
 
   const overLimit = new Map<string, number>();
@@ -60,12 +62,12 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         const last = keys.at(-1);
         if (last) {
           if (searched.get(tokenId) !== undefined) {
-            for (const k of keys) now.push(k.sq);
+            for (const k of keys) now.push(k.seq);
             // The next catch-up purges their entries (it looks only while some are known to be listed).
             textLeft();
           } else {
-            unkeyOldest.run({ t: tokenId, st: last.st, sq: last.sq });
-            for (const k of keys) seqs.push(k.sq);
+            unkeyOldest.run({ t: tokenId, sorting: last.sorting, seq: last.seq });
+            for (const k of keys) seqs.push(k.seq);
           }
           dropCount.run(keys.length, tokenId);
           trimmed += keys.length;
