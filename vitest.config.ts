@@ -26,6 +26,7 @@ export const SLOW = [
   'test/full-disk.test.ts',
   'test/readme.test.ts',
   'test/capture-cli.test.ts',
+  'test/capture-send.test.ts', // a `capture send` process per case, like capture-cli
   'test/bad-input.test.ts', // every route with every bad input: thousands of requests
   'test/fuzz.test.ts', // time-boxed fuzzing, and a service process
   'scripts/cli.test.ts', // `npm run cli` processes
