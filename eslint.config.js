@@ -21,6 +21,8 @@ export default tseslint.config(
     languageOptions: { globals: NODE_GLOBALS },
   },
   {
+    // A disable comment that no longer silences anything is an error, so none outlives its reason.
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
     plugins: { capture },
     rules: {
       'capture/import-boundaries': 'error',
