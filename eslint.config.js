@@ -12,7 +12,7 @@ const NODE_GLOBALS = Object.fromEntries(
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/', '**/dist/', 'data/', 'test/artifacts/', 'bench/results/', 'packages/client/src/generated/', 'schemas/', 'web/public/', '**/*.d.ts'],
+    ignores: ['**/node_modules/', '**/dist/', 'data/', 'test/artifacts/', 'bench/results/', 'packages/client/src/api-types.ts', 'schemas/', 'web/public/', '**/*.d.ts'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
