@@ -2,6 +2,7 @@
 // recommended rules without type information (the strict typecheck already covers what type-aware
 // rules would add, and the lint stays within seconds), plus the project's import boundaries.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import capture from './scripts/lint/import-boundaries.js';
 
@@ -10,12 +11,13 @@ const NODE_GLOBALS = Object.fromEntries(
   ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'performance', 'globalThis'].map((name) => [name, 'readonly']),
 );
 
-export default tseslint.config(
+export default defineConfig(
   {
+    // Built output and installs, test and benchmark output, generated code, declaration files.
     ignores: ['**/node_modules/', '**/dist/', 'data/', 'test/artifacts/', 'bench/results/', 'packages/client/src/api-types.ts', 'schemas/', 'web/public/', '**/*.d.ts'],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: NODE_GLOBALS },
@@ -36,9 +38,9 @@ export default tseslint.config(
       // Wrapping errors into user-facing messages (action logs, CLI errors) is everywhere; adding
       // `cause` to each is a sweep of its own, not a lint fix.
       'preserve-caught-error': 'off',
-      // An interface naming its one supertype (`interface StmtBase extends Position {}`) is a name, not an empty type.
       // A `let` read by a closure before its one assignment (a shutdown handler set up before start) stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // An interface naming its one supertype (`interface StmtBase extends Position {}`) is a name, not an empty type.
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
