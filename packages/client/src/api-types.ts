@@ -4596,7 +4596,7 @@ export interface Operations {
       name: string;
       /** Seconds before a job first runs */
       initial_delay?: number;
-      /** Jobs that may start per period */
+      /** Jobs that may start in any span of rate_period seconds (a sliding window) */
       rate_limit: number;
       /** The period, in seconds (60: a minute) */
       rate_period: number;
@@ -4666,7 +4666,7 @@ export interface Operations {
       name?: string;
       /** Seconds before a job first runs */
       initial_delay?: number;
-      /** Jobs that may start per period */
+      /** Jobs that may start in any span of rate_period seconds (a sliding window) */
       rate_limit?: number;
       /** The period, in seconds (60: a minute) */
       rate_period?: number;
