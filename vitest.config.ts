@@ -14,6 +14,7 @@ export const SLOW = [
   'core/store/sqlite/requests/**/catch-up.test.ts',
   'core/store/sqlite/requests/**/search-tokens.test.ts',
   'core/store/sqlite/requests/**/writer.test.ts',
+  'core/store/sqlite/requests/**/trim-to.test.ts',
   'core/store/migrate.test.ts',
   'core/lifecycle/young-generation.test.ts',
   'core/lifecycle/startup.test.ts',
