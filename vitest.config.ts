@@ -14,6 +14,7 @@ export const SLOW = [
   'core/store/sqlite/requests/**/catch-up.test.ts',
   'core/store/sqlite/requests/**/search-tokens.test.ts',
   'core/store/sqlite/requests/**/writer.test.ts',
+  'core/store/sqlite/requests/**/trim-to.test.ts',
   'core/store/sqlite/requests/**/wal-gate.test.ts', // timing of overlapping reader threads
   'core/store/migrate.test.ts',
   'core/store/mongo/requests.test.ts', // thousands of requests on a MongoDB emulator of its own
