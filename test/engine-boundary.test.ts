@@ -1,7 +1,7 @@
-// The SQLite request engine (core/store/sqlite/requests/) is used through one module, its index.ts:
-// the repositories, the store and the rest of the code never reach into its writer, readers or
-// search planner, so those can change without touching them. Nor into its tables: the store's
-// other SQLite code (the CRUD repositories among it) names none of them in a statement.
+// The SQLite request engine (core/store/sqlite/requests/) owns its tables: the store's other SQLite
+// code (the CRUD repositories among it) names none of them in a statement. That its modules are
+// entered only through its index.ts is the lint's import-boundaries rule
+// (scripts/lint/import-boundaries.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +9,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENGINE = 'core/store/sqlite/requests';
-const ENTRY = `${ENGINE}/index.ts`;
-/** Measurement scripts that time the engine's parts one by one (docs/storage.md). */
-const ALLOWED = new Set(['scripts/measure-catchup.ts']);
 const SKIP = new Set(['node_modules', 'dist', '.git']);
 
 function sources(dir: string, out: string[] = []): string[] {
@@ -22,14 +19,6 @@ function sources(dir: string, out: string[] = []): string[] {
     else if (/\.(ts|mts|tsx)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(rel);
   }
   return out;
-}
-
-/** The repository paths a file imports by relative specifier (`.js` read as its `.ts` source). */
-function relativeImports(file: string): string[] {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>
-    path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)).replace(/\.js$/, '.ts'),
-  );
 }
 
 /** The tables the engine owns (migrations.ts): only its own statements and the migrations name them. */
@@ -45,17 +34,6 @@ const SCHEMA_FILES = new Set(['core/store/sqlite/migrations.ts']);
 const engineTablesIn = (text: string): string[] => [...text.matchAll(NAMES_TABLE)].map((m) => m[1]!);
 
 describe('the request engine boundary', () => {
-  it('finds the imports of a file', () => {
-    expect(relativeImports('core/store/sqlite/index.ts')).toContain(ENTRY);
-  });
-
-  it('is entered only through its index.ts', () => {
-    const outside = ['core', 'scripts', 'test', 'bench', 'cli', 'plugins', 'packages'].flatMap((d) => (fs.existsSync(path.join(ROOT, d)) ? sources(d) : []))
-      .filter((f) => !f.startsWith(`${ENGINE}/`) && !ALLOWED.has(f));
-    const crossings = outside.flatMap((f) => relativeImports(f).filter((i) => i.startsWith(`${ENGINE}/`) && i !== ENTRY).map((i) => `${f} -> ${i}`));
-    expect(crossings).toEqual([]);
-  });
-
   it('finds the engine tables a statement names, and they are in the schema', () => {
     expect(engineTablesIn("db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)')")).toEqual(['requests', 'request_keys']);
     expect(engineTablesIn("db.prepare('SELECT * FROM tokens'); await requests.sync(uuid)")).toEqual([]);
