@@ -60,8 +60,10 @@ export function fileDocId(requestUuid: string, fileId: string): string {
 /**
  * Keeps the newest `limit` requests of the token (after a capture, or when its request_limit is
  * lowered: MongoTokenRepo.update). The excess is claimed from the counter in one atomic update (so
- * each excess request is claimed by one trim only), then that many of the oldest are deleted
- * through the (token, sorting) index, DELETE_CHUNK at a time, without skipping over the kept ones.
+ * each excess request is claimed by one trim only), then the oldest that many are deleted by one
+ * deleteMany bounded on the token_list index (token, sorting, ins) at the owed-th oldest: a lowering
+ * from 50,000 to 10 is one statement, not 50 round trips. A concurrent trim that took some of them
+ * leaves this one short: it goes on from the next oldest.
  */
 export async function trimRequests(c: Cols, tokenId: string, limit: number): Promise<void> {
   const before = await c.tokens.findOneAndUpdate(
@@ -70,15 +72,26 @@ export async function trimRequests(c: Cols, tokenId: string, limit: number): Pro
     { returnDocument: 'before', projection: { request_count: 1 } },
   );
   let owed = before ? before.request_count - limit : 0;
+  // Requests with files are few: their ids are looked up among the token's files, not its requests.
+  const filed = owed > 0 ? ((await c.files.distinct('request_uuid', { token_id: tokenId })) as string[]) : [];
   while (owed > 0) {
-    const oldest = await c.requests
-      .find({ token_id: tokenId }, { projection: { _id: 1 } })
+    const [last] = await c.requests
+      .find({ token_id: tokenId }, { projection: { _id: 0, sorting: 1, ins: 1 } })
       .sort(OLDEST)
-      .limit(Math.min(owed, DELETE_CHUNK))
+      .skip(owed - 1)
+      .limit(1)
       .toArray();
-    if (oldest.length === 0) break;
-    // A concurrent trim may have taken some of these; then the next oldest are ours.
-    owed -= await removeIds(c, tokenId, oldest.map((d) => d._id));
+    // Fewer than owed left: all of them.
+    const upTo: Filter<RequestDoc> = last
+      ? { token_id: tokenId, sorting: { $lte: last.sorting }, $or: [{ sorting: { $lt: last.sorting } }, { ins: { $lte: last.ins } }] }
+      : { token_id: tokenId };
+    const withFiles = filed.length
+      ? (await c.requests.find({ $and: [upTo, { _id: { $in: filed } }] }, { projection: { _id: 1 } }).toArray()).map((d) => d._id)
+      : [];
+    const { deletedCount } = await c.requests.deleteMany(upTo);
+    if (withFiles.length) await c.files.deleteMany({ request_uuid: { $in: withFiles }, token_id: tokenId });
+    if (deletedCount === 0) break;
+    owed -= deletedCount;
   }
   // Nothing left to take: what was claimed but not deleted goes back on the counter.
   if (owed > 0) await c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: owed } });

@@ -77,7 +77,7 @@ export class MongoTokenRepo implements TokenRepo {
       const d = await this.c.tokens.findOneAndUpdate({ _id: uuid }, { $set: set }, { returnDocument: 'after' });
       if (!d) return null;
       // A lower request_limit holds at once: the excess is claimed from the counter, then deleted
-      // DELETE_CHUNK at a time (each an awaited round trip: captures go on meanwhile).
+      // in one deleteMany bounded on the token's index (trimRequests).
       if (typeof patch.request_limit === 'number' && d.request_count > patch.request_limit) {
         await trimRequests(this.c, uuid, Math.floor(patch.request_limit));
         return this.get(uuid);
