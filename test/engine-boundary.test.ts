@@ -1,5 +1,6 @@
-// The SQLite request engine (core/store/sqlite/requests/) owns its tables: the store's other SQLite
-// code (the CRUD repositories among it) names none of them in a statement. That its modules are
+// The SQLite request engine (core/store/sqlite/requests/) owns its tables: no code outside it (the
+// store's CRUD repositories, the realtime feed, any other module of the service) names one of them
+// in a statement; it asks the engine. That its modules are
 // entered only through its index.ts is the lint's import-boundaries rule
 // (scripts/lint/import-boundaries.js).
 import fs from 'node:fs';
@@ -30,6 +31,10 @@ const NAMES_TABLE = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(${ENGINE_
 /** The store's SQLite code outside the engine that may name its tables: the schema's history. */
 const SCHEMA_FILES = new Set(['core/store/sqlite/migrations.ts']);
 
+/** Where the service's code lives (the measurement scripts and the benchmark's own servers aside). */
+const SERVICE_DIRS = ['core', 'packages', 'plugins', 'cli'].filter((d) => fs.existsSync(path.join(ROOT, d)));
+const isTest = (f: string) => /\.test\.ts$|\/test\//.test(f);
+
 /** The engine tables a source's statements name. */
 const engineTablesIn = (text: string): string[] => [...text.matchAll(NAMES_TABLE)].map((m) => m[1]!);
 
@@ -42,9 +47,17 @@ describe('the request engine boundary', () => {
   });
 
   it('keeps the repositories and the rest of the SQLite store out of its tables', () => {
-    const store = sources('core/store/sqlite').filter((f) => !f.startsWith(`${ENGINE}/`) && !SCHEMA_FILES.has(f) && !/\.test\.ts$|\/test\//.test(f));
+    const store = sources('core/store/sqlite').filter((f) => !f.startsWith(`${ENGINE}/`) && !SCHEMA_FILES.has(f) && !isTest(f));
     expect(store.some((f) => f.startsWith('core/store/sqlite/repos/'))).toBe(true);
     const named = store.flatMap((f) => engineTablesIn(fs.readFileSync(path.join(ROOT, f), 'utf8')).map((t) => `${f} -> ${t}`));
+    expect(named).toEqual([]);
+  });
+
+  it('keeps every other module of the service out of its tables: the realtime feed asks the engine', () => {
+    const outside = SERVICE_DIRS.flatMap((d) => sources(d)).filter((f) => !f.startsWith(`${ENGINE}/`) && !SCHEMA_FILES.has(f) && !isTest(f));
+    // The SQLite feed polls the captures of other processes (captureFeed), which it once read itself.
+    expect(outside).toContain('core/realtime/feed.ts');
+    const named = outside.flatMap((f) => engineTablesIn(fs.readFileSync(path.join(ROOT, f), 'utf8')).map((t) => `${f} -> ${t}`));
     expect(named).toEqual([]);
   });
 });

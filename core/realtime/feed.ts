@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Logger } from '../logger.js';
+import { captureFeed } from '../store/sqlite/requests/index.js';
 import type { Store } from '../store/types.js';
 import type { RealtimeBus, SharedEvent } from './bus.js';
 import { deliverSharedEvent, noFeed, type Feed, type FeedOptions } from './shared-events.js';
@@ -25,17 +26,14 @@ export async function createFeed(store: Store, logger: Logger, opts: FeedOptions
 const EVENT_TTL_MS = 10 * 60_000;
 
 /**
- * SQLite: polls the requests table by `seq` (AUTOINCREMENT, and SQLite has one writer at a time, so
- * seq order is commit order and nothing committed is skipped) and the realtime_events table
- * (migration 6) for deletions and token changes of other processes.
+ * SQLite: polls the request engine for the captures committed since the last poll (captureFeed: in
+ * commit order, nothing committed skipped) and the realtime_events table (migration 6) for
+ * deletions and token changes of other processes.
  */
 export function sqliteFeed(db: Database, store: Store, logger: Logger, opts: FeedOptions = {}): Feed {
   const origin = randomUUID();
   const pollMs = opts.pollMs ?? 200;
-  const maxSeq = db.prepare<[], { n: number }>("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'requests'), 0) AS n");
-  const newRequests = db.prepare<[number], { seq: number; uuid: string; token_id: string }>(
-    'SELECT seq, uuid, token_id FROM requests WHERE seq > ? ORDER BY seq LIMIT 1000',
-  );
+  const captures = captureFeed(db);
   const maxEvent = db.prepare<[], { n: number }>('SELECT coalesce(max(id), 0) AS n FROM realtime_events');
   const newEvents = db.prepare<[number], { id: number; origin: string; token_id: string; type: SharedEvent['type']; data: string }>(
     'SELECT id, origin, token_id, type, data FROM realtime_events WHERE id > ? ORDER BY id LIMIT 1000',
@@ -53,12 +51,12 @@ export function sqliteFeed(db: Database, store: Store, logger: Logger, opts: Fee
   async function poll(b: RealtimeBus): Promise<void> {
     if (!b.hasWatchers()) {
       // Nobody to tell: skip what was committed meanwhile without reading it.
-      lastSeq = Math.max(lastSeq, maxSeq.get()?.n ?? 0);
+      lastSeq = Math.max(lastSeq, captures.newest());
       lastEvent = Math.max(lastEvent, maxEvent.get()?.n ?? 0);
       return;
     }
     for (;;) {
-      const rows = newRequests.all(lastSeq);
+      const rows = captures.after(lastSeq, 1000);
       for (const row of rows) {
         lastSeq = row.seq;
         if (!b.watches(row.token_id) || b.seen(row.uuid)) continue;
@@ -97,7 +95,7 @@ export function sqliteFeed(db: Database, store: Store, logger: Logger, opts: Fee
     kind: 'sqlite-poll',
     async start(b) {
       bus = b;
-      lastSeq = maxSeq.get()?.n ?? 0;
+      lastSeq = captures.newest();
       lastEvent = maxEvent.get()?.n ?? 0;
       timer = setInterval(tick, pollMs);
       timer.unref();

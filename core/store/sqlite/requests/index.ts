@@ -3,6 +3,8 @@
 export { openRequestEngine, inThreadTokenRequests, type RequestEngine, type RequestEngineOptions, type TokenRequests } from './engine.js';
 export type { RequestTransfer } from './transfer.js';
 export type { CaptureWriter } from './writer/capture-writer.js';
+// The cross-process feed polls the captures committed since it last looked (core/realtime/feed.ts).
+export { captureFeed, type CaptureFeed, type FeedCapture } from './capture-feed.js';
 // Measurement scripts seed requests as rows, caught up later.
 export { requestSeeder } from './seed.js';
 // The migrations build the search tables with these (search/).
