@@ -124,6 +124,11 @@ export interface BatchWriterOptions {
 }
 
 export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activity, trimmedBacklog = TRIMMED_BACKLOG }: BatchWriterOptions = {}): BatchWriter {
+  // The catch-up's and the trims' statements each change pages of several tables and indexes: the
+  // journal that lets one of them roll back alone (SQLite's statement journal) spills to a
+  // temporary file past 64 KiB, a write() per page, unless temporary storage is in memory. It is
+  // bounded by the pages one statement changes (the catch-up's sorts too: a catch-up's rows).
+  db.pragma('temp_store = MEMORY');
   const insert = db.prepare(insertSql(false));
   const insertPlain = db.prepare(insertSql(true));
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');

@@ -32,11 +32,14 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
-  const oldest = db.prepare<[string, number], { st: number; sq: number }>('SELECT st, sq FROM request_keys WHERE tk = ? ORDER BY st ASC, sq ASC LIMIT ?');
-  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (@st, @sq)');
-  const listTrimmed = db.prepare('INSERT INTO request_trimmed (sq) SELECT value FROM json_each(?)');
+  // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
+  const listOldest = db.prepare<{ t: string; n: number }>('INSERT INTO request_trimmed (sq) SELECT sq FROM request_keys WHERE tk = @t ORDER BY st, sq LIMIT @n');
+  // The n oldest keys: those up to the n-th (the index's range, where they lie together).
+  const unkeyOldest = db.prepare<{ t: string; n: number }>(
+    'DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (SELECT st, sq FROM request_keys WHERE tk = @t ORDER BY st, sq LIMIT 1 OFFSET @n - 1)',
+  );
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
-  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
+  const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = @t ORDER BY st, sq LIMIT @n)');
   // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed ORDER BY sq LIMIT ?)');
@@ -49,36 +52,31 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function trimOver(maxRows: number): number {
     let trimmed = 0;
-    /** Rows for the sweep, and rows deleted now (search-indexed tokens). */
-    const seqs: number[] = [];
-    const now: number[] = [];
+    /** Rows listed for the sweep. */
+    let listed = 0;
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
       const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
-        const keys = oldest.all(tokenId, take);
-        const last = keys.at(-1);
-        if (last) {
-          if (searched.get(tokenId) !== undefined) {
-            for (const k of keys) now.push(k.sq);
-            // The next catch-up purges their entries (it looks only while some are known to be listed).
-            textLeft();
-          } else {
-            unkeyOldest.run({ t: tokenId, st: last.st, sq: last.sq });
-            for (const k of keys) seqs.push(k.sq);
-          }
-          dropCount.run(keys.length, tokenId);
-          trimmed += keys.length;
+        const oldest = { t: tokenId, n: take };
+        let n: number;
+        if (searched.get(tokenId) !== undefined) {
+          // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unsearch).
+          n = deleteOldest.run(oldest).changes;
+          // The next catch-up purges their entries (it looks only while some are known to be listed).
+          if (n) textLeft();
+        } else {
+          n = listOldest.run(oldest).changes;
+          if (n) unkeyOldest.run({ t: tokenId, n });
+          listed += n;
         }
+        if (n) dropCount.run(n, tokenId);
+        trimmed += n;
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
     }
-    if (now.length) deleteSeqs.run(JSON.stringify(now));
-    if (seqs.length) {
-      listTrimmed.run(JSON.stringify(seqs));
-      sweep(seqs.length);
-    }
+    if (listed) sweep(listed);
     return trimmed;
   }
 
