@@ -7,10 +7,19 @@ import { QuerySyntaxError, quote } from './errors.js';
 /** How a value is compared: substring, whole value, numeric range, date range, or file name. */
 export type MatchKind = 'contains' | 'exact' | 'number' | 'date' | 'file';
 
-/** Where the value sits in SQLite. `expr`/`column` are trusted SQL written in this file. */
+/**
+ * How a compiler names a requests column in its SQL: bare, or qualified by the table's alias where
+ * the statement joins tables sharing column names (the engine's index tables copy some).
+ */
+export type ColumnRef = (column: string) => string;
+
+/** Where the value sits in SQLite. `column`, `expr` and `existsExpr` are trusted SQL written in this file. */
 export type SqlSource =
-  /** A plain column or expression; `existsExpr` overrides what `_exists_` measures. */
-  | { kind: 'column'; expr: string; existsExpr?: string }
+  /**
+   * A column, or an expression over columns (`expr`, given how to name them); `existsExpr`
+   * overrides what `_exists_` measures.
+   */
+  | { kind: 'column'; column: string; expr?: (col: ColumnRef) => string; existsExpr?: (col: ColumnRef) => string }
   /** The JSON value at `path` in a JSON text column; arrays match when any element does. */
   | { kind: 'json'; column: string; path: string[] }
   /** The `files` JSON array; `key` is a file's form field name or id, null for any file. */
@@ -41,10 +50,10 @@ export interface FieldSpec {
 
 type Fixed = Omit<FieldSpec, 'name'>;
 
-const column = (match: MatchKind, expr: string, mongo = expr): Fixed => ({
+const column = (match: MatchKind, name: string, mongo = name): Fixed => ({
   match,
   exists: 'nonEmpty',
-  sql: { kind: 'column', expr },
+  sql: { kind: 'column', column: name },
   mongo,
   mongoArray: false,
   loose: false,
@@ -84,7 +93,7 @@ const FIXED = new Map<string, Fixed>([
       match: 'contains',
       exists: 'nonEmpty',
       // length(body) counts bytes; the CAST would stop at a NUL byte.
-      sql: { kind: 'column', expr: 'CAST(body AS TEXT)', existsExpr: 'body' },
+      sql: { kind: 'column', column: 'body', expr: (col) => `CAST(${col('body')} AS TEXT)`, existsExpr: (col) => col('body') },
       mongo: 'content_text',
       mongoArray: false,
       loose: false,
@@ -102,7 +111,8 @@ const FIXED = new Map<string, Fixed>([
   [
     'http_version',
     {
-      ...column('exact', "CASE WHEN type = 'web' THEN coalesce(http_version, '1.1') END", 'http_version'),
+      ...column('exact', 'http_version'),
+      sql: { kind: 'column', column: 'http_version', expr: (col) => `CASE WHEN ${col('type')} = 'web' THEN coalesce(${col('http_version')}, '1.1') END` },
       mongoUnset: { type: 'web', value: '1.1' },
     },
   ],

@@ -6,6 +6,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from './migrations.js';
+import { migrateUpTo } from './test/migrate-up-to.js';
+import { createSqliteStore } from './index.js';
+import { parseQuery } from '../query/index.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -45,5 +48,57 @@ describe('migrate', () => {
     expect(new Set(versions.map((v) => v.version)).size).toBe(versions.length);
     first.close();
     second.close();
+  });
+});
+
+describe('migration 31 (the index tables\' columns named as the requests columns)', () => {
+  it('upgrades a database of version 30 with requests: reads, searches, captures and deletions still answer', async () => {
+    const file = path.join(dir, 'v30.sqlite');
+    const db = open(file);
+    migrateUpTo(db, 30);
+    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+    // 'big' is above SEARCH_INDEX_ABOVE (10,000): listed in search_tokens by migration 23's trigger.
+    token.run('small', 100);
+    token.run('big', 50_000);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time,
+      sorting, created_at, updated_at, extra) VALUES (?, ?, 'web', '10.0.0.1', ?, ?, 6, '{}', '{}', '[]', '[]', '[]', 0, ?, ?, ?, '{}')`);
+    for (let i = 0; i < 30; i++) for (const t of ['small', 'big']) insert.run(`${t}-${i}`, t, i % 2 ? 'PUT' : 'GET', Buffer.from(`body ${i}`), i, 1000 + i, 1000 + i);
+    // As version 30's catch-up left them: every request keyed and in the UUID index, big's in the
+    // search index, and small's two oldest trimmed (keys gone, rows listed for the sweep).
+    db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests ORDER BY token_id, sorting, seq;
+      INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests ORDER BY uuid, seq;
+      INSERT INTO search_keys (tk, st, sq, km, kty, kip, kca, ksz, kn)
+        SELECT token_id, sorting, seq, method, type, ip, created_at, size, NULL FROM requests WHERE token_id = 'big';
+      INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE token_id = 'big';
+      INSERT INTO search_rows (sq, tn, plain) SELECT r.seq, t.tn, 1 FROM requests r JOIN search_tokens t ON t.tk = r.token_id;
+      INSERT INTO search_fields (sq, method, query) SELECT seq, method, query FROM requests WHERE token_id = 'big';
+      INSERT INTO request_trimmed (sq) SELECT seq FROM requests WHERE uuid IN ('small-0', 'small-1');
+      DELETE FROM request_keys WHERE sq IN (SELECT sq FROM request_trimmed);
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests);
+      UPDATE tokens SET request_count = CASE uuid WHEN 'small' THEN 28 ELSE 30 END`);
+    db.close();
+
+    const store = createSqliteStore(file);
+    const columns = (table: string) => (store.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).join(' ');
+    expect(columns('search_keys')).toBe('token_id sorting seq method type ip created_at size has_note');
+    expect(columns('search_tokens')).toBe('token_id fill_sorting fill_seq token_number');
+    const list = (t: string, q?: string) => store.requests.list(t, { query: q ? parseQuery(q) : undefined, sorting: 'oldest', page: 1, perPage: 100, now: 0 });
+    expect((await list('small')).total).toBe(28);
+    expect((await list('small')).items[0]!.uuid).toBe('small-2');
+    expect(await store.requests.get('small', 'small-0')).toBeNull();
+    expect((await store.requests.get('small', 'small-5'))?.body.toString()).toBe('body 5');
+    // Searched through big's search index (keys, full text, dense rows), and small's rows.
+    expect((await list('big', 'method:PUT')).total).toBe(15);
+    expect((await list('big', '"body 7" AND method:PUT')).items.map((r) => r.uuid)).toEqual(['big-7']);
+    expect((await list('big', 'body AND size:[6 TO 6]')).total).toBe(30);
+    expect((await list('small', 'method:GET')).total).toBe(14);
+    // New captures are indexed under the new names; a token's deletion takes its index entries.
+    const [first] = (await list('big')).items;
+    await store.requests.insert({ ...first!, uuid: 'big-new', sorting: 100, method: 'DELETE' }, 50_000);
+    expect((await list('big', 'method:DELETE')).items.map((r) => r.uuid)).toEqual(['big-new']);
+    await store.tokens.delete('big');
+    expect(store.db.prepare("SELECT count(*) FROM search_keys WHERE token_id = 'big'").pluck().get()).toBe(0);
+    await store.close();
   });
 });

@@ -659,6 +659,40 @@ export const migrations: Migration[] = [
       CREATE INDEX queue_profiles_user ON queue_profiles(user_id, created_at);
     `,
   },
+  {
+    // The request engine's index tables get the names of the requests columns they copy, in place
+    // of the short ones migrations 12-27 gave them: token_id, sorting, seq, uuid, the search keys'
+    // method, type, ip, created_at, size and has_note (1 when the note is non-empty, else NULL),
+    // search_tokens' fill_sorting, fill_seq and token_number (search_rows' too). RENAME COLUMN
+    // rewrites the indexes and triggers that name them and moves no row. request_text keeps txt,
+    // hdr and qs: an FTS5 table's columns cannot be renamed without rebuilding the index.
+    version: 31,
+    up: `
+      ALTER TABLE request_ids RENAME COLUMN u TO uuid;
+      ALTER TABLE request_ids RENAME COLUMN sq TO seq;
+      ALTER TABLE request_keys RENAME COLUMN tk TO token_id;
+      ALTER TABLE request_keys RENAME COLUMN st TO sorting;
+      ALTER TABLE request_keys RENAME COLUMN sq TO seq;
+      ALTER TABLE search_keys RENAME COLUMN tk TO token_id;
+      ALTER TABLE search_keys RENAME COLUMN st TO sorting;
+      ALTER TABLE search_keys RENAME COLUMN sq TO seq;
+      ALTER TABLE search_keys RENAME COLUMN km TO method;
+      ALTER TABLE search_keys RENAME COLUMN kty TO type;
+      ALTER TABLE search_keys RENAME COLUMN kip TO ip;
+      ALTER TABLE search_keys RENAME COLUMN kca TO created_at;
+      ALTER TABLE search_keys RENAME COLUMN ksz TO size;
+      ALTER TABLE search_keys RENAME COLUMN kn TO has_note;
+      ALTER TABLE search_tokens RENAME COLUMN tk TO token_id;
+      ALTER TABLE search_tokens RENAME COLUMN fill_st TO fill_sorting;
+      ALTER TABLE search_tokens RENAME COLUMN fill_sq TO fill_seq;
+      ALTER TABLE search_tokens RENAME COLUMN tn TO token_number;
+      ALTER TABLE search_rows RENAME COLUMN sq TO seq;
+      ALTER TABLE search_rows RENAME COLUMN tn TO token_number;
+      ALTER TABLE search_fields RENAME COLUMN sq TO seq;
+      ALTER TABLE request_text_stale RENAME COLUMN sq TO seq;
+      ALTER TABLE request_trimmed RENAME COLUMN sq TO seq;
+    `,
+  },
 ];
 
 /**

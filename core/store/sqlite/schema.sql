@@ -106,18 +106,18 @@ CREATE TABLE "request_files" (
         PRIMARY KEY (request_uuid, file_id)
       );
 
-CREATE TABLE request_ids (u TEXT NOT NULL, sq INTEGER NOT NULL, PRIMARY KEY (u, sq)) WITHOUT ROWID;
+CREATE TABLE request_ids (uuid TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (uuid, seq)) WITHOUT ROWID;
 
 CREATE TABLE request_keys (
-        tk TEXT NOT NULL, st INTEGER NOT NULL, sq INTEGER NOT NULL,
-        PRIMARY KEY (tk, st, sq)
+        token_id TEXT NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (token_id, sorting, seq)
       ) WITHOUT ROWID;
 
 CREATE VIRTUAL TABLE request_text USING fts5(txt, hdr, qs, tokenize = 'trigram', content = '', contentless_delete = 1);
 
-CREATE TABLE request_text_stale (sq INTEGER PRIMARY KEY);
+CREATE TABLE request_text_stale (seq INTEGER PRIMARY KEY);
 
-CREATE TABLE request_trimmed (sq INTEGER PRIMARY KEY);
+CREATE TABLE request_trimmed (seq INTEGER PRIMARY KEY);
 
 CREATE TABLE request_watermark (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
 
@@ -148,19 +148,19 @@ CREATE TABLE schedules (
 
 CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
 
-CREATE TABLE search_fields (sq INTEGER PRIMARY KEY, method TEXT, query TEXT);
+CREATE TABLE search_fields (seq INTEGER PRIMARY KEY, method TEXT, query TEXT);
 
 CREATE TABLE "search_keys" (
-        tk TEXT NOT NULL, st INTEGER NOT NULL, sq INTEGER NOT NULL,
-        km TEXT, kty TEXT, kip TEXT, kca INTEGER, ksz INTEGER, kn INTEGER,
-        PRIMARY KEY (tk, st, sq)
+        token_id TEXT NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
+        method TEXT, type TEXT, ip TEXT, created_at INTEGER, size INTEGER, has_note INTEGER,
+        PRIMARY KEY (token_id, sorting, seq)
       ) WITHOUT ROWID;
 
-CREATE TABLE search_rows (sq INTEGER PRIMARY KEY, tn INTEGER NOT NULL, plain INTEGER NOT NULL);
+CREATE TABLE search_rows (seq INTEGER PRIMARY KEY, token_number INTEGER NOT NULL, plain INTEGER NOT NULL);
 
 CREATE TABLE search_settings (id INTEGER PRIMARY KEY CHECK (id = 1), above INTEGER NOT NULL);
 
-CREATE TABLE search_tokens (tk TEXT PRIMARY KEY, fill_st INTEGER, fill_sq INTEGER, tn INTEGER) WITHOUT ROWID;
+CREATE TABLE search_tokens (token_id TEXT PRIMARY KEY, fill_sorting INTEGER, fill_seq INTEGER, token_number INTEGER) WITHOUT ROWID;
 
 CREATE TABLE templates (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -233,19 +233,19 @@ CREATE UNIQUE INDEX schedules_source ON schedules(source) WHERE source IS NOT NU
 
 CREATE INDEX schedules_user ON schedules(user_id, id);
 
-CREATE INDEX search_keys_created ON search_keys (tk, kca);
+CREATE INDEX search_keys_created ON search_keys (token_id, created_at);
 
-CREATE INDEX search_keys_ip ON search_keys (tk, kip COLLATE NOCASE, st, sq);
+CREATE INDEX search_keys_ip ON search_keys (token_id, ip COLLATE NOCASE, sorting, seq);
 
-CREATE INDEX search_keys_method ON search_keys (tk, km COLLATE NOCASE, st, sq);
+CREATE INDEX search_keys_method ON search_keys (token_id, method COLLATE NOCASE, sorting, seq);
 
-CREATE INDEX search_keys_method_created ON search_keys (tk, km COLLATE NOCASE, kca);
+CREATE INDEX search_keys_method_created ON search_keys (token_id, method COLLATE NOCASE, created_at);
 
-CREATE INDEX search_keys_note ON search_keys (tk, kn, st, sq) WHERE kn IS NOT NULL;
+CREATE INDEX search_keys_note ON search_keys (token_id, has_note, sorting, seq) WHERE has_note IS NOT NULL;
 
-CREATE INDEX search_keys_size ON search_keys (tk, ksz);
+CREATE INDEX search_keys_size ON search_keys (token_id, size);
 
-CREATE INDEX search_keys_type ON search_keys (tk, kty COLLATE NOCASE, st, sq);
+CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq);
 
 CREATE INDEX templates_user ON templates(user_id, id);
 
@@ -264,25 +264,25 @@ CREATE UNIQUE INDEX users_invite ON users(invite_hash) WHERE invite_hash IS NOT 
 CREATE INDEX users_team ON users(team_id, id);
 
 CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
-        UPDATE search_keys SET kn = CASE WHEN length(NEW.note) > 0 THEN 1 END WHERE tk = NEW.token_id AND st = NEW.sorting AND sq = NEW.seq;
+        UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END WHERE token_id = NEW.token_id AND sorting = NEW.sorting AND seq = NEW.seq;
       END;
 
 CREATE TRIGGER requests_unkey AFTER DELETE ON requests BEGIN
-        DELETE FROM request_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
-        DELETE FROM request_ids WHERE u = OLD.uuid AND sq = OLD.seq;
+        DELETE FROM request_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
         DELETE FROM request_files WHERE request_uuid = OLD.uuid;
-        DELETE FROM request_trimmed WHERE sq = OLD.seq;
+        DELETE FROM request_trimmed WHERE seq = OLD.seq;
       END;
 
-CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (SELECT tk FROM search_tokens) BEGIN
-        INSERT OR IGNORE INTO request_text_stale (sq) SELECT OLD.seq FROM search_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
-        DELETE FROM search_keys WHERE tk = OLD.token_id AND st = OLD.sorting AND sq = OLD.seq;
-        DELETE FROM search_rows WHERE sq = OLD.seq;
-        DELETE FROM search_fields WHERE sq = OLD.seq;
+CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (SELECT token_id FROM search_tokens) BEGIN
+        INSERT OR IGNORE INTO request_text_stale (seq) SELECT OLD.seq FROM search_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM search_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM search_rows WHERE seq = OLD.seq;
+        DELETE FROM search_fields WHERE seq = OLD.seq;
       END;
 
-CREATE TRIGGER search_tokens_numbered AFTER INSERT ON search_tokens WHEN NEW.tn IS NULL BEGIN
-        UPDATE search_tokens SET tn = (SELECT coalesce(max(tn), 0) + 1 FROM search_tokens) WHERE tk = NEW.tk;
+CREATE TRIGGER search_tokens_numbered AFTER INSERT ON search_tokens WHEN NEW.token_number IS NULL BEGIN
+        UPDATE search_tokens SET token_number = (SELECT coalesce(max(token_number), 0) + 1 FROM search_tokens) WHERE token_id = NEW.token_id;
       END;
 
 CREATE TRIGGER tokens_deleted AFTER DELETE ON tokens BEGIN
@@ -290,16 +290,16 @@ CREATE TRIGGER tokens_deleted AFTER DELETE ON tokens BEGIN
       END;
 
 CREATE TRIGGER tokens_search_gone AFTER DELETE ON tokens BEGIN
-        DELETE FROM search_tokens WHERE tk = OLD.uuid;
+        DELETE FROM search_tokens WHERE token_id = OLD.uuid;
       END;
 
 CREATE TRIGGER tokens_search_new AFTER INSERT ON tokens
         WHEN NEW.request_limit > (SELECT above FROM search_settings) BEGIN
-        INSERT INTO search_tokens (tk) SELECT NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM search_tokens WHERE tk = NEW.uuid);
+        INSERT INTO search_tokens (token_id) SELECT NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM search_tokens WHERE token_id = NEW.uuid);
       END;
 
 CREATE TRIGGER tokens_search_raised AFTER UPDATE OF request_limit ON tokens
         WHEN NEW.request_limit > (SELECT above FROM search_settings) BEGIN
-        INSERT INTO search_tokens (tk, fill_st, fill_sq) SELECT NEW.uuid, 9007199254740991, 9007199254740991
-          WHERE NOT EXISTS (SELECT 1 FROM search_tokens WHERE tk = NEW.uuid);
+        INSERT INTO search_tokens (token_id, fill_sorting, fill_seq) SELECT NEW.uuid, 9007199254740991, 9007199254740991
+          WHERE NOT EXISTS (SELECT 1 FROM search_tokens WHERE token_id = NEW.uuid);
       END;

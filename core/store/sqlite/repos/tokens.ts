@@ -87,10 +87,10 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
   const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
   // Requests do not cascade from tokens (migration 12): the indexed ones (their keys go with them),
   // then any not caught up yet, past the watermark.
-  const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
+  const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
   const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
   // And the rows of its trimmed requests that the sweep has not reached (migration 26).
-  const delTrimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed) AND token_id = ?');
+  const delTrimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed) AND token_id = ?');
   const deleteToken = db.transaction((uuid: string) => {
     delRequests.run(uuid);
     delPending.run(uuid);

@@ -26,12 +26,12 @@ type Row = Record<string, unknown>;
  */
 export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWriter(db), reads: RequestReads = inThreadReads(db)): RequestRepo {
   const refreshStats = db.prepare(`UPDATE tokens SET
-      request_count = (SELECT count(*) FROM request_keys WHERE tk = @t),
-      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
-      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
+      request_count = (SELECT count(*) FROM request_keys WHERE token_id = @t),
+      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1),
+      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
     WHERE uuid = @t`);
   const byId = db.prepare<[{ t: string; u: string }], Row>(`SELECT * FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
-  const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.tk = ? ORDER BY k.st DESC, k.sq DESC LIMIT 1`);
+  const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.token_id = ? ORDER BY k.sorting DESC, k.seq DESC LIMIT 1`);
   const delOne = db.prepare(`DELETE FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
   const file = db.prepare<[{ t: string; u: string; f: string }], Buffer>(
     `SELECT data FROM request_files WHERE request_uuid = @u AND file_id = @f AND EXISTS (SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t)`,

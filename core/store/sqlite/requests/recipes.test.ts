@@ -58,8 +58,8 @@ describe('recipe: a new column on requests', () => {
 });
 
 describe('recipe: a fast search field', () => {
-  // Step 1: a line in SEARCH_KEYS (here a copy): hostname, kept in search_keys as khost.
-  const key: SearchKey = { column: 'hostname', key: 'khost' };
+  // Step 1: a line in SEARCH_KEYS (here a copy): hostname, kept in search_keys under its own name.
+  const key: SearchKey = { column: 'hostname', key: 'hostname' };
   const keys = [...SEARCH_KEYS, key];
   const plan = (q: string, k?: readonly SearchKey[]) => compileSql(parseQuery(q)!, 0, { keyed: true, keys: k });
 
@@ -67,7 +67,7 @@ describe('recipe: a fast search field', () => {
     expect(plan('hostname:example.test').sql).toContain('hostname');
     expect(plan('hostname:example.test').needsRow).toBe(true);
     const fast = plan('hostname:example.test', keys);
-    expect(fast.sql).toContain('k.khost');
+    expect(fast.sql).toContain('k.hostname');
     expect(fast.needsRow).toBe(false);
   });
 
@@ -75,7 +75,7 @@ describe('recipe: a fast search field', () => {
     const db = new Database(':memory:');
     migrate(db);
     // Step 2: a migration adding the key column and its index (and filling it for listed tokens).
-    db.exec(`ALTER TABLE search_keys ADD COLUMN ${key.key} TEXT; CREATE INDEX search_keys_hostname ON search_keys (tk, ${key.key} COLLATE NOCASE, st, sq)`);
+    db.exec(`ALTER TABLE search_keys ADD COLUMN ${key.key} TEXT; CREATE INDEX search_keys_hostname ON search_keys (token_id, ${key.key} COLLATE NOCASE, sorting, seq)`);
     const codec = requestRowCodec();
     for (const host of ['a.example', 'b.example', 'a.example']) {
       const row = codec.toRow(sampleRequest('t1', { hostname: host }));
@@ -83,10 +83,10 @@ describe('recipe: a fast search field', () => {
     }
     // Step 3: the catch-up's and the fill's INSERT come from the same list (index-writes.ts).
     const insert = searchKeyInsert(keys);
-    expect(insert.columns).toContain('khost');
+    expect(insert.columns).toContain('hostname');
     db.exec(`INSERT INTO search_keys (${insert.columns}) SELECT ${insert.values} FROM requests`);
     const { sql, params } = plan('hostname:a.example', keys);
-    const found = db.prepare(`SELECT count(*) AS n FROM search_keys k WHERE k.tk = 't1' AND ${sql}`).get(...params) as { n: number };
+    const found = db.prepare(`SELECT count(*) AS n FROM search_keys k WHERE k.token_id = 't1' AND ${sql}`).get(...params) as { n: number };
     expect(found.n).toBe(2);
     db.close();
   });

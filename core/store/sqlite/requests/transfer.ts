@@ -19,9 +19,9 @@ export interface RequestTransfer {
 
 /** Requests by token, sorting key, insertion order (request_keys), with their files. */
 export function requestTransfer(db: Database, writer: CaptureWriter): RequestTransfer {
-  const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
-  const first = db.prepare<[number], Row>(`SELECT r.* FROM ${KEYED} ORDER BY k.tk, k.st, k.sq LIMIT ?`);
-  const next = db.prepare<[string, number, number, number], Row>(`SELECT r.* FROM ${KEYED} WHERE (k.tk, k.st, k.sq) > (?, ?, ?) ORDER BY k.tk, k.st, k.sq LIMIT ?`);
+  const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.seq';
+  const first = db.prepare<[number], Row>(`SELECT r.* FROM ${KEYED} ORDER BY k.token_id, k.sorting, k.seq LIMIT ?`);
+  const next = db.prepare<[string, number, number, number], Row>(`SELECT r.* FROM ${KEYED} WHERE (k.token_id, k.sorting, k.seq) > (?, ?, ?) ORDER BY k.token_id, k.sorting, k.seq LIMIT ?`);
   const files = db.prepare<[string], { file_id: string; data: Buffer }>('SELECT file_id, data FROM request_files WHERE request_uuid = ? ORDER BY file_id');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM request_keys');
   const exists = db.prepare<[{ t: string; u: string }], number>(`SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`).pluck();
@@ -35,8 +35,8 @@ export function requestTransfer(db: Database, writer: CaptureWriter): RequestTra
       let rows: Row[];
       if (cursor === null) rows = first.all(limit);
       else {
-        const [tk, st, sq] = JSON.parse(cursor) as [string, number, number];
-        rows = next.all(tk, st, sq, limit);
+        const [tokenId, sorting, seq] = JSON.parse(cursor) as [string, number, number];
+        rows = next.all(tokenId, sorting, seq, limit);
       }
       const items: RequestWithFiles[] = rows.map((r) => ({
         request: fromRequestRow(r),

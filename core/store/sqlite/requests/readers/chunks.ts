@@ -122,7 +122,7 @@ async function lockedChunk<T>(db: Database, fn: () => T, pause: ChunkPause, lock
  * Where a walk through a filter's matches stands between two batches: after a trigram candidate's
  * rowid, or after a token index key. Plain data, so that a thread can hand it back and forth.
  */
-export type MatchCursor = { driven: true; after: number } | { driven: false; st: number; sq: number };
+export type MatchCursor = { driven: true; after: number } | { driven: false; sorting: number; seq: number };
 
 export interface MatchBatch {
   seqs: number[];
@@ -153,12 +153,14 @@ export function readMatches(read: Database, plans: FilterPlans, cursor: MatchCur
       .all(match, BigInt(cursor?.driven ? cursor.after : 0), ...rows.params);
     return { seqs: found, next: found.length < READ_BATCH ? null : { driven: true, after: found.at(-1)! } };
   }
-  const from = cursor && !cursor.driven ? cursor : { st: Number.MIN_SAFE_INTEGER, sq: 0 };
+  const from = cursor && !cursor.driven ? cursor : { sorting: Number.MIN_SAFE_INTEGER, seq: 0 };
   const found = read
-    .prepare<unknown[], { st: number; sq: number }>(`SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.st, k.sq) > (?, ?) ORDER BY k.st, k.sq LIMIT ${READ_BATCH}`)
-    .all(...w.params, from.st, from.sq);
+    .prepare<unknown[], { sorting: number; seq: number }>(
+      `SELECT k.sorting AS sorting, k.seq AS seq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.sorting, k.seq) > (?, ?) ORDER BY k.sorting, k.seq LIMIT ${READ_BATCH}`,
+    )
+    .all(...w.params, from.sorting, from.seq);
   const last = found.at(-1);
-  return { seqs: found.map((f) => f.sq), next: last && found.length === READ_BATCH ? { driven: false, st: last.st, sq: last.sq } : null };
+  return { seqs: found.map((f) => f.seq), next: last && found.length === READ_BATCH ? { driven: false, sorting: last.sorting, seq: last.seq } : null };
 }
 
 /** The batches of a filter's matches, one at a time, with how long each took to read; null when done. */
@@ -204,8 +206,8 @@ export async function deleteMatches(write: Database, plans: FilterPlans, matches
   const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
   const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
   const refreshLatest = write.prepare(`UPDATE tokens SET
-      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1),
-      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.tk = @t ORDER BY k.st DESC, k.sq DESC LIMIT 1)
+      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1),
+      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
     WHERE uuid = @t`);
   /**
    * Deletes `seqs` PART_ROWS at a time until DELETE_CHUNK_MS have passed: the chunk's size is a
@@ -260,7 +262,7 @@ export async function deleteMatches(write: Database, plans: FilterPlans, matches
  * is deleted with the few left; full-text entries are purged as in deleteMatching. Returns how many.
  */
 export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause, lock: NoWait | null = null): Promise<number> {
-  const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ? LIMIT ?)');
+  const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ? LIMIT ?)');
   const step = (rows: number): number => {
     const n = delChunk.run(tokenId, rows).changes;
     if (n) purgeStaleText(db, n);

@@ -15,18 +15,18 @@ type Row = Record<string, unknown>;
 
 
 /**
- * A token's requests, through its index (request_keys k: tk token, st sorting, sq seq), in index
+ * A token's requests, through its index (request_keys k: token_id, sorting, seq), in index
  * order. Reads call writer.sync() first, so that every acknowledged capture has its key.
  * CROSS JOIN keeps request_keys the outer loop (SQLite's planner takes it as an order).
  */
-export const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.sq';
+export const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.seq';
 
 /**
  * The seq of the request with UUID @u: from the UUID index (request_ids) unless trimmed (its row
  * waits for the sweep: request_trimmed, migration 26), or among the pending rows the catch-up has
  * not indexed yet (past the watermark: at most one catch-up's worth, scanned).
  */
-export const SEQ_OF_UUID = `SELECT sq FROM request_ids WHERE u = @u AND NOT EXISTS (SELECT 1 FROM request_trimmed d WHERE d.sq = request_ids.sq)
+export const SEQ_OF_UUID = `SELECT seq FROM request_ids WHERE uuid = @u AND NOT EXISTS (SELECT 1 FROM request_trimmed d WHERE d.seq = request_ids.seq)
   UNION ALL SELECT seq FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND uuid = @u`;
 
 /**
@@ -56,10 +56,10 @@ export interface FilterPlan {
  * request_keys, reading each of the token's rows: the same requests either way.
  */
 export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode, indexed = true): FilterPlan {
-  const parts = ['k.tk = ?'];
+  const parts = ['k.token_id = ?'];
   const params: unknown[] = [tokenId];
   let needsRow = false;
-  const created = indexed ? 'k.kca' : 'r.created_at';
+  const created = indexed ? 'k.created_at' : 'r.created_at';
   if (f.dateFrom != null) {
     parts.push(`${created} >= ?`);
     params.push(f.dateFrom);
@@ -69,7 +69,7 @@ export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode
     params.push(f.dateTo);
   }
   if (f.query) {
-    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: indexed, driven: indexed ? driven : undefined });
+    const c = compileSql(f.query, f.now ?? Date.now(), { keyed: indexed, driven: indexed ? driven : undefined, row: 'r' });
     parts.push(`(${c.sql})`);
     params.push(...c.params);
     needsRow = c.needsRow;
@@ -105,7 +105,7 @@ export function planFilters(tokenId: string, f: RequestFilter): FilterPlans {
 export const pickFilter = (db: Database, plans: FilterPlans): FilterPlan => (searchIndexed(db, plans.indexed.tokenId) ? plans.indexed : plans.plain);
 
 /** The FROM clause a filter needs: its index alone, or joined to the rows. */
-export const fromFor = (w: { keys: KeyTable; needsRow: boolean }): string => (w.needsRow ? `${w.keys} k CROSS JOIN requests r ON r.seq = k.sq` : `${w.keys} k`);
+export const fromFor = (w: { keys: KeyTable; needsRow: boolean }): string => (w.needsRow ? `${w.keys} k CROSS JOIN requests r ON r.seq = k.seq` : `${w.keys} k`);
 
 /**
  * Starting from the trigram index (a search with a term it holds, textDriver()): its candidates and
@@ -143,7 +143,7 @@ export function planRowFilter(tokenId: string, f: RequestFilter): RowFilterPlan 
  * With `fields`, search_fields (method, query string) too.
  */
 export const denseFrom = (fields: boolean): string =>
-  `request_text CROSS JOIN search_rows s ON s.sq = request_text.rowid${fields ? ' CROSS JOIN search_fields sf ON sf.sq = s.sq' : ''}`;
+  `request_text CROSS JOIN search_rows s ON s.seq = request_text.rowid${fields ? ' CROSS JOIN search_fields sf ON sf.seq = s.seq' : ''}`;
 
 /** A token's requests under a filter, as SQL over search_rows `s` (denseFrom), for a statement driven by the filter's driver. */
 export interface DenseFilterPlan extends RowFilterPlan {
@@ -163,7 +163,7 @@ export function planDenseFilter(tokenId: string, f: RequestFilter, driven: Query
   const c = compileSql(f.query, now, { dense: true, driven });
   if (c.readsRows) return null;
   return {
-    sql: `s.tn = (SELECT tn FROM search_tokens WHERE tk = ?) AND (${c.sql})`,
+    sql: `s.token_number = (SELECT token_number FROM search_tokens WHERE token_id = ?) AND (${c.sql})`,
     params: [tokenId, ...c.params],
     readsFields: c.readsFields,
     exact: exactMatch(driven, now),
@@ -300,8 +300,8 @@ function listIn(db: Database, plan: ListPlan): ListResult {
     // then only those rows.
     rows = db
       .prepare(
-        `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${w.sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ? OFFSET ?) p
-          CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
+        `SELECT r.* FROM (SELECT k.sorting AS sorting, k.seq AS seq FROM ${fromFor(w)} WHERE ${w.sql} ORDER BY k.sorting ${dir}, k.seq ${dir} LIMIT ? OFFSET ?) p
+          CROSS JOIN requests r ON r.seq = p.seq ORDER BY p.sorting ${dir}, p.seq ${dir}`,
       )
       .all(...w.params, plan.limit, plan.offset) as Row[];
   }
@@ -320,8 +320,8 @@ export interface WalkPlan {
   filters: FilterPlans;
   dir: 'ASC' | 'DESC';
   limit: number;
-  /** The last request returned: its (sorting, seq), the token index's (st, sq). */
-  after: [st: number, sq: number] | null;
+  /** The last request returned: its (sorting, seq), the token index's (sorting, seq). */
+  after: [sorting: number, seq: number] | null;
   /** WALK_SET_BELOW (tests lower it to walk a few requests block by block). */
   setBelow: number;
 }
@@ -348,8 +348,8 @@ function positionOf(cursor: RequestCursor): [number, number] {
   return at as [number, number];
 }
 
-/** A key of the token index: (sorting, seq), (k.st, k.sq). */
-type Key = [st: number, sq: number];
+/** A key of the token index: (sorting, seq), (k.sorting, k.seq). */
+type Key = [sorting: number, seq: number];
 
 /** Runs a planned walk on `db`, a step from one snapshot: one more key than the page is read, to know whether any is left. */
 export function readWalk(db: Database, plan: WalkPlan): RequestWalkPage {
@@ -375,14 +375,14 @@ function walkIn(db: Database, plan: WalkPlan): RequestWalkPage {
 function walkRows(db: Database, w: FilterPlan, dir: 'ASC' | 'DESC', from: Key | null, to: Key | null, limit: number, extra?: { sql: string; params: unknown[] }): Row[] {
   let sql = w.sql;
   const params = [...w.params];
-  // Row-value bounds on the index key: both key tables are ordered by (tk, st, sq).
-  if (from) (sql += ` AND (k.st, k.sq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`), params.push(...from);
-  if (to) (sql += ` AND (k.st, k.sq) ${dir === 'ASC' ? '<=' : '>='} (?, ?)`), params.push(...to);
+  // Row-value bounds on the index key: both key tables are ordered by (token_id, sorting, seq).
+  if (from) (sql += ` AND (k.sorting, k.seq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`), params.push(...from);
+  if (to) (sql += ` AND (k.sorting, k.seq) ${dir === 'ASC' ? '<=' : '>='} (?, ?)`), params.push(...to);
   if (extra) (sql += ` AND ${extra.sql}`), params.push(...extra.params);
   return db
     .prepare(
-      `SELECT r.* FROM (SELECT k.st AS st, k.sq AS sq FROM ${fromFor(w)} WHERE ${sql} ORDER BY k.st ${dir}, k.sq ${dir} LIMIT ?) p
-        CROSS JOIN requests r ON r.seq = p.sq ORDER BY p.st ${dir}, p.sq ${dir}`,
+      `SELECT r.* FROM (SELECT k.sorting AS sorting, k.seq AS seq FROM ${fromFor(w)} WHERE ${sql} ORDER BY k.sorting ${dir}, k.seq ${dir} LIMIT ?) p
+        CROSS JOIN requests r ON r.seq = p.seq ORDER BY p.sorting ${dir}, p.seq ${dir}`,
     )
     .all(...params, limit) as Row[];
 }
@@ -414,12 +414,12 @@ const MAX_WALK_BLOCK = 262_144;
 function drivenWalk(db: Database, plan: WalkPlan, driven: NonNullable<FilterPlans['driven']>, want: number): Row[] {
   const { dir } = plan;
   const w = driven.keyed;
-  const past = `k.tk = ? AND (k.st, k.sq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
-  const order = `ORDER BY k.st ${dir}, k.sq ${dir}`;
+  const past = `k.token_id = ? AND (k.sorting, k.seq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
+  const order = `ORDER BY k.sorting ${dir}, k.seq ${dir}`;
   const span = db.prepare<unknown[], { lo: number | null; hi: number | null; n: number }>(
-    `SELECT min(sq) AS lo, max(sq) AS hi, count(*) AS n FROM (SELECT k.sq AS sq FROM search_keys k WHERE ${past} ${order} LIMIT ?)`,
+    `SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS n FROM (SELECT k.seq AS seq FROM search_keys k WHERE ${past} ${order} LIMIT ?)`,
   );
-  const nth = db.prepare<unknown[], { st: number; sq: number }>(`SELECT k.st AS st, k.sq AS sq FROM search_keys k WHERE ${past} ${order} LIMIT 1 OFFSET ?`);
+  const nth = db.prepare<unknown[], { sorting: number; seq: number }>(`SELECT k.sorting AS sorting, k.seq AS seq FROM search_keys k WHERE ${past} ${order} LIMIT 1 OFFSET ?`);
   const tokenId = w.tokenId;
   let from: Key = plan.after ?? (dir === 'ASC' ? [Number.MIN_SAFE_INTEGER, 0] : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
   const rows: Row[] = [];
@@ -427,9 +427,9 @@ function drivenWalk(db: Database, plan: WalkPlan, driven: NonNullable<FilterPlan
     const block = span.get(tokenId, ...from, size)!;
     if (!block.n) return rows;
     const end = block.n < size ? null : nth.get(tokenId, ...from, size - 1)!;
-    const to: Key | null = end && [end.st, end.sq];
+    const to: Key | null = end && [end.sorting, end.seq];
     // A BigInt binds as an integer: FTS5 ignores a rowid bound that arrives as a float.
-    const candidates = { sql: 'k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ? AND rowid BETWEEN ? AND ?)', params: [driven.match, BigInt(block.lo!), BigInt(block.hi!)] };
+    const candidates = { sql: 'k.seq IN (SELECT rowid FROM request_text WHERE request_text MATCH ? AND rowid BETWEEN ? AND ?)', params: [driven.match, BigInt(block.lo!), BigInt(block.hi!)] };
     rows.push(...walkRows(db, w, dir, from, to, want - rows.length, candidates));
     if (rows.length >= want || !to) return rows;
     from = to;

@@ -7,7 +7,7 @@
 // json_each, so an array (header values, destinations, action output) matches when any element
 // does, and JSON booleans compare as the words true/false.
 import type { QueryNode } from '../../../query/ast.js';
-import { resolveField, type FieldSpec } from '../../../query/fields.js';
+import { resolveField, type ColumnRef, type FieldSpec, type SqlSource } from '../../../query/fields.js';
 import { matcherFor, type Matcher, type PatternPart } from '../../../query/values.js';
 import { keyColumns, type SearchKey } from './search-keys.js';
 
@@ -46,7 +46,15 @@ export interface SqlOptions {
    * Pass `driven` too.
    */
   dense?: boolean;
+  /**
+   * The alias the statement gives `requests` (`r`) where it joins a table sharing column names
+   * with it (the token index's token_id, sorting, seq, the search keys' copies): every column the
+   * fragment reads of the row is qualified. Unset, columns are named bare.
+   */
+  row?: string;
 }
+
+type ColumnSource = Extract<SqlSource, { kind: 'column' }>;
 
 /** Columns search_fields copies (migration 27), by the requests column a field compares. */
 const FIELD_COLUMNS = new Set(['method']);
@@ -178,7 +186,7 @@ const phrases = (runs: string[]): string => runs.map((r) => `"${r.replace(/"/g, 
 const KEY_COLUMNS = keyColumns();
 
 /** `_exists_` tests the token index answers, by their requests column. */
-const KEY_EXISTS = new Map([['note', '(k.kn = 1)']]);
+const KEY_EXISTS = new Map([['note', '(k.has_note = 1)']]);
 
 /** The trigram index finds substrings of at least this many characters. */
 const TRIGRAM = 3;
@@ -187,7 +195,8 @@ const TRIGRAM = 3;
 export function compileSql(node: QueryNode, now: number, options: SqlOptions = {}): SqlFragment {
   const params: unknown[] = [];
   const keys = options.keys ? keyColumns(options.keys) : KEY_COLUMNS;
-  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven, options.dense ?? false, keys);
+  const col: ColumnRef = options.row ? (c) => `${options.row}.${c}` : (c) => c;
+  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven, options.dense ?? false, keys, col);
   const sql = compiler.compile(node);
   return { sql, params, needsRow: compiler.needsRow, readsFields: compiler.readsFields, readsRows: compiler.readsRows };
 }
@@ -211,15 +220,24 @@ class SqlCompiler {
     private readonly driven: QueryNode | undefined,
     private readonly dense: boolean,
     private readonly keyColumns: ReadonlyMap<string, string>,
+    private readonly col: ColumnRef,
   ) {}
 
-  /** The column expression to compare: the token index's copy when keyed and it has one. */
-  private columnExpr(expr: string): string {
-    const key = this.keyed ? this.keyColumns.get(expr) : undefined;
+  /**
+   * The column expression to compare (`expr`, default the source's own): the token index's copy
+   * when keyed and it has one of the plain column.
+   */
+  private columnExpr(src: ColumnSource, expr = src.expr): string {
+    const key = this.keyed && !expr ? this.keyColumns.get(src.column) : undefined;
     if (key) return key;
     this.needsRow = true;
-    this.reads(FIELD_COLUMNS.has(expr));
-    return expr;
+    this.reads(!expr && FIELD_COLUMNS.has(src.column));
+    return expr ? expr(this.col) : this.col(src.column);
+  }
+
+  /** The plain column a key copies, if the source is one (not an expression). */
+  private static plainColumn(src: SqlSource): string | null {
+    return src.kind === 'column' && !src.expr ? src.column : null;
   }
 
   /** Dense mode: notes that the leaf reads a search_fields column (else the requests row). */
@@ -252,7 +270,7 @@ class SqlCompiler {
     const sql = compile();
     if (!this.leafReadsRow) return sql;
     if (!this.inExact) this.readsRows = true;
-    return `EXISTS (SELECT 1 FROM requests r WHERE r.seq = s.sq AND ${sql})`;
+    return `EXISTS (SELECT 1 FROM requests r WHERE r.seq = s.seq AND ${sql})`;
   }
 
   private compileNode(node: QueryNode): string {
@@ -296,24 +314,25 @@ class SqlCompiler {
    */
   private keyIn(children: QueryNode[]): string | null {
     if (!this.keyed || children.length < 2) return null;
-    let expr: string | null = null;
+    let src: ColumnSource | null = null;
     const values: string[] = [];
     for (const c of children) {
       if (c.kind !== 'term') return null;
       const spec = resolveField(c.field, c.pos);
       const text = this.keyEquality(spec, matcherFor(c, spec, this.now));
-      if (text === null || spec.sql.kind !== 'column' || (expr !== null && expr !== spec.sql.expr)) return null;
-      expr = spec.sql.expr;
+      if (text === null || spec.sql.kind !== 'column' || (src !== null && src.column !== spec.sql.column)) return null;
+      src = spec.sql;
       values.push(text);
     }
-    if (expr === null) return null;
-    return `(${this.columnExpr(expr)} COLLATE NOCASE IN (${values.map((v) => this.bind(v)).join(', ')}))`;
+    if (src === null) return null;
+    return `(${this.columnExpr(src)} COLLATE NOCASE IN (${values.map((v) => this.bind(v)).join(', ')}))`;
   }
 
   /** The text a whole-value match without wildcards compares a token index column to, or null. */
   private keyEquality(spec: FieldSpec, m: Matcher): string | null {
     const src = spec.sql;
-    if (!this.keyed || m.kind !== 'pattern' || src.kind !== 'column' || !this.keyColumns.has(src.expr) || !m.anchored) return null;
+    const column = SqlCompiler.plainColumn(src);
+    if (!this.keyed || m.kind !== 'pattern' || column === null || !this.keyColumns.has(column) || !m.anchored) return null;
     if (!m.parts.every((p) => p.kind === 'text')) return null;
     return m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
   }
@@ -324,7 +343,7 @@ class SqlCompiler {
       // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
       // LIKE does), which the token index's NOCASE indexes answer.
       const text = this.keyEquality(spec, m);
-      if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql.expr)} = ${this.bind(text)} COLLATE NOCASE)`;
+      if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql)} = ${this.bind(text)} COLLATE NOCASE)`;
       // Bound in the order they appear in the SQL text.
       const candidates = this.textCandidates(spec, m.parts);
       const like = this.like(spec, likePattern(m.parts, m.anchored));
@@ -343,14 +362,15 @@ class SqlCompiler {
   private textCandidates(spec: FieldSpec, parts: PatternPart[] | null): string | null {
     if (!this.keyed || this.inDriven || this.negated > 0) return null;
     const match = indexedText(spec, parts);
-    return match ? `(k.sq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))` : null;
+    return match ? `(k.seq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))` : null;
   }
 
   /** How many NOTs the node being compiled is under. */
   private negated = 0;
 
   private exists(spec: FieldSpec): string {
-    const key = this.keyed && spec.sql.kind === 'column' ? KEY_EXISTS.get(spec.sql.expr) : undefined;
+    const column = SqlCompiler.plainColumn(spec.sql);
+    const key = this.keyed && column !== null ? KEY_EXISTS.get(column) : undefined;
     if (key) return key;
     const candidates = this.textCandidates(spec, null);
     const exact = this.existsExact(spec);
@@ -362,14 +382,14 @@ class SqlCompiler {
     if (src.kind !== 'column') (this.needsRow = true), this.reads(src.kind === 'json' && FIELD_JSON.has(src.column));
     switch (src.kind) {
       case 'files':
-        return `EXISTS (SELECT 1 FROM json_each(files) AS f WHERE ${this.fileKey(src.key)})`;
+        return `EXISTS (SELECT 1 FROM json_each(${this.col('files')}) AS f WHERE ${this.fileKey(src.key)})`;
       case 'column':
-        if (spec.match === 'number' || spec.match === 'date') return `(${this.columnExpr(src.expr)} IS NOT NULL)`;
-        return `(length(${this.columnExpr(src.existsExpr ?? src.expr)}) > 0)`;
+        if (spec.match === 'number' || spec.match === 'date') return `(${this.columnExpr(src)} IS NOT NULL)`;
+        return `(length(${this.columnExpr(src, src.existsExpr ?? src.expr)}) > 0)`;
       case 'json': {
         const path = this.bind(jsonPath(src.path));
-        if (spec.exists === 'present') return `(COALESCE(json_type(${src.column}, ${path}), 'null') <> 'null')`;
-        return `EXISTS (SELECT 1 FROM json_each(${src.column}, ${path}) AS j WHERE j.type <> 'null' AND NOT (j.type = 'text' AND j.value = ''))`;
+        if (spec.exists === 'present') return `(COALESCE(json_type(${this.col(src.column)}, ${path}), 'null') <> 'null')`;
+        return `EXISTS (SELECT 1 FROM json_each(${this.col(src.column)}, ${path}) AS j WHERE j.type <> 'null' AND NOT (j.type = 'text' AND j.value = ''))`;
       }
     }
   }
@@ -379,17 +399,17 @@ class SqlCompiler {
     if (src.kind !== 'column') (this.needsRow = true), this.reads(src.kind === 'json' && FIELD_JSON.has(src.column));
     switch (src.kind) {
       case 'column':
-        return `(${this.columnExpr(src.expr)} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
+        return `(${this.columnExpr(src)} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
       case 'json': {
         const path = this.bind(jsonPath(src.path));
         return (
-          `EXISTS (SELECT 1 FROM json_each(${src.column}, ${path}) AS j ` +
+          `EXISTS (SELECT 1 FROM json_each(${this.col(src.column)}, ${path}) AS j ` +
           `WHERE j.type NOT IN ('object', 'array') AND ${JSON_TEXT} LIKE ${this.bind(pattern)} ESCAPE '\\')`
         );
       }
       case 'files':
         return (
-          `EXISTS (SELECT 1 FROM json_each(files) AS f WHERE ${this.fileKey(src.key)} ` +
+          `EXISTS (SELECT 1 FROM json_each(${this.col('files')}) AS f WHERE ${this.fileKey(src.key)} ` +
           `AND json_extract(f.value, '$.filename') LIKE ${this.bind(pattern)} ESCAPE '\\')`
         );
     }
@@ -398,7 +418,7 @@ class SqlCompiler {
   private interval(spec: FieldSpec, m: Extract<Matcher, { kind: 'interval' }>): string {
     // Only number and date fields produce intervals, and those are all plain columns.
     if (spec.sql.kind !== 'column') throw new Error(`Field ${spec.name} has no SQL column`);
-    const col = this.columnExpr(spec.sql.expr);
+    const col = this.columnExpr(spec.sql);
     const parts: string[] = [];
     if (m.lo !== null) parts.push(`${col} ${m.loInclusive ? '>=' : '>'} ${this.bind(m.lo)}`);
     if (m.hi !== null) parts.push(`${col} ${m.hiInclusive ? '<=' : '<'} ${this.bind(m.hi)}`);

@@ -54,9 +54,9 @@ export function purgeStaleText(db: Database, max: number, budgetMs = Infinity): 
   let s = purges.get(db);
   if (!s) {
     s = {
-      listed: db.prepare<[number], number>('SELECT sq FROM request_text_stale ORDER BY sq LIMIT ?').pluck(),
+      listed: db.prepare<[number], number>('SELECT seq FROM request_text_stale ORDER BY seq LIMIT ?').pluck(),
       entry: db.prepare<[number]>('DELETE FROM request_text WHERE rowid = ?'),
-      unlist: db.prepare<[number]>('DELETE FROM request_text_stale WHERE sq = ?'),
+      unlist: db.prepare<[number]>('DELETE FROM request_text_stale WHERE seq = ?'),
     };
     purges.set(db, s);
   }
@@ -65,10 +65,10 @@ export function purgeStaleText(db: Database, max: number, budgetMs = Infinity): 
   const t0 = performance.now();
   let purged = 0;
   withoutAutomerge(db, () => {
-    for (const sq of listed.slice(0, max)) {
+    for (const seq of listed.slice(0, max)) {
       if (purged > 0 && performance.now() - t0 > budgetMs) break;
-      s.entry.run(sq);
-      s.unlist.run(sq);
+      s.entry.run(seq);
+      s.unlist.run(seq);
       purged++;
     }
   });

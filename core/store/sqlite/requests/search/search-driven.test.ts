@@ -104,7 +104,7 @@ describe('searches driven by the trigram index', () => {
     expect(indexOnly('txt : "key"')).toBe(3);
     expect(indexOnly('txt : "école"')).toBe(2);
     expect(indexOnly('txt : "invoice"')).toBe(2);
-    expect(db.prepare('SELECT plain FROM search_rows ORDER BY sq').pluck().all()).toEqual([1, 0, 1, 0, 0, 0, 1, 0, 1, 1]);
+    expect(db.prepare('SELECT plain FROM search_rows ORDER BY seq').pluck().all()).toEqual([1, 0, 1, 0, 0, 0, 1, 0, 1, 1]);
     db.close();
   });
 
@@ -122,9 +122,9 @@ describe('searches driven by the trigram index', () => {
     // The page reads the rows.
     expect(after.items.length).toBe(before.items.length - 1);
     // Not so for a body that is not plain, nor for a term the index cannot decide (a wildcard inside).
-    db.prepare("UPDATE search_rows SET plain = 0 WHERE sq = ?").run(seq);
+    db.prepare("UPDATE search_rows SET plain = 0 WHERE seq = ?").run(seq);
     expect((await list('"payment failed"')).total).toBe(before.total - 1);
-    db.prepare("UPDATE search_rows SET plain = 1 WHERE sq = ?").run(seq);
+    db.prepare("UPDATE search_rows SET plain = 1 WHERE seq = ?").run(seq);
     expect((await list('content:payment*failed')).total).toBe(before.total - 1);
     db.close();
   });

@@ -140,7 +140,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     db.exec('DELETE FROM requests WHERE seq % 2 = 0');
     const kept = n - Math.floor(n / 2);
     expect(entries()).toBe(n);
-    const listed = () => db.prepare('SELECT sq FROM request_text_stale ORDER BY sq').pluck().all() as number[];
+    const listed = () => db.prepare('SELECT seq FROM request_text_stale ORDER BY seq').pluck().all() as number[];
     expect(listed()).toEqual(Array.from({ length: Math.floor(n / 2) }, (_, i) => 2 * (i + 1)));
     // Each catch-up (it runs when there is something to index) deletes TEXT_PURGE_ROWS listed entries at most.
     storeRequests(db, n, n + 1);
@@ -195,15 +195,15 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     migrate(db);
     const stale = () => db.prepare('SELECT count(*) FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)').pluck().get() as number;
     expect(stale()).toBe(20);
-    expect(db.prepare('SELECT sq FROM request_text_stale ORDER BY sq').pluck().all()).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(db.prepare('SELECT seq FROM request_text_stale ORDER BY seq').pluck().all()).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     // Nothing listed: a catch-up deletes no entry (and looks at no other).
-    db.exec('DELETE FROM request_text_stale WHERE sq > 10');
+    db.exec('DELETE FROM request_text_stale WHERE seq > 10');
     createBatchWriter(db).catchUp();
     expect(stale()).toBe(10);
     expect(db.prepare('SELECT count(*) FROM request_text_stale').pluck().get()).toBe(0);
     // The token's deletion, in chunks: as many listed entries as requests deleted go with them
     // (lowest first: the 10 listed before stay for the catch-up), none is left unlisted.
-    db.exec('INSERT INTO request_text_stale (sq) SELECT t.rowid FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)');
+    db.exec('INSERT INTO request_text_stale (seq) SELECT t.rowid FROM request_text t WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = t.rowid)');
     const deleted = await deleteTokenRequests(db, 't1', async () => true);
     expect(deleted).toBe(30);
     const counts = () => [db.prepare('SELECT count(*) FROM request_text').pluck().get(), db.prepare('SELECT count(*) FROM request_text_stale').pluck().get()];
@@ -218,7 +218,7 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
       default_content_type, request_limit, created_at, updated_at) VALUES ('t2', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 30, 0, 0)`).run();
     migrate(db);
-    expect(db.prepare("SELECT tk FROM search_tokens").pluck().all()).toEqual(['t1']);
+    expect(db.prepare("SELECT token_id FROM search_tokens").pluck().all()).toEqual(['t1']);
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
       VALUES (?, ?, 'web', ?, 4, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
     const add = (from: number, to: number) => {
@@ -236,13 +236,13 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     // Deleting some of each: t1's search entries go and their text is listed for the purge; t2's
     // keys and ids go with its requests, as before.
     db.exec("DELETE FROM requests WHERE sorting % 4 = 0");
-    const t1Deleted = db.prepare("SELECT sq FROM request_text_stale ORDER BY sq").pluck().all() as number[];
+    const t1Deleted = db.prepare("SELECT seq FROM request_text_stale ORDER BY seq").pluck().all() as number[];
     expect(t1Deleted.length).toBe(10);
     expect(count(`SELECT count(*) FROM requests WHERE seq IN (${t1Deleted.join(',')})`)).toBe(0);
     expect(count('SELECT count(*) FROM search_keys')).toBe(30);
-    expect(count('SELECT count(*) FROM search_keys k WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = k.sq)')).toBe(0);
+    expect(count('SELECT count(*) FROM search_keys k WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = k.seq)')).toBe(0);
     for (const table of ['request_keys', 'request_ids']) {
-      expect(count(`SELECT count(*) FROM ${table} k WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = k.sq)`), table).toBe(0);
+      expect(count(`SELECT count(*) FROM ${table} k WHERE NOT EXISTS (SELECT 1 FROM requests WHERE seq = k.seq)`), table).toBe(0);
     }
     expect(count('SELECT count(*) FROM request_keys')).toBe(count('SELECT count(*) FROM requests'));
     db.close();

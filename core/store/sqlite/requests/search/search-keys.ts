@@ -1,35 +1,35 @@
 // The request fields a search-indexed token's key table (search_keys) carries beside its key
-// (tk, st, sq): a search on one of them reads the key instead of the request's row, through the
+// (token_id, sorting, seq): a search on one of them reads the key instead of the request's row, through the
 // key's index. The catch-up's and the fill's INSERT (index-writes.ts) and the planner
 // (compile-sql.ts) are both built from this list; docs/storage.md has the recipe for adding one.
 
 export interface SearchKey {
   /** The requests column (the field's column in core/store/query/fields.ts). */
   readonly column: string;
-  /** Its copy in search_keys (migrations 21-23 named them short). */
+  /** Its copy in search_keys (the same name since migration 31). */
   readonly key: string;
 }
 
 export const SEARCH_KEYS: readonly SearchKey[] = [
-  { column: 'method', key: 'km' },
-  { column: 'type', key: 'kty' },
-  { column: 'ip', key: 'kip' },
-  { column: 'created_at', key: 'kca' },
-  { column: 'size', key: 'ksz' },
+  { column: 'method', key: 'method' },
+  { column: 'type', key: 'type' },
+  { column: 'ip', key: 'ip' },
+  { column: 'created_at', key: 'created_at' },
+  { column: 'size', key: 'size' },
 ];
 
 /** The has-a-note flag: kept by the trigger requests_note_key on note edits as well. */
-const NOTE_FLAG = { key: 'kn', value: 'CASE WHEN length(note) > 0 THEN 1 END' };
+const NOTE_FLAG = { key: 'has_note', value: 'CASE WHEN length(note) > 0 THEN 1 END' };
 
 /** search_keys' columns, and the values a SELECT from requests gives them, in the same order. */
 export function searchKeyInsert(keys: readonly SearchKey[] = SEARCH_KEYS): { columns: string; values: string } {
   return {
-    columns: ['tk', 'st', 'sq', ...keys.map((k) => k.key), NOTE_FLAG.key].join(', '),
+    columns: ['token_id', 'sorting', 'seq', ...keys.map((k) => k.key), NOTE_FLAG.key].join(', '),
     values: ['token_id', 'sorting', 'seq', ...keys.map((k) => k.column), NOTE_FLAG.value].join(', '),
   };
 }
 
 /** The key-table expression (alias `k`) of each requests column the keys carry, sorting included. */
 export function keyColumns(keys: readonly SearchKey[] = SEARCH_KEYS): ReadonlyMap<string, string> {
-  return new Map([...keys.map((k): [string, string] => [k.column, `k.${k.key}`]), ['sorting', 'k.st']]);
+  return new Map([...keys.map((k): [string, string] => [k.column, `k.${k.key}`]), ['sorting', 'k.sorting']]);
 }

@@ -24,11 +24,11 @@ let n = 0;
 const tmp = () => path.join(dir, `s-${++n}.sqlite`);
 
 const count = (db: Database.Database, sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
-const keysOf = (db: Database.Database, tk: string) => count(db, 'SELECT count(*) FROM search_keys WHERE tk = ?', tk);
+const keysOf = (db: Database.Database, tk: string) => count(db, 'SELECT count(*) FROM search_keys WHERE token_id = ?', tk);
 const textOf = (db: Database.Database, tk: string) =>
   count(db, 'SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid WHERE r.token_id = ?', tk);
 const listed = (db: Database.Database, tk: string) =>
-  db.prepare('SELECT fill_st IS NULL AS filled FROM search_tokens WHERE tk = ?').get(tk) as { filled: number } | undefined;
+  db.prepare('SELECT fill_sorting IS NULL AS filled FROM search_tokens WHERE token_id = ?').get(tk) as { filled: number } | undefined;
 
 /**
  * search_rows and search_fields (migration 27) hold exactly the requests search_keys holds, with
@@ -39,14 +39,14 @@ function expectDenseCopies(db: Database.Database): void {
   expect([count(db, 'SELECT count(*) FROM search_rows'), count(db, 'SELECT count(*) FROM search_fields')]).toEqual([keys, keys]);
   const wrong = count(
     db,
-    `SELECT count(*) FROM search_keys k JOIN requests r ON r.seq = k.sq LEFT JOIN search_tokens t ON t.tk = k.tk
-      LEFT JOIN search_rows s ON s.sq = k.sq LEFT JOIN search_fields f ON f.sq = k.sq
-      WHERE s.tn IS NOT t.tn OR t.tn IS NULL OR s.plain IS NOT (length(CAST(r.body AS TEXT)) = octet_length(r.body))
+    `SELECT count(*) FROM search_keys k JOIN requests r ON r.seq = k.seq LEFT JOIN search_tokens t ON t.token_id = k.token_id
+      LEFT JOIN search_rows s ON s.seq = k.seq LEFT JOIN search_fields f ON f.seq = k.seq
+      WHERE s.token_number IS NOT t.token_number OR t.token_number IS NULL OR s.plain IS NOT (length(CAST(r.body AS TEXT)) = octet_length(r.body))
         OR f.method IS NOT r.method OR f.query IS NOT r.query`,
   );
   expect(wrong).toBe(0);
   // One number per listed token.
-  expect(count(db, 'SELECT count(DISTINCT tn) FROM search_tokens')).toBe(count(db, 'SELECT count(*) FROM search_tokens'));
+  expect(count(db, 'SELECT count(DISTINCT token_number) FROM search_tokens')).toBe(count(db, 'SELECT count(*) FROM search_tokens'));
 }
 
 const QUERIES = ['paid', '"payment failed"', 'method:PUT', 'method:put AND content:failed', 'NOT content:paid', '_exists_:query.source', 'headers.user-agent:curl*'];
@@ -314,18 +314,21 @@ describe('migration 27 (search_rows, search_fields)', () => {
     migrate(db);
     expectDenseCopies(db);
     expect(count(db, 'SELECT count(*) FROM search_rows')).toBe(20);
-    expect(db.prepare('SELECT tk, tn FROM search_tokens ORDER BY tk').all()).toEqual([{ tk: 'a', tn: 1 }, { tk: 'b', tn: 2 }]);
+    expect(db.prepare('SELECT token_id, token_number FROM search_tokens ORDER BY token_id').all()).toEqual([
+      { token_id: 'a', token_number: 1 },
+      { token_id: 'b', token_number: 2 },
+    ]);
     // Plain bodies only: ASCII without NUL.
-    const plain = db.prepare('SELECT plain FROM search_rows ORDER BY sq').pluck().all();
+    const plain = db.prepare('SELECT plain FROM search_rows ORDER BY seq').pluck().all();
     const indexed = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 !== 2);
     expect(plain).toEqual(indexed.map((i) => (bodyOf(i) === 'plain text' ? 1 : 0)));
     // A token listed later gets the next number; deleting rows (and tokens) takes their copies.
     token.run('c', 50_000);
-    expect(count(db, "SELECT tn FROM search_tokens WHERE tk = 'c'")).toBe(3);
+    expect(count(db, "SELECT token_number FROM search_tokens WHERE token_id = 'c'")).toBe(3);
     for (let i = 30; i < 40; i++) insert.run(`u${i}`, 'c', 'GET', Buffer.from('x\u0000y'), '{}', i);
     createBatchWriter(db).catchUp();
     expectDenseCopies(db);
-    expect(count(db, "SELECT count(*) FROM search_rows WHERE tn = 3 AND plain = 0")).toBe(10);
+    expect(count(db, "SELECT count(*) FROM search_rows WHERE token_number = 3 AND plain = 0")).toBe(10);
     db.exec("DELETE FROM requests WHERE token_id = 'a' OR seq % 4 = 0");
     expectDenseCopies(db);
     db.close();

@@ -22,7 +22,7 @@ export function setSearchIndexAbove(db: Database, above: number): number {
   return db.transaction(() => {
     db.prepare('UPDATE search_settings SET above = ?').run(above);
     return db
-      .prepare('INSERT OR IGNORE INTO search_tokens (tk, fill_st, fill_sq) SELECT uuid, ?, ? FROM tokens WHERE request_limit > ?')
+      .prepare('INSERT OR IGNORE INTO search_tokens (token_id, fill_sorting, fill_seq) SELECT uuid, ?, ? FROM tokens WHERE request_limit > ?')
       .run(FILL_FROM_TOP, FILL_FROM_TOP, above).changes;
   }).immediate();
 }
@@ -30,7 +30,7 @@ export function setSearchIndexAbove(db: Database, above: number): number {
 /** Whether the token's searches can use the search index: listed, and filled. */
 export function searchIndexed(db: Database, tokenId: string): boolean {
   let stmt = indexedStatements.get(db);
-  if (!stmt) indexedStatements.set(db, (stmt = db.prepare('SELECT 1 FROM search_tokens WHERE tk = ? AND fill_st IS NULL')));
+  if (!stmt) indexedStatements.set(db, (stmt = db.prepare('SELECT 1 FROM search_tokens WHERE token_id = ? AND fill_sorting IS NULL')));
   return stmt.get(tokenId) !== undefined;
 }
 const indexedStatements = new WeakMap<Database, Statement>();

@@ -112,7 +112,7 @@ export interface CatchUpParts {
   /** The search index's keys and text (search_keys, request_text), for the tokens in search_tokens. */
   text: number;
   purge: number;
-  /** Filling a token's search index (search_tokens.fill_st). */
+  /** Filling a token's search index (search_tokens.fill_sorting). */
   fill: number;
   trims: number;
 }
@@ -137,9 +137,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   // fixed cost (its call, the AUTOINCREMENT counter read and written back) is paid once a run.
   const insertPlainRuns = new Map<number, Statement>();
   const plainRun = (rows: number) => {
-    let st = insertPlainRuns.get(rows);
-    if (!st) insertPlainRuns.set(rows, (st = db.prepare(insertSql(true, rows))));
-    return st;
+    let statement = insertPlainRuns.get(rows);
+    if (!statement) insertPlainRuns.set(rows, (statement = db.prepare(insertSql(true, rows))));
+    return statement;
   };
   /** Inserts `rows` (plain rows, in order) in statements of 32, 16, ... 1 rows; returns the last one's seq. */
   function insertPlain(rows: unknown[][]): number | bigint {
@@ -163,15 +163,15 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?',
   );
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
-  const addKeys = db.prepare('INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
+  const addKeys = db.prepare('INSERT INTO request_keys (token_id, sorting, seq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
   const search = searchIndexWrites(db);
   const text = textPurge(db, purgeMs);
   // Tokens a catch-up put over their limit, and their trimming (trims.ts).
   const { overLimit, trimOver } = createTrims(db, trimmedBacklog, () => text.due());
   // Deleted after its captures were stored: they go with it.
-  const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = ?)');
+  const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
-  const addIds = db.prepare('INSERT INTO request_ids (u, sq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
+  const addIds = db.prepare('INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
   // One statement per token and catch-up: the bump returns the new count and the stored limit.
   const bumpToken = db.prepare<[number, string, number, string], { n: number; request_limit: number }>(

@@ -194,7 +194,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     expect(await store.tokens.delete(t.uuid)).toBe(true);
     const count = (sql: string, ...p: unknown[]) => (store.db.prepare(sql).get(...p) as { n: number }).n;
     expect(count('SELECT count(*) AS n FROM requests WHERE token_id = ?', t.uuid)).toBe(0);
-    expect(count('SELECT count(*) AS n FROM request_keys WHERE tk = ?', t.uuid)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM request_keys WHERE token_id = ?', t.uuid)).toBe(0);
     expect(count('SELECT count(*) AS n FROM request_files')).toBe(0);
     expect((await store.requests.list(other.uuid, page)).total).toBe(1);
     await store.close();
@@ -206,7 +206,7 @@ describe('batch writer catch-up', () => {
     const { db, writer } = writerOn(file, tokens, requestLimit);
     writer.catchUp();
     const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid) as { n: number; latest: string };
-    const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE tk = ?').get(uuid) as { n: number }).n;
+    const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE token_id = ?').get(uuid) as { n: number }).n;
     return { db, writer, stats, keys };
   }
   const item = (tokenId: string, limit = 100) => ({ row: toRow(sampleRequest(tokenId)), limit });
@@ -375,7 +375,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     const byUuid = db.prepare(`SELECT uuid FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`).pluck();
     const seen = (tokenId: string, i: { row: unknown[] }) => byUuid.get({ t: tokenId, u: uuidOf(i) }) !== undefined;
     const stored = (i: { row: unknown[] }) => db.prepare('SELECT count(*) FROM requests WHERE uuid = ?').pluck().get(uuidOf(i)) === 1;
-    const listed = () => db.prepare('SELECT r.uuid FROM request_trimmed d JOIN requests r ON r.seq = d.sq ORDER BY d.sq').pluck().all();
+    const listed = () => db.prepare('SELECT r.uuid FROM request_trimmed d JOIN requests r ON r.seq = d.seq ORDER BY d.seq').pluck().all();
     const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
     return { db, writer, seen, stored, listed, count };
   }
@@ -393,7 +393,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect(trimmed.map(stored)).toEqual([true, true, true, true]);
     expect(trimmed.map((i, n) => seen(n % 2 ? b : a, i))).toEqual([false, false, false, false]);
     expect(first.slice(4).map((i, n) => seen(n % 2 ? b : a, i))).toEqual(Array(6).fill(true));
-    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE tk = ?', a)]).toEqual([3, 3]);
+    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_id = ?', a)]).toEqual([3, 3]);
     expect(count('SELECT count(*) FROM request_ids')).toBe(10);
     // Four more for a: its four oldest go, eight are listed, and the sweep deletes the four oldest
     // listed rows (their UUID index entries with them), keeping the backlog of four.
@@ -417,7 +417,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     writer.catchUp();
     expect([stored(items[0]!), stored(items[1]!), stored(items[2]!)]).toEqual([false, false, true]);
     expect(listed()).toEqual([]);
-    expect([count('SELECT count(*) FROM search_keys WHERE tk = ?', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
+    expect([count('SELECT count(*) FROM search_keys WHERE token_id = ?', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
     // The purge had found nothing listed before: the trim wakes it for the next catch-up.
     writer.catchUp();
     expect([count('SELECT count(*) FROM request_text'), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 0]);
@@ -475,11 +475,11 @@ describe('migration 13 (UUID index filled by the catch-up)', () => {
     // The migration alone indexes what was caught up.
     const migrated = new Database(file);
     migrate(migrated);
-    expect(migrated.prepare('SELECT u FROM request_ids ORDER BY u').pluck().all()).toEqual(caught.map((r) => r.uuid).sort());
+    expect(migrated.prepare('SELECT uuid FROM request_ids ORDER BY uuid').pluck().all()).toEqual(caught.map((r) => r.uuid).sort());
     migrated.close();
     const store = createSqliteStore(file);
     // The store's start-up catch-up takes the pending row.
-    expect(store.db.prepare('SELECT u FROM request_ids ORDER BY u').pluck().all()).toEqual([...caught, pending].map((r) => r.uuid).sort());
+    expect(store.db.prepare('SELECT uuid FROM request_ids ORDER BY uuid').pluck().all()).toEqual([...caught, pending].map((r) => r.uuid).sort());
     const indexes = store.db.prepare("SELECT name FROM pragma_index_list('requests')").pluck().all();
     expect(indexes).toEqual([]);
     expect((await store.requests.getFile(t.uuid, caught[0]!.uuid, 'f'))?.toString()).toBe('file');

@@ -33,16 +33,16 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
-  const listOldest = db.prepare<{ t: string; n: number }>('INSERT INTO request_trimmed (sq) SELECT sq FROM request_keys WHERE tk = @t ORDER BY st, sq LIMIT @n');
+  const listOldest = db.prepare<{ t: string; n: number }>('INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n');
   // The n oldest keys: those up to the n-th (the index's range, where they lie together).
   const unkeyOldest = db.prepare<{ t: string; n: number }>(
-    'DELETE FROM request_keys WHERE tk = @t AND (st, sq) <= (SELECT st, sq FROM request_keys WHERE tk = @t ORDER BY st, sq LIMIT 1 OFFSET @n - 1)',
+    'DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)',
   );
-  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE tk = ?').pluck();
-  const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_keys WHERE tk = @t ORDER BY st, sq LIMIT @n)');
+  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
+  const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)');
   // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
-  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT sq FROM request_trimmed ORDER BY sq LIMIT ?)');
+  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
 
   const overLimit = new Map<string, number>();
