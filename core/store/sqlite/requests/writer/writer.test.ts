@@ -243,7 +243,7 @@ describe('sqlite in-thread capture writer, reads of one token', () => {
     await store.tokens.create(b);
     await store.requests.insert(sampleRequest(a.uuid, { sorting: 1 }), 100);
     await store.writer.sync();
-    // B's captures wait for the schedule's catch-up (100 ms): a read of A does not take them.
+    // B's captures wait for the schedule's catch-up (200 ms): a read of A does not take them.
     await Promise.all(Array.from({ length: 5 }, (_, i) => store.requests.insert(sampleRequest(b.uuid, { sorting: 10 + i }), 100)));
     await store.writer.sync(a.uuid);
     expect(keys(store.db, b.uuid)).toBe(0);
