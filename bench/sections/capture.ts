@@ -122,17 +122,27 @@ export const captureSection: Section = {
       const minimalRuns: Measurement[] = [];
       const searchRuns: Measurement[] = [];
       const trimRuns: Measurement[] = [];
+      // The CPU windows (search-indexed, at limit, minimal) run after the paired pair in even rounds
+      // and before it in odd ones: a window's place in the round (what ran just before it, how long
+      // the service sat idle) weighs on its figures alike on both sides.
+      const cpuWindows = async (round: number) => {
+        const windows = [
+          async () => searchRuns.push(await captureLoad(svc, searchTokens, windowS)),
+          async () => trimRuns.push(await captureLoad(svc, trimTokens, windowS)),
+          async () => minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid })),
+        ];
+        for (const w of round % 2 ? windows.reverse() : windows) {
+          await quiet(svc.proc.pid!);
+          await w();
+        }
+      };
       for (let round = 0; round < settings.rounds; round++) {
+        if (round % 2) await cpuWindows(round);
         await quiet(svc.proc.pid!);
         if (previous) await quiet(previous.proc.pid!);
         bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
         captureRuns.push(await captureLoad(svc, tokens, windowS));
-        await quiet(svc.proc.pid!);
-        searchRuns.push(await captureLoad(svc, searchTokens, windowS));
-        await quiet(svc.proc.pid!);
-        trimRuns.push(await captureLoad(svc, trimTokens, windowS));
-        await quiet(svc.proc.pid!);
-        minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid }));
+        if (round % 2 === 0) await cpuWindows(round);
         if (previous) {
           await quiet(svc.proc.pid!);
           previousRuns.push(await captureLoad(previous, previousTokens, windowS));
