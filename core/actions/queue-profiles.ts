@@ -5,10 +5,12 @@
 // - `qp:<id>:seq` numbers the jobs as they are queued (the ticket's `seq`, from 1);
 // - `qp:<id>:done` counts the jobs that have finished (run, expired or dropped): the job numbered
 //   done + 1 is the head of the line, and only the head may run;
-// - `qp:<id>:rate:<window>` counts the jobs started in each period (epoch-aligned windows of
-//   `rate_period` seconds), so no more than `rate_limit` start in one window.
-// A job that may not run yet is queued again for when it may (the next window, or the estimated
-// time its turn comes); past its lifetime (from its first planned run) it is given up and
+// - `qp:<id>:starts` records when jobs started, a sliding window of `rate_period` seconds: a job
+//   starts only when fewer than `rate_limit` started in the period before it, so no span of
+//   `rate_period` seconds holds more than `rate_limit` starts (clock-aligned windows let 2 x
+//   rate_limit through around a window's edge).
+// A job that may not run yet is queued again for when it may (when the oldest start in the
+// window leaves it, or the estimated time its turn comes); past its lifetime (from its first planned run) it is given up and
 // reported. Every way a job ends counts it done, so the next one's turn comes.
 import type { Clock } from '../util/time.js';
 import type { CounterRepo, QueueProfileRecord } from '../store/types.js';
@@ -69,11 +71,8 @@ export class QueueProfileGate {
       return wait(now + Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, ahead * perJobMs)), 'order');
     }
     if (!profile) return { kind: 'run' };
-    const periodMs = profile.rate_period * 1000;
-    const windowStart = Math.floor(now / periodMs) * periodMs;
-    const started = await this.counters.hit(`qp:${t.id}:rate:${periodMs}`, windowStart, 2 * periodMs);
-    if (started > profile.rate_limit) return wait(windowStart + periodMs, 'rate');
-    return { kind: 'run' };
+    const admission = await this.counters.admit(`qp:${t.id}:starts`, now, profile.rate_limit, profile.rate_period * 1000);
+    return admission.admitted ? { kind: 'run' } : wait(admission.retryAt, 'rate');
   }
 
   /** The job ended (ran, expired, or had nothing left to run): the next one's turn. */

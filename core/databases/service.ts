@@ -92,13 +92,14 @@ export function roleName(id: string): string {
 // The driver is loaded by the first use of a database, not at start-up (most services have none).
 const loadPg = lazyImport(() => import('pg').then((m) => m.default));
 
-interface PgError extends Error {
+export interface PgError extends Error {
   code?: string;
   detail?: string;
   hint?: string;
   severity?: string;
+  column?: string;
 }
-const isPgError = (e: unknown): e is PgError & { code: string } => e instanceof Error && typeof (e as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((e as PgError).code!);
+export const isPgError = (e: unknown): e is PgError & { code: string } => e instanceof Error && typeof (e as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((e as PgError).code!);
 
 /** A statement's values: scalars as they are, objects and arrays as JSON text (json columns). */
 function sqlValue(v: unknown): SqlValue {
@@ -369,6 +370,40 @@ export class DatabaseService {
         return this.run(await this.resolve(userId, String(id)), String(sql), params);
       },
     };
+  }
+
+  get statementTimeoutMs(): number {
+    return this.opts.statementTimeoutMs;
+  }
+
+  /**
+   * Runs `work` in one transaction on the user's database, logged in as its own role with the
+   * statement timeout and search path queries get (the Database Manager's statements). PostgreSQL
+   * errors and HttpErrors reject as they are, after a rollback; a lost connection is a 503.
+   */
+  async session<T>(userId: number, id: string, work: (client: pg.PoolClient, schema: string) => Promise<T>): Promise<T> {
+    this.requireConfigured();
+    const db = await this.record(userId, id);
+    const schema = roleName(db.id);
+    const client = await this.connect(db.id);
+    let broken = false;
+    try {
+      await client.query(`BEGIN; RESET ALL; SET LOCAL statement_timeout = ${Math.floor(this.opts.statementTimeoutMs)}; SET LOCAL search_path = "${schema}"`);
+      try {
+        const out = await work(client, schema);
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw err;
+      }
+    } catch (err) {
+      if (isPgError(err) || err instanceof HttpError) throw err;
+      broken = true;
+      throw new DatabasesUnavailable(`The database connection failed: ${(err as Error).message}`);
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** One statement in a transaction on the database's own role, limited in time and rows. */

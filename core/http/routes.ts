@@ -4,6 +4,7 @@ import type { RouteDoc } from './route.js';
 import { actionRoutes } from './actions/actions.router.js';
 import { queueProfileRoutes } from './queue-profiles/queue-profiles.router.js';
 import { databaseRoutes } from './databases/databases.router.js';
+import { tableRoutes } from './databases/tables.router.js';
 import { errorLogRoutes } from './errors/errors.router.js';
 import { globalRoutes } from './globals/globals.router.js';
 import { groupRoutes } from './groups/groups.router.js';
@@ -22,4 +23,4 @@ import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sampleRoutes, ...sseRoutes, ...smeeRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes, ...queueProfileRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...tableRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sampleRoutes, ...sseRoutes, ...smeeRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes, ...queueProfileRoutes];

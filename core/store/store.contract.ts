@@ -460,6 +460,47 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.counters.hitWindow('w-' + randomUUID(), t0, 60_000)).toEqual({ count: 1, openedAt: t0 });
     });
 
+    it('admits at most `limit` starts in any sliding period, and says when the next may start', async () => {
+      const key = 's-' + randomUUID();
+      // Ahead of the wall clock: MongoDB's TTL monitor (which runs on it) cannot remove a window mid-test.
+      const t0 = Date.UTC(2100, 0, 1, 0, 0, 59, 0);
+      const admit = (at: number) => store.counters.admit(key, at, 3, 60_000);
+      expect(await admit(t0)).toEqual({ admitted: true });
+      expect(await admit(t0 + 10)).toEqual({ admitted: true });
+      expect(await admit(t0 + 10)).toEqual({ admitted: true });
+      // A clock-aligned minute would open at t0 + 1 s and let three more in; the sliding one waits.
+      expect(await admit(t0 + 1_000)).toEqual({ admitted: false, retryAt: t0 + 60_000 });
+      expect(await admit(t0 + 59_999)).toEqual({ admitted: false, retryAt: t0 + 60_000 });
+      expect(await admit(t0 + 60_000)).toEqual({ admitted: true });
+      // The two starts at t0 + 10 leave together: room again only when they have.
+      expect(await admit(t0 + 60_001)).toEqual({ admitted: false, retryAt: t0 + 60_010 });
+      expect(await admit(t0 + 60_010)).toEqual({ admitted: true });
+      // Concurrent callers never take more places than there are.
+      const racing = await Promise.all(Array.from({ length: 5 }, () => store.counters.admit('s-' + key, t0, 2, 60_000)));
+      expect(racing.filter((a) => a.admitted)).toHaveLength(2);
+    });
+
+    it('keeps every period of a sliding window within its limit, over a long run of attempts', async () => {
+      const key = 's-' + randomUUID();
+      const t0 = Date.UTC(2100, 0, 2);
+      const limit = 4;
+      const periodMs = 1_000;
+      // Attempts at irregular moments (a fixed pseudo-random walk), some of them bunched.
+      const started: number[] = [];
+      let at = t0;
+      for (let i = 0; i < 120; i++) {
+        at += (i * 7919) % 13 === 0 ? 0 : ((i * 104_729) % 400) + 1;
+        const a = await store.counters.admit(key, at, limit, periodMs);
+        const inWindow = started.filter((s) => s > at - periodMs).length;
+        // Admitted exactly when the period before holds fewer than `limit` starts.
+        expect(a.admitted, `attempt ${i} at +${at - t0} ms`).toBe(inWindow < limit);
+        if (a.admitted) started.push(at);
+        else expect(a.retryAt).toBe(started.filter((s) => s > at - periodMs)[inWindow - limit]! + periodMs);
+      }
+      for (const s of started) expect(started.filter((x) => x >= s && x < s + periodMs).length).toBeLessThanOrEqual(limit);
+      expect(started.length).toBeGreaterThan(limit * 3);
+    });
+
     it('sweeps rate-limit windows whose time ran out, and only those', async () => {
       const key = 'k-' + randomUUID();
       const later = Date.now() + 3 * 3_600_000;

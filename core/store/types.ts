@@ -308,9 +308,20 @@ export interface CounterRepo {
    * opened. Unlike epoch-aligned windows, two hits a moment apart always share a window.
    */
   hitWindow(key: string, now: Millis, periodMs: number): Promise<CounterWindow>;
+  /**
+   * A sliding window of `periodMs` over the starts recorded under `key`: records a start at `now`
+   * when fewer than `limit` are recorded in (now - periodMs, now], else records nothing and says
+   * when the earliest of them leaves the window. Atomic across processes on the store, so no span
+   * of `periodMs` ever holds more than `limit` starts (clock-aligned windows allow 2 x limit
+   * across a boundary).
+   */
+  admit(key: string, now: Millis, limit: number, periodMs: number): Promise<Admission>;
   /** Deletes the windows whose time ran out before `now` (the clean-up job); returns how many. */
   sweep(now: Millis): Promise<number>;
 }
+
+/** CounterRepo.admit's answer: recorded, or not before `retryAt`. */
+export type Admission = { admitted: true } | { admitted: false; retryAt: Millis };
 
 export interface GroupRecord {
   id: number;

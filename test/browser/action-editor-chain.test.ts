@@ -5,8 +5,8 @@
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS, builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, watchEverything } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -19,15 +19,6 @@ async function addAction(page: Page, search: string, title: string) {
 const step = (page: Page, n: number): Locator => page.locator('.ae-step').nth(n - 1);
 const suggestions = (page: Page) => page.getByRole('listbox', { name: 'Variables' }).locator('visible=true').getByRole('option');
 
-/** Every console error and failed request of the page, expected 4xx included: a clean page has none. */
-function watchEverything(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()} ${m.location().url}`));
-  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${r.url()}`));
-  return seen;
-}
-
 describe.skipIf(!haveChromium)('action editor: chain-aware typeahead, safe editing, conditions in words', () => {
   let srv: TestServer;
   let context: BrowserContext;
@@ -37,15 +28,11 @@ describe.skipIf(!haveChromium)('action editor: chain-aware typeahead, safe editi
   let key = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     key = (await srv.user(true)).key;
     token = (await srv.token({ actions: false, default_content: 'kept' }, key)).uuid;
     await srv.call('POST', `/${token}/orders`, { json: { order: { total: 42 }, customer: 'ann' } });
-    context = await shared.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    // (Not in the form preview's sandboxed frame, which has no storage.)
-    await context.addInitScript((k) => window === window.top && localStorage.setItem('capture.apiKey', k), key);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    ({ context, page } = await openPage(shared.browser, { viewport: { width: 1440, height: 900 }, apiKey: key }));
     seen = watchEverything(page);
   }, 180_000);
 
@@ -202,8 +189,7 @@ describe.skipIf(!haveChromium)('action editor: chain-aware typeahead, safe editi
   }, 90_000);
 
   it('has none for an anonymous user either, on every tab of an anonymous token', async () => {
-    const anon = await shared.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const p = await anon.newPage();
+    const { context: anon, page: p } = await openPage(shared.browser, { viewport: { width: 1440, height: 900 } });
     const errors = watchEverything(p);
     const t = (await srv.token({})).uuid;
     await srv.call('POST', `/${t}`, { json: { a: 1 } });

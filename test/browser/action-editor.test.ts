@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS, builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, unlabelled } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -35,17 +35,12 @@ describe.skipIf(!haveChromium)('visual action editor in Chromium', () => {
   let ownerKey = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     const owner = await srv.user(true);
     ownerKey = owner.key;
     token = (await srv.token({ actions: true }, owner.key)).uuid;
     await srv.call('POST', `/${token}/orders`, { json: { customer: 'ann', total: 42 } });
-    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript((key) => localStorage.setItem('capture.apiKey', key), owner.key);
-    page = await context.newPage();
-    // A locator that never matches fails with its name well before the test's own timeout.
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await openPage(shared.browser, { viewport: { width: 1280, height: 900 }, apiKey: owner.key }));
   }, 180_000);
 
   afterAll(async () => {

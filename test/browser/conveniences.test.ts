@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -20,7 +20,7 @@ describe.skipIf(!haveChromium)('conveniences of the request view', () => {
   let key = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     key = (await srv.user(true)).key;
     // Expires in under a day: the header warns.
     token = (await srv.token({ actions: true, expiry: 3 * 3600 }, key)).uuid;
@@ -31,11 +31,7 @@ describe.skipIf(!haveChromium)('conveniences of the request view', () => {
       json: { apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token }, spec: { steps: [{ type: 'javascript', name: 'boom', parameters: { script: "throw new Error('nope')" } }] } },
     });
     await srv.call('POST', `/${token}/bad?fail=1`, { json: { a: 1 } });
-    context = await shared.browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, permissions: ['clipboard-read', 'clipboard-write', 'notifications'] });
-    await context.addInitScript((k) => window === window.top && localStorage.setItem('capture.apiKey', k), key);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await openPage(shared.browser, { viewport: { width: 1440, height: 900 }, acceptDownloads: true, permissions: ['clipboard-read', 'clipboard-write', 'notifications'], apiKey: key }));
   }, 180_000);
 
   afterAll(async () => {

@@ -3,8 +3,8 @@
 // documents; each link opens a rendered page of docs/.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, servePage } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -15,11 +15,8 @@ describe.skipIf(!haveChromium)('links from the page to the documentation', { tim
   let errors: string[];
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
-    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    srv = await servePage(shared.dir);
+    ({ context, page, errors } = await openPage(shared.browser, { viewport: { width: 1280, height: 900 } }));
   }, 180_000);
 
   afterAll(async () => {

@@ -6,11 +6,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
 import { REPO_ROOT } from '../../core/util/paths.js';
 import { webModule } from '../../core/web/module.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const ROOT = REPO_ROOT;
 export const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
@@ -40,6 +41,35 @@ export async function buildPage(): Promise<{ dir: string; cleanup: () => Promise
 export async function modulesWithPage(dir: string, opts: { realtime?: boolean } = {}): Promise<ServiceModule[]> {
   const mods = (await loadModules()).filter((m) => m.name !== 'web' && (opts.realtime !== false || m.name !== 'realtime'));
   return [...mods, webModule({ dir })];
+}
+
+/** A test server (`env` on the test defaults) serving the page built into `dir`. */
+export async function servePage(dir: string, env: Parameters<typeof startTestServer>[0] = {}, opts: { realtime?: boolean } = {}): Promise<TestServer> {
+  return startTestServer(env, { modules: await modulesWithPage(dir, opts) });
+}
+
+export interface PageOptions extends BrowserContextOptions {
+  /** Stored as the page's API key before its scripts run (in the top frame only: the form preview's sandboxed frame has no storage). */
+  apiKey?: string;
+  /** The page's default timeout for waits and actions; 10 s unless told (a locator that never matches fails with its name well before the test's own timeout). */
+  timeoutMs?: number;
+}
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** The page's errors as watchErrors collects them. */
+  errors: string[];
+}
+
+/** A new browser context with one page: 1280x900 unless told, signed in with `apiKey` if given, its errors watched. */
+export async function openPage(browser: Browser, opts: PageOptions = {}): Promise<OpenedPage> {
+  const { apiKey, timeoutMs = 10_000, ...contextOptions } = opts;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+  if (apiKey) await context.addInitScript((k) => window === window.top && localStorage.setItem('capture.apiKey', k), apiKey);
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  return { context, page, errors: watchErrors(page) };
 }
 
 /**
@@ -98,6 +128,19 @@ export function watchErrors(page: Page): string[] {
     errors.push(`console: ${text}`);
   });
   return errors;
+}
+
+/**
+ * Every console error and failed response of the page, expected 4xx included: a clean screen has
+ * none (stricter than watchErrors, which lets expected failed loads through).
+ */
+export function watchEverything(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()} ${m.location().url}`));
+  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${r.url()}`));
+  page.on('requestfailed', (r) => !/ERR_ABORTED/.test(r.failure()?.errorText ?? '') && seen.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  return seen;
 }
 
 export function median(xs: number[]): number {

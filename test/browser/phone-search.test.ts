@@ -4,8 +4,8 @@
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS, builtPageAndBrowser, haveChromium, openPage, screenshot, servePage } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -19,16 +19,13 @@ describe.skipIf(!haveChromium)('request list at phone width, and search', () => 
   let token = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     token = (await srv.token({})).uuid;
     for (let i = 0; i < 6; i++) await srv.call('POST', `/${token}/orders/${i}?n=${i}`, { json: { i }, headers: { 'user-agent': `agent-${'x'.repeat(i * 9)}` } });
     const form = new FormData();
     form.append('attachment', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), 'invoice.pdf');
     await fetch(`${srv.url}/${token}/upload`, { method: 'POST', body: form });
-    context = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await openPage(shared.browser, { viewport: { width: 390, height: 844 } }));
   }, 180_000);
 
   afterAll(async () => {

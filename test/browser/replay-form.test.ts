@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn, unlabelled, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, signIn, unlabelled } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -26,13 +26,10 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
   let errors: string[];
 
   beforeAll(async () => {
-    srv = await startTestServer({ SCHEDULER_POLL_MS: '100' }, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir, { SCHEDULER_POLL_MS: '100' });
     owner = await srv.user(false);
-    ctx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await ctx.newPage();
     // Generous: under CI's load the preview frame, reloaded on every change, once took over 10 s to settle.
-    page.setDefaultTimeout(20_000);
-    errors = watchErrors(page);
+    ({ context: ctx, page, errors } = await openPage(shared.browser, { viewport: { width: 1280, height: 900 }, timeoutMs: 20_000 }));
   }, 180_000);
 
   afterAll(async () => {

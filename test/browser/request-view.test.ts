@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, unlabelled, watchErrors } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -41,7 +41,7 @@ describe.skipIf(!haveChromium)('request view and list', () => {
   const row = (p: Page, path: string) => p.locator('.req-list a', { hasText: path });
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     target = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -65,10 +65,8 @@ describe.skipIf(!haveChromium)('request view and list', () => {
     }
     plain = (await srv.token({ default_content: 'thanks', default_content_type: 'text/plain' })).uuid;
 
-    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
+    ({ context, page, errors } = await openPage(shared.browser));
     page.on('dialog', (d) => void d.accept());
-    errors = watchErrors(page);
   }, 180_000);
 
   afterAll(async () => {

@@ -4,8 +4,8 @@
 // field. Photographed at 1440 and 390 px wide, light and dark.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, unlabelled } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -17,14 +17,11 @@ describe.skipIf(!haveChromium)('sending a sample delivery from the token page', 
   let token: string;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     token = (await srv.token({ actions: true })).uuid;
     const step = await srv.call('POST', `/token/${token}/actions`, { json: { type: 'verify_signature', parameters: { preset: 'github', secret: 'page-secret', reject: true } } });
     expect(step.status, step.text).toBe(200);
-    ctx = await shared.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await ctx.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    ({ context: ctx, page, errors } = await openPage(shared.browser, { viewport: { width: 1440, height: 900 } }));
   }, 180_000);
 
   afterAll(async () => {

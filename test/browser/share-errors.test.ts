@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, unlabelled, watchErrors } from './helpers.js';
 
 async function signIn(page: Page, key: string): Promise<void> {
   const field = page.getByRole('textbox', { name: 'API key', exact: true });
@@ -40,14 +40,11 @@ describe.skipIf(!haveChromium)('share links and the error log on the page', { ti
   let errors: string[];
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
+    srv = await servePage(shared.dir);
     owner = await srv.user(false);
-    ownerCtx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    ({ context: ownerCtx, page, errors } = await openPage(shared.browser));
     viewerCtx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await ownerCtx.newPage();
-    page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => void d.accept());
-    errors = watchErrors(page);
   }, 180_000);
 
   afterAll(async () => {

@@ -14,7 +14,9 @@ import {
   highlightXml,
   requestDate,
   linkify,
+  methodLabel,
   requestPath,
+  showControls,
   toCurl,
   toPostman,
 } from './format';
@@ -93,7 +95,7 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
       {back}
       <header class="detail-head">
         <h2 id="detail-title">
-          <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span>{' '}
+          <span class={`method m-${r.method.toLowerCase()}`}>{methodLabel(r)}</span>{' '}
           {r.http_version && (
             <>
               <span class="http-version" title="HTTP version">
@@ -234,7 +236,7 @@ function Detail({ r, tokenId, back, onDelete, onChanged }: { r: ViewedRequest; t
                   const q = searchQuery('custom_action_output', line);
                   return (
                     <span class="out-line" key={i}>
-                      {line}
+                      {showControls(line)}
                       {q && <SearchButton query={q} what={`output line ${i + 1}`} />}
                       {'\n'}
                     </span>

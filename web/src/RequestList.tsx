@@ -2,7 +2,7 @@
 // (CSV, HAR) and delete.
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from './api';
-import { formatSize, formatTime, headerValue, requestDate, requestPath } from './format';
+import { formatSize, formatTime, headerValue, methodLabel, requestDate, requestPath } from './format';
 import { StatusCode } from './HttpMessage';
 import type { LiveMode } from './live';
 import type { ViewedRequest } from './requests-api';
@@ -163,7 +163,7 @@ export function RequestList(p: Props) {
                 aria-current={p.selected === r.uuid ? 'true' : undefined}
                 data-request-id={r.uuid}
               >
-                <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'email' ? 'EMAIL' : r.method}</span>
+                <span class={`method m-${r.method.toLowerCase()}`}>{methodLabel(r)}</span>
                 <span class="path" title={requestPath(r)}>{requestPath(r, p.tokenNames)}</span>
                 <span class="meta">
                   {failed(r) && (

@@ -3,6 +3,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from './api';
+import { showControls } from './format';
 import { HttpMessage, headerPairs } from './HttpMessage';
 import { actionErrorText, actionLabel, rerunActions, type ActionInfo, type RerunResult } from './requests-api';
 import { ErrorNotice, Spinner } from './ui';
@@ -105,7 +106,7 @@ export function ActionErrors({ errors, actions }: { errors: unknown[]; actions: 
         const t = actionErrorText(e, actions);
         return (
           <li key={i}>
-            <strong>{t.action}</strong> failed{t.message ? `: ${t.message}` : '.'}
+            <strong>{t.action}</strong> failed{t.message ? `: ${showControls(t.message)}` : '.'}
           </li>
         );
       })}

@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, call, download, enc, type CapturedRequest, type RequestPage } from './api';
-import { formatDateTime, formatSize, formatTime, headerEntries, highlightJson, bodyKind, highlightXml, fileList, requestDate, requestPath } from './format';
+import { formatDateTime, formatSize, formatTime, headerEntries, highlightJson, bodyKind, highlightXml, fileList, methodLabel, requestDate, requestPath } from './format';
 import { connectLive, type LiveMode } from './live';
 import { href, navigate, type Route } from './route';
 import { ErrorNotice, KvTable, Spinner } from './ui';
@@ -136,8 +136,10 @@ export function SharePage({ route }: { route: ShareRoute }) {
               {items.map((r) => (
                 <li key={r.uuid}>
                   <a href={href({ view: 'share', token, secret, request: r.uuid })} aria-current={r.uuid === route.request ? 'true' : undefined}>
-                    <span class={`method m-${r.method.toLowerCase()}`}>{r.type === 'web' ? r.method : r.type}</span> <span class="path">{requestPath(r, [token])}</span>{' '}
-                    <span class="hint small">{formatTime(requestDate(r))}</span>
+                    <span class={`method m-${r.method.toLowerCase()}`}>{methodLabel(r)}</span>
+                    <span>
+                      <span class="path">{requestPath(r, [token])}</span> <span class="hint small">{formatTime(requestDate(r))}</span>
+                    </span>
                   </a>
                 </li>
               ))}
@@ -178,7 +180,7 @@ function SharedRequest({ token, secret, id, known, onGone }: { token: string; se
   return (
     <article class="panel request-detail" aria-labelledby="shared-request-title">
       <h2 id="shared-request-title">
-        {r.type === 'web' ? r.method : r.type} {requestPath(r, [token])}
+        {methodLabel(r)} {requestPath(r, [token])}
       </h2>
       <KvTable
         rows={[

@@ -232,7 +232,13 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
         fresh.add(r.uuid);
         // Opted in, and the page is not in view: the browser says a request came.
         if (notifyOn() && document.hidden && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-          new Notification(`${r.type === 'email' ? 'E-mail' : r.method} ${requestPath(r, [token.uuid, token.alias])}`, { body: `New request on ${token.alias ?? token.uuid}`, tag: r.uuid });
+          const shown = new Notification(`${r.type === 'email' ? 'E-mail' : r.method} ${requestPath(r, [token.uuid, token.alias])}`, { body: `New request on ${token.alias ?? token.uuid}`, tag: r.uuid });
+          // A click brings the page back with the request open.
+          shown.onclick = () => {
+            window.focus();
+            navigate({ view: 'token', token: id, tab: 'requests', request: r.uuid });
+            shown.close();
+          };
         }
         setItems((old) => (old.some((o) => o.uuid === r.uuid) ? old : [r, ...old].sort(byNewest)));
         setTotal((n) => n + 1);

@@ -35,6 +35,19 @@ export function formatDateTime(d: Date | null): string {
   return d ? d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
 }
 
+/**
+ * Text from a capture (an error quoting a binary body, say) with its control characters shown as
+ * `\xNN`: raw, they draw as empty boxes or nothing. Line breaks and tabs stay.
+ */
+export function showControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** A capture's badge: its HTTP method, EMAIL or DNS. */
+export function methodLabel(r: Pick<CapturedRequest, 'type' | 'method'>): string {
+  return r.type === 'email' ? 'EMAIL' : r.type === 'dns' ? 'DNS' : r.method;
+}
+
 /** The path and query of a capture; with `tokenRefs`, relative to the token's own prefix. */
 export function requestPath(r: CapturedRequest, tokenRefs: Array<string | null> = []): string {
   if (r.type === 'email') return r.subject ? r.subject : `(no subject) from ${r.sender || 'unknown'}`;

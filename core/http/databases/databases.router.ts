@@ -5,6 +5,8 @@ import type { AppState, HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
 import { DatabaseView, QueryAnswerView } from '../../databases/databases.schema.js';
 import { DatabaseListQuery } from './databases.schema.js';
+import { TableManager } from '../../databases/tables.js';
+import { tableRoutes } from './tables.router.js';
 
 interface DatabasesDeps {
   services: HttpServices;
@@ -79,6 +81,8 @@ export const databaseRoutes = [
   }),
 ];
 
+/** The Databases API with its Database Manager routes (core/http/databases/tables.router.ts). */
 export function databasesRouter(services: HttpServices, databases: DatabaseService): Router<AppState> {
-  return mountRoutes(new Router<AppState>(), databaseRoutes, { services, databases });
+  const router = mountRoutes(new Router<AppState>(), databaseRoutes, { services, databases });
+  return mountRoutes(router, tableRoutes, { services, tables: new TableManager(databases) });
 }

@@ -7,7 +7,7 @@ const seconds = (max: number) => z.coerce.number().int().min(0).max(max);
 export const QueueProfileBody = z.object({
   name: z.string().trim().min(1).max(100),
   initial_delay: seconds(MAX_INITIAL_DELAY_S).default(0).describe('Seconds before a job first runs'),
-  rate_limit: z.coerce.number().int().min(1).max(MAX_RATE_LIMIT).describe('Jobs that may start per period'),
+  rate_limit: z.coerce.number().int().min(1).max(MAX_RATE_LIMIT).describe('Jobs that may start in any span of rate_period seconds (a sliding window)'),
   rate_period: z.coerce.number().int().min(1).max(MAX_RATE_PERIOD_S).describe('The period, in seconds (60: a minute)'),
   job_lifetime: z.coerce
     .number()

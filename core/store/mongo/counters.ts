@@ -1,9 +1,13 @@
-// Rate-limit counters shared by every process on the database: epoch-aligned windows (hit) and
-// windows opened by a key's first hit (hitWindow, the Rate Limit action's).
+// Rate-limit counters shared by every process on the database: epoch-aligned windows (hit),
+// windows opened by a key's first hit (hitWindow, the Rate Limit action's) and sliding windows of
+// starts (admit, the Queue Profiles').
 // Documents expire through the TTL index on `expires_at` (the TTL monitor runs about once a minute)
 // and through `sweep` (the clean-up job), so servers without a TTL monitor do not keep them forever.
-import type { CounterRepo, CounterWindow, Millis } from '../types.js';
+import type { Admission, CounterRepo, CounterWindow, Millis } from '../types.js';
 import { isDuplicateKey, type Cols } from './docs.js';
+
+/** How often admit decides again when other processes keep changing the window first. */
+const MAX_ADMIT_ATTEMPTS = 50;
 
 function counterId(key: string, windowStart: Millis): string {
   return `${key}@${windowStart}`;
@@ -48,6 +52,35 @@ export class MongoCounterRepo implements CounterRepo {
         throw err;
       }
     }
+  }
+
+  async admit(key: string, now: Millis, limit: number, periodMs: number): Promise<Admission> {
+    // One document per key (`key@starts`) listing the times of the starts in the window, and
+    // `count`, the starts ever admitted, as its version: a start is written only over the version
+    // it was decided on (compare-and-set), so two processes cannot both take the last place. Plain
+    // $set and equality filters, which every server (and the emulator) applies atomically.
+    const _id = `${key}@starts`;
+    for (let attempt = 0; attempt < MAX_ADMIT_ATTEMPTS; attempt++) {
+      const doc = await this.c.counters.findOne({ _id });
+      const inWindow = (doc?.starts ?? []).filter((t) => t > now - periodMs).sort((a, b) => a - b);
+      // Room again once the oldest starts beyond `limit - 1` have left the window.
+      if (inWindow.length >= limit) return { admitted: false, retryAt: inWindow[inWindow.length - limit]! + periodMs };
+      const starts = [...inWindow, now];
+      // The document lives as long as its latest start counts.
+      const next = { starts, count: (doc?.count ?? 0) + 1, expires_at: new Date(Math.max(...starts) + periodMs) };
+      if (!doc) {
+        try {
+          await this.c.counters.insertOne({ _id, ...next });
+          return { admitted: true };
+        } catch (err) {
+          if (isDuplicateKey(err)) continue; // another process wrote the first start
+          throw err;
+        }
+      }
+      if ((await this.c.counters.updateOne({ _id, count: doc.count }, { $set: next })).matchedCount === 1) return { admitted: true };
+      // Another process admitted (or the document expired) since it was read: decide again.
+    }
+    throw new Error(`rate counter ${key}: ${MAX_ADMIT_ATTEMPTS} concurrent updates in a row`);
   }
 
   async peek(key: string, windowStart: Millis): Promise<number> {

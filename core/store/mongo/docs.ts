@@ -188,6 +188,8 @@ export interface CounterDoc {
   _id: string;
   count: number;
   expires_at: Date;
+  /** The times of a sliding window's starts (CounterRepo.admit); `count` then counts them all. */
+  starts?: number[];
 }
 
 export function cols(db: Db) {

@@ -87,7 +87,8 @@ function kinds(c: Cols): { [K in Exclude<TransferKind, 'requests'>]: Kind } {
         const at = String(d._id).lastIndexOf('@');
         return { key: String(d._id).slice(0, at), window_start: Number(String(d._id).slice(at + 1)), count: d.count, expires_at: (d.expires_at as Date).getTime() };
       },
-      live: (now) => ({ expires_at: { $gt: new Date(now) } }),
+      // Sliding windows (`starts`) stay behind: they hold one period of starts, no row's shape.
+      live: (now) => ({ expires_at: { $gt: new Date(now) }, starts: { $exists: false } }),
     },
   };
 }

@@ -1437,6 +1437,355 @@ export interface Operations {
       time: number;
     };
   };
+  /** List the tables with their columns, primary keys and estimated rows (also the column types a table may use) */
+  "GET /databases/{id}/tables": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      data: {
+        name: string;
+        /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+        rows_estimate: number;
+        /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+        primary_key: string[];
+        columns: {
+          name: string;
+          /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+          type: string;
+          nullable: boolean;
+          /** The default expression as PostgreSQL shows it */
+          default: string | null;
+          primary_key: boolean;
+        }[];
+      }[];
+      /** The types a column may be given */
+      column_types: string[];
+      default_expressions: string[];
+    };
+  };
+  /** Create a table from its columns (name, type, nullable, default, primary key) */
+  "POST /databases/{id}/tables": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+      columns: {
+        name: string;
+        /** One of smallint, integer, bigint, serial, bigserial, numeric, real, double precision, boolean, text, varchar, char, uuid, date, time, timestamp, timestamptz, interval, json, jsonb, bytea, inet, cidr, macaddr; varchar(n), char(n), numeric(p,s); a trailing [] makes an array */
+        type: string;
+        nullable?: boolean;
+        /** A literal value, cast to the column type (null: no default) */
+        default?: string | null;
+        /** A default computed on insert, instead of `default` */
+        default_expression?: ("now()" | "current_date" | "current_timestamp" | "gen_random_uuid()") | null;
+        /** Part of the primary key (several columns make a composite key) */
+        primary_key?: boolean;
+      }[];
+    };
+    status: 201;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** Get a table with its columns */
+  "GET /databases/{id}/tables/{table}": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** Rename a table */
+  "PUT /databases/{id}/tables/{table}": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+    };
+    status: 200;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** Drop a table with its rows */
+  "DELETE /databases/{id}/tables/{table}": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 204;
+    response: unknown;
+  };
+  /** Add a column; answers the table */
+  "POST /databases/{id}/tables/{table}/columns": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: {
+      name: string;
+      /** One of smallint, integer, bigint, serial, bigserial, numeric, real, double precision, boolean, text, varchar, char, uuid, date, time, timestamp, timestamptz, interval, json, jsonb, bytea, inet, cidr, macaddr; varchar(n), char(n), numeric(p,s); a trailing [] makes an array */
+      type: string;
+      nullable?: boolean;
+      /** A literal value, cast to the column type (null: no default) */
+      default?: string | null;
+      /** A default computed on insert, instead of `default` */
+      default_expression?: ("now()" | "current_date" | "current_timestamp" | "gen_random_uuid()") | null;
+    };
+    status: 201;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** Change a column: its name, type (values are cast), nullability or default; answers the table */
+  "PUT /databases/{id}/tables/{table}/columns/{column}": {
+    path: {
+      id: string;
+      table: string;
+      column: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** A new name */
+      name?: string;
+      /** A new type: the values are cast (`USING column::type`); a value that does not cast fails the change */
+      type?: string;
+      nullable?: boolean;
+      /** A new literal default; null drops the default */
+      default?: string | null;
+      /** A default computed on insert, instead of `default` */
+      default_expression?: ("now()" | "current_date" | "current_timestamp" | "gen_random_uuid()") | null;
+    };
+    status: 200;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** Drop a column; answers the table */
+  "DELETE /databases/{id}/tables/{table}/columns/{column}": {
+    path: {
+      id: string;
+      table: string;
+      column: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    status: 200;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** Set the primary key columns (an empty list drops the key); answers the table */
+  "PUT /databases/{id}/tables/{table}/primary-key": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** The key columns in order; an empty list drops the primary key (the rows become read-only here) */
+      columns: string[];
+    };
+    status: 200;
+    response: {
+      name: string;
+      /** The rows: counted below 10000, else PostgreSQL's estimate from its statistics */
+      rows_estimate: number;
+      /** Key columns in order; empty: no primary key (rows are read-only in the manager) */
+      primary_key: string[];
+      columns: {
+        name: string;
+        /** As PostgreSQL formats it, e.g. integer, character varying(40), timestamp with time zone */
+        type: string;
+        nullable: boolean;
+        /** The default expression as PostgreSQL shows it */
+        default: string | null;
+        primary_key: boolean;
+      }[];
+    };
+  };
+  /** A page of rows, sorted by a column, optionally where one column equals a value */
+  "GET /databases/{id}/tables/{table}/rows": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: {
+      /** Page number, from 1 */
+      page?: number;
+      /** Items per page, 1 to 100 (default 25); more answers 422 */
+      per_page?: number;
+      /** Column to sort by (default: the primary key) */
+      sort?: string;
+      order?: "asc" | "desc";
+      /** Only rows whose column equals filter_value */
+      filter_column?: string;
+      filter_value?: string;
+    };
+    body: never;
+    status: 200;
+    response: {
+      data: unknown[];
+      current_page: number;
+      first_page_url: string;
+      from: number | null;
+      last_page: number;
+      last_page_url: string;
+      next_page_url: string | null;
+      path: string;
+      per_page: number;
+      prev_page_url: string | null;
+      to: number | null;
+      total: number;
+    } & {
+      data?: { [key: string]: unknown }[];
+      /** Identifies a row for edits and deletes; empty: read-only */
+      primary_key: string[];
+    };
+  };
+  /** Add a row (values bound as parameters; columns left out get their default) */
+  "POST /databases/{id}/tables/{table}/rows": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** Column name to value; columns left out get their default */
+      values: { [key: string]: unknown };
+    };
+    status: 201;
+    response: {
+      row: { [key: string]: unknown };
+    };
+  };
+  /** Change the row named by its primary key */
+  "PUT /databases/{id}/tables/{table}/rows": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** The primary key of the row: every key column with its value */
+      key: { [key: string]: unknown };
+      values: { [key: string]: unknown };
+    };
+    status: 200;
+    response: {
+      row: { [key: string]: unknown };
+    };
+  };
+  /** Delete the rows named by their primary keys */
+  "POST /databases/{id}/tables/{table}/rows/delete": {
+    path: {
+      id: string;
+      table: string;
+    };
+    query: Record<string, never>;
+    body: {
+      keys: { [key: string]: unknown }[];
+    };
+    status: 200;
+    response: {
+      deleted: number;
+    };
+  };
   /** The caller's error log: action errors on captures and failed schedule runs, newest first, in the page envelope with `unread` (the count) beside it; `data` holds the entries. The administrator sees every account's */
   "GET /errors": {
     path: Record<string, never>;
@@ -4247,7 +4596,7 @@ export interface Operations {
       name: string;
       /** Seconds before a job first runs */
       initial_delay?: number;
-      /** Jobs that may start per period */
+      /** Jobs that may start in any span of rate_period seconds (a sliding window) */
       rate_limit: number;
       /** The period, in seconds (60: a minute) */
       rate_period: number;
@@ -4317,7 +4666,7 @@ export interface Operations {
       name?: string;
       /** Seconds before a job first runs */
       initial_delay?: number;
-      /** Jobs that may start per period */
+      /** Jobs that may start in any span of rate_period seconds (a sliding window) */
       rate_limit?: number;
       /** The period, in seconds (60: a minute) */
       rate_period?: number;

@@ -1,6 +1,6 @@
 // The database action against the real PostgreSQL and MariaDB servers: the same scenarios on both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAction, validateParams } from '@capture/sdk/testing';
+import { runAction, stubDatabases, validateParams } from '@capture/sdk/testing';
 import type { Network } from '@capture/sdk';
 import { database } from '../src/database.js';
 import { MARIADB, PG, requireServer, uniqueName } from './services.js';
@@ -199,6 +199,26 @@ describe('database on PostgreSQL only', () => {
   });
 });
 
+describe('database on a hosted database (database_id)', () => {
+  it('runs the statement through the Databases service with named parameters, rows into variables', async () => {
+    const databases = stubDatabases((id, sql) => (sql.startsWith('select') ? { result: [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' }], rows: 2 } : { result: [], rows: 3 }));
+    const r = await runAction(database, { database_id: 'shop', statement: 'select id, name from users where id > :min', params: [{ name: ':min', value: '0' }], variable_name: 'out' }, { services: { databases } });
+    expect(r.errors).toEqual([]);
+    expect(databases.calls).toEqual([{ id: 'shop', sql: 'select id, name from users where id > :min', params: { min: '0' } }]);
+    expect(r.vars).toMatchObject({ 'out.0.name': 'Ann', 'out.1.id': '2', 'out.rows': '2', 'out.json': JSON.stringify([{ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' }]) });
+    const changed = await runAction(database, { database_id: 'shop', statement: 'update users set name = ?', params: ['x'] }, { services: { databases } });
+    expect(databases.calls.at(-1)!.params).toEqual(['x']);
+    expect(changed.output.join(' ')).toMatch(/affected 3 rows/);
+  });
+
+  it('puts an SQL error in $<prefix>.error$ and the action errors', async () => {
+    const databases = stubDatabases(() => ({ result: null, error: 'ERROR: relation "nope" does not exist (SQLSTATE 42P01)' }));
+    const r = await runAction(database, { database_id: 'shop', statement: 'select * from nope', variable_name: 'out' }, { services: { databases } });
+    expect(r.vars['out.error']).toMatch(/relation "nope" does not exist/);
+    expect(r.errors.join(' ')).toMatch(/Query on the database shop failed/);
+  });
+});
+
 describe('database parameters', () => {
   const base = { type: 'pgsql', host: 'db.example', database: 'app', username: 'u', statement: 'SELECT 1' };
 
@@ -213,6 +233,11 @@ describe('database parameters', () => {
       delete params[field];
       expect(() => validateParams(database, params), field).toThrow(`parameters.${field}`);
     }
+  });
+
+  it('needs no server or login with a hosted database', () => {
+    expect(() => validateParams(database, { database_id: 'shop', statement: 'SELECT 1' })).not.toThrow();
+    expect(() => validateParams(database, { database_id: '', statement: 'SELECT 1' })).toThrow('parameters.type: is required (or choose a hosted database)');
   });
 
   it('refuses an unknown database type and a bad port', () => {

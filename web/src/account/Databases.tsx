@@ -1,13 +1,15 @@
 // Databases: the user's hosted SQL databases (the /databases API). Listed with their tables and
-// size, created, deleted, and opened to run a query and read the rows in a table. A server without
+// size, created, deleted, and opened: the Database Manager (DatabaseManager.tsx) for its tables and
+// rows, next to a box to run a query. A server without
 // DATABASES_POSTGRES_URL answers 403: the screen says Databases are off and who can turn them on.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError, call, enc, serverConfig, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
 import { href, navigate } from '../route';
 import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary, formatBytes, type Database, type QueryAnswer } from './api';
 import { Gate, InlineError, PageView, useLoad } from './common';
+import { DatabaseManager } from './DatabaseManager';
 
 const isOff = (e: ApiError | null) => e?.status === 403 && /DATABASES_POSTGRES_URL/.test(e.message);
 
@@ -161,23 +163,14 @@ function CreateDatabase() {
   );
 }
 
-const TABLES_SQL = "select table_name from information_schema.tables where table_schema = current_schema() order by table_name";
-
 function DatabaseDetail({ id }: { id: string }) {
   const db = useLoad(() => whenConfigured(() => call<Database>('GET', `/databases/${enc(id)}`)), [id]);
-  const [tables, setTables] = useState<string[] | null>(null);
   const [sql, setSql] = useState('');
   const [answer, setAnswer] = useState<QueryAnswer | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
+  const [refresh, setRefresh] = useState(0);
   const resultRef = useRef<HTMLDivElement>(null);
-
-  const loadTables = () =>
-    call<QueryAnswer>('POST', `/databases/${enc(id)}/query`, { json: { query: TABLES_SQL } }).then(
-      (a) => setTables((a.result ?? []).map((r) => String(r.table_name))),
-      () => setTables(null),
-    );
-  useEffect(() => void serverConfig().then((c) => void (c.databases !== false && loadTables())), [id]);
 
   if (isOff(db.error)) return <DatabasesOff error={db.error!} />;
   if (db.error) {
@@ -200,7 +193,7 @@ function DatabaseDetail({ id }: { id: string }) {
     try {
       const a = await call<QueryAnswer>('POST', `/databases/${enc(id)}/query`, { json: { query: sql } });
       setAnswer(a);
-      void loadTables();
+      setRefresh((n) => n + 1);
       db.reload();
     } catch (err) {
       const f = formErrors(err);
@@ -227,18 +220,10 @@ function DatabaseDetail({ id }: { id: string }) {
           <dt>Size</dt>
           <dd>{formatBytes(d.bytes_used)}</dd>
           <dt>Tables</dt>
-          <dd>
-            {tables === null ? (d.tables_used ?? 'unknown') : tables.length === 0 ? 'none yet' : tables.map((t, i) => (
-              <span key={t}>
-                {i > 0 && ', '}
-                <button class="btn link" type="button" onClick={() => setSql(`select * from ${t} limit 100`)} aria-label={`Query table ${t}`}>
-                  {t}
-                </button>
-              </span>
-            ))}
-          </dd>
+          <dd>{d.tables_used ?? 'unknown'}</dd>
         </dl>
       </section>
+      <DatabaseManager id={id} refresh={refresh} onChanged={db.reload} />
       <form class="panel" onSubmit={run} aria-labelledby="db-query-title" noValidate>
         <h2 id="db-query-title">Query</h2>
         <label for="db-sql">SQL (one statement; PostgreSQL)</label>

@@ -3,6 +3,7 @@
 // an entry that arrives meanwhile stays unread. The header's count (useUnreadErrors) follows it.
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Page } from '../api';
+import { showControls } from '../format';
 import { href } from '../route';
 import { ErrorNotice, announce } from '../ui';
 import type { Operations } from '../../../packages/client/src/api-types';
@@ -165,7 +166,7 @@ function ErrorLogScreen() {
                       </>
                     )}
                   </p>
-                  <p class="error-log-message">{e.message}</p>
+                  <p class="error-log-message">{showControls(e.message)}</p>
                 </div>
               </li>
             ))}

@@ -1,6 +1,7 @@
 // Queue Profiles: throttling and ordering shared by a user's queued actions (the /queue-profiles
-// API). A queued step picks one in the action editor; deleting one leaves its steps plain queued.
-import { useState } from 'preact/hooks';
+// API): listed, created, edited and deleted here. A queued step picks one in the action editor;
+// deleting one leaves its steps plain queued.
+import { useEffect, useState } from 'preact/hooks';
 import { call, type FieldErrors } from '../api';
 import { FieldError, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary } from './api';
@@ -34,6 +35,7 @@ export function QueueProfiles() {
 function ProfileScreen() {
   const list = useLoad(() => call<{ data: QueueProfile[] }>('GET', '/queue-profiles'), []);
   const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<QueueProfile | null>(null);
   const items = list.data?.data ?? [];
   return (
     <>
@@ -54,6 +56,9 @@ function ProfileScreen() {
                   </span>
                 </span>
                 <div class="row-actions">
+                  <button class="btn small" type="button" aria-label={`Edit ${p.name}`} aria-pressed={editing?.id === p.id} onClick={() => setEditing(p)}>
+                    Edit
+                  </button>
                   <button
                     class="btn small danger"
                     type="button"
@@ -63,6 +68,7 @@ function ProfileScreen() {
                       try {
                         await call('DELETE', `/queue-profiles/${p.id}`);
                         announce(`Queue profile ${p.name} deleted`);
+                        if (editing?.id === p.id) setEditing(null);
                         list.reload();
                       } catch (e) {
                         setError(formErrors(e).message);
@@ -78,26 +84,46 @@ function ProfileScreen() {
         )}
         <InlineError error={error} />
       </section>
-      <ProfileForm onSaved={list.reload} />
+      <ProfileForm
+        key={editing?.id ?? 'new'}
+        editing={editing}
+        onSaved={() => {
+          setEditing(null);
+          list.reload();
+        }}
+        onCancel={() => setEditing(null)}
+      />
     </>
   );
 }
 
-function ProfileForm({ onSaved }: { onSaved: () => void }) {
-  const empty = { name: '', rate_limit: '100', rate_period: '60', initial_delay: '0', job_lifetime: '86400' };
-  const [values, setValues] = useState<Record<string, string>>(empty);
+const EMPTY = { name: '', rate_limit: '100', rate_period: '60', initial_delay: '0', job_lifetime: '86400' };
+
+/** The form's text of a profile's fields. */
+function valuesOf(p: QueueProfile | null): Record<string, string> {
+  return p ? Object.fromEntries(FIELDS.map(([name]) => [name, String(p[name])])) : EMPTY;
+}
+
+/** Creates a profile, or saves the one being edited. */
+function ProfileForm({ editing, onSaved, onCancel }: { editing: QueueProfile | null; onSaved: () => void; onCancel: () => void }) {
+  const [values, setValues] = useState<Record<string, string>>(() => valuesOf(editing));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const F = 'qp-new';
+  // Keyed by the profile edited (ProfileScreen): a new one starts a fresh form.
+  useEffect(() => {
+    if (editing) document.getElementById(`${F}-name`)?.focus();
+  }, []);
 
   async function submit(e: Event) {
     e.preventDefault();
     setErrors({});
     setMessage(null);
     try {
-      await call('POST', '/queue-profiles', { json: values });
+      if (editing) await call('PUT', `/queue-profiles/${editing.id}`, { json: values });
+      else await call('POST', '/queue-profiles', { json: values });
       announce(`Queue profile ${values.name} saved`);
-      setValues(empty);
+      setValues(EMPTY);
       onSaved();
     } catch (err) {
       const f = formErrors(err);
@@ -108,7 +134,7 @@ function ProfileForm({ onSaved }: { onSaved: () => void }) {
 
   return (
     <form class="panel" onSubmit={submit} noValidate aria-labelledby="qp-new-title">
-      <h2 id="qp-new-title">New queue profile</h2>
+      <h2 id="qp-new-title">{editing ? `Edit queue profile ${editing.name}` : 'New queue profile'}</h2>
       {FIELDS.map(([name, label, kind]) => (
         <div class="field" key={name}>
           <label for={`${F}-${name}`}>{label}</label>
@@ -135,9 +161,16 @@ function ProfileForm({ onSaved }: { onSaved: () => void }) {
           <FieldError form={F} field={name} errors={errors} />
         </div>
       ))}
-      <button class="btn primary" type="submit">
-        Create queue profile
-      </button>
+      <div class="row-actions">
+        <button class="btn primary" type="submit">
+          {editing ? 'Save queue profile' : 'Create queue profile'}
+        </button>
+        {editing && (
+          <button class="btn" type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
       {message && <InlineError error={message} />}
     </form>
   );

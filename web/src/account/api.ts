@@ -117,6 +117,30 @@ export interface Database {
   updated_at: string;
 }
 
+/** A column as the Database Manager shows it (GET /databases/{id}/tables). */
+export interface DbColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+  default: string | null;
+  primary_key: boolean;
+}
+
+export interface DbTable {
+  name: string;
+  rows_estimate: number;
+  primary_key: string[];
+  columns: DbColumn[];
+}
+
+export interface DbTableList {
+  data: DbTable[];
+  column_types: string[];
+  default_expressions: string[];
+}
+
+export type DbRow = Record<string, unknown>;
+
 export interface QueryAnswer {
   result: Array<Record<string, unknown>> | null;
   error: string | null;

@@ -3,6 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { InlineMarkdown } from '../inline-markdown';
 import { VariableInput } from './VariableInput';
+import { useDatabaseTables, useHostedDatabases } from './databases';
+import { sqlSuggestions } from './sql-words';
 import { SECRET_MARKER, explain, fits, type FieldSpec } from './schema';
 import type { Provider } from './api';
 import type { Suggestion } from './variables';
@@ -28,10 +30,12 @@ function without(obj: Obj, key: string, value: unknown): Obj {
 }
 
 export function ParamFields({ fields, value, onChange, ctx, path = '' }: { fields: FieldSpec[]; value: Obj; onChange: (v: Obj) => void; ctx: FieldContext; path?: string }) {
+  // A form with a hosted database picker (the Database action): its statement completes that database's names.
+  const database = fields.some((f) => f.kind === 'database') && typeof value.database_id === 'string' ? value.database_id : undefined;
   return (
     <>
       {fields.map((f) => (
-        <Field key={f.name} field={f} value={value[f.name]} onChange={(v) => onChange(without(value, f.name, v))} ctx={ctx} path={path ? `${path}.${f.name}` : f.name} />
+        <Field key={f.name} field={f} value={value[f.name]} onChange={(v) => onChange(without(value, f.name, v))} ctx={ctx} path={path ? `${path}.${f.name}` : f.name} sqlDatabase={f.name === 'statement' ? database : undefined} />
       ))}
     </>
   );
@@ -46,8 +50,9 @@ function Messages({ id, field, msgs }: { id: string; field: FieldSpec; msgs: str
   );
 }
 
-function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value: unknown; onChange: (v: unknown) => void; ctx: FieldContext; path: string }) {
+function Field({ field, value, onChange, ctx, path, sqlDatabase }: { field: FieldSpec; value: unknown; onChange: (v: unknown) => void; ctx: FieldContext; path: string; sqlDatabase?: string }) {
   const id = fieldId(ctx.idBase, path);
+  const sqlTables = useDatabaseTables(sqlDatabase);
   const msgs = ctx.errors[path];
   const helpId = field.help ? `${id}-help` : undefined;
   const errId = msgs?.length ? `${id}-error` : undefined;
@@ -165,6 +170,9 @@ function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value:
     case 'provider':
       control = <ProviderSelect common={common} value={value} onChange={onChange} providers={ctx.providers} required={field.required} />;
       break;
+    case 'database':
+      control = <DatabaseSelect common={common} value={value} onChange={onChange} />;
+      break;
     case 'json':
       control = <JsonField common={common} value={value} onChange={onChange} />;
       break;
@@ -181,6 +189,8 @@ function Field({ field, value, onChange, ctx, path }: { field: FieldSpec; value:
           describedBy={describedBy}
           required={field.required}
           placeholder={kind === 'secret' && value === SECRET_MARKER ? 'stored' : field.placeholder}
+          words={sqlTables.length ? (typed, qualifier) => sqlSuggestions(sqlTables, typed, qualifier) : undefined}
+          wordsLabel="Tables and columns"
         />
       );
   }
@@ -224,6 +234,29 @@ function ProviderSelect({ common, value, onChange, providers, required }: { comm
       </select>
       <a class="btn small" href="#/account/providers">
         Connect an account
+      </a>
+    </div>
+  );
+}
+
+/** One of the account's hosted databases, or none (the action then connects to the server given below). */
+function DatabaseSelect({ common, value, onChange }: { common: Common; value: unknown; onChange: (v: unknown) => void }) {
+  const dbs = useHostedDatabases();
+  const current = value === undefined || value === null ? '' : String(value);
+  const list = dbs ?? [];
+  return (
+    <div class="ae-provider">
+      <select {...common} value={current} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value || undefined)}>
+        <option value="">{dbs === null ? 'Loading databases…' : '(none: a server given below)'}</option>
+        {current && !list.some((d) => d.id === current || d.name === current) && <option value={current}>{current}</option>}
+        {list.map((d) => (
+          <option key={d.id} value={d.id}>
+            {d.name}
+          </option>
+        ))}
+      </select>
+      <a class="btn small" href="#/account/databases">
+        Databases
       </a>
     </div>
   );

@@ -236,6 +236,7 @@ function QueueFields({ idBase, step, profiles, errors, queueable, change }: { id
         <input
           id={`${idBase}-queue`}
           type="checkbox"
+          role="switch"
           checked={queued}
           disabled={!queueable && !queued}
           onChange={(e) => {
@@ -244,9 +245,11 @@ function QueueFields({ idBase, step, profiles, errors, queueable, change }: { id
             change(on ? { ...rest, queue: true } : (rest as Step));
           }}
         />
+        <span class="ae-switch-track" aria-hidden="true" />
         <span>Queued: run after the capture is answered{queueable ? '' : ' (not for this type)'}</span>
       </label>
-      {queued && profiles.length > 0 && (
+      {/* Shown for a profile that is gone too: saving the chain refuses it until another is picked. */}
+      {queued && (profiles.length > 0 || profile !== '') && (
         <>
           <label for={`${idBase}-queue-profile`}>Queue profile</label>
           <select
@@ -265,7 +268,7 @@ function QueueFields({ idBase, step, profiles, errors, queueable, change }: { id
                 {p.name} ({p.rate_limit} per {p.rate_period} s)
               </option>
             ))}
-            {profile && !profiles.some((p) => p.id === profile) && <option value={profile}>{profile} (not a profile of yours)</option>}
+            {profile && !profiles.some((p) => p.id === profile) && <option value={profile}>Deleted, or not yours ({profile})</option>}
           </select>
         </>
       )}

@@ -1,7 +1,10 @@
 // A text field (or text area) with the variables typeahead: typing `$` lists the variables this
-// step can use with their values when known, `.` after one lists the keys under it, then modifiers. ARIA combobox pattern with a listbox popup.
+// step can use with their values when known, `.` after one lists the keys under it, then modifiers.
+// With `words` (an SQL statement on a hosted database), a word being typed outside a variable lists
+// the names that complete it (sql-words.ts). ARIA combobox pattern with a listbox popup.
 import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { wordAt } from './sql-words';
 import { partialAt, suggest, type Suggestion } from './variables';
 
 interface Props {
@@ -15,15 +18,20 @@ interface Props {
   describedBy?: string;
   required?: boolean;
   placeholder?: string;
+  /** Names completing the word at the caret (`qualifier.` before it, if any). */
+  words?: (typed: string, qualifier: string | null) => Suggestion[];
+  wordsLabel?: string;
 }
 
 interface Open {
   start: number;
   typed: string;
   items: Suggestion[];
+  /** A name replacing the word typed, not a `$variable`. */
+  word?: boolean;
 }
 
-export function VariableInput({ id, value, onValue, variables, multiline, password, invalid, describedBy, required, placeholder }: Props) {
+export function VariableInput({ id, value, onValue, variables, multiline, password, invalid, describedBy, required, placeholder, words, wordsLabel = 'Names' }: Props) {
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const [open, setOpen] = useState<Open | null>(null);
   const [active, setActive] = useState(0);
@@ -40,8 +48,9 @@ export function VariableInput({ id, value, onValue, variables, multiline, passwo
 
   function refresh(text: string, at: number) {
     const p = partialAt(text, at);
-    const items = p ? suggest(variables(), p.typed) : [];
-    setOpen(p && items.length ? { ...p, items } : null);
+    const w = !p && words ? wordAt(text, at) : null;
+    const items = p ? suggest(variables(), p.typed) : w ? words!(w.typed, w.qualifier) : [];
+    setOpen(items.length ? (p ? { ...p, items } : { start: w!.start, typed: w!.typed, items, word: true }) : null);
     setActive(0);
   }
 
@@ -49,6 +58,13 @@ export function VariableInput({ id, value, onValue, variables, multiline, passwo
     const el = ref.current;
     if (!el || !open) return;
     const at = el.selectionStart ?? el.value.length;
+    if (open.word) {
+      const next = el.value.slice(0, open.start) + s.insert + el.value.slice(at);
+      caret.current = open.start + s.insert.length;
+      onValue(next);
+      setOpen(null);
+      return;
+    }
     let after = el.value.slice(at);
     // The rest of a name already typed after the caret (and its closing `$`) is replaced too.
     if (s.complete) after = after.replace(/^[^\s$]*\$/, '');
@@ -110,7 +126,7 @@ export function VariableInput({ id, value, onValue, variables, multiline, passwo
       ) : (
         <input {...({ ...common, type: password ? 'password' : 'text' } as InputHTMLAttributes<HTMLInputElement>)} />
       )}
-      <ul id={listId} role="listbox" class="ae-suggestions" aria-label="Variables" hidden={!open}>
+      <ul id={listId} role="listbox" class="ae-suggestions" aria-label={open?.word ? wordsLabel : 'Variables'} hidden={!open}>
         {open?.items.map((s, i) => (
           <li
             key={s.insert + s.label}

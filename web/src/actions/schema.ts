@@ -34,7 +34,7 @@ export interface ActionType {
   schema: JsonSchema;
 }
 
-export type FieldKind = 'text' | 'textarea' | 'secret' | 'select' | 'toggle' | 'number' | 'provider' | 'object' | 'list' | 'json';
+export type FieldKind = 'text' | 'textarea' | 'secret' | 'select' | 'toggle' | 'number' | 'provider' | 'database' | 'object' | 'list' | 'json';
 
 export interface FieldSpec {
   name: string;
@@ -127,7 +127,7 @@ export function humanize(name: string): string {
 }
 
 // Text that is usually longer than a line gets a text area.
-const LONG_TEXT = /^(content|body|headers|script|code|query|text|html|message|template|json|sql|schema|spec|payload|value|values|source|paths|command|expression|description)$/;
+const LONG_TEXT = /^(content|body|headers|script|code|query|text|html|message|template|json|sql|statement|schema|spec|payload|value|values|source|paths|command|expression|description)$/;
 
 export function fieldFor(name: string, schema: JsonSchema, required: boolean): FieldSpec {
   const all = branches(schema);
@@ -138,6 +138,7 @@ export function fieldFor(name: string, schema: JsonSchema, required: boolean): F
   const base = { name, label, required, ...(help ? { help } : {}), ...(fallback !== undefined ? { placeholder: String(fallback) } : {}) };
   if (all.some((b) => b.writeOnly)) return { ...base, kind: 'secret' };
   if (name === 'provider_id') return { ...base, kind: 'provider' };
+  if (name === 'database_id') return { ...base, kind: 'database' };
   const enums = [...new Set(all.flatMap((b) => (b.enum ?? []).map(String)))];
   if (enums.length) return { ...base, kind: 'select', options: enums, ...optionWords(enums) };
   if (types.has('boolean')) return { ...base, kind: 'toggle' };

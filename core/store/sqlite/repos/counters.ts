@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { CounterRepo } from '../../types.js';
+import type { Admission, CounterRepo } from '../../types.js';
 
 export function sqliteCounters(db: Database, now: () => number = Date.now): CounterRepo {
   const hit = db.prepare<[string, number, number], { count: number }>(
@@ -17,6 +17,25 @@ export function sqliteCounters(db: Database, now: () => number = Date.now): Coun
   );
   const peek = db.prepare<[string, number], { count: number }>('SELECT count FROM rate_counters WHERE key = ? AND window_start = ?');
   const sweep = db.prepare('DELETE FROM rate_counters WHERE expires_at < ?');
+  // Sliding-window starts: a row per key and millisecond of a start (window_start), counting the
+  // starts of that millisecond. Rows that left the window are dropped as the key is next admitted.
+  const dropStarts = db.prepare<[string, number]>('DELETE FROM rate_counters WHERE key = ? AND window_start <= ?');
+  const starts = db.prepare<[string], { window_start: number; count: number }>('SELECT window_start, count FROM rate_counters WHERE key = ? ORDER BY window_start');
+  const admit = db.transaction((key: string, at: number, limit: number, periodMs: number): Admission => {
+    dropStarts.run(key, at - periodMs);
+    const rows = starts.all(key);
+    let inWindow = rows.reduce((sum, r) => sum + r.count, 0);
+    if (inWindow < limit) {
+      hit.get(key, at, at + periodMs);
+      return { admitted: true };
+    }
+    // The window has room again once enough of its oldest starts have left it.
+    for (const r of rows) {
+      inWindow -= r.count;
+      if (inWindow < limit) return { admitted: false, retryAt: r.window_start + periodMs };
+    }
+    return { admitted: false, retryAt: at + periodMs };
+  });
   let hits = 0;
   return {
     async hit(key, windowStart, ttlMs) {
@@ -27,6 +46,11 @@ export function sqliteCounters(db: Database, now: () => number = Date.now): Coun
     async hitWindow(key, at, periodMs) {
       const row = hitWindow.get({ key, now: at, until: at + periodMs })!;
       return { count: row.count, openedAt: row.expires_at - periodMs };
+    },
+    async admit(key, at, limit, periodMs) {
+      // IMMEDIATE: the count and the insert happen under the write lock, so processes sharing the
+      // file cannot both take the last place.
+      return admit.immediate(key, at, limit, periodMs);
     },
     async peek(key, windowStart) {
       return peek.get(key, windowStart)?.count ?? 0;
