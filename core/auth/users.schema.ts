@@ -22,7 +22,7 @@ const groupIds = z
   .array(z.number().int().positive())
   .max(100)
   .nullable()
-  .describe("The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team");
+  .describe("The team's groups the user is limited to: they open only the tokens and schedules in these groups. null: every token and schedule of the team");
 
 export const UserInviteBody = z.object({
   name: z.string().trim().min(1).max(255),

@@ -73,6 +73,23 @@ export class ErrorLog {
     });
   }
 
+  /** A schedule's TLS expiry alert (the day's first; core/scheduler/notify.ts). */
+  scheduleTlsAlert(schedule: ScheduleRecord, log: ScheduleLogRecord): void {
+    const name = (schedule.document as { metadata?: { name?: unknown } }).metadata?.name;
+    this.add({
+      user_id: accountOfSchedule(schedule),
+      source: 'schedule',
+      token_id: null,
+      request_id: null,
+      action_id: null,
+      action_type: null,
+      schedule_id: schedule.id,
+      schedule_name: typeof name === 'string' ? name : null,
+      message: log.tls_alert ?? 'TLS certificate alert',
+      created_at: log.created_at,
+    });
+  }
+
   private add(entry: NewErrorLogEntry): void {
     if (this.pending.length >= MAX_PENDING) {
       this.dropped++;

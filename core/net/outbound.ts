@@ -13,6 +13,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { Config } from '../config.js';
 import { canonicalIpv6, embeddedIpv4, ipv6Groups } from './embedded-ipv4.js';
 
@@ -75,6 +76,21 @@ export interface OutboundResponse {
   timeMs: number;
   /** The URL that answered (after redirects). */
   url: string;
+  /** The TLS certificate of the requested URL's server (its first hop), for https URLs. */
+  certificate?: PeerCertificate;
+}
+
+/** A server's TLS certificate as the connection saw it. */
+export interface PeerCertificate {
+  /** Milliseconds since the epoch. */
+  validFrom: number;
+  validTo: number;
+  /** The subject's common name ('' when it has none). */
+  subject: string;
+  /** Whether it verified against the trusted authorities and the host name. */
+  authorized: boolean;
+  /** Why it did not (an OpenSSL code such as CERT_HAS_EXPIRED), else null. */
+  authorizationError: string | null;
 }
 
 export interface OutboundClient {
@@ -84,6 +100,11 @@ export interface OutboundClient {
    * authentication (NTLM). Every connection is still checked by the policy; close() ends them.
    */
   session(): OutboundSession;
+  /**
+   * The TLS certificate an https URL's server presents, whether or not it verifies: a TLS
+   * connection to the same host and port, checked by the same policy, closed after the handshake.
+   */
+  certificate(url: string, opts?: { timeoutMs?: number }): Promise<PeerCertificate>;
 }
 
 export interface OutboundSession {
@@ -283,11 +304,34 @@ interface Hop {
   distinct: NodeJS.Dict<string[]>;
   body: Buffer;
   truncated: boolean;
+  certificate?: PeerCertificate;
 }
 
-export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBACK' | 'OUTBOUND_ALLOW_PRIVATE'>, opts: { resolve?: typeof dns.lookup } = {}): OutboundClient {
+/** The peer certificate of a TLS socket; undefined for plain sockets or when none was presented. */
+function certificateOf(socket: unknown): PeerCertificate | undefined {
+  if (!(socket instanceof tls.TLSSocket)) return undefined;
+  const c = socket.getPeerCertificate();
+  if (!c || !c.valid_to) return undefined;
+  const error = socket.authorizationError as unknown;
+  return {
+    validFrom: Date.parse(c.valid_from),
+    validTo: Date.parse(c.valid_to),
+    subject: typeof c.subject?.CN === 'string' ? c.subject.CN : '',
+    authorized: socket.authorized,
+    authorizationError: error ? String((error as { code?: string }).code ?? error) : null,
+  };
+}
+
+export interface OutboundClientOptions {
+  resolve?: typeof dns.lookup;
+  /** Certificate authorities trusted besides Node's bundled ones (tests trust a certificate they made). */
+  extraCa?: Array<string | Buffer>;
+}
+
+export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBACK' | 'OUTBOUND_ALLOW_PRIVATE'>, opts: OutboundClientOptions = {}): OutboundClient {
   const policy: OutboundPolicy = { allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK, allowPrivate: config.OUTBOUND_ALLOW_PRIVATE };
   const lookup = policyLookup(policy, opts.resolve);
+  const ca = opts.extraCa?.length ? { ca: [...tls.rootCertificates, ...opts.extraCa] } : {};
 
   function checkLiteral(u: URL): void {
     const host = u.hostname.replace(/^\[|\]$/g, '');
@@ -307,12 +351,13 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
       if (body !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-length')) h['Content-Length'] = String(body.length);
       const req = mod.request(
         u,
-        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent, ...(insecureTls ? { rejectUnauthorized: false } : {}) },
+        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent, ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
           let truncated = false;
-          const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, distinct: res.headersDistinct, body: Buffer.concat(chunks, size), truncated });
+          const certificate = certificateOf(res.socket);
+          const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, distinct: res.headersDistinct, body: Buffer.concat(chunks, size), truncated, certificate });
           res.on('data', (chunk: Buffer) => {
             if (truncated) return;
             const room = maxBodyBytes - size;
@@ -354,10 +399,12 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
     let headers = { ...(r.headers ?? {}) };
     let body = r.body === undefined ? undefined : Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body, 'utf8');
     if (method === 'GET' || method === 'HEAD') body = body?.length ? body : undefined;
+    let certificate: PeerCertificate | undefined;
     try {
       for (let hop = 0; ; hop++) {
         if (signal.aborted) throw signal.reason;
         const res = await once(url, method, headers, body, signal, maxBodyBytes, r.insecureTls === true, agents);
+        if (hop === 0) certificate = res.certificate;
         const location = res.headers.location;
         if (res.status >= 300 && res.status < 400 && res.status !== 304 && location && maxRedirects > 0) {
           if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, stopped at ${url.href}`);
@@ -375,18 +422,41 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
           url = next;
           continue;
         }
-        return { status: res.status, headers: toHeaders(res.distinct), body: res.body, truncated: res.truncated, timeMs: performance.now() - started, url: url.href };
+        return { status: res.status, headers: toHeaders(res.distinct), body: res.body, truncated: res.truncated, timeMs: performance.now() - started, url: url.href, ...(certificate ? { certificate } : {}) };
       }
     } catch (err) {
       throw normaliseError(err, url, timeout, timeoutMs);
     }
   }
 
+  // Async, so a refused or malformed URL is a rejection like a failed connection.
+  async function certificate(raw: string, { timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {}): Promise<PeerCertificate> {
+    const u = parseUrl(raw);
+    if (u.protocol !== 'https:') throw new OutboundError('invalid_url', `${u.origin} has no TLS certificate: it is not https`);
+    checkLiteral(u);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    return new Promise<PeerCertificate>((resolve, reject) => {
+      // Not verified here: the caller judges the certificate (authorized, authorizationError).
+      const socket = tls.connect({ host, port: Number(u.port || 443), servername: net.isIP(host) ? undefined : host, lookup: lookup as unknown as net.LookupFunction, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], ...ca }, () => {
+        const cert = certificateOf(socket);
+        socket.end();
+        if (cert) resolve(cert);
+        else reject(new OutboundError('network', `${u.host} presented no TLS certificate`));
+      });
+      socket.setTimeout(timeoutMs, () => socket.destroy(new OutboundError('timeout', `Timed out after ${timeoutMs / 1000} s connecting to ${u.host}`)));
+      socket.on('error', (err) => {
+        const cause = err instanceof OutboundError ? err : (err as { cause?: unknown }).cause;
+        reject(cause instanceof OutboundError ? cause : new OutboundError('network', `TLS connection to ${u.host} failed: ${err.message}`, { cause: err }));
+      });
+    });
+  }
+
   return {
     request: (r) => send(r),
+    certificate,
     session() {
       // One socket per origin, kept between requests: NTLM authenticates the connection.
-      const agents: Agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
+      const agents: Agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1, ...ca }) };
       return {
         request: (r) => send(r, agents),
         close() {

@@ -5,6 +5,7 @@
 //   metadata:
 //     name: Ping the status page
 //     owner: ops@example.com          # user e-mail or id; needed for files in workflows/
+//     group_id: 3                      # optional: a group of the owner's team
 //   spec:
 //     interval: 5-minute               # monthly weekly daily hourly 10-minute 5-minute 1-minute cron
 //     cron: null                       # five-field expression (UTC) when interval is cron
@@ -18,6 +19,7 @@
 //       require_body: ok
 //       require_status_min: 200
 //       require_status_max: 299
+//       tls_expiry_alert_days: 14      # https targets: alert when the certificate expires within 14 days
 //
 // Structure is checked by the workflow kernel (core/workflows/kernel.ts: ajv against
 // schemas/schedule.schema.json, generated from the zod schema below); what JSON Schema cannot say
@@ -41,6 +43,7 @@ export const ScheduleDocumentSchema = z.strictObject({
     name: z.string().max(255),
     owner: z.union([z.string().min(1).max(255), z.number().int().min(1)]).optional().describe('User e-mail or id; files in workflows/ need it'),
     description: z.string().max(2000).optional(),
+    group_id: z.number().int().min(1).nullable().optional().describe("A group of the owner's team; left out when replacing: unchanged"),
   }),
   spec: z.strictObject({
     interval: z.enum(INTERVALS),
@@ -57,6 +60,7 @@ export const ScheduleDocumentSchema = z.strictObject({
         require_body: z.string().max(10_000).nullable().optional(),
         require_status_min: z.number().int().min(100).max(599).nullable().optional(),
         require_status_max: z.number().int().min(100).max(599).nullable().optional(),
+        tls_expiry_alert_days: z.number().int().min(1).max(365).nullable().optional().describe("https targets: alert when the TLS certificate expires within this many days"),
       })
       .default({}),
   }),
@@ -107,6 +111,8 @@ function semanticErrors(doc: ScheduleDocument): FieldErrors {
   }
   const { require_status_min: min, require_status_max: max } = spec.checks;
   if (typeof min === 'number' && typeof max === 'number' && min > max) errors['spec.checks.require_status_max'] = ['must not be below require_status_min'];
+  // A URL that starts with a variable may turn out https; one typed as http:// has no certificate.
+  if (typeof spec.checks.tls_expiry_alert_days === 'number' && /^http:/i.test(spec.request.url)) errors['spec.checks.tls_expiry_alert_days'] = ['needs an https request URL'];
   return errors;
 }
 
@@ -132,6 +138,7 @@ export interface ScheduleFields {
   require_body: string | null;
   require_status_min: number | null;
   require_status_max: number | null;
+  tls_expiry_alert_days: number | null;
 }
 
 /** `Name: value` lines; blank lines and a trailing CR are dropped. */
@@ -152,7 +159,12 @@ export function documentFromFields(f: ScheduleFields, owner?: string | number): 
       interval: f.interval,
       cron: f.interval === 'cron' ? f.cron : null,
       request: { method: f.request_method, url: f.request_url, headers: headerLines(f.request_headers), body: f.request_body, timeout: f.timeout },
-      checks: { require_body: f.require_body, require_status_min: f.require_status_min, require_status_max: f.require_status_max },
+      checks: {
+        require_body: f.require_body,
+        require_status_min: f.require_status_min,
+        require_status_max: f.require_status_max,
+        ...(f.tls_expiry_alert_days !== null ? { tls_expiry_alert_days: f.tls_expiry_alert_days } : {}),
+      },
     },
   };
   return normaliseScheduleDocument(doc);
@@ -172,6 +184,7 @@ export function fieldsFromDocument(doc: ScheduleDocument): ScheduleFields {
     require_body: spec.checks.require_body ?? null,
     require_status_min: spec.checks.require_status_min ?? null,
     require_status_max: spec.checks.require_status_max ?? null,
+    tls_expiry_alert_days: spec.checks.tls_expiry_alert_days ?? null,
   };
 }
 
@@ -187,6 +200,8 @@ const API_FIELD: Record<string, string> = {
   'spec.checks.require_body': 'require_body',
   'spec.checks.require_status_min': 'require_status_min',
   'spec.checks.require_status_max': 'require_status_max',
+  'spec.checks.tls_expiry_alert_days': 'tls_expiry_alert_days',
+  'metadata.group_id': 'group_id',
 };
 
 export function toApiFieldErrors(e: ValidationError): ValidationError {

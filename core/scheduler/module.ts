@@ -38,6 +38,8 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
       const log = logger.child({ module: 'scheduler' });
       const http = options.http ?? createOutboundClient(config);
       let baseUrl = config.baseUrl;
+      // Failed runs and TLS alerts also go to the account's error log (core/errorlog) when that module runs.
+      const errorLog = ctx.get(ERROR_LOG);
       const notifier = createNotifier({
         store,
         http,
@@ -46,14 +48,14 @@ export function createSchedulerModule(options: SchedulerModuleOptions = {}): Ser
         mailer: () => options.mailer ?? ctx.get(MAIL_RELAY),
         windowMs: config.SCHEDULE_NOTIFY_WINDOW_SECONDS * 1000,
         baseUrl: () => baseUrl,
+        tlsAlertSent: (notice) => errorLog?.scheduleTlsAlert(notice.schedule, notice.log),
       });
-      // Failed runs also go to the account's error log (core/errorlog) when that module runs.
-      const errorLog = ctx.get(ERROR_LOG);
       const notifyAndLog: Notifier = {
         notify(notice) {
           errorLog?.scheduleFailure(notice.schedule, notice.log);
           return notifier.notify(notice);
         },
+        tlsAlert: (notice) => notifier.tlsAlert(notice),
         idle: () => notifier.idle(),
       };
       const cleanup = async () => {

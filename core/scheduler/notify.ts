@@ -4,6 +4,8 @@
 // SCHEDULE_NOTIFY_WINDOW_SECONDS window, counted in the shared store so several processes agree;
 // the next one says how many failures went unreported. A failing 1-minute schedule therefore sends
 // 24 notifications a day with the default hour, not 1440.
+// TLS expiry alerts (tls-expiry.ts) go the same ways, and to the error log, at most once a UTC day
+// per schedule.
 import type { Logger } from '../logger.js';
 import type { OutboundClient } from '../net/outbound.js';
 import type { NotificationSettings, Store } from '../store/types.js';
@@ -28,10 +30,17 @@ export interface NotifierDeps {
   windowMs: number;
   /** Base URL for links in messages. */
   baseUrl(): string | null;
+  /** Told about each TLS alert that is sent (the day's first of the schedule), e.g. for the error log. */
+  tlsAlertSent?(notice: FailureNotice): void;
 }
+
+/** TLS expiry alerts of a schedule are sent at most once in this window (a UTC day). */
+export const TLS_ALERT_WINDOW_MS = 86_400_000;
 
 export interface Notifier {
   notify(notice: FailureNotice): Promise<void>;
+  /** A run whose TLS expiry alert fired (log.tls_alert): told at most once a day per schedule. */
+  tlsAlert(notice: FailureNotice): Promise<void>;
   /** Resolves when every delivery started so far has finished. */
   idle(): Promise<void>;
 }
@@ -74,8 +83,38 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     if (unreported > 0) lines.push('', `${unreported} more failure${unreported === 1 ? '' : 's'} since the previous notification.`);
     lines.push('', `Further failures of this schedule are reported at most once every ${Math.round(deps.windowMs / 60_000)} minutes.`);
     if (base) lines.push(`Logs: ${base}/schedules/${schedule.id}/logs`);
-    const jobs: Array<Promise<void>> = [];
+    await send(schedule, settings, `Schedule "${name}" failed: ${reason}`, lines, { event: 'schedule.failed', schedule: scheduleView(schedule), log: logView(log), unreported_failures: unreported });
+  }
 
+  async function deliverTlsAlert(notice: FailureNotice): Promise<void> {
+    const { schedule, log } = notice;
+    const now = deps.clock.now();
+    const day = now - (now % TLS_ALERT_WINDOW_MS);
+    if ((await deps.store.counters.hit(`schedule-tls:${schedule.id}`, day, TLS_ALERT_WINDOW_MS * 2)) > 1) {
+      deps.logger.debug('schedule TLS alert already sent today', { schedule: schedule.id });
+      return;
+    }
+    deps.tlsAlertSent?.(notice);
+    const settings: Omit<NotificationSettings, 'user_id' | 'updated_at'> = (await deps.store.schedules.getNotificationSettings(schedule.user_id)) ?? DEFAULT_SETTINGS;
+    if (!settings.email_enabled && !settings.webhook_url) return;
+    const doc = schedule.document as unknown as ScheduleDocument;
+    const name = doc.metadata.name || `#${schedule.id}`;
+    const base = deps.baseUrl();
+    const lines = [
+      `Schedule "${name}" (#${schedule.id}): ${log.tls_alert}.`,
+      '',
+      `Request:  ${doc.spec.request.method} ${doc.spec.request.url}`,
+      `Alert:    when the certificate expires within ${doc.spec.checks.tls_expiry_alert_days} days`,
+      '',
+      'This alert is sent at most once a day for this schedule.',
+    ];
+    if (base) lines.push(`Logs: ${base}/schedules/${schedule.id}/logs`);
+    await send(schedule, settings, `Schedule "${name}": ${log.tls_alert}`, lines, { event: 'schedule.tls_expiry', schedule: scheduleView(schedule), log: logView(log) });
+  }
+
+  /** Sends one notification on every channel the owner turned on; a broken channel does not stop the others. */
+  async function send(schedule: FailureNotice['schedule'], settings: Omit<NotificationSettings, 'user_id' | 'updated_at'>, subject: string, lines: string[], payload: Record<string, unknown>): Promise<void> {
+    const jobs: Array<Promise<void>> = [];
     if (settings.email_enabled) {
       jobs.push(
         (async () => {
@@ -83,17 +122,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           if (!mailer) throw new Error('no mailer is configured (the mail module is not running)');
           const to = settings.email ?? (await deps.store.users.get(schedule.user_id))?.email;
           if (!to) throw new Error('the user has no e-mail address');
-          await mailer.send({ to: [to], subject: `Schedule "${name}" failed: ${reason}`.slice(0, 200), text: lines.join('\n'), passes: 0 });
+          await mailer.send({ to: [to], subject: subject.slice(0, 200), text: lines.join('\n'), passes: 0 });
         })().catch((err) => deps.logger.warn('schedule e-mail notification failed', { schedule: schedule.id, err })),
       );
     }
     if (settings.webhook_url) {
-      const payload = {
-        event: 'schedule.failed',
-        schedule: scheduleView(schedule),
-        log: logView(log),
-        unreported_failures: unreported,
-      };
       jobs.push(
         deps.http
           .request({
@@ -116,6 +149,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   return {
     notify(notice) {
       return track(deliver(notice));
+    },
+    tlsAlert(notice) {
+      return track(deliverTlsAlert(notice));
     },
     async idle() {
       while (pending.size) await Promise.allSettled([...pending]);

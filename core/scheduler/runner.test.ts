@@ -62,6 +62,7 @@ const fields = (over: Partial<ScheduleFields>): ScheduleFields => ({
   require_body: null,
   require_status_min: null,
   require_status_max: null,
+  tls_expiry_alert_days: null,
   ...over,
 });
 

@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { VariableScope } from '@capture/sdk/runner';
 import type { Logger } from '../logger.js';
-import { OutboundError, type OutboundClient } from '../net/outbound.js';
+import { OutboundError, type OutboundClient, type PeerCertificate } from '../net/outbound.js';
 import type { ScheduleLogRecord, ScheduleRecord, Store } from '../store/types.js';
 import { formatTimestamp, type Clock } from '../util/time.js';
 import type { ScheduleDocument } from './document.js';
+import { readTargetCertificate, type TlsReading } from './tls-expiry.js';
 
 /** Response bodies kept on a log entry. */
 export const MAX_LOG_BODY_BYTES = 1024 * 1024;
@@ -29,6 +30,8 @@ export interface RunnerDeps {
    * notifier tracks its own deliveries (see Notifier.idle()).
    */
   onFailure?(notice: FailureNotice): Promise<void>;
+  /** Told about a run whose TLS expiry alert fired (log.tls_alert); the notifier de-duplicates per day. */
+  onTlsAlert?(notice: FailureNotice): Promise<void>;
   /** Told about every run and whether it failed (metrics). */
   onRun?(failed: boolean): void;
 }
@@ -114,6 +117,7 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
   let body = '';
   let error: string | null = null;
   let time = 0;
+  let certificate: PeerCertificate | undefined;
   const t0 = performance.now();
   try {
     if (!METHOD.test(req.method)) throw new OutboundError('invalid_url', `The method ${JSON.stringify(req.method)} is not a valid HTTP method`);
@@ -127,6 +131,7 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
       maxBodyBytes: MAX_LOG_BODY_BYTES,
       signal,
     });
+    certificate = res.certificate;
     status = res.status;
     headers = res.headers;
     body = res.body.toString('utf8');
@@ -138,9 +143,12 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
     error = e instanceof OutboundError ? e.message : `Request failed: ${(e as Error)?.message ?? String(e)}`;
   }
 
+  const alertDays = doc.spec.checks.tls_expiry_alert_days;
+  const tlsReading: TlsReading | null = typeof alertDays === 'number' ? await readTargetCertificate(http, req.url, certificate, { alertDays, now: clock.now(), timeoutMs: doc.spec.request.timeout * 1000 }) : null;
+
   const now = clock.now();
   const log = await store.schedules.addLog(
-    { schedule_id: schedule.id, response_status: status, response_headers: headers, response_body: body, time: Math.round(time * 1000) / 1000, error, created_at: now, updated_at: now },
+    { schedule_id: schedule.id, response_status: status, response_headers: headers, response_body: body, time: Math.round(time * 1000) / 1000, error, ...tlsReading, created_at: now, updated_at: now },
     LOGS_KEPT,
   );
   await store.schedules.recordRun(schedule.id, started, status);
@@ -152,6 +160,10 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
   // A timeout, a failed check or a server error is worth telling the owner about.
   if ((error !== null || status >= 500) && deps.onFailure) {
     void deps.onFailure({ schedule: { ...schedule, last_run_at: started, last_status: status }, log }).catch((err) => deps.logger.error('schedule notification failed', { schedule: schedule.id, err }));
+  }
+  if (log.tls_alert !== null) {
+    deps.logger.warn('schedule TLS certificate alert', { schedule: schedule.id, name: doc.metadata.name, alert: log.tls_alert });
+    void deps.onTlsAlert?.({ schedule: { ...schedule, last_run_at: started, last_status: status }, log }).catch((err) => deps.logger.error('schedule notification failed', { schedule: schedule.id, err }));
   }
   return log;
 }

@@ -1,7 +1,7 @@
 // The schedules part of the storage port, on SQLite (always) and MongoDB (when MONGODB_URI is set).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../store/sqlite/index.js';
-import type { ScheduleLogRecord, Store } from '../store/types.js';
+import type { NewScheduleLog, Store } from '../store/types.js';
 
 function scheduleRepoContract(label: string, open: () => Promise<{ store: Store; cleanup(): Promise<void> }>) {
   describe(`schedule repository: ${label}`, () => {
@@ -13,7 +13,7 @@ function scheduleRepoContract(label: string, open: () => Promise<{ store: Store;
     afterEach(async () => cleanup());
 
     const doc = (name: string) => ({ apiVersion: 'capture/v1', kind: 'Schedule', metadata: { name }, spec: { interval: 'hourly', 'x.y': { $z: 1 } } });
-    const log = (scheduleId: number, n: number): Omit<ScheduleLogRecord, 'id'> => ({
+    const log = (scheduleId: number, n: number): NewScheduleLog => ({
       schedule_id: scheduleId,
       response_status: 200 + n,
       response_headers: { 'Content-Type': ['text/plain'], 'x.dotted': ['a', 'b'] },
@@ -33,7 +33,7 @@ function scheduleRepoContract(label: string, open: () => Promise<{ store: Store;
       expect((await store.schedules.get(a.id))!.document).toEqual(doc('a'));
       expect((await store.schedules.getBySource('file:x.yaml#b'))!.id).toBe(b.id);
       expect(await store.schedules.getBySource('nope')).toBeNull();
-      const page = await store.schedules.list(1, 2, 1);
+      const page = await store.schedules.list({ userIds: [1] }, 2, 1);
       expect(page.total).toBe(2);
       expect(page.items.map((s) => s.id)).toEqual([b.id]);
       expect(await store.schedules.ids(a.id, 10)).toHaveLength(2);
@@ -45,6 +45,38 @@ function scheduleRepoContract(label: string, open: () => Promise<{ store: Store;
       expect(await store.schedules.delete(a.id)).toBe(true);
       expect(await store.schedules.delete(a.id)).toBe(false);
       expect(await store.schedules.get(a.id)).toBeNull();
+    });
+
+    it('lists by owners and groups, moves a schedule between groups and clears a deleted group', async () => {
+      const make = (user_id: number, name: string, group_id?: number | null) =>
+        store.schedules.create({ user_id, group_id, document: doc(name), source: null, last_run_at: null, last_status: null, created_at: 1, updated_at: 1 });
+      const a = await make(1, 'a', 7);
+      const b = await make(2, 'b', 8);
+      const c = await make(3, 'c');
+      expect(c.group_id).toBeNull();
+      expect(a.group_id).toBe(7);
+      const names = async (filter: Parameters<typeof store.schedules.list>[0]) => (await store.schedules.list(filter, 1, 10)).items.map((s) => (s.document as { metadata: { name: string } }).metadata.name);
+      expect(await names({ userIds: [1, 2, 3] })).toEqual(['a', 'b', 'c']);
+      expect(await names({ userIds: [1, 2, 3], groupIds: [8, 9] })).toEqual(['b']);
+      expect(await names({ userIds: [1, 2, 3], groupIds: [] })).toEqual([]);
+      expect(await names({ userIds: [] })).toEqual([]);
+      expect((await store.schedules.list({ userIds: [1, 2, 3], groupIds: [7, 8] }, 1, 1)).total).toBe(2);
+      // The group stays unless the update names one.
+      expect((await store.schedules.update(a.id, doc('a2'), 5))!.group_id).toBe(7);
+      expect((await store.schedules.update(a.id, doc('a2'), 6, 8))!.group_id).toBe(8);
+      await store.schedules.clearGroup(8);
+      expect((await store.schedules.get(a.id))!.group_id).toBeNull();
+      expect((await store.schedules.get(b.id))!.group_id).toBeNull();
+      expect(await names({ userIds: [1, 2, 3], groupIds: [8] })).toEqual([]);
+    });
+
+    it('keeps the TLS certificate fields of a log entry, null when a run set none', async () => {
+      const s = await store.schedules.create({ user_id: 1, document: doc('a'), source: null, last_run_at: null, last_status: null, created_at: 1, updated_at: 1 });
+      const plain = await store.schedules.addLog(log(s.id, 0), 10);
+      expect(plain).toMatchObject({ tls_expires_at: null, tls_days_left: null, tls_alert: null });
+      const alerted = await store.schedules.addLog({ ...log(s.id, 2), tls_expires_at: 86_400_000, tls_days_left: -3, tls_alert: 'expired' }, 10);
+      expect(alerted).toMatchObject({ tls_expires_at: 86_400_000, tls_days_left: -3, tls_alert: 'expired' });
+      expect((await store.schedules.listLogs(s.id, { sorting: 'oldest', page: 1, perPage: 10 })).items).toEqual([plain, alerted]);
     });
 
     it('adds logs, keeps the newest N, pages them both ways, and deletes them with the schedule', async () => {

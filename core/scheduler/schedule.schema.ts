@@ -20,6 +20,8 @@ export const ScheduleBody = z.object({
   require_body: z.string().max(10_000).nullable().optional(),
   require_status_min: optionalInt(100, 599),
   require_status_max: optionalInt(100, 599),
+  tls_expiry_alert_days: optionalInt(1, 365).describe('https targets: alert when the TLS certificate expires within this many days (null: off)'),
+  group_id: z.number().int().min(1).nullable().optional().describe("A group of the caller's team (users limited to groups: one of theirs); left out on update: unchanged"),
 });
 export type ScheduleBodyInput = z.infer<typeof ScheduleBody>;
 
@@ -48,6 +50,8 @@ export const ScheduleView = z.object({
   require_body: z.string().nullable(),
   require_status_min: z.number().int().nullable(),
   require_status_max: z.number().int().nullable(),
+  tls_expiry_alert_days: z.number().int().nullable(),
+  group_id: z.number().int().nullable(),
   user_id: z.number().int(),
   last_run_at: z.string().nullable(),
   last_status: z.number().int().nullable(),
@@ -64,6 +68,9 @@ export const ScheduleLogView = z.object({
   response_body: z.string(),
   time: z.number().describe('Seconds'),
   error: z.string().nullable(),
+  tls_expires_at: z.string().nullable().describe("When the target's TLS certificate expires (schedules with a TLS expiry alert)"),
+  tls_days_left: z.number().int().nullable().describe('Whole days until then at the run; negative: expired'),
+  tls_alert: z.string().nullable().describe('Why the TLS expiry alert fired on this run; null: it did not'),
   created_at: z.string().nullable(),
   updated_at: z.string().nullable(),
 });

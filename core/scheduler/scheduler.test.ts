@@ -380,7 +380,7 @@ ${extra}`;
     fs.writeFileSync(path.join(tmp, 'notes.txt'), 'not a workflow');
     expect(await service.applyDirectory(tmp)).toEqual({ created: 1, updated: 0, unchanged: 0, failed: [] });
     expect(await service.applyDirectory(tmp)).toEqual({ created: 0, updated: 0, unchanged: 1, failed: [] });
-    const [s] = (await store.schedules.list(1, 1, 10)).items;
+    const [s] = (await store.schedules.list({ userIds: [1] }, 1, 10)).items;
     expect(s).toMatchObject({ user_id: 1, source: 'file:status.yaml#status page' });
     expect(s!.document).toMatchObject({ metadata: { name: 'status page' }, spec: { interval: 'hourly', request: { method: 'GET', timeout: 5, headers: ['Accept: application/json'] } } });
     expect((s!.document as { metadata: Record<string, unknown> }).metadata.owner).toBeUndefined();
@@ -404,6 +404,26 @@ ${extra}`;
     expect(r.failed[1]!.error).toMatch(/metadata\.owner is required/);
     expect(r.failed[2]!.error).toMatch(/no user "nobody@example.test"/);
     expect(r.failed[3]!.error).toMatch(/additional/i);
+  });
+
+  it("a document's metadata.group_id puts the schedule in a group of the owner's team; changing it is a change", async () => {
+    const mine = await store.groups.create({ user_id: 1, name: 'Ops', created_at: 0, updated_at: 0 });
+    const stranger = await store.users.create({ name: 'x', email: 'x@example.test', premium: false, created_at: 0, updated_at: 0 });
+    const theirs = await store.groups.create({ user_id: stranger.id, name: 'Theirs', created_at: 0, updated_at: 0 });
+    const withGroup = (id: number) => yaml('hourly').replace('  owner: OPS@example.test\n', `  owner: OPS@example.test\n  group_id: ${id}\n`);
+    fs.writeFileSync(path.join(tmp, 'status.yaml'), withGroup(mine.id));
+    expect(await service.applyDirectory(tmp)).toMatchObject({ created: 1, failed: [] });
+    const [s] = (await store.schedules.list({ userIds: [1] }, 1, 10)).items;
+    expect(s!.group_id).toBe(mine.id);
+    expect((s!.document as { metadata: Record<string, unknown> }).metadata.group_id).toBeUndefined();
+    expect((await service.exportDocument(s!)).metadata).toMatchObject({ owner: 'ops@example.test', group_id: mine.id });
+    expect(await service.applyDirectory(tmp)).toMatchObject({ unchanged: 1 });
+    fs.writeFileSync(path.join(tmp, 'status.yaml'), yaml('hourly'));
+    expect(await service.applyDirectory(tmp)).toMatchObject({ updated: 1 });
+    expect((await store.schedules.get(s!.id))!.group_id).toBeNull();
+    fs.writeFileSync(path.join(tmp, 'status.yaml'), withGroup(theirs.id));
+    const refused = await service.applyDirectory(tmp);
+    expect(refused.failed.map((f) => f.error)).toEqual([expect.stringMatching(/group_id/)]);
   });
 
   it('the example document in examples/schedules is valid', async () => {

@@ -145,7 +145,7 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
   let cleanupTimer: NodeJS.Timeout | null = null;
   let watchTimer: NodeJS.Timeout | null = null;
 
-  const runner: RunnerDeps = { store, http: deps.http, clock, logger, onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined, onRun: deps.onRun };
+  const runner: RunnerDeps = { store, http: deps.http, clock, logger, onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined, onTlsAlert: deps.notifier ? (n) => deps.notifier!.tlsAlert(n) : undefined, onRun: deps.onRun };
 
   const tickAfter = (s: ScheduleRecord, after: number) => {
     const doc = s.document as unknown as ScheduleDocument;

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { ScheduleRecord, Store } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { readWorkflowFolder } from '../workflows/kernel.js';
+import { checkScheduleGroup } from './access.js';
 import { normaliseScheduleDocument, type ScheduleDocument } from './document.js';
 import type { Scheduler } from './scheduler.js';
 
@@ -25,16 +26,18 @@ export class ScheduleService {
     private readonly scheduler: Pick<Scheduler, 'plan' | 'unplan'>,
   ) {}
 
-  async create(userId: number, doc: ScheduleDocument, source: string | null = null): Promise<ScheduleRecord> {
+  /** `groupId` has been checked by the caller (access.ts checkScheduleGroup). */
+  async create(userId: number, doc: ScheduleDocument, source: string | null = null, groupId: number | null = null): Promise<ScheduleRecord> {
     const now = this.clock.now();
     const stored = stripOwner(doc);
-    const s = await this.store.schedules.create({ user_id: userId, document: stored as unknown as Record<string, unknown>, source, last_run_at: null, last_status: null, created_at: now, updated_at: now });
+    const s = await this.store.schedules.create({ user_id: userId, group_id: groupId, document: stored as unknown as Record<string, unknown>, source, last_run_at: null, last_status: null, created_at: now, updated_at: now });
     await this.scheduler.plan(s);
     return s;
   }
 
-  async replace(s: ScheduleRecord, doc: ScheduleDocument): Promise<ScheduleRecord> {
-    const updated = await this.store.schedules.update(s.id, stripOwner(doc) as unknown as Record<string, unknown>, this.clock.now());
+  /** `groupId` undefined keeps the schedule's group; otherwise it has been checked by the caller. */
+  async replace(s: ScheduleRecord, doc: ScheduleDocument, groupId?: number | null): Promise<ScheduleRecord> {
+    const updated = await this.store.schedules.update(s.id, stripOwner(doc) as unknown as Record<string, unknown>, this.clock.now(), groupId);
     if (!updated) return s;
     await this.scheduler.plan(updated);
     return updated;
@@ -45,40 +48,40 @@ export class ScheduleService {
     await this.scheduler.unplan(s.id);
   }
 
-  /** The document as exported: with its owner's e-mail, so the file can be applied elsewhere. */
+  /** The document as exported: with its owner's e-mail (and its group), so the file can be applied elsewhere. */
   async exportDocument(s: ScheduleRecord): Promise<ScheduleDocument> {
     const doc = structuredClone(s.document) as unknown as ScheduleDocument;
     const user = await this.store.users.get(s.user_id);
-    return { ...doc, metadata: { ...doc.metadata, owner: user?.email ?? s.user_id } };
+    return { ...doc, metadata: { ...doc.metadata, owner: user?.email ?? s.user_id, ...(s.group_id !== null ? { group_id: s.group_id } : {}) } };
   }
 
-  private async ownerId(owner: string | number | undefined): Promise<number> {
+  private async owner(owner: string | number | undefined) {
     if (owner === undefined) throw new Error('metadata.owner is required for documents in workflows/ (a user e-mail or id)');
-    if (typeof owner === 'number') {
-      if (await this.store.users.get(owner)) return owner;
-    } else {
-      const u = (await this.store.users.list()).find((x) => x.email.toLowerCase() === owner.toLowerCase());
-      if (u) return u.id;
-    }
+    const u = typeof owner === 'number' ? await this.store.users.get(owner) : (await this.store.users.list()).find((x) => x.email.toLowerCase() === owner.toLowerCase());
+    if (u) return u;
     throw new Error(`metadata.owner: no user ${JSON.stringify(owner)}`);
   }
 
   /** Applies one document from a file; `key` identifies it across applies. */
   async applyDocument(input: unknown, key: string): Promise<'created' | 'updated' | 'unchanged'> {
     const doc = normaliseScheduleDocument(input);
-    const userId = await this.ownerId(doc.metadata.owner);
+    const owner = await this.owner(doc.metadata.owner);
+    const userId = owner.id;
+    // A file names its group or none: applying it sets exactly that.
+    const groupId = doc.metadata.group_id ?? null;
+    await checkScheduleGroup(this.store, { kind: 'admin' }, groupId, owner);
     const source = `file:${key}#${doc.metadata.name}`;
     const existing = await this.store.schedules.getBySource(source);
     if (!existing) {
-      await this.create(userId, doc, source);
+      await this.create(userId, doc, source, groupId);
       return 'created';
     }
-    if (existing.user_id === userId && isDeepStrictEqual(existing.document, JSON.parse(JSON.stringify(stripOwner(doc))))) return 'unchanged';
+    if (existing.user_id === userId && existing.group_id === groupId && isDeepStrictEqual(existing.document, JSON.parse(JSON.stringify(stripOwner(doc))))) return 'unchanged';
     if (existing.user_id !== userId) {
       await this.delete(existing);
-      await this.create(userId, doc, source);
+      await this.create(userId, doc, source, groupId);
     } else {
-      await this.replace(existing, doc);
+      await this.replace(existing, doc, groupId);
     }
     return 'updated';
   }
@@ -108,8 +111,8 @@ export class ScheduleService {
   }
 }
 
-/** The owner lives in the record's user_id, not in the stored document. */
+/** The owner and the group live in the record (user_id, group_id), not in the stored document. */
 function stripOwner(doc: ScheduleDocument): ScheduleDocument {
-  const { owner: _owner, ...metadata } = doc.metadata;
+  const { owner: _owner, group_id: _group, ...metadata } = doc.metadata;
   return { ...doc, metadata };
 }

@@ -7,6 +7,7 @@ export function scheduleView(s: ScheduleRecord) {
   return {
     id: s.id,
     ...fieldsFromDocument(s.document as unknown as ScheduleDocument),
+    group_id: s.group_id,
     user_id: s.user_id,
     last_run_at: formatTimestamp(s.last_run_at),
     last_status: s.last_status,
@@ -24,6 +25,9 @@ export function logView(l: ScheduleLogRecord) {
     response_body: l.response_body,
     time: l.time,
     error: l.error,
+    tls_expires_at: formatTimestamp(l.tls_expires_at),
+    tls_days_left: l.tls_days_left,
+    tls_alert: l.tls_alert,
     created_at: formatTimestamp(l.created_at),
     updated_at: formatTimestamp(l.updated_at),
   };

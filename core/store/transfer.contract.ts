@@ -35,8 +35,8 @@ async function fill(store: Store, { sampleToken, sampleRequest }: Sample): Promi
     if (files) r.files = [{ id: 'f1', name: 'a', filename: 'a.bin', size: 3, content_type: 'application/octet-stream' }, { id: 'f2', name: 'b', filename: 'b.txt', size: 3, content_type: 'text/plain' }];
     await store.requests.insert(r, 10_000, files);
   }
-  const s = await store.schedules.create({ user_id: u.id, document: { kind: 'Schedule', metadata: { name: 's' } }, source: null, last_run_at: 7, last_status: 200, created_at: 8, updated_at: 9 });
-  await store.schedules.addLog({ schedule_id: s.id, response_status: 200, response_headers: { 'x.y': ['1'] }, response_body: 'ok', time: 0.5, error: null, created_at: 10, updated_at: 10 }, 10);
+  const s = await store.schedules.create({ user_id: u.id, group_id: 77, document: { kind: 'Schedule', metadata: { name: 's' } }, source: null, last_run_at: 7, last_status: 200, created_at: 8, updated_at: 9 });
+  await store.schedules.addLog({ schedule_id: s.id, response_status: 200, response_headers: { 'x.y': ['1'] }, response_body: 'ok', time: 0.5, error: null, tls_expires_at: 99_000, tls_days_left: 3, tls_alert: 'expiring', created_at: 10, updated_at: 10 }, 10);
   await store.schedules.putNotificationSettings({ user_id: u.id, email: null, email_enabled: true, webhook_url: 'http://x.test/', updated_at: 11 });
   await store.globals.set(`user:${u.id}`, 'greeting', 'hello', 12);
   await store.providers.create({ id: randomUUID(), user_id: u.id, type: 'vault', name: 'P', settings: { region: 'eu' }, secret: 'sealed:abc', created_at: 13, updated_at: 13 });

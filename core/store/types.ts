@@ -411,6 +411,8 @@ export interface GlobalVariableRepo {
 export interface ScheduleRecord {
   id: number;
   user_id: number;
+  /** The group (of the owner's team) the schedule belongs to; users limited to groups see only theirs. */
+  group_id: number | null;
   /** The validated workflow document, as JSON. */
   document: Record<string, unknown>;
   source: string | null;
@@ -430,8 +432,26 @@ export interface ScheduleLogRecord {
   /** Seconds. */
   time: number;
   error: string | null;
+  /** When the target's TLS certificate expires (schedules with a TLS expiry alert, https targets). */
+  tls_expires_at: Millis | null;
+  /** Whole days until then at the run (negative: expired); null when no certificate was read. */
+  tls_days_left: number | null;
+  /** Why the TLS expiry alert fired on this run (expiring, expired or invalid certificate); null: it did not. */
+  tls_alert: string | null;
   created_at: Millis;
   updated_at: Millis;
+}
+
+/** A schedule as created: without a group unless one is given. */
+export type NewSchedule = Omit<ScheduleRecord, 'id' | 'group_id'> & { group_id?: number | null };
+
+/** A log entry as added: the TLS fields are only set by runs with a TLS expiry alert. */
+export type NewScheduleLog = Omit<ScheduleLogRecord, 'id' | 'tls_expires_at' | 'tls_days_left' | 'tls_alert'> & Partial<Pick<ScheduleLogRecord, 'tls_expires_at' | 'tls_days_left' | 'tls_alert'>>;
+
+/** Which schedules a list shows: those of these owners, in one of `groupIds` when given. */
+export interface ScheduleListFilter {
+  userIds: readonly number[];
+  groupIds?: readonly number[];
 }
 
 /** Where a user's schedule error notifications go. */
@@ -445,20 +465,22 @@ export interface NotificationSettings {
 }
 
 export interface ScheduleRepo {
-  create(s: Omit<ScheduleRecord, 'id'>): Promise<ScheduleRecord>;
+  create(s: NewSchedule): Promise<ScheduleRecord>;
   get(id: number): Promise<ScheduleRecord | null>;
   getBySource(source: string): Promise<ScheduleRecord | null>;
-  /** A user's schedules, oldest first. */
-  list(userId: number, page: number, perPage: number): Promise<Page<ScheduleRecord>>;
+  /** Schedules of some users (a team's members), oldest first. */
+  list(filter: ScheduleListFilter, page: number, perPage: number): Promise<Page<ScheduleRecord>>;
   /** Ids of every schedule after `afterId`, ascending, for syncing jobs. */
   ids(afterId: number, limit: number): Promise<number[]>;
-  /** Replaces the document; null when the schedule does not exist. */
-  update(id: number, document: Record<string, unknown>, now: Millis): Promise<ScheduleRecord | null>;
+  /** Replaces the document, and the group unless `groupId` is undefined; null when the schedule does not exist. */
+  update(id: number, document: Record<string, unknown>, now: Millis, groupId?: number | null): Promise<ScheduleRecord | null>;
+  /** Takes every schedule out of a group that is being deleted. */
+  clearGroup(groupId: number): Promise<void>;
   recordRun(id: number, at: Millis, status: number): Promise<void>;
   /** Deletes the schedule with its logs. */
   delete(id: number): Promise<boolean>;
   /** Adds a log entry and keeps only the `keep` newest of the schedule. */
-  addLog(entry: Omit<ScheduleLogRecord, 'id'>, keep: number): Promise<ScheduleLogRecord>;
+  addLog(entry: NewScheduleLog, keep: number): Promise<ScheduleLogRecord>;
   listLogs(scheduleId: number, opts: { sorting: 'newest' | 'oldest'; page: number; perPage: number }): Promise<Page<ScheduleLogRecord>>;
   getNotificationSettings(userId: number): Promise<NotificationSettings | null>;
   putNotificationSettings(settings: NotificationSettings): Promise<NotificationSettings>;

@@ -114,7 +114,7 @@ describe('workflow kernel: the folder walker', () => {
       fs.writeFileSync(path.join(dir, 'examples', 'example.yaml'), schedule('example'));
       fs.writeFileSync(path.join(dir, 'both.yaml'), `${schedule('one')}---\n${actions('a')}---\n${schedule('two')}`);
       expect(await service.applyDirectory(dir)).toEqual({ created: 2, updated: 0, unchanged: 0, failed: [] });
-      const names = (await store.schedules.list(1, 1, 10)).items.map((s) => [s.source, (s.document as { metadata: { name: string } }).metadata.name]);
+      const names = (await store.schedules.list({ userIds: [1] }, 1, 10)).items.map((s) => [s.source, (s.document as { metadata: { name: string } }).metadata.name]);
       expect(names.sort()).toEqual([
         ['file:both.yaml#one', 'one'],
         ['file:both.yaml#two', 'two'],

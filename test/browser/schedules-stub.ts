@@ -13,6 +13,9 @@ interface Log {
   response_body: string;
   time: number;
   error: string | null;
+  tls_expires_at: string | null;
+  tls_days_left: number | null;
+  tls_alert: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -81,6 +84,8 @@ export function schedulesStub(): ServiceModule {
           require_body: null,
           require_status_min: null,
           require_status_max: null,
+          tls_expiry_alert_days: null,
+          group_id: null,
           last_run_at: null,
           last_status: null,
           created_at: stamp(),
@@ -123,7 +128,7 @@ export function schedulesStub(): ServiceModule {
           return;
         }
         const started = performance.now();
-        const log: Log = { id: logs.length + 1, schedule_id: s.id as number, response_status: null, response_headers: {}, response_body: '', time: 0, error: null, created_at: stamp(), updated_at: stamp() };
+        const log: Log = { id: logs.length + 1, schedule_id: s.id as number, response_status: null, response_headers: {}, response_body: '', time: 0, error: null, tls_expires_at: null, tls_days_left: null, tls_alert: null, created_at: stamp(), updated_at: stamp() };
         try {
           const method = String(s.request_method ?? 'GET');
           const res = await fetch(String(s.request_url), { method, body: method === 'GET' || method === 'HEAD' ? undefined : String(s.request_body ?? '') });

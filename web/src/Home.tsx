@@ -6,6 +6,7 @@ import { formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { settings } from './settings';
 import { ErrorNotice } from './ui';
+import { useSession } from './account/api';
 
 /** A token from whatever the user pasted: a UUID anywhere in it, a capture URL, or an alias. */
 export function tokenFromInput(input: string): string | null {
@@ -33,6 +34,9 @@ export function Home() {
   const [mine, setMine] = useState<Token[] | null>(null);
   const [mineError, setMineError] = useState<unknown>(null);
   const recent = settings.recent();
+  const session = useSession();
+  // A user limited to groups sees and makes tokens only in those: new ones go in the first.
+  const limitedTo = session.state === 'signed-in' ? (session.me.group_ids ?? null) : null;
 
   useEffect(() => {
     setMine(null);
@@ -47,7 +51,7 @@ export function Home() {
     setCreating(true);
     setError(null);
     try {
-      const t = await call<Token>('POST', '/token', { json: {} });
+      const t = await call<Token>('POST', '/token', { json: limitedTo?.length ? { group_id: limitedTo[0] } : {} });
       settings.remember(t.uuid, t.alias);
       navigate({ view: 'token', token: t.uuid, tab: 'requests' });
     } catch (e) {
@@ -110,6 +114,7 @@ export function Home() {
       {key && (
         <section class="panel" aria-labelledby="mine-title">
           <h2 id="mine-title">Your tokens</h2>
+          {limitedTo && <p class="hint">Only the tokens in the groups you are limited to are listed.</p>}
           <ErrorNotice error={mineError} />
           {mine && mine.length === 0 && <p class="hint">You have no tokens yet.</p>}
           {mine && mine.length > 0 && <TokenTable tokens={mine} />}

@@ -1,11 +1,13 @@
-// Schedules (periodic outgoing requests with response checks) and their logs. They belong to a
-// user, so they need the API key.
+// Schedules (periodic outgoing requests with response checks, and an alert on the target's TLS
+// certificate) and their logs. They belong to a user and are shared with their team, so they need
+// the API key; a group puts one in a group, and a user limited to groups sees only theirs.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldErrors, type Page } from './api';
 import { useApiKey } from './settings';
 import { formatDateTime, formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId } from './ui';
+import { useSession } from './account/api';
 
 export interface Schedule {
   id: number;
@@ -20,6 +22,8 @@ export interface Schedule {
   require_body: string | null;
   require_status_min: number | null;
   require_status_max: number | null;
+  tls_expiry_alert_days: number | null;
+  group_id: number | null;
   last_run_at: string | null;
   last_status: unknown;
   created_at: string;
@@ -34,8 +38,30 @@ export interface ScheduleLog {
   response_body: string | null;
   time: number | null;
   error: string | null;
+  tls_expires_at: string | null;
+  tls_days_left: number | null;
+  tls_alert: string | null;
   created_at: string;
 }
+
+interface Group {
+  id: number;
+  name: string;
+}
+
+/** The groups the caller may put schedules in (theirs; a user limited to groups: those). */
+function useGroups(): Group[] {
+  const [groups, setGroups] = useState<Group[]>([]);
+  useEffect(() => {
+    call<Page<Group>>('GET', '/groups?per_page=100').then(
+      (p) => setGroups(p.data),
+      () => setGroups([]),
+    );
+  }, []);
+  return groups;
+}
+
+const groupName = (groups: Group[], id: number) => groups.find((g) => g.id === id)?.name ?? `Group #${id}`;
 
 const INTERVALS = ['1-minute', '5-minute', '10-minute', 'hourly', 'daily', 'weekly', 'monthly', 'cron'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -61,13 +87,17 @@ export function Schedules({ schedule, logs }: { schedule?: string; logs?: boolea
 
 function ScheduleList() {
   const [page, setPage] = useState(1);
+  const [group, setGroup] = useState('');
   const [data, setData] = useState<Page<Schedule> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [reload, setReload] = useState(0);
+  const groups = useGroups();
+  const session = useSession();
+  const limited = session.state === 'signed-in' && Boolean(session.me.group_ids);
 
   useEffect(() => {
-    call<Page<Schedule>>('GET', `/schedules?page=${page}&per_page=25`).then(setData, setError);
-  }, [page, reload]);
+    call<Page<Schedule>>('GET', `/schedules?page=${page}&per_page=25${group ? `&group_id=${enc(group)}` : ''}`).then(setData, setError);
+  }, [page, group, reload]);
 
   if (error?.notAvailable) return <NotAvailable what="Schedules" />;
   return (
@@ -78,9 +108,33 @@ function ScheduleList() {
           New schedule
         </a>
       </div>
+      <p class="hint">
+        {limited ? 'The schedules in the groups you are limited to' : 'Your team’s schedules'}
+        {groups.length ? '; choose a group to see only its schedules' : ''}.
+      </p>
+      {groups.length > 0 && (
+        <div class="field">
+          <label for="sched-group-filter">Group</label>
+          <select
+            id="sched-group-filter"
+            value={group}
+            onChange={(e) => {
+              setGroup((e.currentTarget as HTMLSelectElement).value);
+              setPage(1);
+            }}
+          >
+            <option value="">All groups</option>
+            {groups.map((g) => (
+              <option key={g.id} value={String(g.id)}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <ErrorNotice error={error} />
       {!data && !error && <Spinner label="Loading schedules" />}
-      {data && data.data.length === 0 && <p class="hint">No schedules yet.</p>}
+      {data && data.data.length === 0 && <p class="hint">{group ? 'No schedules in this group.' : 'No schedules yet.'}</p>}
       {data && data.data.length > 0 && (
         <div class="table-wrap">
           <table>
@@ -88,6 +142,7 @@ function ScheduleList() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Interval</th>
+                <th scope="col">Group</th>
                 <th scope="col">Request</th>
                 <th scope="col">Last run</th>
                 <th scope="col">Actions</th>
@@ -100,6 +155,7 @@ function ScheduleList() {
                     <a href={href({ view: 'schedules', schedule: String(s.id) })}>{s.name || `Schedule ${s.id}`}</a>
                   </td>
                   <td>{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
+                  <td>{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
                   <td class="wrap">
                     <code>
                       {s.request_method} {s.request_url}
@@ -178,6 +234,8 @@ interface ScheduleForm {
   require_body: string;
   require_status_min: string;
   require_status_max: string;
+  tls_expiry_alert_days: string;
+  group_id: string;
 }
 
 const EMPTY: ScheduleForm = {
@@ -192,6 +250,8 @@ const EMPTY: ScheduleForm = {
   require_body: '',
   require_status_min: '',
   require_status_max: '',
+  tls_expiry_alert_days: '',
+  group_id: '',
 };
 
 const toForm = (s: Schedule): ScheduleForm => ({
@@ -206,6 +266,8 @@ const toForm = (s: Schedule): ScheduleForm => ({
   require_body: s.require_body ?? '',
   require_status_min: s.require_status_min === null || s.require_status_min === undefined ? '' : String(s.require_status_min),
   require_status_max: s.require_status_max === null || s.require_status_max === undefined ? '' : String(s.require_status_max),
+  tls_expiry_alert_days: s.tls_expiry_alert_days === null || s.tls_expiry_alert_days === undefined ? '' : String(s.tls_expiry_alert_days),
+  group_id: s.group_id === null || s.group_id === undefined ? '' : String(s.group_id),
 });
 
 const F = 'schedule';
@@ -216,6 +278,13 @@ function ScheduleEditor({ id }: { id?: string }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const groups = useGroups();
+  const session = useSession();
+  const limitedTo = session.state === 'signed-in' ? (session.me.group_ids ?? null) : null;
+  // A user limited to groups makes new schedules only in one of them: the first is chosen for them.
+  useEffect(() => {
+    if (!id && limitedTo?.length && form && form.group_id === '') setForm({ ...form, group_id: String(limitedTo[0]) });
+  }, [id, limitedTo?.[0]]);
 
   useEffect(() => {
     if (!id) return;
@@ -261,6 +330,8 @@ function ScheduleEditor({ id }: { id?: string }) {
       require_body: form.require_body || null,
       require_status_min: optNum(form.require_status_min),
       require_status_max: optNum(form.require_status_max),
+      tls_expiry_alert_days: optNum(form.tls_expiry_alert_days),
+      group_id: optNum(form.group_id),
     };
     try {
       const s = await call<Schedule>(id ? 'PUT' : 'POST', id ? `/schedules/${enc(id)}` : '/schedules', { json: body });
@@ -309,6 +380,25 @@ function ScheduleEditor({ id }: { id?: string }) {
           <FieldError form={F} field="interval" errors={errors} />
         </div>
         {form.interval === 'cron' && input('cron', 'Cron expression', { type: 'text', placeholder: '*/5 * * * *', spellcheck: false })}
+        <div class="field">
+          <label for="s-group_id">Group</label>
+          <select
+            id="s-group_id"
+            value={form.group_id}
+            aria-invalid={errors.group_id ? true : undefined}
+            aria-describedby={errors.group_id ? fieldErrorId(F, 'group_id') : undefined}
+            onChange={(e) => set('group_id', (e.currentTarget as HTMLSelectElement).value)}
+          >
+            <option value="">No group</option>
+            {form.group_id && !groups.some((g) => String(g.id) === form.group_id) && <option value={form.group_id}>{groupName(groups, Number(form.group_id))}</option>}
+            {groups.map((g) => (
+              <option key={g.id} value={String(g.id)}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+          <FieldError form={F} field="group_id" errors={errors} />
+        </div>
       </div>
       <div class="grid">
         <div class="field">
@@ -339,6 +429,7 @@ function ScheduleEditor({ id }: { id?: string }) {
         {input('require_body', 'Response body must contain', { type: 'text', wide: true })}
         {input('require_status_min', 'Lowest accepted status', { type: 'number', min: 100, max: 599 })}
         {input('require_status_max', 'Highest accepted status', { type: 'number', min: 100, max: 599 })}
+        {input('tls_expiry_alert_days', 'Alert when the TLS certificate expires within (days; https)', { type: 'number', min: 1, max: 365, placeholder: 'off', wide: true })}
       </div>
       <div class="form-actions">
         <button class="btn primary" type="submit" disabled={saving}>
@@ -414,6 +505,8 @@ function ScheduleLogs({ id }: { id: string }) {
                     <span class={`badge ${ok ? 'ok' : 'bad'}`}>{l.response_status ?? 'error'}</span> <time>{formatTime(parseApiTime(l.created_at))}</time>
                     {typeof l.time === 'number' && <span class="hint"> {Math.round(l.time * 1000)} ms</span>}
                     {l.error && <span class="field-error inline"> {l.error}</span>}
+                    {l.tls_alert && <span class="field-error inline"> {l.tls_alert}</span>}
+                    {!l.tls_alert && l.tls_days_left != null && <span class="hint"> TLS certificate: {l.tls_days_left} days left</span>}
                   </summary>
                   {l.response_headers && (
                     <pre class="code small">

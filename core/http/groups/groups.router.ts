@@ -91,6 +91,7 @@ export const groupRoutes = [
       const g = await loadGroup(services, ctx.input.userId, ctx.params.group_id);
       await services.store.groups.delete(g.id);
       await services.store.tokens.clearGroup(g.id);
+      await services.store.schedules.clearGroup(g.id);
     },
   }),
 ];

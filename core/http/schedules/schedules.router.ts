@@ -1,7 +1,10 @@
 // The Schedules API (seed: Schedules endpoints): a view onto the schedules' workflow documents.
-// Every endpoint needs a user API key; a user sees only their own schedules (another user's is a 404).
+// Every endpoint needs a user API key; a user sees their team's schedules (another team's is a 404;
+// one outside the groups of a user limited to groups a 403: core/scheduler/access.ts).
 import Router from '@koa/router';
-import { NotFound, ValidationError } from '../../errors.js';
+import { groupLimit, type Caller } from '../../auth/access.js';
+import { ValidationError } from '../../errors.js';
+import { authorizeSchedule, checkScheduleGroup, teamMemberIds } from '../../scheduler/access.js';
 import { documentFromFields, normaliseScheduleDocument, ScheduleDocumentSchema, toApiFieldErrors, toYaml, type ScheduleDocument } from '../../scheduler/document.js';
 import { DEFAULT_SETTINGS } from '../../scheduler/notify.js';
 import { NotificationSettingsBody, NotificationSettingsView, ScheduleBody, ScheduleLogView, ScheduleView, type ScheduleBodyInput } from '../../scheduler/schedule.schema.js';
@@ -44,6 +47,7 @@ function documentFromBody(b: ScheduleBodyInput, owner?: number): ScheduleDocumen
         require_body: b.require_body ?? null,
         require_status_min: b.require_status_min ?? null,
         require_status_max: b.require_status_max ?? null,
+        tls_expiry_alert_days: b.tls_expiry_alert_days ?? null,
       },
       owner,
     );
@@ -53,12 +57,21 @@ function documentFromBody(b: ScheduleBodyInput, owner?: number): ScheduleDocumen
   }
 }
 
-/** The caller's schedule of that id (another user's is a 404 too). */
-async function load({ services }: Deps, owner: number, raw: string | undefined): Promise<ScheduleRecord> {
+type UserCaller = Caller & { kind: 'user' };
+
+/** The schedule of that id if the caller may open it (core/scheduler/access.ts). */
+async function load({ services }: Deps, caller: Caller, raw: string | undefined): Promise<ScheduleRecord> {
   const id = Number(raw);
   const s = Number.isSafeInteger(id) && id > 0 ? await services.store.schedules.get(id) : null;
-  if (!s || s.user_id !== owner) throw new NotFound('Schedule not found');
-  return s;
+  return authorizeSchedule(services.store, caller as UserCaller, s);
+}
+
+/** The group a change puts the schedule in: checked when it names another one; undefined keeps it. */
+async function groupOfChange({ services }: Deps, caller: Caller, current: ScheduleRecord | null, groupId: number | null | undefined): Promise<number | null | undefined> {
+  if (current && (groupId === undefined || groupId === current.group_id)) return undefined;
+  const next = groupId ?? null;
+  await checkScheduleGroup(services.store, caller, next);
+  return next;
 }
 
 /** The Schedules API (api/schedules.md). */
@@ -70,18 +83,25 @@ export const scheduleRoutes = [
     auth,
     body: ScheduleBody,
     response: { status: 200, schema: ScheduleView },
-    handler: async (ctx, { service }) => scheduleView(await service.create(ctx.input.userId, documentFromBody(ctx.input.body))),
+    handler: async (ctx, deps) => {
+      const doc = documentFromBody(ctx.input.body);
+      const groupId = await groupOfChange(deps, ctx.state.caller, null, ctx.input.body.group_id);
+      return scheduleView(await deps.service.create(ctx.input.userId, doc, null, groupId ?? null));
+    },
   }),
   route({
     method: 'get',
     path: '/schedules',
-    summary: "List the caller's schedules",
+    summary: "List the team's schedules (only those in their groups for a user limited to groups)",
     auth,
     query: ScheduleListQuery,
     response: { status: 200, schema: pageOf(ScheduleView) },
     handler: async (ctx, { services }) => {
-      const { page, per_page } = ctx.input.query;
-      const found = await services.store.schedules.list(ctx.input.userId, page, per_page);
+      const { page, per_page, group_id } = ctx.input.query;
+      const caller = ctx.state.caller as UserCaller;
+      const limit = groupLimit(caller);
+      const groupIds = group_id === undefined ? limit : limit && !limit.includes(group_id) ? [] : [group_id];
+      const found = await services.store.schedules.list({ userIds: await teamMemberIds(services.store, caller.user.team_id), groupIds }, page, per_page);
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), found.items.map(scheduleView), found.total, page, per_page);
     },
   }),
@@ -125,7 +145,7 @@ export const scheduleRoutes = [
     summary: 'Get a schedule',
     auth,
     response: { status: 200, schema: ScheduleView },
-    handler: async (ctx, deps) => scheduleView(await load(deps, ctx.input.userId, ctx.params.schedule_id)),
+    handler: async (ctx, deps) => scheduleView(await load(deps, ctx.state.caller, ctx.params.schedule_id)),
   }),
   route({
     method: 'put',
@@ -135,8 +155,9 @@ export const scheduleRoutes = [
     body: ScheduleBody,
     response: { status: 200, schema: ScheduleView },
     handler: async (ctx, deps) => {
-      const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
-      return scheduleView(await deps.service.replace(s, documentFromBody(ctx.input.body)));
+      const s = await load(deps, ctx.state.caller, ctx.params.schedule_id);
+      const doc = documentFromBody(ctx.input.body);
+      return scheduleView(await deps.service.replace(s, doc, await groupOfChange(deps, ctx.state.caller, s, ctx.input.body.group_id)));
     },
   }),
   route({
@@ -146,7 +167,7 @@ export const scheduleRoutes = [
     auth,
     response: { status: 204 },
     handler: async (ctx, deps) => {
-      await deps.service.delete(await load(deps, ctx.input.userId, ctx.params.schedule_id));
+      await deps.service.delete(await load(deps, ctx.state.caller, ctx.params.schedule_id));
     },
   }),
   route({
@@ -155,7 +176,7 @@ export const scheduleRoutes = [
     summary: 'Run the schedule now; answers its log entry',
     auth,
     response: { status: 200, schema: ScheduleLogView },
-    handler: async (ctx, deps) => logView(await deps.scheduler.runNow(await load(deps, ctx.input.userId, ctx.params.schedule_id))),
+    handler: async (ctx, deps) => logView(await deps.scheduler.runNow(await load(deps, ctx.state.caller, ctx.params.schedule_id))),
   }),
   route({
     method: 'get',
@@ -166,8 +187,8 @@ export const scheduleRoutes = [
     response: { status: 200, schema: pageOf(ScheduleLogView) },
     handler: async (ctx, deps) => {
       const { store, clock } = deps.services;
-      const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
-      await limitReadsPerMinute(store, `schedule-logs:user:${s.user_id}`, clock.now(), LOGS_PER_MINUTE, `Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`);
+      const s = await load(deps, ctx.state.caller, ctx.params.schedule_id);
+      await limitReadsPerMinute(store, `schedule-logs:user:${ctx.input.userId}`, clock.now(), LOGS_PER_MINUTE, `Too many schedule log requests: at most ${LOGS_PER_MINUTE} per minute`);
       const { sorting, page, per_page } = ctx.input.query;
       const found = await store.schedules.listLogs(s.id, { sorting, page, perPage: per_page });
       return pageEnvelope(ctx, publicBaseUrl(ctx, deps.services), found.items.map(logView), found.total, page, per_page);
@@ -182,7 +203,7 @@ export const scheduleRoutes = [
     query: DocumentQuery,
     response: { status: 200, schema: ScheduleDocumentSchema, type: 'application/yaml' },
     handler: async (ctx, deps) => {
-      const doc = await deps.service.exportDocument(await load(deps, ctx.input.userId, ctx.params.schedule_id));
+      const doc = await deps.service.exportDocument(await load(deps, ctx.state.caller, ctx.params.schedule_id));
       if (ctx.input.query.format === 'json') return doc;
       ctx.type = 'application/yaml';
       ctx.body = toYaml(doc);
@@ -199,10 +220,11 @@ export const scheduleRoutes = [
     bodyParsedByService: true,
     response: { status: 200, schema: ScheduleView },
     handler: async (ctx, deps) => {
-      const s = await load(deps, ctx.input.userId, ctx.params.schedule_id);
+      const s = await load(deps, ctx.state.caller, ctx.params.schedule_id);
       const input = typeof ctx.request.body === 'string' ? parseDocuments(ctx.request.body) : [ctx.request.body];
       if (input.length !== 1) throw new ValidationError('document: send exactly one document', { document: ['must be exactly one document'] });
-      return scheduleView(await deps.service.replace(s, normaliseScheduleDocument(input[0])));
+      const doc = normaliseScheduleDocument(input[0]);
+      return scheduleView(await deps.service.replace(s, doc, await groupOfChange(deps, ctx.state.caller, s, doc.metadata.group_id)));
     },
   }),
 ];

@@ -5,6 +5,7 @@ import { pageNumber, perPage } from '../paging.js';
 export const ScheduleListQuery = z.object({
   per_page: perPage(),
   page: pageNumber,
+  group_id: z.coerce.number().int().min(1).optional().describe('Only schedules in this group'),
 });
 
 export const ScheduleLogsQuery = z.object({

@@ -2,16 +2,20 @@
 // `sequences` collection, like groups'. The workflow document is kept as JSON text: its keys (step
 // parameters, header names) may hold `.` or start with `$`.
 import type { Collection, Db } from 'mongodb';
-import type { NotificationSettings, Page, ScheduleLogRecord, ScheduleRecord, ScheduleRepo } from '../types.js';
+import type { NewSchedule, NewScheduleLog, NotificationSettings, Page, ScheduleListFilter, ScheduleLogRecord, ScheduleRecord, ScheduleRepo } from '../types.js';
 import { nextSeq, type Cols } from './docs.js';
 
-export interface ScheduleDoc extends Omit<ScheduleRecord, 'id' | 'document'> {
+export interface ScheduleDoc extends Omit<ScheduleRecord, 'id' | 'document' | 'group_id'> {
   _id: number;
   document: string;
+  group_id?: number | null;
 }
 
-export interface ScheduleLogDoc extends Omit<ScheduleLogRecord, 'id' | 'response_headers'> {
+export interface ScheduleLogDoc extends Omit<ScheduleLogRecord, 'id' | 'response_headers' | 'tls_expires_at' | 'tls_days_left' | 'tls_alert'> {
   _id: number;
+  tls_expires_at?: number | null;
+  tls_days_left?: number | null;
+  tls_alert?: string | null;
   /** JSON text: header names are arbitrary keys. */
   response_headers: string;
 }
@@ -20,8 +24,16 @@ export interface SettingsDoc extends Omit<NotificationSettings, 'user_id'> {
   _id: number;
 }
 
-export const toSchedule = ({ _id, document, ...rest }: ScheduleDoc): ScheduleRecord => ({ id: _id, ...rest, document: JSON.parse(document) });
-export const toLog = ({ _id, response_headers, ...rest }: ScheduleLogDoc): ScheduleLogRecord => ({ id: _id, ...rest, response_headers: JSON.parse(response_headers) });
+// Documents written before schedules had groups and logs had TLS fields read as null.
+export const toSchedule = ({ _id, document, group_id, ...rest }: ScheduleDoc): ScheduleRecord => ({ id: _id, ...rest, group_id: group_id ?? null, document: JSON.parse(document) });
+export const toLog = ({ _id, response_headers, tls_expires_at, tls_days_left, tls_alert, ...rest }: ScheduleLogDoc): ScheduleLogRecord => ({
+  id: _id,
+  ...rest,
+  response_headers: JSON.parse(response_headers),
+  tls_expires_at: tls_expires_at ?? null,
+  tls_days_left: tls_days_left ?? null,
+  tls_alert: tls_alert ?? null,
+});
 
 export function scheduleCollections(db: Db) {
   return {
@@ -35,6 +47,7 @@ export async function ensureScheduleIndexes(db: Db): Promise<void> {
   const c = scheduleCollections(db);
   await Promise.all([
     c.schedules.createIndex({ user_id: 1, _id: 1 }, { name: 'user_id' }),
+    c.schedules.createIndex({ group_id: 1, _id: 1 }, { name: 'group_id', partialFilterExpression: { group_id: { $type: 'number' } } }),
     c.schedules.createIndex({ source: 1 }, { name: 'source_unique', unique: true, partialFilterExpression: { source: { $type: 'string' } } }),
     c.logs.createIndex({ schedule_id: 1, _id: 1 }, { name: 'schedule_id' }),
   ]);
@@ -52,8 +65,8 @@ export class MongoScheduleRepo implements ScheduleRepo {
     this.settings = cs.settings;
   }
 
-  async create(s: Omit<ScheduleRecord, 'id'>): Promise<ScheduleRecord> {
-    const doc: ScheduleDoc = { _id: await nextSeq(this.c, 'schedules'), ...s, document: JSON.stringify(s.document) };
+  async create(s: NewSchedule): Promise<ScheduleRecord> {
+    const doc: ScheduleDoc = { _id: await nextSeq(this.c, 'schedules'), ...s, group_id: s.group_id ?? null, document: JSON.stringify(s.document) };
     await this.schedules.insertOne(doc);
     return toSchedule(doc);
   }
@@ -68,8 +81,8 @@ export class MongoScheduleRepo implements ScheduleRepo {
     return d ? toSchedule(d) : null;
   }
 
-  async list(userId: number, page: number, perPage: number): Promise<Page<ScheduleRecord>> {
-    const filter = { user_id: userId };
+  async list(f: ScheduleListFilter, page: number, perPage: number): Promise<Page<ScheduleRecord>> {
+    const filter = { user_id: { $in: [...f.userIds] }, ...(f.groupIds ? { group_id: { $in: [...f.groupIds] } } : {}) };
     const [docs, total] = await Promise.all([
       this.schedules.find(filter).sort({ _id: 1 }).skip((page - 1) * perPage).limit(perPage).toArray(),
       this.schedules.countDocuments(filter),
@@ -82,9 +95,14 @@ export class MongoScheduleRepo implements ScheduleRepo {
     return docs.map((d) => d._id);
   }
 
-  async update(id: number, document: Record<string, unknown>, now: number): Promise<ScheduleRecord | null> {
-    const d = await this.schedules.findOneAndUpdate({ _id: id }, { $set: { document: JSON.stringify(document), updated_at: now } }, { returnDocument: 'after' });
+  async update(id: number, document: Record<string, unknown>, now: number, groupId?: number | null): Promise<ScheduleRecord | null> {
+    const set = { document: JSON.stringify(document), updated_at: now, ...(groupId !== undefined ? { group_id: groupId } : {}) };
+    const d = await this.schedules.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
     return d ? toSchedule(d) : null;
+  }
+
+  async clearGroup(groupId: number): Promise<void> {
+    await this.schedules.updateMany({ group_id: groupId }, { $set: { group_id: null } });
   }
 
   async recordRun(id: number, at: number, status: number): Promise<void> {
@@ -97,8 +115,15 @@ export class MongoScheduleRepo implements ScheduleRepo {
     return res.deletedCount > 0;
   }
 
-  async addLog(entry: Omit<ScheduleLogRecord, 'id'>, keep: number): Promise<ScheduleLogRecord> {
-    const doc: ScheduleLogDoc = { _id: await nextSeq(this.c, 'schedule_logs'), ...entry, response_headers: JSON.stringify(entry.response_headers) };
+  async addLog(entry: NewScheduleLog, keep: number): Promise<ScheduleLogRecord> {
+    const doc: ScheduleLogDoc = {
+      _id: await nextSeq(this.c, 'schedule_logs'),
+      ...entry,
+      tls_expires_at: entry.tls_expires_at ?? null,
+      tls_days_left: entry.tls_days_left ?? null,
+      tls_alert: entry.tls_alert ?? null,
+      response_headers: JSON.stringify(entry.response_headers),
+    };
     await this.logs.insertOne(doc);
     const cut = await this.logs.find({ schedule_id: entry.schedule_id }, { projection: { _id: 1 } }).sort({ _id: -1 }).skip(keep).limit(1).next();
     if (cut) await this.logs.deleteMany({ schedule_id: entry.schedule_id, _id: { $lte: cut._id } });

@@ -693,6 +693,18 @@ export const migrations: Migration[] = [
       ALTER TABLE request_trimmed RENAME COLUMN sq TO seq;
     `,
   },
+  {
+    // Schedules in groups (ScheduleRecord.group_id), and what a run read of the target's TLS
+    // certificate when the schedule has a TLS expiry alert (ScheduleLogRecord.tls_*).
+    version: 32,
+    up: `
+      ALTER TABLE schedules ADD COLUMN group_id INTEGER;
+      CREATE INDEX schedules_group ON schedules(group_id, id) WHERE group_id IS NOT NULL;
+      ALTER TABLE schedule_logs ADD COLUMN tls_expires_at INTEGER;
+      ALTER TABLE schedule_logs ADD COLUMN tls_days_left INTEGER;
+      ALTER TABLE schedule_logs ADD COLUMN tls_alert TEXT;
+    `,
+  },
 ];
 
 /**

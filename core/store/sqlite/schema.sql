@@ -137,14 +137,14 @@ CREATE TABLE schedule_logs (
         schedule_id INTEGER NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
         response_status INTEGER NOT NULL, response_headers TEXT NOT NULL, response_body TEXT NOT NULL,
         time REAL NOT NULL, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
-      );
+      , tls_expires_at INTEGER, tls_days_left INTEGER, tls_alert TEXT);
 
 CREATE TABLE schedules (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         user_id INTEGER NOT NULL, document TEXT NOT NULL, source TEXT,
         last_run_at INTEGER, last_status INTEGER,
         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
-      );
+      , group_id INTEGER);
 
 CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
 
@@ -228,6 +228,8 @@ CREATE INDEX realtime_events_created ON realtime_events(created_at);
 CREATE INDEX replays_token ON replays(token_id, created_at);
 
 CREATE INDEX schedule_logs_schedule ON schedule_logs(schedule_id, id);
+
+CREATE INDEX schedules_group ON schedules(group_id, id) WHERE group_id IS NOT NULL;
 
 CREATE UNIQUE INDEX schedules_source ON schedules(source) WHERE source IS NOT NULL;
 

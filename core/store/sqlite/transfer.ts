@@ -47,13 +47,13 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
   schedules: {
     table: 'schedules',
     key: ['id'],
-    columns: ['id', 'user_id', 'document', 'source', 'last_run_at', 'last_status', 'created_at', 'updated_at'],
+    columns: ['id', 'user_id', 'group_id', 'document', 'source', 'last_run_at', 'last_status', 'created_at', 'updated_at'],
     json: ['document'],
   },
   schedule_logs: {
     table: 'schedule_logs',
     key: ['id'],
-    columns: ['id', 'schedule_id', 'response_status', 'response_headers', 'response_body', 'time', 'error', 'created_at', 'updated_at'],
+    columns: ['id', 'schedule_id', 'response_status', 'response_headers', 'response_body', 'time', 'error', 'tls_expires_at', 'tls_days_left', 'tls_alert', 'created_at', 'updated_at'],
     json: ['response_headers'],
   },
   notification_settings: {

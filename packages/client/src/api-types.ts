@@ -3626,7 +3626,7 @@ export interface Operations {
       user_type_id: 100 | 200 | 300;
       /** A role label kept with the user; what they may do is the user type */
       role_id?: number | null;
-      /** The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team */
+      /** The team's groups the user is limited to: they open only the tokens and schedules in these groups. null: every token and schedule of the team */
       group_ids?: number[] | null;
       /** Administrator key only: the team to join (default: a new team of their own) */
       team_id?: number;
@@ -3777,7 +3777,7 @@ export interface Operations {
       user_type_id?: 100 | 200 | 300;
       /** A role label kept with the user; what they may do is the user type */
       role_id?: number | null;
-      /** The team's groups the user is limited to: they open only the tokens in these groups. null: every token of the team */
+      /** The team's groups the user is limited to: they open only the tokens and schedules in these groups. null: every token and schedule of the team */
       group_ids?: number[] | null;
     };
     status: 200;
@@ -3875,6 +3875,10 @@ export interface Operations {
       require_body?: string | null;
       require_status_min?: number | null;
       require_status_max?: number | null;
+      /** https targets: alert when the TLS certificate expires within this many days (null: off) */
+      tls_expiry_alert_days?: number | null;
+      /** A group of the caller's team (users limited to groups: one of theirs); left out on update: unchanged */
+      group_id?: number | null;
     };
     status: 200;
     response: {
@@ -3891,6 +3895,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
@@ -3898,7 +3904,7 @@ export interface Operations {
       updated_at: string | null;
     };
   };
-  /** List the caller's schedules */
+  /** List the team's schedules (only those in their groups for a user limited to groups) */
   "GET /schedules": {
     path: Record<string, never>;
     query: {
@@ -3906,6 +3912,8 @@ export interface Operations {
       per_page?: number;
       /** Page number, from 1 */
       page?: number;
+      /** Only schedules in this group */
+      group_id?: number;
     };
     body: never;
     status: 200;
@@ -3937,6 +3945,8 @@ export interface Operations {
         require_body: string | null;
         require_status_min: number | null;
         require_status_max: number | null;
+        tls_expiry_alert_days: number | null;
+        group_id: number | null;
         user_id: number;
         last_run_at: string | null;
         last_status: number | null;
@@ -3999,6 +4009,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
@@ -4024,6 +4036,10 @@ export interface Operations {
       require_body?: string | null;
       require_status_min?: number | null;
       require_status_max?: number | null;
+      /** https targets: alert when the TLS certificate expires within this many days (null: off) */
+      tls_expiry_alert_days?: number | null;
+      /** A group of the caller's team (users limited to groups: one of theirs); left out on update: unchanged */
+      group_id?: number | null;
     };
     status: 200;
     response: {
@@ -4040,6 +4056,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;
@@ -4074,6 +4092,12 @@ export interface Operations {
       /** Seconds */
       time: number;
       error: string | null;
+      /** When the target's TLS certificate expires (schedules with a TLS expiry alert) */
+      tls_expires_at: string | null;
+      /** Whole days until then at the run; negative: expired */
+      tls_days_left: number | null;
+      /** Why the TLS expiry alert fired on this run; null: it did not */
+      tls_alert: string | null;
       created_at: string | null;
       updated_at: string | null;
     };
@@ -4115,6 +4139,12 @@ export interface Operations {
         /** Seconds */
         time: number;
         error: string | null;
+        /** When the target's TLS certificate expires (schedules with a TLS expiry alert) */
+        tls_expires_at: string | null;
+        /** Whole days until then at the run; negative: expired */
+        tls_days_left: number | null;
+        /** Why the TLS expiry alert fired on this run; null: it did not */
+        tls_alert: string | null;
         created_at: string | null;
         updated_at: string | null;
       }[];
@@ -4138,6 +4168,8 @@ export interface Operations {
         /** User e-mail or id; files in workflows/ need it */
         owner?: string | number;
         description?: string;
+        /** A group of the owner's team; left out when replacing: unchanged */
+        group_id?: number | null;
       };
       spec: {
         interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
@@ -4157,6 +4189,8 @@ export interface Operations {
           require_body?: string | null;
           require_status_min?: number | null;
           require_status_max?: number | null;
+          /** https targets: alert when the TLS certificate expires within this many days */
+          tls_expiry_alert_days?: number | null;
         };
       };
     };
@@ -4175,6 +4209,8 @@ export interface Operations {
         /** User e-mail or id; files in workflows/ need it */
         owner?: string | number;
         description?: string;
+        /** A group of the owner's team; left out when replacing: unchanged */
+        group_id?: number | null;
       };
       spec: {
         interval: "monthly" | "weekly" | "daily" | "hourly" | "10-minute" | "5-minute" | "1-minute" | "cron";
@@ -4194,6 +4230,8 @@ export interface Operations {
           require_body?: string | null;
           require_status_min?: number | null;
           require_status_max?: number | null;
+          /** https targets: alert when the TLS certificate expires within this many days */
+          tls_expiry_alert_days?: number | null;
         };
       };
     };
@@ -4212,6 +4250,8 @@ export interface Operations {
       require_body: string | null;
       require_status_min: number | null;
       require_status_max: number | null;
+      tls_expiry_alert_days: number | null;
+      group_id: number | null;
       user_id: number;
       last_run_at: string | null;
       last_status: number | null;

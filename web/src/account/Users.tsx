@@ -1,22 +1,23 @@
 // Team members, for Administrators (and the administrator key, who sees every team): invite someone
 // by e-mail (the answer carries the one-time link when no relay is configured), change a member's
-// user type, remove a member (their tokens to the team or deleted), and page through the list
-// (POST /users/invite, GET/PUT/DELETE /users). The administrator key also creates users in new
+// user type, limit a member to chosen groups (their tokens and schedules) or lift the limit, remove a
+// member (their tokens to the team or deleted), and page through the list (POST /users/invite,
+// GET/PUT/DELETE /users). The administrator key also creates users in new
 // teams of their own, with a first key shown once, and manages any user's keys.
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, type FieldErrors, type Page } from '../api';
 import { formatDateTime, parseApiTime } from '../format';
 import { CopyField, FieldError, announce, fieldErrorId } from '../ui';
-import { USER_TYPE_NAMES, formErrors, managesUsers, type Me, type NewApiKey, type User, type UserTypeId } from './api';
+import { USER_TYPE_NAMES, formErrors, managesUsers, type Group, type Me, type NewApiKey, type User, type UserTypeId } from './api';
 import { Gate, InlineError, NewKeyNotice, PageView, useLoad } from './common';
 import { KeyList } from './Keys';
 
 const TYPES = [100, 200, 300] as const;
 const TYPE_HELP: Record<UserTypeId, string> = {
   100: 'manages the team’s users, and everything a Member does',
-  200: 'creates and edits their own and the team’s tokens',
-  300: 'reads the team’s tokens and requests',
+  200: 'creates and edits their own and the team’s tokens and schedules',
+  300: 'reads the team’s tokens, requests and schedules',
 };
 
 function useForm() {
@@ -176,10 +177,62 @@ function CreateUser({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
   );
 }
 
-/** One member's row: their type (changeable), and removal with a choice for their tokens. */
-function MemberRow({ u, me, onChanged, keysOpen, onToggleKeys }: { u: User; me: Me; onChanged: () => void; keysOpen: boolean; onToggleKeys: () => void }) {
+/** The groups a user is limited to, by name where the Administrator knows the group. */
+function groupNames(ids: number[], groups: Group[] | null): string {
+  return ids.map((id) => groups?.find((g) => g.id === id)?.name ?? `#${id}`).join(', ');
+}
+
+/** Picks the groups a member is limited to (PUT /users/{id} group_ids), or lifts the limit (null). */
+function MemberGroups({ u, groups, onChanged }: { u: User; groups: Group[]; onChanged: () => void }) {
+  const [chosen, setChosen] = useState<number[]>(u.group_ids ?? []);
+  const f = useForm();
+  const legendId = `member-groups-${u.id}`;
+  const save = (group_ids: number[] | null) =>
+    void f.run(async () => {
+      await call('PUT', `/users/${u.id}`, { json: { group_ids } });
+      announce(group_ids ? `${u.name} is limited to ${groupNames(group_ids, groups)}` : `${u.name} may open every group`);
+      onChanged();
+    });
+  const toggle = (id: number, on: boolean) => setChosen(on ? [...chosen, id] : chosen.filter((x) => x !== id));
+  // Groups set earlier that this Administrator did not make (another member's) stay choosable.
+  const shown = [...groups, ...chosen.filter((id) => !groups.some((g) => g.id === id)).map((id) => ({ id, name: `Group #${id}` }))];
+  return (
+    <fieldset class="acct-groups" aria-describedby={f.errors.group_ids ? fieldErrorId('member-groups', 'group_ids') : undefined}>
+      <legend id={legendId}>Groups {u.name} may open</legend>
+      <p class="hint small">Limited to groups, {u.name} sees only the tokens and schedules in them, and makes new ones only there.</p>
+      {shown.length === 0 && <p class="hint">You have no groups yet: make them under Groups.</p>}
+      <div class="acct-group-choices">
+        {shown.map((g) => (
+          <label class="check" key={g.id}>
+            <input type="checkbox" checked={chosen.includes(g.id)} onChange={(e) => toggle(g.id, (e.currentTarget as HTMLInputElement).checked)} /> {g.name}
+          </label>
+        ))}
+      </div>
+      <FieldError form="member-groups" field="group_ids" errors={f.errors} />
+      <div class="form-actions">
+        <button class="btn primary small" type="button" disabled={f.busy || chosen.length === 0} onClick={() => save([...chosen].sort((a, b) => a - b))}>
+          Limit to the chosen groups
+        </button>
+        {u.group_ids && (
+          <button class="btn small" type="button" disabled={f.busy} onClick={() => save(null)}>
+            Lift the limit
+          </button>
+        )}
+        {f.message && (
+          <p class="field-error" role="alert">
+            {f.message}
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+/** One member's row: their type (changeable), their groups, and removal with a choice for their tokens. */
+function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: User; me: Me; groups: Group[] | null; onChanged: () => void; keysOpen: boolean; onToggleKeys: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState(false);
+  const [editingGroups, setEditingGroups] = useState(false);
   const [tokens, setTokens] = useState<'team' | 'delete'>('team');
   const self = me.id === u.id;
   const errId = `member-error-${u.id}`;
@@ -225,11 +278,19 @@ function MemberRow({ u, me, onChanged, keysOpen, onToggleKeys }: { u: User; me: 
           </select>
         </td>
         {me.admin && <td data-label="Team">#{u.team_id}</td>}
+        <td data-label="Groups">
+          {u.group_ids ? <span>Only {u.group_ids.length ? groupNames(u.group_ids, groups) : 'no group'}</span> : <span class="hint">All groups</span>}
+        </td>
         <td data-label="Status">{u.invite_pending ? <span class="badge">invited</span> : formatDateTime(parseApiTime(u.created_at))}</td>
         <td>
           {me.admin && (
             <button class="btn small" type="button" aria-expanded={keysOpen} aria-controls={`user-keys-${u.id}`} onClick={onToggleKeys}>
               {keysOpen ? 'Hide keys' : `Keys of ${u.name}`}
+            </button>
+          )}{' '}
+          {!self && groups && (
+            <button class="btn small" type="button" aria-expanded={editingGroups} aria-controls={`member-groups-row-${u.id}`} onClick={() => setEditingGroups(!editingGroups)}>
+              {editingGroups ? 'Close groups' : `Groups of ${u.name}`}
             </button>
           )}{' '}
           {!self && (
@@ -240,9 +301,23 @@ function MemberRow({ u, me, onChanged, keysOpen, onToggleKeys }: { u: User; me: 
           <InlineError id={errId} error={error} />
         </td>
       </tr>
+      {editingGroups && groups && (
+        <tr class="acct-subrow">
+          <td colSpan={me.admin ? 7 : 6} id={`member-groups-row-${u.id}`}>
+            <MemberGroups
+              u={u}
+              groups={groups}
+              onChanged={() => {
+                setEditingGroups(false);
+                onChanged();
+              }}
+            />
+          </td>
+        </tr>
+      )}
       {removing && (
         <tr class="acct-subrow">
-          <td colSpan={me.admin ? 6 : 5}>
+          <td colSpan={me.admin ? 7 : 6}>
             <fieldset>
               <legend>Remove {u.name}: their tokens…</legend>
               <label class="check">
@@ -262,7 +337,7 @@ function MemberRow({ u, me, onChanged, keysOpen, onToggleKeys }: { u: User; me: 
       )}
       {keysOpen && (
         <tr class="acct-subrow">
-          <td colSpan={6} id={`user-keys-${u.id}`}>
+          <td colSpan={me.admin ? 7 : 6} id={`user-keys-${u.id}`}>
             <KeyList userId={u.id} owner={u.name} headingLevel={3} />
           </td>
         </tr>
@@ -294,6 +369,8 @@ export function Users() {
 function TeamAdmin({ me }: { me: Me }) {
   const [page, setPage] = useState(1);
   const list = useLoad(() => call<Page<User>>('GET', `/users?page=${page}`), [page]);
+  // The Administrator's groups, to limit members to (the administrator key has none: no choice then).
+  const groups = useLoad(() => (me.admin ? Promise.resolve(null) : call<Page<Group>>('GET', '/groups?per_page=100').then((p) => p.data)), []);
   const [created, setCreated] = useState<NewApiKey | null>(null);
   const [invited, setInvited] = useState<Invited | null>(null);
   const [open, setOpen] = useState<number | null>(null);
@@ -306,7 +383,7 @@ function TeamAdmin({ me }: { me: Me }) {
         <p class="hint">
           {me.admin
             ? 'You are the administrator: every team’s users are listed.'
-            : `Your team (#${me.team_id}). Viewers read the team’s tokens; Members also create and edit them; Administrators also manage users.`}
+            : `Your team (#${me.team_id}). Viewers read the team’s tokens and schedules; Members also create and edit them; Administrators also manage users and limit members to groups.`}
         </p>
         {created && <NewKeyNotice created={created} onDone={() => setCreated(null)} />}
         {invited && <InviteNotice invited={invited} onDone={() => setInvited(null)} />}
@@ -320,6 +397,7 @@ function TeamAdmin({ me }: { me: Me }) {
                     <th scope="col">E-mail</th>
                     <th scope="col">User type</th>
                     {me.admin && <th scope="col">Team</th>}
+                    <th scope="col">Groups</th>
                     <th scope="col">Joined</th>
                     <th scope="col">
                       <span class="sr-only">Actions</span>
@@ -329,7 +407,7 @@ function TeamAdmin({ me }: { me: Me }) {
                 <tbody>
                   {users.map((u) => (
                     <Fragment key={u.id}>
-                      <MemberRow u={u} me={me} onChanged={list.reload} keysOpen={open === u.id} onToggleKeys={() => setOpen(open === u.id ? null : u.id)} />
+                      <MemberRow u={u} me={me} groups={groups.data} onChanged={list.reload} keysOpen={open === u.id} onToggleKeys={() => setOpen(open === u.id ? null : u.id)} />
                     </Fragment>
                   ))}
                 </tbody>

@@ -15,6 +15,8 @@ export interface Me {
   team_id?: number;
   user_type_id?: UserTypeId;
   user_type?: string;
+  /** Users limited to groups see only the tokens and schedules in these. */
+  group_ids?: number[] | null;
 }
 
 /** 100 Administrator, 200 Member, 300 Viewer. */
@@ -33,6 +35,8 @@ export interface User {
   user_type_id: UserTypeId;
   user_type: string;
   role_id: number | null;
+  /** The groups the user is limited to (their tokens and schedules); null: not limited. */
+  group_ids: number[] | null;
   invite_pending: boolean;
   created_at: string;
   updated_at: string;
