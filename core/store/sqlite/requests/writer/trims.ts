@@ -18,6 +18,12 @@ export interface Trims {
   readonly overLimit: Map<string, number>;
   /** Trims tokens of overLimit, at most maxRows requests in all; returns how many it deleted. */
   trimOver(maxRows: number): number;
+  /**
+   * A token's request_limit was set (lowered, maybe): listed to trim to it, its trimmed requests'
+   * rows deleted by the trim steps themselves rather than left to the sweep, so that they are gone
+   * soon after (a lowering may trim most of a token at once).
+   */
+  trimTo(tokenId: string, limit: number): void;
 }
 
 /**
@@ -46,6 +52,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
 
   const overLimit = new Map<string, number>();
+  /** Tokens of overLimit whose trimmed rows go at once (trimTo). */
+  const lowered = new Set<string>();
   /**
    * Trims tokens of overLimit, at most maxRows requests in all (a token it stops inside stays
    * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
@@ -59,12 +67,13 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
         const oldest = { t: tokenId, n: take };
+        const isSearched = searched.get(tokenId) !== undefined;
         let n: number;
-        if (searched.get(tokenId) !== undefined) {
+        if (isSearched || lowered.has(tokenId)) {
           // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unsearch).
           n = deleteOldest.run(oldest).changes;
           // The next catch-up purges their entries (it looks only while some are known to be listed).
-          if (n) textLeft();
+          if (n && isSearched) textLeft();
         } else {
           n = listOldest.run(oldest).changes;
           if (n) unkeyOldest.run({ t: tokenId, n });
@@ -75,6 +84,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
+      lowered.delete(tokenId);
     }
     if (listed) sweep(listed);
     return trimmed;
@@ -89,5 +99,9 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     const over = trimmedCount.get()! - trimmedBacklog;
     return over > 0 ? sweepOldest.run(Math.min(over, maxRows)).changes : 0;
   }
-  return { overLimit, trimOver };
+  function trimTo(tokenId: string, limit: number): void {
+    overLimit.set(tokenId, Math.min(overLimit.get(tokenId) ?? limit, limit));
+    lowered.add(tokenId);
+  }
+  return { overLimit, trimOver, trimTo };
 }
