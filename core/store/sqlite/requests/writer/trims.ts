@@ -43,29 +43,35 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
-  const oldest = db.prepare<[string, number], { sorting: number; seq: number }>(
-    'SELECT sorting, seq FROM request_keys WHERE token_id = ? ORDER BY sorting ASC, seq ASC LIMIT ?',
+  // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
+  const listOldest = db.prepare<{ t: string; n: number }>('INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n');
+  // The n oldest keys: those up to the n-th (the index's range, where they lie together).
+  const unkeyOldest = db.prepare<{ t: string; n: number }>(
+    'DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)',
   );
-  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (@sorting, @seq)');
-  const listTrimmed = db.prepare('INSERT INTO request_trimmed (seq) SELECT value FROM json_each(?)');
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
-  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
+  const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)');
   // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
-  // A lowered search-indexed token's trimmed requests leave its search index at once, in key
-  // ranges, rather than with their rows: their full-text entries listed for the purge (which the
-  // sweep's trigger can no longer do once their search_keys rows are gone), their dense rows and
-  // search keys deleted. Until the purge, a search driven by the full-text index skips them as
-  // listed in request_trimmed (planRowFilter).
-  const TRIMMED_KEYS = 'FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (@sorting, @seq)';
+  // A lowered search-indexed token's trimmed requests leave its search index at once, by the same
+  // key range as unkeyOldest (run before it), rather than with their rows: their full-text entries
+  // listed for the purge (which the sweep's trigger can no longer do once their search_keys rows
+  // are gone), their dense rows and search keys deleted. Until the purge, a search driven by the
+  // full-text index skips them as listed in request_trimmed (planRowFilter).
+  const TRIMMED_KEYS =
+    'FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)';
   const unsearchOldest = [
-    db.prepare(`INSERT OR IGNORE INTO request_text_stale (seq) SELECT seq ${TRIMMED_KEYS}`),
-    db.prepare(`DELETE FROM search_rows WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
-    db.prepare(`DELETE FROM search_fields WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
-    db.prepare(`DELETE ${TRIMMED_KEYS}`),
+    db.prepare<{ t: string; n: number }>(`INSERT OR IGNORE INTO request_text_stale (seq) SELECT seq ${TRIMMED_KEYS}`),
+    db.prepare<{ t: string; n: number }>(`DELETE FROM search_rows WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
+    db.prepare<{ t: string; n: number }>(`DELETE FROM search_fields WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
+    db.prepare<{ t: string; n: number }>(`DELETE ${TRIMMED_KEYS}`),
   ];
+  // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
+  const newestOldest = db
+    .prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)')
+    .pluck();
   // The sweep of lowered tokens' rows: every listed row up to a seq, oldest first.
   const sweepUpTo = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)');
 
@@ -80,46 +86,40 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function trimOver(maxRows: number): number {
     let trimmed = 0;
-    /** Rows for the sweep, rows for sweepLowered, and rows deleted now (search-indexed tokens). */
-    const seqs: number[] = [];
-    const swept: number[] = [];
-    const now: number[] = [];
+    /** Rows listed for the sweep. */
+    let listed = 0;
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
       const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
-        const keys = oldest.all(tokenId, take);
-        const last = keys.at(-1);
-        if (last) {
-          const isSearched = searched.get(tokenId) !== undefined;
-          const isLowered = lowered.has(tokenId);
-          const range = { t: tokenId, sorting: last.sorting, seq: last.seq };
-          if (isSearched && !isLowered) {
-            for (const k of keys) now.push(k.seq);
-          } else {
+        const oldest = { t: tokenId, n: take };
+        const isSearched = searched.get(tokenId) !== undefined;
+        const isLowered = lowered.has(tokenId);
+        let n: number;
+        if (isSearched && !isLowered) {
+          // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unsearch).
+          n = deleteOldest.run(oldest).changes;
+        } else {
+          if (isLowered) sweepTo = Math.max(sweepTo, newestOldest.get(oldest) ?? 0);
+          n = listOldest.run(oldest).changes;
+          if (n) {
+            const range = { t: tokenId, n };
             if (isSearched) for (const s of unsearchOldest) s.run(range);
             unkeyOldest.run(range);
-            for (const k of keys) (isLowered ? swept : seqs).push(k.seq);
           }
-          // The next catch-up purges their entries (it looks only while some are known to be listed).
-          if (isSearched) textLeft();
-          dropCount.run(keys.length, tokenId);
-          trimmed += keys.length;
+          // A lowering's rows are left to sweepLowered, not counted for the ordinary sweep's step.
+          if (!isLowered) listed += n;
         }
+        // The next catch-up purges their entries (it looks only while some are known to be listed).
+        if (n && isSearched) textLeft();
+        if (n) dropCount.run(n, tokenId);
+        trimmed += n;
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (now.length) deleteSeqs.run(JSON.stringify(now));
-    if (swept.length) {
-      listTrimmed.run(JSON.stringify(swept));
-      for (const seq of swept) if (seq > sweepTo) sweepTo = seq;
-    }
-    if (seqs.length) {
-      listTrimmed.run(JSON.stringify(seqs));
-      sweep(seqs.length);
-    }
+    if (listed) sweep(listed);
     return trimmed;
   }
 
