@@ -153,4 +153,31 @@ describe.skipIf(!mongo)(mongo ? 'MongoDB requests at size' : NO_MONGO, () => {
     expect((await store.tokens.stats(t.uuid)).requests).toBe(lowered);
     expect((await store.requests.latest(t.uuid))?.uuid).toBe(burst.at(-1)!.uuid);
   }, 240_000);
+
+  it("lowering request_limit deletes the trimmed requests before the update answers, their files with them, and keeps the kept ones' files", async () => {
+    const store = await openStore();
+    const t = sampleToken({ request_limit: 3_000 });
+    await store.tokens.create(t);
+    const file = { id: 'f1', name: 'upload', filename: 'a.bin', size: 1, content_type: 'application/octet-stream' };
+    // 2,500 seeded, then two with a file around one without: the oldest with a file is trimmed.
+    await seed(store, Array.from({ length: 2_500 }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`) })));
+    const [trimmed, plain, kept] = ['trimmed', 'plain', 'kept'].map((b) => sampleRequest(t.uuid, { body: Buffer.from(b), files: b === 'plain' ? [] : [file] }));
+    for (const r of [trimmed!, plain!, kept!]) await store.requests.insert(r, 3_000, r.files.length ? new Map([['f1', Buffer.from(r.body)]]) : undefined);
+    expect((await store.tokens.stats(t.uuid)).requests).toBe(2_503);
+
+    const updated = await store.tokens.update(t.uuid, { request_limit: 2 });
+    expect(updated?.request_limit).toBe(2);
+    // Right after the update: only the newest 2, counted, their files there, the trimmed one's gone.
+    expect(await bodies(store, t.uuid)).toEqual(['plain', 'kept']);
+    expect((await store.tokens.stats(t.uuid)).requests).toBe(2);
+    expect(await store.requests.getFile(t.uuid, kept!.uuid, 'f1')).toEqual(Buffer.from('kept'));
+    expect(await store.requests.getFile(t.uuid, trimmed!.uuid, 'f1')).toBeNull();
+    expect(await store.requests.get(t.uuid, trimmed!.uuid)).toBeNull();
+
+    // Captures after it trim one at a time, exactly to the limit.
+    for (const b of ['next0', 'next1', 'next2']) await store.requests.insert(sampleRequest(t.uuid, { body: Buffer.from(b) }), 2);
+    expect(await bodies(store, t.uuid)).toEqual(['next1', 'next2']);
+    expect((await store.tokens.stats(t.uuid)).requests).toBe(2);
+    expect(await store.requests.getFile(t.uuid, kept!.uuid, 'f1')).toBeNull();
+  }, 240_000);
 });
