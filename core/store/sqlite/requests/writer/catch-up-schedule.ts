@@ -140,8 +140,9 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     try {
       const trimming = stepwise && writer.trimsDue;
       // A lowered token's trimmed rows (no read waits for them) between the catch-ups: a sweep step
-      // unless a read waits for captures behind, or the last step was one and captures came in.
-      const sweeping = stepwise && !trimming && writer.sweepDue && !(behind > 0 && (swept || wanted()));
+      // unless a read waits for rows not caught up (this writer's or another connection's), or the
+      // last step was one and captures came in.
+      const sweeping = stepwise && !trimming && writer.sweepDue && !wanted() && !(behind > 0 && swept);
       swept = sweeping;
       // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
       // token's index pages, its counters, a text index segment) that small chunks pay too often to
