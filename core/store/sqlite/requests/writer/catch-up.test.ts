@@ -424,6 +424,36 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
+  it('lowering a limit (trimTo) takes the requests out of the reads and search index, and leaves every row to its own sweep', () => {
+    const a = sampleToken().uuid;
+    // Search-indexed (allowed 20,000): 8 requests, lowered to 2.
+    const { db, writer, seen, stored, listed, count } = sweeping([a], 100, 20_000);
+    const items = Array.from({ length: 8 }, () => item(a, 100));
+    writer.commit(items);
+    writer.catchUp();
+    writer.trimTo(a, 2);
+    expect([writer.trimsDue, writer.sweepDue]).toEqual([true, false]);
+    expect(writer.trim()).toBe(6);
+    // Out of every read at once: keys, search keys, dense rows, UUID reads; full text listed for the purge.
+    expect([writer.trimsDue, writer.sweepDue]).toEqual([false, true]);
+    expect(items.map((i) => seen(a, i))).toEqual([...Array(6).fill(false), true, true]);
+    expect(items.map(stored)).toEqual(Array(8).fill(true));
+    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_id = ?', a)]).toEqual([2, 2]);
+    expect([count('SELECT count(*) FROM search_keys WHERE token_id = ?', a), count('SELECT count(*) FROM search_rows'), count('SELECT count(*) FROM request_text_stale')]).toEqual([2, 2, 6]);
+    expect(listed()).toEqual(items.slice(0, 6).map(uuidOf));
+    // The sweep, whatever the backlog (100), in steps: every listed row up to the lowering's newest.
+    expect(writer.sweep(true, 4)).toBe(4);
+    expect(writer.sweepDue).toBe(true);
+    expect(writer.sweep(true, 4)).toBe(2);
+    expect(writer.sweepDue).toBe(false);
+    expect(listed()).toEqual([]);
+    expect(items.map(stored)).toEqual([...Array(6).fill(false), true, true]);
+    // The next catch-up purges their full-text entries.
+    writer.catchUp();
+    expect([count('SELECT count(*) FROM request_text'), count('SELECT count(*) FROM request_text_stale')]).toEqual([2, 0]);
+    db.close();
+  });
+
   it('deletes a token\'s trimmed rows with the token, and takes them off the list', async () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
