@@ -10,7 +10,8 @@
 // itself failed (a server did not start, a section threw, non-2xx answers or socket errors).
 //
 // Settings (environment): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
-// BENCH_ROUNDS (5: the capture run is measured in that many windows, each paired with a bare one),
+// BENCH_ROUNDS (5: the capture run is measured in that many windows, each paired with a bare one;
+// h2capture takes at least 10, so that its ratios come with a range),
 // BENCH_SERVICE_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
 // BENCH_SERVICE_ENV (settings for every service started, e.g. "SQLITE_WRITER=worker SQLITE_WRITER_NICE=0"),
 // BENCH_ONLY (comma-separated section names to run, e.g. "capture,h2capture"; the capture section pairs

@@ -1,6 +1,7 @@
-// The SQLite request engine (core/store/sqlite/requests/) is used through one module, its index.ts:
-// the repositories, the store and the rest of the code never reach into its writer, readers or
-// search planner, so those can change without touching them.
+// The SQLite request engine (core/store/sqlite/requests/) owns its tables: the store's other SQLite
+// code (the CRUD repositories among it) names none of them in a statement. That its modules are
+// entered only through its index.ts is the lint's import-boundaries rule
+// (scripts/lint/import-boundaries.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,9 +9,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENGINE = 'core/store/sqlite/requests';
-const ENTRY = `${ENGINE}/index.ts`;
-/** Measurement scripts that time the engine's parts one by one (docs/storage.md). */
-const ALLOWED = new Set(['scripts/measure-catchup.ts']);
 const SKIP = new Set(['node_modules', 'dist', '.git']);
 
 function sources(dir: string, out: string[] = []): string[] {
@@ -23,23 +21,30 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** The repository paths a file imports by relative specifier (`.js` read as its `.ts` source). */
-function relativeImports(file: string): string[] {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>
-    path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)).replace(/\.js$/, '.ts'),
-  );
-}
+/** The tables the engine owns (migrations.ts): only its own statements and the migrations name them. */
+const ENGINE_TABLES = [
+  'requests', 'request_keys', 'request_ids', 'request_files', 'request_text', 'request_text_stale', 'request_trimmed',
+  'request_watermark', 'search_keys', 'search_tokens', 'search_rows', 'search_fields', 'search_settings',
+];
+const NAMES_TABLE = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(${ENGINE_TABLES.join('|')})\\b`, 'gi');
+/** The store's SQLite code outside the engine that may name its tables: the schema's history. */
+const SCHEMA_FILES = new Set(['core/store/sqlite/migrations.ts']);
+
+/** The engine tables a source's statements name. */
+const engineTablesIn = (text: string): string[] => [...text.matchAll(NAMES_TABLE)].map((m) => m[1]!);
 
 describe('the request engine boundary', () => {
-  it('finds the imports of a file', () => {
-    expect(relativeImports('core/store/sqlite/index.ts')).toContain(ENTRY);
+  it('finds the engine tables a statement names, and they are in the schema', () => {
+    expect(engineTablesIn("db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)')")).toEqual(['requests', 'request_keys']);
+    expect(engineTablesIn("db.prepare('SELECT * FROM tokens'); await requests.sync(uuid)")).toEqual([]);
+    const schema = fs.readFileSync(path.join(ROOT, 'core/store/sqlite/schema.sql'), 'utf8');
+    for (const t of ENGINE_TABLES) expect(schema, t).toMatch(new RegExp(`CREATE (VIRTUAL )?TABLE "?${t}"? `));
   });
 
-  it('is entered only through its index.ts', () => {
-    const outside = ['core', 'scripts', 'test', 'bench', 'cli', 'plugins', 'packages'].flatMap((d) => (fs.existsSync(path.join(ROOT, d)) ? sources(d) : []))
-      .filter((f) => !f.startsWith(`${ENGINE}/`) && !ALLOWED.has(f));
-    const crossings = outside.flatMap((f) => relativeImports(f).filter((i) => i.startsWith(`${ENGINE}/`) && i !== ENTRY).map((i) => `${f} -> ${i}`));
-    expect(crossings).toEqual([]);
+  it('keeps the repositories and the rest of the SQLite store out of its tables', () => {
+    const store = sources('core/store/sqlite').filter((f) => !f.startsWith(`${ENGINE}/`) && !SCHEMA_FILES.has(f) && !/\.test\.ts$|\/test\//.test(f));
+    expect(store.some((f) => f.startsWith('core/store/sqlite/repos/'))).toBe(true);
+    const named = store.flatMap((f) => engineTablesIn(fs.readFileSync(path.join(ROOT, f), 'utf8')).map((t) => `${f} -> ${t}`));
+    expect(named).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ export function requestReader(store: Pick<Store, 'tokens' | 'requests'>, chainTo
       if (!target || !(sameToken || (sameAccount && groupOk))) throw new Error(`URL ${ref} not found, or not in this URL's account and group`);
       const limit = Math.max(0, Math.min(1000, Math.floor(opts.limit)));
       if (!limit) return [];
-      let query = null;
+      let query: ReturnType<typeof parseQuery> | null;
       try {
         query = opts.query?.trim() ? parseQuery(opts.query) : null;
       } catch (e) {

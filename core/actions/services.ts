@@ -6,7 +6,6 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createOutboundClient, resolveAllowed, type OutboundClient } from '../net/outbound.js';
 import { instanceCachingFactory } from '@capture/sdk/container';
-import { servicesWith } from '@capture/sdk/runner';
 
 export { servicesWith } from '@capture/sdk/runner';
 import { CLOCK, type Clock, COUNTERS, DATABASES, type DependencyContainer, GLOBAL_VARIABLES, type GlobalVariables, HTTP_CLIENT, type HttpClient, type HttpRequest, type HttpResponse, LOGGER, NETWORK, PROVIDERS, REQUESTS, type RunOwner, SERVICES, type Services, systemClock, TEMPLATES } from '@capture/sdk';

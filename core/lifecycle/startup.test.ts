@@ -126,8 +126,8 @@ describe('start-up errors in words', () => {
 describe('the service started as `npm start` runs it', { timeout: 120_000 }, () => {
   it('prints one ready line and no stack trace', async () => {
     // Stop it only once the ready line is out (other lines may say "ready", e.g. "already").
-    const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'ready') }, /INFO  ready page=.*\n/);
-    expect(r.out).toMatch(/INFO  ready page=http:\/\/localhost:\d+\/ api=http:\/\/localhost:\d+ data="SQLite \S+capture\.sqlite" admin=/);
+    const r = await runServiceProcess({ DATA_DIR: path.join(tmp, 'ready') }, /INFO {2}ready page=.*\n/);
+    expect(r.out).toMatch(/INFO {2}ready page=http:\/\/localhost:\d+\/ api=http:\/\/localhost:\d+ data="SQLite \S+capture\.sqlite" admin=/);
     expect(r.code).toBe(0);
   });
 

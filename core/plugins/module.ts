@@ -36,6 +36,12 @@ export function createPluginsModule(): ServiceModule {
           // Right after listening, so the first chain rarely waits; failures are logged by the loader.
           void registry.ready();
         },
+        // A service stopped while plugins are still being imported waits for those imports to settle,
+        // so none runs on after close (in a test worker that goes on to the next file, a late import
+        // would fail against a torn-down module loader, and every later import of it would fail too).
+        async stop() {
+          await registry.ready();
+        },
       };
     },
   };

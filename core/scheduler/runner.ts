@@ -116,7 +116,7 @@ export async function runSchedule(deps: RunnerDeps, schedule: ScheduleRecord, si
   let headers: Record<string, string[]> = {};
   let body = '';
   let error: string | null = null;
-  let time = 0;
+  let time: number;
   let certificate: PeerCertificate | undefined;
   const t0 = performance.now();
   try {

@@ -27,7 +27,7 @@ export function apiAt(base: string, adminKey: string): Api {
       }
       const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
       const text = await res.text();
-      let data: unknown = null;
+      let data: unknown;
       try {
         data = JSON.parse(text);
       } catch {

@@ -2,7 +2,7 @@
 // server mounts, the registry and chain runner, the script sandbox, the outbound client and policy,
 // the mail module, the provider-type listing, and capture-time redaction. Plugin tests import these
 // from here (test/helpers/ is open to them, as the server helpers are), never from core/** directly
-// (test/import-boundaries.test.ts checks it). Plugin code uses @capture/sdk and its subpaths only.
+// (the lint's capture/import-boundaries rule checks it). Plugin code uses @capture/sdk and its subpaths only.
 export { createActionsModule } from '../../core/actions/module.js';
 export { ActionRegistry } from '../../core/actions/registry.js';
 export { loadPlugins } from '../../core/actions/loader.js';

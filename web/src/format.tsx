@@ -260,7 +260,7 @@ export async function copyText(text: string): Promise<boolean> {
   ta.style.opacity = '0';
   document.body.append(ta);
   ta.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = document.execCommand('copy');
   } catch {

@@ -20,7 +20,6 @@ import {
   type GlobalVariableDoc,
   type GroupDoc,
   type ListenerDoc,
-  type RequestDoc,
   type WorkflowDoc,
 } from './docs.js';
 import { dbNameFromUri } from './index.js';

@@ -3,7 +3,6 @@ import { Binary, MongoServerError, type Db, type ObjectId } from 'mongodb';
 import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../request-columns.js';
 import type {
   ApiKeyRecord,
-  FileMeta,
   HttpVersion,
   GlobalVariableRecord,
   GroupRecord,
@@ -293,7 +292,7 @@ export function toGlobalVariable(d: GlobalVariableDoc): GlobalVariableRecord {
 
 /** `s` as a regular expression matching itself literally (metacharacters escaped). */
 export function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 export function toListenerDoc(requestUuid: string, tokenId: string, deadline: number): ListenerDoc {

@@ -57,6 +57,40 @@ export function fileDocId(requestUuid: string, fileId: string): string {
   return `${requestUuid}:${fileId}`;
 }
 
+/**
+ * Keeps the newest `limit` requests of the token (after a capture, or when its request_limit is
+ * lowered: MongoTokenRepo.update). The excess is claimed from the counter in one atomic update (so
+ * each excess request is claimed by one trim only), then that many of the oldest are deleted
+ * through the (token, sorting) index, DELETE_CHUNK at a time, without skipping over the kept ones.
+ */
+export async function trimRequests(c: Cols, tokenId: string, limit: number): Promise<void> {
+  const before = await c.tokens.findOneAndUpdate(
+    { _id: tokenId, request_count: { $gt: limit } },
+    { $set: { request_count: limit } },
+    { returnDocument: 'before', projection: { request_count: 1 } },
+  );
+  let owed = before ? before.request_count - limit : 0;
+  while (owed > 0) {
+    const oldest = await c.requests
+      .find({ token_id: tokenId }, { projection: { _id: 1 } })
+      .sort(OLDEST)
+      .limit(Math.min(owed, DELETE_CHUNK))
+      .toArray();
+    if (oldest.length === 0) break;
+    // A concurrent trim may have taken some of these; then the next oldest are ours.
+    owed -= await removeIds(c, tokenId, oldest.map((d) => d._id));
+  }
+  // Nothing left to take: what was claimed but not deleted goes back on the counter.
+  if (owed > 0) await c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: owed } });
+}
+
+/** Deletes the given requests of the token with their files; leaves the counter alone. */
+async function removeIds(c: Cols, tokenId: string, ids: string[]): Promise<number> {
+  const res = await c.requests.deleteMany({ _id: { $in: ids }, token_id: tokenId });
+  await c.files.deleteMany({ request_uuid: { $in: ids }, token_id: tokenId });
+  return res.deletedCount;
+}
+
 export class MongoRequestRepo implements RequestRepo {
   constructor(private readonly c: Cols) {}
 
@@ -109,37 +143,12 @@ export class MongoRequestRepo implements RequestRepo {
     if (count > limit) await this.trim(r.token_id, Math.floor(limit));
   }
 
-  /**
-   * Keeps the newest `limit` requests of the token. The excess is claimed from the counter in one
-   * atomic update (so each excess request is claimed by one trim only), then that many of the
-   * oldest are deleted through the (token, sorting) index, without skipping over the kept ones.
-   */
-  private async trim(tokenId: string, limit: number): Promise<void> {
-    const before = await this.c.tokens.findOneAndUpdate(
-      { _id: tokenId, request_count: { $gt: limit } },
-      { $set: { request_count: limit } },
-      { returnDocument: 'before', projection: { request_count: 1 } },
-    );
-    let owed = before ? before.request_count - limit : 0;
-    while (owed > 0) {
-      const oldest = await this.c.requests
-        .find({ token_id: tokenId }, { projection: { _id: 1 } })
-        .sort(OLDEST)
-        .limit(Math.min(owed, DELETE_CHUNK))
-        .toArray();
-      if (oldest.length === 0) break;
-      // A concurrent trim may have taken some of these; then the next oldest are ours.
-      owed -= await this.removeIds(tokenId, oldest.map((d) => d._id));
-    }
-    // Nothing left to take: what was claimed but not deleted goes back on the counter.
-    if (owed > 0) await this.c.tokens.updateOne({ _id: tokenId }, { $inc: { request_count: owed } });
+  private trim(tokenId: string, limit: number): Promise<void> {
+    return trimRequests(this.c, tokenId, limit);
   }
 
-  /** Deletes the given requests of the token with their files; leaves the counter alone. */
-  private async removeIds(tokenId: string, ids: string[]): Promise<number> {
-    const res = await this.c.requests.deleteMany({ _id: { $in: ids }, token_id: tokenId });
-    await this.c.files.deleteMany({ request_uuid: { $in: ids }, token_id: tokenId });
-    return res.deletedCount;
+  private removeIds(tokenId: string, ids: string[]): Promise<number> {
+    return removeIds(this.c, tokenId, ids);
   }
 
   /** Deletes the given requests of the token with their files; adjusts the token's count. */

@@ -11,6 +11,7 @@ import {
   type TokenWithStats,
 } from '../types.js';
 import { deleteInChunks } from './chunks.js';
+import { trimRequests } from './requests.js';
 import { defined, escapeRegex, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
 
 /** Compares aliases ignoring case (index alias_any_case). */
@@ -74,7 +75,14 @@ export class MongoTokenRepo implements TokenRepo {
     if (Object.keys(set).length === 0) return this.get(uuid);
     try {
       const d = await this.c.tokens.findOneAndUpdate({ _id: uuid }, { $set: set }, { returnDocument: 'after' });
-      return d ? toToken(d) : null;
+      if (!d) return null;
+      // A lower request_limit holds at once: the excess is claimed from the counter, then deleted
+      // DELETE_CHUNK at a time (each an awaited round trip: captures go on meanwhile).
+      if (typeof patch.request_limit === 'number' && d.request_count > patch.request_limit) {
+        await trimRequests(this.c, uuid, Math.floor(patch.request_limit));
+        return this.get(uuid);
+      }
+      return toToken(d);
     } catch (err) {
       if (isDuplicateKey(err) && typeof patch.alias === 'string') throw new AliasTaken(patch.alias);
       throw err;

@@ -31,11 +31,15 @@ import {
 import { fileDocId } from './requests.js';
 import { scheduleCollections, toLog, toSchedule } from './schedules.js';
 
+// Records and documents of every kind pass through one table of converters, typed per kind at its ends.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 type Rec = Record<string, any>;
 
 interface Kind {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one table of converters for every kind
   coll: Collection<any>;
   toDoc(r: Rec): Document & { _id: unknown };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one table of converters for every kind
   fromDoc(d: any): Rec;
   /** The sequence numbering this kind's ids (named as the collection). */
   seq?: string;

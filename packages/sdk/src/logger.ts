@@ -11,6 +11,7 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a value kept for its type (typeof) only
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LEVELS)[number];
 export type Level = LogLevel;

@@ -6,7 +6,7 @@ import { silentLogger } from './logger.js';
 import { parameterErrors, type ParameterFieldErrors } from './parameter-errors.js';
 import type { CompiledRule } from './redaction.js';
 import { runChain, type ActionTypes, type ChainLine } from './chain/runner.js';
-import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Logger, type Provider, type Providers, type RequestReader, type Services, type TemplateInfo, type Templates } from './services.js';
+import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Provider, type Providers, type RequestReader, type Services, type TemplateInfo, type Templates } from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
 export const TEST_TOKEN: TokenInfo = {

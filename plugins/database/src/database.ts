@@ -4,9 +4,9 @@
 // through the outbound policy and only the approved address is connected to. A query has 10 s
 // (less when the chain has less left); failures go to `$<variable_name>.error$` as well as to the
 // action's errors.
-import { boolean, defineAction, type ActionContext, integer, optionalPort, optionalText, secret, variableName, z } from '@capture/sdk';
+import { boolean, defineAction, type ActionContext, optionalPort, optionalText, secret, variableName, z } from '@capture/sdk';
 import { untilAborted } from '@capture/sdk/async';
-import { MAX_ROWS, type Driver, type Target } from './driver.js';
+import type { Driver, Target } from './driver.js';
 import { MIXED_MESSAGE, bindParameters, mixesStyles, type Dialect } from './placeholders.js';
 import { sqlServer } from './sqlserver.js';
 

@@ -9,7 +9,7 @@
 import net from 'node:net';
 import { Readable, Writable, pipeline } from 'node:stream';
 import type { Client, FTPError, FTPResponse } from 'basic-ftp';
-import { type ActionContext, boolean, integer, optionalPort, secret, z } from '@capture/sdk';
+import { type ActionContext, boolean, optionalPort, secret, z } from '@capture/sdk';
 import { lazyImport } from '@capture/sdk/async';
 
 // The client is loaded by the first transfer, not at start-up.
@@ -35,6 +35,7 @@ export const connectionParams = {
   skip_ssl_verification: boolean().nullish().describe("With ssl, accept a certificate that is self-signed or does not name the host"),
 };
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a value kept for its type (typeof) only
 const connectionSchema = z.object(connectionParams);
 export type ConnectionParams = z.output<typeof connectionSchema>;
 

@@ -7,6 +7,7 @@ import YAML from 'yaml';
 import { checkParseLimits } from '@capture/sdk/parse-limits';
 import type { ActionContext } from '@capture/sdk';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI/JSON Schema object as the user wrote it, read by key
 export type Schema = Record<string, any>;
 
 export interface MockHeader {

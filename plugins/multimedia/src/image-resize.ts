@@ -154,7 +154,6 @@ async function loadSource(ctx: ActionContext<unknown>, source: string): Promise<
   // characters may instead be bytes one per character (how chains carried them before): that
   // reading is used when the UTF-8 one is not an image.
   const bytes = checked(textBytes(source), 'the source text');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0080-\u00ff]/.test(source) && /^[\u0000-\u00ff]*$/.test(source) && !(await isImage(bytes.bytes))) {
     const latin1 = Buffer.from(source, 'latin1');
     if (await isImage(latin1)) return checked(latin1, 'the source text');

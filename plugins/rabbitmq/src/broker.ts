@@ -3,7 +3,7 @@
 // checked against), closed whatever happens, with a time limit.
 import { isIP } from 'node:net';
 import type { ChannelModel } from 'amqplib';
-import { type ActionContext, boolean, integer, optionalPort, optionalText, secret, z } from '@capture/sdk';
+import { type ActionContext, boolean, optionalPort, optionalText, secret, z } from '@capture/sdk';
 import { lazyImport, untilAborted } from '@capture/sdk/async';
 
 // The client is loaded by the first connection, not at start-up.

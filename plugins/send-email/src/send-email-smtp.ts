@@ -3,7 +3,7 @@
 // name again, and checks the certificate against the name (TLS servername).
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { boolean, defineAction, type InjectionToken, integer, optionalPort, optionalText, secret, z } from '@capture/sdk';
+import { boolean, defineAction, type InjectionToken, optionalPort, optionalText, secret, z } from '@capture/sdk';
 import { lazyImport } from '@capture/sdk/async';
 import { attachment, mailAttachments, parseRecipients } from './send-email.js';
 

@@ -6,7 +6,7 @@
 // always closed.
 import { createHash } from 'node:crypto';
 import type { Client as SshClient, ConnectConfig, SFTPWrapper } from 'ssh2';
-import { type ActionContext, integer, optionalPort, optionalText, secret, z } from '@capture/sdk';
+import { type ActionContext, optionalPort, optionalText, secret, z } from '@capture/sdk';
 import { SSH_KEY, loadSsh2 } from './ssh-key.js';
 
 export const SSH_TIMEOUT_MS = 30_000;
@@ -29,6 +29,7 @@ export const connectionParams = {
   ),
 };
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a value kept for its type (typeof) only
 const connectionSchema = z.object(connectionParams);
 export type ConnectionParams = z.output<typeof connectionSchema>;
 

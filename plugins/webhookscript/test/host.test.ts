@@ -199,7 +199,7 @@ dump(sent['headers']['api-key'], sent['body'].contains('Header1: value'), sent['
 
 describe('hosted databases', () => {
   it('db() gives a function that runs statements with parameters', async () => {
-    const databases = stubDatabases((id, sql, params) => (sql.startsWith('select') ? { result: [{ name: 'example', email: 'user@example.com', at: new Date(Date.UTC(2024, 0, 1)) }] } : { result: [], rows: 1 }));
+    const databases = stubDatabases((id, sql, _params) => (sql.startsWith('select') ? { result: [{ name: 'example', email: 'user@example.com', at: new Date(Date.UTC(2024, 0, 1)) }] } : { result: [], rows: 1 }));
     const r = await run(
       `mydb = db('mydb')
 res = mydb('insert into users (name, email) values (?, ?)', [get('request.query.name'), 'a@b.c'])

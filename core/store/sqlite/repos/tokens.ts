@@ -85,16 +85,9 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
   // Served by tokens_alias_nocase (migration 15).
   const byAliasNoCase = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ? COLLATE NOCASE ORDER BY alias LIMIT 1');
   const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
-  // Requests do not cascade from tokens (migration 12): the indexed ones (their keys go with them),
-  // then any not caught up yet, past the watermark.
-  const delRequests = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
-  const delPending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
-  // And the rows of its trimmed requests that the sweep has not reached (migration 26).
-  const delTrimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed) AND token_id = ?');
+  // Requests do not cascade from tokens: the engine deletes those left with the token.
   const deleteToken = db.transaction((uuid: string) => {
-    delRequests.run(uuid);
-    delPending.run(uuid);
-    delTrimmed.run(uuid);
+    requests.deleteTokenLeftovers(uuid);
     return del.run(uuid).changes > 0;
   });
   const owned = db.prepare<[number], { uuid: string }>('SELECT uuid FROM tokens WHERE user_id = ? ORDER BY created_at, rowid');
@@ -163,7 +156,10 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
           if (isUniqueViolation(e) && patch.alias) throw new AliasTaken(patch.alias);
           throw e;
         }
-        if (keys.includes('request_limit')) requests.searchIndexChanged();
+        if (keys.includes('request_limit')) {
+          requests.searchIndexChanged();
+          if (typeof patch.request_limit === 'number') requests.trimTo(uuid, patch.request_limit);
+        }
       }
       const r = byId.get(uuid);
       return r ? fromTokenRow(r) : null;

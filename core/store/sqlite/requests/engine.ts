@@ -12,6 +12,7 @@ import { DEFAULT_SEARCH_INDEX_ABOVE, setSearchIndexAbove } from './search/search
 import { json } from './columns.js';
 import { inThreadWriter, workerWriter, type CaptureWriter } from './writer/capture-writer.js';
 import { inThreadReads, threadedReads, type RequestReads } from './readers/reader-pool.js';
+import { tokenLeftovers } from './readers/chunks.js';
 import { KEYED, planFilters, planList, planWalk, SEQ_OF_UUID, toRecord } from './readers/request-reads.js';
 
 
@@ -102,14 +103,32 @@ export interface TokenRequests {
   sync(tokenId?: string): Promise<void>;
   /** Deletes a token's requests, in chunks that give way to captures. */
   deleteTokenRequests(tokenId: string): Promise<number>;
+  /**
+   * Deletes what deleteTokenRequests left (captures meanwhile, trimmed rows not swept yet): call it
+   * inside the transaction that deletes the token, on the engine's connection.
+   */
+  deleteTokenLeftovers(tokenId: string): void;
   /** A token's request_limit changed: it may now need its search index filled. */
   searchIndexChanged(): void;
+  /**
+   * A token's request_limit was set to `limit`: its requests beyond it are trimmed at once for every
+   * read of the token (which waits for the trim), their rows deleted in steps that give way to
+   * captures. Raising it trims nothing, and brings nothing back.
+   */
+  trimTo(tokenId: string, limit: number): void;
 }
 
 /** The same, on one connection and no threads (tests, ':memory:'). */
 export function inThreadTokenRequests(db: Database): TokenRequests {
   const reads = inThreadReads(db);
-  return { sync: () => Promise.resolve(), deleteTokenRequests: (t) => reads.deleteTokenRequests(t), searchIndexChanged: () => {} };
+  return {
+    sync: () => Promise.resolve(),
+    deleteTokenRequests: (t) => reads.deleteTokenRequests(t),
+    deleteTokenLeftovers: tokenLeftovers(db),
+    searchIndexChanged: () => {},
+    // No writer here (the repositories' unit tests): captures trim as they come.
+    trimTo: () => {},
+  };
 }
 
 export interface RequestEngineOptions {
@@ -176,7 +195,9 @@ export function openRequestEngine(db: Database, opts: RequestEngineOptions): Req
     writer,
     sync: (tokenId) => writer.sync(tokenId),
     deleteTokenRequests: (tokenId) => reads.deleteTokenRequests(tokenId),
+    deleteTokenLeftovers: tokenLeftovers(db),
     searchIndexChanged: () => writer.fillSearchIndex(),
+    trimTo: (tokenId, limit) => writer.trimTo(tokenId, limit),
     observeCaptureCommits(observer) {
       writer.onCommit = observer;
     },

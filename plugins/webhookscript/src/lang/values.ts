@@ -344,6 +344,7 @@ export class Scope {
   constructor(readonly parent: Scope | null) {}
 
   lookup(name: string): Value | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
     for (let s: Scope | null = this; s; s = s.parent) {
       const v = s.vars.get(name);
       if (v !== undefined) return v;

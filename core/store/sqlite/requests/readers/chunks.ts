@@ -280,3 +280,21 @@ export async function deleteTokenRequests(db: Database, tokenId: string, pause: 
     chunk = nextChunk(n, ms);
   }
 }
+
+/**
+ * What deleteTokenRequests left of a token's requests, deleted in the caller's transaction (the
+ * token's own deletion, so that no capture lands between): those indexed since, those not caught up
+ * yet (past the watermark), and the rows of trimmed requests the sweep has not reached (migration
+ * 26). Requests do not cascade from tokens (migration 12); their keys, UUID entries and files go
+ * with them (trigger requests_unkey).
+ */
+export function tokenLeftovers(db: Database): (tokenId: string) => void {
+  const indexed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
+  const pending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
+  const trimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed) AND token_id = ?');
+  return (tokenId) => {
+    indexed.run(tokenId);
+    pending.run(tokenId);
+    trimmed.run(tokenId);
+  };
+}

@@ -1,13 +1,10 @@
-// Compiles a query to a WHERE fragment for the SQLite `requests` table. The SQL text only ever
-// contains `?` placeholders and trusted snippets from fields.ts; values, LIKE patterns and JSON
-// paths are all bound parameters.
-//
-// Matching: LIKE with ESCAPE '\' (so `%` and `_` in user text are literal), which is
-// case-insensitive for ASCII letters only (SQLite without ICU). JSON values are searched through
-// json_each, so an array (header values, destinations, action output) matches when any element
-// does, and JSON booleans compare as the words true/false.
+// Compiles a query to a WHERE fragment for the engine's statements: the plain compiler's
+// (core/store/query/sql.ts: LIKE and json_each over the requests row, every value bound) plus the
+// index modes, over the token's search keys and the trigram index (keyed), from a term's full-text
+// candidates (driven), or over search_rows and search_fields (dense).
 import type { QueryNode } from '../../../query/ast.js';
 import { resolveField, type ColumnRef, type FieldSpec, type SqlSource } from '../../../query/fields.js';
+import { bareColumn, PlainSqlCompiler, type ColumnSource } from '../../../query/sql.js';
 import { matcherFor, type Matcher, type PatternPart } from '../../../query/values.js';
 import { keyColumns, type SearchKey } from './search-keys.js';
 
@@ -24,7 +21,7 @@ export interface SqlFragment {
 
 export interface SqlOptions {
   /**
-   * Compile against the token index (core/store/sqlite: request_keys `k`, which carries method,
+   * Compile against the token's search keys (search_keys `k`, which carries method,
    * type, ip, created_at, size and whether there is a note, joined to requests) and the trigram
    * index (request_text: body, headers, query string): the results are the same as without, the
    * statements cheaper. Unset, the fragment reads `requests` columns only.
@@ -53,8 +50,6 @@ export interface SqlOptions {
    */
   row?: string;
 }
-
-type ColumnSource = Extract<SqlSource, { kind: 'column' }>;
 
 /** Columns search_fields copies (migration 27), by the requests column a field compares. */
 const FIELD_COLUMNS = new Set(['method']);
@@ -191,20 +186,21 @@ const KEY_EXISTS = new Map([['note', '(k.has_note = 1)']]);
 /** The trigram index finds substrings of at least this many characters. */
 const TRIGRAM = 3;
 
-/** `now` (epoch ms) anchors date math such as `now-14d`. */
+/**
+ * `now` (epoch ms) anchors date math such as `now-14d`. Without options, the plain compiler's
+ * fragment over `requests` (core/store/query/sql.ts); the options add the index modes.
+ */
 export function compileSql(node: QueryNode, now: number, options: SqlOptions = {}): SqlFragment {
   const params: unknown[] = [];
   const keys = options.keys ? keyColumns(options.keys) : KEY_COLUMNS;
-  const col: ColumnRef = options.row ? (c) => `${options.row}.${c}` : (c) => c;
-  const compiler = new SqlCompiler(params, now, options.keyed ?? false, options.driven, options.dense ?? false, keys, col);
+  const col: ColumnRef = options.row ? (c) => `${options.row}.${c}` : bareColumn;
+  const compiler = new SqlCompiler(params, now, col, options.keyed ?? false, options.driven, options.dense ?? false, keys);
   const sql = compiler.compile(node);
   return { sql, params, needsRow: compiler.needsRow, readsFields: compiler.readsFields, readsRows: compiler.readsRows };
 }
 
-/** A JSON value as text for LIKE: JSON true/false come out of json_each as 1/0 otherwise. */
-const JSON_TEXT = "(CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE j.value END)";
-
-class SqlCompiler {
+/** The plain compiler with the engine's modes: keyed (search_keys and the trigram index), driven, dense. */
+class SqlCompiler extends PlainSqlCompiler {
   needsRow = false;
   readsFields = false;
   readsRows = false;
@@ -212,27 +208,34 @@ class SqlCompiler {
   private leafReadsRow = false;
   /** Dense mode: compiling an exact driven node (its rows are read for non-plain bodies only). */
   private inExact = false;
+  /** Inside the driven node: the statement already starts from its candidates. */
+  private inDriven = false;
 
   constructor(
-    private readonly params: unknown[],
-    private readonly now: number,
+    params: unknown[],
+    now: number,
+    col: ColumnRef,
     private readonly keyed: boolean,
     private readonly driven: QueryNode | undefined,
     private readonly dense: boolean,
     private readonly keyColumns: ReadonlyMap<string, string>,
-    private readonly col: ColumnRef,
-  ) {}
+  ) {
+    super(params, now, col);
+  }
 
-  /**
-   * The column expression to compare (`expr`, default the source's own): the token index's copy
-   * when keyed and it has one of the plain column.
-   */
-  private columnExpr(src: ColumnSource, expr = src.expr): string {
+  /** The token index's copy of the column when keyed and it has one; else the row's (noted). */
+  protected override columnExpr(src: ColumnSource, expr = src.expr): string {
     const key = this.keyed && !expr ? this.keyColumns.get(src.column) : undefined;
     if (key) return key;
     this.needsRow = true;
     this.reads(!expr && FIELD_COLUMNS.has(src.column));
-    return expr ? expr(this.col) : this.col(src.column);
+    return super.columnExpr(src, expr);
+  }
+
+  protected override jsonColumn(column: string): string {
+    this.needsRow = true;
+    this.reads(FIELD_JSON.has(column));
+    return super.jsonColumn(column);
   }
 
   /** The plain column a key copies, if the source is one (not an expression). */
@@ -246,10 +249,7 @@ class SqlCompiler {
     else this.leafReadsRow = true;
   }
 
-  /** Inside the driven node: the statement already starts from its candidates. */
-  private inDriven = false;
-
-  compile(node: QueryNode): string {
+  override compile(node: QueryNode): string {
     if (node !== this.driven || this.inDriven) return this.compileNode(node);
     this.inDriven = true;
     try {
@@ -263,8 +263,8 @@ class SqlCompiler {
     }
   }
 
-  /** A leaf's SQL; in dense mode one that reads the requests row reads it through an EXISTS. */
-  private leafSql(compile: () => string): string {
+  /** In dense mode a leaf that reads the requests row reads it through an EXISTS. */
+  protected override leafSql(compile: () => string): string {
     if (!this.dense) return compile();
     this.leafReadsRow = false;
     const sql = compile();
@@ -273,39 +273,8 @@ class SqlCompiler {
     return `EXISTS (SELECT 1 FROM requests r WHERE r.seq = s.seq AND ${sql})`;
   }
 
-  private compileNode(node: QueryNode): string {
-    switch (node.kind) {
-      case 'and':
-        return this.join(node.children.map((c) => this.compile(c)), 'AND', '1');
-      case 'or':
-        return this.keyIn(node.children) ?? this.join(node.children.map((c) => this.compile(c)), 'OR', '0');
-      case 'not':
-        // A NULL (e.g. note LIKE ? on a NULL note) means "no match", so NOT must see 0, not NULL.
-        this.negated++;
-        try {
-          return `(NOT COALESCE(${this.compile(node.child)}, 0))`;
-        } finally {
-          this.negated--;
-        }
-      case 'exists':
-        return this.leafSql(() => this.exists(resolveField(node.field, node.pos)));
-      case 'term':
-      case 'range': {
-        const spec = resolveField(node.field, node.pos);
-        return this.leafSql(() => this.leaf(spec, matcherFor(node, spec, this.now)));
-      }
-    }
-  }
-
-  /**
-   * Joins as a balanced tree: SQLite caps expression depth at 1000, which a flat chain of a
-   * thousand short clauses (well within the query length limit) would exceed.
-   */
-  private join(parts: string[], op: 'AND' | 'OR', empty: string): string {
-    if (parts.length === 0) return empty;
-    if (parts.length === 1) return parts[0];
-    const mid = Math.ceil(parts.length / 2);
-    return `(${this.join(parts.slice(0, mid), op, empty)} ${op} ${this.join(parts.slice(mid), op, empty)})`;
+  protected override or(children: QueryNode[]): string {
+    return this.keyIn(children) ?? super.or(children);
   }
 
   /**
@@ -330,27 +299,22 @@ class SqlCompiler {
 
   /** The text a whole-value match without wildcards compares a token index column to, or null. */
   private keyEquality(spec: FieldSpec, m: Matcher): string | null {
-    const src = spec.sql;
-    const column = SqlCompiler.plainColumn(src);
+    const column = SqlCompiler.plainColumn(spec.sql);
     if (!this.keyed || m.kind !== 'pattern' || column === null || !this.keyColumns.has(column) || !m.anchored) return null;
     if (!m.parts.every((p) => p.kind === 'text')) return null;
     return m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
   }
 
-  private leaf(spec: FieldSpec, m: Matcher): string {
-    if (m.kind === 'exists') return this.exists(spec);
-    if (m.kind === 'pattern') {
-      // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
-      // LIKE does), which the token index's NOCASE indexes answer.
-      const text = this.keyEquality(spec, m);
-      if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql)} = ${this.bind(text)} COLLATE NOCASE)`;
-      // Bound in the order they appear in the SQL text.
-      const candidates = this.textCandidates(spec, m.parts);
-      const like = this.like(spec, likePattern(m.parts, m.anchored));
-      // The index may find more (it folds non-ASCII case too): LIKE still decides, on candidates only.
-      return candidates ? `(${candidates} AND ${like})` : like;
-    }
-    return this.interval(spec, m);
+  protected override pattern(spec: FieldSpec, m: Extract<Matcher, { kind: 'pattern' }>): string {
+    // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
+    // LIKE does), which the token index's NOCASE indexes answer.
+    const text = this.keyEquality(spec, m);
+    if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql)} = ${this.bind(text)} COLLATE NOCASE)`;
+    // Bound in the order they appear in the SQL text.
+    const candidates = this.textCandidates(spec, m.parts);
+    const like = super.pattern(spec, m);
+    // The index may find more (it folds non-ASCII case too): LIKE still decides, on candidates only.
+    return candidates ? `(${candidates} AND ${like})` : like;
   }
 
   /**
@@ -365,10 +329,7 @@ class SqlCompiler {
     return match ? `(k.seq IN (SELECT rowid FROM request_text WHERE request_text MATCH ${this.bind(match)}))` : null;
   }
 
-  /** How many NOTs the node being compiled is under. */
-  private negated = 0;
-
-  private exists(spec: FieldSpec): string {
+  protected override exists(spec: FieldSpec): string {
     const column = SqlCompiler.plainColumn(spec.sql);
     const key = this.keyed && column !== null ? KEY_EXISTS.get(column) : undefined;
     if (key) return key;
@@ -376,82 +337,4 @@ class SqlCompiler {
     const exact = this.existsExact(spec);
     return candidates ? `(${candidates} AND ${exact})` : exact;
   }
-
-  private existsExact(spec: FieldSpec): string {
-    const src = spec.sql;
-    if (src.kind !== 'column') (this.needsRow = true), this.reads(src.kind === 'json' && FIELD_JSON.has(src.column));
-    switch (src.kind) {
-      case 'files':
-        return `EXISTS (SELECT 1 FROM json_each(${this.col('files')}) AS f WHERE ${this.fileKey(src.key)})`;
-      case 'column':
-        if (spec.match === 'number' || spec.match === 'date') return `(${this.columnExpr(src)} IS NOT NULL)`;
-        return `(length(${this.columnExpr(src, src.existsExpr ?? src.expr)}) > 0)`;
-      case 'json': {
-        const path = this.bind(jsonPath(src.path));
-        if (spec.exists === 'present') return `(COALESCE(json_type(${this.col(src.column)}, ${path}), 'null') <> 'null')`;
-        return `EXISTS (SELECT 1 FROM json_each(${this.col(src.column)}, ${path}) AS j WHERE j.type <> 'null' AND NOT (j.type = 'text' AND j.value = ''))`;
-      }
-    }
-  }
-
-  private like(spec: FieldSpec, pattern: string): string {
-    const src = spec.sql;
-    if (src.kind !== 'column') (this.needsRow = true), this.reads(src.kind === 'json' && FIELD_JSON.has(src.column));
-    switch (src.kind) {
-      case 'column':
-        return `(${this.columnExpr(src)} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
-      case 'json': {
-        const path = this.bind(jsonPath(src.path));
-        return (
-          `EXISTS (SELECT 1 FROM json_each(${this.col(src.column)}, ${path}) AS j ` +
-          `WHERE j.type NOT IN ('object', 'array') AND ${JSON_TEXT} LIKE ${this.bind(pattern)} ESCAPE '\\')`
-        );
-      }
-      case 'files':
-        return (
-          `EXISTS (SELECT 1 FROM json_each(${this.col('files')}) AS f WHERE ${this.fileKey(src.key)} ` +
-          `AND json_extract(f.value, '$.filename') LIKE ${this.bind(pattern)} ESCAPE '\\')`
-        );
-    }
-  }
-
-  private interval(spec: FieldSpec, m: Extract<Matcher, { kind: 'interval' }>): string {
-    // Only number and date fields produce intervals, and those are all plain columns.
-    if (spec.sql.kind !== 'column') throw new Error(`Field ${spec.name} has no SQL column`);
-    const col = this.columnExpr(spec.sql);
-    const parts: string[] = [];
-    if (m.lo !== null) parts.push(`${col} ${m.loInclusive ? '>=' : '>'} ${this.bind(m.lo)}`);
-    if (m.hi !== null) parts.push(`${col} ${m.hiInclusive ? '<=' : '<'} ${this.bind(m.hi)}`);
-    return parts.length ? `(${parts.join(' AND ')})` : `(${col} IS NOT NULL)`;
-  }
-
-  /** The file sent as form field `key`, or with id `key`. */
-  private fileKey(key: string | null): string {
-    if (key === null) return '1';
-    return `(json_extract(f.value, '$.name') = ${this.bind(key)} OR json_extract(f.value, '$.id') = ${this.bind(key)})`;
-  }
-
-  private bind(value: unknown): string {
-    this.params.push(value);
-    return '?';
-  }
-}
-
-/** `*` → `%`, `?` → `_`; literal `\`, `%` and `_` are escaped for ESCAPE '\'. */
-export function likePattern(parts: PatternPart[], anchored: boolean): string {
-  const body = parts
-    .map((p) => (p.kind === 'many' ? '%' : p.kind === 'one' ? '_' : p.text.replace(/[\\%_]/g, '\\$&')))
-    .join('');
-  return anchored ? body : `%${body}%`;
-}
-
-/**
- * `$."a"."b"` for SQLite's JSON functions. SQLite has no escapes inside a quoted label, so keys
- * with `"` or `\` are refused (fields.ts already limits keys to letters, digits, `_` and `-`).
- */
-export function jsonPath(keys: string[]): string {
-  for (const key of keys) {
-    if (/["\\]/.test(key) || key === '') throw new Error(`Unsafe JSON key ${JSON.stringify(key)}`);
-  }
-  return '$' + keys.map((k) => `."${k}"`).join('');
 }

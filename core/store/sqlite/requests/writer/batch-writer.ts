@@ -72,6 +72,11 @@ export interface BatchWriter {
   trim(wait?: boolean, maxRows?: number): number | null;
   /** Whether tokens wait for trim(). */
   readonly trimsDue: boolean;
+  /**
+   * A token's request_limit was set: it waits for trim() (trimsDue) down to `limit`, its trimmed
+   * rows deleted by the trims themselves (trims.ts).
+   */
+  trimTo(tokenId: string, limit: number): void;
   /** Whether the last catch-up took every pending row (false: maxRows stopped it short). */
   readonly caughtUp: boolean;
   /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
@@ -139,7 +144,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const search = searchIndexWrites(db);
   const text = textPurge(db, purgeMs);
   // Tokens a catch-up put over their limit, and their trimming (trims.ts).
-  const { overLimit, trimOver } = createTrims(db, trimmedBacklog, () => text.due());
+  const { overLimit, trimOver, trimTo } = createTrims(db, trimmedBacklog, () => text.due());
   // Deleted after its captures were stored: they go with it.
   const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
@@ -296,7 +301,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.fill = lap();
     for (const [tokenId, { added, latest, latestAt }] of touched) {
       const bumped = bumpToken.get(added, latest, latestAt, tokenId);
-      const limit = limits.get(tokenId) ?? bumped?.request_limit ?? 0;
+      // The limit its captures came with, or the token's now if lower (set since: trimTo).
+      const limit = Math.min(limits.get(tokenId) ?? Number.MAX_SAFE_INTEGER, bumped?.request_limit ?? Number.MAX_SAFE_INTEGER);
       // A chunk's token may have rows in the next chunks, which trim to the same limit.
       if (whole) limits.delete(tokenId);
       // Deleted after its captures were stored: they go with it.
@@ -406,6 +412,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     get trimsDue() {
       return overLimit.size > 0;
     },
+    trimTo,
     trim(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
       const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
       return n === BUSY ? null : n;

@@ -33,6 +33,11 @@ export interface CaptureWriter {
   close(): Promise<void>;
   /** A token was listed for the search index (search_tokens, migration 23): fill it in the background. */
   fillSearchIndex(): void;
+  /**
+   * A token's request_limit was set: its requests beyond `limit` are trimmed in steps that give way
+   * to captures, their rows deleted with them; a read of the token (sync) waits for that.
+   */
+  trimTo(tokenId: string, limit: number): void;
   /** Tests and diagnostics: which writer is in use now. */
   readonly mode: 'in-thread' | 'worker';
   /** Told about every committed batch: how many captures, how long the commit took (metrics). */
@@ -175,6 +180,13 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     },
     fillSearchIndex() {
       catchUp.fill();
+    },
+    trimTo(tokenId, limit) {
+      flush();
+      writer.trimTo(tokenId, limit);
+      // After this turn: the caller (a token's update) answers without waiting for a first step;
+      // a read of the token before then starts the steps itself (sync).
+      setImmediate(() => catchUp.now());
     },
     async close() {
       // Closing may wait for the lock (busy_timeout), as any statement on the connection does.
@@ -336,6 +348,15 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
     fillSearchIndex() {
       if (fallback) fallback.fillSearchIndex();
       else if (!stopping) worker.postMessage({ t: 'fill' } satisfies ToWriter);
+    },
+    trimTo(tokenId, limit) {
+      if (fallback) return fallback.trimTo(tokenId, limit);
+      if (stopping) return;
+      // After the captures queued before it; its id counts as acknowledged, so sync waits for its catch-up.
+      post();
+      const id = nextId++;
+      acked = Math.max(acked, id);
+      worker.postMessage({ t: 'trim', id, tokenId, limit } satisfies ToWriter);
     },
     close() {
       if (stopping) return stopping;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRequest, sampleToken } from '../../../store.contract.js';
-import { insertSql, PLAIN_COLUMNS, toRow } from '../columns.js';
+import { toRow } from '../columns.js';
 import { createBatchWriter } from './batch-writer.js';
 import { catchUpSchedule } from './catch-up-schedule.js';
 import { createSqliteStore } from '../../index.js';

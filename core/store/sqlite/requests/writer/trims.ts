@@ -18,6 +18,12 @@ export interface Trims {
   readonly overLimit: Map<string, number>;
   /** Trims tokens of overLimit, at most maxRows requests in all; returns how many it deleted. */
   trimOver(maxRows: number): number;
+  /**
+   * A token's request_limit was set (lowered, maybe): listed to trim to it, its trimmed requests'
+   * rows deleted by the trim steps themselves rather than left to the sweep, so that they are gone
+   * soon after (a lowering may trim most of a token at once).
+   */
+  trimTo(tokenId: string, limit: number): void;
 }
 
 /**
@@ -45,6 +51,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
 
   const overLimit = new Map<string, number>();
+  /** Tokens of overLimit whose trimmed rows go at once (trimTo). */
+  const lowered = new Set<string>();
   /**
    * Trims tokens of overLimit, at most maxRows requests in all (a token it stops inside stays
    * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
@@ -61,10 +69,11 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         const keys = oldest.all(tokenId, take);
         const last = keys.at(-1);
         if (last) {
-          if (searched.get(tokenId) !== undefined) {
+          const isSearched = searched.get(tokenId) !== undefined;
+          if (isSearched || lowered.has(tokenId)) {
             for (const k of keys) now.push(k.seq);
             // The next catch-up purges their entries (it looks only while some are known to be listed).
-            textLeft();
+            if (isSearched) textLeft();
           } else {
             unkeyOldest.run({ t: tokenId, sorting: last.sorting, seq: last.seq });
             for (const k of keys) seqs.push(k.seq);
@@ -75,6 +84,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
+      lowered.delete(tokenId);
     }
     if (now.length) deleteSeqs.run(JSON.stringify(now));
     if (seqs.length) {
@@ -93,5 +103,9 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     const over = trimmedCount.get()! - trimmedBacklog;
     return over > 0 ? sweepOldest.run(Math.min(over, maxRows)).changes : 0;
   }
-  return { overLimit, trimOver };
+  function trimTo(tokenId: string, limit: number): void {
+    overLimit.set(tokenId, Math.min(overLimit.get(tokenId) ?? limit, limit));
+    lowered.add(tokenId);
+  }
+  return { overLimit, trimOver, trimTo };
 }

@@ -24,6 +24,11 @@ export type ToWriter =
   | { t: 'sync' }
   /** A token was listed for the search index: fill it on the catch-up's schedule. */
   | { t: 'fill' }
+  /**
+   * A token's request_limit was set: trim it to `limit` in steps, then catch up (`caught` up to
+   * `id` at least, an id taken from the batches' sequence so that a read's sync waits for it).
+   */
+  | { t: 'trim'; id: number; tokenId: string; limit: number }
   | { t: 'stop' }
   | { t: 'autocheckpoint'; pages: number }
   | { t: 'crash' };

@@ -57,6 +57,24 @@ function commit(): void {
   catchUp.committed(batch.length);
 }
 
+/**
+ * Requests a trim step deletes at most (trimTo): a token lowered from a million requests is trimmed
+ * in transactions of this size, with the batches that came in meanwhile committed between them.
+ */
+const TRIM_STEP_ROWS = 5_000;
+/** Trims in steps until none is due, then catches up (which tells the reads waiting: `caught`). */
+function trimStep(): void {
+  if (!writer.open) return;
+  if (!writer.trimsDue) return catchUp.now();
+  try {
+    writer.trim(true, TRIM_STEP_ROWS);
+  } catch {
+    // Left due: the catch-up trims what is left (or tries again on its schedule).
+    return catchUp.now();
+  }
+  setImmediate(trimStep);
+}
+
 port.on('message', (m: ToWriter) => {
   if (m.t === 'w') {
     ids.push(m.id);
@@ -71,6 +89,11 @@ port.on('message', (m: ToWriter) => {
     catchUp.now();
   } else if (m.t === 'fill') {
     catchUp.fill();
+  } else if (m.t === 'trim') {
+    commit();
+    writer.trimTo(m.tokenId, m.limit);
+    committedId = Math.max(committedId, m.id);
+    trimStep();
   } else if (m.t === 'stop') {
     commit();
     catchUp.now();
