@@ -8,7 +8,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, type FieldErrors, type Page } from '../api';
 import { formatDateTime, parseApiTime } from '../format';
-import { CopyField, FieldError, announce, fieldErrorId } from '../ui';
+import { CopyField, FieldError, announce, fieldErrorId, Pager, TableHead } from '../ui';
 import { USER_TYPE_NAMES, formErrors, managesUsers, type Group, type Me, type NewApiKey, type User, type UserTypeId } from './api';
 import { Gate, InlineError, NewKeyNotice, PageView, useLoad } from './common';
 import { KeyList } from './Keys';
@@ -391,19 +391,7 @@ function TeamAdmin({ me }: { me: Me }) {
           {(users) => (
             <div class="table-wrap">
               <table class="acct-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">User type</th>
-                    {me.admin && <th scope="col">Team</th>}
-                    <th scope="col">Groups</th>
-                    <th scope="col">Joined</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Name', 'E-mail', 'User type', me.admin && 'Team', 'Groups', 'Joined']} hidden="Actions" />
                 <tbody>
                   {users.map((u) => (
                     <Fragment key={u.id}>
@@ -416,17 +404,9 @@ function TeamAdmin({ me }: { me: Me }) {
           )}
         </PageView>
         {data && data.last_page > 1 && (
-          <nav class="form-actions" aria-label="Pages of team members">
-            <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous page
-            </button>
-            <span>
-              Page {data.current_page} of {data.last_page} ({data.total} users)
-            </span>
-            <button class="btn small" type="button" disabled={page >= data.last_page} onClick={() => setPage(page + 1)}>
-              Next page
-            </button>
-          </nav>
+          <Pager page={page} last={data.last_page} onPage={setPage} label="Pages of team members" labels={['Previous page', 'Next page']} class="form-actions">
+            Page {data.current_page} of {data.last_page} ({data.total} users)
+          </Pager>
         )}
       </section>
       {/* The administrator key starts new teams here (its invites, with team_id, go through the API). */}
