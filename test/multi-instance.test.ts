@@ -2,7 +2,7 @@
 // limits are counted once for both; jobs run once. The same cases run on one MongoDB database
 // (MONGODB_URI's server, or the wire-compatible emulator .ci/run installs; skipped, naming what is
 // missing, without either) and on one SQLite file (DATA_DIR shared), where docs/operating.md allows a
-// read in one process to miss the other's captures of the last 100 ms: reads there are retried.
+// read in one process to miss the other's captures of the last 200 ms: reads there are retried.
 // That a job runs once needs job locks the server applies atomically; on a MongoDB server that
 // does not (the emulator), those two cases are skipped, saying so.
 import fs from 'node:fs';

@@ -13,8 +13,11 @@
 // this build's throughput as a ratio to it.
 //
 // CPU per capture is compared with a minimal capture server (bench/minimal-capture-server.ts:
-// node:http + better-sqlite3, one transaction per event-loop turn, answering after commit) in the
-// same rounds: what the service spends beyond it is the cost of its own work per capture.
+// node:http + better-sqlite3, the service's row and key layout, one transaction per event-loop
+// turn, answering after commit) in the same rounds: what the service spends beyond it is the cost
+// of its own work per capture. The same rounds measure the service's CPU per capture on two more
+// kinds of token: search-indexed ones (request_limit above SEARCH_INDEX_ABOVE: every capture also
+// gets search keys and full-text entries) and ones at their request_limit (every capture trims one).
 import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startMinimal, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
 import type { BareMetrics } from './bare.js';
 
@@ -25,14 +28,27 @@ const MAX_EXPECTED_RPS = 50_000;
 
 /** minRatioToPrevious: "unchanged", allowing for the few percent two runs of one build differ by. */
 /** maxCpuVsMinimal: the service's CPU per capture at most this multiple of the minimal server's. */
-export const GOALS = { minRatio: 0.5, maxP99Ms: 20, minRatioToPrevious: 0.95, maxCpuVsMinimal: 1.25 };
+/** maxSearchVsPlain: CPU per capture on a search-indexed token at most this multiple of a plain token's. */
+/** maxTrimUs: CPU per capture on a token at its request_limit at most this many µs above a plain token's. */
+export const GOALS = { minRatio: 0.5, maxP99Ms: 20, minRatioToPrevious: 0.95, maxCpuVsMinimal: 1.25, maxSearchVsPlain: 2, maxTrimUs: 2 };
+
+/** A search-indexed token's request_limit: above SEARCH_INDEX_ABOVE (10,000 by default). */
+const SEARCH_REQUEST_LIMIT = 2 * REQUEST_LIMIT;
+/** Tokens at their request_limit, and that limit: each capture trims one request. */
+const TRIM_TOKENS = 100;
+const TRIM_LIMIT = 100;
+/**
+ * Captures beyond the trim tokens' limits before measuring: enough for the trimmed rows' sweep to
+ * run too (it starts once TRIMMED_BACKLOG, 10,000, wait), as it does on a busy service.
+ */
+const TRIM_FILL_EXTRA = 20_000;
 
 export const captureSection: Section = {
   name: 'capture',
   title: 'Capture: POST /{uuid} on the service (SQLite, group commit)',
   async run(ctx: BenchContext): Promise<SectionResult> {
     const { settings } = ctx;
-    const svc = await startService({}, settings.serviceNodeArgs);
+    const svc = await startService({ MAX_REQUEST_LIMIT: String(SEARCH_REQUEST_LIMIT) }, settings.serviceNodeArgs);
     const paired = await startBare();
     const minimal = await startMinimal();
     const previous = settings.previousBuild ? await startService({}, settings.serviceNodeArgs, settings.previousBuild) : null;
@@ -59,6 +75,23 @@ export const captureSection: Section = {
       ctx.log(`capture: creating ${poolSize} tokens`);
       const tokens: string[] = [];
       for (let i = 0; i < poolSize; i++) tokens.push(await svc.createToken({ request_limit: REQUEST_LIMIT }));
+      // The same number of search-indexed tokens, a capture each in turn; and tokens at their limit.
+      const searchTokens: string[] = [];
+      for (let i = 0; i < poolSize; i++) searchTokens.push(await svc.createToken({ request_limit: SEARCH_REQUEST_LIMIT }));
+      const trimTokens: string[] = [];
+      for (let i = 0; i < TRIM_TOKENS; i++) trimTokens.push(await svc.createToken({ request_limit: TRIM_LIMIT }));
+      const fill = await load({
+        url: svc.url,
+        connections: settings.connections,
+        seconds: 0,
+        amount: TRIM_TOKENS * TRIM_LIMIT + TRIM_FILL_EXTRA,
+        headers,
+        requests: trimTokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
+      });
+      runErrors.push(...loadErrors('trim tokens fill', fill));
+      await quiet(svc.proc.pid!);
+      const filled = await Promise.all(trimTokens.map((t) => svc.storedCount(t)));
+      if (filled.some((n) => n !== TRIM_LIMIT)) runErrors.push(`capture: the trim tokens hold ${Math.min(...filled)}-${Math.max(...filled)} requests after the fill, not their limit ${TRIM_LIMIT}`);
       const previousTokens: string[] = [];
       if (previous) {
         ctx.log(`capture: previous build from ${settings.previousBuild}, warm-up and ${poolSize} tokens`);
@@ -87,13 +120,29 @@ export const captureSection: Section = {
       const bareRuns: Measurement[] = [];
       const previousRuns: Measurement[] = [];
       const minimalRuns: Measurement[] = [];
+      const searchRuns: Measurement[] = [];
+      const trimRuns: Measurement[] = [];
+      // The CPU windows (search-indexed, at limit, minimal) run after the paired pair in even rounds
+      // and before it in odd ones: a window's place in the round (what ran just before it, how long
+      // the service sat idle) weighs on its figures alike on both sides.
+      const cpuWindows = async (round: number) => {
+        const windows = [
+          async () => searchRuns.push(await captureLoad(svc, searchTokens, windowS)),
+          async () => trimRuns.push(await captureLoad(svc, trimTokens, windowS)),
+          async () => minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid })),
+        ];
+        for (const w of round % 2 ? windows.reverse() : windows) {
+          await quiet(svc.proc.pid!);
+          await w();
+        }
+      };
       for (let round = 0; round < settings.rounds; round++) {
+        if (round % 2) await cpuWindows(round);
         await quiet(svc.proc.pid!);
         if (previous) await quiet(previous.proc.pid!);
         bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
         captureRuns.push(await captureLoad(svc, tokens, windowS));
-        await quiet(svc.proc.pid!);
-        minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid }));
+        if (round % 2 === 0) await cpuWindows(round);
         if (previous) {
           await quiet(svc.proc.pid!);
           previousRuns.push(await captureLoad(previous, previousTokens, windowS));
@@ -105,6 +154,9 @@ export const captureSection: Section = {
       const previousM = previous ? mergeMeasurements(previousRuns) : null;
       const minimalM = mergeMeasurements(minimalRuns);
       runErrors.push(...loadErrors('minimal server', minimalM));
+      const searchM = mergeMeasurements(searchRuns);
+      const trimM = mergeMeasurements(trimRuns);
+      runErrors.push(...loadErrors('search-indexed tokens', searchM), ...loadErrors('tokens at their limit', trimM));
       if (previousM) runErrors.push(...loadErrors('previous build', previousM));
 
       // Captures still in flight when autocannon stopped may commit after it returned.
@@ -136,6 +188,9 @@ export const captureSection: Section = {
       const minimalCpu = minimalM.serverCpuUsPerRequest;
       const cpuVsMinimal = minimalCpu && m.serverCpuUsPerRequest !== null ? m.serverCpuUsPerRequest / minimalCpu : null;
       const minimalCpuVsBare = minimalCpu && bareCpu ? minimalCpu / bareCpu : null;
+      const plainCpu = m.serverCpuUsPerRequest;
+      const searchVsPlain = plainCpu && searchM.serverCpuUsPerRequest !== null ? searchM.serverCpuUsPerRequest / plainCpu : null;
+      const trimUs = plainCpu !== null && trimM.serverCpuUsPerRequest !== null ? trimM.serverCpuUsPerRequest - plainCpu : null;
       const vsPrevious = previousM && previousM.rps > 0 ? m.rps / previousM.rps : null;
       const previousRoundRatios = previousRuns.map((p, i) => (p.rps > 0 ? captureRuns[i]!.rps / p.rps : 0));
       const goals: Goal[] = [
@@ -153,6 +208,18 @@ export const captureSection: Section = {
         target: `<= ${GOALS.maxCpuVsMinimal}x`,
         actual: cpuVsMinimal === null ? 'n/a (no CPU figures)' : `${cpuVsMinimal.toFixed(2)}x`,
         pass: cpuVsMinimal !== null && cpuVsMinimal <= GOALS.maxCpuVsMinimal,
+      });
+      goals.push({
+        name: 'CPU per capture, search-indexed token vs plain (paired rounds)',
+        target: `< ${GOALS.maxSearchVsPlain}x`,
+        actual: searchVsPlain === null ? 'n/a (no CPU figures)' : `${searchVsPlain.toFixed(2)}x`,
+        pass: searchVsPlain !== null && searchVsPlain < GOALS.maxSearchVsPlain,
+      });
+      goals.push({
+        name: 'CPU per capture added by trimming (token at its request_limit)',
+        target: `< ${GOALS.maxTrimUs} µs`,
+        actual: trimUs === null ? 'n/a (no CPU figures)' : `${trimUs.toFixed(1)} µs`,
+        pass: trimUs !== null && trimUs < GOALS.maxTrimUs,
       });
       if (previousM) {
         goals.push({
@@ -176,6 +243,8 @@ export const captureSection: Section = {
         storedButUnanswered: unanswered,
         maxStoredPerToken: maxPerToken,
         minimal: { measurement: minimalM, cpuVsMinimal, minimalCpuVsBare },
+        searchIndexed: { measurement: searchM, cpuVsPlain: searchVsPlain },
+        atLimit: { measurement: trimM, addedCpuUs: trimUs, tokens: TRIM_TOKENS, requestLimit: TRIM_LIMIT },
         previousBuild: previousM ? { build: settings.previousBuild, measurement: previousM, ratio: vsPrevious, rounds: previousRoundRatios } : null,
       };
       return {
@@ -191,6 +260,11 @@ export const captureSection: Section = {
           `minimal     ${fmt.int(minimalM.rps)} req/s in the same rounds; its CPU ${fmt.cpu(minimalM)}` +
             (minimalCpuVsBare === null ? '' : `, ${minimalCpuVsBare.toFixed(2)}x bare's`) +
             (cpuVsMinimal === null ? '' : `; the service's CPU per capture ${cpuVsMinimal.toFixed(2)}x the minimal server's`),
+          `CPU/capture bare ${us(bareCpu)}, minimal ${us(minimalCpu)}, service ${us(plainCpu)} (plain token), ${us(searchM.serverCpuUsPerRequest)} (search-indexed), ${us(trimM.serverCpuUsPerRequest)} (at its request_limit)`,
+          `CPU ratios  service/minimal ${ratioText(cpuVsMinimal)} (goal <= ${GOALS.maxCpuVsMinimal}x); search-indexed/plain ${ratioText(searchVsPlain)} (goal < ${GOALS.maxSearchVsPlain}x); trimming adds ${trimUs === null ? 'n/a' : trimUs.toFixed(1) + ' µs'} (goal < ${GOALS.maxTrimUs} µs)`,
+          `per round   service/minimal ${captureRuns.map((c, i) => ratioText(cpuOf(c) / cpuOf(minimalRuns[i]!))).join(' ')}; search/plain ${searchRuns.map((c, i) => ratioText(cpuOf(c) / cpuOf(captureRuns[i]!))).join(' ')}; trim µs ${trimRuns.map((c, i) => (cpuOf(c) - cpuOf(captureRuns[i]!)).toFixed(1)).join(' ')}`,
+          `search-idx  ${fmt.int(searchM.rps)} req/s; threads ${fmt.threads(searchM)}`,
+          `at limit    ${fmt.int(trimM.rps)} req/s; threads ${fmt.threads(trimM)}`,
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
           `threads     ${fmt.threads(m)}`,
@@ -207,3 +281,7 @@ export const captureSection: Section = {
     }
   },
 };
+
+const us = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} µs`);
+const ratioText = (v: number | null) => (v === null || !Number.isFinite(v) ? 'n/a' : `${v.toFixed(2)}x`);
+const cpuOf = (m: Measurement) => m.serverCpuUsPerRequest ?? NaN;

@@ -277,13 +277,14 @@ export function createCaptureHandler(s: CaptureServices) {
     try {
       let stored: boolean;
       ({ response, stored } = await s.pipeline.process(token, record, files, response, started));
-      const set = await listening?.response();
+      // Not listening (most captures): no await, which would cost a turn of the microtask queue.
+      const set = listening ? await listening.response() : undefined;
       if (set) {
         response = responseFromSet(set, response.contentType);
         if (stored) await keepSetResponse(record, response);
       } else if (listening) s.logger.info('capture: no response was set in time; answered as usual', { request: record.uuid, token: token.uuid, listen: token.listen });
     } finally {
-      await listening?.close();
+      if (listening) await listening.close();
     }
     if (token.timeout > 0) await sleep(token.timeout * 1000);
 

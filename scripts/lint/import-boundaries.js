@@ -20,8 +20,8 @@
 //      (`@capture/sdk`, its subpaths), never by a relative path into packages/sdk/.
 // The SQLite request engine
 //   4. core/store/sqlite/requests/ is entered only through its index.ts, so its writer, readers and
-//      search planner can change without touching the rest; scripts/measure-catchup.ts, which times
-//      the engine's parts one by one, is the exception.
+//      search planner can change without touching the rest; scripts/measure-catchup.ts and
+//      scripts/measure-write-cost.ts, which time the engine's parts one by one, are the exceptions.
 // The process
 //   5. Nothing imports core/main.ts: it is the process (reads the environment, handles signals);
 //      tests and the benchmark start the service through core/server.ts.
@@ -49,7 +49,7 @@ const pluginFolder = (file) => /^plugins\/[^/]+\//.exec(file)?.[0] ?? null;
 const ENGINE = 'core/store/sqlite/requests/';
 const ENGINE_ENTRY = `${ENGINE}index`;
 /** Measurement scripts that time the engine's parts one by one (docs/storage.md). */
-const ENGINE_ALLOWED = new Set(['scripts/measure-catchup.ts']);
+const ENGINE_ALLOWED = new Set(['scripts/measure-catchup.ts', 'scripts/measure-write-cost.ts']);
 
 /**
  * Why `file` may not import `target` (both relative to the repository root, `/`-separated), or null.

@@ -23,8 +23,8 @@ export interface RequestRowCodec {
    * strings, numbers and bytes (writer/batch-codec.ts).
    */
   toRow(r: RequestRecord): unknown[];
-  /** The INSERT for a full row or a plain one (toRow's two forms). */
-  insertSql(plain: boolean): string;
+  /** The INSERT for a full row or a plain one (toRow's two forms); with `rows`, that many rows of that form. */
+  insertSql(plain: boolean, rows?: number): string;
   /** How many values a plain row has. */
   readonly plainColumns: number;
   /** Where a column's value is in a row. */
@@ -60,10 +60,11 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
   return {
     columns,
     toRow,
-    insertSql(plain) {
+    insertSql(plain, rows = 1) {
       const values = Array(plain ? plainColumns : columns.length).fill('?');
       if (plain && tail.length) values.push(tailSql);
-      return `INSERT INTO requests (${names.join(', ')}) VALUES (${values.join(', ')})`;
+      const tuple = `(${values.join(', ')})`;
+      return `INSERT INTO requests (${names.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
     },
     plainColumns,
     position(name) {
@@ -87,7 +88,7 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
 export const REQUEST_ROW = requestRowCodec();
 export const toRow = REQUEST_ROW.toRow;
 export const toRecord = REQUEST_ROW.toRecord;
-export const insertSql = (plain: boolean) => REQUEST_ROW.insertSql(plain);
+export const insertSql = (plain: boolean, rows?: number) => REQUEST_ROW.insertSql(plain, rows);
 export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
 // Where the batch finds what it needs of a row besides inserting it.
 export const UUID = REQUEST_ROW.position('uuid');

@@ -9,7 +9,7 @@
 // token's counters and latest request, trimming. Done per capture, that bookkeeping dirtied a page
 // of each index and one of the tokens table per token in every commit: with many tokens receiving
 // at once, most of the WAL written.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { CREATED_AT, insertSql, PLAIN_COLUMNS, TOKEN, UUID } from '../columns.js';
 import { noteCommit, type CaptureActivity } from '../capture-activity.js';
 import { searchIndexWrites } from '../search/index-writes.js';
@@ -27,6 +27,9 @@ export interface WriteItem {
   limit: number;
   files?: ReadonlyMap<string, Uint8Array>;
 }
+
+/** The most plain rows one INSERT takes (its bound values: PLAIN_RUN x the plain row's columns). */
+const PLAIN_RUN = 32;
 
 /** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
 const MAX_ALIVE = 100_000;
@@ -129,8 +132,33 @@ export interface BatchWriterOptions {
 }
 
 export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activity, trimmedBacklog = TRIMMED_BACKLOG }: BatchWriterOptions = {}): BatchWriter {
+  // The catch-up's and the trims' statements each change pages of several tables and indexes: the
+  // journal that lets one of them roll back alone (SQLite's statement journal) spills to a
+  // temporary file past 64 KiB, a write() per page, unless temporary storage is in memory. It is
+  // bounded by the pages one statement changes (the catch-up's sorts too: a catch-up's rows).
+  db.pragma('temp_store = MEMORY');
   const insert = db.prepare(insertSql(false));
-  const insertPlain = db.prepare(insertSql(true));
+  // Plain rows (most captures) go in by runs, up to PLAIN_RUN rows a statement: a statement's
+  // fixed cost (its call, the AUTOINCREMENT counter read and written back) is paid once a run.
+  const insertPlainRuns = new Map<number, Statement>();
+  const plainRun = (rows: number) => {
+    let statement = insertPlainRuns.get(rows);
+    if (!statement) insertPlainRuns.set(rows, (statement = db.prepare(insertSql(true, rows))));
+    return statement;
+  };
+  /** Inserts `rows` (plain rows, in order) in statements of 32, 16, ... 1 rows; returns the last one's seq. */
+  function insertPlain(rows: unknown[][]): number | bigint {
+    let last: number | bigint = 0;
+    for (let i = 0; i < rows.length; ) {
+      let n = PLAIN_RUN;
+      while (n > rows.length - i) n >>= 1;
+      const values: unknown[] = n === 1 ? rows[i]! : [];
+      if (n > 1) for (let j = i; j < i + n; j++) for (const v of rows[j]!) values.push(v);
+      last = plainRun(n).run(values).lastInsertRowid;
+      i += n;
+    }
+    return last;
+  }
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
   const tokenExists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE uuid = ?').pluck();
   const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
@@ -190,6 +218,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       alive.clear();
       deletionsSeen = n;
     }
+    /** Plain rows not inserted yet: inserted, in order, before any other row or file. */
+    const plain: unknown[][] = [];
     for (const p of batch) {
       const tokenId = p.row[TOKEN] as string;
       if (!alive.has(tokenId)) {
@@ -200,11 +230,19 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         }
         alive.add(tokenId);
       }
-      last = (p.row.length === PLAIN_COLUMNS ? insertPlain : insert).run(p.row).lastInsertRowid;
-      if (p.files) for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);
+      if (p.row.length === PLAIN_COLUMNS) plain.push(p.row);
+      else {
+        if (plain.length) (last = insertPlain(plain)), (plain.length = 0);
+        last = insert.run(p.row).lastInsertRowid;
+      }
+      if (p.files) {
+        if (plain.length) (last = insertPlain(plain)), (plain.length = 0);
+        for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);
+      }
       staged.push(p);
       outcomes.push(null);
     }
+    if (plain.length) last = insertPlain(plain);
     stagedTo = Number(last);
     return outcomes;
   });

@@ -38,13 +38,14 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
-  const oldest = db.prepare<[string, number], { sorting: number; seq: number }>(
-    'SELECT sorting, seq FROM request_keys WHERE token_id = ? ORDER BY sorting ASC, seq ASC LIMIT ?',
+  // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
+  const listOldest = db.prepare<{ t: string; n: number }>('INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n');
+  // The n oldest keys: those up to the n-th (the index's range, where they lie together).
+  const unkeyOldest = db.prepare<{ t: string; n: number }>(
+    'DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)',
   );
-  const unkeyOldest = db.prepare('DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (@sorting, @seq)');
-  const listTrimmed = db.prepare('INSERT INTO request_trimmed (seq) SELECT value FROM json_each(?)');
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
-  const deleteSeqs = db.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
+  const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)');
   // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
@@ -59,38 +60,33 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function trimOver(maxRows: number): number {
     let trimmed = 0;
-    /** Rows for the sweep, and rows deleted now (search-indexed tokens). */
-    const seqs: number[] = [];
-    const now: number[] = [];
+    /** Rows listed for the sweep. */
+    let listed = 0;
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
       const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
-        const keys = oldest.all(tokenId, take);
-        const last = keys.at(-1);
-        if (last) {
-          const isSearched = searched.get(tokenId) !== undefined;
-          if (isSearched || lowered.has(tokenId)) {
-            for (const k of keys) now.push(k.seq);
-            // The next catch-up purges their entries (it looks only while some are known to be listed).
-            if (isSearched) textLeft();
-          } else {
-            unkeyOldest.run({ t: tokenId, sorting: last.sorting, seq: last.seq });
-            for (const k of keys) seqs.push(k.seq);
-          }
-          dropCount.run(keys.length, tokenId);
-          trimmed += keys.length;
+        const oldest = { t: tokenId, n: take };
+        const isSearched = searched.get(tokenId) !== undefined;
+        let n: number;
+        if (isSearched || lowered.has(tokenId)) {
+          // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unsearch).
+          n = deleteOldest.run(oldest).changes;
+          // The next catch-up purges their entries (it looks only while some are known to be listed).
+          if (n && isSearched) textLeft();
+        } else {
+          n = listOldest.run(oldest).changes;
+          if (n) unkeyOldest.run({ t: tokenId, n });
+          listed += n;
         }
+        if (n) dropCount.run(n, tokenId);
+        trimmed += n;
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (now.length) deleteSeqs.run(JSON.stringify(now));
-    if (seqs.length) {
-      listTrimmed.run(JSON.stringify(seqs));
-      sweep(seqs.length);
-    }
+    if (listed) sweep(listed);
     return trimmed;
   }
 

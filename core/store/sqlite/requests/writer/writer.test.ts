@@ -135,6 +135,25 @@ describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (w
     await store.close();
   });
 
+  it('stores a long batch of plain captures with full ones among them, in the order queued', async () => {
+    const file = tmp();
+    const store = open(file);
+    const t = sampleToken();
+    await store.tokens.create(t);
+    // 45 plain rows (runs of 32, 8, 4, 1 rows a statement), broken by a full row and by one with a file.
+    const records = Array.from({ length: 47 }, (_, i) =>
+      sampleRequest(t.uuid, i === 20 ? { note: 'full' } : i === 30 ? { files: [{ id: 'f1', filename: 'a.txt', name: 'file', content_type: 'text/plain', size: 1 }] } : {}),
+    );
+    await Promise.all(records.map((r, i) => store.requests.insert(r, 100, i === 30 ? new Map([['f1', Buffer.from('x')]]) : undefined)));
+    for (const r of records) expect(await store.requests.get(t.uuid, r.uuid)).toEqual(r);
+    await store.close();
+    const raw = new Database(file, { readonly: true });
+    const uuids = raw.prepare('SELECT uuid FROM requests ORDER BY seq').pluck().all();
+    expect(uuids).toEqual(records.map((r) => r.uuid));
+    expect(raw.prepare('SELECT request_uuid FROM request_files').pluck().all()).toEqual([records[30]!.uuid]);
+    raw.close();
+  });
+
   it('commits everything queued before close() resolves', async () => {
     const file = tmp();
     const store = open(file);
@@ -224,7 +243,7 @@ describe('sqlite in-thread capture writer, reads of one token', () => {
     await store.tokens.create(b);
     await store.requests.insert(sampleRequest(a.uuid, { sorting: 1 }), 100);
     await store.writer.sync();
-    // B's captures wait for the schedule's catch-up (100 ms): a read of A does not take them.
+    // B's captures wait for the schedule's catch-up (200 ms): a read of A does not take them.
     await Promise.all(Array.from({ length: 5 }, (_, i) => store.requests.insert(sampleRequest(b.uuid, { sorting: 10 + i }), 100)));
     await store.writer.sync(a.uuid);
     expect(keys(store.db, b.uuid)).toBe(0);
