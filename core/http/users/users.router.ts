@@ -78,7 +78,7 @@ async function otherAdministrator({ store }: HttpServices, user: UserRecord): Pr
   }
 }
 
-/** Who takes a removed user's tokens when the administrator key removes them: an Administrator, else any member. */
+/** Who takes a removed user's tokens and schedules when the administrator key removes them: an Administrator, else any member. */
 async function heirOf(services: HttpServices, user: UserRecord): Promise<UserRecord | null> {
   const admin = await otherAdministrator(services, user);
   if (admin) return admin;
@@ -299,7 +299,7 @@ export const userRoutes = [
       const hasSchedules = (await store.schedules.list({ userIds: [user.id] }, 1, 1)).total > 0;
       if (ctx.input.query.tokens === 'team' && (owned.length || hasSchedules)) {
         const heir = caller.kind === 'user' ? caller.user : await heirOf(services, user);
-        if (!heir) throw new Conflict('Nobody else is in the team to take the tokens: remove with tokens=delete', { tokens: ['nobody else is in the team'] });
+        if (!heir) throw new Conflict('Nobody else is in the team to take their tokens and schedules: remove with tokens=delete', { tokens: ['nobody else is in the team'] });
         for (const uuid of owned) {
           const t = await store.tokens.get(uuid);
           if (t) await tokens.reassign(t, heir.id);

@@ -1,7 +1,7 @@
 // Team members, for Administrators (and the administrator key, who sees every team): invite someone
 // by e-mail (the answer carries the one-time link when no relay is configured), change a member's
 // user type, limit a member to chosen groups (their tokens and schedules) or lift the limit, remove a
-// member (their tokens to the team or deleted), and page through the list (POST /users/invite,
+// member (their tokens and schedules to the team or deleted), and page through the list (POST /users/invite,
 // GET/PUT/DELETE /users). The administrator key also creates users in new
 // teams of their own, with a first key shown once, and manages any user's keys.
 import { Fragment } from 'preact';
@@ -228,7 +228,7 @@ function MemberGroups({ u, groups, onChanged }: { u: User; groups: Group[]; onCh
   );
 }
 
-/** One member's row: their type (changeable), their groups, and removal with a choice for their tokens. */
+/** One member's row: their type (changeable), their groups, and removal with a choice for their tokens and schedules. */
 function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: User; me: Me; groups: Group[] | null; onChanged: () => void; keysOpen: boolean; onToggleKeys: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState(false);
@@ -319,14 +319,14 @@ function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: Us
         <tr class="acct-subrow">
           <td colSpan={me.admin ? 7 : 6}>
             <fieldset>
-              <legend>Remove {u.name}: their tokens…</legend>
+              <legend>Remove {u.name}: their tokens and schedules…</legend>
               <label class="check">
                 <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'team'} onChange={() => setTokens('team')} /> go to the team (
                 {me.admin ? 'an Administrator of it' : 'you'})
               </label>
               <label class="check">
-                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted with their
-                requests
+                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted (the tokens with
+                their requests)
               </label>
             </fieldset>
             <button class="btn danger small" type="button" onClick={() => void remove()}>
