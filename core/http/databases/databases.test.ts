@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleName } from '../../databases/service.js';
-import { connectPostgresAdmin, DATABASES_TEST_URL, dropHostedDatabases } from '../../../test/helpers/postgres.js';
+import { connectPostgresAdmin, createHostedDatabase, DATABASES_TEST_URL, dropHostedDatabases } from '../../../test/helpers/postgres.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 let admin: pg.Client | undefined;
@@ -33,12 +33,7 @@ afterAll(async () => {
   await admin.end();
 });
 
-async function createDb(key: string, name: string): Promise<string> {
-  const r = await s.call('POST', '/databases', { key, json: { name, plan: 'db-s' } });
-  expect(r.status, r.text).toBe(201);
-  created.push(r.data.id);
-  return r.data.id as string;
-}
+const createDb = (key: string, name: string) => createHostedDatabase(s, key, { name, plan: 'db-s' }, created);
 
 const query = (key: string, id: string, q: string, params?: unknown) => s.call('POST', `/databases/${id}/query`, { key, json: params === undefined ? { query: q } : { query: q, params } });
 

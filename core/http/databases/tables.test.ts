@@ -4,7 +4,7 @@
 // bad input as 4xx JSON, and one user kept out of another's database.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgresAdmin, DATABASES_TEST_URL, dropHostedDatabases } from '../../../test/helpers/postgres.js';
+import { connectPostgresAdmin, createHostedDatabase, DATABASES_TEST_URL, dropHostedDatabases } from '../../../test/helpers/postgres.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 let admin: pg.Client | undefined;
@@ -27,12 +27,7 @@ afterAll(async () => {
   await admin.end();
 });
 
-async function createDb(key: string, name: string): Promise<string> {
-  const r = await s.call('POST', '/databases', { key, json: { name } });
-  expect(r.status, r.text).toBe(201);
-  created.push(r.data.id);
-  return r.data.id as string;
-}
+const createDb = (key: string, name: string) => createHostedDatabase(s, key, { name }, created);
 
 const api = (method: string, path: string, json?: unknown, key = alice.key) => s.call(method, path, { key, json });
 
