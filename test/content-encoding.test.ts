@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discardStoreData, NO_MONGO, startTestMongo, testDbName } from './helpers/mongo.js';
+import { discardStoreData, NO_MONGO, startTestMongo, testDbName, withDatabase } from './helpers/mongo.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const run = promisify(execFile);
@@ -36,8 +36,6 @@ const mongo = await startTestMongo();
 afterAll(() => mongo?.stop());
 
 /** `uri` with its database (the path) replaced by `db`. */
-const withDatabase = (uri: string, db: string) => uri.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${db}`);
-
 const stores: Array<[string, (env: Record<string, string>) => Promise<{ srv: TestServer; done: () => Promise<void> }>, string | null]> = [
   [
     'SQLite',

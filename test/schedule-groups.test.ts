@@ -3,13 +3,11 @@
 // the team's schedules for every member, and a user limited to groups opening only theirs.
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { discardStoreData, NO_MONGO, startTestMongo, testDbName } from './helpers/mongo.js';
+import { discardStoreData, NO_MONGO, startTestMongo, testDbName, withDatabase } from './helpers/mongo.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const mongo = await startTestMongo();
 afterAll(() => mongo?.stop());
-
-const withDatabase = (uri: string, db: string) => uri.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${db}`);
 
 const stores: Array<[string, () => Promise<{ s: TestServer; done: () => Promise<void> }>, string | null]> = [
   ['SQLite', async () => {

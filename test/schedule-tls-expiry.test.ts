@@ -16,7 +16,7 @@ import { createErrorLogModule } from '../core/errorlog/module.js';
 import { createOutboundClient } from '../core/net/outbound.js';
 import { createSchedulerModule } from '../core/scheduler/module.js';
 import type { MailerLike } from '../core/scheduler/notify.js';
-import { discardStoreData, NO_MONGO, startTestMongo, testDbName } from './helpers/mongo.js';
+import { discardStoreData, NO_MONGO, startTestMongo, testDbName, withDatabase } from './helpers/mongo.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const run = promisify(execFile);
@@ -47,8 +47,6 @@ afterAll(() => {
 
 const mongo = await startTestMongo();
 afterAll(() => mongo?.stop());
-const withDatabase = (uri: string, db: string) => uri.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${db}`);
-
 interface Started {
   s: TestServer;
   mails: Array<{ to: string[]; subject: string; text?: string }>;

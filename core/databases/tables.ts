@@ -17,6 +17,25 @@ type Row = Record<string, unknown>;
 /** Tables estimated below this many rows are counted exactly (a count stops there). */
 const EXACT_COUNT_BELOW = 10_000;
 
+/** Which table a call is about: the caller, their database and the table's own name. */
+export interface TableAt {
+  userId: number;
+  id: string;
+  table: string;
+}
+
+/** What a call on one table works with: the connection, the schema, the table as it was read and its quoted name. */
+interface OnTable {
+  c: pg.PoolClient;
+  schema: string;
+  t: Table;
+  ref: string;
+  /** The table as it is after the call's changes. */
+  reread: () => Promise<Table>;
+}
+
+const noInput = (): void => undefined;
+
 export interface BrowseOptions {
   page: number;
   perPage: number;
@@ -134,6 +153,35 @@ export class TableManager {
     return t;
   }
 
+  /**
+   * Runs `work` on an existing table as the database's role, in the order the API answers: the
+   * database first (404/403), then the body (`input`, 422), then the table (404).
+   */
+  private onTable<I, T>(at: TableAt, input: () => I, work: (on: OnTable, input: I) => Promise<T>, field?: string): Promise<T> {
+    return this.session(
+      at.userId,
+      at.id,
+      async (c, schema) => {
+        const read = input();
+        const t = await this.table(c, schema, at.table);
+        return work({ c, schema, t, ref: tableRef(schema, at.table), reread: () => this.table(c, schema, at.table) }, read);
+      },
+      field,
+    );
+  }
+
+  /** A column of the table, or a 404 naming it. */
+  private static column(t: Table, name: string): Column {
+    const col = t.columns.find((c) => c.name === name);
+    if (!col) throw new NotFound(`${t.name} has no column ${JSON.stringify(name)}`);
+    return col;
+  }
+
+  /** The values of the named columns, bound for their types (the names are the table's columns). */
+  private static bindAll(t: Table, names: readonly string[], values: Row): unknown[] {
+    return names.map((n) => bindValue(values[n], t.columns.find((col) => col.name === n)!.type));
+  }
+
   /** Names that are not columns of the table: a 422 under `field`. */
   private static requireColumns(t: Table, names: string[], field: string): void {
     const unknown = names.filter((n) => !t.columns.some((c) => c.name === n));
@@ -145,8 +193,8 @@ export class TableManager {
     return { data, column_types: [...COLUMN_TYPES], default_expressions: [...DEFAULT_EXPRESSIONS] };
   }
 
-  get(userId: number, id: string, table: string): Promise<Table> {
-    return this.session(userId, id, (c, schema) => this.table(c, schema, table));
+  get(at: TableAt): Promise<Table> {
+    return this.session(at.userId, at.id, (c, schema) => this.table(c, schema, at.table));
   }
 
   async create(userId: number, id: string, body: unknown): Promise<Table> {
@@ -159,51 +207,51 @@ export class TableManager {
     });
   }
 
-  async rename(userId: number, id: string, table: string, body: unknown): Promise<Table> {
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
-        const { name } = parse(TableRenameBody, body);
-        await this.table(c, schema, table);
-        if (name !== table) await c.query(`ALTER TABLE ${tableRef(schema, table)} RENAME TO ${quoteIdent(name)}`);
+  async rename(at: TableAt, body: unknown): Promise<Table> {
+    return this.onTable(
+      at,
+      () => parse(TableRenameBody, body),
+      async ({ c, schema, ref }, { name }) => {
+        if (name !== at.table) await c.query(`ALTER TABLE ${ref} RENAME TO ${quoteIdent(name)}`);
         return this.table(c, schema, name);
       },
       'name',
     );
   }
 
-  async drop(userId: number, id: string, table: string): Promise<void> {
-    await this.session(userId, id, async (c, schema) => {
-      await this.table(c, schema, table);
-      await c.query(`DROP TABLE ${tableRef(schema, table)}`);
+  async drop(at: TableAt): Promise<void> {
+    await this.onTable(at, noInput, async ({ c, ref }) => {
+      await c.query(`DROP TABLE ${ref}`);
     });
   }
 
-  async addColumn(userId: number, id: string, table: string, body: unknown): Promise<Table> {
-    return this.session(userId, id, async (c, schema) => {
-      const col = parse(ColumnAddBody, body);
-      const spec = columnSpec(col, col.nullable);
-      await this.table(c, schema, table);
-      await c.query(`ALTER TABLE ${tableRef(schema, table)} ADD COLUMN ${columnDefinition(spec)}`);
-      return this.table(c, schema, table);
-    });
+  async addColumn(at: TableAt, body: unknown): Promise<Table> {
+    return this.onTable(
+      at,
+      () => {
+        const col = parse(ColumnAddBody, body);
+        return columnSpec(col, col.nullable);
+      },
+      async ({ c, ref, reread }, spec) => {
+        await c.query(`ALTER TABLE ${ref} ADD COLUMN ${columnDefinition(spec)}`);
+        return reread();
+      },
+    );
   }
 
   /** Type, nullability and default in one ALTER TABLE, then the rename: all or nothing. */
-  async updateColumn(userId: number, id: string, table: string, column: string, body: unknown): Promise<Table> {
+  async updateColumn(at: TableAt, column: string, body: unknown): Promise<Table> {
     // The field a PostgreSQL error is reported under: the first change that can fail on the rows.
     const b = (body ?? {}) as Record<string, unknown>;
     const field = b.type !== undefined ? 'type' : b.nullable !== undefined ? 'nullable' : b.default !== undefined || b.default_expression !== undefined ? 'default' : 'name';
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
+    return this.onTable(
+      at,
+      () => {
         const change = parse(ColumnUpdateBody, body);
-        const typeSql = change.type === undefined ? undefined : typeOf(change.type, false);
-        const t = await this.table(c, schema, table);
-        const current = t.columns.find((col) => col.name === column);
-        if (!current) throw new NotFound(`${table} has no column ${JSON.stringify(column)}`);
+        return { change, typeSql: change.type === undefined ? undefined : typeOf(change.type, false) };
+      },
+      async ({ c, t, ref, reread }, { change, typeSql }) => {
+        const current = TableManager.column(t, column);
         const col = quoteIdent(column);
         const parts: string[] = [];
         // A new default given with a new type replaces the old one before the cast (the old may not cast).
@@ -214,54 +262,51 @@ export class TableManager {
         if (change.default_expression) parts.push(`ALTER COLUMN ${col} SET DEFAULT ${defaultSql({ expression: change.default_expression })}`);
         else if (change.default !== undefined && change.default !== null) parts.push(`ALTER COLUMN ${col} SET DEFAULT ${defaultSql({ value: change.default })}`);
         else if ((change.default === null || change.default_expression === null) && !(typeSql && current.default !== null)) parts.push(`ALTER COLUMN ${col} DROP DEFAULT`);
-        if (parts.length) await c.query(`ALTER TABLE ${tableRef(schema, table)} ${parts.join(', ')}`);
-        if (change.name !== undefined && change.name !== column) await c.query(`ALTER TABLE ${tableRef(schema, table)} RENAME COLUMN ${col} TO ${quoteIdent(change.name)}`);
-        return this.table(c, schema, table);
+        if (parts.length) await c.query(`ALTER TABLE ${ref} ${parts.join(', ')}`);
+        if (change.name !== undefined && change.name !== column) await c.query(`ALTER TABLE ${ref} RENAME COLUMN ${col} TO ${quoteIdent(change.name)}`);
+        return reread();
       },
       field,
     );
   }
 
-  async dropColumn(userId: number, id: string, table: string, column: string): Promise<Table> {
-    return this.session(userId, id, async (c, schema) => {
-      const t = await this.table(c, schema, table);
-      if (!t.columns.some((col) => col.name === column)) throw new NotFound(`${table} has no column ${JSON.stringify(column)}`);
-      await c.query(`ALTER TABLE ${tableRef(schema, table)} DROP COLUMN ${quoteIdent(column)}`);
-      return this.table(c, schema, table);
+  async dropColumn(at: TableAt, column: string): Promise<Table> {
+    return this.onTable(at, noInput, async ({ c, t, ref, reread }) => {
+      TableManager.column(t, column);
+      await c.query(`ALTER TABLE ${ref} DROP COLUMN ${quoteIdent(column)}`);
+      return reread();
     });
   }
 
   /** Replaces the primary key (an empty list drops it). */
-  async setPrimaryKey(userId: number, id: string, table: string, body: unknown): Promise<Table> {
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
+  async setPrimaryKey(at: TableAt, body: unknown): Promise<Table> {
+    return this.onTable(
+      at,
+      () => {
         const { columns } = parse(PrimaryKeyBody, body);
         if (new Set(columns).size !== columns.length) throw new ValidationError('A column appears twice in the key', { columns: ['names a column twice'] });
-        const t = await this.table(c, schema, table);
+        return columns;
+      },
+      async ({ c, t, ref, reread }, columns) => {
         TableManager.requireColumns(t, columns, 'columns');
-        const ref = tableRef(schema, table);
         const existing = await c.query<{ conname: string }>(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [ref]);
         for (const k of existing.rows) await c.query(`ALTER TABLE ${ref} DROP CONSTRAINT ${quoteIdent(k.conname)}`);
         if (columns.length) await c.query(`ALTER TABLE ${ref} ADD PRIMARY KEY (${columns.map(quoteIdent).join(', ')})`);
-        return this.table(c, schema, table);
+        return reread();
       },
       'columns',
     );
   }
 
   /** A page of rows, sorted (default: the primary key, else physical order) and optionally filtered by one column's value. */
-  async browse(userId: number, id: string, table: string, o: BrowseOptions): Promise<{ items: Row[]; total: number; primary_key: string[] }> {
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
-        const t = await this.table(c, schema, table);
+  async browse(at: TableAt, o: BrowseOptions): Promise<{ items: Row[]; total: number; primary_key: string[] }> {
+    return this.onTable(
+      at,
+      noInput,
+      async ({ c, t, ref }) => {
         if (o.sort !== undefined) TableManager.requireColumns(t, [o.sort], 'sort');
         if (o.filterColumn !== undefined) TableManager.requireColumns(t, [o.filterColumn], 'filter_column');
         if ((o.filterColumn === undefined) !== (o.filterValue === undefined)) throw new ValidationError('filter_column and filter_value go together', { [o.filterColumn === undefined ? 'filter_column' : 'filter_value']: ['is required with the other filter field'] });
-        const ref = tableRef(schema, table);
         // json has no equality operator: its text is compared instead.
         const filterType = t.columns.find((col) => col.name === o.filterColumn)?.type;
         const where = o.filterColumn !== undefined ? `WHERE ${quoteIdent(o.filterColumn)}${filterType === 'json' ? '::text' : ''} = $1` : '';
@@ -280,21 +325,15 @@ export class TableManager {
     );
   }
 
-  async insertRow(userId: number, id: string, table: string, body: unknown): Promise<Row> {
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
-        const { values } = parse(RowInsertBody, body);
-        const t = await this.table(c, schema, table);
+  async insertRow(at: TableAt, body: unknown): Promise<Row> {
+    return this.onTable(
+      at,
+      () => parse(RowInsertBody, body).values,
+      async ({ c, t, ref }, values) => {
         const names = Object.keys(values);
         TableManager.requireColumns(t, names, 'values');
-        const ref = tableRef(schema, table);
         const r = names.length
-          ? await c.query(
-              `INSERT INTO ${ref} (${names.map(quoteIdent).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
-              names.map((n) => bindValue(values[n], t.columns.find((col) => col.name === n)!.type)),
-            )
+          ? await c.query(`INSERT INTO ${ref} (${names.map(quoteIdent).join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`, TableManager.bindAll(t, names, values))
           : await c.query(`INSERT INTO ${ref} DEFAULT VALUES RETURNING *`);
         return r.rows[0] as Row;
       },
@@ -310,24 +349,19 @@ export class TableManager {
     if (missing.length || extra.length) throw new ValidationError(`A row of ${t.name} is named by its primary key (${t.primary_key.join(', ')})`, { [field]: [`give exactly the key columns: ${t.primary_key.join(', ')}`] });
     return {
       sql: t.primary_key.map((k, i) => `${quoteIdent(k)} = $${from + i}`).join(' AND '),
-      values: t.primary_key.map((k) => bindValue(key[k], t.columns.find((col) => col.name === k)!.type)),
+      values: TableManager.bindAll(t, t.primary_key, key),
     };
   }
 
-  async updateRow(userId: number, id: string, table: string, body: unknown): Promise<Row> {
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
-        const { key, values } = parse(RowUpdateBody, body);
-        const t = await this.table(c, schema, table);
+  async updateRow(at: TableAt, body: unknown): Promise<Row> {
+    return this.onTable(
+      at,
+      () => parse(RowUpdateBody, body),
+      async ({ c, t, ref }, { key, values }) => {
         const names = Object.keys(values);
         TableManager.requireColumns(t, names, 'values');
         const where = TableManager.keyWhere(t, key, names.length + 1, 'key');
-        const r = await c.query(`UPDATE ${tableRef(schema, table)} SET ${names.map((n, i) => `${quoteIdent(n)} = $${i + 1}`).join(', ')} WHERE ${where.sql} RETURNING *`, [
-          ...names.map((n) => bindValue(values[n], t.columns.find((col) => col.name === n)!.type)),
-          ...where.values,
-        ]);
+        const r = await c.query(`UPDATE ${ref} SET ${names.map((n, i) => `${quoteIdent(n)} = $${i + 1}`).join(', ')} WHERE ${where.sql} RETURNING *`, [...TableManager.bindAll(t, names, values), ...where.values]);
         if (!r.rowCount) throw new NotFound('No row has that key');
         return r.rows[0] as Row;
       },
@@ -335,17 +369,15 @@ export class TableManager {
     );
   }
 
-  async deleteRows(userId: number, id: string, table: string, body: unknown): Promise<number> {
-    return this.session(
-      userId,
-      id,
-      async (c, schema) => {
-        const { keys } = parse(RowsDeleteBody, body);
-        const t = await this.table(c, schema, table);
+  async deleteRows(at: TableAt, body: unknown): Promise<number> {
+    return this.onTable(
+      at,
+      () => parse(RowsDeleteBody, body).keys,
+      async ({ c, t, ref }, keys) => {
         let deleted = 0;
         for (const [i, key] of keys.entries()) {
           const where = TableManager.keyWhere(t, key, 1, `keys.${i}`);
-          deleted += (await c.query(`DELETE FROM ${tableRef(schema, table)} WHERE ${where.sql}`, where.values)).rowCount ?? 0;
+          deleted += (await c.query(`DELETE FROM ${ref} WHERE ${where.sql}`, where.values)).rowCount ?? 0;
         }
         return deleted;
       },

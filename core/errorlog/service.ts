@@ -5,7 +5,7 @@
 // path one array push. The API reads the store (core/http/errors/), so an entry shows there within
 // FLUSH_MS.
 import type { Logger } from '../logger.js';
-import type { ErrorLogRecord, ScheduleLogRecord, ScheduleRecord, Store, TokenRecord } from '../store/types.js';
+import type { ErrorLogRecord, Millis, ScheduleLogRecord, ScheduleRecord, Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { accountOfSchedule, accountOfToken } from './scope.js';
 
@@ -58,23 +58,15 @@ export class ErrorLog {
 
   /** A failed schedule run (request error, failed check or server error), with its log entry. */
   scheduleFailure(schedule: ScheduleRecord, log: ScheduleLogRecord): void {
-    const name = (schedule.document as { metadata?: { name?: unknown } }).metadata?.name;
-    this.add({
-      user_id: accountOfSchedule(schedule),
-      source: 'schedule',
-      token_id: null,
-      request_id: null,
-      action_id: null,
-      action_type: null,
-      schedule_id: schedule.id,
-      schedule_name: typeof name === 'string' ? name : null,
-      message: log.error ?? `Server error: status ${log.response_status}`,
-      created_at: log.created_at,
-    });
+    this.addForSchedule(schedule, log.error ?? `Server error: status ${log.response_status}`, log.created_at);
   }
 
   /** A schedule's TLS expiry alert (the day's first; core/scheduler/notify.ts). */
   scheduleTlsAlert(schedule: ScheduleRecord, log: ScheduleLogRecord): void {
+    this.addForSchedule(schedule, log.tls_alert ?? 'TLS certificate alert', log.created_at);
+  }
+
+  private addForSchedule(schedule: ScheduleRecord, message: string, at: Millis): void {
     const name = (schedule.document as { metadata?: { name?: unknown } }).metadata?.name;
     this.add({
       user_id: accountOfSchedule(schedule),
@@ -85,8 +77,8 @@ export class ErrorLog {
       action_type: null,
       schedule_id: schedule.id,
       schedule_name: typeof name === 'string' ? name : null,
-      message: log.tls_alert ?? 'TLS certificate alert',
-      created_at: log.created_at,
+      message,
+      created_at: at,
     });
   }
 

@@ -70,6 +70,20 @@ function scheduleRepoContract(label: string, open: () => Promise<{ store: Store;
       expect(await names({ userIds: [1, 2, 3], groupIds: [8] })).toEqual([]);
     });
 
+    it("gives every schedule of one user to another, keeping groups, and leaves others' alone", async () => {
+      const make = (user_id: number, name: string, group_id?: number | null) =>
+        store.schedules.create({ user_id, group_id, document: doc(name), source: null, last_run_at: null, last_status: null, created_at: 1, updated_at: 1 });
+      const a = await make(1, 'a', 7);
+      const b = await make(1, 'b');
+      const c = await make(3, 'c');
+      expect(await store.schedules.reassignOwner(1, 2, 50)).toBe(2);
+      expect(await store.schedules.get(a.id)).toMatchObject({ user_id: 2, group_id: 7, updated_at: 50 });
+      expect(await store.schedules.get(b.id)).toMatchObject({ user_id: 2, group_id: null, updated_at: 50 });
+      expect(await store.schedules.get(c.id)).toMatchObject({ user_id: 3, updated_at: 1 });
+      expect((await store.schedules.list({ userIds: [1] }, 1, 10)).total).toBe(0);
+      expect(await store.schedules.reassignOwner(1, 2, 60)).toBe(0);
+    });
+
     it('keeps the TLS certificate fields of a log entry, null when a run set none', async () => {
       const s = await store.schedules.create({ user_id: 1, document: doc('a'), source: null, last_run_at: null, last_status: null, created_at: 1, updated_at: 1 });
       const plain = await store.schedules.addLog(log(s.id, 0), 10);

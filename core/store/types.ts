@@ -476,6 +476,8 @@ export interface ScheduleRepo {
   update(id: number, document: Record<string, unknown>, now: Millis, groupId?: number | null): Promise<ScheduleRecord | null>;
   /** Takes every schedule out of a group that is being deleted. */
   clearGroup(groupId: number): Promise<void>;
+  /** Gives every schedule of one user to another of the same team (a removed user's heir); returns how many moved. */
+  reassignOwner(fromUserId: number, toUserId: number, now: Millis): Promise<number>;
   recordRun(id: number, at: Millis, status: number): Promise<void>;
   /** Deletes the schedule with its logs. */
   delete(id: number): Promise<boolean>;

@@ -3,10 +3,10 @@
 // offering the chosen hosted database's table names. Screenshots at 1440 and 390 px wide.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { DATABASES_TEST_URL } from '../helpers/postgres.js';
+import type { TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, unlabelled } from './helpers.js';
 
-const PG_URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const shared = builtPageAndBrowser();
 
 describe.skipIf(!haveChromium)('Database Manager in Chromium', { timeout: 90_000 }, () => {
@@ -18,17 +18,13 @@ describe.skipIf(!haveChromium)('Database Manager in Chromium', { timeout: 90_000
   let db = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({ DATABASES_POSTGRES_URL: PG_URL }, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
+    srv = await servePage(shared.dir, { DATABASES_POSTGRES_URL: DATABASES_TEST_URL }, { realtime: false });
     key = (await srv.user(true)).key;
     const made = await srv.call('POST', '/databases', { key, json: { name: 'crm' } });
     expect(made.status, made.text).toBe(201);
     db = made.data.id;
-    context = await shared.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((k) => localStorage.setItem('capture.apiKey', k), key);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    ({ context, page, errors } = await openPage(shared.browser, { viewport: { width: 1440, height: 900 }, apiKey: key }));
     page.on('dialog', (d) => void d.accept());
-    errors = watchErrors(page);
   }, 180_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { schedulesStub } from './schedules-stub.js';
-import { builtPageAndBrowser, haveChromium, median, modulesWithPage, screenshot, unlabelled, watchErrors } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, median, modulesWithPage, openPage, screenshot, servePage, unlabelled } from './helpers.js';
 
 /** Creates a schedule that calls the token through the page, runs it now, and reads its log. */
 /** Starts on the new-schedule form. */
@@ -50,11 +50,9 @@ describe.skipIf(!haveChromium)('web page in Chromium', () => {
   let captureUrl = '';
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir) });
-    context = await shared.browser.newContext({ viewport: { width: 1360, height: 900 } });
-    page = await context.newPage();
+    srv = await servePage(shared.dir);
+    ({ context, page, errors } = await openPage(shared.browser, { viewport: { width: 1360, height: 900 }, timeoutMs: 30_000 }));
     page.on('dialog', (d) => void d.accept());
-    errors = watchErrors(page);
   }, 180_000);
 
   afterAll(async () => {
@@ -347,9 +345,7 @@ describe.skipIf(!haveChromium)('web page in Chromium', () => {
   });
 
   it('works on a phone-sized screen', async () => {
-    const phone = await shared.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    const p = await phone.newPage();
-    const phoneErrors = watchErrors(p);
+    const { context: phone, page: p, errors: phoneErrors } = await openPage(shared.browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timeoutMs: 30_000 });
     await capture('/from-phone-test?x=1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"hello":"phone"}' });
     await p.goto(`${srv.url}/#/${token}`);
     const row = p.locator('.req-list a', { hasText: '/from-phone-test' });
@@ -386,7 +382,7 @@ describe.skipIf(!haveChromium)('web page without the realtime stream', () => {
   let srv: TestServer;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
+    srv = await servePage(shared.dir, {}, { realtime: false });
   });
   afterAll(async () => {
     await srv?.close();
@@ -394,9 +390,7 @@ describe.skipIf(!haveChromium)('web page without the realtime stream', () => {
 
   it('falls back to polling every 2 s, and captures still appear without a reload', async () => {
     const t = await srv.token();
-    const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { context, page, errors } = await openPage(shared.browser, { viewport: { width: 1200, height: 800 }, timeoutMs: 30_000 });
     await page.goto(`${srv.url}/#/${t.uuid}`);
     await expect.poll(() => page.locator('.live-state').textContent(), { timeout: 10_000 }).toContain('Refreshing every 2 s');
     const sent = Date.now();
@@ -425,10 +419,7 @@ describe.skipIf(!haveChromium)('schedule views against the documented Schedules 
   it('creates a schedule, shows field errors, runs it and shows its log', async () => {
     const t = await srv.token();
     const user = await srv.user(false);
-    const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    await context.addInitScript((key) => localStorage.setItem('capture.apiKey', key), user.key);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { context, page, errors } = await openPage(shared.browser, { viewport: { width: 1200, height: 800 }, apiKey: user.key, timeoutMs: 30_000 });
     await page.goto(`${srv.url}/#/schedules/new`);
     // A field the API refuses is marked and explained.
     await page.getByLabel('URL', { exact: true }).fill('not a url');

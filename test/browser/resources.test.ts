@@ -5,10 +5,9 @@
 // Each screen is photographed at 1280 and 390 px wide, light and dark, into test/artifacts/.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { accountNav as account, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn, unlabelled, watchErrors } from './helpers.js';
-
-const PG_URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { DATABASES_TEST_URL } from '../helpers/postgres.js';
+import { ADMIN_KEY, type TestServer } from '../helpers/server.js';
+import { accountNav as account, builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, signIn, unlabelled } from './helpers.js';
 
 /** Photographs the page as it is at desktop and phone width, light and dark; fails on sideways scrolling at 390 px. */
 async function views(page: Page, name: string): Promise<void> {
@@ -40,14 +39,10 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
   const databases: string[] = [];
 
   beforeAll(async () => {
-    srv = await startTestServer({ DATABASES_POSTGRES_URL: PG_URL }, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
-    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    srv = await servePage(shared.dir, { DATABASES_POSTGRES_URL: DATABASES_TEST_URL }, { realtime: false });
+    ({ context, page, errors } = await openPage(shared.browser));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
-    page = await context.newPage();
-    // A step that cannot happen fails with its locator, well within the test's time.
-    page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => void d.accept());
-    errors = watchErrors(page);
   }, 180_000);
 
   afterAll(async () => {
@@ -354,31 +349,24 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
 
 describe.skipIf(!haveChromium)('a server without Databases', { timeout: 60_000 }, () => {
   let srv: TestServer;
-  let context: BrowserContext;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
-    context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    srv = await servePage(shared.dir, {}, { realtime: false });
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
     await srv?.close();
   });
 
   it('says Databases are off and who turns them on, instead of an error', async () => {
     const { key } = await srv.user(false);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const errors = watchErrors(page);
-    await page.goto(`${srv.url}/`);
-    await page.evaluate((k) => localStorage.setItem('capture.apiKey', k), key);
+    const { context, page, errors } = await openPage(shared.browser, { apiKey: key });
     await page.goto(`${srv.url}/#/account/databases`);
-    await page.reload(); // the page reads the stored key when it loads
     const off = page.getByTestId('databases-off');
     await off.waitFor();
     expect(await off.textContent()).toContain('DATABASES_POSTGRES_URL');
     await views(page, '17-databases-off');
+    await context.close();
     expect(errors).toEqual([]);
   });
 });

@@ -146,6 +146,13 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
               if (device === 'phone') {
                 const wide = await page.evaluate(() => document.documentElement.scrollWidth);
                 if (wide > 390) problems.push(`${screen.name}: ${wide} px wide`);
+                // The header is one row: every entry shown sits at the height of the brand.
+                const offRow = await page.evaluate(() => {
+                  const middle = (e: Element) => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; };
+                  const brand = middle(document.querySelector('.topbar .brand')!);
+                  return [...document.querySelectorAll('.topbar nav > *')].filter((e) => e.getBoundingClientRect().width > 0 && Math.abs(middle(e) - brand) > 4).map((e) => e.textContent);
+                });
+                if (offRow.length) problems.push(`${screen.name}: header wraps (${offRow.join(', ')} on another row)`);
               }
             }
           } finally {

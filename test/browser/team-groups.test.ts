@@ -2,10 +2,10 @@
 // Team members (1440 px, then at 390 px), the member's page lists only the tokens and schedules in
 // them, a schedule's group is set on the Schedules screen and filters the list, and the Administrator
 // lifts the limit again.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn, unlabelled, watchErrors } from './helpers.js';
+import { ADMIN_KEY, type TestServer } from '../helpers/server.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, signIn, unlabelled, type OpenedPage } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -22,13 +22,13 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
   let sales = 0;
   let ops = 0;
   const tokens: Record<string, string> = {};
-  let wide: BrowserContext;
-  let narrow: BrowserContext;
+  let wide: OpenedPage;
   let page: Page;
   let errors: string[];
+  const phone = () => openPage(shared.browser, { viewport: { width: 390, height: 844 } });
 
   beforeAll(async () => {
-    srv = await startTestServer({ SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false' }, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
+    srv = await servePage(shared.dir, { SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false' }, { realtime: false });
     const r = await srv.call('POST', '/users', { key: ADMIN_KEY, json: { name: 'Grace', email: 'grace@example.test', premium: true } });
     admin = { id: r.data.id, key: r.data.api_key };
     const group = async (name: string) => (await srv.call('POST', '/groups', { key: admin.key, json: { name } })).data.id as number;
@@ -43,16 +43,12 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     const inv = await srv.call('POST', '/users/invite', { key: admin.key, json: { name: 'Ada', email: 'ada@example.test', user_type_id: 200 } });
     const acc = await srv.call('POST', `/users/invite/${String(inv.data.invite_url).split('/#/invite/')[1]}/accept`);
     member = { id: acc.data.id, key: acc.data.api_key };
-    wide = await shared.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    narrow = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
-    page = await wide.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    wide = await openPage(shared.browser, { viewport: { width: 1440, height: 900 } });
+    ({ page, errors } = wide);
   }, 180_000);
 
   afterAll(async () => {
-    await wide?.close();
-    await narrow?.close();
+    await wide?.context.close();
     await srv?.close();
   });
 
@@ -76,9 +72,7 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
   });
 
   it('at 390 px the member list shows the groups and the choice still works', async () => {
-    const p = await narrow.newPage();
-    p.setDefaultTimeout(10_000);
-    const narrowErrors = watchErrors(p);
+    const { context, page: p, errors: narrowErrors } = await phone();
     await p.goto(srv.url);
     await signIn(p, admin.key, /Signed in as Grace/);
     await p.goto(`${srv.url}/#/account/users`);
@@ -91,13 +85,11 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     // Nothing sticks out sideways on a phone.
     expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
     expect(narrowErrors).toEqual([]);
-    await p.close();
+    await context.close();
   });
 
   it("the limited member's page lists only the tokens and schedules in their group", async () => {
-    const p = await narrow.newPage();
-    p.setDefaultTimeout(10_000);
-    const memberErrors = watchErrors(p);
+    const { context, page: p, errors: memberErrors } = await phone();
     await p.goto(srv.url);
     await signIn(p, member.key, /Signed in as Ada/);
     const mine = p.getByRole('region', { name: 'Your tokens' });
@@ -119,7 +111,7 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     const listed = await srv.call('GET', `/schedules?group_id=${sales}`, { key: admin.key });
     expect(listed.data.data.map((s: { name: string }) => s.name)).toEqual(['Sales CRM check', 'Sales API check']);
     expect(memberErrors).toEqual([]);
-    await p.close();
+    await context.close();
   });
 
   it('a schedule is moved to a group on its screen, the list filters by group, and the limit is lifted', async () => {

@@ -2,37 +2,32 @@
 // one-time link), the invited person opens the link in their own browser and sets up their API key,
 // signs in as a Viewer (no team screen for them), and the Administrator changes their user type,
 // is kept from demoting themself as the last Administrator, and removes them.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { accountNav as account, builtPageAndBrowser, haveChromium, modulesWithPage, screenshot, signIn, unlabelled, watchErrors } from './helpers.js';
+import { ADMIN_KEY, type TestServer } from '../helpers/server.js';
+import { accountNav as account, builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, signIn, unlabelled, type OpenedPage } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
 describe.skipIf(!haveChromium)('team members on the page', { timeout: 90_000 }, () => {
   let srv: TestServer;
   let admin: { id: number; key: string };
-  let adminCtx: BrowserContext;
-  let inviteeCtx: BrowserContext;
+  let adminPage: OpenedPage;
   let page: Page;
   let errors: string[];
   let inviteUrl = '';
   let viewerId = 0;
 
   beforeAll(async () => {
-    srv = await startTestServer({ SMTP_ENABLED: 'false' }, { modules: await modulesWithPage(shared.dir, { realtime: false }) });
+    srv = await servePage(shared.dir, { SMTP_ENABLED: 'false' }, { realtime: false });
     const r = await srv.call('POST', '/users', { key: ADMIN_KEY, json: { name: 'Grace', email: 'grace@example.test' } });
     admin = { id: r.data.id, key: r.data.api_key };
-    adminCtx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    inviteeCtx = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
-    page = await adminCtx.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = watchErrors(page);
+    adminPage = await openPage(shared.browser);
+    ({ page, errors } = adminPage);
   }, 180_000);
 
   afterAll(async () => {
-    await adminCtx?.close();
-    await inviteeCtx?.close();
+    await adminPage?.context.close();
     await srv?.close();
   });
 
@@ -70,9 +65,8 @@ describe.skipIf(!haveChromium)('team members on the page', { timeout: 90_000 }, 
   });
 
   it('the invited person sets up their API key from the link, once, and signs in as a Viewer', async () => {
-    const p = await inviteeCtx.newPage();
-    p.setDefaultTimeout(10_000);
-    const inviteeErrors = watchErrors(p);
+    // The invited person's own browser, a phone.
+    const { context, page: p, errors: inviteeErrors } = await openPage(shared.browser, { viewport: { width: 390, height: 844 } });
     await p.goto(inviteUrl);
     await p.getByText(/you are invited to team #\d+ as Viewer/).waitFor();
     await screenshot(p, 'teams-02-invite-page');
@@ -96,6 +90,7 @@ describe.skipIf(!haveChromium)('team members on the page', { timeout: 90_000 }, 
     await p.getByText(/not valid/).waitFor();
     expect(await p.getByRole('button', { name: 'Set up my API key' }).count()).toBe(0);
     expect(inviteeErrors).toEqual([]);
+    await context.close();
   });
 
   it('the Administrator changes the user type, stays Administrator, and removes the member', async () => {

@@ -39,6 +39,11 @@ export function testDbName(prefix: string): string {
   return `${prefix}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** The same server's URI naming another database (its options kept). */
+export function withDatabase(uri: string, db: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/${db}`);
+}
+
 /** The emulator's binary: JONGODB_BIN, else .ci/run's install location; null when neither exists. */
 export function jongodbBin(): string | null {
   const bin = process.env.JONGODB_BIN || DEFAULT_JONGODB_BIN;

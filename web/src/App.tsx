@@ -144,7 +144,7 @@ export function App() {
               aria-label={unreadErrors > 0 ? `Errors, ${unreadErrors} unread` : 'Errors'}
               aria-current={route.view === 'account' && route.section === 'errors' ? 'page' : undefined}
             >
-              <span class="label">Errors</span>
+              <span class="label sr-only-phone">Errors</span>
               {unreadErrors > 0 && (
                 <span class="count" aria-hidden="true">
                   {unreadErrors}
@@ -159,7 +159,12 @@ export function App() {
             Docs
           </a>
           <button type="button" class={`btn small${key ? ' ok' : ''}`} title={signedInAs ?? undefined} aria-expanded={keyOpen} aria-controls="apikey" onClick={() => setKeyOpen(!keyOpen)}>
-            {key ? 'API key ✓' : 'API key'}
+            {/* "Key" on a phone, where the header has one row to share; the name stays "API key". */}
+            <span class="sr-only-phone">API key</span>
+            <span class="apikey-narrow" aria-hidden="true">
+              Key
+            </span>
+            {key ? ' ✓' : ''}
           </button>
         </nav>
       </header>

@@ -6,7 +6,7 @@ import { ApiError, call, enc, type FieldErrors, type Page } from './api';
 import { useApiKey } from './settings';
 import { formatDateTime, formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
-import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId } from './ui';
+import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId, Pager, TableHead } from './ui';
 import { useSession } from './account/api';
 
 export interface Schedule {
@@ -138,16 +138,7 @@ function ScheduleList() {
       {data && data.data.length > 0 && (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Interval</th>
-                <th scope="col">Group</th>
-                <th scope="col">Request</th>
-                <th scope="col">Last run</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Interval', 'Group', 'Request', 'Last run', 'Actions']} />
             <tbody>
               {data.data.map((s) => (
                 <tr key={s.id}>
@@ -180,17 +171,7 @@ function ScheduleList() {
         </div>
       )}
       {data && data.last_page > 1 && (
-        <nav class="pager" aria-label="Schedule pages">
-          <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page} of {data.last_page}
-          </span>
-          <button class="btn small" type="button" disabled={page >= data.last_page} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
+        <Pager page={page} last={data.last_page} onPage={setPage} label="Schedule pages" />
       )}
     </section>
   );
@@ -529,17 +510,7 @@ function ScheduleLogs({ id }: { id: string }) {
         </ol>
       )}
       {data && data.last_page > 1 && (
-        <nav class="pager" aria-label="Log pages">
-          <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Newer
-          </button>
-          <span>
-            Page {page} of {data.last_page}
-          </span>
-          <button class="btn small" type="button" disabled={page >= data.last_page} onClick={() => setPage(page + 1)}>
-            Older
-          </button>
-        </nav>
+        <Pager page={page} last={data.last_page} onPage={setPage} label="Log pages" labels={['Newer', 'Older']} />
       )}
     </section>
   );

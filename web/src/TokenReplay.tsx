@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from './api';
 import { cancelReplay, isActive, listReplays, matchingCount, startReplay, type Replay } from './replay-api';
 import { href } from './route';
-import { ErrorNotice, FieldError, Spinner } from './ui';
+import { ErrorNotice, FieldError, Spinner, TableHead } from './ui';
 import './replay.css';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -191,16 +191,7 @@ export function TokenReplay({ tokenId, tokenRef, initialQuery }: { tokenId: stri
         <section class="panel" aria-labelledby="replay-history-title">
           <h3 id="replay-history-title">Earlier replays</h3>
           <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">What</th>
-                <th scope="col">Status</th>
-                <th scope="col">Ran</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Skipped</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Started', 'What', 'Status', 'Ran', 'Failed', 'Skipped']} />
             <tbody>
               {replays.slice(1).map((r) => (
                 <tr key={r.id}>

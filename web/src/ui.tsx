@@ -127,6 +127,64 @@ export function FieldError({ form, field, errors }: { form: string; field: strin
  * Name/value rows (headers, query, form fields) as a two-column table. With `search`, each value
  * has a button (shown on hover and focus) that searches the requests for it.
  */
+/**
+ * A table's header row, one heading per column (`false` leaves one out); `hidden` heads a last
+ * column that is read out but not shown, such as the row's buttons.
+ */
+export function TableHead({ columns, hidden }: { columns: ReadonlyArray<string | false>; hidden?: string }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map(
+          (c) =>
+            c !== false && (
+              <th scope="col" key={c}>
+                {c}
+              </th>
+            ),
+        )}
+        {hidden && (
+          <th scope="col">
+            <span class="sr-only">{hidden}</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * Buttons to the page before and after, around where the list is (`children`, default "Page n of
+ * m"). `labels` name the two buttons when "Previous" and "Next" would mislead (a newest-first log).
+ */
+export function Pager(props: {
+  page: number;
+  last: number;
+  onPage: (page: number) => void;
+  label: string;
+  labels?: [string, string];
+  class?: string;
+  statusClass?: string;
+  /** Read out where the list is whenever it changes (role=status). */
+  announce?: boolean;
+  children?: ComponentChildren;
+}) {
+  const { page, last, onPage, label, labels = ['Previous', 'Next'], statusClass, announce, children } = props;
+  return (
+    <nav class={props.class ?? 'pager'} aria-label={label}>
+      <button class="btn small" type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {labels[0]}
+      </button>
+      <span class={statusClass} role={announce ? 'status' : undefined}>
+        {children ?? `Page ${page} of ${last}`}
+      </span>
+      <button class="btn small" type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>
+        {labels[1]}
+      </button>
+    </nav>
+  );
+}
+
 export function KvTable({ rows, labelledBy, search }: { rows: Array<[string, string]>; labelledBy?: string; search?: (name: string, value: string) => string | null }) {
   return (
     <div class="table-wrap">

@@ -3,12 +3,11 @@
 // both parameter styles, errors in `error`, the 1000-row cap, the statement timeout, isolation
 // between users' databases and from the rest of the server, delete, db() in a chain, and the
 // server without Databases configured.
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleName } from '../../databases/service.js';
+import { connectPostgresAdmin, createHostedDatabase, DATABASES_TEST_URL, dropHostedDatabases } from '../../../test/helpers/postgres.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
-
-const URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let admin: pg.Client | undefined;
 let s: TestServer;
@@ -18,17 +17,10 @@ const created: string[] = [];
 const probeTable = `capture_probe_${process.pid}_${Date.now()}`;
 
 beforeAll(async () => {
-  // Like plugins/database's tests: fail at once, clearly, when the server is down.
-  const client = new pg.Client({ connectionString: URL, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(`PostgreSQL is not reachable at ${URL} (${(err as Error).message}); these tests need the real server`);
-  }
-  admin = client;
+  admin = await connectPostgresAdmin();
   // A table of someone else on the same server (as the service's own tables would be).
   await admin.query(`CREATE TABLE public.${probeTable} (secret text); INSERT INTO public.${probeTable} VALUES ('admin only')`);
-  s = await startTestServer({ DATABASES_POSTGRES_URL: URL, DATABASES_STATEMENT_TIMEOUT_MS: '700' });
+  s = await startTestServer({ DATABASES_POSTGRES_URL: DATABASES_TEST_URL, DATABASES_STATEMENT_TIMEOUT_MS: '700' });
   alice = await s.user(true);
   bob = await s.user(false);
 });
@@ -36,22 +28,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
   if (!admin) return;
-  // Whatever a failed test left behind.
-  for (const id of created) {
-    const role = roleName(id);
-    await admin.query(`DROP SCHEMA IF EXISTS "${role}" CASCADE`);
-    if ((await admin!.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount) await admin.query(`DROP OWNED BY "${role}" CASCADE; DROP ROLE "${role}"`);
-  }
+  await dropHostedDatabases(admin, created);
   await admin.query(`DROP TABLE IF EXISTS public.${probeTable}`);
   await admin.end();
 });
 
-async function createDb(key: string, name: string): Promise<string> {
-  const r = await s.call('POST', '/databases', { key, json: { name, plan: 'db-s' } });
-  expect(r.status, r.text).toBe(201);
-  created.push(r.data.id);
-  return r.data.id as string;
-}
+const createDb = (key: string, name: string) => createHostedDatabase(s, key, { name, plan: 'db-s' }, created);
 
 const query = (key: string, id: string, q: string, params?: unknown) => s.call('POST', `/databases/${id}/query`, { key, json: params === undefined ? { query: q } : { query: q, params } });
 

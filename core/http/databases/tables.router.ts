@@ -1,5 +1,5 @@
 import { ColumnAddBody, ColumnUpdateBody, PrimaryKeyBody, RowInsertBody, RowUpdateBody, RowView, RowsDeleteBody, RowsDeletedView, RowsExtra, TableCreateBody, TableListView, TableRenameBody, TableView } from '../../databases/tables.schema.js';
-import type { TableManager } from '../../databases/tables.js';
+import type { TableAt, TableManager } from '../../databases/tables.js';
 import { pageOf, routeFor } from '../route.js';
 import type { HttpServices } from '../services.js';
 import { pageEnvelope, publicBaseUrl } from '../token-access.js';
@@ -13,6 +13,9 @@ interface TablesDeps {
 const route = routeFor<TablesDeps>();
 const auth = { user: 'Databases' };
 const T = '/databases/{id}/tables/{table}';
+
+/** The table a request under T names, for the caller. */
+const at = ({ input }: { input: { userId: number; params: Record<string, string> } }): TableAt => ({ userId: input.userId, id: input.params.id!, table: input.params.table! });
 
 /**
  * The Database Manager: a database's tables, their structure and their rows. The manager parses
@@ -44,7 +47,7 @@ export const tableRoutes = [
     summary: 'Get a table with its columns',
     auth,
     response: { status: 200, schema: TableView },
-    handler: (ctx, { tables }) => tables.get(ctx.input.userId, ctx.params.id!, ctx.params.table!),
+    handler: (ctx, { tables }) => tables.get(at(ctx)),
   }),
   route({
     method: 'put',
@@ -54,7 +57,7 @@ export const tableRoutes = [
     body: TableRenameBody,
     bodyParsedByService: true,
     response: { status: 200, schema: TableView },
-    handler: (ctx, { tables }) => tables.rename(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.request.body),
+    handler: (ctx, { tables }) => tables.rename(at(ctx), ctx.request.body),
   }),
   route({
     method: 'delete',
@@ -63,7 +66,7 @@ export const tableRoutes = [
     auth,
     response: { status: 204 },
     handler: async (ctx, { tables }) => {
-      await tables.drop(ctx.input.userId, ctx.params.id!, ctx.params.table!);
+      await tables.drop(at(ctx));
     },
   }),
   route({
@@ -74,7 +77,7 @@ export const tableRoutes = [
     body: ColumnAddBody,
     bodyParsedByService: true,
     response: { status: 201, schema: TableView },
-    handler: (ctx, { tables }) => tables.addColumn(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.request.body),
+    handler: (ctx, { tables }) => tables.addColumn(at(ctx), ctx.request.body),
   }),
   route({
     method: 'put',
@@ -84,7 +87,7 @@ export const tableRoutes = [
     body: ColumnUpdateBody,
     bodyParsedByService: true,
     response: { status: 200, schema: TableView },
-    handler: (ctx, { tables }) => tables.updateColumn(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.params.column!, ctx.request.body),
+    handler: (ctx, { tables }) => tables.updateColumn(at(ctx), ctx.params.column!, ctx.request.body),
   }),
   route({
     method: 'delete',
@@ -92,7 +95,7 @@ export const tableRoutes = [
     summary: 'Drop a column; answers the table',
     auth,
     response: { status: 200, schema: TableView },
-    handler: (ctx, { tables }) => tables.dropColumn(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.params.column!),
+    handler: (ctx, { tables }) => tables.dropColumn(at(ctx), ctx.params.column!),
   }),
   route({
     method: 'put',
@@ -102,7 +105,7 @@ export const tableRoutes = [
     body: PrimaryKeyBody,
     bodyParsedByService: true,
     response: { status: 200, schema: TableView },
-    handler: (ctx, { tables }) => tables.setPrimaryKey(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.request.body),
+    handler: (ctx, { tables }) => tables.setPrimaryKey(at(ctx), ctx.request.body),
   }),
   route({
     method: 'get',
@@ -113,7 +116,7 @@ export const tableRoutes = [
     response: { status: 200, schema: pageOf(RowView.shape.row, RowsExtra) },
     handler: async (ctx, { services, tables }) => {
       const q = ctx.input.query;
-      const page = await tables.browse(ctx.input.userId, ctx.params.id!, ctx.params.table!, { page: q.page, perPage: q.per_page, sort: q.sort, order: q.order, filterColumn: q.filter_column, filterValue: q.filter_value });
+      const page = await tables.browse(at(ctx), { page: q.page, perPage: q.per_page, sort: q.sort, order: q.order, filterColumn: q.filter_column, filterValue: q.filter_value });
       return { ...pageEnvelope(ctx, publicBaseUrl(ctx, services), page.items, page.total, q.page, q.per_page), primary_key: page.primary_key };
     },
   }),
@@ -125,7 +128,7 @@ export const tableRoutes = [
     body: RowInsertBody,
     bodyParsedByService: true,
     response: { status: 201, schema: RowView },
-    handler: async (ctx, { tables }) => ({ row: await tables.insertRow(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.request.body) }),
+    handler: async (ctx, { tables }) => ({ row: await tables.insertRow(at(ctx), ctx.request.body) }),
   }),
   route({
     method: 'put',
@@ -135,7 +138,7 @@ export const tableRoutes = [
     body: RowUpdateBody,
     bodyParsedByService: true,
     response: { status: 200, schema: RowView },
-    handler: async (ctx, { tables }) => ({ row: await tables.updateRow(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.request.body) }),
+    handler: async (ctx, { tables }) => ({ row: await tables.updateRow(at(ctx), ctx.request.body) }),
   }),
   route({
     method: 'post',
@@ -145,6 +148,6 @@ export const tableRoutes = [
     body: RowsDeleteBody,
     bodyParsedByService: true,
     response: { status: 200, schema: RowsDeletedView },
-    handler: async (ctx, { tables }) => ({ deleted: await tables.deleteRows(ctx.input.userId, ctx.params.id!, ctx.params.table!, ctx.request.body) }),
+    handler: async (ctx, { tables }) => ({ deleted: await tables.deleteRows(at(ctx), ctx.request.body) }),
   }),
 ];

@@ -2,12 +2,10 @@
 // (DATABASES_TEST_URL, default postgres://postgres@127.0.0.1:5432/test): tables with their columns,
 // create/rename/drop, column changes and the primary key, rows browsed, added, edited and deleted,
 // bad input as 4xx JSON, and one user kept out of another's database.
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleName } from '../../databases/service.js';
+import { connectPostgresAdmin, createHostedDatabase, DATABASES_TEST_URL, dropHostedDatabases } from '../../../test/helpers/postgres.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
-
-const URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let admin: pg.Client | undefined;
 let s: TestServer;
@@ -16,14 +14,8 @@ let bob: { id: number; key: string };
 const created: string[] = [];
 
 beforeAll(async () => {
-  const client = new pg.Client({ connectionString: URL, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(`PostgreSQL is not reachable at ${URL} (${(err as Error).message}); these tests need the real server`);
-  }
-  admin = client;
-  s = await startTestServer({ DATABASES_POSTGRES_URL: URL, DATABASES_STATEMENT_TIMEOUT_MS: '2000' });
+  admin = await connectPostgresAdmin();
+  s = await startTestServer({ DATABASES_POSTGRES_URL: DATABASES_TEST_URL, DATABASES_STATEMENT_TIMEOUT_MS: '2000' });
   alice = await s.user(true);
   bob = await s.user(false);
 });
@@ -31,20 +23,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
   if (!admin) return;
-  for (const id of created) {
-    const role = roleName(id);
-    await admin.query(`DROP SCHEMA IF EXISTS "${role}" CASCADE`);
-    if ((await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount) await admin.query(`DROP OWNED BY "${role}" CASCADE; DROP ROLE "${role}"`);
-  }
+  await dropHostedDatabases(admin, created);
   await admin.end();
 });
 
-async function createDb(key: string, name: string): Promise<string> {
-  const r = await s.call('POST', '/databases', { key, json: { name } });
-  expect(r.status, r.text).toBe(201);
-  created.push(r.data.id);
-  return r.data.id as string;
-}
+const createDb = (key: string, name: string) => createHostedDatabase(s, key, { name }, created);
 
 const api = (method: string, path: string, json?: unknown, key = alice.key) => s.call(method, path, { key, json });
 

@@ -12,7 +12,7 @@ import {
   ApiKeyView, CallerView, InvitedUser, InviteView, IssuedApiKey, UserCreateBody, UserInviteBody, UserUpdateBody, UserView, UserWithKey, keyView, userView,
 } from '../../auth/users.schema.js';
 import { Conflict, Forbidden, HttpError, NotFound, ValidationError } from '../../errors.js';
-import { BUS, MAIL_RELAY } from '../../service-keys.js';
+import { BUS, MAIL_RELAY, SCHEDULES } from '../../service-keys.js';
 import type { UserRecord } from '../../store/types.js';
 import { formatTimestamp } from '../../util/time.js';
 import { listOf, mountRoutes, pageOf, routeFor } from '../route.js';
@@ -78,12 +78,25 @@ async function otherAdministrator({ store }: HttpServices, user: UserRecord): Pr
   }
 }
 
-/** Who takes a removed user's tokens when the administrator key removes them: an Administrator, else any member. */
+/** Who takes a removed user's tokens and schedules when the administrator key removes them: an Administrator, else any member. */
 async function heirOf(services: HttpServices, user: UserRecord): Promise<UserRecord | null> {
   const admin = await otherAdministrator(services, user);
   if (admin) return admin;
   const { items } = await services.store.users.page(user.team_id, 1, 2);
   return items.find((u) => u.id !== user.id) ?? null;
+}
+
+/** Deletes a user's schedules, cancelling their jobs when the scheduler runs here (else its next sync drops them). */
+async function deleteSchedulesOf(services: HttpServices, userId: number): Promise<void> {
+  const scheduleService = services.provided?.get(SCHEDULES)?.service;
+  for (;;) {
+    const { items } = await services.store.schedules.list({ userIds: [userId] }, 1, 100);
+    for (const s of items) {
+      if (scheduleService) await scheduleService.delete(s);
+      else await services.store.schedules.delete(s.id);
+    }
+    if (items.length < 100) return;
+  }
 }
 
 async function issueKey({ store, clock }: HttpServices, userId: number): Promise<z.infer<typeof IssuedApiKey>> {
@@ -268,7 +281,7 @@ export const userRoutes = [
   route({
     method: 'delete',
     path: '/users/{user_id}',
-    summary: "Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them",
+    summary: "Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens and schedules to the team, `tokens=delete` deletes them",
     auth: 'user-manager',
     query: UserDeleteQuery,
     response: { status: 204 },
@@ -281,19 +294,23 @@ export const userRoutes = [
       if (user.user_type_id === 100 && others && !(await otherAdministrator(services, user))) {
         throw new Conflict('A team keeps at least one Administrator: make someone else Administrator first');
       }
+      // Their schedules follow the same choice as their tokens.
       const owned = await store.tokens.ownedBy(user.id);
-      if (ctx.input.query.tokens === 'team' && owned.length) {
+      const hasSchedules = (await store.schedules.list({ userIds: [user.id] }, 1, 1)).total > 0;
+      if (ctx.input.query.tokens === 'team' && (owned.length || hasSchedules)) {
         const heir = caller.kind === 'user' ? caller.user : await heirOf(services, user);
-        if (!heir) throw new Conflict('Nobody else is in the team to take the tokens: remove with tokens=delete', { tokens: ['nobody else is in the team'] });
+        if (!heir) throw new Conflict('Nobody else is in the team to take their tokens and schedules: remove with tokens=delete', { tokens: ['nobody else is in the team'] });
         for (const uuid of owned) {
           const t = await store.tokens.get(uuid);
           if (t) await tokens.reassign(t, heir.id);
         }
+        await store.schedules.reassignOwner(user.id, heir.id, services.clock.now());
       } else {
         for (const uuid of owned) {
           const t = await store.tokens.get(uuid);
           if (t) await tokens.delete(t);
         }
+        await deleteSchedulesOf(services, user.id);
       }
       await store.users.delete(user.id);
       accessChanged(services, user.id);

@@ -105,6 +105,11 @@ export class MongoScheduleRepo implements ScheduleRepo {
     await this.schedules.updateMany({ group_id: groupId }, { $set: { group_id: null } });
   }
 
+  async reassignOwner(fromUserId: number, toUserId: number, now: number): Promise<number> {
+    const r = await this.schedules.updateMany({ user_id: fromUserId }, { $set: { user_id: toUserId, updated_at: now } });
+    return r.modifiedCount;
+  }
+
   async recordRun(id: number, at: number, status: number): Promise<void> {
     await this.schedules.updateOne({ _id: id }, { $set: { last_run_at: at, last_status: status } });
   }

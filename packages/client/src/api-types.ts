@@ -3802,7 +3802,7 @@ export interface Operations {
       updated_at: string | null;
     };
   };
-  /** Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens to the team, `tokens=delete` deletes them */
+  /** Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens and schedules to the team, `tokens=delete` deletes them */
   "DELETE /users/{user_id}": {
     path: {
       user_id: string;

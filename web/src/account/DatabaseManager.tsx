@@ -4,7 +4,7 @@
 // primary key). A table without a primary key is browsed read-only, as the API allows.
 import { useEffect, useState } from 'preact/hooks';
 import { call, enc, type Page } from '../api';
-import { announce, Spinner } from '../ui';
+import { announce, Pager, Spinner, TableHead } from '../ui';
 import { formErrors, formSummary, type DbColumn, type DbRow, type DbTable, type DbTableList } from './api';
 import { InlineError } from './common';
 
@@ -74,7 +74,7 @@ export function DatabaseManager({ id, refresh, onChanged }: { id: string; refres
           <ul class="dbm-tables" aria-label="Tables">
             {list.data.map((t) => (
               <li key={t.name}>
-                <button class={`dbm-table${t.name === selected ? ' active' : ''}`} type="button" aria-pressed={t.name === selected} onClick={() => setSelected(t.name === selected ? null : t.name)}>
+                <button class={`btn dbm-table${t.name === selected ? ' active' : ''}`} type="button" aria-pressed={t.name === selected} onClick={() => setSelected(t.name === selected ? null : t.name)}>
                   <strong class="mono">{t.name}</strong>
                   <span class="hint small">
                     {t.columns.length} {t.columns.length === 1 ? 'column' : 'columns'} · {t.rows_estimate >= 10_000 ? '~' : ''}
@@ -183,18 +183,7 @@ function CreateTable({ db, types, expressions, onCreated }: { db: string; types:
       </div>
       <div class="table-wrap">
         <table class="dbm-grid acct-table">
-          <thead>
-            <tr>
-              <th scope="col">Column</th>
-              <th scope="col">Type</th>
-              <th scope="col">Nullable</th>
-              <th scope="col">Default</th>
-              <th scope="col">Primary key</th>
-              <th scope="col">
-                <span class="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Column', 'Type', 'Nullable', 'Default', 'Primary key']} hidden="Remove" />
           <tbody>
             {columns.map((c, i) => (
               <tr key={i}>
@@ -279,18 +268,7 @@ function TableStructure({ db, table, types, expressions, onChanged }: { db: stri
       <TypeList id="dbm-types-edit" types={types.filter((t) => !t.endsWith('serial'))} />
       <div class="table-wrap">
         <table class="dbm-grid acct-table" aria-label={`Columns of ${table.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Column</th>
-              <th scope="col">Type</th>
-              <th scope="col">Nullable</th>
-              <th scope="col">Default</th>
-              <th scope="col">Key</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Column', 'Type', 'Nullable', 'Default', 'Key']} hidden="Actions" />
           <tbody>
             {table.columns.map((c) =>
               editing === c.name ? (
@@ -660,17 +638,9 @@ function RowBrowser({ db, table, onChanged }: { db: string; table: DbTable; onCh
             </table>
           </div>
           {rows.data.length === 0 && <p class="hint">{applied ? 'No row matches the filter.' : 'No rows yet.'}</p>}
-          <div class="dbm-pager">
-            <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              ← Previous
-            </button>
-            <span class="hint small" role="status">
-              Page {rows.current_page} of {rows.last_page} · {rows.total} {rows.total === 1 ? 'row' : 'rows'}
-            </span>
-            <button class="btn small" type="button" disabled={page >= rows.last_page} onClick={() => setPage(page + 1)}>
-              Next →
-            </button>
-          </div>
+          <Pager page={page} last={rows.last_page} onPage={setPage} label={`Pages of ${table.name}`} labels={['← Previous', 'Next →']} class="dbm-pager" statusClass="hint small" announce>
+            Page {rows.current_page} of {rows.last_page} · {rows.total} {rows.total === 1 ? 'row' : 'rows'}
+          </Pager>
         </>
       )}
     </section>

@@ -6,7 +6,7 @@ import { useRef, useState } from 'preact/hooks';
 import { ApiError, call, enc, serverConfig, type FieldErrors, type Page } from '../api';
 import { formatTime, parseApiTime } from '../format';
 import { href, navigate } from '../route';
-import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId } from '../ui';
+import { ErrorNotice, FieldError, Spinner, announce, fieldErrorId, TableHead } from '../ui';
 import { formErrors, formSummary, formatBytes, type Database, type QueryAnswer } from './api';
 import { Gate, InlineError, PageView, useLoad } from './common';
 import { DatabaseManager } from './DatabaseManager';
@@ -55,17 +55,7 @@ function DatabaseList() {
           {(items) => (
             <div class="table-wrap">
               <table class="acct-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Tables</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Name', 'Tables', 'Size', 'Created']} hidden="Actions" />
                 <tbody>
                   {items.map((d) => (
                     <tr key={d.id}>

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Page } from '../api';
 import { showControls } from '../format';
 import { href } from '../route';
-import { ErrorNotice, announce } from '../ui';
+import { ErrorNotice, Pager, announce } from '../ui';
 import type { Operations } from '../../../packages/client/src/api-types';
 import { useSession } from './api';
 import { Gate, PageView, useLoad } from './common';
@@ -174,17 +174,7 @@ function ErrorLogScreen() {
         )}
       </PageView>
       {list.data && list.data.last_page > 1 && (
-        <nav class="form-actions" aria-label="Pages">
-          <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Newer
-          </button>
-          <span class="hint small">
-            Page {page} of {list.data.last_page}
-          </span>
-          <button class="btn small" type="button" disabled={page >= list.data.last_page} onClick={() => setPage(page + 1)}>
-            Older
-          </button>
-        </nav>
+        <Pager page={page} last={list.data.last_page} onPage={setPage} label="Pages" labels={['Newer', 'Older']} class="form-actions" statusClass="hint small" />
       )}
     </section>
   );

@@ -1,14 +1,14 @@
 // Team members, for Administrators (and the administrator key, who sees every team): invite someone
 // by e-mail (the answer carries the one-time link when no relay is configured), change a member's
 // user type, limit a member to chosen groups (their tokens and schedules) or lift the limit, remove a
-// member (their tokens to the team or deleted), and page through the list (POST /users/invite,
+// member (their tokens and schedules to the team or deleted), and page through the list (POST /users/invite,
 // GET/PUT/DELETE /users). The administrator key also creates users in new
 // teams of their own, with a first key shown once, and manages any user's keys.
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, type FieldErrors, type Page } from '../api';
 import { formatDateTime, parseApiTime } from '../format';
-import { CopyField, FieldError, announce, fieldErrorId } from '../ui';
+import { CopyField, FieldError, announce, fieldErrorId, Pager, TableHead } from '../ui';
 import { USER_TYPE_NAMES, formErrors, managesUsers, type Group, type Me, type NewApiKey, type User, type UserTypeId } from './api';
 import { Gate, InlineError, NewKeyNotice, PageView, useLoad } from './common';
 import { KeyList } from './Keys';
@@ -228,7 +228,7 @@ function MemberGroups({ u, groups, onChanged }: { u: User; groups: Group[]; onCh
   );
 }
 
-/** One member's row: their type (changeable), their groups, and removal with a choice for their tokens. */
+/** One member's row: their type (changeable), their groups, and removal with a choice for their tokens and schedules. */
 function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: User; me: Me; groups: Group[] | null; onChanged: () => void; keysOpen: boolean; onToggleKeys: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState(false);
@@ -319,14 +319,14 @@ function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: Us
         <tr class="acct-subrow">
           <td colSpan={me.admin ? 7 : 6}>
             <fieldset>
-              <legend>Remove {u.name}: their tokens…</legend>
+              <legend>Remove {u.name}: their tokens and schedules…</legend>
               <label class="check">
                 <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'team'} onChange={() => setTokens('team')} /> go to the team (
                 {me.admin ? 'an Administrator of it' : 'you'})
               </label>
               <label class="check">
-                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted with their
-                requests
+                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted (the tokens with
+                their requests)
               </label>
             </fieldset>
             <button class="btn danger small" type="button" onClick={() => void remove()}>
@@ -391,19 +391,7 @@ function TeamAdmin({ me }: { me: Me }) {
           {(users) => (
             <div class="table-wrap">
               <table class="acct-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">User type</th>
-                    {me.admin && <th scope="col">Team</th>}
-                    <th scope="col">Groups</th>
-                    <th scope="col">Joined</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Name', 'E-mail', 'User type', me.admin && 'Team', 'Groups', 'Joined']} hidden="Actions" />
                 <tbody>
                   {users.map((u) => (
                     <Fragment key={u.id}>
@@ -416,17 +404,9 @@ function TeamAdmin({ me }: { me: Me }) {
           )}
         </PageView>
         {data && data.last_page > 1 && (
-          <nav class="form-actions" aria-label="Pages of team members">
-            <button class="btn small" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous page
-            </button>
-            <span>
-              Page {data.current_page} of {data.last_page} ({data.total} users)
-            </span>
-            <button class="btn small" type="button" disabled={page >= data.last_page} onClick={() => setPage(page + 1)}>
-              Next page
-            </button>
-          </nav>
+          <Pager page={page} last={data.last_page} onPage={setPage} label="Pages of team members" labels={['Previous page', 'Next page']} class="form-actions">
+            Page {data.current_page} of {data.last_page} ({data.total} users)
+          </Pager>
         )}
       </section>
       {/* The administrator key starts new teams here (its invites, with team_id, go through the API). */}

@@ -31,6 +31,7 @@ export function sqliteSchedules(db: Database): ScheduleRepo {
   const update = db.prepare<[string, number, number], ScheduleRow>('UPDATE schedules SET document = ?, updated_at = ? WHERE id = ? RETURNING *');
   const updateWithGroup = db.prepare<[string, number, number | null, number], ScheduleRow>('UPDATE schedules SET document = ?, updated_at = ?, group_id = ? WHERE id = ? RETURNING *');
   const clearGroup = db.prepare('UPDATE schedules SET group_id = NULL WHERE group_id = ?');
+  const reassignOwner = db.prepare<[number, number, number]>('UPDATE schedules SET user_id = ?, updated_at = ? WHERE user_id = ?');
   const recordRun = db.prepare('UPDATE schedules SET last_run_at = ?, last_status = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM schedules WHERE id = ?');
   const addLog = db.prepare<[number, number, string, string, number, string | null, number | null, number | null, string | null, number, number], LogRow>(
@@ -84,6 +85,9 @@ export function sqliteSchedules(db: Database): ScheduleRepo {
     },
     async clearGroup(groupId) {
       clearGroup.run(groupId);
+    },
+    async reassignOwner(fromUserId, toUserId, now) {
+      return reassignOwner.run(toUserId, now, fromUserId).changes;
     },
     async recordRun(id, at, status) {
       recordRun.run(at, status, id);

@@ -241,7 +241,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       }
       if (p.row.length === PLAIN_COLUMNS) plain.push(p.row);
       else {
-        if (plain.length) (last = insertPlain(plain)), (plain.length = 0);
+        // The plain rows before this one keep their order; its own insert gives the latest seq.
+        if (plain.length) insertPlain(plain), (plain.length = 0);
         last = insert.run(p.row).lastInsertRowid;
       }
       if (p.files) {
