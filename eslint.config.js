@@ -8,7 +8,28 @@ import capture from './scripts/lint/import-boundaries.js';
 
 /** Node's globals, for the few plain JavaScript files (scripts, fixtures, the CLI launcher). */
 const NODE_GLOBALS = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'performance', 'globalThis'].map((name) => [name, 'readonly']),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'fetch',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'performance',
+    'globalThis',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default defineConfig(

@@ -35,7 +35,16 @@ export const SLOW = [
 ];
 
 /** The service (or one of its servers) over a socket, real peers, the built tree: seconds each. */
-export const INTEGRATION = ['test/**/*.test.ts', '**/*.e2e.test.ts', 'core/http/**/*.test.ts', 'core/mail/**/*.test.ts', 'core/dns/**/*.test.ts', 'core/realtime/**/*.test.ts', 'examples/**/*.test.ts', 'plugins/*/test/**/*.test.ts'];
+export const INTEGRATION = [
+  'test/**/*.test.ts',
+  '**/*.e2e.test.ts',
+  'core/http/**/*.test.ts',
+  'core/mail/**/*.test.ts',
+  'core/dns/**/*.test.ts',
+  'core/realtime/**/*.test.ts',
+  'examples/**/*.test.ts',
+  'plugins/*/test/**/*.test.ts',
+];
 
 /**
  * Unit and integration files share a worker and its module cache (isolate: false): importing the

@@ -52,7 +52,10 @@ const SECTIONS: Section[] = [
 
 async function main(): Promise<number> {
   const settings = loadSettings();
-  const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const ctx: BenchContext = {
     settings,
     results: new Map<string, SectionResult>(),

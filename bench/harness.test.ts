@@ -3,21 +3,52 @@ import { binnedQuantile, LATENCY_BIN_MS, latencyBins, mergeMeasurements, quiet, 
 
 function window(over: Partial<Measurement>): Measurement {
   return {
-    rps: 0, latencyMs: { p50: 1, p90: 2, p99: 3, p99_9: 4, avg: 1, max: 5 }, answered2xx: 0, non2xx: 0, errors: 0, timeouts: 0,
-    completed: 0, durationS: 1, statusCodes: {}, serverCpuUsPerRequest: null, serverCpuBusy: null, serverThreads: null,
-    loadgenCpuUsPerRequest: 0, loadavg1m: 0.5, ...over,
+    rps: 0,
+    latencyMs: { p50: 1, p90: 2, p99: 3, p99_9: 4, avg: 1, max: 5 },
+    answered2xx: 0,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    completed: 0,
+    durationS: 1,
+    statusCodes: {},
+    serverCpuUsPerRequest: null,
+    serverCpuBusy: null,
+    serverThreads: null,
+    loadgenCpuUsPerRequest: 0,
+    loadavg1m: 0.5,
+    ...over,
   };
 }
 
 describe('bench harness: paired windows merged into one measurement', () => {
   it('adds counts up, weighs rates and CPU by what each window measured, keeps the worst tail', () => {
     const a = window({
-      completed: 1000, answered2xx: 1000, durationS: 2, statusCodes: { 200: 1000 }, latencyMs: { p50: 1, p90: 2, p99: 10, p99_9: 12, avg: 1, max: 20 },
-      serverCpuUsPerRequest: 40, serverCpuBusy: 0.2, serverThreads: [{ tid: 1, usPerRequest: 30, busy: 0.15 }], loadgenCpuUsPerRequest: 10, loadavg1m: 1.5,
+      completed: 1000,
+      answered2xx: 1000,
+      durationS: 2,
+      statusCodes: { 200: 1000 },
+      latencyMs: { p50: 1, p90: 2, p99: 10, p99_9: 12, avg: 1, max: 20 },
+      serverCpuUsPerRequest: 40,
+      serverCpuBusy: 0.2,
+      serverThreads: [{ tid: 1, usPerRequest: 30, busy: 0.15 }],
+      loadgenCpuUsPerRequest: 10,
+      loadavg1m: 1.5,
     });
     const b = window({
-      completed: 3000, answered2xx: 2990, non2xx: 10, durationS: 2, statusCodes: { 200: 2990, 500: 10 }, latencyMs: { p50: 3, p90: 4, p99: 6, p99_9: 30, avg: 3, max: 40 },
-      serverCpuUsPerRequest: 20, serverCpuBusy: 0.3, serverThreads: [{ tid: 1, usPerRequest: 10, busy: 0.1 }, { tid: 2, usPerRequest: 5, busy: 0.05, diskReadMBps: 3 }], loadgenCpuUsPerRequest: 20,
+      completed: 3000,
+      answered2xx: 2990,
+      non2xx: 10,
+      durationS: 2,
+      statusCodes: { 200: 2990, 500: 10 },
+      latencyMs: { p50: 3, p90: 4, p99: 6, p99_9: 30, avg: 3, max: 40 },
+      serverCpuUsPerRequest: 20,
+      serverCpuBusy: 0.3,
+      serverThreads: [
+        { tid: 1, usPerRequest: 10, busy: 0.1 },
+        { tid: 2, usPerRequest: 5, busy: 0.05, diskReadMBps: 3 },
+      ],
+      loadgenCpuUsPerRequest: 20,
     });
     const m = mergeMeasurements([a, b]);
     expect(m.completed).toBe(4000);
@@ -45,7 +76,13 @@ describe('bench harness: paired windows merged into one measurement', () => {
     const bins = (pairs: Array<[ms: number, n: number]>): LatencyBins => new Map(pairs.map(([ms, n]) => [Math.floor(ms / LATENCY_BIN_MS), n]));
     // 1,000 quick responses in each of 99 windows; one window where 200 of 1,000 waited 500 ms.
     const quick = () => withLatencyBins(window({ completed: 1000, latencyMs: { p50: 1, p90: 1, p99: 1, p99_9: 1, avg: 1, max: 1 } }), bins([[0.95, 1000]]));
-    const slow = withLatencyBins(window({ completed: 1000, latencyMs: { p50: 1, p90: 1, p99: 500, p99_9: 500, avg: 26, max: 500 } }), bins([[0.95, 800], [500, 200]]));
+    const slow = withLatencyBins(
+      window({ completed: 1000, latencyMs: { p50: 1, p90: 1, p99: 500, p99_9: 500, avg: 26, max: 500 } }),
+      bins([
+        [0.95, 800],
+        [500, 200],
+      ]),
+    );
     const m = mergeMeasurements([...Array.from({ length: 99 }, quick), slow]);
     // 200 of 100,000 responses are slow: p99 is a quick one's, p99.9 a slow one's.
     expect(m.latencyMs.p99).toBe(1);
@@ -55,7 +92,16 @@ describe('bench harness: paired windows merged into one measurement', () => {
     expect(latencyBins(m)!.get(Math.floor(500 / LATENCY_BIN_MS))).toBe(200);
     // Bins are left out of the JSON report.
     expect(JSON.stringify(m)).not.toContain('5000');
-    expect(binnedQuantile(bins([[1, 1], [2, 1], [3, 2]]), 0.5)).toBe(2.1);
+    expect(
+      binnedQuantile(
+        bins([
+          [1, 1],
+          [2, 1],
+          [3, 2],
+        ]),
+        0.5,
+      ),
+    ).toBe(2.1);
     // A window without bins: the worst-of-windows figures, as before.
     expect(mergeMeasurements([slow, window({ completed: 10, latencyMs: { p50: 1, p90: 2, p99: 7, p99_9: 8, avg: 1, max: 9 } })]).latencyMs.p99).toBe(500);
   });

@@ -175,10 +175,12 @@ export async function startChild(opts: { script: string; env: Record<string, str
   };
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => {
-    children.delete(proc);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code) => {
+      children.delete(proc);
+      resolve(code);
+    }),
+  );
   const url = `http://127.0.0.1:${opts.port}`;
   const child: Child = {
     url,
@@ -521,22 +523,25 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
       .sort((a, b) => b.ms - a.ms)
       .map((t) => ({ tid: t.tid, usPerRequest: (t.ms * 1000) / completed, busy: t.ms / wallMs, ...(t.read > 0 ? { diskReadMBps: t.read / 1e3 / wallMs } : {}) }));
   }
-  return withLatencyBins({
-    rps: r.duration > 0 ? completed / r.duration : 0,
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p99_9: r.latency.p99_9, avg: r.latency.average, max: r.latency.max },
-    answered2xx: r['2xx'],
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    completed,
-    durationS: r.duration,
-    statusCodes,
-    serverCpuUsPerRequest: cpuMs !== null && completed > 0 ? (cpuMs * 1000) / completed : null,
-    serverCpuBusy: cpuMs !== null ? cpuMs / wallMs : null,
-    serverThreads,
-    loadgenCpuUsPerRequest: completed > 0 ? (self.user + self.system) / completed : 0,
-    loadavg1m,
-  }, bins);
+  return withLatencyBins(
+    {
+      rps: r.duration > 0 ? completed / r.duration : 0,
+      latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, p99_9: r.latency.p99_9, avg: r.latency.average, max: r.latency.max },
+      answered2xx: r['2xx'],
+      non2xx: r.non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+      completed,
+      durationS: r.duration,
+      statusCodes,
+      serverCpuUsPerRequest: cpuMs !== null && completed > 0 ? (cpuMs * 1000) / completed : null,
+      serverCpuBusy: cpuMs !== null ? cpuMs / wallMs : null,
+      serverThreads,
+      loadgenCpuUsPerRequest: completed > 0 ? (self.user + self.system) / completed : 0,
+      loadavg1m,
+    },
+    bins,
+  );
 }
 
 /**
@@ -684,12 +689,10 @@ export function loadErrors(label: string, m: Measurement): string[] {
 export const fmt = {
   int: (n: number) => Math.round(n).toLocaleString('en-US'),
   ms: (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`,
-  cpu: (m: Measurement) =>
-    m.serverCpuUsPerRequest === null ? 'n/a' : `${Math.round(m.serverCpuUsPerRequest)} µs per request (server busy ${Math.round((m.serverCpuBusy ?? 0) * 100)}% of a core)`,
+  cpu: (m: Measurement) => (m.serverCpuUsPerRequest === null ? 'n/a' : `${Math.round(m.serverCpuUsPerRequest)} µs per request (server busy ${Math.round((m.serverCpuBusy ?? 0) * 100)}% of a core)`),
   /** Per-thread split of the server's CPU, and the load generator's own cost. */
   threads: (m: Measurement) =>
-    (m.serverThreads?.length
-      ? m.serverThreads.map((t) => `${Math.round(t.usPerRequest)} µs (${Math.round(t.busy * 100)}%)`).join(' + ') + ' by thread, busiest first; '
-      : '') + `load generator ${Math.round(m.loadgenCpuUsPerRequest)} µs per request`,
+    (m.serverThreads?.length ? m.serverThreads.map((t) => `${Math.round(t.usPerRequest)} µs (${Math.round(t.busy * 100)}%)`).join(' + ') + ' by thread, busiest first; ' : '') +
+    `load generator ${Math.round(m.loadgenCpuUsPerRequest)} µs per request`,
   latency: (m: Measurement) => `p50 ${fmt.ms(m.latencyMs.p50)}, p90 ${fmt.ms(m.latencyMs.p90)}, p99 ${fmt.ms(m.latencyMs.p99)} (max ${fmt.ms(m.latencyMs.max)})`,
 };

@@ -54,5 +54,4 @@ export function compareRatios(tested: number[], reference: number[], tolerance: 
 }
 
 /** `0.52x (0.41-0.60x)`: a median and its range. */
-export const fmtSpread = (s: Spread, unit = 'x'): string =>
-  s.rounds === 0 ? 'n/a' : `${s.median.toFixed(2)}${unit} (${s.min.toFixed(2)}-${s.max.toFixed(2)}${unit})`;
+export const fmtSpread = (s: Spread, unit = 'x'): string => (s.rounds === 0 ? 'n/a' : `${s.median.toFixed(2)}${unit} (${s.min.toFixed(2)}-${s.max.toFixed(2)}${unit})`);

@@ -72,7 +72,7 @@ export function renderText(report: Report): string {
   out.push('', '== Summary');
   for (const g of goals) out.push(goalLine(g));
   out.push(`  goals: ${goals.filter((g) => g.pass).length}/${goals.length} met; run ${report.runOk ? 'OK' : 'FAILED'}`);
-  out.push('  (2 shared cores: the load generator and the server compete for CPU, and colleagues\' jobs add noise.)', '');
+  out.push("  (2 shared cores: the load generator and the server compete for CPU, and colleagues' jobs add noise.)", '');
   return out.join('\n');
 }
 

@@ -55,8 +55,7 @@ export function countAbove(h: Histogram, seconds: number): number | null {
 export function describeHistogram(h: Histogram, windowS: number, slowS: number): string {
   if (!h.count || windowS <= 0) return 'none';
   const slow = countAbove(h, slowS);
-  return `${(h.count / windowS).toFixed(1)}/s, mean ${((h.sum / h.count) * 1000).toFixed(1)} ms, ${((h.sum / windowS) * 100).toFixed(1)}% of the time` +
-    (slow === null ? '' : `, ${slow} over ${slowS * 1000} ms`);
+  return `${(h.count / windowS).toFixed(1)}/s, mean ${((h.sum / h.count) * 1000).toFixed(1)} ms, ${((h.sum / windowS) * 100).toFixed(1)}% of the time` + (slow === null ? '' : `, ${slow} over ${slowS * 1000} ms`);
 }
 
 /** Scrapes /metrics and returns the named histograms. */

@@ -61,7 +61,25 @@ describe('bench goal evaluation', () => {
   });
 
   it('finds when memory first went under a limit', () => {
-    expect(secondsUntilUnder([[0, 700], [1, 450], [2.1, 190], [3, 210]], 200)).toBe(2.1);
-    expect(secondsUntilUnder([[0, 700], [60, 650]], 200)).toBeNull();
+    expect(
+      secondsUntilUnder(
+        [
+          [0, 700],
+          [1, 450],
+          [2.1, 190],
+          [3, 210],
+        ],
+        200,
+      ),
+    ).toBe(2.1);
+    expect(
+      secondsUntilUnder(
+        [
+          [0, 700],
+          [60, 650],
+        ],
+        200,
+      ),
+    ).toBeNull();
   });
 });

@@ -6,13 +6,27 @@
 export class UsageError extends Error {}
 
 const VALUED = new Set([
-  'server', 'api-key', 'config', // where and as whom (every command that calls the server)
-  'alias', 'status', 'content', 'content-type', 'listen', 'request-limit', 'description', // token create
-  'target', 'listen-timeout', // forward, replay
-  'query', 'timeout', 'after', // wait, replay, export
+  'server',
+  'api-key',
+  'config', // where and as whom (every command that calls the server)
+  'alias',
+  'status',
+  'content',
+  'content-type',
+  'listen',
+  'request-limit',
+  'description', // token create
+  'target',
+  'listen-timeout', // forward, replay
+  'query',
+  'timeout',
+  'after', // wait, replay, export
   'method', // replay
   'output', // export
-  'secret', 'to', 'format', 'overrides', // send
+  'secret',
+  'to',
+  'format',
+  'overrides', // send
 ]);
 const FLAGS = new Set(['help', 'version', 'json', 'quiet', 'no-color', 'har', 'csv', 'newest', 'all', 'actions', 'database', 'create', 'list']);
 const SHORT: Record<string, string> = { h: 'help', q: 'quiet', o: 'output', s: 'server', k: 'api-key' };
@@ -29,7 +43,7 @@ export function wordsOf(argv: string[]): string[] {
     const a = argv[i]!;
     if (a === '--') return [...words, ...argv.slice(i + 1)];
     if (a === '-' || !a.startsWith('-')) words.push(a);
-    else if (!a.includes('=') && VALUED.has(a.startsWith('--') ? a.slice(2) : SHORT[a.slice(1)] ?? '')) i++;
+    else if (!a.includes('=') && VALUED.has(a.startsWith('--') ? a.slice(2) : (SHORT[a.slice(1)] ?? ''))) i++;
   }
   return words;
 }

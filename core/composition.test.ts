@@ -32,18 +32,18 @@ describe('orderModules', () => {
   });
 
   it('refuses a cycle, naming the modules and the keys that make it', () => {
-    const ms: ModuleDeclaration[] = [
-      { name: 'free' },
-      { name: 'one', provides: [A], requires: [B] },
-      { name: 'two', provides: [B], uses: [C] },
-      { name: 'three', provides: [C], requires: [A] },
-    ];
+    const ms: ModuleDeclaration[] = [{ name: 'free' }, { name: 'one', provides: [A], requires: [B] }, { name: 'two', provides: [B], uses: [C] }, { name: 'three', provides: [C], requires: [A] }];
     expect(() => orderModules(ms)).toThrow(CompositionError);
     expect(() => orderModules(ms)).toThrow('Modules depend on each other in a cycle: "one" needs "b" from "two", "two" needs "c" from "three", "three" needs "a" from "one"');
   });
 
   it('refuses a key provided by two modules', () => {
-    expect(() => orderModules([{ name: 'p', provides: [A] }, { name: 'q', provides: [A] }])).toThrow('Modules "p" and "q" both provide "a"');
+    expect(() =>
+      orderModules([
+        { name: 'p', provides: [A] },
+        { name: 'q', provides: [A] },
+      ]),
+    ).toThrow('Modules "p" and "q" both provide "a"');
   });
 
   it('orders the service modules as they must start: error log and scheduler before actions, actions before replay', async () => {

@@ -94,7 +94,13 @@ export function orderModules<M extends ModuleDeclaration>(modules: readonly M[])
   while (ordered.length < modules.length) {
     // The first module (in the order given) whose providers are all placed.
     const next = modules.find((m) => !placed.has(m) && after.get(m)!.every((d) => placed.has(d.provider)));
-    if (!next) throw new CompositionError(`Modules depend on each other in a cycle: ${describeCycle(modules.filter((m) => !placed.has(m)), after)}`);
+    if (!next)
+      throw new CompositionError(
+        `Modules depend on each other in a cycle: ${describeCycle(
+          modules.filter((m) => !placed.has(m)),
+          after,
+        )}`,
+      );
     ordered.push(next);
     placed.add(next);
   }

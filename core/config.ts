@@ -3,18 +3,24 @@ import path from 'node:path';
 import { z } from 'zod';
 import { StartupError } from './errors.js';
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 export const ConfigSchema = z.object({
   PORT: int(0, 65535).default(8084),
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   EMAIL_DOMAIN: z.string().min(1).default('email.localhost'),
   DNS_DOMAIN: z.string().min(1).default('dns.localhost'),
@@ -24,7 +30,12 @@ export const ConfigSchema = z.object({
    */
   CAPTURE_DOMAIN: z
     .string()
-    .transform((v) => v.trim().toLowerCase().replace(/^\.+|\.+$/g, ''))
+    .transform((v) =>
+      v
+        .trim()
+        .toLowerCase()
+        .replace(/^\.+|\.+$/g, ''),
+    )
     .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, 'must be a domain name such as hooks.example.com'))
     .optional(),
   SMTP_PORT: int(0, 65535).default(2525),
@@ -115,7 +126,10 @@ export const ConfigSchema = z.object({
    */
   SECRET_KEY_PREVIOUS: csv.pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))).default([]),
   /** PostgreSQL server of the hosted Databases (a role that may create roles and schemas); unset: Databases are off. */
-  DATABASES_POSTGRES_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATABASES_POSTGRES_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   /** How long one Databases query may run, in ms. */
   DATABASES_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(10_000),
   /** How long one JavaScript action run may take once it has a sandbox worker, in ms (the chain's budget still applies). */
@@ -143,7 +157,10 @@ export const ConfigSchema = z.object({
   SMTP_LOOP_LIMIT: int(1, 100).default(5),
   // Outgoing mail (the send_email action). Without SMTP_RELAY_URL mail goes to this service's own
   // SMTP server, so it reaches token addresses only. URL form: smtp[s]://user:pass@host:port.
-  SMTP_RELAY_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_RELAY_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   /** From address of sent mail; default noreply@EMAIL_DOMAIN. */
   SMTP_RELAY_FROM: z.string().email().optional(),
   // DNS capture (core/dns). DNS_PORT 0 picks a free port (the same one for UDP and TCP).
@@ -198,7 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  for (const [cert, key] of [['TLS_CERT', 'TLS_KEY'], ['SMTP_TLS_CERT', 'SMTP_TLS_KEY']] as const) {
+  for (const [cert, key] of [
+    ['TLS_CERT', 'TLS_KEY'],
+    ['SMTP_TLS_CERT', 'SMTP_TLS_KEY'],
+  ] as const) {
     if (!c[cert] !== !c[key]) throw new ConfigError(`Invalid configuration:\n  ${c[cert] ? key : cert}: ${cert} and ${key} must be set together`);
   }
   return { ...c, baseUrl: c.BASE_URL ? c.BASE_URL.replace(/\/$/, '') : null, dataDir: c.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(c.DATA_DIR) };

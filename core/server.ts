@@ -67,8 +67,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   store.observeCatchUps?.(metrics.storeCatchUp);
   // A full disk: writes answer 507 and /readyz 503 meanwhile; said once each way.
   if (store.space) {
-    store.space.onChange = (refused) =>
-      refused ? logger.warn('the store cannot write: writes answer 507 until space is freed', { reason: refused }) : logger.info('the store writes again');
+    store.space.onChange = (refused) => (refused ? logger.warn('the store cannot write: writes answer 507 until space is freed', { reason: refused }) : logger.info('the store writes again'));
   }
   const readiness: Readiness = { started: false, modules: [], draining: false };
   const sortingKey = createSortingKeys(clock);

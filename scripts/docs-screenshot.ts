@@ -17,9 +17,17 @@ try {
   const token = (await (await fetch(`${server.url}/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"default_content":"thanks"}' })).json()) as { uuid: string };
   const hook = (p: string, init: RequestInit) => fetch(`${server.url}/${token.uuid}${p}`, init).then((r) => r.text());
   await hook('/health?source=uptime', { method: 'GET' });
-  await hook('/github', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', 'User-Agent': 'GitHub-Hookshot/2c4b0a1' }, body: JSON.stringify({ ref: 'refs/heads/main', commits: [{ id: '4f0d2a8', message: 'Fix the invoice total' }] }) });
+  await hook('/github', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', 'User-Agent': 'GitHub-Hookshot/2c4b0a1' },
+    body: JSON.stringify({ ref: 'refs/heads/main', commits: [{ id: '4f0d2a8', message: 'Fix the invoice total' }] }),
+  });
   await hook('/signup', { method: 'POST', body: new URLSearchParams({ name: 'Ada Lovelace', email: 'ada@example.com', plan: 'pro' }) });
-  await hook('/orders/42?expand=items', { method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-Trace': 'abc-123', 'User-Agent': 'shop-backend/3.1' }, body: JSON.stringify({ event: 'order.shipped', order: { id: 42, total: 99.5, paid: true, items: ['keyboard', 'mouse'] } }) });
+  await hook('/orders/42?expand=items', {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', 'X-Trace': 'abc-123', 'User-Agent': 'shop-backend/3.1' },
+    body: JSON.stringify({ event: 'order.shipped', order: { id: 42, total: 99.5, paid: true, items: ['keyboard', 'mouse'] } }),
+  });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, deviceScaleFactor: 1, colorScheme: 'light' });
   await page.goto(`${server.url}/#/${token.uuid}`);

@@ -42,11 +42,25 @@ if (!process.env.REUSE) {
     for (let i = from; i < to; i++) {
       const body = Buffer.from(`order ord-${i} status ${['paid', 'failed'][i % 2]} from customer${i % 5003}@example.com`);
       const at = now - (seedRows - i) * 2_000;
-      seedRow(sampleRequest(big.uuid, {
-        uuid: uuidv7(at), ip: `10.0.${(i >> 8) & 255}.${i & 255}`, hostname: 'localhost', method: 'POST', user_agent: 'curl/8',
-        url: `http://localhost/p/${i % 100}`, content_type: 'text/plain', body, size: body.length, query: { action: 'create' },
-        headers: { 'content-type': ['text/plain'], 'x-trace': [`t${i}`] }, time: 0.001, sorting: 1_700_000_000_000_000 + i, created_at: at, updated_at: at,
-      }));
+      seedRow(
+        sampleRequest(big.uuid, {
+          uuid: uuidv7(at),
+          ip: `10.0.${(i >> 8) & 255}.${i & 255}`,
+          hostname: 'localhost',
+          method: 'POST',
+          user_agent: 'curl/8',
+          url: `http://localhost/p/${i % 100}`,
+          content_type: 'text/plain',
+          body,
+          size: body.length,
+          query: { action: 'create' },
+          headers: { 'content-type': ['text/plain'], 'x-trace': [`t${i}`] },
+          time: 0.001,
+          sorting: 1_700_000_000_000_000 + i,
+          created_at: at,
+          updated_at: at,
+        }),
+      );
     }
   });
   const t0 = performance.now();
@@ -121,7 +135,9 @@ const startDelete = () => {
   const query = parseQuery(process.env.DELETE_QUERY ?? 'customer3*');
   const report = (n: number) => {
     const work = chunkWork.reduce((a, b) => a + b, 0);
-    console.log(`deleted ${n} rows (${deleteOn}) from ${((t0 - start) / 1000).toFixed(1)} s to ${((performance.now() - start) / 1000).toFixed(1)} s${chunkWork.length ? `; ${chunkWork.length} chunks, ${work.toFixed(0)} ms of work, ${((work * 1000) / Math.max(n, 1)).toFixed(1)} us a row` : ''}`);
+    console.log(
+      `deleted ${n} rows (${deleteOn}) from ${((t0 - start) / 1000).toFixed(1)} s to ${((performance.now() - start) / 1000).toFixed(1)} s${chunkWork.length ? `; ${chunkWork.length} chunks, ${work.toFixed(0)} ms of work, ${((work * 1000) / Math.max(n, 1)).toFixed(1)} us a row` : ''}`,
+    );
   };
   if (deleteOn === 'thread') {
     deleting = store.requests.deleteMany(big, { query }).then(report);
@@ -153,7 +169,11 @@ await new Promise<void>((done) => {
     const due = Math.floor(((t - start) / 1000) * rate) - sent;
     if (due > 0) {
       const items: WriteItem[] = [];
-      for (let i = 0; i < due; i++) items.push({ row: toRow(sampleRequest(tokens[process.env.RANDOM_TOKENS ? Math.floor(Math.random() * TOKENS) : (sent + i) % TOKENS]!.uuid, { uuid: uuidv7(), body: Buffer.from(`capture ${sent + i} hello`) })), limit: LIMIT });
+      for (let i = 0; i < due; i++)
+        items.push({
+          row: toRow(sampleRequest(tokens[process.env.RANDOM_TOKENS ? Math.floor(Math.random() * TOKENS) : (sent + i) % TOKENS]!.uuid, { uuid: uuidv7(), body: Buffer.from(`capture ${sent + i} hello`) })),
+          limit: LIMIT,
+        });
       const c = performance.now();
       const n = writer.commit(items, false).length;
       commits.push(performance.now() - c);
@@ -176,14 +196,34 @@ const q = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : 0;
 };
 const row = (name: string, xs: number[]) =>
-  console.log(`${name.padEnd(8)} p50 ${q(xs, 0.5).toFixed(1).padStart(6)}  p90 ${q(xs, 0.9).toFixed(1).padStart(6)}  p99 ${q(xs, 0.99).toFixed(1).padStart(6)}  max ${Math.max(0, ...xs).toFixed(1).padStart(6)}  sum ${(xs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s`);
+  console.log(
+    `${name.padEnd(8)} p50 ${q(xs, 0.5).toFixed(1).padStart(6)}  p90 ${q(xs, 0.9).toFixed(1).padStart(6)}  p99 ${q(xs, 0.99).toFixed(1).padStart(6)}  max ${Math.max(0, ...xs)
+      .toFixed(1)
+      .padStart(6)}  sum ${(xs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s`,
+  );
 console.log(`${sent} captures in ${seconds} s into ${TOKENS} tokens (limit ${LIMIT}) beside ${seedRows} rows; ${log.length} catch-ups (ms):`);
-row('rows', log.map((l) => l.rows));
-for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'fill', 'trims'] as const) row(k, log.map((l) => l[k]));
-row('rest', log.map((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims));
+row(
+  'rows',
+  log.map((l) => l.rows),
+);
+for (const k of ['wall', 'keys', 'ids', 'text', 'purge', 'fill', 'trims'] as const)
+  row(
+    k,
+    log.map((l) => l[k]),
+  );
+row(
+  'rest',
+  log.map((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims),
+);
 console.log(`${trims.length} trim steps (ms):`);
-row('trimrows', trims.map((l) => l.rows));
-row('trimwall', trims.map((l) => l.wall));
+row(
+  'trimrows',
+  trims.map((l) => l.rows),
+);
+row(
+  'trimwall',
+  trims.map((l) => l.wall),
+);
 row('commit', commits);
 row('loopgap', loopGaps);
 // PERIODS=<s>: the catch-ups' cost a row over each period of the run, to see it change as the tokens fill and trim.
@@ -194,8 +234,21 @@ for (let from = start; period && from < start + seconds * 1000; from += period) 
   const per = (f: (l: (typeof ls)[number]) => number) => (rows ? ((ls.reduce((a, l) => a + f(l), 0) * 1000) / rows).toFixed(1) : '-');
   const ts = trims.filter((l) => l.at >= from && l.at < from + period);
   const trimWall = rows ? ((ts.reduce((a, l) => a + l.wall, 0) * 1000) / rows).toFixed(1) : '-';
-  console.log(`${((from - start) / 1000).toFixed(0).padStart(4)} s: ${ls.length} catch-ups, ${rows} rows; us a row: wall ${per((l) => l.wall)} keys ${per((l) => l.keys)} trims ${per((l) => l.trims)} rest ${per((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims)}; trim steps ${ts.length}, ${trimWall}`);
+  console.log(
+    `${((from - start) / 1000).toFixed(0).padStart(4)} s: ${ls.length} catch-ups, ${rows} rows; us a row: wall ${per((l) => l.wall)} keys ${per((l) => l.keys)} trims ${per((l) => l.trims)} rest ${per((l) => l.wall - l.keys - l.ids - l.text - l.purge - l.fill - l.trims)}; trim steps ${ts.length}, ${trimWall}`,
+  );
 }
-console.log('slowest catch-ups:', [...log].sort((a, b) => b.wall - a.wall).slice(0, 5).map((l) => Object.entries(l).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' ')).join('\n  '));
+console.log(
+  'slowest catch-ups:',
+  [...log]
+    .sort((a, b) => b.wall - a.wall)
+    .slice(0, 5)
+    .map((l) =>
+      Object.entries(l)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(' '),
+    )
+    .join('\n  '),
+);
 await store.close();
 if (!process.env.REUSE && !process.env.KEEP) rmSync(dirname(file), { recursive: true, force: true });

@@ -15,7 +15,9 @@ const settleSeconds = Number(process.env.SETTLE_S ?? 60);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'capture-mem-'));
 
 const rssMb = (pid) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line.split(/\s+/)[1]) / 102.4) / 10;
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -39,9 +41,7 @@ try {
   const token = await (await fetch(`${base}/token`, { method: 'POST' })).json();
   const body = Buffer.alloc(uploadBytes, 'x');
   const started = Date.now();
-  const answers = await Promise.all(
-    Array.from({ length: uploads }, () => fetch(`${base}/${token.uuid}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } }).then((r) => r.status)),
-  );
+  const answers = await Promise.all(Array.from({ length: uploads }, () => fetch(`${base}/${token.uuid}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } }).then((r) => r.status)));
   const afterUploads = rssMb(child.pid);
   const uploadSeconds = (Date.now() - started) / 1000;
   let peakLater = afterUploads;
@@ -50,15 +50,21 @@ try {
     peakLater = Math.max(peakLater, rssMb(child.pid));
   }
   const later = rssMb(child.pid);
-  console.log(JSON.stringify({
-    node_flags: process.env.NODE_FLAGS ?? '',
-    idle_rss_mb: idle,
-    uploads: `${uploads} x ${uploadBytes / 1e6} MB`,
-    statuses: [...new Set(answers)],
-    upload_seconds: uploadSeconds,
-    rss_after_uploads_mb: afterUploads,
-    [`rss_after_${settleSeconds}s_mb`]: later,
-  }, null, 1));
+  console.log(
+    JSON.stringify(
+      {
+        node_flags: process.env.NODE_FLAGS ?? '',
+        idle_rss_mb: idle,
+        uploads: `${uploads} x ${uploadBytes / 1e6} MB`,
+        statuses: [...new Set(answers)],
+        upload_seconds: uploadSeconds,
+        rss_after_uploads_mb: afterUploads,
+        [`rss_after_${settleSeconds}s_mb`]: later,
+      },
+      null,
+      1,
+    ),
+  );
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));

@@ -32,10 +32,31 @@ const body = Buffer.from(JSON.stringify({ event: 'order.created', id: 123456, am
 function record(token: string): RequestRecord {
   const now = Date.now();
   return {
-    uuid: uuidv7(now), token_id: token, type: 'web', team_id: null, ip: '127.0.0.1', hostname: '127.0.0.1', method: 'POST', user_agent: '',
-    url: `http://127.0.0.1:3000/${token}`, content_type: 'application/json', body, size: body.length, query: null,
-    headers: { host: ['127.0.0.1:3000'], 'content-type': ['application/json'], 'content-length': [String(body.length)] }, form: null, files: [],
-    custom_action_output: [], custom_action_errors: [], time: 0.0001, note: null, sorting: sorting(), created_at: now, updated_at: now, extra: {}, httpVersion: '1.1',
+    uuid: uuidv7(now),
+    token_id: token,
+    type: 'web',
+    team_id: null,
+    ip: '127.0.0.1',
+    hostname: '127.0.0.1',
+    method: 'POST',
+    user_agent: '',
+    url: `http://127.0.0.1:3000/${token}`,
+    content_type: 'application/json',
+    body,
+    size: body.length,
+    query: null,
+    headers: { host: ['127.0.0.1:3000'], 'content-type': ['application/json'], 'content-length': [String(body.length)] },
+    form: null,
+    files: [],
+    custom_action_output: [],
+    custom_action_errors: [],
+    time: 0.0001,
+    note: null,
+    sorting: sorting(),
+    created_at: now,
+    updated_at: now,
+    extra: {},
+    httpVersion: '1.1',
   };
 }
 /** This process's CPU time in µs. */

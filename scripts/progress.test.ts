@@ -8,9 +8,7 @@ function stream(isTTY: boolean) {
 
 describe('progress on stderr', () => {
   it('shows done/total, percentage, rate (without what a resumed run had done) and ETA', () => {
-    expect(formatProgress({ what: 'requests', done: 3000, total: 10_000, resumed: 1000 }, 2000, false)).toBe(
-      `${'requests'.padEnd(22)} 3,000/10,000  30%  1,000/s  ETA 7s`,
-    );
+    expect(formatProgress({ what: 'requests', done: 3000, total: 10_000, resumed: 1000 }, 2000, false)).toBe(`${'requests'.padEnd(22)} 3,000/10,000  30%  1,000/s  ETA 7s`);
     expect(formatProgress({ what: 'users', done: 0, total: 0 }, 0, true)).toMatch(/\[#{24}\] 0\/0 100% .* done$/);
   });
 

@@ -159,7 +159,16 @@ describe('npm run cli -- secrets rotate', () => {
 
   it('names each secret it cannot open and why, and exits 1', async () => {
     const s = await start({ SECRET_KEY: KEY_B });
-    const foreign = { id: '0f0f0f0f-0000-4000-8000-000000000001', user_id: owner.id, type: 'vault', name: 'lost', settings: {}, secret: createSealer('an unknown key, not A and not B!').seal({ api_key: 'x' }), created_at: 1, updated_at: 1 };
+    const foreign = {
+      id: '0f0f0f0f-0000-4000-8000-000000000001',
+      user_id: owner.id,
+      type: 'vault',
+      name: 'lost',
+      settings: {},
+      secret: createSealer('an unknown key, not A and not B!').seal({ api_key: 'x' }),
+      created_at: 1,
+      updated_at: 1,
+    };
     await s.services.store.providers.create(foreign);
     await stop();
     expect(await cli({ SECRET_KEY: KEY_B }, 'secrets', 'rotate')).toBe(1);

@@ -15,7 +15,14 @@ const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATABASES_URL = process.env.DATABASES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 // docs/api.md first: its users are the first ones of the fresh service.
 const PAGES = ['docs/api.md', 'docs/search.md', 'docs/testing.md'];
-const examples = new Map(PAGES.map((page) => [page, shellExamples(fs.readFileSync(path.join(ROOT, page), 'utf8')).filter((b) => !b.skip).flatMap((b) => b.examples)]));
+const examples = new Map(
+  PAGES.map((page) => [
+    page,
+    shellExamples(fs.readFileSync(path.join(ROOT, page), 'utf8'))
+      .filter((b) => !b.skip)
+      .flatMap((b) => b.examples),
+  ]),
+);
 
 let s: TestServer;
 const outcomes = new Map<Example, Outcome>();

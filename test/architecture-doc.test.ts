@@ -69,7 +69,10 @@ describe('docs/architecture.md', () => {
     // The modules are loaded with `await import('./<folder>/<file>.js')`.
     const loaded = [...source.matchAll(/import\('\.\/([^']+)\.js'\)/g)].map((m) => `core/${m[1]}.ts`);
     expect(loaded.length).toBeGreaterThan(0);
-    expect(loaded.filter((file) => !doc.includes(`\`${file}\``)), 'modules missing from docs/architecture.md').toEqual([]);
+    expect(
+      loaded.filter((file) => !doc.includes(`\`${file}\``)),
+      'modules missing from docs/architecture.md',
+    ).toEqual([]);
   });
 
   it('is linked from the README', () => {

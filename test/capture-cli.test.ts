@@ -162,7 +162,11 @@ describe('capture tail', () => {
     await post(`${s.url}/${token.uuid}/two?x=1`, 'b');
     await until('two lines', () => t.stdout().split('\n').filter(Boolean).length >= 2);
     expect(await interrupt(t)).toBe(0);
-    const lines = t.stdout().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = t
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((r) => [r.content, new URL(r.url).pathname])).toEqual([
       ['a', `/${token.uuid}/one`],
       ['b', `/${token.uuid}/two`],
@@ -269,10 +273,7 @@ describe('capture workflows', () => {
   it('validates locally, applies and exports through the API, and replay --actions runs the chain again', async () => {
     const token = await s.token();
     const file = path.join(dir, 'flow.yaml');
-    fs.writeFileSync(
-      file,
-      `apiVersion: capture/v1\nkind: TokenActions\nmetadata:\n  token: ${token.uuid}\nspec:\n  steps:\n    - type: log\n      parameters:\n        text: "saw $request.method$"\n`,
-    );
+    fs.writeFileSync(file, `apiVersion: capture/v1\nkind: TokenActions\nmetadata:\n  token: ${token.uuid}\nspec:\n  steps:\n    - type: log\n      parameters:\n        text: "saw $request.method$"\n`);
     const valid = await capture(['workflows', 'validate', file]);
     expect(valid.code, valid.stderr).toBe(0);
     expect(valid.stdout).toContain('1 document valid, 0 failed');
@@ -445,7 +446,10 @@ describe('capture with a reader that stops reading (EPIPE on stdout)', () => {
     await once(['workflows', 'export', token.uuid]);
 
     // The streaming commands write when a request arrives; forward first puts the token's listen back.
-    for (const args of [['tail', token.uuid], ['forward', token.uuid, '--target', targetUrl, '--listen-timeout', '3']]) {
+    for (const args of [
+      ['tail', token.uuid],
+      ['forward', token.uuid, '--target', targetUrl, '--listen-timeout', '3'],
+    ]) {
       const r = piped(args, 'start');
       await until(`${args[0]} to subscribe`, () => /waiting for requests|forwarding/.test(r.stderr()));
       await post(`${s.url}/${token.uuid}/live`, 'live');
@@ -483,7 +487,7 @@ describe('the `capture` executable (workspace packages/cli, `npx capture`)', () 
     expect(r.out).toMatch(/^[0-9a-f-]{36}\n$/);
   });
 
-  it.skipIf(stale !== null)('`npx capture` runs the linked executable, installing nothing into npx\'s cache', async () => {
+  it.skipIf(stale !== null)("`npx capture` runs the linked executable, installing nothing into npx's cache", async () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'npx-cache-'));
     try {
       const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {

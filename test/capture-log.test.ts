@@ -58,9 +58,19 @@ describe('capture log lines', () => {
     const resolver = new Resolver({ timeout: 3000, tries: 1 });
     resolver.setServers([`127.0.0.1:${server.provided.get(DNS_INFO)!.port!}`]);
     await resolver.resolve4(`${token.uuid}.dns.test`).catch(() => []);
-    await expect.poll(() => captureLines().map((l) => l.method).sort()).toEqual(['DNS', 'EMAIL']);
+    await expect
+      .poll(() =>
+        captureLines()
+          .map((l) => l.method)
+          .sort(),
+      )
+      .toEqual(['DNS', 'EMAIL']);
     const stored = (await server.call('GET', `/token/${token.uuid}/requests?sorting=oldest`)).data.data as Array<{ uuid: string; type: string }>;
-    expect(captureLines().map((l) => l.request).sort()).toEqual(stored.map((r) => r.uuid).sort());
+    expect(
+      captureLines()
+        .map((l) => l.request)
+        .sort(),
+    ).toEqual(stored.map((r) => r.uuid).sort());
   });
 
   it("action errors and a listen that timed out carry the capture's request ID", async () => {

@@ -93,7 +93,12 @@ describe('capture send', () => {
     expect(all.stdout).toMatch(/^github\s+161 events/m);
     expect(all.stdout).toMatch(/^twilio\s+3 events/m);
     const twilio = await capture(['send', '--list', 'twilio']);
-    expect(twilio.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(['sms', 'voice', 'message_status']);
+    expect(
+      twilio.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['sms', 'voice', 'message_status']);
   });
 
   it('usage errors exit 2; the API’s refusals exit 1 with its message', async () => {

@@ -30,7 +30,10 @@ describe('docs/configuration.md', () => {
 
   it('has one row for every setting of core/config.ts, and no other', () => {
     const names = rows.map((r) => r.name);
-    expect(names.filter((n, i) => names.indexOf(n) !== i), 'listed twice').toEqual([]);
+    expect(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      'listed twice',
+    ).toEqual([]);
     expect([...names].sort()).toEqual(SETTINGS);
   });
 

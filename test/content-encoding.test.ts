@@ -100,7 +100,20 @@ describe.each(stores)('%s', (_name, start, skip) => {
       const t = await srv.token();
       const file = path.join(files, `body.${coding}`);
       writeFileSync(file, bytes);
-      const { stdout } = await run('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'Content-Type: application/json', '-H', `Content-Encoding: ${coding}`, '--data-binary', `@${file}`, `${srv.url}/${t.uuid}`]);
+      const { stdout } = await run('curl', [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-H',
+        'Content-Type: application/json',
+        '-H',
+        `Content-Encoding: ${coding}`,
+        '--data-binary',
+        `@${file}`,
+        `${srv.url}/${t.uuid}`,
+      ]);
       expect(stdout).toBe('200');
       const r = await latest(t.uuid);
       expect(r, coding).toMatchObject({ content: json, content_encoding: coding, decoded: true, encoded_size: bytes.length });
@@ -134,7 +147,10 @@ describe.each(stores)('%s', (_name, start, skip) => {
 
   it.skipIf(skip)(`a body that decodes past MAX_BODY_BYTES gets 413 and nothing is stored${skip ? `: ${skip}` : ''}`, { timeout: 60_000 }, async () => {
     const t = await srv.token();
-    for (const [coding, bytes] of [['gzip', BOMBS.gzip], ['br', BOMBS.br]] as const) {
+    for (const [coding, bytes] of [
+      ['gzip', BOMBS.gzip],
+      ['br', BOMBS.br],
+    ] as const) {
       expect(bytes.length).toBeLessThan(64 * 1024);
       const res = await post(`${srv.url}/${t.uuid}`, bytes, { 'Content-Type': 'text/plain', 'Content-Encoding': coding });
       expect(res.status).toBe(413);

@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { headingText, Slugger } from '../core/web/docs.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DOCS = fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+const DOCS = fs
+  .readdirSync(path.join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`);
 const FILES = ['README.md', 'CONTRIBUTING.md', 'packages/client/README.md', ...DOCS];
 
 /** Every link and image of a document (not those inside code), with the headings' anchors. */

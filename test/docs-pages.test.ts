@@ -67,7 +67,18 @@ describe('/docs/', () => {
       }
     }
     // Every page of docs/, the README, and what they link to of the repository.
-    expect([...seen.keys()]).toEqual(expect.arrayContaining(['/docs/api.md', '/docs/configuration.md', '/docs/operating.md', '/docs/search.md', '/docs/repo/README.md', '/docs/repo/CONTRIBUTING.md', '/docs/repo/packages/client/README.md', '/docs/repo/bench/RESULTS.md']));
+    expect([...seen.keys()]).toEqual(
+      expect.arrayContaining([
+        '/docs/api.md',
+        '/docs/configuration.md',
+        '/docs/operating.md',
+        '/docs/search.md',
+        '/docs/repo/README.md',
+        '/docs/repo/CONTRIBUTING.md',
+        '/docs/repo/packages/client/README.md',
+        '/docs/repo/bench/RESULTS.md',
+      ]),
+    );
     const broken: string[] = [];
     for (const [page, { hrefs, srcs }] of seen) {
       for (const href of hrefs.filter((h) => h.startsWith('/docs/') || h.startsWith('#'))) {
@@ -97,7 +108,19 @@ describe('/docs/', () => {
   });
 
   it('serves nothing else: other files, hidden or generated folders, paths that leave docs/', async () => {
-    for (const path of ['/docs/nope.md', '/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/repo/package.json', '/docs/repo/node_modules/marked/README.md', '/docs/repo/.github/x.md', '/docs/repo/../docs/README.md', '/docs/repo/%2e%2e/README.md', '/docs/%E0%A4%A', '/docs/architecture.md%00', '/docs/images/']) {
+    for (const path of [
+      '/docs/nope.md',
+      '/docs/../package.json',
+      '/docs/%2e%2e/package.json',
+      '/docs/repo/package.json',
+      '/docs/repo/node_modules/marked/README.md',
+      '/docs/repo/.github/x.md',
+      '/docs/repo/../docs/README.md',
+      '/docs/repo/%2e%2e/README.md',
+      '/docs/%E0%A4%A',
+      '/docs/architecture.md%00',
+      '/docs/images/',
+    ]) {
       const res = await rawGet(path);
       expect(res.status, path).toBe(404);
       expect(JSON.parse(res.body), path).toMatchObject({ message: expect.stringContaining('No such page') });

@@ -24,8 +24,19 @@ function sources(dir: string, out: string[] = []): string[] {
 
 /** The tables the engine owns (migrations.ts): only its own statements and the migrations name them. */
 const ENGINE_TABLES = [
-  'requests', 'request_keys', 'request_ids', 'request_files', 'request_text', 'request_text_stale', 'request_trimmed',
-  'request_watermark', 'search_keys', 'search_tokens', 'search_rows', 'search_fields', 'search_settings',
+  'requests',
+  'request_keys',
+  'request_ids',
+  'request_files',
+  'request_text',
+  'request_text_stale',
+  'request_trimmed',
+  'request_watermark',
+  'search_keys',
+  'search_tokens',
+  'search_rows',
+  'search_fields',
+  'search_settings',
 ];
 const NAMES_TABLE = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(${ENGINE_TABLES.join('|')})\\b`, 'gi');
 /** The store's SQLite code outside the engine that may name its tables: the schema's history. */

@@ -15,7 +15,10 @@ interface Line {
 }
 
 function recordingLogger(lines: Line[], base: Record<string, unknown> = {}): Logger {
-  const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields: { ...base, ...fields } });
+  const at =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      void lines.push({ level, msg, fields: { ...base, ...fields } });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (f) => recordingLogger(lines, { ...base, ...f }) };
 }
 

@@ -36,7 +36,11 @@ describe.skipIf(!mountable).each(['in-thread', 'worker'] as const)(mountable ? '
   const bodies = () => path.join(tmpfs.dir, 'bodies');
   const incoming = () => readdirSync(path.join(bodies(), '.incoming'));
   const filed = () => (existsSync(path.join(bodies(), tokenId)) ? readdirSync(path.join(bodies(), tokenId)).sort() : []);
-  const filedAcked = () => [...acked].filter(([, body]) => body.length > THRESHOLD).map(([id]) => id).sort();
+  const filedAcked = () =>
+    [...acked]
+      .filter(([, body]) => body.length > THRESHOLD)
+      .map(([id]) => id)
+      .sort();
 
   async function capture(body: Buffer): Promise<{ status: number; type: string | null; data: any }> {
     let r: Response;

@@ -32,7 +32,14 @@ const SETTINGS = { OUTBOUND_ALLOW_PRIVATE: 'false', TOKEN_CREATE_PER_MIN_FREE: '
 /** Room for a request in flight at the end, and a hang's own timeout. */
 const TEST_MS = SECONDS * 1000 + REQUEST_TIMEOUT_MS + 75_000 + 120_000;
 
-const options = (extra: Partial<FuzzOptions> = {}): FuzzOptions => ({ seconds: SECONDS, seed: SEED, requestTimeoutMs: REQUEST_TIMEOUT_MS, trace: process.env.FUZZ_TRACE === '1', skip: process.env.FUZZ_SKIP ? new RegExp(process.env.FUZZ_SKIP) : undefined, ...extra });
+const options = (extra: Partial<FuzzOptions> = {}): FuzzOptions => ({
+  seconds: SECONDS,
+  seed: SEED,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  trace: process.env.FUZZ_TRACE === '1',
+  skip: process.env.FUZZ_SKIP ? new RegExp(process.env.FUZZ_SKIP) : undefined,
+  ...extra,
+});
 
 /** Runs the fuzzer on a started service; a failure names the seed and the request. */
 async function fuzzService(api: Api, extra: Partial<FuzzOptions> = {}, root?: string) {
@@ -43,7 +50,11 @@ async function fuzzService(api: Api, extra: Partial<FuzzOptions> = {}, root?: st
   if (root) await writeFile(path.join(root, 'secret.txt'), world.canaries.secret);
   console.log(`fuzz: ${SECONDS} s from seed ${SEED} against ${api.base}`);
   const result = await fuzz(doc, actionTypes, world, options(extra));
-  console.log(`fuzz: ${result.requests} requests in ${result.batches} batches; answers: ${Object.entries(result.statuses).map(([status, n]) => `${status} ${n}`).join(', ')}`);
+  console.log(
+    `fuzz: ${result.requests} requests in ${result.batches} batches; answers: ${Object.entries(result.statuses)
+      .map(([status, n]) => `${status} ${n}`)
+      .join(', ')}`,
+  );
   if (process.env.FUZZ_TRACE === 'routes') for (const [route, counts] of Object.entries(result.byRoute)) console.log(`fuzz: ${route}: ${JSON.stringify(counts)}`);
   if (result.failure) throw new Error(result.failure);
   expect(result.requests).toBeGreaterThan(0);
@@ -72,30 +83,38 @@ describe('route fuzzer', () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it('answers every route without a 5xx, a hang or an unallowed change (in this process)', async () => {
-    // A stand-in page (as test/bad-input.test.ts): the run does not depend on `npm run build`.
-    const pageDir = path.join(root, 'page');
-    await mkdir(pageDir, { recursive: true });
-    await writeFile(path.join(pageDir, 'index.html'), '<!doctype html><title>page</title>');
-    const modules = [...(await loadModules()).filter((m) => m.name !== 'web'), webModule({ dir: pageDir })];
-    s = await startTestServer({ ...SETTINGS, DATA_DIR: path.join(root, 'data') }, { modules });
-    const api = apiAt(s.url, ADMIN_KEY);
-    await fuzzService(api, {}, root);
-    await stillCaptures(api);
-  }, TEST_MS);
-
-  it('a started service process hit by the fuzzer keeps running and capturing', async () => {
-    let service: ServiceProcess | undefined;
-    try {
-      service = await startServiceProcess({ ...SETTINGS, DATA_DIR: path.join(root, 'process'), ADMIN_API_KEY: ADMIN_KEY, FUZZ_LOOPBACK_ONLY: '1' }, 120_000, ['--import', GUARD]);
-      const child = service.child;
-      const alive = () => (child.exitCode !== null || child.signalCode !== null ? `${child.exitCode ?? child.signalCode}; its last output:\n${service!.output().slice(-3000)}` : null);
-      const api = apiAt(service.url, ADMIN_KEY);
-      await fuzzService(api, { alive });
-      expect(alive()).toBeNull();
+  it(
+    'answers every route without a 5xx, a hang or an unallowed change (in this process)',
+    async () => {
+      // A stand-in page (as test/bad-input.test.ts): the run does not depend on `npm run build`.
+      const pageDir = path.join(root, 'page');
+      await mkdir(pageDir, { recursive: true });
+      await writeFile(path.join(pageDir, 'index.html'), '<!doctype html><title>page</title>');
+      const modules = [...(await loadModules()).filter((m) => m.name !== 'web'), webModule({ dir: pageDir })];
+      s = await startTestServer({ ...SETTINGS, DATA_DIR: path.join(root, 'data') }, { modules });
+      const api = apiAt(s.url, ADMIN_KEY);
+      await fuzzService(api, {}, root);
       await stillCaptures(api);
-    } finally {
-      await service?.stop();
-    }
-  }, TEST_MS + 120_000);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'a started service process hit by the fuzzer keeps running and capturing',
+    async () => {
+      let service: ServiceProcess | undefined;
+      try {
+        service = await startServiceProcess({ ...SETTINGS, DATA_DIR: path.join(root, 'process'), ADMIN_API_KEY: ADMIN_KEY, FUZZ_LOOPBACK_ONLY: '1' }, 120_000, ['--import', GUARD]);
+        const child = service.child;
+        const alive = () => (child.exitCode !== null || child.signalCode !== null ? `${child.exitCode ?? child.signalCode}; its last output:\n${service!.output().slice(-3000)}` : null);
+        const api = apiAt(service.url, ADMIN_KEY);
+        await fuzzService(api, { alive });
+        expect(alive()).toBeNull();
+        await stillCaptures(api);
+      } finally {
+        await service?.stop();
+      }
+    },
+    TEST_MS + 120_000,
+  );
 });

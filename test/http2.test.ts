@@ -101,14 +101,18 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     expect(r!.http_version).toBe('1.1');
   });
 
-  it('stores each capture\'s HTTP version: shown, searchable, in the CSV and HAR exports', async () => {
+  it("stores each capture's HTTP version: shown, searchable, in the CSV and HAR exports", async () => {
     const t = await srv.token();
     const url = `${srv.url}/${t.uuid}`;
     await run('curl', ['-s', '--http1.0', '-o', '/dev/null', `${url}/one`]);
     await run('curl', ['-s', '--http1.1', '-o', '/dev/null', `${url}/eleven`]);
     expect((await h2(srv.url, { ':method': 'GET', ':path': `/${t.uuid}/two` })).status).toBe(200);
     const all = await stored(srv, t.uuid);
-    expect(all.map((r) => [new URL(r.url).pathname.split('/')[2], r.http_version])).toEqual([['one', '1.0'], ['eleven', '1.1'], ['two', '2']]);
+    expect(all.map((r) => [new URL(r.url).pathname.split('/')[2], r.http_version])).toEqual([
+      ['one', '1.0'],
+      ['eleven', '1.1'],
+      ['two', '2'],
+    ]);
     // One request by its ID carries it too.
     expect((await srv.call('GET', `/token/${t.uuid}/request/${all[2]!.uuid}`)).data.http_version).toBe('2');
     const search = await srv.call('GET', `/token/${t.uuid}/requests?query=${encodeURIComponent('http_version:2')}`);
@@ -223,9 +227,7 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     const t = await srv.token({ listen: 5 });
     const pending = h2(srv.url, { ':method': 'POST', ':path': `/${t.uuid}` }, 'wait');
     let id: string | undefined;
-    await expect
-      .poll(async () => (id = (await srv.call('GET', `/token/${t.uuid}/request/latest`)).data?.uuid), { timeout: 5000 })
-      .toBeTruthy();
+    await expect.poll(async () => (id = (await srv.call('GET', `/token/${t.uuid}/request/latest`)).data?.uuid), { timeout: 5000 }).toBeTruthy();
     const headers = { 'X-Target': ['yes'], Connection: ['close'], 'Keep-Alive': ['timeout=5'], 'Proxy-Connection': ['keep-alive'], Upgrade: ['h2c'], 'Transfer-Encoding': ['chunked'] };
     const set = await srv.call('PUT', `/token/${t.uuid}/request/${id}/response`, { json: { status: 202, content: Buffer.from('set').toString('base64'), headers } });
     expect(set.status).toBe(200);

@@ -70,7 +70,10 @@ tester.run('capture/import-boundaries', importBoundaries, {
   valid: [
     { filename: at('plugins/http/src/send.ts'), code: "import { a } from './retry.js';\nimport { z } from '@capture/sdk';\nimport { oauth } from '@capture/sdk/oauth';\nimport { z as zod } from 'zod';" },
     { filename: at('plugins/http/src/send.ts'), code: "// import { g } from '../../../core/actions/runner.js';\nconst s = \"import { h } from '../../../core/server.js'\";" },
-    { filename: at('plugins/http/test/send.test.ts'), code: "import { runAction } from '@capture/sdk/testing';\nimport { startTestServer } from '../../../test/helpers/server.js';\nimport { x } from '../../text/src/index.js';" },
+    {
+      filename: at('plugins/http/test/send.test.ts'),
+      code: "import { runAction } from '@capture/sdk/testing';\nimport { startTestServer } from '../../../test/helpers/server.js';\nimport { x } from '../../text/src/index.js';",
+    },
     { filename: at('core/server.ts'), code: "import { app } from './http/app.js';" },
     { filename: at('core/store/sqlite/index.ts'), code: "export { createRequestEngine } from './requests/index.js';" },
     { filename: at('scripts/measure-catchup.ts'), code: "import { toRow } from '../core/store/sqlite/requests/columns.js';" },

@@ -175,9 +175,7 @@ describe('odd-but-valid HTTP/1.x request forms are stored and answered', () => {
   it('three pipelined requests in one write are each stored and answered, in order', async () => {
     const t = await srv.token();
     const text = await exchange(
-      `POST /${t.uuid}/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na` +
-        `GET /${t.uuid}/2 HTTP/1.1\r\nHost: x\r\n\r\n` +
-        `PUT /${t.uuid}/3 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\nc`,
+      `POST /${t.uuid}/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\na` + `GET /${t.uuid}/2 HTTP/1.1\r\nHost: x\r\n\r\n` + `PUT /${t.uuid}/3 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\nc`,
     );
     expect(statusLines(text)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK']);
     expect([...text.matchAll(/X-Request-Id: (\S+)/g)]).toHaveLength(3);

@@ -10,7 +10,12 @@ import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js
 
 const BASE_URL = 'https://hooks.example.test';
 type Doc = { servers: Array<{ url: string }>; components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, Operation>> };
-type Operation = { operationId?: string; parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, { schema?: unknown }> }; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Operation = {
+  operationId?: string;
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
 
 let s: TestServer;
 let doc: Doc;
@@ -32,8 +37,14 @@ describe('/openapi.json', () => {
     const served = new Set(s.routes.map((r) => shape(r.method, r.path)));
     const documented = new Set(operations().map((o) => shape(o.method, o.path)));
     expect(served.size).toBeGreaterThan(100);
-    expect([...served].filter((r) => !documented.has(r)), 'served but missing from /openapi.json').toEqual([]);
-    expect([...documented].filter((r) => !served.has(r)), 'documented but served by no router').toEqual([]);
+    expect(
+      [...served].filter((r) => !documented.has(r)),
+      'served but missing from /openapi.json',
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !served.has(r)),
+      'documented but served by no router',
+    ).toEqual([]);
     expect(documented.has('POST /{}')).toBe(true);
     expect(documented.has('DELETE /{}/{}')).toBe(true);
   });
@@ -75,7 +86,11 @@ describe('/openapi.json', () => {
       const op = doc.paths[route.path]![route.method]!;
       const where = `${route.method.toUpperCase()} ${route.path}`;
       if (route.body) expect(op.requestBody?.content['application/json']?.schema, `${where}: request body`).toBeDefined();
-      for (const name of Object.keys(route.query?.shape ?? {})) expect(op.parameters?.some((p) => p.in === 'query' && p.name === name), `${where}: query ${name}`).toBe(true);
+      for (const name of Object.keys(route.query?.shape ?? {}))
+        expect(
+          op.parameters?.some((p) => p.in === 'query' && p.name === name),
+          `${where}: query ${name}`,
+        ).toBe(true);
     }
   });
 
@@ -141,7 +156,8 @@ describe('/openapi.json', () => {
     await check('PUT', `/global-variables/${global.id}`, '/global-variables/{id}', { key, json: { value: '2' } });
     await check('GET', `/global-variables/${global.id}`, '/global-variables/{id}', { key });
     await check('POST', `/users/${user.id}/api-keys`, '/users/{user_id}/api-keys', { key: ADMIN_KEY });
-    for (const p of ['/groups', '/providers', '/templates', '/global-variables', '/schedules', '/action-types', '/provider-types', '/users/me', '/errors', '/errors/unread', '/schedules/notifications']) await check('GET', p, p, { key });
+    for (const p of ['/groups', '/providers', '/templates', '/global-variables', '/schedules', '/action-types', '/provider-types', '/users/me', '/errors', '/errors/unread', '/schedules/notifications'])
+      await check('GET', p, p, { key });
     await check('GET', `/users/${user.id}`, '/users/{user_id}', { key });
     await check('GET', `/users/${user.id}/api-keys`, '/users/{user_id}/api-keys', { key });
     // The users list adds Laravel's `links` beside the page envelope; its schema says so (and requires it).

@@ -19,7 +19,10 @@ const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const README = path.join(ROOT, 'README.md');
 const blocks = shellExamples(fs.readFileSync(README, 'utf8'));
 const [quickStart] = blocks;
-const examples = blocks.filter((b) => !b.skip).flatMap((b) => b.examples).filter((e) => e.command !== 'npm ci');
+const examples = blocks
+  .filter((b) => !b.skip)
+  .flatMap((b) => b.examples)
+  .filter((e) => e.command !== 'npm ci');
 
 let dataDir: string;
 let outcomes = new Map<Example, Outcome>();

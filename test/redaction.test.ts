@@ -41,10 +41,7 @@ function expectNoOriginal(text: string, where: string): void {
 }
 
 beforeAll(async () => {
-  s = await startTestServer(
-    { EMAIL_DOMAIN: DOMAIN, SMTP_AUTH_CHECKS: 'false' },
-    { modules: [createActionsModule(), createRealtimeModule({ sse: { heartbeatMs: 50 } }), createMailModule()] },
-  );
+  s = await startTestServer({ EMAIL_DOMAIN: DOMAIN, SMTP_AUTH_CHECKS: 'false' }, { modules: [createActionsModule(), createRealtimeModule({ sse: { heartbeatMs: 50 } }), createMailModule()] });
 });
 
 afterAll(async () => {
@@ -210,7 +207,11 @@ describe('a capture of a token with redaction rules', () => {
       const one = await disk.call('GET', `/token/${t.uuid}/request/${id}`);
       expectNoAddress(one.text, 'GET /token/{id}/request/{id}');
       const stored = new URLSearchParams(one.data.content).get('payload')!;
-      expect(JSON.parse(stored)).toEqual({ ...payload, pusher: { name: 'Codertocat', email: '[REDACTED]' }, head_commit: { ...payload.head_commit, author: { name: 'Codertocat', email: '[REDACTED]' }, committer: { name: 'GitHub', email: '[REDACTED]' } } });
+      expect(JSON.parse(stored)).toEqual({
+        ...payload,
+        pusher: { name: 'Codertocat', email: '[REDACTED]' },
+        head_commit: { ...payload.head_commit, author: { name: 'Codertocat', email: '[REDACTED]' }, committer: { name: 'GitHub', email: '[REDACTED]' } },
+      });
       expect(JSON.parse(one.data.request.payload).pusher.email).toBe('[REDACTED]');
       const raw = await disk.call('GET', `/token/${t.uuid}/request/${id}/raw`);
       expectNoAddress(raw.text, 'raw');
@@ -222,7 +223,10 @@ describe('a capture of a token with redaction rules', () => {
 
       // On disk: the database and its write-ahead log, while the service runs and after it stops.
       const files = () => ['capture.sqlite', 'capture.sqlite-wal'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f));
-      const onDisk = () => files().map((f) => fs.readFileSync(f).toString('latin1')).join('');
+      const onDisk = () =>
+        files()
+          .map((f) => fs.readFileSync(f).toString('latin1'))
+          .join('');
       // The body is on disk as written (so a trace would be found), the addresses are not.
       expect(onDisk()).toContain(encodeURIComponent('"refs/heads/main"'));
       expectNoAddress(onDisk(), 'the database or its WAL');
@@ -248,7 +252,16 @@ describe('a capture of a token with redaction rules', () => {
     });
     expect(cond.status, cond.text).toBe(200);
     const red = await s.call('POST', `/token/${t.uuid}/actions`, {
-      json: { type: 'redact', condition: cond.data.uuid, parameters: { rules: [{ kind: 'json', path: '$..token' }, { kind: 'preset', preset: 'card' }] } },
+      json: {
+        type: 'redact',
+        condition: cond.data.uuid,
+        parameters: {
+          rules: [
+            { kind: 'json', path: '$..token' },
+            { kind: 'preset', preset: 'card' },
+          ],
+        },
+      },
     });
     expect(red.status, red.text).toBe(200);
     // An action after the redact one still sees the original.
@@ -274,7 +287,14 @@ describe('a capture of a token with redaction rules', () => {
   });
 
   it('an e-mail is masked in its fields and its raw message', async () => {
-    const t = await s.token({ redaction: { rules: [{ kind: 'preset', preset: 'card' }, { kind: 'header', name: 'subject' }] } });
+    const t = await s.token({
+      redaction: {
+        rules: [
+          { kind: 'preset', preset: 'card' },
+          { kind: 'header', name: 'subject' },
+        ],
+      },
+    });
     const port = s.provided.get(MAIL_INFO)!.port!;
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
     try {

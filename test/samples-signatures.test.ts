@@ -60,7 +60,9 @@ function official(provider: SampleProviderId, d: Delivery, body: Buffer, secret:
     case 'svix':
       return attempt(() => new SvixWebhook(secret).verify(text, lowerHeaders(d)));
     case 'slack':
-      return attempt(() => isValidSlackRequest({ signingSecret: secret, body: text, headers: { 'x-slack-signature': header(d, 'X-Slack-Signature'), 'x-slack-request-timestamp': Number(header(d, 'X-Slack-Request-Timestamp')) } }));
+      return attempt(() =>
+        isValidSlackRequest({ signingSecret: secret, body: text, headers: { 'x-slack-signature': header(d, 'X-Slack-Signature'), 'x-slack-request-timestamp': Number(header(d, 'X-Slack-Request-Timestamp')) } }),
+      );
     case 'twilio':
       return twilio.validateRequest(secret, header(d, 'X-Twilio-Signature'), URL_, Object.fromEntries(new URLSearchParams(text)));
     case 'shopify': {
@@ -133,7 +135,10 @@ describe('sample deliveries pass the providers’ official verifiers and verify_
   });
 
   it('overrides change the payload before it is signed', async () => {
-    const { delivery } = samples.build({ provider: 'stripe', event: 'payment_intent.succeeded', secret: SECRETS.stripe, overrides: JSON.parse('{"data":{"object":{"amount":4242,"metadata":{"order_id":"A-7"}}},"__proto__":{"polluted":true}}') }, URL_);
+    const { delivery } = samples.build(
+      { provider: 'stripe', event: 'payment_intent.succeeded', secret: SECRETS.stripe, overrides: JSON.parse('{"data":{"object":{"amount":4242,"metadata":{"order_id":"A-7"}}},"__proto__":{"polluted":true}}') },
+      URL_,
+    );
     const event = Stripe.webhooks.constructEvent(delivery.body.toString(), header(delivery, 'Stripe-Signature'), SECRETS.stripe);
     expect(event.data.object).toMatchObject({ object: 'payment_intent', amount: 4242, currency: 'usd', metadata: { order_id: 'A-7' } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -10,21 +10,29 @@ const mongo = await startTestMongo();
 afterAll(() => mongo?.stop());
 
 const stores: Array<[string, () => Promise<{ s: TestServer; done: () => Promise<void> }>, string | null]> = [
-  ['SQLite', async () => {
-    const s = await startTestServer({ SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false' });
-    return { s, done: () => s.close() };
-  }, null],
-  ['MongoDB', async () => {
-    const db = testDbName('capture_schedgroups');
-    const s = await startTestServer({ SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false', MONGODB_URI: withDatabase(mongo!.uri, db) });
-    return { s, done: async () => (await s.close(), await discardStoreData(mongo!.uri, db)) };
-  }, mongo ? null : NO_MONGO],
+  [
+    'SQLite',
+    async () => {
+      const s = await startTestServer({ SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false' });
+      return { s, done: () => s.close() };
+    },
+    null,
+  ],
+  [
+    'MongoDB',
+    async () => {
+      const db = testDbName('capture_schedgroups');
+      const s = await startTestServer({ SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false', MONGODB_URI: withDatabase(mongo!.uri, db) });
+      return { s, done: async () => (await s.close(), await discardStoreData(mongo!.uri, db)) };
+    },
+    mongo ? null : NO_MONGO,
+  ],
 ];
 
 const body = (name: string, extra: Record<string, unknown> = {}) => ({ name, interval: 'hourly', request_url: 'https://example.test/health', ...extra });
 
 describe.each(stores)('schedules in groups: %s', (_name, start, skip) => {
-  it.skipIf(skip !== null)('a schedule has a group of the team; members share the team\'s schedules; limited users only theirs', async () => {
+  it.skipIf(skip !== null)("a schedule has a group of the team; members share the team's schedules; limited users only theirs", async () => {
     const { s, done } = await start();
     try {
       const admin = await s.user(true);
@@ -78,7 +86,11 @@ describe.each(stores)('schedules in groups: %s', (_name, start, skip) => {
       const yaml = await s.call('GET', `/schedules/${inSales.data.id}/document`, { key: admin.key });
       const doc = YAML.parse(yaml.text);
       expect(doc.metadata.group_id).toBe(sales);
-      const viaDoc = await s.call('PUT', `/schedules/${inSales.data.id}/document`, { key: admin.key, body: YAML.stringify({ ...doc, metadata: { ...doc.metadata, group_id: theirs } }), headers: { 'Content-Type': 'application/yaml' } });
+      const viaDoc = await s.call('PUT', `/schedules/${inSales.data.id}/document`, {
+        key: admin.key,
+        body: YAML.stringify({ ...doc, metadata: { ...doc.metadata, group_id: theirs } }),
+        headers: { 'Content-Type': 'application/yaml' },
+      });
       expect([viaDoc.status, Object.keys(viaDoc.data.errors)]).toEqual([422, ['group_id']]);
       const toOps = await s.call('PUT', `/schedules/${inSales.data.id}/document`, { key: admin.key, json: { ...doc, metadata: { ...doc.metadata, group_id: ops } } });
       expect([toOps.status, toOps.data.group_id]).toEqual([200, ops]);
@@ -88,7 +100,14 @@ describe.each(stores)('schedules in groups: %s', (_name, start, skip) => {
       expect((await s.call('PUT', `/users/${member.id}`, { key: admin.key, json: { group_ids: [sales] } })).status).toBe(200);
       expect(await names(member.key)).toEqual(['sales 2']);
       expect(await names(member.key, `?group_id=${ops}`)).toEqual([]);
-      for (const [method, path] of [['GET', `/schedules/${inOps.id}`], ['GET', `/schedules/${loose.id}`], ['GET', `/schedules/${byMember.data.id}/logs`], ['GET', `/schedules/${inOps.id}/document`], ['POST', `/schedules/${inOps.id}/run-now`], ['DELETE', `/schedules/${inOps.id}`]] as const) {
+      for (const [method, path] of [
+        ['GET', `/schedules/${inOps.id}`],
+        ['GET', `/schedules/${loose.id}`],
+        ['GET', `/schedules/${byMember.data.id}/logs`],
+        ['GET', `/schedules/${inOps.id}/document`],
+        ['POST', `/schedules/${inOps.id}/run-now`],
+        ['DELETE', `/schedules/${inOps.id}`],
+      ] as const) {
         const r = await s.call(method, path, { key: member.key });
         expect([path, r.status, r.data.message]).toEqual([path, 403, 'This schedule is outside the groups you may open']);
       }

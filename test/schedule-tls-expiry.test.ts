@@ -27,7 +27,25 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-tls-expiry-'));
 async function httpsTarget(name: string, days: number): Promise<{ cert: Buffer; url: string; server: https.Server }> {
   const key = path.join(tmp, `${name}.key`);
   const crt = path.join(tmp, `${name}.pem`);
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', crt, '-days', String(days), '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    crt,
+    '-days',
+    String(days),
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   const cert = fs.readFileSync(crt);
   const server = https.createServer({ cert, key: fs.readFileSync(key) }, (_req, res) => res.end('ok'));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -66,11 +84,15 @@ async function start(env: Record<string, string>): Promise<Started> {
 
 const stores: Array<[string, () => Promise<Started>, string | null]> = [
   ['SQLite', () => start({}), null],
-  ['MongoDB', async () => {
-    const db = testDbName('capture_tlsexpiry');
-    const started = await start({ MONGODB_URI: withDatabase(mongo!.uri, db) });
-    return { ...started, done: async () => (await started.done(), await discardStoreData(mongo!.uri, db)) };
-  }, mongo ? null : NO_MONGO],
+  [
+    'MongoDB',
+    async () => {
+      const db = testDbName('capture_tlsexpiry');
+      const started = await start({ MONGODB_URI: withDatabase(mongo!.uri, db) });
+      return { ...started, done: async () => (await started.done(), await discardStoreData(mongo!.uri, db)) };
+    },
+    mongo ? null : NO_MONGO,
+  ],
 ];
 
 const schedule = (url: string, days: number | null) => ({ name: 'cert watch', interval: 'daily', request_url: url, tls_expiry_alert_days: days });
@@ -137,7 +159,12 @@ describe.each(stores)('TLS certificate expiry alert: %s', (_name, open, skip) =>
       expect(refused.data.tls_alert).toMatch(/^The TLS certificate of 127\.0\.0\.1:\d+ is not valid \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
       expect(refused.data.tls_days_left).toBeGreaterThanOrEqual(398);
       await until(() => mails.length >= 4);
-      expect(mails.slice(2).map((m) => m.subject).sort()).toEqual([expect.stringMatching(/failed: /), expect.stringMatching(/is not valid/)].sort());
+      expect(
+        mails
+          .slice(2)
+          .map((m) => m.subject)
+          .sort(),
+      ).toEqual([expect.stringMatching(/failed: /), expect.stringMatching(/is not valid/)].sort());
     } finally {
       await done();
     }

@@ -106,12 +106,18 @@ describe('capture by subdomain behind a trusted proxy', () => {
 
   it("reads the proxy's X-Forwarded-Host and -Proto and the sender's address", async () => {
     const t = await srv.token();
-    const r = await send(srv, 'PUT', '/p?q=1', {
-      Host: 'backend:8084',
-      'X-Forwarded-Host': `${t.uuid}.${DOMAIN}`,
-      'X-Forwarded-Proto': 'https',
-      'X-Forwarded-For': '203.0.113.9',
-    }, 'via proxy');
+    const r = await send(
+      srv,
+      'PUT',
+      '/p?q=1',
+      {
+        Host: 'backend:8084',
+        'X-Forwarded-Host': `${t.uuid}.${DOMAIN}`,
+        'X-Forwarded-Proto': 'https',
+        'X-Forwarded-For': '203.0.113.9',
+      },
+      'via proxy',
+    );
     expect(r.status).toBe(200);
     const list = await stored(srv, t.uuid);
     expect(list.data[0]).toMatchObject({ method: 'PUT', url: `https://${t.uuid}.${DOMAIN}/p?q=1`, ip: '203.0.113.9', content: 'via proxy' });

@@ -38,7 +38,7 @@ beforeAll(async () => {
   const stored = (await s.call('GET', `/token/${token}/request/latest`, key)).data;
   request = stored.uuid;
   file = Object.values<{ id: string }>(stored.files)[0]!.id;
-  expect((await s.call('PUT', `/token/${token}/request/${request}/note`, { ...key, json: { note: 'the owner\'s note' } })).status).toBe(200);
+  expect((await s.call('PUT', `/token/${token}/request/${request}/note`, { ...key, json: { note: "the owner's note" } })).status).toBe(200);
   expect((await s.call('POST', `/token/${token}/share`, key)).status).toBe(201);
   replay = (await s.call('POST', `/token/${token}/replays`, { ...key, json: { mode: 'actions' } })).data.id;
   // Settled before the walk, so that nothing changes on its own meanwhile.
@@ -116,7 +116,15 @@ const reads = tokenRoutes.filter((r) => r.method === 'get');
 describe('a token password only reads', () => {
   it('the route list has the token routes this test walks', () => {
     const names = writes.map((r) => `${r.method} ${r.path}`);
-    for (const known of ['delete /token/{token_id}', 'delete /token/{token_id}/request', 'put /token/{token_id}', 'post /token/{token_id}/actions', 'post /token/{token_id}/share', 'post /token/{token_id}/replays', 'put /token/{token_id}/request/{request_id}/note']) {
+    for (const known of [
+      'delete /token/{token_id}',
+      'delete /token/{token_id}/request',
+      'put /token/{token_id}',
+      'post /token/{token_id}/actions',
+      'post /token/{token_id}/share',
+      'post /token/{token_id}/replays',
+      'put /token/{token_id}/request/{request_id}/note',
+    ]) {
       expect(names).toContain(known);
     }
     expect(reads.length).toBeGreaterThan(10);
@@ -140,7 +148,7 @@ describe('a token password only reads', () => {
     expect(await snapshot()).toEqual(before);
   }, 60_000);
 
-  it('says why: the owner\'s API key is needed', async () => {
+  it("says why: the owner's API key is needed", async () => {
     const r = await s.call('DELETE', withPassword(`/token/${token}`, PASSWORD));
     expect(r.status).toBe(403);
     expect(r.data.message).toMatch(/password only reads.*owner's API key/);
@@ -168,7 +176,7 @@ describe('a token password only reads', () => {
     expect(failed).toEqual([]);
   }, 60_000);
 
-  it('the owner\'s key still changes it, and another user\'s key with the password only reads it', async () => {
+  it("the owner's key still changes it, and another user's key with the password only reads it", async () => {
     const other = await s.user(true);
     expect((await s.call('GET', withPassword(`/token/${token}/requests`, PASSWORD), { key: other.key })).status).toBe(200);
     const refused = await s.call('PUT', withPassword(`/token/${token}`, PASSWORD), { key: other.key, json: { description: 'other' } });

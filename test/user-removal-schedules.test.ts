@@ -12,15 +12,23 @@ afterAll(() => mongo?.stop());
 // The scheduler plans jobs but runs none: hourly schedules and no processing.
 const env = { SMTP_ENABLED: 'false', SCHEDULER_ENABLED: 'false' } as const;
 const stores: Array<[string, () => Promise<{ s: TestServer; done: () => Promise<void> }>, string | null]> = [
-  ['SQLite', async () => {
-    const s = await startTestServer(env);
-    return { s, done: () => s.close() };
-  }, null],
-  ['MongoDB', async () => {
-    const db = testDbName('capture_userremoval');
-    const s = await startTestServer({ ...env, MONGODB_URI: withDatabase(mongo!.uri, db) });
-    return { s, done: async () => (await s.close(), await discardStoreData(mongo!.uri, db)) };
-  }, mongo ? null : NO_MONGO],
+  [
+    'SQLite',
+    async () => {
+      const s = await startTestServer(env);
+      return { s, done: () => s.close() };
+    },
+    null,
+  ],
+  [
+    'MongoDB',
+    async () => {
+      const db = testDbName('capture_userremoval');
+      const s = await startTestServer({ ...env, MONGODB_URI: withDatabase(mongo!.uri, db) });
+      return { s, done: async () => (await s.close(), await discardStoreData(mongo!.uri, db)) };
+    },
+    mongo ? null : NO_MONGO,
+  ],
 ];
 
 describe.each(stores)('removing a user, their schedules: %s', (_name, start, skip) => {

@@ -21,7 +21,12 @@ export const bareSection: Section = {
       return {
         metrics: metrics as unknown as Record<string, unknown>,
         goals: [],
-        lines: [`throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)`, `latency     ${fmt.latency(m)}`, `server CPU  ${fmt.cpu(m)}; load average ${m.loadavg1m.toFixed(2)} at start`, `threads     ${fmt.threads(m)}`],
+        lines: [
+          `throughput  ${fmt.int(m.rps)} req/s (${fmt.int(m.answered2xx)} answered 2xx in ${m.durationS} s)`,
+          `latency     ${fmt.latency(m)}`,
+          `server CPU  ${fmt.cpu(m)}; load average ${m.loadavg1m.toFixed(2)} at start`,
+          `threads     ${fmt.threads(m)}`,
+        ],
         runErrors: [...runErrors, ...loadErrors('bare', m)],
       };
     } finally {

@@ -18,7 +18,23 @@
 // of its own work per capture. The same rounds measure the service's CPU per capture on two more
 // kinds of token: search-indexed ones (request_limit above SEARCH_INDEX_ABOVE: every capture also
 // gets search keys and full-text entries) and ones at their request_limit (every capture trims one).
-import { firstAnswer, fmt, load, loadErrors, mergeMeasurements, quiet, startBare, startMinimal, startService, warmUp, type BenchContext, type Goal, type Measurement, type Section, type SectionResult } from '../harness.js';
+import {
+  firstAnswer,
+  fmt,
+  load,
+  loadErrors,
+  mergeMeasurements,
+  quiet,
+  startBare,
+  startMinimal,
+  startService,
+  warmUp,
+  type BenchContext,
+  type Goal,
+  type Measurement,
+  type Section,
+  type SectionResult,
+} from '../harness.js';
 import type { BareMetrics } from './bare.js';
 
 /** The most a token keeps (`request_limit` tops out at 10000); older captures are trimmed. */
@@ -255,7 +271,9 @@ export const captureSection: Section = {
           `paired bare ${fmt.int(pairedBare.rps)} req/s in the same rounds; per round ${roundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}` +
             (standaloneRatio === null ? '' : `; ${standaloneRatio.toFixed(2)}x the standalone baseline above`),
           ...(previousM
-            ? [`previous    ${fmt.int(previousM.rps)} req/s in the same rounds (${settings.previousBuild}); this build ${vsPrevious!.toFixed(2)}x it, per round ${previousRoundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}; its CPU ${fmt.cpu(previousM)}`]
+            ? [
+                `previous    ${fmt.int(previousM.rps)} req/s in the same rounds (${settings.previousBuild}); this build ${vsPrevious!.toFixed(2)}x it, per round ${previousRoundRatios.map((r) => r.toFixed(2) + 'x').join(' ')}; its CPU ${fmt.cpu(previousM)}`,
+              ]
             : []),
           `minimal     ${fmt.int(minimalM.rps)} req/s in the same rounds; its CPU ${fmt.cpu(minimalM)}` +
             (minimalCpuVsBare === null ? '' : `, ${minimalCpuVsBare.toFixed(2)}x bare's`) +

@@ -40,7 +40,14 @@ export const chainSection: Section = {
       const requests = overheadRequests();
       const warmup = overheadWarmup();
       ctx.log(`chain: ${warmup} warm-up + ${requests} measured requests per token, interleaved, one connection`);
-      const run = await measureSequential(svc.url, [{ label: 'plain', path: `/${plain}` }, { label: 'chain', path: `/${chain}` }], { requests, warmup, body: settings.body });
+      const run = await measureSequential(
+        svc.url,
+        [
+          { label: 'plain', path: `/${plain}` },
+          { label: 'chain', path: `/${chain}` },
+        ],
+        { requests, warmup, body: settings.body },
+      );
       runErrors.push(...run.problems.map((p) => `chain: ${p}`));
 
       // Throughput: paired windows, plain then chain, each after the service went quiet.

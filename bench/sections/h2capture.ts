@@ -104,8 +104,7 @@ export const h2captureSection: Section = {
         const { capture, bare: b } = merged[p];
         return capture.serverCpuUsPerRequest && b.serverCpuUsPerRequest !== null ? b.serverCpuUsPerRequest / capture.serverCpuUsPerRequest : null;
       };
-      const roundCpuRatios = (p: Protocol) =>
-        runs[p].capture.map((c, i) => roundRatio(runs[p].bare[i]!.serverCpuUsPerRequest ?? NaN, c.serverCpuUsPerRequest ?? NaN));
+      const roundCpuRatios = (p: Protocol) => runs[p].capture.map((c, i) => roundRatio(runs[p].bare[i]!.serverCpuUsPerRequest ?? NaN, c.serverCpuUsPerRequest ?? NaN));
       const byRound = compareRatios(roundRatios('h2'), roundRatios('h1'), RATIO_TOLERANCE);
       // The same comparison by CPU per request: not the goal, but what changes least with the load.
       const byRoundCpu = compareRatios(roundCpuRatios('h2'), roundCpuRatios('h1'), RATIO_TOLERANCE);
@@ -129,7 +128,9 @@ export const h2captureSection: Section = {
         const { capture, bare: b } = merged[p];
         const pad = ' '.repeat(label.length);
         return [
-          `${label} ${fmt.int(capture.rps)} req/s, ${r === null ? 'n/a' : r.toFixed(2) + 'x'} ${bareLabel} (${fmt.int(b.rps)} req/s); per round ${fmtSpread(spread(roundRatios(p)))}: ${roundRatios(p).map((x) => x.toFixed(2)).join(' ')}`,
+          `${label} ${fmt.int(capture.rps)} req/s, ${r === null ? 'n/a' : r.toFixed(2) + 'x'} ${bareLabel} (${fmt.int(b.rps)} req/s); per round ${fmtSpread(spread(roundRatios(p)))}: ${roundRatios(p)
+            .map((x) => x.toFixed(2))
+            .join(' ')}`,
           `${pad} latency ${fmt.latency(capture)}`,
           `${pad} server CPU ${us(capture.serverCpuUsPerRequest)} per request, bare ${us(b.serverCpuUsPerRequest)}: ${cpu === null ? 'n/a' : cpu.toFixed(2) + 'x'} by CPU, per round ${fmtSpread(spread(roundCpuRatios(p)))}`,
         ];

@@ -84,7 +84,12 @@ export const memorySection: Section = {
         actual: recoveredAfter === null ? `still ${afterUploads.toFixed(0)} MiB after ${MEMORY_GOALS.recoverWithinS} s` : `${recoveredAfter} s (${afterUploads.toFixed(0)} MiB)`,
         pass: recoveredAfter !== null,
       },
-      { name: `RSS with ${fmt.int(fixture.rows)} stored requests`, target: `< ${MEMORY_GOALS.bigTokenMiB} MB`, actual: full.length ? `${bigMiB.toFixed(0)} MiB` : 'n/a (the token never held them all)', pass: bigMiB < MEMORY_GOALS.bigTokenMiB },
+      {
+        name: `RSS with ${fmt.int(fixture.rows)} stored requests`,
+        target: `< ${MEMORY_GOALS.bigTokenMiB} MB`,
+        actual: full.length ? `${bigMiB.toFixed(0)} MiB` : 'n/a (the token never held them all)',
+        pass: bigMiB < MEMORY_GOALS.bigTokenMiB,
+      },
       { name: 'largest WAL (seeding, deletes)', target: `<= ${MEMORY_GOALS.walMiB} MB`, actual: `${walMiB.toFixed(0)} MiB`, pass: walMiB <= MEMORY_GOALS.walMiB },
     ];
     return {
@@ -97,9 +102,13 @@ export const memorySection: Section = {
       goals,
       lines: [
         `fresh service: idle ${idle.toFixed(0)} MiB; peak ${peak.toFixed(0)} MiB during ${UPLOADS} concurrent ${UPLOAD_BYTES / 1e6} MB uploads; ` +
-          `then ${thin(recovery).map(([s, m]) => `${m.toFixed(0)} MiB at ${s} s`).join(', ')}`,
+          `then ${thin(recovery)
+            .map(([s, m]) => `${m.toFixed(0)} MiB at ${s} s`)
+            .join(', ')}`,
         `big token: ${fixture.rss.map((s) => `${s.mib.toFixed(0)} MiB ${s.when} (${fmt.int(s.stored)} stored)`).join('; ')}`,
-        `WAL peak: ${Object.entries(fixture.wal.maxBytesByPhase).map(([p, b]) => `${p} ${(b / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
+        `WAL peak: ${Object.entries(fixture.wal.maxBytesByPhase)
+          .map(([p, b]) => `${p} ${(b / 2 ** 20).toFixed(0)} MiB`)
+          .join(', ')}`,
       ],
       runErrors,
     };

@@ -70,15 +70,11 @@ function stats(xs: number[]): LatencyStats {
 /** One POST on the agent's single connection; resolves with the status once the answer is read. */
 function post(agent: http.Agent, url: URL, body: string, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, timeout: timeoutMs },
-      (res) => {
-        res.on('data', () => {});
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
+    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, timeout: timeoutMs }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -111,7 +107,7 @@ export async function measureSequential(baseUrl: string, targets: Target[], opts
         const t0 = performance.now();
         const status = await post(agent, new URL(t.path, baseUrl), opts.body, timeoutMs);
         const ms = performance.now() - t0;
-        if (status < 200 || status > 299) ((bad[t.label] ??= {})[String(status)] = (bad[t.label]?.[String(status)] ?? 0) + 1);
+        if (status < 200 || status > 299) (bad[t.label] ??= {})[String(status)] = (bad[t.label]?.[String(status)] ?? 0) + 1;
         else if (measured) samples[t.label]!.push(ms);
       }
     }

@@ -24,7 +24,10 @@ export const READSTALL_GOALS = { maxP99Ms: 20, minThroughputRatio: 0.9 };
  * comma-separated, to tell their costs apart. The goals are for both.
  */
 export function readstallLoad(raw = process.env.BENCH_READSTALL_LOAD): { searches: boolean; delete: boolean } {
-  const parts = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!parts.length) return { searches: true, delete: true };
   for (const p of parts) if (p !== 'searches' && p !== 'delete') throw new Error(`BENCH_READSTALL_LOAD=${JSON.stringify(raw)}: expected searches, delete or both`);
   return { searches: parts.includes('searches'), delete: parts.includes('delete') };
@@ -180,9 +183,7 @@ export const readstallSection: Section = {
           () => {},
         );
       }, PROGRESS_EVERY_MS);
-      const window = await watched(seen.loaded, () =>
-        load({ ...capture, seconds: windowS + MAX_EXTRA_MS / 1000, until: Promise.all([minimum, deleting]), serverPid: pid }),
-      ).finally(() => clearInterval(progress));
+      const window = await watched(seen.loaded, () => load({ ...capture, seconds: windowS + MAX_EXTRA_MS / 1000, until: Promise.all([minimum, deleting]), serverPid: pid })).finally(() => clearInterval(progress));
       const windowLength = (performance.now() - windowStart) / 1000;
       const d = await deleting;
       searchTimes.push(...(await reads.stop()));
@@ -193,7 +194,9 @@ export const readstallSection: Section = {
       deletes.push({ slice, ms: d.ms, deleted: before - after, windowS: windowLength });
       // A slice is about 9% of the seeded captures; a delete that removed far fewer measured nothing.
       if (what.delete && before - after < fixture.rows * 0.045) runErrors.push(`readstall: DELETE ?query=${deleteQuery(slice)} removed ${before - after} requests, about ${Math.round(fixture.rows * 0.09)} expected`);
-      ctx.log(`readstall: round ${round + 1}: alone ${fmt.int(alone.at(-1)!.rps)} req/s p99 ${fmt.ms(alone.at(-1)!.latencyMs.p99)}; loaded ${fmt.int(loaded.at(-1)!.rps)} req/s p99 ${fmt.ms(loaded.at(-1)!.latencyMs.p99)}; deleted ${before - after} in ${Math.round(d.ms)} ms`);
+      ctx.log(
+        `readstall: round ${round + 1}: alone ${fmt.int(alone.at(-1)!.rps)} req/s p99 ${fmt.ms(alone.at(-1)!.latencyMs.p99)}; loaded ${fmt.int(loaded.at(-1)!.rps)} req/s p99 ${fmt.ms(loaded.at(-1)!.latencyMs.p99)}; deleted ${before - after} in ${Math.round(d.ms)} ms`,
+      );
       // Where the server's time went, per thread (busy share of a core): alone, then loaded.
       // With what each read from the disk, past the OS cache (a million requests' file may not fit it).
       const threads = (m: Measurement) => (m.serverThreads ?? []).map((t) => `${t.tid}:${t.busy.toFixed(2)}${t.diskReadMBps ? ` (${t.diskReadMBps.toFixed(1)} MB/s read)` : ''}`).join(' ');

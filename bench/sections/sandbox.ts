@@ -42,11 +42,7 @@ export const sandboxSection: Section = {
       const requests = overheadRequests();
       const warmup = overheadWarmup();
       ctx.log(`sandbox: ${warmup} warm-up + ${requests} measured requests per token, interleaved, one connection`);
-      const run = await measureSequential(
-        svc.url,
-        [{ label: 'plain', path: `/${plain}` }, ...SANDBOX_SCRIPTS.map((s) => ({ label: s.label, path: `/${tokens[s.label]}` }))],
-        { requests, warmup, body: settings.body },
-      );
+      const run = await measureSequential(svc.url, [{ label: 'plain', path: `/${plain}` }, ...SANDBOX_SCRIPTS.map((s) => ({ label: s.label, path: `/${tokens[s.label]}` }))], { requests, warmup, body: settings.body });
       runErrors.push(...run.problems.map((p) => `sandbox: ${p}`));
 
       // The script ran: no errors on the stored request, and re-running the chain on it sets x.

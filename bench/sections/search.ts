@@ -73,7 +73,7 @@ async function timeList(fixture: BigToken, label: string, params: () => Record<s
   let first: ListAnswer | null = null;
   let spent = 0;
   let sent = params();
-  while (times.length < RUNS && (times.length < MIN_RUNS || spent + (spent / times.length) <= QUERY_BUDGET_MS)) {
+  while (times.length < RUNS && (times.length < MIN_RUNS || spent + spent / times.length <= QUERY_BUDGET_MS)) {
     sent = params();
     const a = await listRequests(fixture.service.url, fixture.token, sent);
     if (a.error) {
@@ -128,7 +128,15 @@ export const searchSection: Section = {
       metrics: {
         rows: fixture.rows,
         stored,
-        seeding: { seconds: seedS, answered: fixture.seeding.answered2xx, rps: fixture.seeding.rps, latencyMs: fixture.seeding.latencyMs, serverCpuUsPerRequest: fixture.seeding.serverCpuUsPerRequest, loadavg1m: fixture.seeding.loadavg1m, settleMs: fixture.settleMs },
+        seeding: {
+          seconds: seedS,
+          answered: fixture.seeding.answered2xx,
+          rps: fixture.seeding.rps,
+          latencyMs: fixture.seeding.latencyMs,
+          serverCpuUsPerRequest: fixture.seeding.serverCpuUsPerRequest,
+          loadavg1m: fixture.seeding.loadavg1m,
+          settleMs: fixture.settleMs,
+        },
         queries: timed.map((t) => ({ form: t.label, params: t.params, ...t.summary, total: t.first.total, capped: t.first.capped, expectedMatches: t.expected })),
         page900: { ...page.summary, items: page.first.items, total: page.first.total },
       },

@@ -62,7 +62,7 @@ export const waitSection: Section = {
         ],
         lines: [
           `${woken} of ${WAITERS} woken; wake-up latency first ${fmt.ms(first)}, median ${fmt.ms(median)}, p99 ${fmt.ms(p99)}, max ${fmt.ms(max)}`,
-          `service RSS: ${rssBefore.toFixed(0)} MiB before, ${rssWhile.toFixed(0)} MiB with ${WAITERS} waiting (${((rssWhile - rssBefore) * 1024 / WAITERS).toFixed(1)} KiB each), ${rssAfter.toFixed(0)} MiB after`,
+          `service RSS: ${rssBefore.toFixed(0)} MiB before, ${rssWhile.toFixed(0)} MiB with ${WAITERS} waiting (${(((rssWhile - rssBefore) * 1024) / WAITERS).toFixed(1)} KiB each), ${rssAfter.toFixed(0)} MiB after`,
         ],
         runErrors,
       };

@@ -78,8 +78,12 @@ export async function forward(ctx: Context, rest: string[]): Promise<number> {
         if (!(e instanceof CaptureError && e.status === 409)) ctx.err(`could not answer ${r.uuid}: ${describeError(e)}`);
       }
     }
-    if (json) ctx.out(JSON.stringify({ request: r.uuid, method: r.method, url, status: outcome === String(answer.status) ? answer.status : null, error: outcome === String(answer.status) ? null : outcome, ms, answered }));
-    else ctx.out(`${ctx.paint.method(r.method.padEnd(6))} ${url} -> ${/^\d+$/.test(outcome) ? ctx.paint.status(answer.status) : outcome} ${ctx.paint.dim(`${ms} ms${answered ? '' : listen > 0 ? ', caller no longer waiting' : ''}`)}`);
+    if (json)
+      ctx.out(JSON.stringify({ request: r.uuid, method: r.method, url, status: outcome === String(answer.status) ? answer.status : null, error: outcome === String(answer.status) ? null : outcome, ms, answered }));
+    else
+      ctx.out(
+        `${ctx.paint.method(r.method.padEnd(6))} ${url} -> ${/^\d+$/.test(outcome) ? ctx.paint.status(answer.status) : outcome} ${ctx.paint.dim(`${ms} ms${answered ? '' : listen > 0 ? ', caller no longer waiting' : ''}`)}`,
+      );
   }
 
   try {

@@ -19,7 +19,7 @@ export async function replay(ctx: Context, rest: string[]): Promise<number> {
   const actions = flag(parsed, 'actions');
   const target = text(parsed, 'target');
   const method = text(parsed, 'method');
-  if (actions && (target || method)) throw new UsageError('--actions runs the token\'s actions again; --target and --method go with a forward instead');
+  if (actions && (target || method)) throw new UsageError("--actions runs the token's actions again; --target and --method go with a forward instead");
   if (target !== undefined && (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol))) throw new UsageError(`--target must be an http:// or https:// URL, not ${JSON.stringify(target)}`);
   const json = flag(parsed, 'json');
 

@@ -44,7 +44,8 @@ async function apply(ctx: Context, files: string[]): Promise<number> {
       return [];
     } catch (e) {
       if (e instanceof CaptureError && Object.keys(e.errors).length) return doc.locate(e.errors);
-      if (e instanceof CaptureError && e.status === 404) return [{ ...doc.positionOf('metadata.token'), path: 'metadata.token', message: `no token ${JSON.stringify(token)} on ${client.url} (create it first: capture token create)` }];
+      if (e instanceof CaptureError && e.status === 404)
+        return [{ ...doc.positionOf('metadata.token'), path: 'metadata.token', message: `no token ${JSON.stringify(token)} on ${client.url} (create it first: capture token create)` }];
       return [{ ...doc.positionOf(''), path: '', message: describeError(e) }];
     }
   });

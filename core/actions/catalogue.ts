@@ -4,7 +4,18 @@ import { z } from 'zod';
 import { builtinRegistry } from './builtin.js';
 import { BUILTIN_PLUGINS_DIR } from './loader.js';
 
-type JsonSchema = { type?: string | string[]; description?: string; enum?: unknown[]; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown; maximum?: number; minimum?: number };
+type JsonSchema = {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  default?: unknown;
+  maximum?: number;
+  minimum?: number;
+};
 
 function typeOf(s: JsonSchema): string {
   if (s.enum) return s.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
@@ -56,9 +67,24 @@ export async function actionCatalogue(pluginsDir = BUILTIN_PLUGINS_DIR): Promise
   if (providers.length) {
     out.push('## Providers', '', 'Kinds of connected account (`POST /providers` with `type`). Credentials are sealed at rest and never returned.', '');
     for (const { definition: d, plugin } of providers) {
-      const fields = (s: z.ZodType) => Object.keys((z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema).properties ?? {}).map((k) => `\`${k}\``).join(', ') || 'none';
-      out.push(`### \`${d.type}\`: ${d.title}`, '', d.description, '', `Plugin: \`${plugin}\`. Credentials: ${fields(d.credentials)}. Settings: ${d.settings ? fields(d.settings) : 'none'}.${d.generate ? ' Generated when none are sent.' : ''}`, '');
+      const fields = (s: z.ZodType) =>
+        Object.keys((z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema).properties ?? {})
+          .map((k) => `\`${k}\``)
+          .join(', ') || 'none';
+      out.push(
+        `### \`${d.type}\`: ${d.title}`,
+        '',
+        d.description,
+        '',
+        `Plugin: \`${plugin}\`. Credentials: ${fields(d.credentials)}. Settings: ${d.settings ? fields(d.settings) : 'none'}.${d.generate ? ' Generated when none are sent.' : ''}`,
+        '',
+      );
     }
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

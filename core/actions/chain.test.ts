@@ -10,23 +10,27 @@ beforeAll(async () => {
   ({ registry } = await loadPlugins({ logger: silentLogger }));
 });
 
-const chain = (actions: Array<Pick<ChainAction, 'type' | 'parameters'> & Partial<ChainAction>>) =>
-  actions.map((a, i) => ({ uuid: `00000000-0000-4000-8000-00000000000${i}`, order: i + 1, ...a }));
+const chain = (actions: Array<Pick<ChainAction, 'type' | 'parameters'> & Partial<ChainAction>>) => actions.map((a, i) => ({ uuid: `00000000-0000-4000-8000-00000000000${i}`, order: i + 1, ...a }));
 
 const capture = (actions: ChainAction[], request = testRequest(), services = testServices()) =>
   runChain({ token: { ...TEST_TOKEN, default_content: 'in' }, request, rawBody: Buffer.from(request.content), actions, services, registry });
 
 describe('action chains with the built-in plugins', () => {
   it('modify_response shapes the response from request variables', async () => {
-    const r = await capture(
-      chain([{ type: 'modify_response', parameters: { content: 'hi $request.query.name$ via $request.method$', status: '202', headers: 'X-Out: yes' } }]),
-      testRequest({ query: { name: 'bob' } }),
-    );
+    const r = await capture(chain([{ type: 'modify_response', parameters: { content: 'hi $request.query.name$ via $request.method$', status: '202', headers: 'X-Out: yes' } }]), testRequest({ query: { name: 'bob' } }));
     expect(r.response).toEqual({ status: 202, content: 'hi bob via POST', contentType: 'text/plain', headers: { 'X-Out': 'yes' } });
   });
 
   it('auto_json in repeat mode runs the following actions once per item of the selected array', async () => {
-    const body = { order: { id: 'A7', items: [{ sku: 'x', qty: 2 }, { sku: 'y', qty: 1, tags: ['gift'] }] } };
+    const body = {
+      order: {
+        id: 'A7',
+        items: [
+          { sku: 'x', qty: 2 },
+          { sku: 'y', qty: 1, tags: ['gift'] },
+        ],
+      },
+    };
     const r = await capture(
       chain([
         { type: 'auto_json', parameters: { jsonpath: '$.order.items', variable_name: 'item', repeat: true } },
@@ -38,9 +42,21 @@ describe('action chains with the built-in plugins', () => {
     expect(r.output.filter((l) => l.startsWith('[2 log]'))).toEqual(['[2 log] x x2 [$item.tags.0$] of {"sku":"x","qty":2}', '[2 log] y x1 [gift] of {"sku":"y","qty":1,"tags":["gift"]}']);
     expect(r.output[0]).toBe('[1 auto_json] Repeating the following actions for 2 items');
     // Several matches are looped over as they are; a top-level array without a JSONPath too.
-    const matches = await capture(chain([{ type: 'auto_json', parameters: { jsonpath: '$..sku', repeat: true } }, { type: 'log', parameters: { text: 'sku $json$' } }]), testRequest({ content: JSON.stringify(body) }));
+    const matches = await capture(
+      chain([
+        { type: 'auto_json', parameters: { jsonpath: '$..sku', repeat: true } },
+        { type: 'log', parameters: { text: 'sku $json$' } },
+      ]),
+      testRequest({ content: JSON.stringify(body) }),
+    );
     expect(matches.output.filter((l) => l.startsWith('[2 log]'))).toEqual(['[2 log] sku x', '[2 log] sku y']);
-    const top = await capture(chain([{ type: 'auto_json', parameters: { repeat: true } }, { type: 'log', parameters: { text: 'n=$json.n$' } }]), testRequest({ content: '[{"n":1},{"n":2},{"n":3}]' }));
+    const top = await capture(
+      chain([
+        { type: 'auto_json', parameters: { repeat: true } },
+        { type: 'log', parameters: { text: 'n=$json.n$' } },
+      ]),
+      testRequest({ content: '[{"n":1},{"n":2},{"n":3}]' }),
+    );
     expect(top.output.filter((l) => l.startsWith('[2 log]'))).toEqual(['[2 log] n=1', '[2 log] n=2', '[2 log] n=3']);
   });
 

@@ -60,7 +60,12 @@ describe('deferred plugin loading', () => {
     const lazy = await loadPlugins({ pluginsDir: BUILTIN_PLUGINS_DIR, logger: silentLogger, defer: true });
     expect(lazy.failures).toEqual([]);
     expect(lazy.registry.list()).toEqual([]);
-    expect(lazy.plugins.map((p) => p.types).flat().sort()).toEqual(eager.registry.list().map((t) => t.type));
+    expect(
+      lazy.plugins
+        .map((p) => p.types)
+        .flat()
+        .sort(),
+    ).toEqual(eager.registry.list().map((t) => t.type));
     await lazy.registry.ready(['auto_json']);
     expect(lazy.registry.list().map((t) => t.plugin)).toEqual(expect.arrayContaining(['@capture/plugin-text']));
     expect(new Set(lazy.registry.list().map((t) => t.plugin)).size).toBe(1);

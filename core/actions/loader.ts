@@ -190,7 +190,13 @@ export async function loadPlugins(options: LoadPluginsOptions = {}): Promise<Loa
       const declared = manifest.captureActions.actionTypes;
       if (options.defer && declared) {
         // The plugin's name is the manifest's until imported; addAll then checks they agree.
-        registry.defer(manifest.name, declared, manifest.captureActions.providerTypes ?? [], () => add(folder, manifest).then(() => undefined), (e) => failed(source, e));
+        registry.defer(
+          manifest.name,
+          declared,
+          manifest.captureActions.providerTypes ?? [],
+          () => add(folder, manifest).then(() => undefined),
+          (e) => failed(source, e),
+        );
         plugins.push({ name: manifest.name, source, dir: folder, types: declared });
         continue;
       }

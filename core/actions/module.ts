@@ -220,12 +220,18 @@ export function createActionsModule(): ServiceModule {
           logger,
           now: () => clock.now(),
           run: async (token, record, steps, variables) => {
-            const result = await runtime.run(token, record, steps, { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} }, {
-              budgetMs: queuedBudgetMs,
-              httpTimeoutMs: queuedBudgetMs,
-              variables,
-              queued: true,
-            });
+            const result = await runtime.run(
+              token,
+              record,
+              steps,
+              { status: token.default_status, content: token.default_content, contentType: token.default_content_type, headers: {} },
+              {
+                budgetMs: queuedBudgetMs,
+                httpTimeoutMs: queuedBudgetMs,
+                variables,
+                queued: true,
+              },
+            );
             if (result.errors.length) errorLog?.actionErrors(token, record.uuid, result.errors, typesOf(steps));
             return result;
           },
@@ -246,7 +252,13 @@ export function createActionsModule(): ServiceModule {
         }
         const disabled = await failureStreaks.record(token, result);
         // An action switched off for failing too often is worth an entry of its own.
-        if (disabled.length) errorLog?.actionErrors(token, result.dontSave ? null : record.uuid, disabled.map((message) => ({ action: /^Action (\S+) /.exec(message)?.[1] ?? '', message })), typesOf(inline));
+        if (disabled.length)
+          errorLog?.actionErrors(
+            token,
+            result.dontSave ? null : record.uuid,
+            disabled.map((message) => ({ action: /^Action (\S+) /.exec(message)?.[1] ?? '', message })),
+            typesOf(inline),
+          );
         // The result's lines are this run's own: added to only when there is more to say.
         const output = disabled.length ? [...result.output, ...disabled] : result.output;
         if (groups.length && !result.stopped) {

@@ -65,15 +65,11 @@ const later = defineAction({
 const registry = new ActionRegistry();
 registry.addAll('test', [setv, fails, respond, call, later]);
 const step = (type: string, parameters: Record<string, unknown>): ChainAction => ({ uuid: '00000000-0000-4000-8000-000000000001', type, order: 1, parameters });
-const run = (actions: ChainAction[]) =>
-  runChain({ token: TEST_TOKEN, request: testRequest({ method: 'PUT', content: 'hello' }), rawBody: Buffer.from('hello'), actions, services: testServices(), registry });
+const run = (actions: ChainAction[]) => runChain({ token: TEST_TOKEN, request: testRequest({ method: 'PUT', content: 'hello' }), rawBody: Buffer.from('hello'), actions, services: testServices(), registry });
 
 describe('ctx.runAction', () => {
   it('runs the action with templated parameters; its output joins the chain under its own type; resolves with the variables it set', async () => {
-    const r = await run([
-      step('call', { type: 'setv', parameters: { name: 'm', value: 'method $request.method$' } }),
-      step('call', { type: 'setv', parameters: { name: 'n', value: 'then $m$' } }),
-    ]);
+    const r = await run([step('call', { type: 'setv', parameters: { name: 'm', value: 'method $request.method$' } }), step('call', { type: 'setv', parameters: { name: 'n', value: 'then $m$' } })]);
     expect(r.errors).toEqual([]);
     // The second call returns only what it set, though `m` is still a variable of the chain.
     expect(r.output).toEqual(['[1 setv] set m', '[1 call] got {"m":"method PUT"}', '[1 setv] set n', '[1 call] got {"n":"then method PUT"}']);
@@ -81,17 +77,9 @@ describe('ctx.runAction', () => {
   });
 
   it("rejects with the inner action's errors (unknown type, invalid parameters, errors it records) without adding them to the chain", async () => {
-    const r = await run([
-      step('call', { type: 'nope' }),
-      step('call', { type: 'setv', parameters: { name: 'x' } }),
-      step('call', { type: 'fails' }),
-    ]);
+    const r = await run([step('call', { type: 'nope' }), step('call', { type: 'setv', parameters: { name: 'x' } }), step('call', { type: 'fails' })]);
     expect(r.errors).toEqual([]);
-    expect(r.output).toEqual([
-      '[1 call] failed: nope: Unknown action type "nope"',
-      expect.stringMatching(/^\[1 call\] failed: setv: Invalid parameter parameters\.value/),
-      '[1 call] failed: fails: it went wrong',
-    ]);
+    expect(r.output).toEqual(['[1 call] failed: nope: Unknown action type "nope"', expect.stringMatching(/^\[1 call\] failed: setv: Invalid parameter parameters\.value/), '[1 call] failed: fails: it went wrong']);
   });
 
   it('a response and stop() from the inner action apply to the chain', async () => {

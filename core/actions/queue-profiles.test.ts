@@ -21,15 +21,29 @@ const mongo = await startTestMongo();
 afterAll(() => mongo?.stop());
 
 const stores: Array<[string, (() => Promise<{ store: Store; close(): Promise<void> }>) | null]> = [
-  ['sqlite', async () => {
-    const store = createSqliteStore(':memory:');
-    return { store, close: () => store.close() };
-  }],
-  ['mongo', mongo ? async () => {
-    const dbName = testDbName('capture_qp');
-    const store = await createMongoStore(mongo.uri, { dbName });
-    return { store, close: async () => { await store.close(); await discardStoreData(mongo.uri, dbName); } };
-  } : null],
+  [
+    'sqlite',
+    async () => {
+      const store = createSqliteStore(':memory:');
+      return { store, close: () => store.close() };
+    },
+  ],
+  [
+    'mongo',
+    mongo
+      ? async () => {
+          const dbName = testDbName('capture_qp');
+          const store = await createMongoStore(mongo.uri, { dbName });
+          return {
+            store,
+            close: async () => {
+              await store.close();
+              await discardStoreData(mongo.uri, dbName);
+            },
+          };
+        }
+      : null,
+  ],
 ];
 
 describe.each(stores)('Queue Profile gate on %s', (name, open) => {

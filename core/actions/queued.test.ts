@@ -8,7 +8,11 @@ describe('splitQueued', () => {
     const s = (id: string, queue = false, delay = 0) => ({ id, type: 't', parameters: {}, disabled: false, queue, delay });
     const { inline, groups } = splitQueued([s('a'), s('b', true, 5), s('c', true, 5), s('d'), s('e', true, 5), s('f', true, 0)]);
     expect(inline.map((x) => x.id)).toEqual(['a', 'd']);
-    expect(groups.map((g) => [g.delay, g.steps.map((x) => x.id)])).toEqual([[5, ['b', 'c']], [5, ['e']], [0, ['f']]]);
+    expect(groups.map((g) => [g.delay, g.steps.map((x) => x.id)])).toEqual([
+      [5, ['b', 'c']],
+      [5, ['e']],
+      [0, ['f']],
+    ]);
   });
 
   it('splits cached (frozen) steps once: the same frozen answer for every run, equal to a fresh split', () => {

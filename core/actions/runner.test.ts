@@ -279,8 +279,7 @@ describe('runChain', () => {
 
     it('a chain of synchronous actions sets no budget timer and gives what the same chain with an asynchronous action gives', async () => {
       const timers = vi.spyOn(globalThis, 'setTimeout');
-      const steps = (mid: string) =>
-        [step('setv', { name: 'a', value: '1' }), step(mid, { name: 'b', value: 'sync' }), step('boom'), step('echo', { text: '$a$ $b$ $error.3$' })].map((s, i) => ({ ...s, order: i + 1 }));
+      const steps = (mid: string) => [step('setv', { name: 'a', value: '1' }), step(mid, { name: 'b', value: 'sync' }), step('boom'), step('echo', { text: '$a$ $b$ $error.3$' })].map((s, i) => ({ ...s, order: i + 1 }));
       const sync = await run(steps('setv'), { registry: reg });
       expect(timers).not.toHaveBeenCalled();
       const async = await run(steps('later'), { registry: reg });

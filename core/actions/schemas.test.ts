@@ -11,7 +11,10 @@ const HOW = 'run `npx tsx scripts/write-action-schemas.ts` after changing an act
 describe('schemas/actions/', () => {
   it(`every file is current (${HOW})`, async () => {
     const schemas = await actionSchemas();
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(files, HOW).toEqual(Object.keys(schemas).sort());
     for (const [file, schema] of Object.entries(schemas)) {
       expect(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), `${file}: ${HOW}`).toEqual(schema);

@@ -25,7 +25,15 @@ function setup(key = 'key-one') {
   return new ParameterSecrets(registry, createSealer(key));
 }
 
-const params = { user: 'bob', password: 'pw', auth: { token: 'tk' }, keys: [{ name: 'a', value: 'v1' }, { name: 'b', value: '' }] };
+const params = {
+  user: 'bob',
+  password: 'pw',
+  auth: { token: 'tk' },
+  keys: [
+    { name: 'a', value: 'v1' },
+    { name: 'b', value: '' },
+  ],
+};
 
 describe('secret()', () => {
   it('marks the field writeOnly in the JSON Schema, and finds every marked place', () => {
@@ -42,7 +50,15 @@ describe('ParameterSecrets', () => {
     expect(JSON.stringify(sealed)).not.toMatch(/"pw"|"tk"|"v1"/);
     expect(sealed).toMatchObject({ user: 'bob', keys: [{ name: 'a' }, { name: 'b', value: '' }] });
     expect(secrets.seal('login', sealed)).toEqual(sealed);
-    expect(secrets.mask('login', sealed)).toEqual({ user: 'bob', password: SECRET_MARKER, auth: { token: SECRET_MARKER }, keys: [{ name: 'a', value: SECRET_MARKER }, { name: 'b', value: '' }] });
+    expect(secrets.mask('login', sealed)).toEqual({
+      user: 'bob',
+      password: SECRET_MARKER,
+      auth: { token: SECRET_MARKER },
+      keys: [
+        { name: 'a', value: SECRET_MARKER },
+        { name: 'b', value: '' },
+      ],
+    });
     expect(secrets.open('login', sealed)).toEqual(params);
     expect(secrets.count('login', sealed)).toBe(3);
     expect(params.password).toBe('pw');
@@ -83,11 +99,7 @@ describe('ParameterSecrets', () => {
     const rotated = new ParameterSecrets(registry, createSealer('key-two', ['key-one']));
     const foreign = setup('key-three').seal('login', params).password;
     const r = rotated.reseal('login', { ...old, password: foreign });
-    expect(r.outcomes).toEqual([
-      { status: 'failed', field: 'parameters.password', reason: expect.stringMatching(/another SECRET_KEY/) },
-      { status: 'resealed' },
-      { status: 'resealed' },
-    ]);
+    expect(r.outcomes).toEqual([{ status: 'failed', field: 'parameters.password', reason: expect.stringMatching(/another SECRET_KEY/) }, { status: 'resealed' }, { status: 'resealed' }]);
     expect(r.parameters.password).toBe(foreign);
     expect(setup('key-two').open('login', { ...r.parameters, password: 'plain' })).toMatchObject({ auth: { token: 'tk' }, keys: [{ value: 'v1' }, { value: '' }] });
     // Run again: nothing left to do.

@@ -8,7 +8,28 @@ import { createOutboundClient, resolveAllowed, type OutboundClient } from '../ne
 import { instanceCachingFactory } from '@capture/sdk/container';
 
 export { servicesWith } from '@capture/sdk/runner';
-import { CLOCK, type Clock, COUNTERS, DATABASES, type DependencyContainer, GLOBAL_VARIABLES, type GlobalVariables, HTTP_CLIENT, type HttpClient, type HttpRequest, type HttpResponse, LOGGER, NETWORK, PROVIDERS, REQUESTS, type RunOwner, SERVICES, type Services, systemClock, TEMPLATES } from '@capture/sdk';
+import {
+  CLOCK,
+  type Clock,
+  COUNTERS,
+  DATABASES,
+  type DependencyContainer,
+  GLOBAL_VARIABLES,
+  type GlobalVariables,
+  HTTP_CLIENT,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  LOGGER,
+  NETWORK,
+  PROVIDERS,
+  REQUESTS,
+  type RunOwner,
+  SERVICES,
+  type Services,
+  systemClock,
+  TEMPLATES,
+} from '@capture/sdk';
 import type { Store, TokenRecord } from '../store/types.js';
 import { requestReader } from './request-reader.js';
 
@@ -121,7 +142,6 @@ class AccountServices implements Services {
     return (this.#templates ??= this.#c.resolve(TEMPLATES).forAccount(this.#owner));
   }
 }
-
 
 /** The part of the store's GlobalVariableRepo this needs (kept structural: no import of core/store). */
 export interface GlobalVariableStore {

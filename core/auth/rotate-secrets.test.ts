@@ -26,8 +26,7 @@ const oldSecrets = new ParameterSecrets(registry, oldSealer);
 const newSecrets = new ParameterSecrets(registry, newSealer);
 
 const workflow = (password: string) => ({ kind: 'TokenActions', spec: { steps: [{ id: 's1', type: 'login', parameters: oldSecrets.seal('login', { user: 'bob', password }) }] } });
-const passwordOf = (doc: Record<string, unknown> | undefined) =>
-  newSecrets.open('login', (doc as ReturnType<typeof workflow>).spec.steps[0]!.parameters).password;
+const passwordOf = (doc: Record<string, unknown> | undefined) => newSecrets.open('login', (doc as ReturnType<typeof workflow>).spec.steps[0]!.parameters).password;
 
 let store: Store;
 beforeEach(() => {

@@ -65,7 +65,7 @@ function resealSteps<S extends Step>(steps: S[], secrets: ParameterSecrets, wher
 }
 
 async function rotateProviders(store: Pick<Store, 'providers'>, sealer: Sealer, t: RotationTally): Promise<void> {
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await store.providers.after(after, PAGE);
     if (!page.length) return;
     for (const p of page) {
@@ -88,7 +88,7 @@ async function rotateProviders(store: Pick<Store, 'providers'>, sealer: Sealer, 
 }
 
 async function rotateWorkflows(store: Pick<Store, 'workflows'>, secrets: ParameterSecrets, t: RotationTally): Promise<void> {
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await store.workflows.after(after, PAGE);
     if (!page.length) return;
     for (const w of page) {
@@ -108,7 +108,7 @@ async function rotateWorkflows(store: Pick<Store, 'workflows'>, secrets: Paramet
 }
 
 async function rotateTemplates(store: Pick<Store, 'templates'>, secrets: ParameterSecrets, t: RotationTally): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.templates.after(after, PAGE);
     if (!page.length) return;
     for (const tpl of page) {

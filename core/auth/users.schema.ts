@@ -70,10 +70,7 @@ export const UserWithKey = UserView.extend({ api_key: z.string(), api_key_id: z.
 /** An invited user: `invite_url` when no SMTP relay sent the link (the inviter passes it on). */
 export const InvitedUser = UserView.extend({ invite_sent: z.boolean(), invite_url: z.string().optional() });
 /** The calling user, or the administrator key's stand-in. */
-export const CallerView = z.union([
-  UserView.extend({ admin: z.literal(false) }),
-  z.object({ id: z.null(), name: z.string(), admin: z.literal(true), premium: z.boolean() }),
-]);
+export const CallerView = z.union([UserView.extend({ admin: z.literal(false) }), z.object({ id: z.null(), name: z.string(), admin: z.literal(true), premium: z.boolean() })]);
 /** Who an open invite is for. */
 export const InviteView = z.object({
   name: z.string(),

@@ -21,8 +21,19 @@ describe('capture URLs', () => {
     expect(r.headers.get('content-type')).toMatch(/text\/plain/);
     const q = (await list(t.uuid)).data[0];
     expect(q).toMatchObject({
-      type: 'web', token_id: t.uuid, team_id: null, method: 'PATCH', content: 'payload', size: 7, user_agent: 'ua/1',
-      query: { x: '1', y: 'two' }, hostname: '127.0.0.1', ip: '203.0.113.9', files: [], custom_action_output: [], custom_action_errors: [],
+      type: 'web',
+      token_id: t.uuid,
+      team_id: null,
+      method: 'PATCH',
+      content: 'payload',
+      size: 7,
+      user_agent: 'ua/1',
+      query: { x: '1', y: 'two' },
+      hostname: '127.0.0.1',
+      ip: '203.0.113.9',
+      files: [],
+      custom_action_output: [],
+      custom_action_errors: [],
     });
     expect(q.headers['x-multi']).toEqual(['v']);
     expect(q.url).toBe(`${s.url}/${t.uuid}/a/b?x=1&y=two`);

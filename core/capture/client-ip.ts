@@ -13,7 +13,7 @@ export function clientIp(req: IncomingMessage, trustedProxies: string[]): string
   const peer = normalise(req.socket.remoteAddress ?? '');
   if (!trustedProxies.length || !trustedProxies.includes(peer)) return peer;
   const xff = req.headers['x-forwarded-for'];
-  const chain = (Array.isArray(xff) ? xff.join(',') : xff ?? '').split(',').map(normalise).filter(Boolean);
+  const chain = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').map(normalise).filter(Boolean);
   for (let i = chain.length - 1; i >= 0; i--) {
     if (!trustedProxies.includes(chain[i]!)) return chain[i]!;
   }

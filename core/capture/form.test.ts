@@ -19,7 +19,12 @@ describe('form fields', () => {
   });
 
   it('keeps fields named __proto__ and constructor as data (multipart)', async () => {
-    const { type, body } = multipart([['__proto__', 'p'], ['constructor', 'c'], ['tags', 'a'], ['tags', 'b']]);
+    const { type, body } = multipart([
+      ['__proto__', 'p'],
+      ['constructor', 'c'],
+      ['tags', 'a'],
+      ['tags', 'b'],
+    ]);
     const form = await parseForm(type, body);
     expect(JSON.stringify(form.fields)).toBe('{"__proto__":"p","constructor":"c","tags":["a","b"]}');
   });

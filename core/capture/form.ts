@@ -46,7 +46,10 @@ function spool(part: Readable, file: string): Promise<Buffer | null> {
   return new Promise((done) => {
     const out = createWriteStream(file, { mode: 0o600 });
     // Removed before the parse resolves, so nothing is left beside the body once it is stored.
-    const finish = (data: Buffer | null) => void rm(file, { force: true }).catch(() => undefined).then(() => done(data));
+    const finish = (data: Buffer | null) =>
+      void rm(file, { force: true })
+        .catch(() => undefined)
+        .then(() => done(data));
     const fail = () => {
       // The parser waits for every part to be read: drain it even when the file cannot take it.
       part.unpipe(out);
@@ -82,15 +85,24 @@ function parseMultipart(contentType: string, body: Buffer | string): Promise<Par
     bb.on('field', (name, value) => addField(fields, name, value));
     bb.on('file', (name, stream, info) => {
       const read = typeof body === 'string' ? spool(stream, `${body}.part${parts.length + 1}`) : gather(stream);
-      parts.push(read.then((data) => data && {
-        meta: { id: randomUUID(), name, filename: info.filename ?? name, size: data.length, content_type: info.mimeType || 'application/octet-stream' },
-        data,
-      }));
+      parts.push(
+        read.then(
+          (data) =>
+            data && {
+              meta: { id: randomUUID(), name, filename: info.filename ?? name, size: data.length, content_type: info.mimeType || 'application/octet-stream' },
+              data,
+            },
+        ),
+      );
     });
-    bb.on('close', () => void Promise.all(parts).then((read) => {
-      const files = read.filter((p) => p !== null);
-      resolve({ fields, files: files.map((p) => p.meta), data: new Map(files.map((p) => [p.meta.id, p.data])) });
-    }));
+    bb.on(
+      'close',
+      () =>
+        void Promise.all(parts).then((read) => {
+          const files = read.filter((p) => p !== null);
+          resolve({ fields, files: files.map((p) => p.meta), data: new Map(files.map((p) => [p.meta.id, p.data])) });
+        }),
+    );
     // Once every part has settled (a broken one's spool file removed).
     bb.on('error', () => void Promise.all(parts).then(() => resolve(NONE)));
     if (typeof body !== 'string') return void bb.end(body);

@@ -212,8 +212,18 @@ export function createCaptureHandler(s: CaptureServices) {
   }
 
   async function captureBody(
-    req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined, token: TokenRecord, now: number,
-    rawUrl: string, path: string, search: string, afterRef: number, headers: Record<string, string[]>, received: Received,
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+    sub: SubdomainCapture | undefined,
+    token: TokenRecord,
+    now: number,
+    rawUrl: string,
+    path: string,
+    search: string,
+    afterRef: number,
+    headers: Record<string, string[]>,
+    received: Received,
     coding: Decoding | null,
   ): Promise<void> {
     const contentType = headers['content-type']?.[0] ?? null;
@@ -222,8 +232,8 @@ export function createCaptureHandler(s: CaptureServices) {
     const parsed = filed ? parseFormFile(contentType, received.file, received.size) : parseForm(contentType, received.buffer);
     const form: ParsedForm & { read?: Buffer } = parsed instanceof Promise ? await parsed : parsed;
     const body = filed ? Buffer.alloc(0) : received.buffer;
-    const host = sub ? sub.host : headers.host?.[0] ?? '';
-    const base = sub ? `${sub.scheme}://${host}` : config.baseUrl ?? `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
+    const host = sub ? sub.host : (headers.host?.[0] ?? '');
+    const base = sub ? `${sub.scheme}://${host}` : (config.baseUrl ?? `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`);
     const files = form.data ?? NO_FILES;
     const extra: Record<string, unknown> = coding ? { ...coding.fields } : {};
     const ip = clientIp(req, config.TRUSTED_PROXIES);

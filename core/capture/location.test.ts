@@ -31,9 +31,12 @@ describe('request location', () => {
   });
 
   it('reads the MaxMind GeoIP2 record shape too', () => {
-    expect(
-      locationOf({ country: { iso_code: 'DK', names: { en: 'Denmark' } }, subdivisions: [{ names: { en: 'Capital Region' } }], city: { names: { en: 'Copenhagen' } } }),
-    ).toEqual({ country: 'Denmark', country_code: 'DK', region: 'Capital Region', city: 'Copenhagen' });
+    expect(locationOf({ country: { iso_code: 'DK', names: { en: 'Denmark' } }, subdivisions: [{ names: { en: 'Capital Region' } }], city: { names: { en: 'Copenhagen' } } })).toEqual({
+      country: 'Denmark',
+      country_code: 'DK',
+      region: 'Capital Region',
+      city: 'Copenhagen',
+    });
     expect(locationOf({ country_code: 'US', state1: '', city: '' })).toEqual({ country: 'United States', country_code: 'US' });
     expect(locationOf({ country_code: '' })).toBeNull();
   });
@@ -53,7 +56,24 @@ describe('request location', () => {
 describe('isPublicAddress (which senders are looked up)', () => {
   it('draws the range boundaries where the outbound policy does', () => {
     const pub = ['1.1.1.1', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255', '2a00:1450::1'];
-    const not = ['172.16.0.1', '172.31.255.255', '100.64.0.0', '100.127.255.255', '198.18.0.0', '198.19.255.255', '224.0.0.1', '255.255.255.255', '0.1.2.3', '::', '::ffff:10.0.0.1', 'fc00::1', '256.1.1.1', '1.2.3', '1.2.3.4.5', '1..2.3'];
+    const not = [
+      '172.16.0.1',
+      '172.31.255.255',
+      '100.64.0.0',
+      '100.127.255.255',
+      '198.18.0.0',
+      '198.19.255.255',
+      '224.0.0.1',
+      '255.255.255.255',
+      '0.1.2.3',
+      '::',
+      '::ffff:10.0.0.1',
+      'fc00::1',
+      '256.1.1.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      '1..2.3',
+    ];
     for (const ip of pub) expect(isPublicAddress(ip), ip).toBe(true);
     for (const ip of not) expect(isPublicAddress(ip), ip).toBe(false);
   });

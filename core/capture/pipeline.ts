@@ -114,14 +114,26 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
  * A new request record: the fields every channel sets the same way (empty outputs, no note, the
  * capture clock and key), plus what the channel knows.
  */
-export function newRequestRecord(
-  fields: Pick<RequestRecord, 'token_id' | 'type' | 'ip' | 'hostname' | 'method' | 'url' | 'sorting'> & Partial<RequestRecord>,
-  now: number,
-): RequestRecord {
+export function newRequestRecord(fields: Pick<RequestRecord, 'token_id' | 'type' | 'ip' | 'hostname' | 'method' | 'url' | 'sorting'> & Partial<RequestRecord>, now: number): RequestRecord {
   const body = fields.body ?? Buffer.alloc(0);
   return {
-    uuid: uuidv7(now), team_id: null, user_agent: '', content_type: null, body, size: body.length, query: null, headers: {},
-    form: null, files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, created_at: now,
-    updated_at: now, extra: {}, ...fields,
+    uuid: uuidv7(now),
+    team_id: null,
+    user_agent: '',
+    content_type: null,
+    body,
+    size: body.length,
+    query: null,
+    headers: {},
+    form: null,
+    files: [],
+    custom_action_output: [],
+    custom_action_errors: [],
+    time: 0,
+    note: null,
+    created_at: now,
+    updated_at: now,
+    extra: {},
+    ...fields,
   };
 }

@@ -85,9 +85,7 @@ export const SentResponseView = z.object({
   body_encoding: z.enum(['utf8', 'base64']),
   size: z.number().int().describe('Bytes of the body sent'),
   truncated: z.boolean().describe('The stored body was cut at 64 KiB'),
-  source: z
-    .enum(['stored', 'default'])
-    .describe("stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings"),
+  source: z.enum(['stored', 'default']).describe("stored: kept when it was sent (made by actions or set-response); default: the token's default response, rebuilt from its current settings"),
 });
 
 /** A captured request as the API returns it (documentation, /openapi.json and schemas/). */
@@ -101,17 +99,9 @@ export const RequestView = z.object({
   method: z.string(),
   http_version: z.enum(['1.0', '1.1', '2']).nullable().describe('The HTTP version of a web capture (`2` for HTTP/2); null for e-mail and DNS'),
   user_agent: z.string(),
-  content: z
-    .string()
-    .describe('The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent'),
-  content_base64: z
-    .string()
-    .optional()
-    .describe('The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text'),
-  content_encoding: z
-    .string()
-    .optional()
-    .describe('The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br`'),
+  content: z.string().describe('The body as UTF-8 text, decoded when it was sent with a Content-Encoding the service undid (`decoded`); `raw` returns the bytes as sent'),
+  content_base64: z.string().optional().describe('The body (as `content` holds it) in base64, when it is not valid UTF-8: `content` then has replacement characters where the bytes were not text'),
+  content_encoding: z.string().optional().describe('The Content-Encoding codings the body was sent with, as listed (lower case, without `identity`), e.g. `gzip` or `gzip, br`'),
   decoded: z.boolean().optional().describe('With `content_encoding`: true when `content`, `size`, form fields, search and actions see the decoded body'),
   decode_error: z.string().optional().describe('With `decoded: false`: why the body could not be decoded (unknown coding, corrupt data); it is kept as sent'),
   encoded_size: z.number().int().optional().describe('With `content_encoding`: bytes of the body as sent (`size` counts the decoded body)'),

@@ -37,7 +37,10 @@ export const DatabaseUpdateBody = z.object({ name: Name });
 
 export const DatabaseQueryBody = z.object({
   query: z.string().min(1, 'is required').max(1_000_000),
-  params: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullable().optional(),
+  params: z
+    .union([z.array(z.unknown()), z.record(z.string(), z.unknown())])
+    .nullable()
+    .optional(),
 });
 
 export interface DatabaseView {

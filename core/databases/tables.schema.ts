@@ -3,7 +3,12 @@
 import { z } from 'zod';
 import { COLUMN_TYPES, DEFAULT_EXPRESSIONS, Identifier, columnType } from './ddl.js';
 
-const TypeText = z.string().trim().min(1, 'is required').max(64).describe(`One of ${COLUMN_TYPES.join(', ')}; varchar(n), char(n), numeric(p,s); a trailing [] makes an array`);
+const TypeText = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(64)
+  .describe(`One of ${COLUMN_TYPES.join(', ')}; varchar(n), char(n), numeric(p,s); a trailing [] makes an array`);
 const DefaultValue = z.string().max(10_000).nullable().describe('A literal value, cast to the column type (null: no default)');
 const DefaultExpression = z.enum(DEFAULT_EXPRESSIONS).nullable().describe('A default computed on insert, instead of `default`');
 

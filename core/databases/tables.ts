@@ -306,7 +306,8 @@ export class TableManager {
       async ({ c, t, ref }) => {
         if (o.sort !== undefined) TableManager.requireColumns(t, [o.sort], 'sort');
         if (o.filterColumn !== undefined) TableManager.requireColumns(t, [o.filterColumn], 'filter_column');
-        if ((o.filterColumn === undefined) !== (o.filterValue === undefined)) throw new ValidationError('filter_column and filter_value go together', { [o.filterColumn === undefined ? 'filter_column' : 'filter_value']: ['is required with the other filter field'] });
+        if ((o.filterColumn === undefined) !== (o.filterValue === undefined))
+          throw new ValidationError('filter_column and filter_value go together', { [o.filterColumn === undefined ? 'filter_column' : 'filter_value']: ['is required with the other filter field'] });
         // json has no equality operator: its text is compared instead.
         const filterType = t.columns.find((col) => col.name === o.filterColumn)?.type;
         const where = o.filterColumn !== undefined ? `WHERE ${quoteIdent(o.filterColumn)}${filterType === 'json' ? '::text' : ''} = $1` : '';
@@ -346,7 +347,8 @@ export class TableManager {
     if (!t.primary_key.length) throw new ValidationError(`${t.name} has no primary key: its rows can be browsed but not edited here (add a primary key, or use a query)`, { [field]: ['the table has no primary key'] });
     const missing = t.primary_key.filter((k) => !(k in key) || key[k] === null || key[k] === undefined);
     const extra = Object.keys(key).filter((k) => !t.primary_key.includes(k));
-    if (missing.length || extra.length) throw new ValidationError(`A row of ${t.name} is named by its primary key (${t.primary_key.join(', ')})`, { [field]: [`give exactly the key columns: ${t.primary_key.join(', ')}`] });
+    if (missing.length || extra.length)
+      throw new ValidationError(`A row of ${t.name} is named by its primary key (${t.primary_key.join(', ')})`, { [field]: [`give exactly the key columns: ${t.primary_key.join(', ')}`] });
     return {
       sql: t.primary_key.map((k, i) => `${quoteIdent(k)} = $${from + i}`).join(' AND '),
       values: TableManager.bindAll(t, t.primary_key, key),

@@ -258,16 +258,20 @@ export async function startDnsServer(ctx: ModuleContext): Promise<DnsCapture> {
         inFlight--;
         if (ended && inFlight === 0) socket.end();
       };
-      readFrames(socket, (data) => {
-        if (inFlight >= TCP_MAX_IN_FLIGHT) return void socket.destroy();
-        const request = decode(data, reply);
-        if (!request) return;
-        inFlight++;
-        void handle(request, (res) => reply(res.toBuffer()), 'tcp', plainIp(socket.remoteAddress)).finally(done);
-      }, () => {
-        ended = true;
-        if (inFlight === 0) socket.end();
-      });
+      readFrames(
+        socket,
+        (data) => {
+          if (inFlight >= TCP_MAX_IN_FLIGHT) return void socket.destroy();
+          const request = decode(data, reply);
+          if (!request) return;
+          inFlight++;
+          void handle(request, (res) => reply(res.toBuffer()), 'tcp', plainIp(socket.remoteAddress)).finally(done);
+        },
+        () => {
+          ended = true;
+          if (inFlight === 0) socket.end();
+        },
+      );
     });
     return { udp, tcp };
   }

@@ -20,7 +20,15 @@ afterEach(async () => {
 describe('ErrorLog', () => {
   it('writes a chain run’s errors together, naming each action’s type, after the flush interval', async () => {
     const log = new ErrorLog(store, clock, silentLogger, { keep: 100, flushMs: 10_000 });
-    log.actionErrors(token, 'req-1', [{ action: 'a1', message: 'first' }, { action: '', message: 'chain budget spent' }], new Map([['a1', 'http']]));
+    log.actionErrors(
+      token,
+      'req-1',
+      [
+        { action: 'a1', message: 'first' },
+        { action: '', message: 'chain budget spent' },
+      ],
+      new Map([['a1', 'http']]),
+    );
     expect((await store.errorLog.list({ userId: 42 }, {}, 1, 10)).total).toBe(0);
     await log.flush();
     const items = (await store.errorLog.list({ userId: 42 }, {}, 1, 10)).items;
@@ -34,7 +42,7 @@ describe('ErrorLog', () => {
   it('flushes by itself shortly after the first entry', async () => {
     const log = new ErrorLog(store, clock, silentLogger, { keep: 100, flushMs: 5 });
     log.actionErrors(token, null, [{ action: 'a', message: 'm' }], new Map());
-    await expect.poll(async () => (await store.errorLog.unread({ userId: 42 }))).toBe(1);
+    await expect.poll(async () => await store.errorLog.unread({ userId: 42 })).toBe(1);
   });
 
   it('records a failed schedule run with its name and the log’s error, or the status of a server error', async () => {

@@ -106,7 +106,10 @@ export class ErrorLog {
       if (dropped) this.logger.warn('error log: entries dropped while the store was behind', { dropped });
       if (!batch.length) return;
       try {
-        await this.store.errorLog.add(batch.map((e) => ({ ...e, read: false })), this.opts.keep);
+        await this.store.errorLog.add(
+          batch.map((e) => ({ ...e, read: false })),
+          this.opts.keep,
+        );
       } catch (err) {
         this.logger.error('error log: entries could not be stored', { err, entries: batch.length });
       }

@@ -43,7 +43,7 @@ describe('global variables cache', () => {
     expect(await g.all()).toEqual({ b: '2', c: '3', d: '4' });
   });
 
-  it("all() gives each caller its own copy of the kept values", async () => {
+  it('all() gives each caller its own copy of the kept values', async () => {
     const store = memoryStore();
     const g = accountGlobals(store, 'user:1', fakeClock(), createGlobalsCache(fakeClock()));
     await g.set('a', '1');
@@ -65,7 +65,7 @@ describe('global variables cache', () => {
 });
 
 describe("an account's global variables across captures", () => {
-  it('a value one capture\'s chain stores is read by the next capture and by the API; an API change by the one after', async () => {
+  it("a value one capture's chain stores is read by the next capture and by the API; an API change by the one after", async () => {
     const s = await startTestServer();
     try {
       const owner = await s.user(true);

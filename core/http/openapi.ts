@@ -50,14 +50,12 @@ function responses(method: string, path: string, op: Op): Record<string, unknown
     const extra = op.page.extra ? (schema(op.page.extra) as { properties?: Record<string, unknown>; required?: string[] }) : {};
     const items = { type: 'object', properties: { data: { type: 'array', items: schema(op.page.item) }, ...extra.properties }, ...(extra.required?.length ? { required: extra.required } : {}) };
     ok = { description: 'A page', content: { 'application/json': { schema: { allOf: [PAGE, items] } } } };
-  }
-  else if (status === '204') ok = { description: 'No content' };
+  } else if (status === '204') ok = { description: 'No content' };
   else if (op.type) ok = { description: 'OK', content: { [op.type]: { schema: {} } } };
   // Every route declares its answer: a JSON schema, a media type or 204.
   else throw new Error(`${method.toUpperCase()} ${path} declares no answer (response.schema or response.type)`);
   return { [status]: ok, default: ERROR };
 }
-
 
 /** The document's top level (its paths and components are what this file writes). */
 const OpenApiView = z.object({

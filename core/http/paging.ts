@@ -6,13 +6,7 @@ export const MAX_PER_PAGE = 100;
 
 /** `per_page` with a list's default page size. */
 export function perPage(defaultSize = 50) {
-  return z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PER_PAGE, `may be at most ${MAX_PER_PAGE}`)
-    .default(defaultSize)
-    .describe(`Items per page, 1 to ${MAX_PER_PAGE} (default ${defaultSize}); more answers 422`);
+  return z.coerce.number().int().min(1).max(MAX_PER_PAGE, `may be at most ${MAX_PER_PAGE}`).default(defaultSize).describe(`Items per page, 1 to ${MAX_PER_PAGE} (default ${defaultSize}); more answers 422`);
 }
 
 export const pageNumber = z.coerce.number().int().min(1).default(1).describe('Page number, from 1');

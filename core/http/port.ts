@@ -62,7 +62,9 @@ export function createHttpPort(config: Config, tls: TlsFiles | null, handle: Req
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const message = status === 431 ? tooLarge : 'Malformed HTTP request';
     const body = JSON.stringify({ message });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   };
   const http1Options = { maxHeaderSize: config.MAX_HEADER_BYTES };
   const http1 = (server: http.Server) => {

@@ -75,7 +75,13 @@ interface RouteSpec<D, P, Q, B, A extends AuthRule, S extends true | undefined> 
 
 /** `const route = routeFor<Deps>()`, then `route({...})`: the handler's `ctx.input` is typed from the schemas. */
 export function routeFor<D>() {
-  return <P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined, const A extends AuthRule = AuthRule, S extends true | undefined = undefined>(
+  return <
+    P extends z.ZodObject | undefined = undefined,
+    Q extends z.ZodObject | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    const A extends AuthRule = AuthRule,
+    S extends true | undefined = undefined,
+  >(
     spec: RouteSpec<D, P, Q, B, A, S>,
   ): Route<D> => spec as unknown as Route<D>;
 }

@@ -23,4 +23,26 @@ import { shareRoutes } from './tokens/share.router.js';
 import { tokenRoutes } from './tokens/tokens.router.js';
 import { userRoutes } from './users/users.router.js';
 
-export const API_ROUTES: ReadonlyArray<RouteDoc> = [...tokenRoutes, ...groupRoutes, ...globalRoutes, ...providerRoutes, ...templateRoutes, ...databaseRoutes, ...tableRoutes, ...errorLogRoutes, ...shareRoutes, ...requestRoutes, ...replayRoutes, ...sampleRoutes, ...sseRoutes, ...smeeRoutes, ...opsRoutes, ...webRoutes, ...captureRoutes, ...userRoutes, ...scheduleRoutes, ...actionRoutes, ...queueProfileRoutes];
+export const API_ROUTES: ReadonlyArray<RouteDoc> = [
+  ...tokenRoutes,
+  ...groupRoutes,
+  ...globalRoutes,
+  ...providerRoutes,
+  ...templateRoutes,
+  ...databaseRoutes,
+  ...tableRoutes,
+  ...errorLogRoutes,
+  ...shareRoutes,
+  ...requestRoutes,
+  ...replayRoutes,
+  ...sampleRoutes,
+  ...sseRoutes,
+  ...smeeRoutes,
+  ...opsRoutes,
+  ...webRoutes,
+  ...captureRoutes,
+  ...userRoutes,
+  ...scheduleRoutes,
+  ...actionRoutes,
+  ...queueProfileRoutes,
+];

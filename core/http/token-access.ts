@@ -13,7 +13,7 @@ import type { AppState, HttpServices } from './services.js';
  */
 export async function loadToken(ctx: ParameterizedContext<AppState>, services: HttpServices, idOrAlias: string): Promise<TokenRecord> {
   // A share link is view-only: every route but the few that load with loadTokenForViewing refuses it.
-  if (offeredShare(ctx) !== undefined) throw new Forbidden('A share link only views the token\'s requests; this needs the API key or password');
+  if (offeredShare(ctx) !== undefined) throw new Forbidden("A share link only views the token's requests; this needs the API key or password");
   return openToken(services.store, idOrAlias, readsOnly(ctx.method) ? 'read' : 'write', tokenCredentials(ctx, services), services.clock.now());
 }
 

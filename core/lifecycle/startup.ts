@@ -34,11 +34,7 @@ export function prepareDataDir(dir: string): void {
     try {
       const st = statSync(existing);
       if (!st.isDirectory()) {
-        throw new StartupError(
-          existing === dir
-            ? `DATA_DIR=${dir} is not a folder: point DATA_DIR at a folder (it is created when missing).`
-            : `DATA_DIR=${dir} cannot be created: ${existing} is a file, not a folder.`,
-        );
+        throw new StartupError(existing === dir ? `DATA_DIR=${dir} is not a folder: point DATA_DIR at a folder (it is created when missing).` : `DATA_DIR=${dir} cannot be created: ${existing} is a file, not a folder.`);
       }
       break;
     } catch (err) {
@@ -70,7 +66,7 @@ export function prepareDataDir(dir: string): void {
     try {
       // A write that finds less room writes what fits; the next one fails.
       const bytes = Buffer.alloc(PROBE_BYTES);
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
     } finally {
       closeSync(fd);
       unlinkSync(probe);

@@ -51,7 +51,10 @@ async function send(mail: Mail.Options, extra: Record<string, unknown> = {}) {
   }
 }
 
-async function sendError(mail: Mail.Options, extra: Record<string, unknown> = {}): Promise<{ responseCode?: number; response?: string; message: string; rejectedErrors?: Array<{ responseCode: number; response: string }> }> {
+async function sendError(
+  mail: Mail.Options,
+  extra: Record<string, unknown> = {},
+): Promise<{ responseCode?: number; response?: string; message: string; rejectedErrors?: Array<{ responseCode: number; response: string }> }> {
   try {
     await send(mail, extra);
   } catch (err) {
@@ -69,10 +72,7 @@ async function requests(tokenId: string, query = ''): Promise<any[]> {
 const addr = (t: Record<string, any>) => `${t.uuid}@${DOMAIN}`;
 
 beforeAll(async () => {
-  s = await startTestServer(
-    { EMAIL_DOMAIN: DOMAIN, SMTP_MAX_MESSAGE_BYTES: String(256 * 1024), SMTP_LOOP_LIMIT: '3' },
-    { modules: [createMailModule({ resolver: fakeDns }), createActionsModule()] },
-  );
+  s = await startTestServer({ EMAIL_DOMAIN: DOMAIN, SMTP_MAX_MESSAGE_BYTES: String(256 * 1024), SMTP_LOOP_LIMIT: '3' }, { modules: [createMailModule({ resolver: fakeDns }), createActionsModule()] });
   port = s.provided.get(MAIL_INFO)!.port!;
 });
 
@@ -174,9 +174,29 @@ describe('e-mail capture', () => {
     const now = Date.now();
     await s.services.store.requests.insert(
       {
-        uuid: randomUUID(), token_id: t.uuid, type: 'email', team_id: null, ip: '192.0.2.7', hostname: DOMAIN, method: 'SMTP', user_agent: '',
-        url: `mailto:${addr(t)}`, content_type: 'message/rfc822', body: raw, size: raw.length, query: null, headers: { subject: ['odd'] }, form: null,
-        files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, sorting: now * 1000, created_at: now, updated_at: now,
+        uuid: randomUUID(),
+        token_id: t.uuid,
+        type: 'email',
+        team_id: null,
+        ip: '192.0.2.7',
+        hostname: DOMAIN,
+        method: 'SMTP',
+        user_agent: '',
+        url: `mailto:${addr(t)}`,
+        content_type: 'message/rfc822',
+        body: raw,
+        size: raw.length,
+        query: null,
+        headers: { subject: ['odd'] },
+        form: null,
+        files: [],
+        custom_action_output: [],
+        custom_action_errors: [],
+        time: 0,
+        note: null,
+        sorting: now * 1000,
+        created_at: now,
+        updated_at: now,
         extra: { sender: 'ann@example.test', subject: 'odd', message_id: null, destinations: null, text_content: null, html_content: null, checks: null },
       },
       100,
@@ -196,7 +216,7 @@ describe('e-mail capture', () => {
     expect(Object.values(r.checks)).not.toContain(true);
   });
 
-  it('stores a message to several tokens once per token, with only that token\'s addresses', async () => {
+  it("stores a message to several tokens once per token, with only that token's addresses", async () => {
     const premium = await s.user(true);
     const a = await s.token();
     const b = await s.token({ alias: `inbox-${randomUUID().slice(0, 8)}` }, premium.key);
@@ -239,7 +259,7 @@ describe('e-mail capture', () => {
     expect(await subjects('content:"quick brown"')).toEqual(['one']);
   });
 
-  it('runs the token\'s Custom Actions with the e-mail variables', async () => {
+  it("runs the token's Custom Actions with the e-mail variables", async () => {
     const t = await s.token({ actions: true });
     const created = await s.call('POST', `/token/${t.uuid}/actions`, {
       json: {
@@ -252,9 +272,7 @@ describe('e-mail capture', () => {
     expect(created.status).toBe(200);
     const info = await send({ from: 'alice@sender.test', to: addr(t), subject: 'acting', text: 'body text', attachments: [{ filename: 'notes.txt', content: 'n' }] });
     const [r] = await requests(t.uuid);
-    expect(r.custom_action_output).toEqual([
-      `[1 log] from=alice@sender.test to=${addr(t)} type=email spf=true spam= subject=acting text=body text id=${info.messageId.replace(/^<|>$/g, '')} file=notes.txt`,
-    ]);
+    expect(r.custom_action_output).toEqual([`[1 log] from=alice@sender.test to=${addr(t)} type=email spf=true spam= subject=acting text=body text id=${info.messageId.replace(/^<|>$/g, '')} file=notes.txt`]);
   });
 
   it('refuses recipients that are not tokens at RCPT time and stores nothing', async () => {

@@ -83,27 +83,25 @@ function decodeCharset(bytes: Buffer, charset: string): string {
 /** RFC 2047 encoded-words (`=?utf-8?B?...?=`); whitespace between two encoded-words is dropped. */
 export function decodeWords(value: string): string {
   if (!value.includes('=?')) return value;
-  return value
-    .replace(/(=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[BbQq]\?[^?\s]*\?=)/g, '$1')
-    .replace(/=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g, (_whole, charset: string, enc: string, text: string) => {
-      let bytes: Buffer;
-      if (enc.toUpperCase() === 'B') {
-        bytes = Buffer.from(text, 'base64');
-      } else {
-        const s = text.replace(/_/g, ' ');
-        const out: number[] = [];
-        for (let i = 0; i < s.length; i++) {
-          if (s[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
-            out.push(parseInt(s.slice(i + 1, i + 3), 16));
-            i += 2;
-          } else {
-            out.push(s.charCodeAt(i) & 0xff);
-          }
+  return value.replace(/(=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[BbQq]\?[^?\s]*\?=)/g, '$1').replace(/=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g, (_whole, charset: string, enc: string, text: string) => {
+    let bytes: Buffer;
+    if (enc.toUpperCase() === 'B') {
+      bytes = Buffer.from(text, 'base64');
+    } else {
+      const s = text.replace(/_/g, ' ');
+      const out: number[] = [];
+      for (let i = 0; i < s.length; i++) {
+        if (s[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+          out.push(parseInt(s.slice(i + 1, i + 3), 16));
+          i += 2;
+        } else {
+          out.push(s.charCodeAt(i) & 0xff);
         }
-        bytes = Buffer.from(out);
       }
-      return decodeCharset(bytes, charset);
-    });
+      bytes = Buffer.from(out);
+    }
+    return decodeCharset(bytes, charset);
+  });
 }
 
 /** How many times the message passed through this service (its X-Capture-Loop header fields). */

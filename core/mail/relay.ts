@@ -49,9 +49,7 @@ export function createRelayMailer(config: Config, localPort: () => number | null
     async send(mail: OutgoingMail, signal?: AbortSignal): Promise<SentMail> {
       const passes = mail.passes + 1;
       if (passes > config.SMTP_LOOP_LIMIT) {
-        throw new MailLoop(
-          `Mail loop protection: the message that triggered this action has already passed through this service ${mail.passes} times (SMTP_LOOP_LIMIT=${config.SMTP_LOOP_LIMIT}); not sent`,
-        );
+        throw new MailLoop(`Mail loop protection: the message that triggered this action has already passed through this service ${mail.passes} times (SMTP_LOOP_LIMIT=${config.SMTP_LOOP_LIMIT}); not sent`);
       }
       signal?.throwIfAborted();
       const sending = (await transporter()).sendMail({
@@ -64,12 +62,7 @@ export function createRelayMailer(config: Config, localPort: () => number | null
         attachments: mail.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
         headers: { [LOOP_HEADER]: Array.from({ length: passes }, () => config.EMAIL_DOMAIN) },
       });
-      const info = signal
-        ? await Promise.race([
-            sending,
-            new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason ?? new Error('aborted')), { once: true })),
-          ])
-        : await sending;
+      const info = signal ? await Promise.race([sending, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason ?? new Error('aborted')), { once: true }))]) : await sending;
       const addr = (a: string | { address: string }) => (typeof a === 'string' ? a : a.address);
       return { messageId: info.messageId, accepted: info.accepted.map(addr), rejected: info.rejected.map(addr), response: info.response };
     },

@@ -218,7 +218,10 @@ export async function startSmtpServer(ctx: ModuleContext, opts: SmtpOptions): Pr
     closeTimeout: 1000,
     socketTimeout: 60_000,
     onRcptTo(address, session, callback) {
-      onRcptTo(address, session).then(() => callback(), (err: Error) => callback(refused(err)));
+      onRcptTo(address, session).then(
+        () => callback(),
+        (err: Error) => callback(refused(err)),
+      );
     },
     onData,
   });

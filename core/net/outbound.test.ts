@@ -140,8 +140,7 @@ describe('outbound client', () => {
 
   it('checks the address the name resolves to at connect time (DNS rebinding)', async () => {
     // The name resolves to a private address only when the socket connects.
-    const resolve = ((host: string, _o: unknown, cb: (e: null, a: dns.LookupAddress[]) => void) =>
-      cb(null, [{ address: host === 'rebind.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }])) as unknown as typeof dns.lookup;
+    const resolve = ((host: string, _o: unknown, cb: (e: null, a: dns.LookupAddress[]) => void) => cb(null, [{ address: host === 'rebind.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }])) as unknown as typeof dns.lookup;
     const client = createOutboundClient({ OUTBOUND_ALLOW_LOOPBACK: true, OUTBOUND_ALLOW_PRIVATE: false }, { resolve });
     const err = await client.request({ method: 'GET', url: 'http://rebind.test/' }).catch((e) => e);
     expect(err).toBeInstanceOf(OutboundRefused);
@@ -293,7 +292,10 @@ describe('resolveAllowed (connections that are not HTTP)', () => {
   });
 
   it('refuses when any address is outside the policy, and names the rule', async () => {
-    const rebinding = (async () => [{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }]) as unknown as typeof dns.promises.lookup;
+    const rebinding = (async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '169.254.169.254', family: 4 },
+    ]) as unknown as typeof dns.promises.lookup;
     await expect(resolveAllowed('evil.test', open, rebinding)).rejects.toThrow(/evil.test resolves to 169.254.169.254, which is the cloud metadata service/);
     await expect(resolveAllowed('127.0.0.1', { allowLoopback: false, allowPrivate: true })).rejects.toBeInstanceOf(OutboundRefused);
     await expect(resolveAllowed('192.168.1.5', { allowLoopback: true, allowPrivate: false })).rejects.toThrow(/OUTBOUND_ALLOW_PRIVATE/);

@@ -158,8 +158,16 @@ PRIVATE.addSubnet('fec0::', 10, 'ipv6');
 // The IPv4 ranges of ALWAYS, LOOPBACK and PRIVATE above, as [base, mask] numbers.
 const NON_PUBLIC_V4: Array<[number, number]> = (
   [
-    ['0.0.0.0', 8], ['169.254.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4], ['127.0.0.0', 8],
-    ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10], ['198.18.0.0', 15],
+    ['0.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+    ['127.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['100.64.0.0', 10],
+    ['198.18.0.0', 15],
   ] as const
 ).map(([a, bits]) => {
   const mask = (0xffffffff << (32 - bits)) >>> 0;
@@ -196,7 +204,7 @@ function ipv4Number(address: string): number | null {
 export function isPublicAddress(address: string): boolean {
   // Dotted IPv4 (every capture's sender) by arithmetic: BlockList.check costs ~10 us a call.
   const v4 = ipv4Number(address);
-  if (v4 !== null) return !NON_PUBLIC_V4.some(([base, mask]) => ((v4 & mask) >>> 0) === base);
+  if (v4 !== null) return !NON_PUBLIC_V4.some(([base, mask]) => (v4 & mask) >>> 0 === base);
   if (address === '::1') return false;
   const family = net.isIP(address);
   if (family === 0) return false;
@@ -349,38 +357,34 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
       const agent = agents ? (u.protocol === 'https:' ? agents.https : agents.http) : false;
       const h: Record<string, string | string[]> = { ...headers };
       if (body !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-length')) h['Content-Length'] = String(body.length);
-      const req = mod.request(
-        u,
-        { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent, ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          let truncated = false;
-          const certificate = certificateOf(res.socket);
-          const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, distinct: res.headersDistinct, body: Buffer.concat(chunks, size), truncated, certificate });
-          res.on('data', (chunk: Buffer) => {
-            if (truncated) return;
-            const room = maxBodyBytes - size;
-            if (chunk.length > room) {
-              if (room > 0) chunks.push(chunk.subarray(0, room));
-              size += Math.max(0, room);
-              truncated = true;
-              // Stop reading: what is kept is answered now, the rest is dropped with the socket.
-              finish();
-              res.destroy();
-              return;
-            }
-            chunks.push(chunk);
-            size += chunk.length;
-          });
-          res.on('end', () => {
-            if (!truncated) finish();
-          });
-          res.on('error', (err) => {
-            if (!truncated) reject(err);
-          });
-        },
-      );
+      const req = mod.request(u, { method, headers: h, signal, lookup: lookup as unknown as net.LookupFunction, agent, ...ca, ...(insecureTls ? { rejectUnauthorized: false } : {}) }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        const certificate = certificateOf(res.socket);
+        const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, distinct: res.headersDistinct, body: Buffer.concat(chunks, size), truncated, certificate });
+        res.on('data', (chunk: Buffer) => {
+          if (truncated) return;
+          const room = maxBodyBytes - size;
+          if (chunk.length > room) {
+            if (room > 0) chunks.push(chunk.subarray(0, room));
+            size += Math.max(0, room);
+            truncated = true;
+            // Stop reading: what is kept is answered now, the rest is dropped with the socket.
+            finish();
+            res.destroy();
+            return;
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () => {
+          if (!truncated) finish();
+        });
+        res.on('error', (err) => {
+          if (!truncated) reject(err);
+        });
+      });
       req.on('error', reject);
       if (body !== undefined) req.end(body);
       else req.end();
@@ -437,12 +441,15 @@ export function createOutboundClient(config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBA
     const host = u.hostname.replace(/^\[|\]$/g, '');
     return new Promise<PeerCertificate>((resolve, reject) => {
       // Not verified here: the caller judges the certificate (authorized, authorizationError).
-      const socket = tls.connect({ host, port: Number(u.port || 443), servername: net.isIP(host) ? undefined : host, lookup: lookup as unknown as net.LookupFunction, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], ...ca }, () => {
-        const cert = certificateOf(socket);
-        socket.end();
-        if (cert) resolve(cert);
-        else reject(new OutboundError('network', `${u.host} presented no TLS certificate`));
-      });
+      const socket = tls.connect(
+        { host, port: Number(u.port || 443), servername: net.isIP(host) ? undefined : host, lookup: lookup as unknown as net.LookupFunction, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], ...ca },
+        () => {
+          const cert = certificateOf(socket);
+          socket.end();
+          if (cert) resolve(cert);
+          else reject(new OutboundError('network', `${u.host} presented no TLS certificate`));
+        },
+      );
       socket.setTimeout(timeoutMs, () => socket.destroy(new OutboundError('timeout', `Timed out after ${timeoutMs / 1000} s connecting to ${u.host}`)));
       socket.on('error', (err) => {
         const cause = err instanceof OutboundError ? err : (err as { cause?: unknown }).cause;

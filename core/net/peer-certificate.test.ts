@@ -20,7 +20,25 @@ let base: string;
 beforeAll(async () => {
   const key = path.join(tmp, 'key.pem');
   const crt = path.join(tmp, 'cert.pem');
-  await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', crt, '-days', '3', '-subj', '/CN=peer-test', '-addext', 'subjectAltName=IP:127.0.0.1']);
+  await promisify(execFile)('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    crt,
+    '-days',
+    '3',
+    '-subj',
+    '/CN=peer-test',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   cert = fs.readFileSync(crt);
   server = https.createServer({ cert, key: fs.readFileSync(key) }, (req, res) => {
     if (req.url === '/hop') return void res.writeHead(302, { Location: '/end' }).end();

@@ -4,10 +4,7 @@
 import type { RequestRecord, TokenRecord } from '../store/types.js';
 
 /** `request.deleted` data: one request, all of them, or those matching a filter (reload the list). */
-export type RequestDeletedData =
-  | { uuid: string }
-  | { all: true }
-  | { filter: { query: string | null; date_from: string | null; date_to: string | null }; count: number };
+export type RequestDeletedData = { uuid: string } | { all: true } | { filter: { query: string | null; date_from: string | null; date_to: string | null }; count: number };
 
 export type RealtimeEvent =
   | { type: 'request.created'; tokenId: string; request: RequestRecord }

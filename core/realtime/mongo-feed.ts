@@ -58,9 +58,7 @@ export function mongoFeed(db: Db, store: Store, logger: Logger, opts: FeedOption
     const now = Date.now();
     const tokens = b.watchedTokens();
     if (tokens.length) {
-      const rows = await c.requests
-        .find({ token_id: { $in: tokens }, created_at: { $gte: now - POLL_WINDOW_MS } }, { projection: { uuid: 1, token_id: 1 } })
-        .toArray();
+      const rows = await c.requests.find({ token_id: { $in: tokens }, created_at: { $gte: now - POLL_WINDOW_MS } }, { projection: { uuid: 1, token_id: 1 } }).toArray();
       for (const row of rows) {
         const uuid = row.uuid ?? row._id;
         if (b.seen(uuid)) continue;
@@ -73,7 +71,10 @@ export function mongoFeed(db: Db, store: Store, logger: Logger, opts: FeedOption
       seenEvents.delete(id);
     }
     const since = ObjectId.createFromTime(Math.floor((now - POLL_WINDOW_MS) / 1000));
-    for (const doc of await events.find({ _id: { $gt: since } }).sort({ _id: 1 }).toArray()) {
+    for (const doc of await events
+      .find({ _id: { $gt: since } })
+      .sort({ _id: 1 })
+      .toArray()) {
       const id = doc._id!.toHexString();
       if (seenEvents.has(id)) continue;
       seenEvents.set(id, now + 2 * POLL_WINDOW_MS);
@@ -109,9 +110,7 @@ export function mongoFeed(db: Db, store: Store, logger: Logger, opts: FeedOption
   }
 
   function prune(): void {
-    events
-      .deleteMany({ created_at: { $lt: new Date(Date.now() - EVENT_TTL_SECONDS * 1000) } })
-      .catch((err) => logger.warn('realtime: could not prune old realtime events', { err }));
+    events.deleteMany({ created_at: { $lt: new Date(Date.now() - EVENT_TTL_SECONDS * 1000) } }).catch((err) => logger.warn('realtime: could not prune old realtime events', { err }));
   }
 
   return {
@@ -144,9 +143,7 @@ export function mongoFeed(db: Db, store: Store, logger: Logger, opts: FeedOption
       streams = [requests, shared];
     },
     share(e) {
-      events
-        .insertOne({ origin, token_id: e.tokenId, type: e.type, data: e.data ?? {}, created_at: new Date() })
-        .catch((err) => logger.warn('realtime: could not share an event', { err }));
+      events.insertOne({ origin, token_id: e.tokenId, type: e.type, data: e.data ?? {}, created_at: new Date() }).catch((err) => logger.warn('realtime: could not share an event', { err }));
     },
     async stop() {
       stopped = true;

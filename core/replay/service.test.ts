@@ -83,11 +83,19 @@ describe('replay service', () => {
     const seen: string[] = [];
     const replays = service(null, seen);
     const r = await replays.create(token, { mode: 'forward', url: 'http://127.0.0.1:9/', query: 'method:POST', sorting: 'newest', ordered: false, limit: 120 });
-    const posts = records.filter((x) => x.method === 'POST').reverse().slice(0, 120);
+    const posts = records
+      .filter((x) => x.method === 'POST')
+      .reverse()
+      .slice(0, 120);
     expect(r.total).toBe(120);
     await replays.run(token.uuid, r.id);
     const email = posts.filter((x) => x.type === 'email').length;
-    expect([...seen].sort()).toEqual(posts.filter((x) => x.type === 'web').map((x) => x.uuid).sort());
+    expect([...seen].sort()).toEqual(
+      posts
+        .filter((x) => x.type === 'web')
+        .map((x) => x.uuid)
+        .sort(),
+    );
     expect(await store.replays.get(token.uuid, r.id)).toMatchObject({ status: 'done', processed: 120, ran: 120 - email, skipped: email, failed: 0 });
   });
 
@@ -102,7 +110,11 @@ describe('replay service', () => {
     let release!: () => void;
     const gate = new Promise<void>((done) => (release = done));
     const slow = new ReplayService({
-      store, clock: { now: () => Date.now() }, logger: silentLogger, actions: () => null, isFatal: () => false,
+      store,
+      clock: { now: () => Date.now() },
+      logger: silentLogger,
+      actions: () => null,
+      isFatal: () => false,
       forward: async (record) => {
         seen.push(record.uuid);
         if (seen.length === 3) await gate;
@@ -122,7 +134,11 @@ describe('replay service', () => {
   it('stops when another instance cancels it through the store', async () => {
     const seen: string[] = [];
     const running = new ReplayService({
-      store, clock: { now: () => Date.now() }, logger: silentLogger, actions: () => null, isFatal: () => false,
+      store,
+      clock: { now: () => Date.now() },
+      logger: silentLogger,
+      actions: () => null,
+      isFatal: () => false,
       forward: async (record) => {
         seen.push(record.uuid);
         await new Promise((r) => setTimeout(r, 20));

@@ -109,8 +109,19 @@ export class SampleService {
     const extra: Record<string, unknown> = {};
     return newRequestRecord(
       {
-        token_id: tokenId, type: 'web', ip, hostname: target.hostname, method: delivery.method, url, sorting: this.deps.sortingKey(), body: delivery.body,
-        content_type: headers['content-type']?.[0] ?? null, user_agent: headers['user-agent']?.[0] ?? '', headers, query: queryOf(target.search.slice(1), extra), extra,
+        token_id: tokenId,
+        type: 'web',
+        ip,
+        hostname: target.hostname,
+        method: delivery.method,
+        url,
+        sorting: this.deps.sortingKey(),
+        body: delivery.body,
+        content_type: headers['content-type']?.[0] ?? null,
+        user_agent: headers['user-agent']?.[0] ?? '',
+        headers,
+        query: queryOf(target.search.slice(1), extra),
+        extra,
       },
       now,
     );

@@ -68,7 +68,11 @@ export function randomId(prefix: string, length: number, alphabet = '0123456789A
   return out;
 }
 
-export const randomHex = (length: number, prefix = ''): string => prefix + randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+export const randomHex = (length: number, prefix = ''): string =>
+  prefix +
+  randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

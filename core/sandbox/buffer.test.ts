@@ -80,7 +80,11 @@ describe('sandbox Buffer', () => {
       'abcde bc cde true',
       `ababa 070707 -1`,
       '2 false 4',
-      `3 ${(() => { const w = Buffer.alloc(8); w.write('hey', 2); return w.toString('hex'); })()}`,
+      `3 ${(() => {
+        const w = Buffer.alloc(8);
+        w.write('hey', 2);
+        return w.toString('hex');
+      })()}`,
       '00616200',
       `${n.toString('hex')} ${n.readUInt32BE(0)} -2 ${n.readUInt16LE(4)} 255`,
       'RangeError',

@@ -118,7 +118,8 @@ describe('sandbox libraries', () => {
 
   it('form-data: builds a multipart body that fetch and axios send to a server', async () => {
     const r = await pool.run(
-      job(`const FormData = require('form-data');
+      job(
+        `const FormData = require('form-data');
            const form = new FormData();
            form.append('name', 'Ada');
            form.append('note', 'héllo "quoted"');
@@ -132,7 +133,8 @@ describe('sandbox libraries', () => {
            const ax = await require('axios').post(${JSON.stringify('URL')}, form, { headers: form.getHeaders({ 'X-Extra': '1' }) });
            echo(JSON.stringify(ax.data.fields));
            const fd = new FormData(); fd.append('a', '1'); fd.set('b', 'x'); fd.append('b', 'y');
-           echo(fd.get('a'), fd.getAll('b').join('+'), [...fd.keys()].join(','));`.replaceAll('"URL"', JSON.stringify(url))),
+           echo(fd.get('a'), fd.getAll('b').join('+'), [...fd.keys()].join(','));`.replaceAll('"URL"', JSON.stringify(url)),
+      ),
       host,
     );
     expect(r.error).toBeNull();
@@ -175,10 +177,7 @@ describe('sandbox libraries', () => {
   });
 
   it('atob/btoa work on binary strings (and btoa takes text as UTF-8)', async () => {
-    const r = await pool.run(
-      job(`echo(btoa('user:pass'), atob('dXNlcjpwYXNz'), atob('/w==').charCodeAt(0), btoa(String.fromCharCode(255)), btoa('✓'));`),
-      host,
-    );
+    const r = await pool.run(job(`echo(btoa('user:pass'), atob('dXNlcjpwYXNz'), atob('/w==').charCodeAt(0), btoa(String.fromCharCode(255)), btoa('✓'));`), host);
     expect(r.error).toBeNull();
     expect(r.output).toEqual(['dXNlcjpwYXNz user:pass 255 /w== 4pyT']);
   });

@@ -59,7 +59,8 @@ export function librarySource(name: string): string | null {
     else if (lib) source = bundle(name.replace(/[^a-z0-9-]/gi, '_'), lib.bundle.pkg, lib.bundle.entry);
     else if (plugin) source = fileSource(`dayjs/plugin/${plugin[1]}.js`);
   } catch (err) {
-    if (plugin) source = null; // an unknown plugin name is just not there
+    if (plugin)
+      source = null; // an unknown plugin name is just not there
     else throw new Error(`Module '${name}' is not available: ${err instanceof Error ? err.message : String(err)}`);
   }
   cache.set(name, source);

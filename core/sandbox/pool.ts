@@ -12,17 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { FairQueue } from '@capture/sdk/fair-share';
 import { SCRIPT_OUTPUT_MAX_BYTES } from '@capture/sdk/output';
 import type { FromWorker, ToWorker, WorkerJob } from './protocol.js';
-import type {
-  HostCalls,
-  HostMethod,
-  SandboxFetchRequest,
-  SandboxFetchResponse,
-  SandboxJob,
-  SandboxPool,
-  SandboxPoolOptions,
-  SandboxPoolStats,
-  SandboxResult,
-} from './types.js';
+import type { HostCalls, HostMethod, SandboxFetchRequest, SandboxFetchResponse, SandboxJob, SandboxPool, SandboxPoolOptions, SandboxPoolStats, SandboxResult } from './types.js';
 
 export const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_STACK_BYTES = 256 * 1024;

@@ -1159,7 +1159,6 @@ export const PRELUDE_PARTS: Readonly<Record<string, string>> = {
   }
   return { connect: connect, StringCodec: StringCodec, JSONCodec: JSONCodec, headers: headers, Empty: new Uint8Array(0) };
 })`,
-
 };
 
 /** Wraps a user script so that top-level `await` works; line 1 of the script stays line 1. */

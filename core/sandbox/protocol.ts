@@ -22,9 +22,7 @@ export interface WorkerJob {
 }
 
 export type ToWorker =
-  | { type: 'run'; runId: number; job: WorkerJob }
-  | { type: 'hostResult'; runId: number; callId: number; ok: true; value: unknown }
-  | { type: 'hostResult'; runId: number; callId: number; ok: false; error: string };
+  { type: 'run'; runId: number; job: WorkerJob } | { type: 'hostResult'; runId: number; callId: number; ok: true; value: unknown } | { type: 'hostResult'; runId: number; callId: number; ok: false; error: string };
 
 export type FromWorker =
   | { type: 'ready' }

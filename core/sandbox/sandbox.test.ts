@@ -144,12 +144,7 @@ describe('sandbox pool', () => {
       host,
     );
     expect(r.error).toBeNull();
-    expect(r.output).toEqual([
-      '200 true yes POST',
-      '200 https://example.test/b?q=a%20b',
-      'Request failed with status code 404 404 nope',
-      'nope',
-    ]);
+    expect(r.output).toEqual(['200 true yes POST', '200 https://example.test/b?q=a%20b', 'Request failed with status code 404 404 nope', 'nope']);
     expect(fetched[0]).toEqual({ url: 'https://example.test/a', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"x":1}' });
   });
 
@@ -168,14 +163,7 @@ describe('sandbox pool', () => {
       host,
     );
     expect(r.error).toBeNull();
-    expect(r.output).toEqual([
-      '3 [[1,2],[3]]',
-      '"2011-10-16T16:17:56.406Z"',
-      '2024-01-02 03:04',
-      'true',
-      '1745c764246c2782ebf97e25b89547a92571f19d41846b42880d3815480f098e',
-      'DMF1ucDxtqgxw5niaXcmYQ==',
-    ]);
+    expect(r.output).toEqual(['3 [[1,2],[3]]', '"2011-10-16T16:17:56.406Z"', '2024-01-02 03:04', 'true', '1745c764246c2782ebf97e25b89547a92571f19d41846b42880d3815480f098e', 'DMF1ucDxtqgxw5niaXcmYQ==']);
   });
 
   it('refuses modules that are not on the list', async () => {

@@ -77,7 +77,10 @@ const memo = new Map<string, string>();
  * built now when there is none.
  */
 function cached(name: string, keyParts: string[], build: () => string): string {
-  const key = createHash('sha256').update(JSON.stringify([GENERATOR_VERSION, ...keyParts])).digest('hex').slice(0, 20);
+  const key = createHash('sha256')
+    .update(JSON.stringify([GENERATOR_VERSION, ...keyParts]))
+    .digest('hex')
+    .slice(0, 20);
   const id = `${name}-${key}`;
   const hit = memo.get(id);
   if (hit !== undefined) return hit;

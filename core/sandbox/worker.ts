@@ -42,16 +42,19 @@ port.on('message', (msg: ToWorker) => {
         });
       },
     };
-    void runInSandbox(mod, job, bridge).then(({ result, fatal }) => {
-      // Answers still on their way belong to a finished run; drop them.
-      calls.clear();
-      const wasmBytes = mod.getWasmMemory().buffer.byteLength;
-      send({ type: 'done', runId, result, wasmBytes, ...(fatal !== undefined ? { fatal } : {}) });
-    }, (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      const result = { variables: job.variables, output: [], response: null, stopped: false, dontSave: false, error: `Sandbox failure: ${message}` };
-      send({ type: 'done', runId, result, wasmBytes: 0, fatal: message });
-    });
+    void runInSandbox(mod, job, bridge).then(
+      ({ result, fatal }) => {
+        // Answers still on their way belong to a finished run; drop them.
+        calls.clear();
+        const wasmBytes = mod.getWasmMemory().buffer.byteLength;
+        send({ type: 'done', runId, result, wasmBytes, ...(fatal !== undefined ? { fatal } : {}) });
+      },
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        const result = { variables: job.variables, output: [], response: null, stopped: false, dontSave: false, error: `Sandbox failure: ${message}` };
+        send({ type: 'done', runId, result, wasmBytes: 0, fatal: message });
+      },
+    );
   }
 });
 

@@ -41,7 +41,10 @@ export const ScheduleDocumentSchema = z.strictObject({
   kind: z.literal('Schedule'),
   metadata: z.strictObject({
     name: z.string().max(255),
-    owner: z.union([z.string().min(1).max(255), z.number().int().min(1)]).optional().describe('User e-mail or id; files in workflows/ need it'),
+    owner: z
+      .union([z.string().min(1).max(255), z.number().int().min(1)])
+      .optional()
+      .describe('User e-mail or id; files in workflows/ need it'),
     description: z.string().max(2000).optional(),
     group_id: z.number().int().min(1).nullable().optional().describe("A group of the owner's team; left out when replacing: unchanged"),
   }),
@@ -51,8 +54,15 @@ export const ScheduleDocumentSchema = z.strictObject({
     request: z.strictObject({
       method: z.string().regex(new RegExp(METHOD_PATTERN)).max(64).default('GET'),
       url: z.string().regex(new RegExp(URL_PATTERN)).max(4096).describe('Absolute http(s) URL; variables are replaced'),
-      headers: z.array(z.string().regex(new RegExp(HEADER_LINE_PATTERN)).max(8192)).max(100).default([]).describe('`Name: value` lines'),
-      body: z.string().max(1024 * 1024).default(''),
+      headers: z
+        .array(z.string().regex(new RegExp(HEADER_LINE_PATTERN)).max(8192))
+        .max(100)
+        .default([])
+        .describe('`Name: value` lines'),
+      body: z
+        .string()
+        .max(1024 * 1024)
+        .default(''),
       timeout: z.number().int().min(1).max(30).default(5).describe('Seconds'),
     }),
     checks: z
@@ -60,7 +70,7 @@ export const ScheduleDocumentSchema = z.strictObject({
         require_body: z.string().max(10_000).nullable().optional(),
         require_status_min: z.number().int().min(100).max(599).nullable().optional(),
         require_status_max: z.number().int().min(100).max(599).nullable().optional(),
-        tls_expiry_alert_days: z.number().int().min(1).max(365).nullable().optional().describe("https targets: alert when the TLS certificate expires within this many days"),
+        tls_expiry_alert_days: z.number().int().min(1).max(365).nullable().optional().describe('https targets: alert when the TLS certificate expires within this many days'),
       })
       .default({}),
   }),

@@ -5,8 +5,7 @@
 import { z } from 'zod';
 import { INTERVALS } from './intervals.js';
 
-const optionalInt = (min: number, max: number) =>
-  z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().min(min).max(max).nullable().optional());
+const optionalInt = (min: number, max: number) => z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().min(min).max(max).nullable().optional());
 
 export const ScheduleBody = z.object({
   name: z.string().max(255).default(''),
@@ -14,8 +13,16 @@ export const ScheduleBody = z.object({
   cron: z.string().max(200).nullable().optional(),
   request_url: z.string({ error: 'is required' }).min(1).max(4096),
   request_method: z.string().min(1).max(64).default('GET'),
-  request_body: z.string().max(1024 * 1024).nullable().optional(),
-  request_headers: z.string().max(64 * 1024).nullable().optional(),
+  request_body: z
+    .string()
+    .max(1024 * 1024)
+    .nullable()
+    .optional(),
+  request_headers: z
+    .string()
+    .max(64 * 1024)
+    .nullable()
+    .optional(),
   timeout: z.preprocess((v) => (v === null || v === '' ? undefined : v), z.coerce.number().int().min(1).max(30).default(5)),
   require_body: z.string().max(10_000).nullable().optional(),
   require_status_min: optionalInt(100, 599),

@@ -133,7 +133,10 @@ describe('several processes on one SQLite file', () => {
     expect(logs.total).toBe(ticks.length);
     // Ticks after A stopped came from B.
     expect(hits.filter((h) => h.path === '/tick' && h.at > due + 2600).length).toBeGreaterThanOrEqual(1);
-    const bursts = hits.filter((h) => h.path.startsWith('/burst/')).map((h) => h.path).sort();
+    const bursts = hits
+      .filter((h) => h.path.startsWith('/burst/'))
+      .map((h) => h.path)
+      .sort();
     expect(bursts).toEqual(burst.map((_, i) => `/burst/${i}`).sort());
     expect([...lockers].filter((x) => x !== 'planner').sort()).toEqual(['A', 'B']);
     // Both processes synced at start-up: still one job per schedule.
@@ -155,7 +158,11 @@ describe('several processes on one SQLite file', () => {
       a.kill('SIGKILL');
       await new Promise((r) => a.once('exit', r));
       const killedAt = Date.now();
-      const locked = store.db.prepare('SELECT locked_at, next_run_at, last_modified_by FROM agenda_jobs WHERE name = ?').get(JOBS.schedule) as { locked_at: number | null; next_run_at: number | null; last_modified_by: string };
+      const locked = store.db.prepare('SELECT locked_at, next_run_at, last_modified_by FROM agenda_jobs WHERE name = ?').get(JOBS.schedule) as {
+        locked_at: number | null;
+        next_run_at: number | null;
+        last_modified_by: string;
+      };
       expect(locked).toMatchObject({ next_run_at: null, last_modified_by: 'A' });
       expect(locked.locked_at).not.toBeNull();
       holdHang = false;

@@ -145,7 +145,15 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
   let cleanupTimer: NodeJS.Timeout | null = null;
   let watchTimer: NodeJS.Timeout | null = null;
 
-  const runner: RunnerDeps = { store, http: deps.http, clock, logger, onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined, onTlsAlert: deps.notifier ? (n) => deps.notifier!.tlsAlert(n) : undefined, onRun: deps.onRun };
+  const runner: RunnerDeps = {
+    store,
+    http: deps.http,
+    clock,
+    logger,
+    onFailure: deps.notifier ? (n) => deps.notifier!.notify(n) : undefined,
+    onTlsAlert: deps.notifier ? (n) => deps.notifier!.tlsAlert(n) : undefined,
+    onRun: deps.onRun,
+  };
 
   const tickAfter = (s: ScheduleRecord, after: number) => {
     const doc = s.document as unknown as ScheduleDocument;
@@ -252,12 +260,7 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
     async plan(schedule) {
       const a = await need();
       await (indexes ??= ensureJobIndexes(store));
-      const save = () =>
-        a
-          .create(JOBS.schedule, { scheduleId: schedule.id })
-          .unique({ 'data.scheduleId': schedule.id })
-          .schedule(tickAfter(schedule, clock.now()))
-          .save();
+      const save = () => a.create(JOBS.schedule, { scheduleId: schedule.id }).unique({ 'data.scheduleId': schedule.id }).schedule(tickAfter(schedule, clock.now())).save();
       try {
         await save();
       } catch (e) {
@@ -287,7 +290,7 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
         else removed += await a.cancel({ id: j._id });
       }
       let count = 0;
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const ids = await store.schedules.ids(after, 500);
         for (const id of ids) {
           if (planned.has(id)) continue;
@@ -316,7 +319,9 @@ export async function createScheduler(deps: SchedulerDeps, opts: SchedulerOption
       if (opts.process !== false) {
         watchTimer = setInterval(() => {
           if (loading || stopped) return;
-          void hasJobs(store).then((yes) => (yes && !stopped ? need() : undefined)).catch((err) => logger.error('scheduler error', { err }));
+          void hasJobs(store)
+            .then((yes) => (yes && !stopped ? need() : undefined))
+            .catch((err) => logger.error('scheduler error', { err }));
         }, processEvery);
         watchTimer.unref();
       }

@@ -30,7 +30,16 @@ export class ScheduleService {
   async create(userId: number, doc: ScheduleDocument, source: string | null = null, groupId: number | null = null): Promise<ScheduleRecord> {
     const now = this.clock.now();
     const stored = stripOwner(doc);
-    const s = await this.store.schedules.create({ user_id: userId, group_id: groupId, document: stored as unknown as Record<string, unknown>, source, last_run_at: null, last_status: null, created_at: now, updated_at: now });
+    const s = await this.store.schedules.create({
+      user_id: userId,
+      group_id: groupId,
+      document: stored as unknown as Record<string, unknown>,
+      source,
+      last_run_at: null,
+      last_status: null,
+      created_at: now,
+      updated_at: now,
+    });
     await this.scheduler.plan(s);
     return s;
   }

@@ -75,7 +75,11 @@ const DATE_COLUMNS = new Set(['next_run_at', 'locked_at', 'last_run_at', 'last_f
 
 /** 24 hex characters, like an ObjectId: seconds, then randomness. */
 function newId(): string {
-  return Math.floor(Date.now() / 1000).toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+  return (
+    Math.floor(Date.now() / 1000)
+      .toString(16)
+      .padStart(8, '0') + randomBytes(8).toString('hex')
+  );
 }
 
 function ms(v: unknown): number | null {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  RedactionSettingsSchema,
-  compileRules,
-  compileSettings,
-  jsonPathProblem,
-  luhnValid,
-  redactRequest,
-  type RedactableRequest,
-  type RedactionRule,
-} from './redaction.js';
+import { RedactionSettingsSchema, compileRules, compileSettings, jsonPathProblem, luhnValid, redactRequest, type RedactableRequest, type RedactionRule } from './redaction.js';
 
 function req(over: Partial<RedactableRequest> = {}): RedactableRequest {
   return {
@@ -92,7 +83,23 @@ describe('form rules', () => {
 
   it('mask a multipart field but not a file part of the same name', () => {
     const b = 'XyZ';
-    const body = [`--${b}`, 'Content-Disposition: form-data; name="pin"', '', '1234', `--${b}`, 'Content-Disposition: form-data; name="pin"; filename="p.txt"', 'Content-Type: text/plain', '', 'file', `--${b}`, 'Content-Disposition: form-data; name="other"', '', 'keep', `--${b}--`, ''].join('\r\n');
+    const body = [
+      `--${b}`,
+      'Content-Disposition: form-data; name="pin"',
+      '',
+      '1234',
+      `--${b}`,
+      'Content-Disposition: form-data; name="pin"; filename="p.txt"',
+      'Content-Type: text/plain',
+      '',
+      'file',
+      `--${b}`,
+      'Content-Disposition: form-data; name="other"',
+      '',
+      'keep',
+      `--${b}--`,
+      '',
+    ].join('\r\n');
     const r = req({ content_type: `multipart/form-data; boundary=${b}`, body: Buffer.from(body), form: { pin: '1234', other: 'keep' } });
     const out = redactRequest(r, new Map(), rules({ kind: 'form', name: 'pin' }));
     const text = r.body.toString();

@@ -8,8 +8,18 @@ import { JSONPath } from 'jsonpath-plus';
 import { z } from 'zod';
 import { compileRules, DEFAULT_REPLACEMENT, MAX_REDACTION_RULES, RedactionRuleSchema, type ActionRedactionRule, type CompiledRule, type RedactionRule } from '@capture/sdk/redaction';
 import { REGEX_TIMEOUT_MS, RegexTimeout } from '@capture/sdk/regex';
-export { type ActionRedactionRule, ActionRedactionRuleSchema, compileRules, type CompiledRule, DEFAULT_REPLACEMENT, jsonPathProblem, luhnValid, REDACTION_PRESETS, type RedactionRule, RedactionRuleSchema } from '@capture/sdk/redaction';
-
+export {
+  type ActionRedactionRule,
+  ActionRedactionRuleSchema,
+  compileRules,
+  type CompiledRule,
+  DEFAULT_REPLACEMENT,
+  jsonPathProblem,
+  luhnValid,
+  REDACTION_PRESETS,
+  type RedactionRule,
+  RedactionRuleSchema,
+} from '@capture/sdk/redaction';
 
 /** A token's `redaction` setting. */
 export const RedactionSettingsSchema = z
@@ -63,7 +73,6 @@ export interface RedactableRequest {
   /** Channel fields (e-mail text and HTML, DNS...), `query_all`, the sent response; `redactions` is added here. */
   extra: Record<string, unknown>;
 }
-
 
 const compiledSettings = new WeakMap<RedactionSettings, CompiledRule[]>();
 export function compileSettings(settings: RedactionSettings): CompiledRule[] {
@@ -411,7 +420,13 @@ export function redactRequest(r: RedactableRequest, files: ReadonlyMap<string, B
     const echoes = originals.filter((v) => v.length >= MIN_ECHO_LENGTH && v !== mask);
     if (echoes.length) {
       const forms = new Set(echoes.flatMap((v) => [v, ...encodedForms(v)]));
-      const re = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      const re = new RegExp(
+        [...forms]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        'g',
+      );
       everywhere((t) =>
         t.replace(re, () => {
           count++;

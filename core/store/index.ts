@@ -11,10 +11,15 @@ export async function openStore(config: Config): Promise<Store> {
   }
   const file = sqliteFile(config);
   // Bodies past BODY_FILE_THRESHOLD go to files beside the database (not for an in-memory one).
-  const bodyFiles = file !== ':memory:' && config.BODY_FILE_THRESHOLD > 0
-    ? { dir: path.join(config.dataDir, 'bodies'), threshold: config.BODY_FILE_THRESHOLD, sweepEveryMs: 60_000 }
-    : undefined;
-  return createSqliteStore(file, { synchronous: config.SQLITE_SYNCHRONOUS, writer: config.SQLITE_WRITER, writerNice: config.SQLITE_WRITER_NICE, readerNice: config.SQLITE_READER_NICE, bodyFiles, searchIndexAbove: config.SEARCH_INDEX_ABOVE });
+  const bodyFiles = file !== ':memory:' && config.BODY_FILE_THRESHOLD > 0 ? { dir: path.join(config.dataDir, 'bodies'), threshold: config.BODY_FILE_THRESHOLD, sweepEveryMs: 60_000 } : undefined;
+  return createSqliteStore(file, {
+    synchronous: config.SQLITE_SYNCHRONOUS,
+    writer: config.SQLITE_WRITER,
+    writerNice: config.SQLITE_WRITER_NICE,
+    readerNice: config.SQLITE_READER_NICE,
+    bodyFiles,
+    searchIndexAbove: config.SEARCH_INDEX_ABOVE,
+  });
 }
 
 /** The SQLite database file of a configuration (`:memory:` for an in-memory store). */

@@ -176,7 +176,13 @@ async function seed(dataDir: string): Promise<Seeded> {
     const share = await s.call('POST', `/token/${t1.uuid}/share`, { key: pro.key });
     expect(share.status).toBe(201);
     const entry = { user_id: pro.id, token_id: t1.uuid, request_id: null, action_id: randomUUID(), action_type: 'http', schedule_id: null, schedule_name: null, created_at: 1_700_000_000_000 };
-    await store.errorLog.add([{ ...entry, source: 'action', message: 'refused', read: true }, { ...entry, source: 'action', message: 'timed out', read: false }], 1000);
+    await store.errorLog.add(
+      [
+        { ...entry, source: 'action', message: 'refused', read: true },
+        { ...entry, source: 'action', message: 'timed out', read: false },
+      ],
+      1000,
+    );
     // The generated captures, through the bulk path: t2 first, then more tokens.
     const bulk = [t2.uuid];
     for (let i = 0; i < REQUESTS; i += 5_000) {
@@ -188,21 +194,43 @@ async function seed(dataDir: string): Promise<Seeded> {
     const upload = reqs.find((r) => Object.keys(r.files ?? {}).length)!;
     const fileId = Object.values(upload.files)[0]!.id;
     const paths: Array<[string, string | undefined]> = [
-      ['/users', ADMIN_KEY], ['/users/me', pro.key], ['/users/me', key], [`/users/${pro.id}`, ADMIN_KEY], [`/users/${pro.id}/api-keys`, ADMIN_KEY],
-      ['/token', pro.key], [`/token/${t1.uuid}`, pro.key], [`/token/${t2.uuid}`, pro.key], ['/token/migrated-alias', pro.key],
-      [`/token/${t1.uuid}/requests?sorting=oldest`, pro.key], [`/token/${t1.uuid}/requests?sorting=newest`, pro.key],
-      [`/token/${t2.uuid}/requests?sorting=newest`, pro.key], [`/token/${t2.uuid}/requests?sorting=oldest&page=7&per_page=50`, pro.key],
-      [`/token/${t2.uuid}/requests?query=${encodeURIComponent('query.n:3*')}`, pro.key], [`/token/${bulk.at(-1)}/requests`, pro.key],
-      [`/token/${t1.uuid}/request/${upload.uuid}`, pro.key], [`/token/${t1.uuid}/request/${upload.uuid}/raw`, pro.key],
-      [`/token/${t1.uuid}/request/${upload.uuid}/download/${fileId}`, pro.key], [`/token/${t1.uuid}/request/${reqs[0]!.uuid}/raw`, pro.key],
-      [`/token/${t1.uuid}/actions`, pro.key], [`/token/${t1.uuid}/workflow`, pro.key],
-      ['/groups', pro.key], [`/groups/${group.data.id}`, pro.key],
-      ['/schedules', pro.key], [`/schedules/${sched.data.id}`, pro.key], [`/schedules/${sched.data.id}/logs`, pro.key],
-      [`/schedules/${sched.data.id}/document`, pro.key], ['/schedules/notifications', pro.key],
-      ['/global-variables', pro.key], ['/providers', pro.key], [`/providers/${provider.data.id}`, pro.key],
-      ['/templates', pro.key], [`/templates/${template.data.id}`, pro.key],
+      ['/users', ADMIN_KEY],
+      ['/users/me', pro.key],
+      ['/users/me', key],
+      [`/users/${pro.id}`, ADMIN_KEY],
+      [`/users/${pro.id}/api-keys`, ADMIN_KEY],
+      ['/token', pro.key],
+      [`/token/${t1.uuid}`, pro.key],
+      [`/token/${t2.uuid}`, pro.key],
+      ['/token/migrated-alias', pro.key],
+      [`/token/${t1.uuid}/requests?sorting=oldest`, pro.key],
+      [`/token/${t1.uuid}/requests?sorting=newest`, pro.key],
+      [`/token/${t2.uuid}/requests?sorting=newest`, pro.key],
+      [`/token/${t2.uuid}/requests?sorting=oldest&page=7&per_page=50`, pro.key],
+      [`/token/${t2.uuid}/requests?query=${encodeURIComponent('query.n:3*')}`, pro.key],
+      [`/token/${bulk.at(-1)}/requests`, pro.key],
+      [`/token/${t1.uuid}/request/${upload.uuid}`, pro.key],
+      [`/token/${t1.uuid}/request/${upload.uuid}/raw`, pro.key],
+      [`/token/${t1.uuid}/request/${upload.uuid}/download/${fileId}`, pro.key],
+      [`/token/${t1.uuid}/request/${reqs[0]!.uuid}/raw`, pro.key],
+      [`/token/${t1.uuid}/actions`, pro.key],
+      [`/token/${t1.uuid}/workflow`, pro.key],
+      ['/groups', pro.key],
+      [`/groups/${group.data.id}`, pro.key],
+      ['/schedules', pro.key],
+      [`/schedules/${sched.data.id}`, pro.key],
+      [`/schedules/${sched.data.id}/logs`, pro.key],
+      [`/schedules/${sched.data.id}/document`, pro.key],
+      ['/schedules/notifications', pro.key],
+      ['/global-variables', pro.key],
+      ['/providers', pro.key],
+      [`/providers/${provider.data.id}`, pro.key],
+      ['/templates', pro.key],
+      [`/templates/${template.data.id}`, pro.key],
       // The share link's secret (kept as a hash) still opens the copy; the error log with its read flags.
-      [`/token/${t1.uuid}/share`, pro.key], [`/token/${t1.uuid}/requests?share=${share.data.secret}`, undefined], ['/errors', pro.key],
+      [`/token/${t1.uuid}/share`, pro.key],
+      [`/token/${t1.uuid}/requests?share=${share.data.secret}`, undefined],
+      ['/errors', pro.key],
       // The Databases API answers only with PostgreSQL configured: its records are compared by count (below) and in the transfer contract.
     ];
     expect(extraKey.id).toBeGreaterThan(0);
@@ -240,29 +268,37 @@ describe('migrate between SQLite databases', () => {
     for (const a of before) expect(a, a.slice(0, 120)).toMatch(/^\S+ 200 /);
   }, scaled(120_000));
 
-  it(`copies ${REQUESTS} generated requests and every resource; the API answers as before; a second run changes nothing`, async () => {
-    const target = path.join(root, 'copy');
-    expect(await cli('migrate', '--from', source, '--to', target), out.join('')).toBe(0);
-    const text = out.join('');
-    expect(text).toContain(`to:   SQLite ${path.join(target, 'capture.sqlite')} (new)`);
-    expect(text).toMatch(new RegExp(`requests\\s+${REQUESTS + 4}\\s+${REQUESTS + 4}\\s+ok`));
-    expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
+  it(
+    `copies ${REQUESTS} generated requests and every resource; the API answers as before; a second run changes nothing`,
+    async () => {
+      const target = path.join(root, 'copy');
+      expect(await cli('migrate', '--from', source, '--to', target), out.join('')).toBe(0);
+      const text = out.join('');
+      expect(text).toContain(`to:   SQLite ${path.join(target, 'capture.sqlite')} (new)`);
+      expect(text).toMatch(new RegExp(`requests\\s+${REQUESTS + 4}\\s+${REQUESTS + 4}\\s+ok`));
+      expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
 
-    expect(await cli('migrate', '--from', source, '--to', target), out.join('')).toBe(0);
-    expect(out.join('')).not.toContain('MISMATCH');
-    expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
-  }, scaled(120_000));
+      expect(await cli('migrate', '--from', source, '--to', target), out.join('')).toBe(0);
+      expect(out.join('')).not.toContain('MISMATCH');
+      expect(await answers({ DATA_DIR: target }, seeded.paths)).toEqual(before);
+    },
+    scaled(120_000),
+  );
 
-  it('refuses a target holding other data unless --force, and says so', async () => {
-    const other = path.join(root, 'other');
-    const s = createSqliteStore(path.join(other, 'capture.sqlite'));
-    await s.users.create({ name: 'x', email: 'x@example.test', premium: false, created_at: 1, updated_at: 1 });
-    await s.close();
-    expect(await cli('migrate', '--from', source, '--to', other)).toBe(1);
-    expect(out.join('')).toMatch(/already holds 1 users not copied from this source.*--force/);
-    // Forced: the same ids are replaced, the counts then match (the source has a user 1 too).
-    expect(await cli('migrate', '--from', source, '--to', other, '--force')).toBe(0);
-  }, scaled(120_000));
+  it(
+    'refuses a target holding other data unless --force, and says so',
+    async () => {
+      const other = path.join(root, 'other');
+      const s = createSqliteStore(path.join(other, 'capture.sqlite'));
+      await s.users.create({ name: 'x', email: 'x@example.test', premium: false, created_at: 1, updated_at: 1 });
+      await s.close();
+      expect(await cli('migrate', '--from', source, '--to', other)).toBe(1);
+      expect(out.join('')).toMatch(/already holds 1 users not copied from this source.*--force/);
+      // Forced: the same ids are replaced, the counts then match (the source has a user 1 too).
+      expect(await cli('migrate', '--from', source, '--to', other, '--force')).toBe(0);
+    },
+    scaled(120_000),
+  );
 
   it('refuses a --page-size that is not a whole number from 1 to 10000', async () => {
     for (const bad of ['0', '10001', '2.5', 'many']) {
@@ -272,50 +308,64 @@ describe('migrate between SQLite databases', () => {
     expect(fs.existsSync(path.join(root, 'never'))).toBe(false);
   });
 
-  it('continues an interrupted copy where it stopped, without duplicates', async () => {
-    const a = createSqliteStore(path.join(source, 'capture.sqlite'));
-    const b = createSqliteStore(path.join(root, 'resumed.sqlite'));
-    try {
-      const stop = new AbortController();
-      const seen: Array<{ kind: string; done: number; resumed: number }> = [];
-      await expect(
-        copyStore({ source: a, target: b, sourceName: 'src', pageSize: 500, signal: stop.signal, onProgress: (p) => {
-          seen.push(p);
-          if (p.kind === 'requests' && p.done >= 1000) stop.abort();
-        } }),
-      ).rejects.toBeInstanceOf(Interrupted);
-      expect(await b.transfer.count('requests', Date.now())).toBe(1000);
-      seen.length = 0;
-      const counts = await copyStore({ source: a, target: b, sourceName: "src", pageSize: 500, onProgress: (p) => seen.push(p) });
-      expect(seen.find((p) => p.kind === 'requests')).toMatchObject({ done: 1000, resumed: 1000 });
-      for (const c of counts) expect(c.target, c.kind).toBe(c.source);
-      await expect(copyStore({ source: a, target: b, sourceName: 'another source' })).rejects.toBeInstanceOf(TargetNotEmpty);
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  }, scaled(120_000));
+  it(
+    'continues an interrupted copy where it stopped, without duplicates',
+    async () => {
+      const a = createSqliteStore(path.join(source, 'capture.sqlite'));
+      const b = createSqliteStore(path.join(root, 'resumed.sqlite'));
+      try {
+        const stop = new AbortController();
+        const seen: Array<{ kind: string; done: number; resumed: number }> = [];
+        await expect(
+          copyStore({
+            source: a,
+            target: b,
+            sourceName: 'src',
+            pageSize: 500,
+            signal: stop.signal,
+            onProgress: (p) => {
+              seen.push(p);
+              if (p.kind === 'requests' && p.done >= 1000) stop.abort();
+            },
+          }),
+        ).rejects.toBeInstanceOf(Interrupted);
+        expect(await b.transfer.count('requests', Date.now())).toBe(1000);
+        seen.length = 0;
+        const counts = await copyStore({ source: a, target: b, sourceName: 'src', pageSize: 500, onProgress: (p) => seen.push(p) });
+        expect(seen.find((p) => p.kind === 'requests')).toMatchObject({ done: 1000, resumed: 1000 });
+        for (const c of counts) expect(c.target, c.kind).toBe(c.source);
+        await expect(copyStore({ source: a, target: b, sourceName: 'another source' })).rejects.toBeInstanceOf(TargetNotEmpty);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+    scaled(120_000),
+  );
 
   describe.skipIf(!mongoServer)(mongoServer ? 'through MongoDB and back' : `through MongoDB and back: ${NO_MONGO}`, () => {
-    it('SQLite -> MongoDB -> SQLite leaves every API answer identical', async () => {
-      const dbName = testDbName('capture_migrate');
-      const at = new URL(mongoServer!.uri);
-      at.pathname = `/${dbName}`;
-      const mongo = at.toString();
-      try {
-        // Large pages: the emulator CI runs on spends time per write that grows with the collection.
-        expect(await cli('migrate', '--from', source, '--to', mongo, '--page-size', String(MONGO_PAGE))).toBe(0);
-        expect(await answers({ MONGODB_URI: mongo, DATA_DIR: path.join(root, 'unused') }, seeded.paths)).toEqual(before);
-        const back = path.join(root, 'back');
-        expect(await cli('migrate', '--from', mongo, '--to', back, `--page-size=${MONGO_PAGE}`)).toBe(0);
-        expect(await answers({ DATA_DIR: back }, seeded.paths)).toEqual(before);
-      } finally {
-        await discardStoreData(mongoServer!.uri, dbName);
-      }
-    }, scaled(300_000));
+    it(
+      'SQLite -> MongoDB -> SQLite leaves every API answer identical',
+      async () => {
+        const dbName = testDbName('capture_migrate');
+        const at = new URL(mongoServer!.uri);
+        at.pathname = `/${dbName}`;
+        const mongo = at.toString();
+        try {
+          // Large pages: the emulator CI runs on spends time per write that grows with the collection.
+          expect(await cli('migrate', '--from', source, '--to', mongo, '--page-size', String(MONGO_PAGE))).toBe(0);
+          expect(await answers({ MONGODB_URI: mongo, DATA_DIR: path.join(root, 'unused') }, seeded.paths)).toEqual(before);
+          const back = path.join(root, 'back');
+          expect(await cli('migrate', '--from', mongo, '--to', back, `--page-size=${MONGO_PAGE}`)).toBe(0);
+          expect(await answers({ DATA_DIR: back }, seeded.paths)).toEqual(before);
+        } finally {
+          await discardStoreData(mongoServer!.uri, dbName);
+        }
+      },
+      scaled(300_000),
+    );
   });
 });
-
 
 describe('bodies kept in files (BODY_FILE_THRESHOLD)', () => {
   const THRESHOLD = 1024;
@@ -340,7 +390,7 @@ describe('bodies kept in files (BODY_FILE_THRESHOLD)', () => {
     return { store, token: t.uuid, large: large.uuid, inline: inline.uuid };
   }
 
-  it('SQLite -> SQLite: into the target\'s own body files, or inline when the target has none; the source keeps its files', async () => {
+  it("SQLite -> SQLite: into the target's own body files, or inline when the target has none; the source keeps its files", async () => {
     const src = await filedSource('filed-source');
     const withFiles = sqlite('filed-target');
     const withoutFiles = sqlite('inline-target', false);
@@ -376,26 +426,30 @@ describe('bodies kept in files (BODY_FILE_THRESHOLD)', () => {
     }
   });
 
-  it.skipIf(!mongoServer)(mongoServer ? 'SQLite -> MongoDB -> SQLite: the body is inline in MongoDB and in a file again after' : `SQLite -> MongoDB -> SQLite: ${NO_MONGO}`, async () => {
-    const { createMongoStore } = await import('./mongo/index.js');
-    const dbName = testDbName('capture_migrate_bodies');
-    const src = await filedSource('mongo-source');
-    const mongo = await createMongoStore(mongoServer!.uri, { dbName });
-    const back = sqlite('mongo-back');
-    try {
-      await copyStore({ source: src.store, target: mongo, sourceName: 'src' });
-      const there = (await mongo.requests.get(src.token, src.large))!;
-      expect(there.size).toBe(big.length);
-      expect(there.body.equals(big)).toBe(true);
-      await copyStore({ source: mongo, target: back, sourceName: 'mongo' });
-      expect(fs.readFileSync(path.join(root, 'mongo-back', 'bodies', src.token, src.large)).equals(big)).toBe(true);
-      expect((await back.requests.get(src.token, src.large))!.body.equals(big)).toBe(true);
-      expect((await back.requests.get(src.token, src.inline))!.body.equals(small)).toBe(true);
-    } finally {
-      await src.store.close();
-      await mongo.close();
-      await back.close();
-      await discardStoreData(mongoServer!.uri, dbName);
-    }
-  }, 60_000);
+  it.skipIf(!mongoServer)(
+    mongoServer ? 'SQLite -> MongoDB -> SQLite: the body is inline in MongoDB and in a file again after' : `SQLite -> MongoDB -> SQLite: ${NO_MONGO}`,
+    async () => {
+      const { createMongoStore } = await import('./mongo/index.js');
+      const dbName = testDbName('capture_migrate_bodies');
+      const src = await filedSource('mongo-source');
+      const mongo = await createMongoStore(mongoServer!.uri, { dbName });
+      const back = sqlite('mongo-back');
+      try {
+        await copyStore({ source: src.store, target: mongo, sourceName: 'src' });
+        const there = (await mongo.requests.get(src.token, src.large))!;
+        expect(there.size).toBe(big.length);
+        expect(there.body.equals(big)).toBe(true);
+        await copyStore({ source: mongo, target: back, sourceName: 'mongo' });
+        expect(fs.readFileSync(path.join(root, 'mongo-back', 'bodies', src.token, src.large)).equals(big)).toBe(true);
+        expect((await back.requests.get(src.token, src.large))!.body.equals(big)).toBe(true);
+        expect((await back.requests.get(src.token, src.inline))!.body.equals(small)).toBe(true);
+      } finally {
+        await src.store.close();
+        await mongo.close();
+        await back.close();
+        await discardStoreData(mongoServer!.uri, dbName);
+      }
+    },
+    60_000,
+  );
 });

@@ -13,9 +13,24 @@ import type { Millis, RequestWithFiles, Store, TransferCheckpoint, TransferKind 
 
 /** Copy order: what a record refers to (user, token, schedule) is copied before it. */
 export const TRANSFER_ORDER: readonly TransferKind[] = [
-  'users', 'api_keys', 'groups', 'tokens', 'workflows', 'requests', 'schedules', 'schedule_logs', 'notification_settings',
-  'global_variables', 'providers', 'templates', 'databases', 'queue_profiles', 'action_failures', 'rate_counters',
-  'token_shares', 'error_log',
+  'users',
+  'api_keys',
+  'groups',
+  'tokens',
+  'workflows',
+  'requests',
+  'schedules',
+  'schedule_logs',
+  'notification_settings',
+  'global_variables',
+  'providers',
+  'templates',
+  'databases',
+  'queue_profiles',
+  'action_failures',
+  'rate_counters',
+  'token_shares',
+  'error_log',
 ];
 
 type RepositoryName = Exclude<keyof Store, 'kind' | 'ping' | 'close' | 'transfer' | 'database' | 'observeCaptureCommits' | 'observeCatchUps' | 'bodyFiles' | 'space'>;

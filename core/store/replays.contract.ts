@@ -7,18 +7,34 @@ import type { ReplayRecord, RequestRecord, Store, TokenRecord } from './types.js
 
 export function sampleReplay(tokenId: string, over: Partial<ReplayRecord> = {}): ReplayRecord {
   return {
-    id: randomUUID(), token_id: tokenId, user_id: 7, mode: 'actions', url: null, method: null, query: null, sorting: 'oldest',
-    ordered: false, limit: 100_000, status: 'queued', cancel_requested: false, total: 0, processed: 0, ran: 0, failed: 0,
-    skipped: 0, log: [], error: null, created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000, started_at: null, finished_at: null,
+    id: randomUUID(),
+    token_id: tokenId,
+    user_id: 7,
+    mode: 'actions',
+    url: null,
+    method: null,
+    query: null,
+    sorting: 'oldest',
+    ordered: false,
+    limit: 100_000,
+    status: 'queued',
+    cancel_requested: false,
+    total: 0,
+    processed: 0,
+    ran: 0,
+    failed: 0,
+    skipped: 0,
+    log: [],
+    error: null,
+    created_at: 1_700_000_000_000,
+    updated_at: 1_700_000_000_000,
+    started_at: null,
+    finished_at: null,
     ...over,
   };
 }
 
-export function runReplaysContract(
-  store: () => Store,
-  sampleToken: (over?: Partial<TokenRecord>) => TokenRecord,
-  sampleRequest: (tokenId: string, over?: Partial<RequestRecord>) => RequestRecord,
-): void {
+export function runReplaysContract(store: () => Store, sampleToken: (over?: Partial<TokenRecord>) => TokenRecord, sampleRequest: (tokenId: string, over?: Partial<RequestRecord>) => RequestRecord): void {
   describe('replays', () => {
     it('round-trips a replay, updates its progress, lists newest first, keeps the newest N, and goes with its token', async () => {
       const s = store();

@@ -10,8 +10,17 @@ const account = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
 
 function entry(over: Partial<Entry>): Entry {
   return {
-    user_id: null, source: 'action', token_id: null, request_id: null, action_id: null, action_type: null,
-    schedule_id: null, schedule_name: null, message: 'failed', read: false, created_at: 1_700_000_000_000,
+    user_id: null,
+    source: 'action',
+    token_id: null,
+    request_id: null,
+    action_id: null,
+    action_type: null,
+    schedule_id: null,
+    schedule_name: null,
+    message: 'failed',
+    read: false,
+    created_at: 1_700_000_000_000,
     ...over,
   };
 }
@@ -90,7 +99,10 @@ export function runShareAndErrorLogContract(name: string, store: () => Store, sa
       it('counts unread entries and marks them read by id, up to an id, or all', async () => {
         const s = store();
         const u = account();
-        await s.errorLog.add([1, 2, 3, 4].map((n) => entry({ user_id: u, message: `m${n}` })), 100);
+        await s.errorLog.add(
+          [1, 2, 3, 4].map((n) => entry({ user_id: u, message: `m${n}` })),
+          100,
+        );
         const ids = (await s.errorLog.list({ userId: u }, {}, 1, 10)).items.map((e) => e.id).reverse();
         expect(await s.errorLog.unread({ userId: u })).toBe(4);
         expect(await s.errorLog.markRead({ userId: userB }, [ids[0]!])).toBe(0);
@@ -107,8 +119,14 @@ export function runShareAndErrorLogContract(name: string, store: () => Store, sa
       it('keeps only the newest entries of each account it adds to', async () => {
         const s = store();
         const u = account();
-        await s.errorLog.add([1, 2, 3].map((n) => entry({ user_id: u, message: `old${n}` })), 3);
-        await s.errorLog.add([4, 5].map((n) => entry({ user_id: u, message: `new${n}` })), 3);
+        await s.errorLog.add(
+          [1, 2, 3].map((n) => entry({ user_id: u, message: `old${n}` })),
+          3,
+        );
+        await s.errorLog.add(
+          [4, 5].map((n) => entry({ user_id: u, message: `new${n}` })),
+          3,
+        );
         expect((await s.errorLog.list({ userId: u }, {}, 1, 10)).items.map((e) => e.message)).toEqual(['new5', 'new4', 'old3']);
         // Other accounts are untouched.
         expect((await s.errorLog.list({ userId: userA }, {}, 1, 10)).total).toBe(2);

@@ -15,10 +15,29 @@ let sortingSeq = 1_700_000_000_000_000;
 export function sampleToken(over: Partial<TokenRecord> = {}): TokenRecord {
   const now = Date.now();
   return {
-    uuid: randomUUID(), user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null,
-    timeout: 0, listen: 0, premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test',
-    default_content: '', default_status: 200, default_content_type: 'text/html', request_limit: 10000,
-    description: null, group_id: null, password_hash: null, created_at: now, updated_at: now, expires_at: null,
+    uuid: randomUUID(),
+    user_id: null,
+    alias: null,
+    redirect: false,
+    actions: false,
+    cors: false,
+    expiry: null,
+    timeout: 0,
+    listen: 0,
+    premium: false,
+    premium_expires_at: null,
+    ip: '127.0.0.1',
+    user_agent: 'test',
+    default_content: '',
+    default_status: 200,
+    default_content_type: 'text/html',
+    request_limit: 10000,
+    description: null,
+    group_id: null,
+    password_hash: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: null,
     team_id: over.user_id ?? null,
     ...over,
   };
@@ -28,10 +47,30 @@ export function sampleRequest(tokenId: string, over: Partial<RequestRecord> = {}
   const now = Date.now();
   const body = over.body ?? Buffer.from('hello');
   return {
-    uuid: randomUUID(), token_id: tokenId, type: 'web', team_id: null, ip: '127.0.0.1', hostname: 'localhost',
-    method: 'POST', user_agent: 'test', url: 'http://localhost/x', content_type: 'text/plain', body, size: body.length,
-    query: null, headers: { 'content-type': ['text/plain'] }, form: null, files: [], custom_action_output: [],
-    custom_action_errors: [], time: 0.001, note: null, sorting: ++sortingSeq, created_at: now, updated_at: now, extra: {},
+    uuid: randomUUID(),
+    token_id: tokenId,
+    type: 'web',
+    team_id: null,
+    ip: '127.0.0.1',
+    hostname: 'localhost',
+    method: 'POST',
+    user_agent: 'test',
+    url: 'http://localhost/x',
+    content_type: 'text/plain',
+    body,
+    size: body.length,
+    query: null,
+    headers: { 'content-type': ['text/plain'] },
+    form: null,
+    files: [],
+    custom_action_output: [],
+    custom_action_errors: [],
+    time: 0.001,
+    note: null,
+    sorting: ++sortingSeq,
+    created_at: now,
+    updated_at: now,
+    extra: {},
     ...(over.type === undefined || over.type === 'web' ? { httpVersion: '1.1' as const } : {}),
     ...over,
   };
@@ -77,8 +116,14 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.tokens.resolve('nope-' + randomUUID())).toBeNull();
     });
 
-    it('keeps a token\'s redaction rules, and drops them when set to null', async () => {
-      const redaction = { replacement: '***', rules: [{ kind: 'json' as const, path: '$..password', actions_see_original: false }, { kind: 'preset' as const, preset: 'card' as const, actions_see_original: true }] };
+    it("keeps a token's redaction rules, and drops them when set to null", async () => {
+      const redaction = {
+        replacement: '***',
+        rules: [
+          { kind: 'json' as const, path: '$..password', actions_see_original: false },
+          { kind: 'preset' as const, preset: 'card' as const, actions_see_original: true },
+        ],
+      };
       const t = sampleToken({ redaction });
       await store.tokens.create(t);
       expect((await store.tokens.get(t.uuid))?.redaction).toEqual(redaction);
@@ -254,7 +299,11 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       const records = Array.from({ length: limit }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), sorting: sorting + i + 1 }));
       sortingSeq += limit;
       // The bulk path (as a migration writes them): no trimming, the token's count follows.
-      for (let i = 0; i < limit; i += 4_000) await store.transfer.write('requests', records.slice(i, i + 4_000).map((request) => ({ request, files: [] })));
+      for (let i = 0; i < limit; i += 4_000)
+        await store.transfer.write(
+          'requests',
+          records.slice(i, i + 4_000).map((request) => ({ request, files: [] })),
+        );
       expect((await store.tokens.stats(t.uuid)).requests).toBe(limit);
       // Three captures past the limit: the three oldest go, the newest is the latest.
       const extra = [0, 1, 2].map((i) => sampleRequest(t.uuid, { body: Buffer.from(`new${i}`) }));
@@ -350,7 +399,10 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
             ...(i >= 4 && i < 9 ? { sorting: shared } : {}),
           }),
         );
-        await store.transfer.write('requests', records.map((request) => ({ request, files: [] })));
+        await store.transfer.write(
+          'requests',
+          records.map((request) => ({ request, files: [] })),
+        );
         const filters: Array<[string, RequestFilter]> = [
           ['none', {}],
           ['method:GET', { query: parseQuery('method:GET') }],
@@ -374,7 +426,10 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
         const t = sampleToken();
         await store.tokens.create(t);
         const rs = Array.from({ length: 6 }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`r${i}`) }));
-        await store.transfer.write('requests', rs.map((request) => ({ request, files: [] })));
+        await store.transfer.write(
+          'requests',
+          rs.map((request) => ({ request, files: [] })),
+        );
         const bodies = (items: RequestRecord[]) => items.map((r) => r.body.toString());
 
         const first = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2 });
@@ -412,7 +467,10 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
         const t = sampleToken();
         await store.tokens.create(t);
         const rs = ['a', 'b', 'c', 'd'].map((b) => sampleRequest(t.uuid, { body: Buffer.from(b) }));
-        await store.transfer.write('requests', rs.map((request) => ({ request, files: [] })));
+        await store.transfer.write(
+          'requests',
+          rs.map((request) => ({ request, files: [] })),
+        );
         const one = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2 });
         expect(one.next).not.toBeNull();
         const two = await store.requests.listAfter(t.uuid, { sorting: 'oldest', perPage: 2, after: one.next });
@@ -683,11 +741,11 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.templates.get(user, a.id)).toBeNull();
     });
 
-    it('walks every user\'s providers in id order, page by page, and swaps a secret only while unchanged', async () => {
+    it("walks every user's providers in id order, page by page, and swaps a secret only while unchanged", async () => {
       const mine = [1, 2, 3].map((n) => ({ id: randomUUID(), user_id: 700_000 + n, type: 'aws', name: `p${n}`, settings: {}, secret: `v1:old-${n}`, created_at: n, updated_at: n }));
       for (const p of mine) await store.providers.create(p);
       const seen: string[] = [];
-      for (let after: string | null = null; ; ) {
+      for (let after: string | null = null; ;) {
         const batch = await store.providers.after(after, 2);
         expect(batch.length).toBeLessThanOrEqual(2);
         if (!batch.length) break;
@@ -704,7 +762,7 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.providers.replaceSecret(randomUUID(), 'v1:old-1', 'v1:x')).toBe(false);
     });
 
-    it('walks every token\'s workflow document in token order and replaces one only while unchanged', async () => {
+    it("walks every token's workflow document in token order and replaces one only while unchanged", async () => {
       const docs = [1, 2, 3].map((n) => ({ kind: 'TokenActions', spec: { steps: [{ id: `s${n}`, type: 'log', parameters: { 'x.y': n, $v: 'sealed:old' } }] } }));
       const tokens = docs.map(() => sampleToken());
       for (const [i, t] of tokens.entries()) {
@@ -712,7 +770,7 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
         await store.workflows.putForToken(t.uuid, docs[i]!, 10 + i);
       }
       const seen: string[] = [];
-      for (let after: string | null = null; ; ) {
+      for (let after: string | null = null; ;) {
         const batch = await store.workflows.after(after, 2);
         if (!batch.length) break;
         seen.push(...batch.map((w) => w.token_id));
@@ -734,12 +792,12 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await store.workflows.replaceDocument(sampleToken().uuid, saved, resealed)).toBe(false);
     });
 
-    it('walks every user\'s templates in id order and replaces actions only while unchanged', async () => {
+    it("walks every user's templates in id order and replaces actions only while unchanged", async () => {
       const step = (v: string) => [{ id: randomUUID(), type: 'http', parameters: { url: 'http://x.test', auth: { mode: 'basic', password: v } } }];
       const made = [];
       for (const n of [1, 2, 3]) made.push(await store.templates.create({ user_id: 600_000 + n, name: `t${n}`, variables: [], actions: step('sealed:old'), created_at: n, updated_at: n }));
       const seen: number[] = [];
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const batch = await store.templates.after(after, 2);
         if (!batch.length) break;
         seen.push(...batch.map((t) => t.id));

@@ -12,8 +12,16 @@ export function runTeamsContract(store: () => Store, sampleToken: (over?: Partia
     const founder = await s.users.create({ name: 'F', email: email(), premium: false, created_at: 1, updated_at: 1 });
     expect(founder).toMatchObject({ team_id: founder.id, user_type_id: 100, role_id: null, invite_hash: null });
     const viewer = await s.users.create({
-      name: 'V', email: email(), premium: false, team_id: founder.team_id, user_type_id: 300, role_id: 20001,
-      invite_hash: 'h-' + randomUUID(), invite_expires_at: 1000, created_at: 2, updated_at: 2,
+      name: 'V',
+      email: email(),
+      premium: false,
+      team_id: founder.team_id,
+      user_type_id: 300,
+      role_id: 20001,
+      invite_hash: 'h-' + randomUUID(),
+      invite_expires_at: 1000,
+      created_at: 2,
+      updated_at: 2,
     });
     expect(await s.users.get(viewer.id)).toEqual(viewer);
     expect(viewer).toMatchObject({ team_id: founder.id, user_type_id: 300, role_id: 20001 });

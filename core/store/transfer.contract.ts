@@ -11,7 +11,7 @@ type Sample = { sampleToken: () => import('./types.js').TokenRecord; sampleReque
 /** Every record of a kind, read in pages of `limit`. */
 async function readAll<K extends TransferKind>(store: Store, kind: K, limit: number, now: number): Promise<Array<TransferRecords[K]>> {
   const all: Array<TransferRecords[K]> = [];
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const page: { items: Array<TransferRecords[K]>; cursor: string | null } = await store.transfer.read(kind, cursor, limit, now);
     all.push(...page.items);
     if (page.items.length < limit) return all;
@@ -31,12 +31,37 @@ async function fill(store: Store, { sampleToken, sampleRequest }: Sample): Promi
   const sorting = 1_800_000_000_000_000;
   for (let i = 0; i < 7; i++) {
     const r = sampleRequest(tokens[i % 2]!.uuid, { sorting: sorting + Math.floor(i / 3), note: i === 1 ? 'n' : null, extra: i === 2 ? { response: { status: 201 } } : {} });
-    const files = i === 3 ? new Map([['f1', Buffer.from([0, 1, 255])], ['f2', Buffer.from('two')]]) : undefined;
-    if (files) r.files = [{ id: 'f1', name: 'a', filename: 'a.bin', size: 3, content_type: 'application/octet-stream' }, { id: 'f2', name: 'b', filename: 'b.txt', size: 3, content_type: 'text/plain' }];
+    const files =
+      i === 3
+        ? new Map([
+            ['f1', Buffer.from([0, 1, 255])],
+            ['f2', Buffer.from('two')],
+          ])
+        : undefined;
+    if (files)
+      r.files = [
+        { id: 'f1', name: 'a', filename: 'a.bin', size: 3, content_type: 'application/octet-stream' },
+        { id: 'f2', name: 'b', filename: 'b.txt', size: 3, content_type: 'text/plain' },
+      ];
     await store.requests.insert(r, 10_000, files);
   }
   const s = await store.schedules.create({ user_id: u.id, group_id: 77, document: { kind: 'Schedule', metadata: { name: 's' } }, source: null, last_run_at: 7, last_status: 200, created_at: 8, updated_at: 9 });
-  await store.schedules.addLog({ schedule_id: s.id, response_status: 200, response_headers: { 'x.y': ['1'] }, response_body: 'ok', time: 0.5, error: null, tls_expires_at: 99_000, tls_days_left: 3, tls_alert: 'expiring', created_at: 10, updated_at: 10 }, 10);
+  await store.schedules.addLog(
+    {
+      schedule_id: s.id,
+      response_status: 200,
+      response_headers: { 'x.y': ['1'] },
+      response_body: 'ok',
+      time: 0.5,
+      error: null,
+      tls_expires_at: 99_000,
+      tls_days_left: 3,
+      tls_alert: 'expiring',
+      created_at: 10,
+      updated_at: 10,
+    },
+    10,
+  );
   await store.schedules.putNotificationSettings({ user_id: u.id, email: null, email_enabled: true, webhook_url: 'http://x.test/', updated_at: 11 });
   await store.globals.set(`user:${u.id}`, 'greeting', 'hello', 12);
   await store.providers.create({ id: randomUUID(), user_id: u.id, type: 'vault', name: 'P', settings: { region: 'eu' }, secret: 'sealed:abc', created_at: 13, updated_at: 13 });
@@ -48,7 +73,19 @@ async function fill(store: Store, { sampleToken, sampleRequest }: Sample): Promi
   await store.shares.put({ token_id: tokens[0]!.uuid, hash: 'share-' + randomUUID(), created_at: 17 });
   await store.errorLog.add(
     [
-      { user_id: u.id, source: 'action', token_id: tokens[0]!.uuid, request_id: null, action_id: randomUUID(), action_type: 'http', schedule_id: null, schedule_name: null, message: 'refused', read: false, created_at: 18 },
+      {
+        user_id: u.id,
+        source: 'action',
+        token_id: tokens[0]!.uuid,
+        request_id: null,
+        action_id: randomUUID(),
+        action_type: 'http',
+        schedule_id: null,
+        schedule_name: null,
+        message: 'refused',
+        read: false,
+        created_at: 18,
+      },
       { user_id: u.id, source: 'schedule', token_id: null, request_id: null, action_id: null, action_type: null, schedule_id: s.id, schedule_name: 's', message: 'Check failed', read: true, created_at: 19 },
       { user_id: null, source: 'action', token_id: tokens[1]!.uuid, request_id: randomUUID(), action_id: null, action_type: null, schedule_id: null, schedule_name: null, message: 'x', read: false, created_at: 20 },
     ],

@@ -37,8 +37,7 @@ export interface UserRecord {
 }
 
 /** A new user: without `team_id` they start their own team; without `user_type_id` they are its Administrator. */
-export type NewUser = Pick<UserRecord, 'name' | 'email' | 'premium' | 'created_at' | 'updated_at'> &
-  Partial<Pick<UserRecord, 'team_id' | 'user_type_id' | 'role_id' | 'group_ids' | 'invite_hash' | 'invite_expires_at'>>;
+export type NewUser = Pick<UserRecord, 'name' | 'email' | 'premium' | 'created_at' | 'updated_at'> & Partial<Pick<UserRecord, 'team_id' | 'user_type_id' | 'role_id' | 'group_ids' | 'invite_hash' | 'invite_expires_at'>>;
 
 export type UserPatch = Partial<Pick<UserRecord, 'name' | 'email' | 'user_type_id' | 'role_id' | 'group_ids' | 'invite_hash' | 'invite_expires_at' | 'updated_at'>>;
 

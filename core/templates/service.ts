@@ -183,7 +183,18 @@ export class TemplateService {
         if (!t) throw new Error(`Template ${JSON.stringify(idOrName)} not found in this account`);
         await this.loaded(t.actions.map((s) => s.type));
         const view = this.view(t);
-        return { id: t.id, name: t.name, variables: t.variables, actions: view.actions.map((a) => ({ uuid: String(a.uuid), type: String(a.type), name: (a.name as string | null) ?? null, disabled: t.actions.find((s) => s.id === a.uuid)?.disabled === true, parameters: a.parameters as Record<string, unknown> })) } satisfies TemplateInfo;
+        return {
+          id: t.id,
+          name: t.name,
+          variables: t.variables,
+          actions: view.actions.map((a) => ({
+            uuid: String(a.uuid),
+            type: String(a.type),
+            name: (a.name as string | null) ?? null,
+            disabled: t.actions.find((s) => s.id === a.uuid)?.disabled === true,
+            parameters: a.parameters as Record<string, unknown>,
+          })),
+        } satisfies TemplateInfo;
       },
     };
   }

@@ -27,7 +27,12 @@ const WINDOW_MS = 60_000;
 /** What the counters count: an IPv6 address by its /64 (one host or subscriber has the whole /64). */
 export function addressKey(address: string): string {
   const groups = ipv6Groups(address);
-  return groups ? `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64` : address;
+  return groups
+    ? `${groups
+        .slice(0, 4)
+        .map((g) => g.toString(16))
+        .join(':')}::/64`
+    : address;
 }
 
 interface Counted {

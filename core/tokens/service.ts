@@ -7,14 +7,7 @@ import { Conflict, NotFound, TooManyRequests, ValidationError, fromZod } from '.
 import { AliasTaken, type Store, type TokenPatch, type TokenRecord, type TokenWithStats } from '../store/types.js';
 import { formatTimestamp, type Clock } from '../util/time.js';
 import { TokenPasswords } from './passwords.js';
-import {
-  AliasSchema,
-  READ_ONLY_TOKEN_FIELDS,
-  DEFAULT_MAX_REQUEST_LIMIT,
-  tokenSchemas,
-  type TokenCreateBody,
-  type TokenUpdateBody,
-} from './tokens.schema.js';
+import { AliasSchema, READ_ONLY_TOKEN_FIELDS, DEFAULT_MAX_REQUEST_LIMIT, tokenSchemas, type TokenCreateBody, type TokenUpdateBody } from './tokens.schema.js';
 
 /** Non-premium tokens expire after at most a week (seed: Limits). */
 export const FREE_MAX_EXPIRY_SECONDS = 604800;

@@ -8,13 +8,48 @@ import { RedactionSettingsSchema } from '../shared/redaction.js';
 export const ALIAS = /^[a-zA-Z0-9_-]{3,32}$/;
 /** First path segments the API and the web page own; no alias may take them. */
 export const RESERVED_SEGMENTS = new Set([
-  'token', 'tokens', 'users', 'user', 'schedules', 'healthz', 'readyz', 'metrics', 'openapi.json', 'api', 'app', 'assets', 'static',
-  'action-types', 'groups', 'global-variables', 'variables', 'ws', 'socket.io', 'events', 'sse', 'realtime',
-  'favicon.ico', 'robots.txt', 'docs', 'login', 'logout', 'admin', 'workflows', '_', 'index.html', 'providers', 'provider-types', 'databases', 'templates',
+  'token',
+  'tokens',
+  'users',
+  'user',
+  'schedules',
+  'healthz',
+  'readyz',
+  'metrics',
+  'openapi.json',
+  'api',
+  'app',
+  'assets',
+  'static',
+  'action-types',
+  'groups',
+  'global-variables',
+  'variables',
+  'ws',
+  'socket.io',
+  'events',
+  'sse',
+  'realtime',
+  'favicon.ico',
+  'robots.txt',
+  'docs',
+  'login',
+  'logout',
+  'admin',
+  'workflows',
+  '_',
+  'index.html',
+  'providers',
+  'provider-types',
+  'databases',
+  'templates',
   // The web page's hash routes (#/account, #/welcome, #/invite): a token alias there would be unreachable.
-  'account', 'welcome', 'invite',
+  'account',
+  'welcome',
+  'invite',
   // The error log (GET /errors) and the page's view-only share route (#/share/...).
-  'errors', 'share',
+  'errors',
+  'share',
   // Sample deliveries (GET /samples, POST /samples/send).
   'samples',
   // Queue Profiles (/queue-profiles).
@@ -37,7 +72,10 @@ const requestLimit = (max: number) => z.number().int().min(0).max(max, `must be 
 /** The create body of the seed; every field optional. `request_limit` is checked by tokenSchemas. */
 export const TokenCreateSchema = z.object({
   default_status: int(200, 599).optional(),
-  default_content: z.string().max(10 * 1024 * 1024).optional(),
+  default_content: z
+    .string()
+    .max(10 * 1024 * 1024)
+    .optional(),
   // Sent as the Content-Type of every answer: it must be a sendable header value.
   default_content_type: headerValue().min(1).max(255).optional(),
   timeout: int(0, 30).optional(),
@@ -61,8 +99,24 @@ export type TokenCreateBody = z.infer<typeof TokenCreateSchema>;
  * sets itself; they are dropped before validation.
  */
 export const READ_ONLY_TOKEN_FIELDS = [
-  'uuid', 'premium', 'premium_expires_at', 'user_id', 'team_id', 'ip', 'user_agent', 'created_at', 'updated_at', 'expires_at',
-  'requests', 'latest_request_id', 'latest_request_at', 'password', 'email', 'url', 'email_address', 'dns_name',
+  'uuid',
+  'premium',
+  'premium_expires_at',
+  'user_id',
+  'team_id',
+  'ip',
+  'user_agent',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'requests',
+  'latest_request_id',
+  'latest_request_at',
+  'password',
+  'email',
+  'url',
+  'email_address',
+  'dns_name',
 ] as const;
 
 export const TokenUpdateSchema = TokenCreateSchema.omit({ clone_from: true });

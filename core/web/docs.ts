@@ -46,11 +46,7 @@ export function headingText(tokens: Tokens.Generic[]): string {
 /** A repository path a document may link to as a page: Markdown, no hidden or generated folder. */
 function servableMarkdown(rel: string): boolean {
   const segments = rel.split('/');
-  return (
-    rel.endsWith('.md') &&
-    segments.every((s) => /^[A-Za-z0-9_.-]+$/.test(s) && !s.startsWith('.')) &&
-    !['node_modules', 'dist', 'data'].includes(segments[0]!)
-  );
+  return rel.endsWith('.md') && segments.every((s) => /^[A-Za-z0-9_.-]+$/.test(s) && !s.startsWith('.')) && !['node_modules', 'dist', 'data'].includes(segments[0]!);
 }
 
 /** Where a link of the repository file `from` points on the service, or null when it does not serve it. */

@@ -102,8 +102,7 @@ const WebConfig = z.object({
   databases: z.boolean().describe('Whether hosted databases are configured (DATABASES_POSTGRES_URL): the page does not ask /databases otherwise'),
 });
 
-const indexRoute = (p: string, summary: string) =>
-  route({ method: 'get', path: p, summary, auth: 'public', response: { status: 200, type: 'text/html' }, handler: (kctx, { dir }) => sendIndex(kctx, dir) });
+const indexRoute = (p: string, summary: string) => route({ method: 'get', path: p, summary, auth: 'public', response: { status: 200, type: 'text/html' }, handler: (kctx, { dir }) => sendIndex(kctx, dir) });
 
 export const webRoutes = [
   indexRoute('/', 'The web page (HTML)'),

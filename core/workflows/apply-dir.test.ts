@@ -15,8 +15,7 @@ import { WorkflowService } from './service.js';
 const T1 = '11111111-1111-4111-8111-111111111111';
 const T2 = '22222222-2222-4222-8222-222222222222';
 const T3 = '33333333-3333-4333-8333-333333333333';
-const doc = (token: string, text: string) =>
-  `apiVersion: capture/v1\nkind: TokenActions\nmetadata: {token: "${token}"}\nspec:\n  steps:\n    - type: log\n      parameters: {text: "${text}"}\n`;
+const doc = (token: string, text: string) => `apiVersion: capture/v1\nkind: TokenActions\nmetadata: {token: "${token}"}\nspec:\n  steps:\n    - type: log\n      parameters: {text: "${text}"}\n`;
 
 describe('TokenActions documents from workflows/ at start-up', () => {
   let dir: string;
@@ -36,7 +35,10 @@ describe('TokenActions documents from workflows/ at start-up', () => {
       fs.mkdirSync(path.join(dir, 'examples'));
       fs.writeFileSync(path.join(dir, 'examples', 'ex.yaml'), doc(T3, 'example'));
       expect(await applyWorkflowDir(ctx, workflows, dir)).toBe(2);
-      for (const [uuid, text] of [[T1, 'one'], [T2, 'two']] as const) {
+      for (const [uuid, text] of [
+        [T1, 'one'],
+        [T2, 'two'],
+      ] as const) {
         const token = await store.tokens.resolve(uuid);
         expect(token).not.toBeNull();
         expect((await workflows.steps(token!)).map((s) => s.parameters)).toEqual([{ text }]);

@@ -20,10 +20,30 @@ export async function resolveOrCreateToken(store: Store, clock: Clock, ref: stri
   if (found || !UUID.test(ref)) return found;
   const now = clock.now();
   const token: TokenRecord = {
-    uuid: ref.toLowerCase(), user_id: null, team_id: null, alias: null, redirect: false, actions: true, cors: false, expiry: null, timeout: 0,
-    listen: 0, premium: true, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'workflows/', default_content: '',
-    default_status: 200, default_content_type: 'text/html', request_limit: 10000, description: null, group_id: null,
-    password_hash: null, created_at: now, updated_at: now, expires_at: null,
+    uuid: ref.toLowerCase(),
+    user_id: null,
+    team_id: null,
+    alias: null,
+    redirect: false,
+    actions: true,
+    cors: false,
+    expiry: null,
+    timeout: 0,
+    listen: 0,
+    premium: true,
+    premium_expires_at: null,
+    ip: '127.0.0.1',
+    user_agent: 'workflows/',
+    default_content: '',
+    default_status: 200,
+    default_content_type: 'text/html',
+    request_limit: 10000,
+    description: null,
+    group_id: null,
+    password_hash: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: null,
   };
   await store.tokens.create(token);
   return token;

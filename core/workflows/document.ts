@@ -34,7 +34,7 @@ export const StepSchema = z.object({
   condition_action: z.enum(['true', 'false']).nullable().optional(),
   queue: z.boolean().optional(),
   delay: z.number().int().min(0).max(86400).optional(),
-  queue_profile: z.string().uuid().nullable().optional().describe('ID of a Queue Profile of the token\'s owner (queued steps only)'),
+  queue_profile: z.string().uuid().nullable().optional().describe("ID of a Queue Profile of the token's owner (queued steps only)"),
 });
 
 export const TokenActionsDocumentSchema = z.object({

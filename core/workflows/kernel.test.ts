@@ -13,8 +13,7 @@ import { TokenActionsKind, normaliseDocument } from './document.js';
 import { kindOf, parseDocument, parseDocuments, readWorkflowFolder } from './kernel.js';
 
 const actions = (token: string) => `apiVersion: capture/v1\nkind: TokenActions\nmetadata: {token: ${token}}\nspec:\n  steps:\n    - type: log\n      parameters: {text: hi}\n`;
-const schedule = (name: string) =>
-  `apiVersion: capture/v1\nkind: Schedule\nmetadata: {name: ${name}, owner: ops@example.test}\nspec:\n  interval: hourly\n  request: {url: "https://status.example.test/"}\n`;
+const schedule = (name: string) => `apiVersion: capture/v1\nkind: Schedule\nmetadata: {name: ${name}, owner: ops@example.test}\nspec:\n  interval: hourly\n  request: {url: "https://status.example.test/"}\n`;
 
 function thrown(f: () => unknown): unknown {
   try {

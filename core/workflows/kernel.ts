@@ -79,7 +79,12 @@ export function throwFieldErrors(errors: FieldErrors): void {
 export function defineKind<D>(def: KindDefinition<D>): WorkflowKind<D> {
   let validator: ValidateFunction | undefined;
   // The generated schema holds each pattern as RegExp#source, which escapes `/`: key by that too.
-  const patternMessages = Object.fromEntries(Object.entries(def.patternMessages ?? {}).flatMap(([p, m]) => [[p, m], [new RegExp(p).source, m]]));
+  const patternMessages = Object.fromEntries(
+    Object.entries(def.patternMessages ?? {}).flatMap(([p, m]) => [
+      [p, m],
+      [new RegExp(p).source, m],
+    ]),
+  );
   const jsonSchema = () => ({
     $id: `https://capture.local/schemas/${def.schemaFile}`,
     title: def.title,

@@ -71,7 +71,6 @@ export class WorkflowService {
   /** What captures run, per token (a save here drops its entry; other processes' are seen within a second). */
   private readonly cache: StepsCache;
 
-
   /** Waits for the plugins of `types` (deferred loading): validating and masking need their code. */
   private async loaded(types: Iterable<string>): Promise<void> {
     if (this.registry.deferred) await this.registry.ready(types);
@@ -140,7 +139,12 @@ export class WorkflowService {
     const known = new Set(previous.map((s) => `${s.id}:${s.type}`));
     // A deprecated type may stay where it already was; it may not be added.
     const upTo = until === undefined ? doc.spec.steps : doc.spec.steps.slice(0, until + 1);
-    const steps = this.checkSteps(upTo, previous, (i) => `spec.steps.${i}.`, (s) => known.has(`${s.id}:${s.type}`));
+    const steps = this.checkSteps(
+      upTo,
+      previous,
+      (i) => `spec.steps.${i}.`,
+      (s) => known.has(`${s.id}:${s.type}`),
+    );
     await this.checkProfiles(token, steps, (i) => `spec.steps.${i}.`);
     return { doc, steps };
   }
@@ -274,7 +278,10 @@ export class WorkflowService {
   async disable(token: TokenRecord, actionId: string): Promise<boolean> {
     const steps = await this.steps(token);
     if (!steps.some((s) => s.id === actionId && !s.disabled)) return false;
-    await this.save(token, steps.map((s) => (s.id === actionId ? { ...s, disabled: true } : s)));
+    await this.save(
+      token,
+      steps.map((s) => (s.id === actionId ? { ...s, disabled: true } : s)),
+    );
     return true;
   }
 

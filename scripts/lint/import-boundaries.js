@@ -111,7 +111,10 @@ export const importBoundaries = {
         if (why) context.report({ node: source, messageId: 'crosses', data: { spec, target: '', why } });
         return;
       }
-      const target = path.relative(ROOT, path.resolve(path.dirname(context.filename), spec)).split(path.sep).join('/');
+      const target = path
+        .relative(ROOT, path.resolve(path.dirname(context.filename), spec))
+        .split(path.sep)
+        .join('/');
       const why = violation(file, target);
       if (why) context.report({ node: source, messageId: 'crosses', data: { spec, target: ` (${target})`, why } });
     }

@@ -13,7 +13,10 @@ const shared = builtPageAndBrowser();
 async function addAction(page: Page, search: string, title: string) {
   await page.getByRole('button', { name: '+ Add action' }).click();
   await page.getByLabel('Find an action type').fill(search);
-  await page.getByRole('region', { name: 'Action types' }).getByRole('button', { name: new RegExp(`^${title} `) }).click();
+  await page
+    .getByRole('region', { name: 'Action types' })
+    .getByRole('button', { name: new RegExp(`^${title} `) })
+    .click();
 }
 
 const step = (page: Page, n: number): Locator => page.locator('.ae-step').nth(n - 1);
@@ -65,7 +68,9 @@ describe.skipIf(!haveChromium)('action editor: chain-aware typeahead, safe editi
     expect(texts[total]).toContain('42');
     expect(texts.findIndex((t) => t.startsWith('.json'))).toBeGreaterThan(total);
     await screenshot(page, 'chain-typeahead-desktop-light');
-    await suggestions(page).filter({ hasText: /^json\.order\.total/ }).click();
+    await suggestions(page)
+      .filter({ hasText: /^json\.order\.total/ })
+      .click();
     expect(await value.inputValue()).toBe('$json.order.total$');
 
     // A field of the next step lists, in order: the chain's variables, globals, then the request's.

@@ -14,7 +14,10 @@ const shared = builtPageAndBrowser();
 async function addAction(page: Page, search: string, title: string) {
   await page.getByRole('button', { name: '+ Add action' }).click();
   await page.getByLabel('Find an action type').fill(search);
-  await page.getByRole('region', { name: 'Action types' }).getByRole('button', { name: new RegExp(`^${title}`) }).click();
+  await page
+    .getByRole('region', { name: 'Action types' })
+    .getByRole('button', { name: new RegExp(`^${title}`) })
+    .click();
 }
 
 const step = (page: Page, n: number): Locator => page.locator('.ae-step').nth(n - 1);
@@ -121,7 +124,9 @@ describe.skipIf(!haveChromium)('visual action editor in Chromium', () => {
     const status = step(page, 3).getByLabel('Status');
     expect(await status.getAttribute('aria-invalid')).toBe('true');
     expect(await status.getAttribute('aria-describedby')).toContain(await statusError.getAttribute('id'));
-    await step(page, 2).getByText(/^Name: must not be empty/).waitFor();
+    await step(page, 2)
+      .getByText(/^Name: must not be empty/)
+      .waitFor();
     // The summary names each field once, with a link to it.
     const summary = page.getByRole('alert').filter({ hasText: 'fields to fix' });
     expect(await summary.getByRole('listitem').allTextContents()).toEqual([

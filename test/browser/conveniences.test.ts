@@ -105,9 +105,29 @@ describe.skipIf(!haveChromium)('conveniences of the request view', () => {
     const raw = Buffer.from('From: ann@example.test\r\nSubject: Link\r\n\r\nRead https://example.test/path?a=1 now.\r\n');
     await srv.services.store.requests.insert(
       {
-        token_id: t, team_id: null, user_agent: '', query: null, form: null, files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, created_at: now, updated_at: now,
-        uuid: randomUUID(), type: 'email', ip: '192.0.2.7', hostname: 'email.localhost', method: 'SMTP', url: `mailto:${t}@email.localhost`, content_type: 'message/rfc822', body: raw, size: raw.length,
-        headers: { from: ['ann@example.test'], subject: ['Link'] }, sorting: now * 1000 + 1,
+        token_id: t,
+        team_id: null,
+        user_agent: '',
+        query: null,
+        form: null,
+        files: [],
+        custom_action_output: [],
+        custom_action_errors: [],
+        time: 0,
+        note: null,
+        created_at: now,
+        updated_at: now,
+        uuid: randomUUID(),
+        type: 'email',
+        ip: '192.0.2.7',
+        hostname: 'email.localhost',
+        method: 'SMTP',
+        url: `mailto:${t}@email.localhost`,
+        content_type: 'message/rfc822',
+        body: raw,
+        size: raw.length,
+        headers: { from: ['ann@example.test'], subject: ['Link'] },
+        sorting: now * 1000 + 1,
         extra: { sender: 'ann@example.test', subject: 'Link', destinations: [`${t}@email.localhost`], text_content: 'Read https://example.test/path?a=1 now.' },
       },
       10_000,
@@ -127,7 +147,10 @@ describe.skipIf(!haveChromium)('conveniences of the request view', () => {
     await page.getByRole('button', { name: 'Visual', pressed: true }).waitFor();
     await page.getByRole('button', { name: '+ Add action' }).click();
     await page.getByLabel('Find an action type').fill('http request');
-    await page.getByRole('region', { name: 'Action types' }).getByRole('button', { name: /^HTTP Request / }).click();
+    await page
+      .getByRole('region', { name: 'Action types' })
+      .getByRole('button', { name: /^HTTP Request / })
+      .click();
     const step = page.locator('.ae-step').first();
     await step.getByRole('button', { name: 'Import from cURL' }).click();
     await step.getByLabel('curl command').fill(`curl -X PUT https://api.example.test/orders -H 'Content-Type: application/json' -d '{"total":42}'`);

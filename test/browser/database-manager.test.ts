@@ -82,7 +82,10 @@ describe.skipIf(!haveChromium)('Database Manager in Chromium', { timeout: 90_000
     await structure.getByRole('button', { name: 'Change column email' }).click();
     await structure.getByLabel('Column type').fill('integer');
     await structure.getByRole('button', { name: 'Save', exact: true }).click();
-    await structure.getByRole('alert').filter({ hasText: /invalid input syntax for type integer/ }).waitFor();
+    await structure
+      .getByRole('alert')
+      .filter({ hasText: /invalid input syntax for type integer/ })
+      .waitFor();
     await structure.getByRole('button', { name: 'Cancel' }).click();
     await structure.getByRole('button', { name: 'Change column score' }).click();
     await structure.getByLabel('Column name').fill('points');
@@ -102,7 +105,10 @@ describe.skipIf(!haveChromium)('Database Manager in Chromium', { timeout: 90_000
     await page.getByText('No actions yet').waitFor();
     await page.getByRole('button', { name: '+ Add action' }).click();
     await page.getByLabel('Find an action type').fill('database');
-    await page.getByRole('region', { name: 'Action types' }).getByRole('button', { name: /^Database Query/ }).click();
+    await page
+      .getByRole('region', { name: 'Action types' })
+      .getByRole('button', { name: /^Database Query/ })
+      .click();
     const stepCard = page.locator('.ae-step').first();
     await stepCard.getByLabel('Database id').selectOption({ label: 'crm' });
     const statement = stepCard.getByRole('textbox', { name: /^Statement/ });

@@ -155,7 +155,11 @@ export function median(xs: number[]): number {
 export async function unlabelled(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
-    const byIds = (ids: string | null) => (ids ?? '').split(/\s+/).map((id) => (id ? document.getElementById(id)?.textContent ?? '' : '')).join(' ');
+    const byIds = (ids: string | null) =>
+      (ids ?? '')
+        .split(/\s+/)
+        .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ');
     for (const el of document.querySelectorAll<HTMLElement>('input:not([type=hidden]), select, textarea, button, a[href]')) {
       if (el.getClientRects().length === 0) continue; // not shown
       let name = (el.getAttribute('aria-label') ?? '') + byIds(el.getAttribute('aria-labelledby'));
@@ -167,7 +171,11 @@ export async function unlabelled(page: Page): Promise<string[]> {
       }
       if (!name.trim()) out.push(el.outerHTML.slice(0, 160));
     }
-    for (const [sel, what] of [['main', 'main landmark'], ['header', 'banner landmark'], ['nav', 'navigation landmark']] as const) {
+    for (const [sel, what] of [
+      ['main', 'main landmark'],
+      ['header', 'banner landmark'],
+      ['nav', 'navigation landmark'],
+    ] as const) {
       if (!document.querySelector(sel)) out.push(`no ${what}`);
     }
     if (document.querySelectorAll('main').length > 1) out.push('more than one main landmark');

@@ -92,10 +92,13 @@ describe.skipIf(!haveChromium)('replay and the form builder on the page', { time
   async function submitted(tokenId: string): Promise<any> {
     let latest: any;
     await expect
-      .poll(async () => {
-        latest = (await srv.call('GET', `/token/${tokenId}/request/latest`, { key: owner.key })).data;
-        return latest?.method ?? null;
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          latest = (await srv.call('GET', `/token/${tokenId}/request/latest`, { key: owner.key })).data;
+          return latest?.method ?? null;
+        },
+        { timeout: 10_000 },
+      )
       .toBe('POST');
     return latest;
   }

@@ -326,7 +326,10 @@ describe.skipIf(!haveChromium)('every resource on the page', { timeout: 90_000 }
     await result.getByRole('columnheader', { name: 'total' }).waitFor();
     expect(await result.locator('tbody tr').count()).toBe(2);
     expect(await result.locator('tbody tr').first().textContent()).toContain('first');
-    await page.getByTestId('db-manager').getByRole('button', { name: /^orders/ }).waitFor();
+    await page
+      .getByTestId('db-manager')
+      .getByRole('button', { name: /^orders/ })
+      .waitFor();
     await views(page, '14-database-query');
     await run('select * from no_such_table');
     expect(await result.getByRole('alert').textContent()).toMatch(/The database refused the query:.*no_such_table/);

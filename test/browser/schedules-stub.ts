@@ -128,7 +128,20 @@ export function schedulesStub(): ServiceModule {
           return;
         }
         const started = performance.now();
-        const log: Log = { id: logs.length + 1, schedule_id: s.id as number, response_status: null, response_headers: {}, response_body: '', time: 0, error: null, tls_expires_at: null, tls_days_left: null, tls_alert: null, created_at: stamp(), updated_at: stamp() };
+        const log: Log = {
+          id: logs.length + 1,
+          schedule_id: s.id as number,
+          response_status: null,
+          response_headers: {},
+          response_body: '',
+          time: 0,
+          error: null,
+          tls_expires_at: null,
+          tls_days_left: null,
+          tls_alert: null,
+          created_at: stamp(),
+          updated_at: stamp(),
+        };
         try {
           const method = String(s.request_method ?? 'GET');
           const res = await fetch(String(s.request_url), { method, body: method === 'GET' || method === 'HEAD' ? undefined : String(s.request_body ?? '') });

@@ -39,22 +39,71 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
       return res.headers.get('x-request-id')!;
     };
     const ids: Record<string, string> = {};
-    ids.json = await send('/orders?id=7', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: { id: 7, items: [{ sku: 'A-1', qty: 2 }], note: 'a longer note that has to wrap on a phone screen without pushing anything sideways' } }) });
+    ids.json = await send('/orders?id=7', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ order: { id: 7, items: [{ sku: 'A-1', qty: 2 }], note: 'a longer note that has to wrap on a phone screen without pushing anything sideways' } }),
+    });
     ids.form = await send('/signup', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ann+Example&email=ann%40example.test&plan=pro' });
     ids.binary = await send('/upload.bin', { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256)) });
     const now = Date.now();
-    const base = { token_id: token, team_id: null, user_agent: '', query: null, form: null, files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, created_at: now, updated_at: now } satisfies Partial<RequestRecord>;
+    const base = {
+      token_id: token,
+      team_id: null,
+      user_agent: '',
+      query: null,
+      form: null,
+      files: [],
+      custom_action_output: [],
+      custom_action_errors: [],
+      time: 0,
+      note: null,
+      created_at: now,
+      updated_at: now,
+    } satisfies Partial<RequestRecord>;
     const raw = Buffer.from('From: ann@example.test\r\nTo: x@email.localhost\r\nSubject: Quarterly numbers\r\n\r\nSee https://example.test/report now.\r\n');
     ids.email = randomUUID();
     ids.dns = randomUUID();
     await srv.services.store.requests.insert(
-      { ...base, uuid: ids.email, type: 'email', ip: '192.0.2.7', hostname: 'email.localhost', method: 'SMTP', url: `mailto:${token}@email.localhost`, content_type: 'message/rfc822', body: raw, size: raw.length, headers: { from: ['ann@example.test'], subject: ['Quarterly numbers'] }, sorting: now * 1000 + 1,
-        extra: { sender: 'ann@example.test', subject: 'Quarterly numbers', destinations: [`${token}@email.localhost`], text_content: 'See https://example.test/report now.', html_content: '<p>See <b>the report</b>.</p>' } },
+      {
+        ...base,
+        uuid: ids.email,
+        type: 'email',
+        ip: '192.0.2.7',
+        hostname: 'email.localhost',
+        method: 'SMTP',
+        url: `mailto:${token}@email.localhost`,
+        content_type: 'message/rfc822',
+        body: raw,
+        size: raw.length,
+        headers: { from: ['ann@example.test'], subject: ['Quarterly numbers'] },
+        sorting: now * 1000 + 1,
+        extra: {
+          sender: 'ann@example.test',
+          subject: 'Quarterly numbers',
+          destinations: [`${token}@email.localhost`],
+          text_content: 'See https://example.test/report now.',
+          html_content: '<p>See <b>the report</b>.</p>',
+        },
+      },
       10_000,
     );
     await srv.services.store.requests.insert(
-      { ...base, uuid: ids.dns, type: 'dns', ip: '192.0.2.8', hostname: `probe.${token}.dns.localhost`, method: 'DNS', url: `dns:probe.${token}.dns.localhost?type=A`, content_type: null, body: Buffer.alloc(0), size: 0, headers: {}, sorting: now * 1000 + 2,
-        extra: { dns: { name: `probe.${token}.dns.localhost`, type: 'A', protocol: 'udp', subdomain: 'probe' } } },
+      {
+        ...base,
+        uuid: ids.dns,
+        type: 'dns',
+        ip: '192.0.2.8',
+        hostname: `probe.${token}.dns.localhost`,
+        method: 'DNS',
+        url: `dns:probe.${token}.dns.localhost?type=A`,
+        content_type: null,
+        body: Buffer.alloc(0),
+        size: 0,
+        headers: {},
+        sorting: now * 1000 + 2,
+        extra: { dns: { name: `probe.${token}.dns.localhost`, type: 'A', protocol: 'udp', subdomain: 'probe' } },
+      },
       10_000,
     );
     return ids;
@@ -116,7 +165,15 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
       detail('email', 'Quarterly numbers'),
       detail('dns', `probe.${t.uuid}.dns.localhost`),
       { name: 'action-editor', hash: `#/${t.uuid}/workflow`, ready: (p) => p.locator('.ae-step').nth(1).waitFor() },
-      { name: 'schedules', hash: '#/schedules', ready: (p) => p.getByRole('heading', { name: /Schedules/ }).first().waitFor() },
+      {
+        name: 'schedules',
+        hash: '#/schedules',
+        ready: (p) =>
+          p
+            .getByRole('heading', { name: /Schedules/ })
+            .first()
+            .waitFor(),
+      },
       account('keys', /API keys/),
       account('groups', /Groups/),
       account('queue-profiles', /Queue profiles/),
@@ -148,7 +205,10 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
                 if (wide > 390) problems.push(`${screen.name}: ${wide} px wide`);
                 // The header is one row: every entry shown sits at the height of the brand.
                 const offRow = await page.evaluate(() => {
-                  const middle = (e: Element) => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; };
+                  const middle = (e: Element) => {
+                    const r = e.getBoundingClientRect();
+                    return r.top + r.height / 2;
+                  };
                   const brand = middle(document.querySelector('.topbar .brand')!);
                   return [...document.querySelectorAll('.topbar nav > *')].filter((e) => e.getBoundingClientRect().width > 0 && Math.abs(middle(e) - brand) > 4).map((e) => e.textContent);
                 });

@@ -23,7 +23,10 @@ async function fitsPhone(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, name);
   const wide = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('body *')].filter((el) => el.getBoundingClientRect().right > 391).map((el) => `${el.tagName}.${el.className}`).slice(0, 5),
+    [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => el.getBoundingClientRect().right > 391)
+      .map((el) => `${el.tagName}.${el.className}`)
+      .slice(0, 5),
   );
   expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} scrolls sideways at 390 px: ${wide.join(', ')}`).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 900 });

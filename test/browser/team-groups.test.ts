@@ -36,7 +36,10 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     ops = await group('Ops');
     tokens.sales = (await srv.token({ group_id: sales, description: 'sales hook' }, admin.key)).uuid;
     tokens.ops = (await srv.token({ group_id: ops, description: 'ops hook' }, admin.key)).uuid;
-    for (const [name, group_id] of [['Sales CRM check', sales], ['Ops status check', ops]] as const) {
+    for (const [name, group_id] of [
+      ['Sales CRM check', sales],
+      ['Ops status check', ops],
+    ] as const) {
       const s = await srv.call('POST', '/schedules', { key: admin.key, json: { name, interval: 'hourly', request_url: 'https://example.test/health', group_id } });
       expect(s.status).toBe(200);
     }

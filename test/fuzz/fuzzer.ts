@@ -108,9 +108,26 @@ export function operationsOf(doc: any): Operation[] {
       ops.push({ method: method.toUpperCase(), path, query, body: op.requestBody?.content?.['application/json']?.schema });
     }
   }
-  ops.push({ method: 'GET', path: '/socket.io/', query: [{ name: 'EIO', schema: { enum: ['3', '4', '5'] } }, { name: 'transport', schema: { enum: ['polling', 'websocket'] } }, { name: 'sid', schema: { type: 'string' } }] });
+  ops.push({
+    method: 'GET',
+    path: '/socket.io/',
+    query: [
+      { name: 'EIO', schema: { enum: ['3', '4', '5'] } },
+      { name: 'transport', schema: { enum: ['polling', 'websocket'] } },
+      { name: 'sid', schema: { type: 'string' } },
+    ],
+  });
   ops.push({ method: 'SUBSCRIBE', path: '/socket.io/ private-token.{token_id}', query: [] });
-  ops.push({ method: 'POST', path: '/socket.io/', query: [{ name: 'EIO', schema: { enum: ['3', '4'] } }, { name: 'transport', schema: { enum: ['polling'] } }, { name: 'sid', schema: { type: 'string' } }], body: {} });
+  ops.push({
+    method: 'POST',
+    path: '/socket.io/',
+    query: [
+      { name: 'EIO', schema: { enum: ['3', '4'] } },
+      { name: 'transport', schema: { enum: ['polling'] } },
+      { name: 'sid', schema: { type: 'string' } },
+    ],
+    body: {},
+  });
   return ops;
 }
 
@@ -129,9 +146,17 @@ function paramArb(name: string, path: string, admin: boolean): fc.Arbitrary<Para
 function queryArb(op: Operation, doc: any): fc.Arbitrary<string> {
   const one = (p: { name: string; schema: unknown }) =>
     // Values past MAX_QUERY_LENGTH (414) are sent now and then anyway (hostileQuery): cut these.
-    fc.oneof(valuesOf(p.schema as object, doc).map((v) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v) ?? '').slice(0, 4_000)), hostileQueryValue).map((v) => `${p.name}=${v}`);
+    fc
+      .oneof(
+        valuesOf(p.schema as object, doc).map((v) => encodeURIComponent(typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 4_000)),
+        hostileQueryValue,
+      )
+      .map((v) => `${p.name}=${v}`);
   return fc
-    .tuple(fc.subarray(op.query).chain((ps) => (ps.length ? fc.tuple(...ps.map(one)) : fc.constant([] as string[]))), fc.option(hostileQuery, { freq: 2 }))
+    .tuple(
+      fc.subarray(op.query).chain((ps) => (ps.length ? fc.tuple(...ps.map(one)) : fc.constant([] as string[]))),
+      fc.option(hostileQuery, { freq: 2 }),
+    )
     .map(([parts, odd]) => [...parts, ...(odd ? [odd] : [])].join('&'));
 }
 
@@ -176,9 +201,9 @@ export function batchArb(ops: Operation[], doc: any, actionTypes: Array<{ type: 
   // The administrator may change anything: its batches reach scratch fixtures only.
   const forAdmin = drawnArb(ops, doc, actionTypes, true);
   const forOthers = drawnArb(ops, doc, actionTypes, false);
-  return fc.oneof({ arbitrary: fc.constant(false), weight: 9 }, { arbitrary: fc.constant(true), weight: 1 }).chain((admin) =>
-    fc.record({ admin: fc.constant(admin), requests: fc.array(admin ? forAdmin : forOthers, { minLength: 1, maxLength: 16 }) }),
-  );
+  return fc
+    .oneof({ arbitrary: fc.constant(false), weight: 9 }, { arbitrary: fc.constant(true), weight: 1 })
+    .chain((admin) => fc.record({ admin: fc.constant(admin), requests: fc.array(admin ? forAdmin : forOthers, { minLength: 1, maxLength: 16 }) }));
 }
 
 const isProtected = (f: FixtureName): f is (typeof PROTECTED)[number] => (PROTECTED as readonly string[]).includes(f);
@@ -283,7 +308,8 @@ function verdict(outcome: RawOutcome, op: Operation, req: RawRequest, w: World, 
   const text = body.toString('latin1');
   const allowed = readable(w, caller);
   for (const canary of Object.values(w.canaries)) {
-    if (!allowed.includes(canary) && text.includes(canary)) return `answered ${status} with data the caller may not read (${canary.split('-')[0]}): ${text.slice(Math.max(0, text.indexOf(canary) - 200), text.indexOf(canary) + 60)}`;
+    if (!allowed.includes(canary) && text.includes(canary))
+      return `answered ${status} with data the caller may not read (${canary.split('-')[0]}): ${text.slice(Math.max(0, text.indexOf(canary) - 200), text.indexOf(canary) + 60)}`;
   }
   void req;
   return null;
@@ -352,11 +378,11 @@ export async function fuzz(doc: any, actionTypes: Array<{ type: string; schema: 
   });
   const details = await fc
     .check(property, {
-    seed: opts.seed,
-    numRuns: Number.MAX_SAFE_INTEGER,
-    examples,
-    // A failing batch is reported as drawn: shrinking would replay it against changed data.
-    endOnFailure: true,
+      seed: opts.seed,
+      numRuns: Number.MAX_SAFE_INTEGER,
+      examples,
+      // A failing batch is reported as drawn: shrinking would replay it against changed data.
+      endOnFailure: true,
     })
     .finally(() => socket.close());
   if (!details.failed || details.errorInstance instanceof TimeIsUp) return { requests, statuses, byRoute, batches, seed: opts.seed, failure: null };

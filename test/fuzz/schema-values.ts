@@ -36,10 +36,7 @@ export function valuesOf(schema: Schema | undefined, root: Schema, name = '', de
     case 'object': {
       const props: Record<string, Schema> = schema.properties ?? {};
       const required: string[] = schema.required ?? [];
-      const record = fc.record(
-        Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valuesOf(s, root, k, depth + 1)])),
-        { requiredKeys: required.filter((k) => k in props) },
-      );
+      const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valuesOf(s, root, k, depth + 1)])), { requiredKeys: required.filter((k) => k in props) });
       if (schema.additionalProperties === false || Object.keys(props).length) return record;
       return fc.dictionary(fc.string({ maxLength: 8 }), valuesOf(schema.additionalProperties, root, '', depth + 1), { maxKeys: 3 });
     }

@@ -40,13 +40,38 @@ export function apiAt(base: string, adminKey: string): Api {
 
 /** Names a fuzzed request may use for a path parameter; resolved to the current id when sent. */
 export const SCRATCH = ['anonToken', 'ownToken', 'ownAlias', 'anonRequest', 'ownRequest', 'anonFile', 'ownFile', 'ownSchedule', 'ownGlobal', 'ownGroup', 'ownAction', 'userId', 'userKeyId'] as const;
-export const PROTECTED = ['victimToken', 'victimAlias', 'lockedToken', 'victimRequest', 'lockedRequest', 'victimFile', 'lockedFile', 'victimSchedule', 'victimGlobal', 'victimGroup', 'victimAction', 'victimId', 'victimKeyId'] as const;
+export const PROTECTED = [
+  'victimToken',
+  'victimAlias',
+  'lockedToken',
+  'victimRequest',
+  'lockedRequest',
+  'victimFile',
+  'lockedFile',
+  'victimSchedule',
+  'victimGlobal',
+  'victimGroup',
+  'victimAction',
+  'victimId',
+  'victimKeyId',
+] as const;
 export type FixtureName = (typeof SCRATCH)[number] | (typeof PROTECTED)[number];
 
 /** What the administrator may reach instead of a protected fixture (the administrator may change those). */
 export const SCRATCH_FOR: Record<(typeof PROTECTED)[number], (typeof SCRATCH)[number]> = {
-  victimToken: 'ownToken', victimAlias: 'ownAlias', lockedToken: 'anonToken', victimRequest: 'ownRequest', lockedRequest: 'anonRequest', victimFile: 'ownFile', lockedFile: 'anonFile',
-  victimSchedule: 'ownSchedule', victimGlobal: 'ownGlobal', victimGroup: 'ownGroup', victimAction: 'ownAction', victimId: 'userId', victimKeyId: 'userKeyId',
+  victimToken: 'ownToken',
+  victimAlias: 'ownAlias',
+  lockedToken: 'anonToken',
+  victimRequest: 'ownRequest',
+  lockedRequest: 'anonRequest',
+  victimFile: 'ownFile',
+  lockedFile: 'anonFile',
+  victimSchedule: 'ownSchedule',
+  victimGlobal: 'ownGlobal',
+  victimGroup: 'ownGroup',
+  victimAction: 'ownAction',
+  victimId: 'userId',
+  victimKeyId: 'userKeyId',
 };
 
 export interface World {
@@ -127,10 +152,32 @@ export async function makeWorld(api: Api): Promise<World> {
     share,
     canaries,
     ids: {
-      userId: user.id, userKeyId: user.keyId, victimId: victim.id, victimKeyId: victim.keyId, victimToken, victimAlias, lockedToken,
-      victimRequest: victimUpload.uuid, victimFile: victimUpload.file, lockedRequest: lockedUpload.uuid, lockedFile: lockedUpload.file,
-      victimSchedule, victimGlobal, victimGroup, victimAction,
-      anonToken: '', ownToken: '', ownAlias: '', anonRequest: '', ownRequest: '', anonFile: '', ownFile: '', ownSchedule: '', ownGlobal: '', ownGroup: '', ownAction: '',
+      userId: user.id,
+      userKeyId: user.keyId,
+      victimId: victim.id,
+      victimKeyId: victim.keyId,
+      victimToken,
+      victimAlias,
+      lockedToken,
+      victimRequest: victimUpload.uuid,
+      victimFile: victimUpload.file,
+      lockedRequest: lockedUpload.uuid,
+      lockedFile: lockedUpload.file,
+      victimSchedule,
+      victimGlobal,
+      victimGroup,
+      victimAction,
+      anonToken: '',
+      ownToken: '',
+      ownAlias: '',
+      anonRequest: '',
+      ownRequest: '',
+      anonFile: '',
+      ownFile: '',
+      ownSchedule: '',
+      ownGlobal: '',
+      ownGroup: '',
+      ownAction: '',
     },
   };
   await ensure(world);
@@ -167,8 +214,10 @@ export async function ensure(w: World): Promise<void> {
     Object.assign(ids, { ownRequest: r.uuid, ownFile: r.file });
   }
   if (!ids.ownAction || !(await api.call('GET', `/token/${ids.ownToken}/actions`, { key })).text.includes(`"id":${ids.ownAction},`)) ids.ownAction = await action(api, ids.ownToken, key, 'scratch');
-  if (!ids.ownSchedule || (await gone(`/schedules/${ids.ownSchedule}`, key))) ids.ownSchedule = String((await must(api, 'POST', '/schedules', { key, json: { interval: 'monthly', request_url: 'http://127.0.0.1:9/' } })).id);
-  if (!ids.ownGlobal || (await gone(`/global-variables/${ids.ownGlobal}`, key))) ids.ownGlobal = String((await must(api, 'POST', '/global-variables', { key, json: { name: `fz_own_${randomBytes(3).toString('hex')}`, value: 'scratch' } })).id);
+  if (!ids.ownSchedule || (await gone(`/schedules/${ids.ownSchedule}`, key)))
+    ids.ownSchedule = String((await must(api, 'POST', '/schedules', { key, json: { interval: 'monthly', request_url: 'http://127.0.0.1:9/' } })).id);
+  if (!ids.ownGlobal || (await gone(`/global-variables/${ids.ownGlobal}`, key)))
+    ids.ownGlobal = String((await must(api, 'POST', '/global-variables', { key, json: { name: `fz_own_${randomBytes(3).toString('hex')}`, value: 'scratch' } })).id);
   if (!ids.ownGroup || (await gone(`/groups/${ids.ownGroup}`, key))) ids.ownGroup = String((await must(api, 'POST', '/groups', { key, json: { name: 'scratch' } })).id);
 }
 
@@ -199,7 +248,7 @@ export async function snapshot(w: World): Promise<Record<string, unknown>> {
   ];
   const read = async ([path, key]: [string, string]) => {
     const r = await api.call('GET', path, { key });
-    const data = r.data && typeof r.data === 'object' && !Array.isArray(r.data) ? Object.fromEntries(Object.entries(r.data).filter(([k]) => !VOLATILE.has(k))) : r.data ?? r.text;
+    const data = r.data && typeof r.data === 'object' && !Array.isArray(r.data) ? Object.fromEntries(Object.entries(r.data).filter(([k]) => !VOLATILE.has(k))) : (r.data ?? r.text);
     return [path, { status: r.status, data }] as const;
   };
   return Object.fromEntries(await Promise.all(reads.map(read)));

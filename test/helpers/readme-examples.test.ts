@@ -26,7 +26,7 @@ describe('shellExamples', () => {
   it('reads commands, their documented output and status, prose comments and skip markers', () => {
     const md = [
       '```sh',
-      "X=$(curl -s -X POST localhost:8084/a -d '{\"n\":\"#1\"}' \\",
+      'X=$(curl -s -X POST localhost:8084/a -d \'{"n":"#1"}\' \\',
       '  | json id)',
       'curl -s localhost:8084/$X     # another one',
       '# {"id":...}',
@@ -43,7 +43,7 @@ describe('shellExamples', () => {
     const blocks = shellExamples(md);
     expect(blocks).toHaveLength(2);
     expect(blocks[0]!.examples).toEqual([
-      { line: 2, command: "X=$(curl -s -X POST localhost:8084/a -d '{\"n\":\"#1\"}' \\\n  | json id)" },
+      { line: 2, command: 'X=$(curl -s -X POST localhost:8084/a -d \'{"n":"#1"}\' \\\n  | json id)' },
       { line: 4, command: 'curl -s localhost:8084/$X', output: '{"id":...}' },
       { line: 6, command: 'curl -s localhost:8084/b', output: 'hi bob', status: 202 },
     ]);

@@ -27,7 +27,17 @@ export interface CallResult {
 }
 
 export async function startTestServer(env: Partial<Record<keyof RawConfig, string>> = {}, opts: ServerOptions = {}): Promise<TestServer> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: ':memory:', SMTP_PORT: '0', DNS_PORT: '0', ADMIN_API_KEY: ADMIN_KEY, TOKEN_CREATE_PER_MIN_FREE: '100000', TOKEN_CREATE_PER_MIN_PREMIUM: '100000', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: ':memory:',
+    SMTP_PORT: '0',
+    DNS_PORT: '0',
+    ADMIN_API_KEY: ADMIN_KEY,
+    TOKEN_CREATE_PER_MIN_FREE: '100000',
+    TOKEN_CREATE_PER_MIN_PREMIUM: '100000',
+    ...env,
+  });
   const running = await startServer(config, { logger: silentLogger, ...opts });
   let n = 0;
 
@@ -39,7 +49,7 @@ export async function startTestServer(env: Partial<Record<keyof RawConfig, strin
       body = JSON.stringify(o.json);
       headers['Content-Type'] = 'application/json';
     }
-    const res = await fetch(running.url + path, { method, headers, body: body as BodyInit | undefined, redirect: "manual" });
+    const res = await fetch(running.url + path, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
     const buf = Buffer.from(await res.arrayBuffer());
     let data: unknown = null;
     if ((res.headers.get('content-type') ?? '').includes('json') && buf.length) {

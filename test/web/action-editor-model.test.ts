@@ -129,7 +129,10 @@ describe('the variables typeahead', () => {
 
   it('offers what the last test set, keys after a prefix, then modifiers, each with its value', async () => {
     const t = await types();
-    const steps = [{ type: 'auto_json', parameters: {} }, { type: 'set_variable', parameters: { name: 'x' } }];
+    const steps = [
+      { type: 'auto_json', parameters: {} },
+      { type: 'set_variable', parameters: { name: 'x' } },
+    ];
     const ctx = {
       steps,
       types: t,
@@ -145,7 +148,11 @@ describe('the variables typeahead', () => {
     expect(all.find((s) => s.insert === 'request.method')!.value).toBe('POST');
     expect(all.find((s) => s.insert === 'request.header.content-type')!.value).toBe('application/json');
     expect(all.find((s) => s.insert === 'request.query.page')!.value).toBe('2');
-    expect(suggest(all, 'js').map((s) => s.insert).slice(0, 4)).toEqual(['json', 'json.', 'json.order', 'json.order.total']);
+    expect(
+      suggest(all, 'js')
+        .map((s) => s.insert)
+        .slice(0, 4),
+    ).toEqual(['json', 'json.', 'json.order', 'json.order.total']);
     // After a complete name and a dot: its keys, then the modifiers.
     const afterDot = suggest(all, 'json.');
     expect(afterDot.slice(0, 2).map((s) => [s.insert, s.value])).toEqual([
@@ -161,11 +168,7 @@ describe('the variables typeahead', () => {
 
 describe('Import from cURL and JSON Format', () => {
   it('reads method, URL, headers, body and basic auth as curl sends them', () => {
-    const cmd = [
-      "curl -X PUT 'https://api.example.test/orders/7?x=1' \\",
-      `  -H "Content-Type: application/json" -H 'X-Key: a b' \\`,
-      `  --data-raw '{"total": 42}' -u ann:s3cr:et --compressed -s`,
-    ].join('\n');
+    const cmd = ["curl -X PUT 'https://api.example.test/orders/7?x=1' \\", `  -H "Content-Type: application/json" -H 'X-Key: a b' \\`, `  --data-raw '{"total": 42}' -u ann:s3cr:et --compressed -s`].join('\n');
     expect(parseCurl(cmd)).toEqual({
       url: 'https://api.example.test/orders/7?x=1',
       method: 'PUT',

@@ -3,8 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { sqlName, sqlSuggestions, wordAt } from '../../web/src/actions/sql-words.js';
 
 const tables = [
-  { name: 'contacts', columns: [{ name: 'id', type: 'integer' }, { name: 'email', type: 'text' }] },
-  { name: 'Orders', columns: [{ name: 'id', type: 'integer' }, { name: 'contact_id', type: 'integer' }] },
+  {
+    name: 'contacts',
+    columns: [
+      { name: 'id', type: 'integer' },
+      { name: 'email', type: 'text' },
+    ],
+  },
+  {
+    name: 'Orders',
+    columns: [
+      { name: 'id', type: 'integer' },
+      { name: 'contact_id', type: 'integer' },
+    ],
+  },
 ];
 const labels = (typed: string, qualifier: string | null = null) => sqlSuggestions(tables, typed, qualifier).map((s) => s.label);
 

@@ -38,8 +38,8 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
     <section class="panel apikey-panel" aria-labelledby="apikey-title">
       <h2 id="apikey-title">API key</h2>
       <p class="hint">
-        Needed for tokens that belong to a user, for your token list, and for everything under Account. It is kept in this browser's local
-        storage and sent as the <code>Api-Key</code> header. <a href={href({ view: 'welcome' })}>How do I get one?</a>
+        Needed for tokens that belong to a user, for your token list, and for everything under Account. It is kept in this browser's local storage and sent as the <code>Api-Key</code> header.{' '}
+        <a href={href({ view: 'welcome' })}>How do I get one?</a>
       </p>
       <form
         onSubmit={(e) => {
@@ -52,16 +52,7 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
       >
         <label for="api-key">API key</label>
         <div class="copy-row">
-          <input
-            ref={input}
-            id="api-key"
-            type="password"
-            autocomplete="off"
-            spellcheck={false}
-            value={value}
-            onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)}
-            aria-describedby="api-key-status"
-          />
+          <input ref={input} id="api-key" type="password" autocomplete="off" spellcheck={false} value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} aria-describedby="api-key-status" />
           <button class="btn primary" type="submit">
             Save
           </button>

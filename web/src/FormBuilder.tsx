@@ -10,8 +10,17 @@ let nextKey = 1;
 const newField = (over: Partial<FormField> = {}): FormField => ({ key: nextKey++, label: '', name: '', type: 'text', required: false, extra: '', ...over });
 
 const TYPE_LABELS: Record<FieldType, string> = {
-  text: 'Text', email: 'E-mail', number: 'Number', tel: 'Phone', url: 'URL', date: 'Date', textarea: 'Long text',
-  select: 'Choice list', checkbox: 'Checkbox', file: 'File upload', hidden: 'Hidden value',
+  text: 'Text',
+  email: 'E-mail',
+  number: 'Number',
+  tel: 'Phone',
+  url: 'URL',
+  date: 'Date',
+  textarea: 'Long text',
+  select: 'Choice list',
+  checkbox: 'Checkbox',
+  file: 'File upload',
+  hidden: 'Hidden value',
 };
 
 /** How long the form stays unchanged before the preview shows it. */
@@ -59,9 +68,7 @@ export function FormBuilder({ captureUrl }: { captureUrl: string }) {
   return (
     <section class="panel form-builder" aria-labelledby="form-builder-title">
       <h2 id="form-builder-title">Form Builder</h2>
-      <p class="hint">
-        Build an HTML form that posts to this URL, try it in the preview, and copy its HTML into your web site. Each submission is captured here and shows as form data.
-      </p>
+      <p class="hint">Build an HTML form that posts to this URL, try it in the preview, and copy its HTML into your web site. Each submission is captured here and shows as form data.</p>
       <div class="form-builder-grid">
         <form class="form-builder-edit" aria-label="Form settings" onSubmit={(e) => e.preventDefault()}>
           <div class="field">

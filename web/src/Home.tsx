@@ -65,10 +65,7 @@ export function Home() {
     <div class="home">
       <section class="panel hero" aria-labelledby="new-title">
         <h1 id="new-title">Capture HTTP requests and e-mail</h1>
-        <p>
-          A token gives you a URL and an e-mail address. Everything sent to them shows up here the moment it arrives, and is answered with the
-          response you choose.
-        </p>
+        <p>A token gives you a URL and an e-mail address. Everything sent to them shows up here the moment it arrives, and is answered with the response you choose.</p>
         <button class="btn primary big" type="button" onClick={create} disabled={creating}>
           {creating ? 'Creating…' : 'Create a new URL'}
         </button>
@@ -169,4 +166,3 @@ function TokenTable({ tokens }: { tokens: Token[] }) {
     </div>
   );
 }
-

@@ -4,22 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { download, enc, saveBlob, type ApiError, type CapturedRequest, type FileMeta } from './api';
-import {
-  bodyKind,
-  fileList,
-  formatSize,
-  headerEntries,
-  headerValue,
-  highlightJson,
-  highlightXml,
-  requestDate,
-  linkify,
-  methodLabel,
-  requestPath,
-  showControls,
-  toCurl,
-  toPostman,
-} from './format';
+import { bodyKind, fileList, formatSize, headerEntries, headerValue, highlightJson, highlightXml, requestDate, linkify, methodLabel, requestPath, showControls, toCurl, toPostman } from './format';
 import { bytesOfBase64, hexDump, HEX_VIEW_BYTES } from './hex-dump';
 import { HttpMessage } from './HttpMessage';
 import { RequestForward } from './RequestForward';
@@ -267,12 +252,7 @@ function SentResponseSection({ r }: { r: ViewedRequest }) {
         contentType={sent.content_type}
         size={sent.size}
         truncated={sent.truncated}
-        facts={
-          <span class="hint small">
-            {' '}
-            {sent.source === 'default' ? "the token's default response" : 'set by actions or the set-response API'}
-          </span>
-        }
+        facts={<span class="hint small"> {sent.source === 'default' ? "the token's default response" : 'set by actions or the set-response API'}</span>}
       />
     </section>
   );
@@ -285,11 +265,7 @@ function KeyValues({ title, rows, empty, field }: { title: string; rows: Array<[
       <h3 id={id}>
         {title} <span class="count">{rows.length}</span>
       </h3>
-      {rows.length === 0 ? (
-        <p class="hint">{empty ?? 'None.'}</p>
-      ) : (
-        <KvTable rows={rows} search={field ? (k, v) => searchQuery(`${field}.${field === 'headers' ? k.toLowerCase() : k}`, v) : undefined} />
-      )}
+      {rows.length === 0 ? <p class="hint">{empty ?? 'None.'}</p> : <KvTable rows={rows} search={field ? (k, v) => searchQuery(`${field}.${field === 'headers' ? k.toLowerCase() : k}`, v) : undefined} />}
     </section>
   );
 }

@@ -117,10 +117,11 @@ export function RequestList(p: Props) {
         )}
       </form>
       <p id="search-help" class={searchError ? 'field-error' : 'hint small'}>
-        {searchError ? searchError.message : (
+        {searchError ? (
+          searchError.message
+        ) : (
           <>
-            Query language: <code>method:POST</code>, <code>query.id:42</code>, <code>headers.x-key:abc</code>, <code>created_at:[now-1h TO *]</code>, AND/OR/NOT.{' '}
-            <DocsLink page="search.md">Search language</DocsLink>
+            Query language: <code>method:POST</code>, <code>query.id:42</code>, <code>headers.x-key:abc</code>, <code>created_at:[now-1h TO *]</code>, AND/OR/NOT. <DocsLink page="search.md">Search language</DocsLink>
           </>
         )}
       </p>
@@ -158,13 +159,11 @@ export function RequestList(p: Props) {
         <ol class="req-list" aria-label={p.query ? 'Matching requests, newest first' : 'Requests, newest first'}>
           {p.items.map((r) => (
             <li key={r.uuid} class={[p.fresh.has(r.uuid) && 'fresh', failed(r) && 'failed'].filter(Boolean).join(' ') || undefined}>
-              <a
-                href={href({ view: 'token', token: p.tokenRef, tab: 'requests', request: r.uuid })}
-                aria-current={p.selected === r.uuid ? 'true' : undefined}
-                data-request-id={r.uuid}
-              >
+              <a href={href({ view: 'token', token: p.tokenRef, tab: 'requests', request: r.uuid })} aria-current={p.selected === r.uuid ? 'true' : undefined} data-request-id={r.uuid}>
                 <span class={`method m-${r.method.toLowerCase()}`}>{methodLabel(r)}</span>
-                <span class="path" title={requestPath(r)}>{requestPath(r, p.tokenNames)}</span>
+                <span class="path" title={requestPath(r)}>
+                  {requestPath(r, p.tokenNames)}
+                </span>
                 <span class="meta">
                   {failed(r) && (
                     <span class="badge bad" title="A custom action failed on this request">

@@ -81,7 +81,9 @@ export function RequestNote({ tokenId, r, onSaved }: Props) {
       ) : r.note ? (
         <p class="note-text">{r.note}</p>
       ) : (
-        <p class="hint">No note. Notes are searchable (<code>note:…</code>).</p>
+        <p class="hint">
+          No note. Notes are searchable (<code>note:…</code>).
+        </p>
       )}
     </section>
   );

@@ -29,7 +29,11 @@ const FORM = 'sample';
 
 /** The catalogue, fetched once per page load. */
 let catalogue: Promise<Provider[]> | null = null;
-const loadCatalogue = () => (catalogue ??= call<{ data: Provider[] }>('GET', '/samples').then((r) => r.data, (e: unknown) => ((catalogue = null), Promise.reject(e))));
+const loadCatalogue = () =>
+  (catalogue ??= call<{ data: Provider[] }>('GET', '/samples').then(
+    (r) => r.data,
+    (e: unknown) => ((catalogue = null), Promise.reject(e)),
+  ));
 
 export function SampleSend({ token, tokenRef }: { token: Token; tokenRef: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -103,8 +107,7 @@ export function SampleSend({ token, tokenRef }: { token: Token; tokenRef: string
           <form onSubmit={send}>
             <h2 id="sample-title">Send a sample delivery</h2>
             <p class="hint small">
-              A real example webhook, signed exactly as the provider signs it, captured in this token: build your actions against it, and check it
-              with <code>verify_signature</code>.
+              A real example webhook, signed exactly as the provider signs it, captured in this token: build your actions against it, and check it with <code>verify_signature</code>.
             </p>
             <div class="sample-fields">
               <div class="field">

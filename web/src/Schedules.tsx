@@ -73,8 +73,8 @@ export function Schedules({ schedule, logs }: { schedule?: string; logs?: boolea
       <section class="panel narrow" aria-labelledby="sched-title">
         <h1 id="sched-title">Schedules</h1>
         <p>
-          Schedules send a request on a timetable (every minute to monthly, or cron) and check the answer. They belong to a user: enter an API key
-          with the <strong>API key</strong> button at the top to see and manage yours.
+          Schedules send a request on a timetable (every minute to monthly, or cron) and check the answer. They belong to a user: enter an API key with the <strong>API key</strong> button at the top to see and manage
+          yours.
         </p>
       </section>
     );
@@ -158,10 +158,10 @@ function ScheduleList() {
                   </td>
                   <td>
                     <div class="row-actions">
-                    <a class="btn small" href={href({ view: 'schedules', schedule: String(s.id), logs: true })} aria-label={`Logs of ${s.name || s.id}`}>
-                      Logs
-                    </a>
-                    <RunNow id={s.id} name={s.name} onDone={() => setReload((n) => n + 1)} />
+                      <a class="btn small" href={href({ view: 'schedules', schedule: String(s.id), logs: true })} aria-label={`Logs of ${s.name || s.id}`}>
+                        Logs
+                      </a>
+                      <RunNow id={s.id} name={s.name} onDone={() => setReload((n) => n + 1)} />
                     </div>
                   </td>
                 </tr>
@@ -170,9 +170,7 @@ function ScheduleList() {
           </table>
         </div>
       )}
-      {data && data.last_page > 1 && (
-        <Pager page={page} last={data.last_page} onPage={setPage} label="Schedule pages" />
-      )}
+      {data && data.last_page > 1 && <Pager page={page} last={data.last_page} onPage={setPage} label="Schedule pages" />}
     </section>
   );
 }
@@ -397,12 +395,28 @@ function ScheduleEditor({ id }: { id?: string }) {
       </div>
       <div class="field">
         <label for="s-request_headers">Headers (one per line, Name: value)</label>
-        <textarea id="s-request_headers" class="mono" rows={3} spellcheck={false} value={form.request_headers} aria-describedby={errors.request_headers ? fieldErrorId(F, 'request_headers') : undefined} onInput={(e) => set('request_headers', (e.currentTarget as HTMLTextAreaElement).value)} />
+        <textarea
+          id="s-request_headers"
+          class="mono"
+          rows={3}
+          spellcheck={false}
+          value={form.request_headers}
+          aria-describedby={errors.request_headers ? fieldErrorId(F, 'request_headers') : undefined}
+          onInput={(e) => set('request_headers', (e.currentTarget as HTMLTextAreaElement).value)}
+        />
         <FieldError form={F} field="request_headers" errors={errors} />
       </div>
       <div class="field">
         <label for="s-request_body">Body</label>
-        <textarea id="s-request_body" class="mono" rows={4} spellcheck={false} value={form.request_body} aria-describedby={errors.request_body ? fieldErrorId(F, 'request_body') : undefined} onInput={(e) => set('request_body', (e.currentTarget as HTMLTextAreaElement).value)} />
+        <textarea
+          id="s-request_body"
+          class="mono"
+          rows={4}
+          spellcheck={false}
+          value={form.request_body}
+          aria-describedby={errors.request_body ? fieldErrorId(F, 'request_body') : undefined}
+          onInput={(e) => set('request_body', (e.currentTarget as HTMLTextAreaElement).value)}
+        />
         <FieldError form={F} field="request_body" errors={errors} />
       </div>
       <h2>Checks</h2>
@@ -509,9 +523,7 @@ function ScheduleLogs({ id }: { id: string }) {
           })}
         </ol>
       )}
-      {data && data.last_page > 1 && (
-        <Pager page={page} last={data.last_page} onPage={setPage} label="Log pages" labels={['Newer', 'Older']} />
-      )}
+      {data && data.last_page > 1 && <Pager page={page} last={data.last_page} onPage={setPage} label="Log pages" labels={['Newer', 'Older']} />}
     </section>
   );
 }

@@ -67,7 +67,10 @@ export function SharePage({ route }: { route: ShareRoute }) {
         deleted: (d) => {
           if (d.all) setItems([]);
           else if (d.uuid) setItems((old) => old?.filter((o) => o.uuid !== d.uuid) ?? old);
-          void listRef.current().then((p) => setTotal(p.total), () => undefined);
+          void listRef.current().then(
+            (p) => setTotal(p.total),
+            () => undefined,
+          );
         },
         tokenUpdated: () => undefined,
         tokenDeleted: () => setGone('deleted'),
@@ -106,15 +109,17 @@ export function SharePage({ route }: { route: ShareRoute }) {
       <section class="panel token-head" aria-labelledby="share-title">
         <h1 id="share-title">Shared requests</h1>
         <p class="hint">
-          A view-only link to the requests of token <code>{token}</code>: they appear here as they arrive. The token's settings and actions are
-          not shared, and nothing can be changed from here.
+          A view-only link to the requests of token <code>{token}</code>: they appear here as they arrive. The token's settings and actions are not shared, and nothing can be changed from here.
         </p>
         <p class="token-facts">
           <span class={`live-state ${mode}`} role="status">
             {mode === 'live' ? 'Live' : mode === 'polling' ? 'Checking every 2 s' : 'Connecting…'}
           </span>
           <span>
-            Requests <span class="count" id="share-total">{total}</span>
+            Requests{' '}
+            <span class="count" id="share-total">
+              {total}
+            </span>
           </span>
         </p>
       </section>

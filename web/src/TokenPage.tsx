@@ -163,7 +163,11 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
   }
   /** Under a search, the overall count comes from an unfiltered page of one. */
   function countOverall(q: string) {
-    if (q) void overallTotal(id).then((n) => q === queryRef.current && setOverallWithQuery(n), () => undefined);
+    if (q)
+      void overallTotal(id).then(
+        (n) => q === queryRef.current && setOverallWithQuery(n),
+        () => undefined,
+      );
   }
 
   const path = `/token/${enc(id)}`;
@@ -394,7 +398,11 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
               Edit the default response
             </a>
           </span>
-          <a class={`badge${token.actions ? '' : ' warn'}`} href={href({ view: 'token', token: route.token, tab: token.actions ? 'workflow' : 'settings' })} title={token.actions ? 'Custom actions run on every capture' : 'Custom actions do not run: turn them on in Settings'}>
+          <a
+            class={`badge${token.actions ? '' : ' warn'}`}
+            href={href({ view: 'token', token: route.token, tab: token.actions ? 'workflow' : 'settings' })}
+            title={token.actions ? 'Custom actions run on every capture' : 'Custom actions do not run: turn them on in Settings'}
+          >
             {token.actions ? 'Custom actions on' : 'Custom actions off'}
           </a>
           {token.cors && <span class="badge">CORS</span>}
@@ -417,7 +425,8 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
           Actions
           {unsaved && (
             <span class="unsaved-dot" title="Unsaved changes">
-              {' '}•<span class="sr-only"> (unsaved changes)</span>
+              {' '}
+              •<span class="sr-only"> (unsaved changes)</span>
             </span>
           )}
         </a>
@@ -483,9 +492,7 @@ function LoadedToken({ route, token, setToken, config }: { route: TokenRoute; to
           <TokenShare token={token} />
         </>
       )}
-      {route.tab === 'workflow' && (
-        <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} onToken={setToken} revision={revision} />} />
-      )}
+      {route.tab === 'workflow' && <ChainWithTemplates token={token} editor={(revision) => <LazyWorkflow key={revision} token={token} onToken={setToken} revision={revision} />} />}
       {route.tab === 'replay' && <TokenReplay tokenId={id} tokenRef={route.token} initialQuery={query} />}
       {route.tab === 'form' && <FormBuilder captureUrl={captureUrl} />}
     </div>

@@ -109,8 +109,8 @@ export function TokenReplay({ tokenId, tokenRef, initialQuery }: { tokenId: stri
       <section class="panel" aria-labelledby="replay-title">
         <h2 id="replay-title">Replay</h2>
         <p class="hint">
-          Run this token's Custom Actions again — their new output replaces what is stored on each request, and queued actions run queued — or forward the requests to
-          another URL. For all requests or those a search query matches, up to 100,000, in the background.
+          Run this token's Custom Actions again — their new output replaces what is stored on each request, and queued actions run queued — or forward the requests to another URL. For all requests or those a search query
+          matches, up to 100,000, in the background.
         </p>
         <form class="replay-form" aria-label="Start a replay" onSubmit={start}>
           <fieldset>

@@ -99,12 +99,30 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
         <div class="grid">
           <div class="field">
             <label for="default_status">Status code</label>
-            <input id="default_status" type="number" inputMode="numeric" min={200} max={599} value={form.default_status} aria-invalid={invalid('default_status')} aria-describedby={describedBy('default_status')} onInput={(e) => set('default_status', (e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="default_status"
+              type="number"
+              inputMode="numeric"
+              min={200}
+              max={599}
+              value={form.default_status}
+              aria-invalid={invalid('default_status')}
+              aria-describedby={describedBy('default_status')}
+              onInput={(e) => set('default_status', (e.currentTarget as HTMLInputElement).value)}
+            />
             <FieldError form={FORM} field="default_status" errors={errors} />
           </div>
           <div class="field wide">
             <label for="default_content_type">Content type</label>
-            <input id="default_content_type" type="text" list="content-types" value={form.default_content_type} aria-invalid={invalid('default_content_type')} aria-describedby={describedBy('default_content_type')} onInput={(e) => set('default_content_type', (e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="default_content_type"
+              type="text"
+              list="content-types"
+              value={form.default_content_type}
+              aria-invalid={invalid('default_content_type')}
+              aria-describedby={describedBy('default_content_type')}
+              onInput={(e) => set('default_content_type', (e.currentTarget as HTMLInputElement).value)}
+            />
             <datalist id="content-types">
               <option value="text/html" />
               <option value="text/plain" />
@@ -116,7 +134,16 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
         </div>
         <div class="field">
           <label for="default_content">Body</label>
-          <textarea id="default_content" rows={6} spellcheck={false} class="mono" value={form.default_content} aria-invalid={invalid('default_content')} aria-describedby={describedBy('default_content')} onInput={(e) => set('default_content', (e.currentTarget as HTMLTextAreaElement).value)} />
+          <textarea
+            id="default_content"
+            rows={6}
+            spellcheck={false}
+            class="mono"
+            value={form.default_content}
+            aria-invalid={invalid('default_content')}
+            aria-describedby={describedBy('default_content')}
+            onInput={(e) => set('default_content', (e.currentTarget as HTMLTextAreaElement).value)}
+          />
           <FieldError form={FORM} field="default_content" errors={errors} />
         </div>
 
@@ -124,7 +151,16 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
         <div class="grid">
           <div class="field">
             <label for="timeout">Timeout (s)</label>
-            <input id="timeout" type="number" min={0} max={30} value={form.timeout} aria-invalid={invalid('timeout')} aria-describedby={describedBy('timeout', 'timeout-hint')} onInput={(e) => set('timeout', (e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="timeout"
+              type="number"
+              min={0}
+              max={30}
+              value={form.timeout}
+              aria-invalid={invalid('timeout')}
+              aria-describedby={describedBy('timeout', 'timeout-hint')}
+              onInput={(e) => set('timeout', (e.currentTarget as HTMLInputElement).value)}
+            />
             <p class="hint small" id="timeout-hint">
               Seconds to wait before answering, 0 to 30.
             </p>
@@ -132,7 +168,16 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
           </div>
           <div class="field">
             <label for="listen">Listen (s)</label>
-            <input id="listen" type="number" min={0} max={10} value={form.listen} aria-invalid={invalid('listen')} aria-describedby={describedBy('listen', 'listen-hint')} onInput={(e) => set('listen', (e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="listen"
+              type="number"
+              min={0}
+              max={10}
+              value={form.listen}
+              aria-invalid={invalid('listen')}
+              aria-describedby={describedBy('listen', 'listen-hint')}
+              onInput={(e) => set('listen', (e.currentTarget as HTMLInputElement).value)}
+            />
             <p class="hint small" id="listen-hint">
               Seconds a capture waits for a response set through the API, 0 to 10.
             </p>
@@ -140,7 +185,15 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
           </div>
           <div class="field">
             <label for="request_limit">Request limit</label>
-            <input id="request_limit" type="number" min={0} value={form.request_limit} aria-invalid={invalid('request_limit')} aria-describedby={describedBy('request_limit', 'request_limit-hint')} onInput={(e) => set('request_limit', (e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="request_limit"
+              type="number"
+              min={0}
+              value={form.request_limit}
+              aria-invalid={invalid('request_limit')}
+              aria-describedby={describedBy('request_limit', 'request_limit-hint')}
+              onInput={(e) => set('request_limit', (e.currentTarget as HTMLInputElement).value)}
+            />
             <p class="hint small" id="request_limit-hint">
               Requests kept, from 0 to 10000 (more where the service's MAX_REQUEST_LIMIT allows it); the oldest go first.
             </p>
@@ -149,17 +202,22 @@ export function TokenSettings({ token, onSaved }: { token: Token; onSaved: (t: T
         </div>
         <div class="checks">
           <label class="check">
-            <input type="checkbox" checked={form.cors} onChange={(e) => set('cors', (e.currentTarget as HTMLInputElement).checked)} /> Add CORS headers to
-            capture responses
+            <input type="checkbox" checked={form.cors} onChange={(e) => set('cors', (e.currentTarget as HTMLInputElement).checked)} /> Add CORS headers to capture responses
           </label>
           <label class="check">
-            <input type="checkbox" checked={form.actions} onChange={(e) => set('actions', (e.currentTarget as HTMLInputElement).checked)} /> Run custom
-            actions on every capture
+            <input type="checkbox" checked={form.actions} onChange={(e) => set('actions', (e.currentTarget as HTMLInputElement).checked)} /> Run custom actions on every capture
           </label>
         </div>
         <div class="field">
           <label for="description">Description</label>
-          <input id="description" type="text" value={form.description} aria-invalid={invalid('description')} aria-describedby={describedBy('description')} onInput={(e) => set('description', (e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id="description"
+            type="text"
+            value={form.description}
+            aria-invalid={invalid('description')}
+            aria-describedby={describedBy('description')}
+            onInput={(e) => set('description', (e.currentTarget as HTMLInputElement).value)}
+          />
           <FieldError form={FORM} field="description" errors={errors} />
         </div>
         <div class="form-actions">

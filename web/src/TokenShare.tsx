@@ -55,10 +55,7 @@ export function TokenShare({ token }: { token: Token }) {
   return (
     <section class="panel token-share" aria-labelledby="share-link-title">
       <h2 id="share-link-title">Share link</h2>
-      <p class="hint">
-        A view-only link to this token's requests and their live stream, for someone without an API key. It shows nothing else: no settings, no
-        actions, and nothing can be changed through it.
-      </p>
+      <p class="hint">A view-only link to this token's requests and their live stream, for someone without an API key. It shows nothing else: no settings, no actions, and nothing can be changed through it.</p>
       <ErrorNotice error={error} />
       {made && (
         <div class="notice" role="region" aria-labelledby="share-made-title">
@@ -66,9 +63,7 @@ export function TokenShare({ token }: { token: Token }) {
           <CopyField id="share-url" label="Share link" value={made} />
         </div>
       )}
-      <p id="share-state">
-        {status === null ? 'Checking…' : status.active ? `Shared since ${status.created_at} UTC.` : 'Not shared.'}
-      </p>
+      <p id="share-state">{status === null ? 'Checking…' : status.active ? `Shared since ${status.created_at} UTC.` : 'Not shared.'}</p>
       <div class="form-actions">
         <button class="btn primary" type="button" disabled={busy} onClick={() => void make()}>
           {status?.active ? 'Make a new link' : 'Make a share link'}

@@ -92,7 +92,7 @@ export function syntaxErrors(text: string): LineError[] {
 export function serverErrors(text: string, message: string, errors: FieldErrors): LineError[] {
   const out: LineError[] = [];
   for (const [path, msgs] of Object.entries(errors)) {
-    const line = path === 'document' ? (Number(/line (\d+)/i.exec(msgs.join(' '))?.[1]) || null) : path === '_' ? null : lineOf(text, path);
+    const line = path === 'document' ? Number(/line (\d+)/i.exec(msgs.join(' '))?.[1]) || null : path === '_' ? null : lineOf(text, path);
     for (const m of msgs) out.push({ line, path: path === '_' || path === 'document' ? '' : path, message: path === 'document' ? m.split('\n')[0]! : m });
   }
   if (out.length === 0) out.push({ line: Number(/line (\d+)/i.exec(message)?.[1]) || null, path: '', message });
@@ -277,8 +277,8 @@ export function Workflow({ token, onToken, revision = 0 }: Props) {
     >
       <h2 id="wf-title">Custom actions</h2>
       <p class="hint">
-        The steps that run, in order, on every capture of this token, as a workflow document you can keep in git:{' '}
-        <DocsLink page="actions.md">action types</DocsLink>, <DocsLink page="workflows.md">workflow documents</DocsLink>.
+        The steps that run, in order, on every capture of this token, as a workflow document you can keep in git: <DocsLink page="actions.md">action types</DocsLink>,{' '}
+        <DocsLink page="workflows.md">workflow documents</DocsLink>.
       </p>
       {!token.actions && !offerActions && <ActionsOff token={token} turnOn={switchActionsOn} />}
       <div class="ae-mode" role="group" aria-label="Editor">
@@ -290,59 +290,54 @@ export function Workflow({ token, onToken, revision = 0 }: Props) {
         </button>
       </div>
       {mode === 'visual' ? (
-        <ActionEditor
-          token={token}
-          text={text}
-          errors={fieldErrors}
-          onText={edited}
-        />
+        <ActionEditor token={token} text={text} errors={fieldErrors} onText={edited} />
       ) : (
-      <>
-      <label for="workflow-yaml">Workflow (YAML)</label>
-      <div class="editor">
-        <div class="gutter" ref={gutter} aria-hidden="true">
-          {Array.from({ length: lineCount }, (_, i) => (
-            <div key={i} class={errorLines.has(i + 1) ? 'err' : undefined}>
-              {i + 1}
+        <>
+          <label for="workflow-yaml">Workflow (YAML)</label>
+          <div class="editor">
+            <div class="gutter" ref={gutter} aria-hidden="true">
+              {Array.from({ length: lineCount }, (_, i) => (
+                <div key={i} class={errorLines.has(i + 1) ? 'err' : undefined}>
+                  {i + 1}
+                </div>
+              ))}
             </div>
-          ))}
-        </div>
-        <textarea
-          id="workflow-yaml"
-          ref={area}
-          class="mono"
-          spellcheck={false}
-          wrap="off"
-          rows={Math.min(Math.max(lineCount + 2, 12), 40)}
-          value={text}
-          aria-invalid={errors.length ? true : undefined}
-          aria-describedby="workflow-errors"
-          onInput={(e) => edited((e.currentTarget as HTMLTextAreaElement).value)}
-          onScroll={(e) => {
-            if (gutter.current) gutter.current.scrollTop = (e.currentTarget as HTMLTextAreaElement).scrollTop;
-          }}
-        />
-      </div>
-      <div id="workflow-errors" aria-live="polite">
-        {errors.length > 0 && (
-          <ul class="line-errors" aria-label="Problems in the workflow">
-            {errors.map((er, i) => (
-              <li key={i}>
-                {er.line !== null ? (
-                  <button type="button" class="btn link" onClick={() => goTo(er.line!)}>
-                    Line {er.line}
-                  </button>
-                ) : (
-                  <span>Document</span>
-                )}
-                {er.path && <code>{er.path}</code>}
-                <span>{er.message}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-      </>
+            <textarea
+              id="workflow-yaml"
+              ref={area}
+              class="mono"
+              spellcheck={false}
+              wrap="off"
+              rows={Math.min(Math.max(lineCount + 2, 12), 40)}
+              value={text}
+              aria-invalid={errors.length ? true : undefined}
+              aria-describedby="workflow-errors"
+              onInput={(e) => edited((e.currentTarget as HTMLTextAreaElement).value)}
+              onScroll={(e) => {
+                if (gutter.current) gutter.current.scrollTop = (e.currentTarget as HTMLTextAreaElement).scrollTop;
+              }}
+            />
+          </div>
+          <div id="workflow-errors" aria-live="polite">
+            {errors.length > 0 && (
+              <ul class="line-errors" aria-label="Problems in the workflow">
+                {errors.map((er, i) => (
+                  <li key={i}>
+                    {er.line !== null ? (
+                      <button type="button" class="btn link" onClick={() => goTo(er.line!)}>
+                        Line {er.line}
+                      </button>
+                    ) : (
+                      <span>Document</span>
+                    )}
+                    {er.path && <code>{er.path}</code>}
+                    <span>{er.message}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </>
       )}
       <div class="form-actions">
         <button class="btn primary" type="submit" disabled={saving} aria-keyshortcuts="Control+S Meta+S" title="Save (Ctrl+S)">

@@ -47,10 +47,7 @@ export function XhrRedirectPanel({ state, onChange, last }: { state: XhrRedirect
   return (
     <section class="panel" aria-labelledby="xhr-title">
       <h2 id="xhr-title">XHR Redirect</h2>
-      <p class="hint small">
-        While this page is open, your browser sends every new request on to this URL, with its method, headers and body. The target must allow
-        cross-origin requests (CORS).
-      </p>
+      <p class="hint small">While this page is open, your browser sends every new request on to this URL, with its method, headers and body. The target must allow cross-origin requests (CORS).</p>
       <form
         class="inline-form"
         onSubmit={(e) => {
@@ -59,8 +56,7 @@ export function XhrRedirectPanel({ state, onChange, last }: { state: XhrRedirect
         }}
       >
         <label>
-          Target URL{' '}
-          <input type="url" value={target} placeholder="http://localhost:3000/webhook" disabled={state.enabled} onInput={(e) => setTarget((e.target as HTMLInputElement).value)} />
+          Target URL <input type="url" value={target} placeholder="http://localhost:3000/webhook" disabled={state.enabled} onInput={(e) => setTarget((e.target as HTMLInputElement).value)} />
         </label>{' '}
         <button class="btn" type="submit" disabled={!valid && !state.enabled}>
           {state.enabled ? 'Stop redirecting' : 'Start redirecting'}

@@ -29,7 +29,11 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function fieldName(f: Pick<FormField, 'name' | 'label'>, index: number): string {
   const own = f.name.trim();
   if (own) return own;
-  const fromLabel = f.label.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const fromLabel = f.label
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return fromLabel || `field_${index + 1}`;
 }
 
@@ -44,7 +48,10 @@ function control(f: FormField, name: string, id: string): string {
     case 'textarea':
       return `<textarea id="${id}" name="${n}" rows="4"${f.extra ? ` placeholder="${esc(f.extra)}"` : ''}${req}></textarea>`;
     case 'select': {
-      const options = f.extra.split('\n').map((o) => o.trim()).filter(Boolean);
+      const options = f.extra
+        .split('\n')
+        .map((o) => o.trim())
+        .filter(Boolean);
       return `<select id="${id}" name="${n}"${req}>\n      <option value="">Choose…</option>\n${options.map((o) => `      <option value="${esc(o)}">${esc(o)}</option>`).join('\n')}\n    </select>`;
     }
     case 'checkbox':

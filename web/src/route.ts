@@ -22,13 +22,17 @@ export const PAGE_SEGMENTS = ['schedules', 'account', 'welcome', 'share', 'invit
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return p;
-    }
-  });
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
   if (parts.length === 0) return { view: 'home' };
   if (parts[0] === 'welcome') return { view: 'welcome' };
   if (parts[0] === 'share') return { view: 'share', token: parts[1] ?? '', secret: parts[2] ?? '', request: parts[3] && UUID.test(parts[3]) ? parts[3] : undefined };

@@ -49,12 +49,7 @@ export function Announcer() {
 
 export function CopyButton({ text, label, children }: { text: string; label: string; children?: ComponentChildren }) {
   return (
-    <button
-      type="button"
-      class="btn small"
-      aria-label={label}
-      onClick={async () => announce((await copyText(text)) ? 'Copied to the clipboard' : 'Copy failed: select the text and copy it')}
-    >
+    <button type="button" class="btn small" aria-label={label} onClick={async () => announce((await copyText(text)) ? 'Copied to the clipboard' : 'Copy failed: select the text and copy it')}>
       {children ?? 'Copy'}
     </button>
   );
@@ -94,8 +89,7 @@ export function NotAvailable({ what = 'This feature' }: { what?: string }) {
   return (
     <div class="notice muted" role="status" data-testid="not-available">
       <p>
-        <strong>{what} is not available on this server.</strong> The server answered 404 for its API: the module that provides it is not
-        running here.
+        <strong>{what} is not available on this server.</strong> The server answered 404 for its API: the module that provides it is not running here.
       </p>
     </div>
   );

@@ -22,7 +22,7 @@ export const ExecuteQuery = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1')
-    .describe("E-mail the token owner about action errors (through SMTP_RELAY_URL, at most 10 e-mails per account an hour)"),
+    .describe('E-mail the token owner about action errors (through SMTP_RELAY_URL, at most 10 e-mails per account an hour)'),
 });
 
 /** What a test run (test-action, workflow/test, execute) answers; execute stores its output on the request. */

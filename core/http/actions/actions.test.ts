@@ -90,7 +90,10 @@ describe('actions API', () => {
     const r = await s.call('POST', `/token/${t.uuid}/request/${id}/execute`, { key: owner.key });
     expect(r.data.result.variables).toMatchObject({ 'x.1': '1', 'x.2': '2' });
     // The run's output replaces what the request showed.
-    await s.call('PUT', `/token/${t.uuid}/actions/${(await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data[0].uuid}`, { key: owner.key, json: { type: 'extract_regex', parameters: { regex: '(', variable_name: 'y' } } });
+    await s.call('PUT', `/token/${t.uuid}/actions/${(await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data[0].uuid}`, {
+      key: owner.key,
+      json: { type: 'extract_regex', parameters: { regex: '(', variable_name: 'y' } },
+    });
     const again = await s.call('POST', `/token/${t.uuid}/request/${id}/execute`, { key: owner.key });
     expect(again.data.success).toBe(false);
     const stored = (await s.call('GET', `/token/${t.uuid}/request/${id}`, { key: owner.key })).data;
@@ -170,7 +173,11 @@ describe('actions API', () => {
 
   it("refuses to queue Don't Save, Rate Limit and Modify Response with 422 naming the step, storing nothing", async () => {
     const t = await s.token({ actions: true }, owner.key);
-    for (const [type, parameters, title] of [['dont_save', {}, "Don't Save"], ['rate_limit', { period: 60, count: 1 }, 'Rate Limit'], ['modify_response', { status: 201 }, 'Modify Response']] as const) {
+    for (const [type, parameters, title] of [
+      ['dont_save', {}, "Don't Save"],
+      ['rate_limit', { period: 60, count: 1 }, 'Rate Limit'],
+      ['modify_response', { status: 201 }, 'Modify Response'],
+    ] as const) {
       const r = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: { type, parameters, queue: true } });
       expect(r.status, type).toBe(422);
       expect(r.data.errors.queue[0]).toBe(`${title} (${type}) cannot be queued: it only makes sense inline, while the capture is answered`);

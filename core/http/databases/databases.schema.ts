@@ -15,4 +15,3 @@ export const RowsQuery = z.object({
   filter_column: z.string().max(200).optional().describe('Only rows whose column equals filter_value'),
   filter_value: z.string().max(10_000).optional(),
 });
-

@@ -136,7 +136,7 @@ describe('databases API (PostgreSQL)', () => {
       expect(Date.now() - started).toBeLessThan(3000);
     }
     // A session-wide SET by an earlier statement does not outlive it.
-    await query(alice.key, id, "set statement_timeout = 0");
+    await query(alice.key, id, 'set statement_timeout = 0');
     expect((await query(alice.key, id, 'select pg_sleep(3)')).data.error).toMatch(/statement timeout/);
   });
 
@@ -228,7 +228,12 @@ describe('databases when DATABASES_POSTGRES_URL is not set', () => {
 
   it('answers a JSON 403 on the API and rejects db() with the same message', async () => {
     const u = await off.user(true);
-    for (const [method, path] of [['GET', '/databases'], ['POST', '/databases'], ['GET', '/databases/00000000-0000-4000-8000-000000000000'], ['POST', '/databases/00000000-0000-4000-8000-000000000000/query']] as const) {
+    for (const [method, path] of [
+      ['GET', '/databases'],
+      ['POST', '/databases'],
+      ['GET', '/databases/00000000-0000-4000-8000-000000000000'],
+      ['POST', '/databases/00000000-0000-4000-8000-000000000000/query'],
+    ] as const) {
       const r = await off.call(method, path, { key: u.key, json: method === 'POST' ? { name: 'x', query: 'select 1' } : undefined });
       expect(r.status, path).toBe(403);
       expect(r.data.message).toMatch(/Databases are not configured on this server.*DATABASES_POSTGRES_URL/);

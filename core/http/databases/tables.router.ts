@@ -1,4 +1,18 @@
-import { ColumnAddBody, ColumnUpdateBody, PrimaryKeyBody, RowInsertBody, RowUpdateBody, RowView, RowsDeleteBody, RowsDeletedView, RowsExtra, TableCreateBody, TableListView, TableRenameBody, TableView } from '../../databases/tables.schema.js';
+import {
+  ColumnAddBody,
+  ColumnUpdateBody,
+  PrimaryKeyBody,
+  RowInsertBody,
+  RowUpdateBody,
+  RowView,
+  RowsDeleteBody,
+  RowsDeletedView,
+  RowsExtra,
+  TableCreateBody,
+  TableListView,
+  TableRenameBody,
+  TableView,
+} from '../../databases/tables.schema.js';
 import type { TableAt, TableManager } from '../../databases/tables.js';
 import { pageOf, routeFor } from '../route.js';
 import type { HttpServices } from '../services.js';
@@ -82,7 +96,7 @@ export const tableRoutes = [
   route({
     method: 'put',
     path: `${T}/columns/{column}`,
-    summary: "Change a column: its name, type (values are cast), nullability or default; answers the table",
+    summary: 'Change a column: its name, type (values are cast), nullability or default; answers the table',
     auth,
     body: ColumnUpdateBody,
     bodyParsedByService: true,

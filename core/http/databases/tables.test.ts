@@ -71,7 +71,7 @@ describe('Database Manager API (PostgreSQL)', () => {
   });
 
   it('adds, edits, browses and deletes rows by primary key with values bound as parameters', async () => {
-    const evil = "Robert'); drop table \"Orders\"; --";
+    const evil = 'Robert\'); drop table "Orders"; --';
     const a = await api('POST', `${T()}/Orders/rows`, { values: { customer: evil, total: 12.5, tags: ['a', 'b'] } });
     expect(a.status, a.text).toBe(201);
     expect(a.data.row).toMatchObject({ id: 1, customer: evil, total: '12.50', tags: ['a', 'b'] });
@@ -149,7 +149,19 @@ describe('Database Manager API (PostgreSQL)', () => {
     const unknownType = await bad('POST', T(), { name: 't', columns: [{ name: 'a', type: 'int; drop table x' }] }, 422, /not a supported type/);
     expect(unknownType.data.errors['columns.0.type']).toBeDefined();
     await bad('POST', T(), { name: 't', columns: [{ name: 'a', type: 'money' }] }, 422, /not a supported type/);
-    const dup = await bad('POST', T(), { name: 't', columns: [{ name: 'a', type: 'text' }, { name: 'a', type: 'int' }] }, 422, /duplicates the column/);
+    const dup = await bad(
+      'POST',
+      T(),
+      {
+        name: 't',
+        columns: [
+          { name: 'a', type: 'text' },
+          { name: 'a', type: 'int' },
+        ],
+      },
+      422,
+      /duplicates the column/,
+    );
     expect(dup.data.errors['columns.1.name']).toBeDefined();
     await bad('POST', T(), { name: 'x'.repeat(64), columns: [{ name: 'a', type: 'text' }] }, 422, /at most 63 bytes/);
     await bad('POST', T(), { name: 't', columns: [] }, 422, /at least one column/);
@@ -157,7 +169,17 @@ describe('Database Manager API (PostgreSQL)', () => {
     await bad('POST', T(), { name: 't', columns: [{ name: 'n', type: 'integer', default: 'abc' }] }, 422, /invalid input syntax for type integer/);
     await bad('POST', T(), { name: 't', columns: [{ name: 'a', type: 'text', default: 'x', default_expression: 'now()' }] }, 422, /not both/);
 
-    expect((await api('POST', T(), { name: 'items', columns: [{ name: 'id', type: 'int', primary_key: true }, { name: 'label', type: 'text' }] })).status).toBe(201);
+    expect(
+      (
+        await api('POST', T(), {
+          name: 'items',
+          columns: [
+            { name: 'id', type: 'int', primary_key: true },
+            { name: 'label', type: 'text' },
+          ],
+        })
+      ).status,
+    ).toBe(201);
     await bad('POST', T(), { name: 'items', columns: [{ name: 'a', type: 'text' }] }, 409, /already exists/);
     await bad('POST', `${T()}/items/columns`, { name: 'label', type: 'text' }, 409, /already exists/);
     await bad('PUT', `${T()}/items/columns/label`, { type: 'serial' }, 422, /only possible for a new column/);
@@ -185,7 +207,10 @@ describe('Database Manager API (PostgreSQL)', () => {
     await bad('PUT', `${T()}/items/columns/id`, { type: 'date' }, 422, /cannot cast type integer to date/);
     // The table and its rows are as they were after all of that.
     const items = await api('GET', `${T()}/items/rows`);
-    expect(items.data.data).toEqual([{ id: 1, label: 'one' }, { id: 2, label: null }]);
+    expect(items.data.data).toEqual([
+      { id: 1, label: 'one' },
+      { id: 2, label: null },
+    ]);
   });
 
   it('keeps names with quotes and odd characters as they are, and catalog names apart', async () => {
@@ -201,11 +226,30 @@ describe('Database Manager API (PostgreSQL)', () => {
   });
 
   it('browses a table without a key in a stable order, filtering a json column by its text', async () => {
-    expect((await api('POST', T(), { name: 'events', columns: [{ name: 'kind', type: 'text' }, { name: 'payload', type: 'json' }] })).status).toBe(201);
-    for (const [kind, payload] of [['b', { a: 1 }], ['a', { a: 2 }], ['b', { a: 3 }]] as const) expect((await api('POST', `${T()}/events/rows`, { values: { kind, payload } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', T(), {
+          name: 'events',
+          columns: [
+            { name: 'kind', type: 'text' },
+            { name: 'payload', type: 'json' },
+          ],
+        })
+      ).status,
+    ).toBe(201);
+    for (const [kind, payload] of [
+      ['b', { a: 1 }],
+      ['a', { a: 2 }],
+      ['b', { a: 3 }],
+    ] as const)
+      expect((await api('POST', `${T()}/events/rows`, { values: { kind, payload } })).status).toBe(201);
     const sorted = await api('GET', `${T()}/events/rows?sort=kind`);
     expect(sorted.data).toMatchObject({ total: 3, primary_key: [] });
-    expect(sorted.data.data).toEqual([{ kind: 'a', payload: { a: 2 } }, { kind: 'b', payload: { a: 1 } }, { kind: 'b', payload: { a: 3 } }]);
+    expect(sorted.data.data).toEqual([
+      { kind: 'a', payload: { a: 2 } },
+      { kind: 'b', payload: { a: 1 } },
+      { kind: 'b', payload: { a: 3 } },
+    ]);
     const filtered = await api('GET', `${T()}/events/rows?filter_column=payload&filter_value=${encodeURIComponent('{"a":3}')}`);
     expect(filtered.data.data).toEqual([{ kind: 'b', payload: { a: 3 } }]);
     expect((await api('POST', `${T()}/events/rows/delete`, { keys: [{ kind: 'b' }] })).status).toBe(422);
@@ -243,7 +287,10 @@ describe('Database Manager API (PostgreSQL)', () => {
     const t = await s.token({ actions: true }, alice.key);
     const add = await s.call('POST', `/token/${t.uuid}/actions`, {
       key: alice.key,
-      json: { type: 'database', parameters: { database_id: 'manager', statement: 'insert into items (id, label) values (:id, :label) returning id', params: { id: '$request.query.id$', label: 'from action' }, variable_name: 'out' } },
+      json: {
+        type: 'database',
+        parameters: { database_id: 'manager', statement: 'insert into items (id, label) values (:id, :label) returning id', params: { id: '$request.query.id$', label: 'from action' }, variable_name: 'out' },
+      },
     });
     expect(add.status, add.text).toBeLessThan(300);
     await s.call('GET', `/${t.uuid}?id=7`);

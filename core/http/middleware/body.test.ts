@@ -9,8 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const send = (method: string, path: string, text: string, contentType = 'application/json') =>
-  s.call(method, path, { key: pro.key, body: text, headers: { 'Content-Type': contentType } });
+const send = (method: string, path: string, text: string, contentType = 'application/json') => s.call(method, path, { key: pro.key, body: text, headers: { 'Content-Type': contentType } });
 
 describe('API request bodies', () => {
   const notObjects = ['[]', '[{"default_status":201}]', '"str"', '42', 'null', 'true'];

@@ -126,7 +126,10 @@ describe('providers API', () => {
     for (const [body, field] of cases) {
       const r = await s.call('POST', '/providers', { key: alice.key, json: body });
       expect(r.status, JSON.stringify(body)).toBe(422);
-      expect(Object.keys(r.data.errors).some((k) => k.startsWith(field)), `${JSON.stringify(body)} -> ${JSON.stringify(r.data.errors)}`).toBe(true);
+      expect(
+        Object.keys(r.data.errors).some((k) => k.startsWith(field)),
+        `${JSON.stringify(body)} -> ${JSON.stringify(r.data.errors)}`,
+      ).toBe(true);
     }
     expect((await s.call('POST', '/providers', { json: { type: 'vault' } })).status).toBe(401);
     expect((await s.call('GET', '/providers')).status).toBe(401);

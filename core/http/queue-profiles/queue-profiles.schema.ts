@@ -15,7 +15,7 @@ export const QueueProfileBody = z.object({
     .min(1)
     .max(MAX_JOB_LIFETIME_S)
     .default(DEFAULT_JOB_LIFETIME_S)
-    .describe('Seconds from a job\'s first planned run until it is given up (and reported in the error log); default one day'),
+    .describe("Seconds from a job's first planned run until it is given up (and reported in the error log); default one day"),
 });
 
 export const QueueProfileView = z.object({

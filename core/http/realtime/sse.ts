@@ -181,9 +181,7 @@ export async function serveTokenStream(ctx: ParameterizedContext<AppState>, { se
   const credentials = tokenCredentials(ctx, services);
   const share = offeredShare(ctx);
   const token =
-    share !== undefined
-      ? await openShared(services.store, ctx.params.token_id!, share, services.clock.now())
-      : await openToken(services.store, ctx.params.token_id!, 'read', credentials, services.clock.now());
+    share !== undefined ? await openShared(services.store, ctx.params.token_id!, share, services.clock.now()) : await openToken(services.store, ctx.params.token_id!, 'read', credentials, services.clock.now());
   const lastId = parseLastEventId(ctx.get('last-event-id') || ctx.query.last_event_id);
 
   ctx.respond = false;

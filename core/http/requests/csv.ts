@@ -43,8 +43,18 @@ export const csvHeader = (cols: readonly string[]): string => cols.map(cell).joi
 export function csvRow(r: RequestRecord, cols: readonly string[]): string {
   const body = r.body;
   const fixed: Record<string, unknown> = {
-    uuid: r.uuid, type: r.type, method: r.method, http_version: r.httpVersion, url: r.url, ip: r.ip, hostname: r.hostname, user_agent: r.user_agent,
-    size: r.size, created_at: formatTimestamp(r.created_at), note: r.note, content: body.toString('utf8'),
+    uuid: r.uuid,
+    type: r.type,
+    method: r.method,
+    http_version: r.httpVersion,
+    url: r.url,
+    ip: r.ip,
+    hostname: r.hostname,
+    user_agent: r.user_agent,
+    size: r.size,
+    created_at: formatTimestamp(r.created_at),
+    note: r.note,
+    content: body.toString('utf8'),
     content_base64: body.length && !isUtf8(body) ? body.toString('base64') : '',
   };
   const query = queryAllOf(r.query, r.extra); // a repeated key's values in one cell, like a header's

@@ -15,10 +15,7 @@ export const FORWARD_TIMEOUT_MS = 15_000;
  * client sets them again for the new one. Accept-Encoding goes too, so the answer arrives
  * readable rather than compressed.
  */
-const NOT_FORWARDED = new Set([
-  'host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer',
-  'proxy-connection', 'proxy-authorization', 'expect', 'accept-encoding',
-]);
+const NOT_FORWARDED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization', 'expect', 'accept-encoding']);
 
 export interface ForwardAnswer {
   status: number;

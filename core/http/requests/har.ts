@@ -10,8 +10,7 @@ import type { RequestRecord, TokenRecord } from '../../store/types.js';
 
 type NameValue = { name: string; value: string };
 
-const pairs = (o: Record<string, string | string[]>): NameValue[] =>
-  Object.entries(o).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value })));
+const pairs = (o: Record<string, string | string[]>): NameValue[] => Object.entries(o).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value })));
 
 function cookiesOf(headers: Record<string, string[]>): NameValue[] {
   return (headers.cookie ?? []).flatMap((line) =>

@@ -20,7 +20,11 @@ beforeAll(async () => {
   const records = Array.from({ length: KEPT }, (_, i) => {
     const body = Buffer.from(`{"n":${i}}`);
     const r = sampleRequest(token.uuid, {
-      uuid: randomUUID(), body, size: body.length, sorting: base + i, created_at: 1_700_000_000_000 + i,
+      uuid: randomUUID(),
+      body,
+      size: body.length,
+      sorting: base + i,
+      created_at: 1_700_000_000_000 + i,
       // A header only the last request has: the CSV still gets its column.
       headers: i === KEPT - 1 ? { 'content-type': ['application/json'], 'x-last': ['yes'] } : { 'content-type': ['application/json'] },
       type: i === 0 ? 'email' : 'web',

@@ -15,7 +15,11 @@ async function tokenWith(bodies: Array<[string, string]>) {
 
 describe('reading requests', () => {
   it('lists in the seed envelope, sorts both ways and refuses per_page over 100', async () => {
-    const t = await tokenWith([['POST', 'n1'], ['POST', 'n2'], ['POST', 'n3']]);
+    const t = await tokenWith([
+      ['POST', 'n1'],
+      ['POST', 'n2'],
+      ['POST', 'n3'],
+    ]);
     const r = await s.call('GET', `/token/${t.uuid}/requests?per_page=2&page=1`);
     expect(r.data).toMatchObject({ total: 3, per_page: 2, current_page: 1, is_last_page: false, from: 1, to: 2 });
     expect(r.data.data.map((x: { content: string }) => x.content)).toEqual(['n1', 'n2']);
@@ -40,7 +44,11 @@ describe('reading requests', () => {
   });
 
   it('filters with the search language and by date', async () => {
-    const t = await tokenWith([['PUT', 'alpha'], ['POST', 'beta'], ['POST', 'gamma delta']]);
+    const t = await tokenWith([
+      ['PUT', 'alpha'],
+      ['POST', 'beta'],
+      ['POST', 'gamma delta'],
+    ]);
     const q = async (query: string) => (await s.call('GET', `/token/${t.uuid}/requests?query=${encodeURIComponent(query)}`)).data.data.map((r: { content: string }) => r.content);
     expect(await q('method:PUT')).toEqual(['alpha']);
     expect(await q('beta OR delta')).toEqual(['beta', 'gamma delta']);
@@ -82,7 +90,10 @@ describe('reading requests', () => {
   });
 
   it('gets one, latest, raw; 404 for unknown ones', async () => {
-    const t = await tokenWith([['POST', 'first'], ['POST', 'second']]);
+    const t = await tokenWith([
+      ['POST', 'first'],
+      ['POST', 'second'],
+    ]);
     const latest = await s.call('GET', `/token/${t.uuid}/request/latest`);
     expect(latest.data.content).toBe('second');
     const one = await s.call('GET', `/token/${t.uuid}/request/${latest.data.uuid}`);
@@ -103,7 +114,12 @@ describe('reading requests', () => {
   });
 
   it('deletes one, the matching ones, and all', async () => {
-    const t = await tokenWith([['PUT', 'p'], ['POST', 'q'], ['POST', 'r'], ['GET', '']]);
+    const t = await tokenWith([
+      ['PUT', 'p'],
+      ['POST', 'q'],
+      ['POST', 'r'],
+      ['GET', ''],
+    ]);
     const first = (await s.call('GET', `/token/${t.uuid}/requests`)).data.data[0];
     expect((await s.call('DELETE', `/token/${t.uuid}/request/${first.uuid}`)).status).toBe(204);
     expect((await s.call('DELETE', `/token/${t.uuid}/request?query=method:GET`)).status).toBe(204);

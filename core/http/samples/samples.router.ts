@@ -34,7 +34,7 @@ export const sampleRoutes = [
     method: 'post',
     path: '/samples/send',
     summary:
-      "Send one sample delivery, signed as its provider signs (fresh timestamp): to one of your tokens (`token`: captured there as if the provider had sent it, actions and all; who may change the token may) or to a `url` through the outbound policy (needs an API key). Answers what was sent and what came back. 422 for an unknown event, a missing or unusable secret, a refused URL",
+      'Send one sample delivery, signed as its provider signs (fresh timestamp): to one of your tokens (`token`: captured there as if the provider had sent it, actions and all; who may change the token may) or to a `url` through the outbound policy (needs an API key). Answers what was sent and what came back. 422 for an unknown event, a missing or unusable secret, a refused URL',
     auth: 'token',
     body: SampleSendBody,
     response: { status: 200, schema: SampleSent },

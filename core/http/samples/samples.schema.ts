@@ -20,7 +20,12 @@ export const SampleSendBody = z
   .object({
     provider: z.enum(SAMPLE_PROVIDERS).describe('The sender (GET /samples lists them and their events)'),
     event: z.string().min(1).max(200).describe('The event, e.g. push, pull_request.opened, payment_intent.succeeded, sms'),
-    secret: z.string().min(1).max(1024).optional().describe("The signing secret, as the provider's dashboard shows it (Twilio: the auth token; Standard Webhooks/Svix: whsec_...). Only GitHub sends unsigned deliveries without one"),
+    secret: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe("The signing secret, as the provider's dashboard shows it (Twilio: the auth token; Standard Webhooks/Svix: whsec_...). Only GitHub sends unsigned deliveries without one"),
     token: z.string().min(1).max(100).optional().describe("One of the caller's tokens (UUID or alias): the delivery is captured there, actions and all. Needs what changing the token needs"),
     url: ForwardBody.shape.url.optional().describe('Or a URL to send it to, through the outbound policy. Needs an API key'),
     format: z.enum(['json', 'form']).optional().describe("The body's form where the provider offers two (GitHub: json or form)"),

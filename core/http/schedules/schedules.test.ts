@@ -36,8 +36,20 @@ describe('Schedules API', () => {
     const c = await s.call('POST', '/schedules', { key: pro.key, json: body(url) });
     expect(c.status).toBe(200);
     expect(c.data).toMatchObject({
-      name: 'ping', interval: 'hourly', cron: null, user_id: pro.id, request_method: 'POST', request_url: url, request_body: 'ping',
-      request_headers: 'X-A: 1\nX-B: two', timeout: 5, require_body: null, require_status_min: null, require_status_max: null, last_run_at: null, last_status: null,
+      name: 'ping',
+      interval: 'hourly',
+      cron: null,
+      user_id: pro.id,
+      request_method: 'POST',
+      request_url: url,
+      request_body: 'ping',
+      request_headers: 'X-A: 1\nX-B: two',
+      timeout: 5,
+      require_body: null,
+      require_status_min: null,
+      require_status_max: null,
+      last_run_at: null,
+      last_status: null,
     });
     expect(c.data.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const id = c.data.id;
@@ -131,7 +143,9 @@ describe('Schedules API', () => {
     expect(y.headers.get('content-type')).toMatch(/yaml/);
     const doc = YAML.parse(y.text);
     expect(doc).toMatchObject({
-      apiVersion: 'capture/v1', kind: 'Schedule', metadata: { name: 'ping', owner: 'u1@example.test' },
+      apiVersion: 'capture/v1',
+      kind: 'Schedule',
+      metadata: { name: 'ping', owner: 'u1@example.test' },
       spec: { interval: 'hourly', request: { method: 'POST', url, headers: ['X-A: 1', 'X-B: two'], body: 'ping', timeout: 5 }, checks: { require_body: 'ok' } },
     });
     const j = await s.call('GET', `/schedules/${c.data.id}/document?format=json`, { key: pro.key });
@@ -163,8 +177,15 @@ describe('Schedules API', () => {
 describe('Schedules API errors', () => {
   it('401 on every endpoint without a key; 401 with a wrong key', async () => {
     for (const [method, path] of [
-      ['POST', '/schedules'], ['GET', '/schedules'], ['GET', '/schedules/1'], ['PUT', '/schedules/1'], ['DELETE', '/schedules/1'],
-      ['POST', '/schedules/1/run-now'], ['GET', '/schedules/1/logs'], ['GET', '/schedules/1/document'], ['PUT', '/schedules/notifications'],
+      ['POST', '/schedules'],
+      ['GET', '/schedules'],
+      ['GET', '/schedules/1'],
+      ['PUT', '/schedules/1'],
+      ['DELETE', '/schedules/1'],
+      ['POST', '/schedules/1/run-now'],
+      ['GET', '/schedules/1/logs'],
+      ['GET', '/schedules/1/document'],
+      ['PUT', '/schedules/notifications'],
     ] as const) {
       const r = await s.call(method, path, { json: method === 'POST' || method === 'PUT' ? body('http://x.test/') : undefined });
       expect(r.status, `${method} ${path}`).toBe(401);
@@ -179,12 +200,17 @@ describe('Schedules API errors', () => {
     expect(r.data.message).toMatch(/user API key/);
   });
 
-  it('404 for another user\'s schedule on every endpoint, and for ids that are not ids', async () => {
+  it("404 for another user's schedule on every endpoint, and for ids that are not ids", async () => {
     const c = await s.call('POST', '/schedules', { key: pro.key, json: body('http://x.test/') });
     const id = c.data.id;
     for (const [method, path] of [
-      ['GET', `/schedules/${id}`], ['PUT', `/schedules/${id}`], ['DELETE', `/schedules/${id}`], ['POST', `/schedules/${id}/run-now`],
-      ['GET', `/schedules/${id}/logs`], ['GET', `/schedules/${id}/document`], ['PUT', `/schedules/${id}/document`],
+      ['GET', `/schedules/${id}`],
+      ['PUT', `/schedules/${id}`],
+      ['DELETE', `/schedules/${id}`],
+      ['POST', `/schedules/${id}/run-now`],
+      ['GET', `/schedules/${id}/logs`],
+      ['GET', `/schedules/${id}/document`],
+      ['PUT', `/schedules/${id}/document`],
     ] as const) {
       const r = await s.call(method, path, { key: free.key, json: method === 'PUT' ? body('http://x.test/') : undefined });
       expect(r.status, `${method} ${path}`).toBe(404);

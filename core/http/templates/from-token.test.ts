@@ -33,7 +33,10 @@ afterAll(async () => {
 /** A token of Alice's whose chain calls the target with a Basic password; its actions as the API lists them. */
 async function chainWithSecret() {
   const t = await s.token({ actions: true }, alice.key);
-  const add = await s.call('POST', `/token/${t.uuid}/actions`, { key: alice.key, json: { type: 'http', name: 'call', parameters: { url: targetUrl, method: 'POST', content: 'x', auth: { mode: 'basic', username: 'bob', password: PASSWORD } } } });
+  const add = await s.call('POST', `/token/${t.uuid}/actions`, {
+    key: alice.key,
+    json: { type: 'http', name: 'call', parameters: { url: targetUrl, method: 'POST', content: 'x', auth: { mode: 'basic', username: 'bob', password: PASSWORD } } },
+  });
   expect(add.status, add.text).toBe(200);
   const listed = (await s.call('GET', `/token/${t.uuid}/actions`, { key: alice.key })).data.data as Array<Record<string, unknown>>;
   expect(JSON.stringify(listed)).not.toContain(PASSWORD);
@@ -63,7 +66,7 @@ describe('POST /templates with from_token', () => {
     expect(seen.slice(before)).toEqual([`Basic ${Buffer.from(`bob:${PASSWORD}`).toString('base64')}`]);
   });
 
-  it("a token the caller may not open lends no secrets: 403, and 422 for a malformed from_token", async () => {
+  it('a token the caller may not open lends no secrets: 403, and 422 for a malformed from_token', async () => {
     const { token, actions } = await chainWithSecret();
     const r = await s.call('POST', '/templates', { key: bob.key, json: { name: 'steal', actions, from_token: token } });
     expect(r.status).toBe(403);

@@ -24,11 +24,21 @@ describe('templates', () => {
   it('creates, reads, lists, updates and deletes templates in the documented shape', async () => {
     const c = await s.call('POST', '/templates', {
       key: alice.key,
-      json: { name: 'My Template', variables: [{ name: 'example', value: 'hello world' }], actions: [{ type: 'log', parameters: { text: 'one' }, order: 2 }, { type: 'stop', parameters: {}, order: 1 }] },
+      json: {
+        name: 'My Template',
+        variables: [{ name: 'example', value: 'hello world' }],
+        actions: [
+          { type: 'log', parameters: { text: 'one' }, order: 2 },
+          { type: 'stop', parameters: {}, order: 1 },
+        ],
+      },
     });
     expect(c.status).toBe(201);
     expect(c.data).toMatchObject({ name: 'My Template', variables: [{ name: 'example', value: 'hello world' }], team_id: null });
-    expect(c.data.actions.map((a: { type: string; order: number }) => [a.type, a.order])).toEqual([['stop', 1], ['log', 2]]);
+    expect(c.data.actions.map((a: { type: string; order: number }) => [a.type, a.order])).toEqual([
+      ['stop', 1],
+      ['log', 2],
+    ]);
     expect(c.data.actions[0]).toMatchObject({ template_id: c.data.id, uuid: expect.any(String) });
     // Like every API body: `YYYY-MM-DD HH:MM:SS` in UTC, the template's and its actions'.
     const stamp = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -61,7 +71,10 @@ describe('templates', () => {
     for (const [body, field] of bad) {
       const r = await s.call('POST', '/templates', { key: alice.key, json: body });
       expect(r.status, JSON.stringify(body)).toBe(422);
-      expect(Object.keys(r.data.errors).some((k) => k.startsWith(field)), JSON.stringify(r.data.errors)).toBe(true);
+      expect(
+        Object.keys(r.data.errors).some((k) => k.startsWith(field)),
+        JSON.stringify(r.data.errors),
+      ).toBe(true);
     }
     expect((await s.call('POST', '/templates', { json: { name: 'x' } })).status).toBe(401);
     expect((await s.call('GET', '/templates/abc', { key: alice.key })).status).toBe(404);
@@ -70,7 +83,14 @@ describe('templates', () => {
   it('runs an included template with its variables, the including action’s winning, and picks up changes', async () => {
     const t = await s.call('POST', '/templates', {
       key: alice.key,
-      json: { name: 'Greeter', variables: [{ name: 'greeting', value: 'hello' }, { name: 'who', value: 'world' }], actions: [respondWith('$greeting$ $who$')] },
+      json: {
+        name: 'Greeter',
+        variables: [
+          { name: 'greeting', value: 'hello' },
+          { name: 'who', value: 'world' },
+        ],
+        actions: [respondWith('$greeting$ $who$')],
+      },
     });
     const token = await s.token({ actions: true }, alice.key);
     const add = await s.call('POST', `/token/${token.uuid}/actions`, { key: alice.key, json: { type: 'template', parameters: { template_id: t.data.id, variables: [{ name: 'who', value: 'alice' }] } } });

@@ -5,8 +5,7 @@ import { loadConfig } from '../../config.js';
 import { startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
 type Doc = { paths: Record<string, Record<string, { requestBody: { content: { 'application/json': { schema: { properties: Record<string, { maximum?: number }> } } } } }>> };
-const maxIn = (doc: unknown, path: string, method: string) =>
-  (doc as Doc).paths[path]![method]!.requestBody.content['application/json'].schema.properties.request_limit!.maximum;
+const maxIn = (doc: unknown, path: string, method: string) => (doc as Doc).paths[path]![method]!.requestBody.content['application/json'].schema.properties.request_limit!.maximum;
 
 describe.each([
   ['unset (the seed cap)', {}, 10_000],

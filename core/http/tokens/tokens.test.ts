@@ -16,8 +16,19 @@ describe('POST /token', () => {
   it('applies the seed defaults and returns every Token field', async () => {
     const t = await s.token({}, pro.key);
     expect(t).toMatchObject({
-      default_status: 200, default_content: '', default_content_type: 'text/html', timeout: 0, listen: 0,
-      cors: false, actions: false, request_limit: 10000, alias: null, user_id: pro.id, premium: true, expiry: null, expires_at: null,
+      default_status: 200,
+      default_content: '',
+      default_content_type: 'text/html',
+      timeout: 0,
+      listen: 0,
+      cors: false,
+      actions: false,
+      request_limit: 10000,
+      alias: null,
+      user_id: pro.id,
+      premium: true,
+      expiry: null,
+      expires_at: null,
     });
     for (const f of ['uuid', 'redirect', 'premium_expires_at', 'ip', 'user_agent', 'description', 'group_id', 'created_at', 'updated_at']) {
       expect(t).toHaveProperty(f);
@@ -205,9 +216,7 @@ describe('password and alias endpoints', () => {
     const set = await s.call('PUT', `/token/${t.uuid}/password`, { key: pro.key, json: { password: 'first', old_password: '' } });
     expect(set.status).toBe(200);
     expect(set.text).not.toContain('first');
-    const row = (s.services.store as unknown as { db: { prepare(q: string): { get(x: string): { password_hash: string } } } }).db
-      .prepare('SELECT password_hash FROM tokens WHERE uuid = ?')
-      .get(t.uuid);
+    const row = (s.services.store as unknown as { db: { prepare(q: string): { get(x: string): { password_hash: string } } } }).db.prepare('SELECT password_hash FROM tokens WHERE uuid = ?').get(t.uuid);
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect((await s.call('PUT', `/token/${t.uuid}/password`, { key: pro.key, json: { password: 'second', old_password: 'nope' } })).status).toBe(422);
     expect((await s.call('PUT', `/token/${t.uuid}/password`, { key: pro.key, json: { password: 'second', old_password: 'first' } })).status).toBe(200);

@@ -31,7 +31,13 @@ describe('invites without a relay', () => {
     const inv = await s.call('POST', '/users/invite', { key: admin.key, json: { name: 'Elijah Craig', email: addr, user_type_id: 300, role_id: 20001 } });
     expect(inv.status).toBe(201);
     expect(inv.data).toMatchObject({
-      name: 'Elijah Craig', email: addr, user_type_id: 300, user_type: 'Viewer', team_id: admin.id, invite_pending: true, invite_sent: false,
+      name: 'Elijah Craig',
+      email: addr,
+      user_type_id: 300,
+      user_type: 'Viewer',
+      team_id: admin.id,
+      invite_pending: true,
+      invite_sent: false,
       roles: [{ id: 20001, team_id: admin.id }],
     });
     expect(inv.data.invite_url).toMatch(new RegExp(`^${s.url}/#/invite/[A-Za-z0-9_-]{20,}$`));
@@ -118,7 +124,12 @@ describe('what each user type may do', () => {
     // Captured requests carry the token's team.
     expect(listed.data.data[0]).toMatchObject({ content: 'hello', team_id: admin.id });
     expect((await s.call('GET', '/token', { key: viewer.key })).data.data.map((x: { uuid: string }) => x.uuid)).toContain(t.uuid);
-    for (const [method, path] of [['POST', '/token'], ['PUT', `/token/${t.uuid}`], ['DELETE', `/token/${t.uuid}`], ['DELETE', `/token/${t.uuid}/request`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/token'],
+      ['PUT', `/token/${t.uuid}`],
+      ['DELETE', `/token/${t.uuid}`],
+      ['DELETE', `/token/${t.uuid}/request`],
+    ] as const) {
       const r = await s.call(method, path, { key: viewer.key, json: {} });
       expect(r.status, `${method} ${path}`).toBe(403);
       expect(r.data.message).toMatch(/Viewer/);

@@ -8,9 +8,7 @@ import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import { requireCaller, requireUserManager, USER_TYPES, type Caller } from '../../auth/access.js';
 import { hashApiKey, newApiKey } from '../../auth/secrets.js';
-import {
-  ApiKeyView, CallerView, InvitedUser, InviteView, IssuedApiKey, UserCreateBody, UserInviteBody, UserUpdateBody, UserView, UserWithKey, keyView, userView,
-} from '../../auth/users.schema.js';
+import { ApiKeyView, CallerView, InvitedUser, InviteView, IssuedApiKey, UserCreateBody, UserInviteBody, UserUpdateBody, UserView, UserWithKey, keyView, userView } from '../../auth/users.schema.js';
 import { Conflict, Forbidden, HttpError, NotFound, ValidationError } from '../../errors.js';
 import { BUS, MAIL_RELAY, SCHEDULES } from '../../service-keys.js';
 import type { UserRecord } from '../../store/types.js';
@@ -160,8 +158,17 @@ export const userRoutes = [
       const secret = randomBytes(24).toString('base64url');
       const now = clock.now();
       const user = await store.users.create({
-        name, email, premium: caller.kind === 'user' ? caller.user.premium : false, team_id: teamId ?? undefined, user_type_id,
-        role_id: role_id ?? null, group_ids: group_ids ?? null, invite_hash: hashApiKey(secret), invite_expires_at: now + INVITE_TTL_MS, created_at: now, updated_at: now,
+        name,
+        email,
+        premium: caller.kind === 'user' ? caller.user.premium : false,
+        team_id: teamId ?? undefined,
+        user_type_id,
+        role_id: role_id ?? null,
+        group_ids: group_ids ?? null,
+        invite_hash: hashApiKey(secret),
+        invite_expires_at: now + INVITE_TTL_MS,
+        created_at: now,
+        updated_at: now,
       });
       const url = `${publicBaseUrl(ctx, services)}/#/invite/${secret}`;
       // No relay to send it through: the link is for the inviter to pass on.
@@ -173,14 +180,7 @@ export const userRoutes = [
         await m.send({
           to: [email],
           subject: `${inviter} invited you to a team`,
-          text: [
-            `Hello ${name},`,
-            '',
-            `${inviter} invited you to join their team as ${USER_TYPES[user_type_id].name}.`,
-            'Open this link to set up your API key (it works once, for 7 days):',
-            '',
-            url,
-          ].join('\n'),
+          text: [`Hello ${name},`, '', `${inviter} invited you to join their team as ${USER_TYPES[user_type_id].name}.`, 'Open this link to set up your API key (it works once, for 7 days):', '', url].join('\n'),
           passes: 0,
         });
       } catch (err) {
@@ -281,7 +281,7 @@ export const userRoutes = [
   route({
     method: 'delete',
     path: '/users/{user_id}',
-    summary: "Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens and schedules to the team, `tokens=delete` deletes them",
+    summary: 'Remove a user (Administrator) and their API keys; `tokens=team` (default) gives their tokens and schedules to the team, `tokens=delete` deletes them',
     auth: 'user-manager',
     query: UserDeleteQuery,
     response: { status: 204 },

@@ -28,7 +28,10 @@ describe('users and API keys', () => {
   it('stores API keys hashed; issues and revokes more keys', async () => {
     const u = await s.user(true);
     const db = (s.services.store as unknown as { db: { prepare(q: string): { all(): Array<{ hash: string }> } } }).db;
-    const hashes = db.prepare('SELECT hash FROM api_keys').all().map((r) => r.hash);
+    const hashes = db
+      .prepare('SELECT hash FROM api_keys')
+      .all()
+      .map((r) => r.hash);
     expect(hashes).not.toContain(u.key);
     const k2 = await s.call('POST', `/users/${u.id}/api-keys`, { key: u.key });
     expect(k2.status).toBe(201);

@@ -38,7 +38,10 @@ function examples(): Map<string, Example> {
 }
 
 function firstSentence(text: string): string {
-  const plain = text.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
   const end = plain.search(/\.(\s|$)/);
   return end < 0 ? plain : plain.slice(0, end + 1);
 }
@@ -46,7 +49,7 @@ function firstSentence(text: string): string {
 export const github: SampleProvider = {
   id: 'github',
   name: 'GitHub',
-  source: '@octokit/webhooks-examples (the example payloads of GitHub\'s webhook documentation, api.github.com)',
+  source: "@octokit/webhooks-examples (the example payloads of GitHub's webhook documentation, api.github.com)",
   licence: 'MIT',
   preset: 'github',
   secretRequired: false,

@@ -10,17 +10,54 @@ const API_VERSION = '2025-01';
 const id = () => randomInt(1_000_000_000, 9_999_999_999) * 100 + randomInt(0, 99);
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '-00:00');
 
-const address = { first_name: 'Jenny', last_name: 'Rosen', address1: '151 O\'Connor Street', address2: null, city: 'Ottawa', province: 'Ontario', country: 'Canada', zip: 'K2P 2L8', phone: '555-625-1199', province_code: 'ON', country_code: 'CA' };
+const address = {
+  first_name: 'Jenny',
+  last_name: 'Rosen',
+  address1: "151 O'Connor Street",
+  address2: null,
+  city: 'Ottawa',
+  province: 'Ontario',
+  country: 'Canada',
+  zip: 'K2P 2L8',
+  phone: '555-625-1199',
+  province_code: 'ON',
+  country_code: 'CA',
+};
 
 function customer(now: number) {
-  return { id: id(), email: 'jenny.rosen@example.com', created_at: iso(now), updated_at: iso(now), first_name: 'Jenny', last_name: 'Rosen', state: 'enabled', note: null, verified_email: true, tags: '', currency: 'CAD', phone: null, addresses: [{ ...address, id: id(), default: true }], default_address: { ...address, id: id(), default: true }, admin_graphql_api_id: `gid://shopify/Customer/${id()}` };
+  return {
+    id: id(),
+    email: 'jenny.rosen@example.com',
+    created_at: iso(now),
+    updated_at: iso(now),
+    first_name: 'Jenny',
+    last_name: 'Rosen',
+    state: 'enabled',
+    note: null,
+    verified_email: true,
+    tags: '',
+    currency: 'CAD',
+    phone: null,
+    addresses: [{ ...address, id: id(), default: true }],
+    default_address: { ...address, id: id(), default: true },
+    admin_graphql_api_id: `gid://shopify/Customer/${id()}`,
+  };
 }
 
 function product(now: number) {
   const productId = id();
   return {
-    id: productId, title: 'Organic Cotton T-Shirt', body_html: '<p>Soft, breathable, made to last.</p>', vendor: 'Example Store', product_type: 'Shirts', handle: 'organic-cotton-t-shirt',
-    created_at: iso(now - 86_400_000), updated_at: iso(now), published_at: iso(now - 86_400_000), status: 'active', tags: 'cotton, summer',
+    id: productId,
+    title: 'Organic Cotton T-Shirt',
+    body_html: '<p>Soft, breathable, made to last.</p>',
+    vendor: 'Example Store',
+    product_type: 'Shirts',
+    handle: 'organic-cotton-t-shirt',
+    created_at: iso(now - 86_400_000),
+    updated_at: iso(now),
+    published_at: iso(now - 86_400_000),
+    status: 'active',
+    tags: 'cotton, summer',
     variants: [
       { id: id(), product_id: productId, title: 'Small', price: '25.00', sku: 'TEE-S', position: 1, inventory_policy: 'deny', option1: 'Small', inventory_quantity: 12, requires_shipping: true, taxable: true },
       { id: id(), product_id: productId, title: 'Medium', price: '25.00', sku: 'TEE-M', position: 2, inventory_policy: 'deny', option1: 'Medium', inventory_quantity: 7, requires_shipping: true, taxable: true },
@@ -33,13 +70,47 @@ function product(now: number) {
 function order(now: number) {
   const orderId = id();
   return {
-    id: orderId, admin_graphql_api_id: `gid://shopify/Order/${orderId}`, name: '#1001', order_number: 1001, email: 'jenny.rosen@example.com', created_at: iso(now), updated_at: iso(now), processed_at: iso(now),
-    currency: 'CAD', presentment_currency: 'CAD', financial_status: 'paid', fulfillment_status: null, confirmed: true, test: true,
-    subtotal_price: '50.00', total_tax: '6.50', total_price: '56.50', total_discounts: '0.00', total_weight: 400, taxes_included: false,
-    customer: customer(now), billing_address: address, shipping_address: address,
-    line_items: [{ id: id(), product_id: id(), variant_id: id(), title: 'Organic Cotton T-Shirt', variant_title: 'Small', sku: 'TEE-S', quantity: 2, price: '25.00', requires_shipping: true, taxable: true, fulfillment_status: null }],
+    id: orderId,
+    admin_graphql_api_id: `gid://shopify/Order/${orderId}`,
+    name: '#1001',
+    order_number: 1001,
+    email: 'jenny.rosen@example.com',
+    created_at: iso(now),
+    updated_at: iso(now),
+    processed_at: iso(now),
+    currency: 'CAD',
+    presentment_currency: 'CAD',
+    financial_status: 'paid',
+    fulfillment_status: null,
+    confirmed: true,
+    test: true,
+    subtotal_price: '50.00',
+    total_tax: '6.50',
+    total_price: '56.50',
+    total_discounts: '0.00',
+    total_weight: 400,
+    taxes_included: false,
+    customer: customer(now),
+    billing_address: address,
+    shipping_address: address,
+    line_items: [
+      {
+        id: id(),
+        product_id: id(),
+        variant_id: id(),
+        title: 'Organic Cotton T-Shirt',
+        variant_title: 'Small',
+        sku: 'TEE-S',
+        quantity: 2,
+        price: '25.00',
+        requires_shipping: true,
+        taxable: true,
+        fulfillment_status: null,
+      },
+    ],
     shipping_lines: [{ id: id(), title: 'Standard', price: '0.00', code: 'Standard', source: 'shopify' }],
-    tags: '', note: null,
+    tags: '',
+    note: null,
   };
 }
 
@@ -48,7 +119,11 @@ const TOPICS: Array<{ topic: string; description: string; payload: (now: number)
   { topic: 'orders/paid', description: "An order's payment was completed.", payload: order },
   { topic: 'products/update', description: 'A product was changed.', payload: product },
   { topic: 'customers/create', description: 'A customer account was created.', payload: customer },
-  { topic: 'app/uninstalled', description: 'The app was uninstalled from the shop.', payload: () => ({ id: id(), name: 'Example Store', email: 'owner@example.com', domain: 'example.com', myshopify_domain: SHOP, plan_name: 'basic', country_code: 'CA', currency: 'CAD' }) },
+  {
+    topic: 'app/uninstalled',
+    description: 'The app was uninstalled from the shop.',
+    payload: () => ({ id: id(), name: 'Example Store', email: 'owner@example.com', domain: 'example.com', myshopify_domain: SHOP, plan_name: 'basic', country_code: 'CA', currency: 'CAD' }),
+  },
 ];
 
 export const shopify: SampleProvider = {

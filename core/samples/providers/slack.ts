@@ -12,8 +12,15 @@ type Body = { json: Record<string, unknown> } | { form: Record<string, string> }
 
 function eventCallback(t: number, event: Record<string, unknown>): Record<string, unknown> {
   return {
-    token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl', team_id: TEAM, api_app_id: APP, event, type: 'event_callback', event_id: randomId('Ev', 9), event_time: t,
-    authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: 'U0BOTUSER', is_bot: true, is_enterprise_install: false }], is_ext_shared_channel: false,
+    token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+    team_id: TEAM,
+    api_app_id: APP,
+    event,
+    type: 'event_callback',
+    event_id: randomId('Ev', 9),
+    event_time: t,
+    authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: 'U0BOTUSER', is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
     event_context: randomId('4-', 40),
   };
 }
@@ -41,9 +48,19 @@ const EVENTS: Array<{ event: string; description: string; body: (t: number) => B
     description: 'A slash command (/deploy staging), form-encoded.',
     body: (t) => ({
       form: {
-        token: 'gIkuvaNzQIHg97ATvDxqgjtO', team_id: TEAM, team_domain: 'example', channel_id: CHANNEL, channel_name: 'deploys', user_id: USER, user_name: 'jenny',
-        command: '/deploy', text: 'staging', api_app_id: APP, is_enterprise_install: 'false',
-        response_url: `https://hooks.slack.com/commands/${TEAM}/${t}/${randomId('', 24)}`, trigger_id: `${t}.${randomId('', 12, '0123456789')}.${randomId('', 32, '0123456789abcdef')}`,
+        token: 'gIkuvaNzQIHg97ATvDxqgjtO',
+        team_id: TEAM,
+        team_domain: 'example',
+        channel_id: CHANNEL,
+        channel_name: 'deploys',
+        user_id: USER,
+        user_name: 'jenny',
+        command: '/deploy',
+        text: 'staging',
+        api_app_id: APP,
+        is_enterprise_install: 'false',
+        response_url: `https://hooks.slack.com/commands/${TEAM}/${t}/${randomId('', 24)}`,
+        trigger_id: `${t}.${randomId('', 12, '0123456789')}.${randomId('', 32, '0123456789abcdef')}`,
       },
     }),
   },
@@ -52,9 +69,15 @@ const EVENTS: Array<{ event: string; description: string; body: (t: number) => B
     description: 'Interactivity: a button in a message was clicked (form-encoded `payload=`).',
     body: (t) => ({
       payload: {
-        type: 'block_actions', user: { id: USER, username: 'jenny', name: 'jenny', team_id: TEAM }, api_app_id: APP, token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
-        container: { type: 'message', message_ts: ts(t), channel_id: CHANNEL, is_ephemeral: false }, trigger_id: `${t}.${randomId('', 12, '0123456789')}.${randomId('', 32, '0123456789abcdef')}`,
-        team: { id: TEAM, domain: 'example' }, channel: { id: CHANNEL, name: 'deploys' }, response_url: `https://hooks.slack.com/actions/${TEAM}/${t}/${randomId('', 24)}`,
+        type: 'block_actions',
+        user: { id: USER, username: 'jenny', name: 'jenny', team_id: TEAM },
+        api_app_id: APP,
+        token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+        container: { type: 'message', message_ts: ts(t), channel_id: CHANNEL, is_ephemeral: false },
+        trigger_id: `${t}.${randomId('', 12, '0123456789')}.${randomId('', 32, '0123456789abcdef')}`,
+        team: { id: TEAM, domain: 'example' },
+        channel: { id: CHANNEL, name: 'deploys' },
+        response_url: `https://hooks.slack.com/actions/${TEAM}/${t}/${randomId('', 24)}`,
         actions: [{ action_id: 'approve_deploy', block_id: 'deploy_buttons', text: { type: 'plain_text', text: 'Approve', emoji: true }, value: 'staging', style: 'primary', type: 'button', action_ts: ts(t) }],
       },
     }),
@@ -64,9 +87,19 @@ const EVENTS: Array<{ event: string; description: string; body: (t: number) => B
     description: 'Interactivity: a modal was submitted (form-encoded `payload=`).',
     body: (t) => ({
       payload: {
-        type: 'view_submission', team: { id: TEAM, domain: 'example' }, user: { id: USER, username: 'jenny', name: 'jenny', team_id: TEAM }, api_app_id: APP, token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+        type: 'view_submission',
+        team: { id: TEAM, domain: 'example' },
+        user: { id: USER, username: 'jenny', name: 'jenny', team_id: TEAM },
+        api_app_id: APP,
+        token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
         trigger_id: `${t}.${randomId('', 12, '0123456789')}.${randomId('', 32, '0123456789abcdef')}`,
-        view: { id: randomId('V', 10), type: 'modal', callback_id: 'incident_report', title: { type: 'plain_text', text: 'Report an incident' }, state: { values: { summary: { summary_input: { type: 'plain_text_input', value: 'Checkout is slow' } } } } },
+        view: {
+          id: randomId('V', 10),
+          type: 'modal',
+          callback_id: 'incident_report',
+          title: { type: 'plain_text', text: 'Report an incident' },
+          state: { values: { summary: { summary_input: { type: 'plain_text_input', value: 'Checkout is slow' } } } },
+        },
       },
     }),
   },
@@ -90,9 +123,7 @@ export const slack: SampleProvider = {
     const made = found.body(t);
     const isJson = 'json' in made;
     const body =
-      'json' in made ? jsonBody(mergeOverrides(made.json, overrides))
-      : 'form' in made ? formBody(formFields(made.form, overrides))
-      : formBody({ payload: JSON.stringify(mergeOverrides(made.payload, overrides)) });
+      'json' in made ? jsonBody(mergeOverrides(made.json, overrides)) : 'form' in made ? formBody(formFields(made.form, overrides)) : formBody({ payload: JSON.stringify(mergeOverrides(made.payload, overrides)) });
     const signature = hmac('sha256', secret ?? '', Buffer.concat([Buffer.from(`v0:${t}:`), body])).toString('hex');
     return {
       method: 'POST',

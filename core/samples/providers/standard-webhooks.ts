@@ -18,7 +18,11 @@ function secretProblem(secret: string): string | null {
 }
 
 const EVENTS: Array<{ type: string; description: string; data: () => Record<string, unknown> }> = [
-  { type: 'user.created', description: 'A user signed up (the example of the Standard Webhooks specification).', data: () => ({ id: randomId('user_', 24), email: 'jenny.rosen@example.com', name: 'Jenny Rosen', role: 'member' }) },
+  {
+    type: 'user.created',
+    description: 'A user signed up (the example of the Standard Webhooks specification).',
+    data: () => ({ id: randomId('user_', 24), email: 'jenny.rosen@example.com', name: 'Jenny Rosen', role: 'member' }),
+  },
   { type: 'invoice.paid', description: 'An invoice was paid.', data: () => ({ id: randomId('inv_', 24), customer_id: randomId('cus_', 24), amount: 2000, currency: 'USD', status: 'paid' }) },
   { type: 'message.delivered', description: 'A message reached its recipient.', data: () => ({ id: randomId('msg_', 24), to: '+15558675310', channel: 'sms', status: 'delivered' }) },
 ];

@@ -17,17 +17,44 @@ const EVENTS: Array<{ event: string; description: string; fields: () => Record<s
     description: 'An incoming SMS to one of your numbers (Messaging webhook).',
     fields: () => {
       const message = sid('SM');
-      return { ...to, SmsMessageSid: message, NumMedia: '0', SmsSid: message, SmsStatus: 'received', Body: 'Is my order on its way?', NumSegments: '1', MessageSid: message, AccountSid: ACCOUNT, ...from, ApiVersion: '2010-04-01' };
+      return {
+        ...to,
+        SmsMessageSid: message,
+        NumMedia: '0',
+        SmsSid: message,
+        SmsStatus: 'received',
+        Body: 'Is my order on its way?',
+        NumSegments: '1',
+        MessageSid: message,
+        AccountSid: ACCOUNT,
+        ...from,
+        ApiVersion: '2010-04-01',
+      };
     },
   },
   {
     event: 'voice',
     description: 'An incoming call to one of your numbers (Voice webhook; answer with TwiML).',
     fields: () => ({
-      AccountSid: ACCOUNT, ApiVersion: '2010-04-01', CallSid: sid('CA'), CallStatus: 'ringing', CallToken: randomId('', 40, '0123456789abcdef'), Direction: 'inbound',
-      Called: to.To, CalledCity: to.ToCity, CalledCountry: to.ToCountry, CalledState: to.ToState, CalledZip: to.ToZip,
-      Caller: from.From, CallerCity: from.FromCity, CallerCountry: from.FromCountry, CallerState: from.FromState, CallerZip: from.FromZip,
-      ...from, ...to, StirVerstat: 'TN-Validation-Passed-A',
+      AccountSid: ACCOUNT,
+      ApiVersion: '2010-04-01',
+      CallSid: sid('CA'),
+      CallStatus: 'ringing',
+      CallToken: randomId('', 40, '0123456789abcdef'),
+      Direction: 'inbound',
+      Called: to.To,
+      CalledCity: to.ToCity,
+      CalledCountry: to.ToCountry,
+      CalledState: to.ToState,
+      CalledZip: to.ToZip,
+      Caller: from.From,
+      CallerCity: from.FromCity,
+      CallerCountry: from.FromCountry,
+      CallerState: from.FromState,
+      CallerZip: from.FromZip,
+      ...from,
+      ...to,
+      StirVerstat: 'TN-Validation-Passed-A',
     }),
   },
   {
@@ -35,14 +62,30 @@ const EVENTS: Array<{ event: string; description: string; fields: () => Record<s
     description: 'A status callback for a message you sent (delivered).',
     fields: () => {
       const message = sid('SM');
-      return { SmsSid: message, SmsStatus: 'delivered', MessageStatus: 'delivered', To: from.From, MessageSid: message, AccountSid: ACCOUNT, From: to.To, ApiVersion: '2010-04-01', ChannelToAddress: '+1555867XXXX', RawDlrDoneDate: '2501071205' };
+      return {
+        SmsSid: message,
+        SmsStatus: 'delivered',
+        MessageStatus: 'delivered',
+        To: from.From,
+        MessageSid: message,
+        AccountSid: ACCOUNT,
+        From: to.To,
+        ApiVersion: '2010-04-01',
+        ChannelToAddress: '+1555867XXXX',
+        RawDlrDoneDate: '2501071205',
+      };
     },
   },
 ];
 
 /** Twilio's signature of a form post to `url`. */
 export function twilioSignature(authToken: string, url: string, fields: Record<string, string>): string {
-  const signed = url + Object.keys(fields).sort().map((k) => k + fields[k]).join('');
+  const signed =
+    url +
+    Object.keys(fields)
+      .sort()
+      .map((k) => k + fields[k])
+      .join('');
   return hmac('sha1', authToken, signed).toString('base64');
 }
 

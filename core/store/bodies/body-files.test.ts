@@ -58,7 +58,10 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
     expect(filesOf(t.uuid)).toEqual([]);
     const big = await capture(t.uuid, bigBody(THRESHOLD + 1, 3));
     expect(filesOf(t.uuid)).toEqual([big]);
-    for (const [id, n] of [[small, THRESHOLD], [big, THRESHOLD + 1]] as const) {
+    for (const [id, n] of [
+      [small, THRESHOLD],
+      [big, THRESHOLD + 1],
+    ] as const) {
       const raw = await s.call('GET', `/token/${t.uuid}/request/${id}/raw`);
       expect(raw.buf.equals(bigBody(n, 3))).toBe(true);
     }
@@ -163,7 +166,13 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
   it('urlencoded bodies past it: fields as before', async () => {
     const t = await s.token();
     const long = 'é&='.repeat(1000);
-    const sent = Buffer.from(new URLSearchParams([['a', long], ['b', '1'], ['a', '2']]).toString());
+    const sent = Buffer.from(
+      new URLSearchParams([
+        ['a', long],
+        ['b', '1'],
+        ['a', '2'],
+      ]).toString(),
+    );
     const id = await capture(t.uuid, sent, 'application/x-www-form-urlencoded');
     expect(filesOf(t.uuid)).toEqual([id]);
     const view = (await s.call('GET', `/token/${t.uuid}/request/${id}`)).data;
@@ -228,7 +237,10 @@ describe('bodies past BODY_FILE_THRESHOLD', () => {
       const t = await s.token();
       for (let i = 0; i < 5; i++) await capture(t.uuid, bigBody(5000, i));
       expect((await s.call('DELETE', `/token/${t.uuid}/request`)).status).toBeLessThan(300);
-      const all = () => readdirSync(bodiesDir()).filter((d) => d !== '.incoming').reduce((n, d) => n + filesOf(d).length, 0);
+      const all = () =>
+        readdirSync(bodiesDir())
+          .filter((d) => d !== '.incoming')
+          .reduce((n, d) => n + filesOf(d).length, 0);
       // Passes of 2: each removes at most 2, and enough of them (the rest of a walk, then one of every file) remove all 5.
       const passes = 2 * Math.ceil(all() / 2) + 2;
       age();

@@ -105,7 +105,9 @@ export function createBodyFiles(opts: BodyFilesOptions): BodyFiles {
     function fail(err: unknown): void {
       if (failure) return;
       out!.destroy();
-      failure = rm(file!, { force: true }).catch(() => undefined).then(() => refusal(err));
+      failure = rm(file!, { force: true })
+        .catch(() => undefined)
+        .then(() => refusal(err));
       void failure.then((e) => onFailure?.(e));
     }
     return {

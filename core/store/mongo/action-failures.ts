@@ -6,11 +6,7 @@ export class MongoActionFailureRepo implements ActionFailureRepo {
   constructor(private readonly c: Cols) {}
 
   async fail(actionId: string, tokenId: string, now: number): Promise<number> {
-    const d = await this.c.actionFailures.findOneAndUpdate(
-      { _id: actionId },
-      { $inc: { count: 1 }, $set: { token_id: tokenId, updated_at: now } },
-      { upsert: true, returnDocument: 'after' },
-    );
+    const d = await this.c.actionFailures.findOneAndUpdate({ _id: actionId }, { $inc: { count: 1 }, $set: { token_id: tokenId, updated_at: now } }, { upsert: true, returnDocument: 'after' });
     return d?.count ?? 1;
   }
 

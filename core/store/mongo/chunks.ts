@@ -10,7 +10,10 @@ export async function deleteInChunks<T extends { _id: string }>(col: Collection<
   let deleted = 0;
   for (;;) {
     // Deleted documents no longer match, so each read starts over at the remaining ones.
-    const batch = await col.find(filter, { projection: { _id: 1 } }).limit(DELETE_CHUNK).toArray();
+    const batch = await col
+      .find(filter, { projection: { _id: 1 } })
+      .limit(DELETE_CHUNK)
+      .toArray();
     if (batch.length === 0) return deleted;
     const ids = batch.map((d) => d._id);
     deleted += (await col.deleteMany({ $and: [filter, { _id: { $in: ids } }] } as Filter<T>)).deletedCount;

@@ -22,11 +22,7 @@ export class MongoCounterRepo implements CounterRepo {
     const expires_at = new Date(Math.max(windowStart, Date.now()) + ttlMs);
     for (let attempt = 0; ; attempt++) {
       try {
-        const doc = await this.c.counters.findOneAndUpdate(
-          { _id },
-          { $inc: { count: 1 }, $setOnInsert: { expires_at } },
-          { upsert: true, returnDocument: 'after' },
-        );
+        const doc = await this.c.counters.findOneAndUpdate({ _id }, { $inc: { count: 1 }, $setOnInsert: { expires_at } }, { upsert: true, returnDocument: 'after' });
         return doc?.count ?? 1;
       } catch (err) {
         // Two concurrent upserts of a new window: one insert wins, the other retries as an update.

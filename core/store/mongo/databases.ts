@@ -25,10 +25,7 @@ export class MongoDatabaseRepo implements DatabaseRepo {
     const filter = { user_id: userId };
     const limit = Math.floor(opts.perPage);
     const skip = (Math.max(1, Math.floor(opts.page)) - 1) * limit;
-    const [docs, total] = await Promise.all([
-      limit > 0 ? this.c.databases.find(filter).sort({ created_at: 1, _id: 1 }).skip(skip).limit(limit).toArray() : Promise.resolve([]),
-      this.c.databases.countDocuments(filter),
-    ]);
+    const [docs, total] = await Promise.all([limit > 0 ? this.c.databases.find(filter).sort({ created_at: 1, _id: 1 }).skip(skip).limit(limit).toArray() : Promise.resolve([]), this.c.databases.countDocuments(filter)]);
     return { items: docs.map(toDatabase), total };
   }
 

@@ -220,11 +220,7 @@ export type Cols = ReturnType<typeof cols>;
 
 /** Next value of a named sequence (1, 2, 3...), shared by every process on the database. */
 export async function nextSeq(c: Cols, name: string): Promise<number> {
-  const doc = await c.sequences.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after' },
-  );
+  const doc = await c.sequences.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
   if (!doc) throw new Error(`sequence ${name} did not return a value`);
   return doc.seq;
 }

@@ -30,7 +30,12 @@ export class MongoErrorLogRepo implements ErrorLogRepo {
     const first = last - entries.length + 1;
     await this.c.errorLog.insertMany(entries.map((e, i) => ({ _id: first + i, ...e, read: !!e.read })));
     for (const userId of new Set(entries.map((e) => e.user_id))) {
-      const cut = await this.c.errorLog.find({ user_id: userId }, { projection: { _id: 1 } }).sort({ _id: -1 }).skip(Math.max(0, Math.floor(keep))).limit(1).toArray();
+      const cut = await this.c.errorLog
+        .find({ user_id: userId }, { projection: { _id: 1 } })
+        .sort({ _id: -1 })
+        .skip(Math.max(0, Math.floor(keep)))
+        .limit(1)
+        .toArray();
       if (cut[0]) await this.c.errorLog.deleteMany({ user_id: userId, _id: { $lte: cut[0]._id } });
     }
   }
@@ -39,7 +44,14 @@ export class MongoErrorLogRepo implements ErrorLogRepo {
     const q = filterOf(scope, filter);
     const limit = Math.floor(perPage);
     const [docs, total] = await Promise.all([
-      limit > 0 ? this.c.errorLog.find(q).sort({ _id: -1 }).skip((Math.max(1, Math.floor(page)) - 1) * limit).limit(limit).toArray() : Promise.resolve([] as ErrorLogDoc[]),
+      limit > 0
+        ? this.c.errorLog
+            .find(q)
+            .sort({ _id: -1 })
+            .skip((Math.max(1, Math.floor(page)) - 1) * limit)
+            .limit(limit)
+            .toArray()
+        : Promise.resolve([] as ErrorLogDoc[]),
       this.c.errorLog.countDocuments(q),
     ]);
     return { items: docs.map(toErrorLog), total };

@@ -19,11 +19,7 @@ export class MongoGlobalVariableRepo implements GlobalVariableRepo {
 
   async set(owner: string, name: string, value: string, now: Millis): Promise<GlobalVariableRecord> {
     for (let attempt = 0; ; attempt++) {
-      const updated = await this.c.globals.findOneAndUpdate(
-        { owner, name },
-        { $set: { value, updated_at: now } },
-        { returnDocument: 'after' },
-      );
+      const updated = await this.c.globals.findOneAndUpdate({ owner, name }, { $set: { value, updated_at: now } }, { returnDocument: 'after' });
       if (updated) return toGlobalVariable(updated);
       const id = await nextSeq(this.c, 'global_variables');
       const rec: GlobalVariableRecord = { id, owner, name, value, created_at: now, updated_at: now };
@@ -45,7 +41,12 @@ export class MongoGlobalVariableRepo implements GlobalVariableRepo {
     const p = Math.max(1, Math.floor(opts.page));
     const [docs, total] = await Promise.all([
       limit > 0
-        ? this.c.globals.find(filter).sort({ _id: 1 }).skip((p - 1) * limit).limit(limit).toArray()
+        ? this.c.globals
+            .find(filter)
+            .sort({ _id: 1 })
+            .skip((p - 1) * limit)
+            .limit(limit)
+            .toArray()
         : Promise.resolve([] as GlobalVariableDoc[]),
       this.c.globals.countDocuments(filter),
     ]);

@@ -23,7 +23,12 @@ export class MongoGroupRepo implements GroupRepo {
     const p = Math.max(1, Math.floor(page));
     const [docs, total] = await Promise.all([
       limit > 0
-        ? this.c.groups.find(filter).sort({ _id: 1 }).skip((p - 1) * limit).limit(limit).toArray()
+        ? this.c.groups
+            .find(filter)
+            .sort({ _id: 1 })
+            .skip((p - 1) * limit)
+            .limit(limit)
+            .toArray()
         : Promise.resolve([] as GroupDoc[]),
       this.c.groups.countDocuments(filter),
     ]);

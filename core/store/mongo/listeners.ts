@@ -26,10 +26,7 @@ export class MongoListenerRepo implements ListenerRepo {
   async respond(tokenId: string, requestUuid: string, response: SetResponse, now: Millis): Promise<boolean> {
     // One conditional write: only a waiting, unanswered listener of this token whose deadline has
     // not passed takes the response, so of two concurrent responses exactly one succeeds.
-    const res = await this.c.listeners.updateOne(
-      { _id: requestUuid, token_id: tokenId, response: null, deadline: { $gt: now } },
-      { $set: { response: encodeSetResponse(response) } },
-    );
+    const res = await this.c.listeners.updateOne({ _id: requestUuid, token_id: tokenId, response: null, deadline: { $gt: now } }, { $set: { response: encodeSetResponse(response) } });
     return res.matchedCount > 0;
   }
 

@@ -20,10 +20,7 @@ export class MongoProviderRepo implements ProviderRepo {
     const filter = opts.type ? { user_id: userId, type: opts.type } : { user_id: userId };
     const limit = Math.floor(opts.perPage);
     const skip = (Math.max(1, Math.floor(opts.page)) - 1) * limit;
-    const [docs, total] = await Promise.all([
-      limit > 0 ? this.c.providers.find(filter).sort({ created_at: 1, _id: 1 }).skip(skip).limit(limit).toArray() : Promise.resolve([]),
-      this.c.providers.countDocuments(filter),
-    ]);
+    const [docs, total] = await Promise.all([limit > 0 ? this.c.providers.find(filter).sort({ created_at: 1, _id: 1 }).skip(skip).limit(limit).toArray() : Promise.resolve([]), this.c.providers.countDocuments(filter)]);
     return { items: docs.map(toProvider), total };
   }
 

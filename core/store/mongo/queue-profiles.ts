@@ -22,11 +22,7 @@ export class MongoQueueProfileRepo implements QueueProfileRepo {
 
   async update(p: QueueProfileRecord): Promise<QueueProfileRecord | null> {
     const { name, initial_delay, rate_limit, rate_period, job_lifetime, updated_at } = p;
-    const d = await this.c.queueProfiles.findOneAndUpdate(
-      { _id: p.id, user_id: p.user_id },
-      { $set: { name, initial_delay, rate_limit, rate_period, job_lifetime, updated_at } },
-      { returnDocument: 'after' },
-    );
+    const d = await this.c.queueProfiles.findOneAndUpdate({ _id: p.id, user_id: p.user_id }, { $set: { name, initial_delay, rate_limit, rate_period, job_lifetime, updated_at } }, { returnDocument: 'after' });
     return d ? toQueueProfile(d) : null;
   }
 

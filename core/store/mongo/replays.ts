@@ -32,9 +32,7 @@ export class MongoReplayRepo implements ReplayRepo {
 
   async update(id: string, patch: Partial<ReplayRecord>): Promise<ReplayRecord | null> {
     const { id: _ignored, ...set } = patch;
-    const d = Object.keys(set).length
-      ? await this.c.replays.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' })
-      : await this.c.replays.findOne({ _id: id });
+    const d = Object.keys(set).length ? await this.c.replays.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }) : await this.c.replays.findOne({ _id: id });
     return d ? toRecord(d) : null;
   }
 }

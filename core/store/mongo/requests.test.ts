@@ -16,7 +16,10 @@ const mongo = await startTestMongo();
 /** Requests written through the bulk path (as a migration writes them): no trimming per request. */
 async function seed(store: Store, records: RequestRecord[]): Promise<void> {
   for (let i = 0; i < records.length; i += 4_000) {
-    await store.transfer.write('requests', records.slice(i, i + 4_000).map((request) => ({ request, files: [] })));
+    await store.transfer.write(
+      'requests',
+      records.slice(i, i + 4_000).map((request) => ({ request, files: [] })),
+    );
   }
 }
 
@@ -55,9 +58,7 @@ describe.skipIf(!mongo)(mongo ? 'MongoDB requests at size' : NO_MONGO, () => {
     const base = Date.now() - 1_000_000;
     const n = COUNT_BOUND + 2;
     // The last request is the only GET; created_at steps by one millisecond.
-    const records = Array.from({ length: n }, (_, i) =>
-      sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), method: i === n - 1 ? 'GET' : 'POST', created_at: base + i }),
-    );
+    const records = Array.from({ length: n }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), method: i === n - 1 ? 'GET' : 'POST', created_at: base + i }));
     await seed(store, records);
 
     const all = await store.requests.list(t.uuid, { page: 1, perPage: 1, sorting: 'newest' });
@@ -94,9 +95,7 @@ describe.skipIf(!mongo)(mongo ? 'MongoDB requests at size' : NO_MONGO, () => {
     const n = DELETE_CHUNK * 2 + 500;
     // Seven requests per sorting value, so chunks end in the middle of equal values; every other one is a PUT.
     const start = 1_800_000_000_000_000;
-    const records = Array.from({ length: n }, (_, i) =>
-      sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), method: i % 2 === 0 ? 'PUT' : 'POST', sorting: start + Math.floor(i / 7) }),
-    );
+    const records = Array.from({ length: n }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`), method: i % 2 === 0 ? 'PUT' : 'POST', sorting: start + Math.floor(i / 7) }));
     await seed(store, records);
     const puts = records.filter((r) => r.method === 'PUT');
     expect(puts.length).toBeGreaterThan(DELETE_CHUNK);
@@ -160,7 +159,10 @@ describe.skipIf(!mongo)(mongo ? 'MongoDB requests at size' : NO_MONGO, () => {
     await store.tokens.create(t);
     const file = { id: 'f1', name: 'upload', filename: 'a.bin', size: 1, content_type: 'application/octet-stream' };
     // 2,500 seeded, then two with a file around one without: the oldest with a file is trimmed.
-    await seed(store, Array.from({ length: 2_500 }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`) })));
+    await seed(
+      store,
+      Array.from({ length: 2_500 }, (_, i) => sampleRequest(t.uuid, { body: Buffer.from(`b${i}`) })),
+    );
     const [trimmed, plain, kept] = ['trimmed', 'plain', 'kept'].map((b) => sampleRequest(t.uuid, { body: Buffer.from(b), files: b === 'plain' ? [] : [file] }));
     for (const r of [trimmed!, plain!, kept!]) await store.requests.insert(r, 3_000, r.files.length ? new Map([['f1', Buffer.from(r.body)]]) : undefined);
     expect((await store.tokens.stats(t.uuid)).requests).toBe(2_503);

@@ -17,28 +17,8 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { compileMongo } from '../query/index.js';
 import { COUNT_BOUND } from '../query/limits.js';
-import type {
-  RequestCursor,
-  RequestFilter,
-  RequestListOptions,
-  RequestPage,
-  RequestPatch,
-  RequestRecord,
-  RequestRepo,
-  RequestWalkOptions,
-  RequestWalkPage,
-} from '../types.js';
-import {
-  MAX_FILE_BYTES,
-  defined,
-  toBinary,
-  toBuffer,
-  toRequest,
-  toRequestDoc,
-  type Cols,
-  type FileDoc,
-  type RequestDoc,
-} from './docs.js';
+import type { RequestCursor, RequestFilter, RequestListOptions, RequestPage, RequestPatch, RequestRecord, RequestRepo, RequestWalkOptions, RequestWalkPage } from '../types.js';
+import { MAX_FILE_BYTES, defined, toBinary, toBuffer, toRequest, toRequestDoc, type Cols, type FileDoc, type RequestDoc } from './docs.js';
 import { DELETE_CHUNK } from './chunks.js';
 
 /** Newest first: by capture key, then by insertion. */
@@ -66,11 +46,7 @@ export function fileDocId(requestUuid: string, fileId: string): string {
  * leaves this one short: it goes on from the next oldest.
  */
 export async function trimRequests(c: Cols, tokenId: string, limit: number): Promise<void> {
-  const before = await c.tokens.findOneAndUpdate(
-    { _id: tokenId, request_count: { $gt: limit } },
-    { $set: { request_count: limit } },
-    { returnDocument: 'before', projection: { request_count: 1 } },
-  );
+  const before = await c.tokens.findOneAndUpdate({ _id: tokenId, request_count: { $gt: limit } }, { $set: { request_count: limit } }, { returnDocument: 'before', projection: { request_count: 1 } });
   let owed = before ? before.request_count - limit : 0;
   // Requests with files are few: their ids are looked up among the token's files, not its requests.
   const filed = owed > 0 ? ((await c.files.distinct('request_uuid', { token_id: tokenId })) as string[]) : [];
@@ -82,12 +58,8 @@ export async function trimRequests(c: Cols, tokenId: string, limit: number): Pro
       .limit(1)
       .toArray();
     // Fewer than owed left: all of them.
-    const upTo: Filter<RequestDoc> = last
-      ? { token_id: tokenId, sorting: { $lte: last.sorting }, $or: [{ sorting: { $lt: last.sorting } }, { ins: { $lte: last.ins } }] }
-      : { token_id: tokenId };
-    const withFiles = filed.length
-      ? (await c.requests.find({ $and: [upTo, { _id: { $in: filed } }] }, { projection: { _id: 1 } }).toArray()).map((d) => d._id)
-      : [];
+    const upTo: Filter<RequestDoc> = last ? { token_id: tokenId, sorting: { $lte: last.sorting }, $or: [{ sorting: { $lt: last.sorting } }, { ins: { $lte: last.ins } }] } : { token_id: tokenId };
+    const withFiles = filed.length ? (await c.requests.find({ $and: [upTo, { _id: { $in: filed } }] }, { projection: { _id: 1 } }).toArray()).map((d) => d._id) : [];
     const { deletedCount } = await c.requests.deleteMany(upTo);
     if (withFiles.length) await c.files.deleteMany({ request_uuid: { $in: withFiles }, token_id: tokenId });
     if (deletedCount === 0) break;
@@ -142,11 +114,7 @@ export class MongoRequestRepo implements RequestRepo {
       throw err;
     }
 
-    const tok = await this.c.tokens.findOneAndUpdate(
-      { _id: r.token_id },
-      { $inc: { request_count: 1 } },
-      { returnDocument: 'after', projection: { request_count: 1 } },
-    );
+    const tok = await this.c.tokens.findOneAndUpdate({ _id: r.token_id }, { $inc: { request_count: 1 } }, { returnDocument: 'after', projection: { request_count: 1 } });
     await this.c.tokens.updateOne(
       { _id: r.token_id, $or: [{ latest_sorting: null }, { latest_sorting: { $lte: r.sorting } }] },
       { $set: { latest_request_id: r.uuid, latest_request_at: r.created_at, latest_sorting: r.sorting } },
@@ -181,10 +149,7 @@ export class MongoRequestRepo implements RequestRepo {
     const stale = tok?.latest_request_id;
     if (!stale) return;
     if (await this.c.requests.findOne({ _id: stale }, { projection: { _id: 1 } })) return;
-    const newest = await this.c.requests.findOne(
-      { token_id: tokenId },
-      { sort: NEWEST, projection: { _id: 1, created_at: 1, sorting: 1 } },
-    );
+    const newest = await this.c.requests.findOne({ token_id: tokenId }, { sort: NEWEST, projection: { _id: 1, created_at: 1, sorting: 1 } });
     // Only if no concurrent insert has moved `latest` on in the meantime.
     await this.c.tokens.updateOne(
       { _id: tokenId, latest_request_id: stale },
@@ -212,10 +177,7 @@ export class MongoRequestRepo implements RequestRepo {
     const { filter, filtered } = this.filter(tokenId, opts);
     const perPage = Math.max(0, Math.floor(opts.perPage));
     const page = Math.max(1, Math.floor(opts.page));
-    const [docs, count] = await Promise.all([
-      this.page(tokenId, filter, opts.sorting === 'oldest' ? OLDEST : NEWEST, (page - 1) * perPage, perPage),
-      filtered ? this.boundedCount(filter) : this.tokenCount(tokenId),
-    ]);
+    const [docs, count] = await Promise.all([this.page(tokenId, filter, opts.sorting === 'oldest' ? OLDEST : NEWEST, (page - 1) * perPage, perPage), filtered ? this.boundedCount(filter) : this.tokenCount(tokenId)]);
     const items = docs.map(toRequest);
     return filtered && count > COUNT_BOUND ? { items, total: COUNT_BOUND, totalCapped: true } : { items, total: count };
   }
@@ -245,7 +207,12 @@ export class MongoRequestRepo implements RequestRepo {
   private async page(tokenId: string, filter: Filter<RequestDoc>, sort: typeof NEWEST | typeof OLDEST, skip: number, limit: number): Promise<RequestDoc[]> {
     if (limit === 0) return [];
     if (skip === 0) return this.c.requests.find(filter, { projection: NO_TEXT }).sort(sort).limit(limit).toArray();
-    const keys = await this.c.requests.find(filter, { projection: { _id: 1 } }).sort(sort).skip(skip).limit(limit).toArray();
+    const keys = await this.c.requests
+      .find(filter, { projection: { _id: 1 } })
+      .sort(sort)
+      .skip(skip)
+      .limit(limit)
+      .toArray();
     if (keys.length === 0) return [];
     const ids = keys.map((k) => k._id);
     const docs = await this.c.requests.find({ _id: { $in: ids }, token_id: tokenId }, { projection: NO_TEXT }).toArray();
@@ -276,11 +243,7 @@ export class MongoRequestRepo implements RequestRepo {
       updated_at: patch.updated_at,
     });
     if (Object.keys(set).length === 0) return this.get(tokenId, uuid);
-    const d = await this.c.requests.findOneAndUpdate(
-      { _id: uuid, token_id: tokenId },
-      { $set: set },
-      { returnDocument: 'after', projection: NO_TEXT },
-    );
+    const d = await this.c.requests.findOneAndUpdate({ _id: uuid, token_id: tokenId }, { $set: set }, { returnDocument: 'after', projection: NO_TEXT });
     return d ? toRequest(d) : null;
   }
 
@@ -298,9 +261,16 @@ export class MongoRequestRepo implements RequestRepo {
       // Oldest first from where the last chunk ended (deleted requests no longer match, so only
       // non-matching ones at that one sorting value are read again).
       const where: Filter<RequestDoc> = from === null ? f : { $and: [f, { sorting: { $gte: from } }] };
-      const chunk = await this.c.requests.find(where, { projection: { _id: 1, sorting: 1 } }).sort(OLDEST).limit(DELETE_CHUNK).toArray();
+      const chunk = await this.c.requests
+        .find(where, { projection: { _id: 1, sorting: 1 } })
+        .sort(OLDEST)
+        .limit(DELETE_CHUNK)
+        .toArray();
       if (chunk.length === 0) break;
-      total += await this.deleteIds(tokenId, chunk.map((d) => d._id));
+      total += await this.deleteIds(
+        tokenId,
+        chunk.map((d) => d._id),
+      );
       if (chunk.length < DELETE_CHUNK) break;
       from = chunk[chunk.length - 1]!.sorting;
     }

@@ -84,14 +84,23 @@ export class MongoScheduleRepo implements ScheduleRepo {
   async list(f: ScheduleListFilter, page: number, perPage: number): Promise<Page<ScheduleRecord>> {
     const filter = { user_id: { $in: [...f.userIds] }, ...(f.groupIds ? { group_id: { $in: [...f.groupIds] } } : {}) };
     const [docs, total] = await Promise.all([
-      this.schedules.find(filter).sort({ _id: 1 }).skip((page - 1) * perPage).limit(perPage).toArray(),
+      this.schedules
+        .find(filter)
+        .sort({ _id: 1 })
+        .skip((page - 1) * perPage)
+        .limit(perPage)
+        .toArray(),
       this.schedules.countDocuments(filter),
     ]);
     return { items: docs.map(toSchedule), total };
   }
 
   async ids(afterId: number, limit: number): Promise<number[]> {
-    const docs = await this.schedules.find({ _id: { $gt: afterId } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+    const docs = await this.schedules
+      .find({ _id: { $gt: afterId } }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map((d) => d._id);
   }
 
@@ -130,7 +139,12 @@ export class MongoScheduleRepo implements ScheduleRepo {
       response_headers: JSON.stringify(entry.response_headers),
     };
     await this.logs.insertOne(doc);
-    const cut = await this.logs.find({ schedule_id: entry.schedule_id }, { projection: { _id: 1 } }).sort({ _id: -1 }).skip(keep).limit(1).next();
+    const cut = await this.logs
+      .find({ schedule_id: entry.schedule_id }, { projection: { _id: 1 } })
+      .sort({ _id: -1 })
+      .skip(keep)
+      .limit(1)
+      .next();
     if (cut) await this.logs.deleteMany({ schedule_id: entry.schedule_id, _id: { $lte: cut._id } });
     return toLog(doc);
   }

@@ -38,7 +38,13 @@ export class MongoTemplateRepo implements TemplateRepo {
   }
 
   async after(afterId: number, limit: number): Promise<TemplateRecord[]> {
-    return (await this.c.templates.find({ _id: { $gt: afterId } }).sort({ _id: 1 }).limit(limit).toArray()).map(toTemplate);
+    return (
+      await this.c.templates
+        .find({ _id: { $gt: afterId } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray()
+    ).map(toTemplate);
   }
 
   async replaceActions(id: number, expected: TemplateRecord['actions'], actions: TemplateRecord['actions']): Promise<boolean> {

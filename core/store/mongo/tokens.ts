@@ -1,15 +1,6 @@
 // Tokens. Each token document also carries its request count and latest request, kept up to date
 // by the request repository, so the token list and stats need no aggregation.
-import {
-  AliasTaken,
-  type Millis,
-  type Page,
-  type TokenListOptions,
-  type TokenPatch,
-  type TokenRecord,
-  type TokenRepo,
-  type TokenWithStats,
-} from '../types.js';
+import { AliasTaken, type Millis, type Page, type TokenListOptions, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../types.js';
 import { deleteInChunks } from './chunks.js';
 import { trimRequests } from './requests.js';
 import { defined, escapeRegex, isDuplicateKey, toToken, type Cols, type TokenDoc } from './docs.js';
@@ -101,7 +92,10 @@ export class MongoTokenRepo implements TokenRepo {
   }
 
   async ownedBy(userId: number): Promise<string[]> {
-    const docs = await this.c.tokens.find({ user_id: userId }, { projection: { _id: 1 } }).sort({ created_at: 1, _id: 1 }).toArray();
+    const docs = await this.c.tokens
+      .find({ user_id: userId }, { projection: { _id: 1 } })
+      .sort({ created_at: 1, _id: 1 })
+      .toArray();
     return docs.map((d) => d._id);
   }
 
@@ -118,7 +112,12 @@ export class MongoTokenRepo implements TokenRepo {
     const page = Math.max(1, Math.floor(opts.page));
     const [docs, total] = await Promise.all([
       perPage > 0
-        ? this.c.tokens.find(filter).sort(sort).skip((page - 1) * perPage).limit(perPage).toArray()
+        ? this.c.tokens
+            .find(filter)
+            .sort(sort)
+            .skip((page - 1) * perPage)
+            .limit(perPage)
+            .toArray()
         : Promise.resolve([] as TokenDoc[]),
       this.c.tokens.countDocuments(filter),
     ]);
@@ -126,10 +125,7 @@ export class MongoTokenRepo implements TokenRepo {
   }
 
   async stats(uuid: string): Promise<{ requests: number; latest_request_id: string | null; latest_request_at: Millis | null }> {
-    const d = await this.c.tokens.findOne(
-      { _id: uuid },
-      { projection: { request_count: 1, latest_request_id: 1, latest_request_at: 1 } },
-    );
+    const d = await this.c.tokens.findOne({ _id: uuid }, { projection: { request_count: 1, latest_request_id: 1, latest_request_at: 1 } });
     return {
       requests: d?.request_count ?? 0,
       latest_request_id: d?.latest_request_id ?? null,
@@ -155,10 +151,7 @@ export class MongoTokenRepo implements TokenRepo {
     const docs = await this.c.tokens
       .find(
         {
-          $and: [
-            { $or: [{ premium: false }, { expiry: true }] },
-            { $or: [{ latest_request_at: { $lt: before } }, { latest_request_at: null, created_at: { $lt: before } }] },
-          ],
+          $and: [{ $or: [{ premium: false }, { expiry: true }] }, { $or: [{ latest_request_at: { $lt: before } }, { latest_request_at: null, created_at: { $lt: before } }] }],
         },
         { projection: { _id: 1 } },
       )

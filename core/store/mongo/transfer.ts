@@ -145,9 +145,7 @@ export class MongoTransferRepo implements TransferRepo {
     const docs = (items as Rec[]).map((r) => k.toDoc(r));
     await k.coll.bulkWrite(
       docs.map(({ _id, ...fields }) =>
-        k.keep
-          ? { updateOne: { filter: { _id }, update: { $set: fields, $setOnInsert: k.keep }, upsert: true } }
-          : { replaceOne: { filter: { _id }, replacement: fields, upsert: true } },
+        k.keep ? { updateOne: { filter: { _id }, update: { $set: fields, $setOnInsert: k.keep }, upsert: true } } : { replaceOne: { filter: { _id }, replacement: fields, upsert: true } },
       ),
       { ordered: false },
     );
@@ -177,10 +175,17 @@ export class MongoTransferRepo implements TransferRepo {
       const i = new ObjectId(ins);
       filter = { $or: [{ token_id: { $gt: t } }, { token_id: t, sorting: { $gt: s } }, { token_id: t, sorting: s, ins: { $gt: i } }] };
     }
-    const docs = await this.c.requests.find(filter, { projection: { content_text: 0 } }).sort(BY_LIST_ORDER).limit(limit).toArray();
+    const docs = await this.c.requests
+      .find(filter, { projection: { content_text: 0 } })
+      .sort(BY_LIST_ORDER)
+      .limit(limit)
+      .toArray();
     const files = new Map<string, Array<{ id: string; data: Buffer }>>();
     if (docs.length) {
-      for (const f of await this.c.files.find({ request_uuid: { $in: docs.map((d) => d._id) } }).sort({ _id: 1 }).toArray()) {
+      for (const f of await this.c.files
+        .find({ request_uuid: { $in: docs.map((d) => d._id) } })
+        .sort({ _id: 1 })
+        .toArray()) {
         const list = files.get(f.request_uuid) ?? [];
         list.push({ id: f._id.slice(f.request_uuid.length + 1), data: toBuffer(f.data) });
         files.set(f.request_uuid, list);
@@ -194,15 +199,16 @@ export class MongoTransferRepo implements TransferRepo {
   }
 
   private async writeRequests(items: RequestWithFiles[]): Promise<void> {
-    const fileDocs: FileDoc[] = items.flatMap((i) =>
-      i.files.map((f) => ({ _id: fileDocId(i.request.uuid, f.id), token_id: i.request.token_id, request_uuid: i.request.uuid, data: toBinary(f.data) })),
-    );
+    const fileDocs: FileDoc[] = items.flatMap((i) => i.files.map((f) => ({ _id: fileDocId(i.request.uuid, f.id), token_id: i.request.token_id, request_uuid: i.request.uuid, data: toBinary(f.data) })));
     // Files first, as RequestRepo.insert does: a reader never sees a request whose files are missing.
     if (fileDocs.length) {
       await insertNew(this.c.files, fileDocs);
     }
     // Fresh `ins` values in the order given (increasing within this process): ties keep their order.
-    await insertNew(this.c.requests, items.map((i) => toRequestDoc(i.request, new ObjectId())));
+    await insertNew(
+      this.c.requests,
+      items.map((i) => toRequestDoc(i.request, new ObjectId())),
+    );
     for (const tokenId of new Set(items.map((i) => i.request.token_id))) await this.recount(tokenId);
   }
 
@@ -212,10 +218,7 @@ export class MongoTransferRepo implements TransferRepo {
       this.c.requests.countDocuments({ token_id: tokenId }),
       this.c.requests.findOne({ token_id: tokenId }, { sort: { sorting: -1, ins: -1 }, projection: { _id: 1, created_at: 1, sorting: 1 } }),
     ]);
-    await this.c.tokens.updateOne(
-      { _id: tokenId },
-      { $set: { request_count: count, latest_request_id: newest?._id ?? null, latest_request_at: newest?.created_at ?? null, latest_sorting: newest?.sorting ?? null } },
-    );
+    await this.c.tokens.updateOne({ _id: tokenId }, { $set: { request_count: count, latest_request_id: newest?._id ?? null, latest_request_at: newest?.created_at ?? null, latest_sorting: newest?.sorting ?? null } });
   }
 
   async checkpoints(): Promise<TransferCheckpoint[]> {

@@ -39,14 +39,22 @@ export class MongoUserRepo implements UserRepo {
   async page(teamId: number | null, page: number, perPage: number): Promise<Page<UserRecord>> {
     const filter = teamId === null ? {} : { team_id: teamId };
     const [docs, total] = await Promise.all([
-      this.c.users.find(filter).sort({ _id: 1 }).skip((page - 1) * perPage).limit(perPage).toArray(),
+      this.c.users
+        .find(filter)
+        .sort({ _id: 1 })
+        .skip((page - 1) * perPage)
+        .limit(perPage)
+        .toArray(),
       this.c.users.countDocuments(filter),
     ]);
     return { items: docs.map(toUser), total };
   }
 
   async findByEmail(email: string): Promise<UserRecord[]> {
-    const docs = await this.c.users.find({ email: { $regex: `^${escapeRegex(email)}$`, $options: 'i' } }).sort({ _id: 1 }).toArray();
+    const docs = await this.c.users
+      .find({ email: { $regex: `^${escapeRegex(email)}$`, $options: 'i' } })
+      .sort({ _id: 1 })
+      .toArray();
     return docs.map(toUser);
   }
 

@@ -35,8 +35,7 @@ const FIXED_MS: Record<'w' | 'd' | 'h' | 'm' | 's' | 'ms', number> = {
 /** JS dates are valid within ±8.64e15 ms of the epoch. */
 const MAX_TIME = 8.64e15;
 
-const DATE =
-  /^(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
+const DATE = /^(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
 const EPOCH_MS = /^\d{9,}$/;
 const OP = /^(?:([+-])(\d{1,9})([yMwdhHms])|\/([yMwdhHms]))/;
 
@@ -111,8 +110,7 @@ function parseWrittenDate(text: string): { time: number; precision: DateUnit } |
     if (Number(digits.slice(3, 5)) > 59) return null;
     time -= zone.startsWith('-') ? -offset : offset;
   }
-  const precision: DateUnit =
-    frac !== undefined ? 'ms' : m[6] !== undefined ? 's' : m[4] !== undefined ? 'm' : m[3] !== undefined ? 'd' : m[2] !== undefined ? 'M' : 'y';
+  const precision: DateUnit = frac !== undefined ? 'ms' : m[6] !== undefined ? 's' : m[4] !== undefined ? 'm' : m[3] !== undefined ? 'd' : m[2] !== undefined ? 'M' : 'y';
   return { time, precision };
 }
 

@@ -97,15 +97,7 @@ function fileKey(key: string | null): MongoFilter {
  */
 export function regexSource(parts: PatternPart[], anchored: boolean): string {
   const body = parts
-    .map((p) =>
-      p.kind === 'many'
-        ? '[\\s\\S]*'
-        : p.kind === 'one'
-          ? '[\\s\\S]'
-          : p.text
-              .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-              .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`),
-    )
+    .map((p) => (p.kind === 'many' ? '[\\s\\S]*' : p.kind === 'one' ? '[\\s\\S]' : p.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)))
     .join('');
   return anchored ? `^(?:${body})$` : body;
 }

@@ -74,7 +74,13 @@ describe('parseQuery', () => {
 
   it('parses ranges and comparisons', () => {
     expect(parseQuery('created_at:["2022-01-01 00:00:00" TO *]')).toEqual({
-      kind: 'range', field: 'created_at', from: '2022-01-01 00:00:00', to: null, includeFrom: true, includeTo: true, pos: 0,
+      kind: 'range',
+      field: 'created_at',
+      from: '2022-01-01 00:00:00',
+      to: null,
+      includeFrom: true,
+      includeTo: true,
+      pos: 0,
     });
     expect(parseQuery('size:{1 TO 5]')).toEqual({ kind: 'range', field: 'size', from: '1', to: '5', includeFrom: false, includeTo: true, pos: 0 });
     expect(parseQuery('created_at:[* TO now-14d]')).toMatchObject({ from: null, to: 'now-14d' });
@@ -186,7 +192,7 @@ function matchesValue(found: unknown[], cond: unknown): boolean {
       case '$options':
         return true;
       case '$exists':
-        return (found.length > 0) === arg;
+        return found.length > 0 === arg;
       case '$ne':
         return !equals(arg);
       case '$nin':
@@ -236,7 +242,10 @@ describe('compileMongo', () => {
   const docs = searchSamples.map(mongoDoc);
   const search = (query: string): string[] => {
     const filter = compileMongo(parseQuery(query)!, searchNow);
-    return docs.filter((d) => matches(d, filter)).map((d) => d.uuid as string).sort();
+    return docs
+      .filter((d) => matches(d, filter))
+      .map((d) => d.uuid as string)
+      .sort();
   };
 
   it.each(searchCases)('$query', ({ query, expect: uuids }) => {
@@ -261,7 +270,10 @@ describe('compileMongo', () => {
     for (const q of hostile) {
       const filter = compileMongo(parseQuery(q)!, searchNow);
       const { keys, regexes } = walk(filter);
-      expect(keys.every((k) => ['content_text', '$regex', '$options'].includes(k)), q).toBe(true);
+      expect(
+        keys.every((k) => ['content_text', '$regex', '$options'].includes(k)),
+        q,
+      ).toBe(true);
       // The escaped pattern only matches the literal text.
       const literal = parseQuery(q) as Extract<QueryNode, { kind: 'term' }>;
       expect(new RegExp(regexes[0]).test(literal.value), q).toBe(true);

@@ -42,7 +42,13 @@ describe('compilePlainSql', () => {
       const node = parseQuery(query)!;
       const bare = compilePlainSql(node, searchNow);
       const joined = compilePlainSql(node, searchNow, (c) => `r.${c}`);
-      const found = (sql: string, params: unknown[]) => (db.prepare(sql).pluck().all(...params) as string[]).sort();
+      const found = (sql: string, params: unknown[]) =>
+        (
+          db
+            .prepare(sql)
+            .pluck()
+            .all(...params) as string[]
+        ).sort();
       expect(found(`SELECT uuid FROM requests WHERE ${bare.sql}`, bare.params), query).toEqual([...uuids].sort());
       expect(found(`SELECT r.uuid FROM keys k CROSS JOIN requests r ON r.seq = k.seq WHERE ${joined.sql}`, joined.params), query).toEqual([...uuids].sort());
     }

@@ -58,7 +58,11 @@ export class PlainSqlCompiler {
   protected compileNode(node: QueryNode): string {
     switch (node.kind) {
       case 'and':
-        return this.join(node.children.map((c) => this.compile(c)), 'AND', '1');
+        return this.join(
+          node.children.map((c) => this.compile(c)),
+          'AND',
+          '1',
+        );
       case 'or':
         return this.or(node.children);
       case 'not':
@@ -80,7 +84,11 @@ export class PlainSqlCompiler {
   }
 
   protected or(children: QueryNode[]): string {
-    return this.join(children.map((c) => this.compile(c)), 'OR', '0');
+    return this.join(
+      children.map((c) => this.compile(c)),
+      'OR',
+      '0',
+    );
   }
 
   /** A leaf's SQL, from `compile`. */
@@ -148,16 +156,10 @@ export class PlainSqlCompiler {
       case 'json': {
         const column = this.jsonColumn(src.column);
         const path = this.bind(jsonPath(src.path));
-        return (
-          `EXISTS (SELECT 1 FROM json_each(${column}, ${path}) AS j ` +
-          `WHERE j.type NOT IN ('object', 'array') AND ${JSON_TEXT} LIKE ${this.bind(pattern)} ESCAPE '\\')`
-        );
+        return `EXISTS (SELECT 1 FROM json_each(${column}, ${path}) AS j ` + `WHERE j.type NOT IN ('object', 'array') AND ${JSON_TEXT} LIKE ${this.bind(pattern)} ESCAPE '\\')`;
       }
       case 'files':
-        return (
-          `EXISTS (SELECT 1 FROM json_each(${this.jsonColumn('files')}) AS f WHERE ${this.fileKey(src.key)} ` +
-          `AND json_extract(f.value, '$.filename') LIKE ${this.bind(pattern)} ESCAPE '\\')`
-        );
+        return `EXISTS (SELECT 1 FROM json_each(${this.jsonColumn('files')}) AS f WHERE ${this.fileKey(src.key)} ` + `AND json_extract(f.value, '$.filename') LIKE ${this.bind(pattern)} ESCAPE '\\')`;
     }
   }
 
@@ -185,9 +187,7 @@ export class PlainSqlCompiler {
 
 /** `*` → `%`, `?` → `_`; literal `\`, `%` and `_` are escaped for ESCAPE '\'. */
 export function likePattern(parts: PatternPart[], anchored: boolean): string {
-  const body = parts
-    .map((p) => (p.kind === 'many' ? '%' : p.kind === 'one' ? '_' : p.text.replace(/[\\%_]/g, '\\$&')))
-    .join('');
+  const body = parts.map((p) => (p.kind === 'many' ? '%' : p.kind === 'one' ? '_' : p.text.replace(/[\\%_]/g, '\\$&'))).join('');
   return anchored ? body : `%${body}%`;
 }
 

@@ -57,12 +57,7 @@ async function linkBodies(from: string, to: string): Promise<number> {
   return added;
 }
 
-export async function backupSqlite(
-  file: string,
-  dest: string,
-  onProgress?: (done: number, total: number) => void,
-  stepPages = STEP_PAGES,
-): Promise<BackupResult> {
+export async function backupSqlite(file: string, dest: string, onProgress?: (done: number, total: number) => void, stepPages = STEP_PAGES): Promise<BackupResult> {
   const db = new Database(file, { fileMustExist: true });
   const partial = `${dest}.partial`;
   const bodies = path.join(path.dirname(file), 'bodies');

@@ -118,7 +118,10 @@ export function startCheckpointer(
     onFallback?.();
   };
   const spawn = () => {
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs, walLimitBytes, checkEveryMs: Math.min(everyMs, CHECK_EVERY_MS), overEveryMs: OVER_EVERY_MS, truncateWaitMs: TRUNCATE_WAIT_MS } });
+    const w = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file, everyMs, walLimitBytes, checkEveryMs: Math.min(everyMs, CHECK_EVERY_MS), overEveryMs: OVER_EVERY_MS, truncateWaitMs: TRUNCATE_WAIT_MS },
+    });
     w.unref();
     w.on('message', (m: unknown) => {
       if (typeof m === 'object' && m !== null && (m as { t?: unknown }).t === 'wal') onWalOver?.((m as { over: boolean }).over);

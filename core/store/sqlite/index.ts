@@ -107,7 +107,17 @@ export function createSqliteStore(file: string, opts: SqliteOptions = {}): Store
   const bodyFiles = opts.bodyFiles ? createBodyFiles({ ...opts.bodyFiles, space }) : undefined;
   // Not insert: the capture writer reports its failures where it settles them, at no cost per capture.
   const requests = guard(engine.requests, ['insert']);
-  const checkpointer = onFile ? startCheckpointer(db, file, 500, () => engine.checkpointerGone(), walLimitBytes, undefined, (over) => engine.walOver(over)) : null;
+  const checkpointer = onFile
+    ? startCheckpointer(
+        db,
+        file,
+        500,
+        () => engine.checkpointerGone(),
+        walLimitBytes,
+        undefined,
+        (over) => engine.walOver(over),
+      )
+    : null;
   return {
     kind: 'sqlite',
     db,

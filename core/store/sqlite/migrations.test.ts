@@ -51,7 +51,7 @@ describe('migrate', () => {
   });
 });
 
-describe('migration 31 (the index tables\' columns named as the requests columns)', () => {
+describe("migration 31 (the index tables' columns named as the requests columns)", () => {
   it('upgrades a database of version 30 with requests: reads, searches, captures and deletions still answer', async () => {
     const file = path.join(dir, 'v30.sqlite');
     const db = open(file);

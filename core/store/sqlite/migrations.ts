@@ -17,7 +17,6 @@ export interface Migration {
 const REQUEST_COLUMNS = `uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type, body, size, query,
   headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra`;
 
-
 const PLAIN_BODY = plainBody('r.body');
 
 export const migrations: Migration[] = [

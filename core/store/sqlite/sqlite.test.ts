@@ -14,8 +14,7 @@ runStoreContract('sqlite file (WAL, checkpoints on a worker)', async () => creat
 runStoreContract('sqlite file, writer thread', async () => createSqliteStore(path.join(dir, `contract-w-${Date.now()}.sqlite`), { writer: 'worker' }));
 // The same searches through the search index (search_keys, request_text), which the runs above
 // use only for tokens allowed more than 10,000 requests.
-runStoreContract('sqlite file, every token search-indexed (SEARCH_INDEX_ABOVE=0)', async () =>
-  createSqliteStore(path.join(dir, `contract-s-${Date.now()}.sqlite`), { searchIndexAbove: 0 }));
+runStoreContract('sqlite file, every token search-indexed (SEARCH_INDEX_ABOVE=0)', async () => createSqliteStore(path.join(dir, `contract-s-${Date.now()}.sqlite`), { searchIndexAbove: 0 }));
 
 describe('sqlite token records', () => {
   it('read back with their fields in column order, redaction only when there are rules', async () => {
@@ -24,9 +23,30 @@ describe('sqlite token records', () => {
     await store.tokens.create(t);
     const got = (await store.tokens.get(t.uuid))!;
     expect(Object.keys(got)).toEqual([
-      'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium', 'premium_expires_at', 'ip', 'user_agent',
-      'default_content', 'default_status', 'default_content_type', 'request_limit', 'description', 'group_id', 'password_hash', 'created_at',
-      'updated_at', 'expires_at', 'team_id',
+      'uuid',
+      'user_id',
+      'alias',
+      'redirect',
+      'actions',
+      'cors',
+      'expiry',
+      'timeout',
+      'listen',
+      'premium',
+      'premium_expires_at',
+      'ip',
+      'user_agent',
+      'default_content',
+      'default_status',
+      'default_content_type',
+      'request_limit',
+      'description',
+      'group_id',
+      'password_hash',
+      'created_at',
+      'updated_at',
+      'expires_at',
+      'team_id',
     ]);
     expect(got).toEqual(t);
     expect(got).toMatchObject({ expiry: 3600, cors: true, redirect: false });
@@ -64,8 +84,7 @@ describe('sqlite file store', () => {
       const walSize = () => fs.statSync(file + '-wal', { throwIfNoEntry: false })?.size ?? 0;
       const t = sampleToken();
       await store.tokens.create(t);
-      const write = (n: number) =>
-        Promise.all(Array.from({ length: n }, () => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.alloc(8 * 1024, 'x') }), 100_000)));
+      const write = (n: number) => Promise.all(Array.from({ length: n }, () => store.requests.insert(sampleRequest(t.uuid, { body: Buffer.alloc(8 * 1024, 'x') }), 100_000)));
       // A reader in an open transaction keeps SQLite from starting the WAL over: it grows.
       const reader = new Database(file);
       reader.exec('BEGIN');

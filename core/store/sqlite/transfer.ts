@@ -36,9 +36,31 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
     key: ['uuid'],
     // Not request_count and latest_request_*: the requests' catch-up keeps those.
     columns: [
-      'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
-      'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
-      'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'redaction', 'team_id',
+      'uuid',
+      'user_id',
+      'alias',
+      'redirect',
+      'actions',
+      'cors',
+      'expiry',
+      'timeout',
+      'listen',
+      'premium',
+      'premium_expires_at',
+      'ip',
+      'user_agent',
+      'default_content',
+      'default_status',
+      'default_content_type',
+      'request_limit',
+      'description',
+      'group_id',
+      'password_hash',
+      'created_at',
+      'updated_at',
+      'expires_at',
+      'redaction',
+      'team_id',
     ],
     bool: ['redirect', 'actions', 'cors', 'premium'],
     json: ['expiry', 'redaction'],
@@ -112,9 +134,7 @@ function tableRepo(db: Database, t: Table) {
   const keys = t.key.join(', ');
   const live = t.live ? ` AND ${t.live}` : '';
   const first = db.prepare<[Row], Row>(`SELECT * FROM ${t.table} WHERE 1${live} ORDER BY ${keys} LIMIT @limit`);
-  const next = db.prepare<[Row], Row>(
-    `SELECT * FROM ${t.table} WHERE (${keys}) > (${t.key.map((_, i) => `@k${i}`).join(', ')})${live} ORDER BY ${keys} LIMIT @limit`,
-  );
+  const next = db.prepare<[Row], Row>(`SELECT * FROM ${t.table} WHERE (${keys}) > (${t.key.map((_, i) => `@k${i}`).join(', ')})${live} ORDER BY ${keys} LIMIT @limit`);
   const count = db.prepare<[Row], { n: number }>(`SELECT count(*) AS n FROM ${t.table} WHERE 1${live}`);
   const others = t.columns.filter((c) => !t.key.includes(c));
   const upsert = db.prepare(
@@ -126,9 +146,7 @@ function tableRepo(db: Database, t: Table) {
   return {
     count: (now: number) => count.get(params(now))!.n,
     read(cursor: string | null, limit: number, now: number) {
-      const rows = cursor === null
-        ? first.all({ ...params(now), limit })
-        : next.all({ ...params(now), limit, ...Object.fromEntries((JSON.parse(cursor) as unknown[]).map((v, i) => [`k${i}`, v])) });
+      const rows = cursor === null ? first.all({ ...params(now), limit }) : next.all({ ...params(now), limit, ...Object.fromEntries((JSON.parse(cursor) as unknown[]).map((v, i) => [`k${i}`, v])) });
       const last = rows.at(-1);
       return { items: rows.map((r) => toRecord(t, r)), cursor: last ? JSON.stringify(t.key.map((k) => last[k])) : null };
     },
@@ -138,10 +156,7 @@ function tableRepo(db: Database, t: Table) {
 
 /** `requests`: the request engine's part (requests/transfer.ts). */
 export function sqliteTransfer(db: Database, requests: RequestTransfer): TransferRepo {
-  const tables = Object.fromEntries(Object.entries(TABLES).map(([kind, t]) => [kind, tableRepo(db, t)])) as Record<
-    Exclude<TransferKind, 'requests'>,
-    ReturnType<typeof tableRepo>
-  >;
+  const tables = Object.fromEntries(Object.entries(TABLES).map(([kind, t]) => [kind, tableRepo(db, t)])) as Record<Exclude<TransferKind, 'requests'>, ReturnType<typeof tableRepo>>;
   const checkpoints = db.prepare<[], Row>('SELECT * FROM transfer_checkpoints ORDER BY kind');
   const save = db.prepare(
     `INSERT INTO transfer_checkpoints (kind, source, cursor, copied, done) VALUES (@kind, @source, @cursor, @copied, @done)

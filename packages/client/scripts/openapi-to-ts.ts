@@ -146,7 +146,7 @@ export function openApiToTypes(doc: OpenApiDocument): string {
     }
   }
   return (
-    '// Generated from the service\'s OpenAPI document (GET /openapi.json) by\n' +
+    "// Generated from the service's OpenAPI document (GET /openapi.json) by\n" +
     '// packages/client/scripts/write-types.ts: do not edit. `npm run types -w @capture/client` after an\n' +
     '// API change; packages/client/test/types.test.ts fails while this file is behind.\n\n' +
     '/** Every operation of the API, keyed "METHOD /path". */\n' +

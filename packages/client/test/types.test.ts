@@ -38,7 +38,11 @@ describe('openApiToTypes', () => {
         { name: 'limit', in: 'query', required: false, schema: { type: 'integer', description: 'At most this many' } },
       ],
       requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['name'] } } } },
-      responses: { '201': { content: { 'application/json': { schema: { type: 'object', properties: { kind: { type: 'string', enum: ['a', 'b'] }, n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, required: ['kind', 'n'] } } } } },
+      responses: {
+        '201': {
+          content: { 'application/json': { schema: { type: 'object', properties: { kind: { type: 'string', enum: ['a', 'b'] }, n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, required: ['kind', 'n'] } } },
+        },
+      },
     });
     const flat = ts.replace(/\s+/g, ' ');
     expect(flat).toContain('/** Make a thing */ "POST /thing/{id}": {');
@@ -65,7 +69,11 @@ describe('openApiToTypes', () => {
       components: { schemas: { Page: { type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] } } },
       paths: {
         '/things': {
-          get: { responses: { '200': { content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Page' }, { type: 'object', properties: { data: { type: 'array', items: { type: 'string' } } } }] } } } } } },
+          get: {
+            responses: {
+              '200': { content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Page' }, { type: 'object', properties: { data: { type: 'array', items: { type: 'string' } } } }] } } } },
+            },
+          },
           post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } } } },
         },
       },

@@ -6,8 +6,7 @@
 /** One cell as written: objects and arrays inside a row become JSON text. */
 export type Cell = string | number | boolean | null;
 
-const cell = (v: unknown): Cell =>
-  v === null || v === undefined ? null : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : JSON.stringify(v);
+const cell = (v: unknown): Cell => (v === null || v === undefined ? null : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : JSON.stringify(v));
 
 /**
  * Rows of cells from a parameter: `'["a", 1]'` or `["a", 1]` is one row, `[["a"], ["b"]]` two,

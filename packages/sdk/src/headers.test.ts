@@ -38,7 +38,12 @@ describe('header safety', () => {
   });
 
   it('parseHeaderLines splits on CRLF, LF and bare CR and refuses control characters in a value', () => {
-    expect(parseHeaderLines('A: 1\r\nB: 2\rC: 3\n\nD:4')).toEqual([['A', '1'], ['B', '2'], ['C', '3'], ['D', '4']]);
+    expect(parseHeaderLines('A: 1\r\nB: 2\rC: 3\n\nD:4')).toEqual([
+      ['A', '1'],
+      ['B', '2'],
+      ['C', '3'],
+      ['D', '4'],
+    ]);
     expect(() => parseHeaderLines('A: x\0')).toThrow(/control characters/);
   });
 

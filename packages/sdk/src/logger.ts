@@ -43,12 +43,7 @@ export function levelEnabled(threshold: Level, level: Level): boolean {
   return ORDER[level] >= ORDER[threshold];
 }
 
-export function createLogger(
-  level: Level = 'info',
-  base: Record<string, unknown> = {},
-  write: (line: string) => void = (l) => process.stdout.write(l + '\n'),
-  format: LogFormat = 'json',
-): Logger {
+export function createLogger(level: Level = 'info', base: Record<string, unknown> = {}, write: (line: string) => void = (l) => process.stdout.write(l + '\n'), format: LogFormat = 'json'): Logger {
   const emit = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return;
     const extra = fields && fields.err instanceof Error ? { ...fields, err: { message: fields.err.message, stack: fields.err.stack } } : fields;

@@ -79,7 +79,12 @@ const kind = (): OAuthProviderKind => ({ type: 'example', title: 'Example', toke
 
 function setup(credentials: Record<string, unknown>, opts: { providers?: Providers; clock?: FakeClock } = {}) {
   const clock = opts.clock ?? fakeClock();
-  const providers = opts.providers ?? memoryProviders([{ id: 'p1', type: 'example', credentials, settings: { token_url: `${origin}/token` } }, { id: 'p2', type: 'other', credentials: {} }]);
+  const providers =
+    opts.providers ??
+    memoryProviders([
+      { id: 'p1', type: 'example', credentials, settings: { token_url: `${origin}/token` } },
+      { id: 'p2', type: 'other', credentials: {} },
+    ]);
   const lines: string[] = [];
   const ctx: OAuthContext = { services: testServices({ http: fetchHttpClient, providers, clock }), signal: new AbortController().signal, log: (line) => void lines.push(line) };
   const open = () => openOAuthAccount(ctx, 'p1', kind());
@@ -186,9 +191,7 @@ describe('the OAuth account', () => {
       const account = await t.open();
       expect(account.canRenew).toBe(false);
       expect((await account.send({ method: 'GET', url: `${origin}/api` })).status).toBe(401);
-      expect(account.unauthorizedHint()).toBe(
-        'the access token was rejected and cannot be renewed: update Example provider p1 with a new access_token, or add refresh_token, client_id and client_secret',
-      );
+      expect(account.unauthorizedHint()).toBe('the access token was rejected and cannot be renewed: update Example provider p1 with a new access_token, or add refresh_token, client_id and client_secret');
     }
     expect(grants).toEqual([]);
     expect(apiCalls).toEqual(['Bearer at-old', 'Bearer at-old', 'Bearer at-old']);

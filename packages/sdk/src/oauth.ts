@@ -97,7 +97,10 @@ export class OAuthAccount {
     this.expiresAt = expiryMs(credentials.expires_at);
     this.tokenUrl = typeof kind.tokenUrl === 'function' ? kind.tokenUrl(provider) : kind.tokenUrl;
     this.scope = typeof kind.scope === 'function' ? kind.scope(provider) : kind.scope;
-    const digest = createHash('sha256').update(`${credentials.access_token ?? ''}\0${credentials.refresh_token ?? ''}`).digest('hex').slice(0, 32);
+    const digest = createHash('sha256')
+      .update(`${credentials.access_token ?? ''}\0${credentials.refresh_token ?? ''}`)
+      .digest('hex')
+      .slice(0, 32);
     this.key = `${kind.type}:${provider.id}:${digest}`;
   }
 
@@ -199,9 +202,7 @@ export class OAuthAccount {
     }
     if (res.status >= 300 || typeof json.access_token !== 'string' || !json.access_token) {
       const reason =
-        typeof json.error === 'string'
-          ? `${json.error}${typeof json.error_description === 'string' ? `: ${json.error_description}` : ''}`
-          : `HTTP ${res.status}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
+        typeof json.error === 'string' ? `${json.error}${typeof json.error_description === 'string' ? `: ${json.error_description}` : ''}` : `HTTP ${res.status}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
       throw new Error(`Could not renew the ${this.kind.title} access token of ${this.label} (${reason}); reconnect the account`);
     }
     const expiresIn = Number(json.expires_in);

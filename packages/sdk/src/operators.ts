@@ -76,28 +76,51 @@ const isNullText = (v: string) => v === '' || v.trim().toLowerCase() === 'null';
  */
 export function compare(operator: Operator, input: string, value = ''): boolean {
   switch (operator) {
-    case 'eq': return input === value;
-    case 'neq': return input !== value;
-    case 'sw': return input.startsWith(value);
-    case 'ew': return input.endsWith(value);
-    case 'ct': return input.includes(value);
-    case 'nct': return !input.includes(value);
-    case 'gt': return order(input, value) > 0;
-    case 'gte': return order(input, value) >= 0;
-    case 'lt': return order(input, value) < 0;
-    case 'lte': return order(input, value) <= 0;
-    case 'regex': return regexTest(parseRegex(value), input);
-    case 'ex': return input !== '';
-    case 'null': return isNullText(input);
-    case 'nnull': return !isNullText(input);
-    case 'true': return ['true', '1', 'yes', 'on'].includes(input.trim().toLowerCase());
-    case 'false': return ['false', '0', 'no', 'off', ''].includes(input.trim().toLowerCase());
-    case 'num': return isNumeric(input);
-    case 'int': return INTEGER.test(input);
-    case 'float': return DECIMAL.test(input);
-    case 'json': return isJson(input);
-    case 'email': return EMAIL.test(input.trim());
-    case 'domain': return DOMAIN.test(input.trim());
-    case 'url': return isUrl(input);
+    case 'eq':
+      return input === value;
+    case 'neq':
+      return input !== value;
+    case 'sw':
+      return input.startsWith(value);
+    case 'ew':
+      return input.endsWith(value);
+    case 'ct':
+      return input.includes(value);
+    case 'nct':
+      return !input.includes(value);
+    case 'gt':
+      return order(input, value) > 0;
+    case 'gte':
+      return order(input, value) >= 0;
+    case 'lt':
+      return order(input, value) < 0;
+    case 'lte':
+      return order(input, value) <= 0;
+    case 'regex':
+      return regexTest(parseRegex(value), input);
+    case 'ex':
+      return input !== '';
+    case 'null':
+      return isNullText(input);
+    case 'nnull':
+      return !isNullText(input);
+    case 'true':
+      return ['true', '1', 'yes', 'on'].includes(input.trim().toLowerCase());
+    case 'false':
+      return ['false', '0', 'no', 'off', ''].includes(input.trim().toLowerCase());
+    case 'num':
+      return isNumeric(input);
+    case 'int':
+      return INTEGER.test(input);
+    case 'float':
+      return DECIMAL.test(input);
+    case 'json':
+      return isJson(input);
+    case 'email':
+      return EMAIL.test(input.trim());
+    case 'domain':
+      return DOMAIN.test(input.trim());
+    case 'url':
+      return isUrl(input);
   }
 }

@@ -53,7 +53,13 @@ export function variableName() {
     .string()
     .trim()
     .transform((v) => v.replace(/^\$(.*)\$$/, '$1'))
-    .pipe(z.string().min(1, 'must not be empty').max(200).regex(/^[^$\s]/, 'must not start with a space or $'));
+    .pipe(
+      z
+        .string()
+        .min(1, 'must not be empty')
+        .max(200)
+        .regex(/^[^$\s]/, 'must not start with a space or $'),
+    );
 }
 
 /** An optional text field where `null` (as the API allows) means "not set". */
@@ -94,8 +100,7 @@ const choiceText = (upper: boolean | undefined) => (v: unknown) => {
   return t ? (upper ? t.toUpperCase() : t.toLowerCase()) : undefined;
 };
 const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T, upper?: boolean) => z.preprocess(choiceText(upper), z.enum(values).nullish());
-const defaultChoice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number], upper?: boolean) =>
-  z.preprocess(choiceText(upper), z.enum(values).default(fallback as never));
+const defaultChoice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number], upper?: boolean) => z.preprocess(choiceText(upper), z.enum(values).default(fallback as never));
 
 /**
  * One of `values`, case-insensitively (written in lower case, or upper case with `upper`: HTTP

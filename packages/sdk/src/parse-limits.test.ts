@@ -48,7 +48,9 @@ describe('depth of YAML', () => {
 
   it('passes every YAML and JSON file of the repository as YAML', () => {
     const files = ['workflows', 'workflows/examples', 'plugins/mock/test/fixtures', 'schemas', 'schemas/actions'].flatMap((d) =>
-      readdirSync(path.join(root, d)).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => path.join(root, d, f)),
+      readdirSync(path.join(root, d))
+        .filter((f) => /\.(ya?ml|json)$/.test(f))
+        .map((f) => path.join(root, d, f)),
     );
     expect(files.length).toBeGreaterThan(10);
     for (const f of files) expect(deeperThan(readFileSync(f, 'utf8'), 'yaml'), f).toBe(-1);

@@ -11,7 +11,7 @@ export const MAX_REDACTION_RULES = 50;
 export const REDACTION_PRESETS = ['bearer', 'card', 'email'] as const;
 export type RedactionPreset = (typeof REDACTION_PRESETS)[number];
 
-const replacement = z.string().max(200).optional().describe('Mask text for this rule (default: the settings\' replacement)');
+const replacement = z.string().max(200).optional().describe("Mask text for this rule (default: the settings' replacement)");
 const fieldName = z.string().min(1).max(200);
 
 /** A JSONPath the masking can use: starts at `$`, balanced, selects inside the document. */
@@ -184,12 +184,7 @@ function regexText(pattern: string, flags: string, replacementText: string): Com
 }
 
 /** Compiles rules (already validated by the schemas above). */
-export function compileRules(
-  rules: ReadonlyArray<RedactionRule | ActionRedactionRule>,
-  defaultReplacement: string = DEFAULT_REPLACEMENT,
-  source: 'token' | 'action' = 'token',
-  action?: string,
-): CompiledRule[] {
+export function compileRules(rules: ReadonlyArray<RedactionRule | ActionRedactionRule>, defaultReplacement: string = DEFAULT_REPLACEMENT, source: 'token' | 'action' = 'token', action?: string): CompiledRule[] {
   return rules.map((rule, index) => {
     const text = rule.replacement ?? defaultReplacement;
     const compiled: CompiledRule = { rule, replacement: text, source, index, ...(action ? { action } : {}) };

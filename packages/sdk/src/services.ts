@@ -75,7 +75,6 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-
 /**
  * Outgoing connections that are not HTTP (databases, SSH, FTP, SMTP, message brokers). Connect to
  * the address `resolve` returns, never to the name again, so the outbound policy that checked the
@@ -219,7 +218,6 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', done, { once: true });
     }),
 };
-
 
 /**
  * A plain fetch-based client with no outbound policy. For tests and tools only: the server

@@ -6,7 +6,23 @@ import { silentLogger } from './logger.js';
 import { parameterErrors, type ParameterFieldErrors } from './parameter-errors.js';
 import type { CompiledRule } from './redaction.js';
 import { runChain, type ActionTypes, type ChainLine } from './chain/runner.js';
-import { openNetwork, type Clock, type Counters, type DatabaseQueryResult, type Databases, type GlobalVariables, type HttpClient, type HttpRequest, type HttpResponse, type Provider, type Providers, type RequestReader, type Services, type TemplateInfo, type Templates } from './services.js';
+import {
+  openNetwork,
+  type Clock,
+  type Counters,
+  type DatabaseQueryResult,
+  type Databases,
+  type GlobalVariables,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  type Provider,
+  type Providers,
+  type RequestReader,
+  type Services,
+  type TemplateInfo,
+  type Templates,
+} from './services.js';
 import type { AnyActionDefinition, CapturedRequest, ResponseDraft, TokenInfo } from './types.js';
 
 export const TEST_TOKEN: TokenInfo = {
@@ -89,9 +105,7 @@ export function memoryCounters(): Counters {
 }
 
 /** An HTTP client answering from a function; it records what was sent. */
-export function stubHttp(
-  answer: (req: HttpRequest) => Omit<Partial<HttpResponse>, 'body'> & { body?: Buffer | string } = () => ({}),
-): HttpClient & { sent: HttpRequest[] } {
+export function stubHttp(answer: (req: HttpRequest) => Omit<Partial<HttpResponse>, 'body'> & { body?: Buffer | string } = () => ({})): HttpClient & { sent: HttpRequest[] } {
   const sent: HttpRequest[] = [];
   return {
     sent,

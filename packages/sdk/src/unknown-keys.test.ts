@@ -14,7 +14,15 @@ describe('unknownKeys', () => {
   });
 
   it('names each unknown key of a nested object by its path, not the top level', () => {
-    expect(unknownKeys(schema, { extra: 1, multipart: [{ name: 'f', content: 'c' }, { name: 'f', value: 'v' }] })).toEqual(['multipart[1].value']);
+    expect(
+      unknownKeys(schema, {
+        extra: 1,
+        multipart: [
+          { name: 'f', content: 'c' },
+          { name: 'f', value: 'v' },
+        ],
+      }),
+    ).toEqual(['multipart[1].value']);
     expect(unknownKeys(schema, { pairs: [{ name: 'a', value: 'b', other: 'c' }] })).toEqual(['pairs[0].other']);
     expect(unknownKeys(schema, { map: { one: { v: 'x', w: 'y' } } })).toEqual(['map.one.w']);
     expect(unknownKeys(schema, { lazy: { deep: { k: 'x', j: 'y' } } })).toEqual(['lazy.deep.j']);

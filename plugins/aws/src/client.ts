@@ -53,7 +53,11 @@ export function describeAwsError(what: string, res: HttpResponse): string {
   const text = res.body.toString('utf8');
   const code = xmlText(text, 'Code');
   if (!code) {
-    const snippet = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+    const snippet = text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200);
     return `${what} failed: HTTP ${res.status}${snippet ? `: ${snippet}` : ''}`;
   }
   const message = xmlText(text, 'Message');

@@ -24,10 +24,7 @@ export const awsS3CreateBucket = defineAction({
     let body: string | undefined;
     if (params.region && params.region !== DEFAULT_REGION) {
       headers['content-type'] = 'application/xml';
-      body =
-        '<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
-        `<LocationConstraint>${xmlEscape(params.region)}</LocationConstraint>` +
-        '</CreateBucketConfiguration>';
+      body = '<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' + `<LocationConstraint>${xmlEscape(params.region)}</LocationConstraint>` + '</CreateBucketConfiguration>';
     }
     await s3Request(ctx, account, { operation: 'CreateBucket', method: 'PUT', region: params.region, bucket: params.bucket_name, headers, body });
     ctx.log(`Bucket ${s3Name(params.bucket_name)} created${params.region ? ` in ${params.region}` : ''}${params.canned_acl ? ` (ACL ${params.canned_acl})` : ''}`);

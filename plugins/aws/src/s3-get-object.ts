@@ -11,7 +11,8 @@ export const awsS3GetObject = defineAction({
   type: 'aws_s3_get_object',
   title: 'AWS S3: Get Object',
   category: 'aws',
-  description: 'Reads an object of an S3 bucket (at most 10 MiB) into $<variable_name>$: text when UTF-8, else the bytes, which uploads, responses and base64_encode keep. Region may be left blank for S3-compatible stores.',
+  description:
+    'Reads an object of an S3 bucket (at most 10 MiB) into $<variable_name>$: text when UTF-8, else the bytes, which uploads, responses and base64_encode keep. Region may be left blank for S3-compatible stores.',
   parameters: z.object({
     provider_id: providerId(),
     region: region(),

@@ -45,7 +45,10 @@ const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256'
 
 /** `20130524T000000Z` */
 export function amzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** RFC 3986 encoding as AWS wants it: everything but A-Z a-z 0-9 - . _ ~ is %XX (upper-case hex). */
@@ -124,7 +127,9 @@ export function sign(input: SignInput): Signed {
   const { block, signedHeaders } = canonicalHeaders(toSign);
   const canonicalRequest = [input.method.toUpperCase(), canonicalUri(url.pathname, input.service), canonicalQuery(url.search), block, signedHeaders, payloadHash].join('\n');
   const stringToSign = [ALGORITHM, when, scope, sha256Hex(canonicalRequest)].join('\n');
-  const signature = createHmac('sha256', signingKey(input.credentials.secretAccessKey, day, input.region, input.service)).update(stringToSign, 'utf8').digest('hex');
+  const signature = createHmac('sha256', signingKey(input.credentials.secretAccessKey, day, input.region, input.service))
+    .update(stringToSign, 'utf8')
+    .digest('hex');
 
   const headers = Object.fromEntries(Object.entries(sent).filter(([k]) => k.toLowerCase() !== 'host'));
   headers.authorization = `${ALGORITHM} Credential=${input.credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;

@@ -39,7 +39,10 @@ describe('aws actions', () => {
       expect(r.status, r.text).toBe(200);
     };
     // Parameters are checked on creation.
-    const bad = await s.call('POST', `/token/${t.uuid}/actions`, { key: user.key, json: { type: 'aws_s3_put_object', parameters: { provider_id: providerId, bucket_name: 'b', object_key: 'k', body: 'x', canned_acl: 'everyone' } } });
+    const bad = await s.call('POST', `/token/${t.uuid}/actions`, {
+      key: user.key,
+      json: { type: 'aws_s3_put_object', parameters: { provider_id: providerId, bucket_name: 'b', object_key: 'k', body: 'x', canned_acl: 'everyone' } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.text).toContain('canned_acl');
 

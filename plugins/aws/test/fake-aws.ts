@@ -111,12 +111,21 @@ export function verifySignature(req: SignedRequest, keys: Map<string, FakeKey>):
   const q = req.rawUrl.indexOf('?');
   const path = q < 0 ? req.rawUrl : req.rawUrl.slice(0, q);
   const query = q < 0 ? '' : req.rawUrl.slice(q + 1);
-  let uri = path.split('/').map((s) => enc(dec(s))).join('/');
+  let uri = path
+    .split('/')
+    .map((s) => enc(dec(s)))
+    .join('/');
   if (service !== 's3') uri = uri.split('/').map(enc).join('/');
   const canonicalQuery = query
     .split('&')
     .filter(Boolean)
-    .map((p) => (p.includes('=') ? p : `${p}=`).split('=').map((x) => enc(dec(x))).slice(0, 2).join('='))
+    .map((p) =>
+      (p.includes('=') ? p : `${p}=`)
+        .split('=')
+        .map((x) => enc(dec(x)))
+        .slice(0, 2)
+        .join('='),
+    )
     .sort()
     .join('&');
   const canonicalHeaders = signed.map((n) => `${n}:${(header(n) ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');

@@ -90,7 +90,7 @@ describe('aws_s3_put_object and aws_s3_get_object', () => {
   it('round-trips a body byte for byte, key with spaces and symbols included', async () => {
     await bucket();
     const body = 'line 1\r\nline 2\n  ünïcödé ✓ 🚀 \u0000 end\t';
-    const key = 'dir/sub dir/ä+$&=@,;:!*()\'~ %41.txt';
+    const key = "dir/sub dir/ä+$&=@,;:!*()'~ %41.txt";
     const put = await run(awsS3PutObject, { provider_id: '7', region: '', bucket_name: 'photos', object_key: key, body });
     expect(put.errors).toEqual([]);
     expect(fake.buckets.get('photos')!.objects.get(key)!.body.equals(Buffer.from(body, 'utf8'))).toBe(true);

@@ -17,10 +17,12 @@ export const authBasic = defineAction({
   type: 'auth_basic',
   title: 'Basic Auth',
   category: 'behaviour',
-  description:
-    'Protects the URL with HTTP Basic Authentication. Wrong or missing credentials answer 401 with WWW-Authenticate, stop the actions and do not store the request. No effect on e-mails and DNS lookups.',
+  description: 'Protects the URL with HTTP Basic Authentication. Wrong or missing credentials answer 401 with WWW-Authenticate, stop the actions and do not store the request. No effect on e-mails and DNS lookups.',
   parameters: z.object({
-    username: z.string().nullish().transform((v) => v ?? ''),
+    username: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
     password: secret(z.string()),
   }),
   execute({ params, request, response, dontSave, stop, log }) {

@@ -12,7 +12,10 @@ export const log = defineAction({
       .enum(['text', 'markdown'])
       .nullish()
       .transform((v) => v ?? 'text'),
-    error: z.boolean().nullish().transform((v) => v ?? false),
+    error: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? false),
   }),
   execute({ params, log, error }) {
     // Marked as an error it is recorded as one (the chain goes on), like any action's error.

@@ -1,16 +1,13 @@
 import { boolean, defineAction, integer, z } from '@capture/sdk';
 import { headerLines, setResponseHeader } from '@capture/sdk/headers';
 
-
-
 export const modifyResponse = defineAction({
   type: 'modify_response',
   title: 'Modify Response',
   category: 'behaviour',
   // Only meaningful inline: it changes the answer to the capture or whether the capture is stored.
   queueable: false,
-  description:
-    'Sets the response body, status code and headers (one "Name: value" per line). For a redirect leave the body empty, add "Location: https://..." and use status 302. With stop, no further actions run.',
+  description: 'Sets the response body, status code and headers (one "Name: value" per line). For a redirect leave the body empty, add "Location: https://..." and use status 302. With stop, no further actions run.',
   parameters: z.object({
     content: z.string().nullish().describe('The response body; absent keeps the current one, empty makes it empty'),
     status: z

@@ -71,8 +71,7 @@ describe('rate_limit', () => {
 
   it('counts per key when one is given', async () => {
     const counters = memoryCounters();
-    const hit = (apiKey: string, ip: string) =>
-      runAction(rateLimit, { period: 60, count: 1, key: '$request.header.x-key$' }, { request: { ip, headers: { 'x-key': [apiKey] } }, services: { counters } });
+    const hit = (apiKey: string, ip: string) => runAction(rateLimit, { period: 60, count: 1, key: '$request.header.x-key$' }, { request: { ip, headers: { 'x-key': [apiKey] } }, services: { counters } });
     expect((await hit('a', '1.1.1.1')).response.status).toBe(200);
     expect((await hit('a', '2.2.2.2')).response.status).toBe(429);
     expect((await hit('b', '1.1.1.1')).response.status).toBe(200);

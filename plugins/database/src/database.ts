@@ -33,14 +33,10 @@ const DatabaseParams = z
       .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(128).optional())
       .describe('One of your hosted Databases (its ID or name): the statement runs there, and type, host, port, database, username and password are not used'),
     type: z
-      .preprocess(
-        (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : (ALIASES[v.trim().toLowerCase()] ?? v.trim().toLowerCase())) : v),
-        z.enum(['mysql', 'pgsql', 'sqlsrv']).optional(),
-      )
+      .preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : (ALIASES[v.trim().toLowerCase()] ?? v.trim().toLowerCase())) : v), z.enum(['mysql', 'pgsql', 'sqlsrv']).optional())
       .describe('mysql (also MariaDB), pgsql or sqlsrv; required without database_id'),
     host: optionalText().describe('Required without database_id'),
-    port: optionalPort()
-      .describe('Default 5432 (pgsql), 3306 (mysql), 1433 (sqlsrv)'),
+    port: optionalPort().describe('Default 5432 (pgsql), 3306 (mysql), 1433 (sqlsrv)'),
     database: optionalText().describe('The database name on the server; required without database_id'),
     username: optionalText().describe('Required without database_id'),
     password: secret(optionalText()).describe('For a PostgreSQL endpoint ID: endpoint=<id>;<password>'),
@@ -49,9 +45,7 @@ const DatabaseParams = z
       .union([z.array(param).max(1000), z.record(z.string(), scalar)])
       .nullish()
       .describe('Named: [{"name": ":id", "value": "1"}] or {"id": "1"}; positional: ["1", "a"] in order'),
-    variable_name: z
-      .preprocess((v) => (v === '' || v === null ? undefined : v), variableName().optional())
-      .describe('Prefix of the result variables; without it nothing is set'),
+    variable_name: z.preprocess((v) => (v === '' || v === null ? undefined : v), variableName().optional()).describe('Prefix of the result variables; without it nothing is set'),
     charset: optionalText().describe('Connection character set (mysql: e.g. utf8mb4; pgsql: client_encoding, e.g. UTF8)'),
     repeat: boolean().optional().describe('Run the following actions once per row (at most 100), with $<variable_name>.<column>$ set'),
   })

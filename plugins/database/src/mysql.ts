@@ -32,11 +32,7 @@ async function open(t: Target, signal: AbortSignal, tls: boolean): Promise<mysql
   const conn = mysql.createConnection(options(t, tls));
   conn.on('error', () => {}); // reported through connect() or the query
   try {
-    await untilAborted(
-      signal,
-      new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve()))),
-      () => conn.destroy(),
-    );
+    await untilAborted(signal, new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve()))), () => conn.destroy());
     return conn;
   } catch (err) {
     conn.destroy();
@@ -84,6 +80,11 @@ export const mysqlDriver: Driver = async (t, sql, values, signal) => {
     });
   } finally {
     if (aborted) conn.destroy();
-    else await closeWithin(5_000, () => new Promise<void>((resolve) => conn.end(() => resolve())), () => conn.destroy());
+    else
+      await closeWithin(
+        5_000,
+        () => new Promise<void>((resolve) => conn.end(() => resolve())),
+        () => conn.destroy(),
+      );
   }
 };

@@ -97,7 +97,11 @@ export const postgres: Driver = async (t, sql, values, signal) => {
     });
   } finally {
     const conn = client as unknown as { connection?: { stream?: { destroy(): void } } };
-    const closing = closeWithin(aborted ? 2_000 : 5_000, () => client.end(), () => conn.connection?.stream?.destroy());
+    const closing = closeWithin(
+      aborted ? 2_000 : 5_000,
+      () => client.end(),
+      () => conn.connection?.stream?.destroy(),
+    );
     if (!aborted) await closing;
   }
 };

@@ -41,11 +41,7 @@ function open({ Connection }: Tedious, t: Target, signal: AbortSignal): Promise<
     },
   });
   conn.on('error', () => {}); // a connection lost after the query is not the action's error
-  return untilAborted(
-    signal,
-    new Promise<Connection>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve(conn)))),
-    () => conn.close(),
-  ).catch((err) => {
+  return untilAborted(signal, new Promise<Connection>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve(conn)))), () => conn.close()).catch((err) => {
     conn.close();
     throw err;
   });

@@ -28,7 +28,15 @@ describe('database action in a running server', () => {
     const steps = [
       {
         type: 'database',
-        parameters: { ...PG, statement: `INSERT INTO ${table} (method, content) VALUES (:method, :content)`, params: [{ name: ':method', value: '$request.method$' }, { name: ':content', value: '$request.content$' }], variable_name: 'ins' },
+        parameters: {
+          ...PG,
+          statement: `INSERT INTO ${table} (method, content) VALUES (:method, :content)`,
+          params: [
+            { name: ':method', value: '$request.method$' },
+            { name: ':content', value: '$request.content$' },
+          ],
+          variable_name: 'ins',
+        },
       },
       { type: 'database', parameters: { ...PG, statement: `SELECT method, content FROM ${table} WHERE content = ?`, params: ['$request.content$'], variable_name: 'row' } },
       { type: 'modify_response', parameters: { content: '$row.json$', status: 201 } },
@@ -46,9 +54,6 @@ describe('database action in a running server', () => {
     const list = await s.call('GET', `/token/${t.uuid}/requests`);
     const [captured] = list.data.data;
     expect(captured.custom_action_errors).toEqual([]);
-    expect(captured.custom_action_output.slice(0, 2)).toEqual([
-      expect.stringMatching(/^\[1 database\] Query affected 1 row in \d+ ms$/),
-      expect.stringMatching(/^\[2 database\] Query returned 1 row in \d+ ms$/),
-    ]);
+    expect(captured.custom_action_output.slice(0, 2)).toEqual([expect.stringMatching(/^\[1 database\] Query affected 1 row in \d+ ms$/), expect.stringMatching(/^\[2 database\] Query returned 1 row in \d+ ms$/)]);
   });
 });

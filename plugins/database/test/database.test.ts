@@ -34,7 +34,15 @@ describe.each(SERVERS)('database on $label', ({ label, conn, sleep, badLogin, ba
 
   it('inserts with named parameters, values taken from variables and kept intact', async () => {
     const r = await run(
-      { statement: `INSERT INTO ${table} (name, note, score) VALUES (:name, :note, :score)`, params: [{ name: ':name', value: 'Ada' }, { name: 'note', value: '$request.content$' }, { name: 'score', value: 10 }], variable_name: 'ins' },
+      {
+        statement: `INSERT INTO ${table} (name, note, score) VALUES (:name, :note, :score)`,
+        params: [
+          { name: ':name', value: 'Ada' },
+          { name: 'note', value: '$request.content$' },
+          { name: 'score', value: 10 },
+        ],
+        variable_name: 'ins',
+      },
       { request: { content: `it's "quoted"; DROP TABLE ${table}; -- :x ?` } },
     );
     expect(r.errors).toEqual([]);
@@ -201,11 +209,29 @@ describe('database on PostgreSQL only', () => {
 
 describe('database on a hosted database (database_id)', () => {
   it('runs the statement through the Databases service with named parameters, rows into variables', async () => {
-    const databases = stubDatabases((id, sql) => (sql.startsWith('select') ? { result: [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' }], rows: 2 } : { result: [], rows: 3 }));
+    const databases = stubDatabases((id, sql) =>
+      sql.startsWith('select')
+        ? {
+            result: [
+              { id: 1, name: 'Ann' },
+              { id: 2, name: 'Bo' },
+            ],
+            rows: 2,
+          }
+        : { result: [], rows: 3 },
+    );
     const r = await runAction(database, { database_id: 'shop', statement: 'select id, name from users where id > :min', params: [{ name: ':min', value: '0' }], variable_name: 'out' }, { services: { databases } });
     expect(r.errors).toEqual([]);
     expect(databases.calls).toEqual([{ id: 'shop', sql: 'select id, name from users where id > :min', params: { min: '0' } }]);
-    expect(r.vars).toMatchObject({ 'out.0.name': 'Ann', 'out.1.id': '2', 'out.rows': '2', 'out.json': JSON.stringify([{ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' }]) });
+    expect(r.vars).toMatchObject({
+      'out.0.name': 'Ann',
+      'out.1.id': '2',
+      'out.rows': '2',
+      'out.json': JSON.stringify([
+        { id: 1, name: 'Ann' },
+        { id: 2, name: 'Bo' },
+      ]),
+    });
     const changed = await runAction(database, { database_id: 'shop', statement: 'update users set name = ?', params: ['x'] }, { services: { databases } });
     expect(databases.calls.at(-1)!.params).toEqual(['x']);
     expect(changed.output.join(' ')).toMatch(/affected 3 rows/);
@@ -246,9 +272,7 @@ describe('database parameters', () => {
   });
 
   it('refuses named and positional parameters mixed in one statement', () => {
-    expect(() => validateParams(database, { ...base, statement: 'SELECT * FROM t WHERE a = :a AND b = ?' })).toThrow(
-      'parameters.statement: Named (:name) and positional (?) parameters cannot be mixed in one statement',
-    );
+    expect(() => validateParams(database, { ...base, statement: 'SELECT * FROM t WHERE a = :a AND b = ?' })).toThrow('parameters.statement: Named (:name) and positional (?) parameters cannot be mixed in one statement');
   });
 
   it('requires a variable name with repeat', () => {

@@ -5,7 +5,10 @@ import { defineAction, providerId, variableName, z } from '@capture/sdk';
 import { Dropbox, DropboxError, dropboxPath } from './provider.js';
 
 const blankIsUnset = <T extends [string, ...string[]]>(values: T) =>
-  z.union([z.enum(values), z.literal('')]).nullish().transform((v) => (v ? v : undefined));
+  z
+    .union([z.enum(values), z.literal('')])
+    .nullish()
+    .transform((v) => (v ? v : undefined));
 
 interface SharedLink {
   url?: string;

@@ -269,11 +269,7 @@ describe('the account', () => {
 
   it('renews an expired token before calling', async () => {
     const clock = fakeClock();
-    const r = await runAction(
-      dropboxCreateFolder,
-      { provider_id: '7', path: '/x' },
-      options({ access_token: 'at-valid', expires_at: Math.floor(clock.now() / 1000) - 10, ...OAUTH_APP }, { services: { clock } }),
-    );
+    const r = await runAction(dropboxCreateFolder, { provider_id: '7', path: '/x' }, options({ access_token: 'at-valid', expires_at: Math.floor(clock.now() / 1000) - 10, ...OAUTH_APP }, { services: { clock } }));
     expect(r.errors).toEqual([]);
     expect(fake.tokenCalls).toHaveLength(1);
     expect(fake.calls.map((c) => c.headers.authorization)).toEqual(['Bearer at-renewed-1']);

@@ -142,7 +142,8 @@ export async function startFakeDropbox(): Promise<FakeDropbox> {
         if (!f) return send(res, 409, routeError('path', 'path', 'not_found'));
         const settings = (arg.settings ?? {}) as { audience?: unknown };
         const audience = typeof settings.audience === 'string' ? settings.audience : ((settings.audience as { '.tag'?: string } | undefined)?.['.tag'] ?? 'public');
-        if (!['public', 'team', 'no_one', 'members', 'password'].includes(audience)) return send(res, 400, `Error in call to API function "sharing/create_shared_link_with_settings": settings.audience: unknown tag '${audience}'`);
+        if (!['public', 'team', 'no_one', 'members', 'password'].includes(audience))
+          return send(res, 400, `Error in call to API function "sharing/create_shared_link_with_settings": settings.audience: unknown tag '${audience}'`);
         if (links.has(key)) return send(res, 409, { error_summary: 'shared_link_already_exists/..', error: { '.tag': 'shared_link_already_exists' } });
         const link = { url: `https://www.dropbox.com/scl/fi/${f.id.slice(3)}/${encodeURIComponent(name(f.path))}?rlkey=k${links.size}&dl=0`, audience };
         links.set(key, link);
@@ -167,7 +168,11 @@ export async function startFakeDropbox(): Promise<FakeDropbox> {
     }
     if (endpoint === 'files/upload') {
       if (req.headers['content-type'] !== 'application/octet-stream') {
-        return send(res, 400, `Error in call to API function "files/upload": Bad HTTP "Content-Type" header: "${req.headers['content-type'] ?? ''}".  Expecting one of "application/octet-stream", "text/plain; charset=dropbox-cors-hack".`);
+        return send(
+          res,
+          400,
+          `Error in call to API function "files/upload": Bad HTTP "Content-Type" header: "${req.headers['content-type'] ?? ''}".  Expecting one of "application/octet-stream", "text/plain; charset=dropbox-cors-hack".`,
+        );
       }
       if (malformed(path)) return send(res, 409, { error_summary: 'path/malformed_path/..', error: { '.tag': 'path', reason: { '.tag': 'malformed_path' }, upload_session_id: 'x' } });
       const conflict = (leaf: 'file' | 'folder') =>
@@ -220,7 +225,11 @@ export async function startFakeDropbox(): Promise<FakeDropbox> {
             arg = JSON.parse(header) as Record<string, unknown>;
           } else {
             if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
-              return send(res, 400, `Error in call to API function "${endpoint}": Bad HTTP "Content-Type" header: "${req.headers['content-type'] ?? ''}".  Expecting one of "application/json", "application/json; charset=utf-8", "text/plain; charset=dropbox-cors-hack".`);
+              return send(
+                res,
+                400,
+                `Error in call to API function "${endpoint}": Bad HTTP "Content-Type" header: "${req.headers['content-type'] ?? ''}".  Expecting one of "application/json", "application/json; charset=utf-8", "text/plain; charset=dropbox-cors-hack".`,
+              );
             }
             arg = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
           }

@@ -23,16 +23,13 @@ export const DEFAULT_PORT = 21;
 /** The parameters both FTP actions share (webhook.site's names, plus skip_ssl_verification). */
 export const connectionParams = {
   host: z.string().trim().min(1, 'is required').max(253),
-  port: optionalPort()
-    .describe('Default 21'),
+  port: optionalPort().describe('Default 21'),
   username: z.string().min(1, 'is required'),
   password: secret(z.string()),
   path: z.string().trim().min(1, 'is required').max(4096),
   ssl: boolean().nullish().describe('FTPS: upgrade the connection with AUTH TLS (explicit FTPS)'),
-  passive: boolean()
-    .nullish()
-    .describe('Passive mode (the default). false: active mode (PORT/EPRT), the server connects back to this service, which it must be able to reach; plain FTP only'),
-  skip_ssl_verification: boolean().nullish().describe("With ssl, accept a certificate that is self-signed or does not name the host"),
+  passive: boolean().nullish().describe('Passive mode (the default). false: active mode (PORT/EPRT), the server connects back to this service, which it must be able to reach; plain FTP only'),
+  skip_ssl_verification: boolean().nullish().describe('With ssl, accept a certificate that is self-signed or does not name the host'),
 };
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a value kept for its type (typeof) only
@@ -119,14 +116,7 @@ export async function activeTransfer(client: Client, command: string, io: { sour
 
 type NetError = Error & { code?: string | number };
 
-const TLS_TRUST = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
+const TLS_TRUST = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
 /** A failure as a sentence: what was being done, to which server, and what it said. */
 export function ftpError(e: unknown, where: string, phase: string): Error {
@@ -140,8 +130,7 @@ export function ftpError(e: unknown, where: string, phase: string): Error {
   if (err.code === 'ECONNREFUSED') return new Error(`Connection refused by ${where}`);
   if (err.code === 'ETIMEDOUT' || /^Timeout/i.test(err.message)) return new Error(`Timed out while ${phase} (${where})`);
   if (err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH') return new Error(`${where} is unreachable`);
-  if (typeof err.code === 'string' && TLS_TRUST.has(err.code))
-    return new Error(`The TLS certificate of ${where} is not trusted (${err.message}); set skip_ssl_verification to accept it`);
+  if (typeof err.code === 'string' && TLS_TRUST.has(err.code)) return new Error(`The TLS certificate of ${where} is not trusted (${err.message}); set skip_ssl_verification to accept it`);
   return new Error(`FTP error while ${phase} (${where}): ${err.message}`);
 }
 
@@ -169,11 +158,7 @@ export async function withFtp<T>(ctx: ActionContext<ConnectionParams>, work: (se
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   const onAbort = () => {
-    fail(
-      timeout.aborted
-        ? new Error(`FTP timed out after ${FTP_TIMEOUT_MS / 1000} s while ${phase} (${where})`)
-        : new Error(`FTP stopped while ${phase} (${where}): the actions' time budget was spent`),
-    );
+    fail(timeout.aborted ? new Error(`FTP timed out after ${FTP_TIMEOUT_MS / 1000} s while ${phase} (${where})`) : new Error(`FTP stopped while ${phase} (${where}): the actions' time budget was spent`));
     client.close();
   };
   if (signal.aborted) onAbort();

@@ -22,11 +22,10 @@ export interface TestFtpServer {
 export function selfSignedCert(name: string): { key: string; cert: string } | null {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ftp-cert-'));
   try {
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', `/CN=${name}`, '-addext', `subjectAltName=DNS:${name}`],
-      { cwd: dir, stdio: 'ignore' },
-    );
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', `/CN=${name}`, '-addext', `subjectAltName=DNS:${name}`], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
     return { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
   } catch {
     return null;

@@ -20,8 +20,7 @@ export const googleSettings = z.object({
 export const googleProvider = defineProvider({
   type: GOOGLE,
   title: 'Google',
-  description:
-    'A Google account for the Google Sheets actions: an OAuth2 access token with the https://www.googleapis.com/auth/spreadsheets scope, with refresh_token, client_id and client_secret so it can be renewed.',
+  description: 'A Google account for the Google Sheets actions: an OAuth2 access token with the https://www.googleapis.com/auth/spreadsheets scope, with refresh_token, client_id and client_secret so it can be renewed.',
   credentials: oauthCredentials,
   settings: googleSettings,
 });
@@ -125,7 +124,10 @@ function sheetsError(res: HttpResponse, call: ValuesCall, account: OAuthAccount)
   const prefix = `Google Sheets could not ${call.doing}`;
   if (quota) {
     const metric = call.write ? 'Write requests' : 'Read requests';
-    const said = message && /quota metric/i.test(message) ? message.replace(/\.$/, '') : `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute per user' of service 'sheets.googleapis.com'${message ? ` (${message})` : ''}`;
+    const said =
+      message && /quota metric/i.test(message)
+        ? message.replace(/\.$/, '')
+        : `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute per user' of service 'sheets.googleapis.com'${message ? ` (${message})` : ''}`;
     const advice = call.write ? 'Google allows about 60 write requests per minute per user; for mass imports use a database' : 'try again in a minute';
     return new SheetsError(`${prefix}: ${said}; ${advice}`, res.status, status, true);
   }

@@ -55,8 +55,7 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
 }
 
 const STATUS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED' };
-const fail = (res: http.ServerResponse, code: number, message: string, details?: unknown[]) =>
-  send(res, code, { error: { code, message, status: STATUS[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
+const fail = (res: http.ServerResponse, code: number, message: string, details?: unknown[]) => send(res, code, { error: { code, message, status: STATUS[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
 
 const colNumber = (letters: string) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
 const colLetters = (n: number): string => (n < 0 ? '' : colLetters(Math.floor(n / 26) - 1) + String.fromCharCode(65 + (n % 26)));
@@ -147,7 +146,11 @@ export async function startFakeSheets(): Promise<FakeSheets> {
       calls.push({ method: req.method ?? '', spreadsheetId, range: rangeText, verb, query, rawUrl, headers: req.headers, body });
       const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
       if (!auth || !tokens.has(auth[1]!)) {
-        return fail(res, 401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.');
+        return fail(
+          res,
+          401,
+          'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
+        );
       }
       if (fake.bare429Next) {
         fake.bare429Next = false;

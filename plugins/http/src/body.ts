@@ -57,20 +57,7 @@ export function withQuery(url: string, query: string): string {
  * Headers that describe the connection to this service, not the message: they are not forwarded.
  * Accept-Encoding is dropped too, so the response arrives readable in `$<prefix>.content$`.
  */
-const NOT_FORWARDED = new Set([
-  'host',
-  'content-length',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'expect',
-  'proxy-connection',
-  'proxy-authorization',
-  'accept-encoding',
-]);
+const NOT_FORWARDED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-connection', 'proxy-authorization', 'accept-encoding']);
 
 /** The captured request's headers to forward (repeated ones joined with ", "). */
 export function forwardedHeaders(request: CapturedRequest): Record<string, string> {

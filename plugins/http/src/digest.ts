@@ -45,10 +45,7 @@ const quote = (s: string) => `"${s.replace(/(["\\])/g, '\\$1')}"`;
  * The `Authorization` value answering `challenge` for a request of `method` to `uri` (path and
  * query). Throws for an algorithm it does not know.
  */
-export function digestAuthorization(
-  challenge: DigestChallenge,
-  opts: { username: string; password: string; method: string; uri: string; body?: Buffer; cnonce?: string },
-): string {
+export function digestAuthorization(challenge: DigestChallenge, opts: { username: string; password: string; method: string; uri: string; body?: Buffer; cnonce?: string }): string {
   const algorithm = challenge.algorithm;
   const base = algorithm.toLowerCase().replace(/-sess$/, '');
   const hashName = HASHES[base];
@@ -61,14 +58,7 @@ export function digestAuthorization(
   const qop = challenge.qop?.includes('auth') ? 'auth' : challenge.qop?.includes('auth-int') ? 'auth-int' : undefined;
   const ha2 = qop === 'auth-int' ? H(`${opts.method}:${opts.uri}:${H(opts.body ?? '')}`) : H(`${opts.method}:${opts.uri}`);
   const response = qop ? H(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : H(`${ha1}:${challenge.nonce}:${ha2}`);
-  const parts = [
-    `username=${quote(opts.username)}`,
-    `realm=${quote(challenge.realm)}`,
-    `nonce=${quote(challenge.nonce)}`,
-    `uri=${quote(opts.uri)}`,
-    `algorithm=${algorithm}`,
-    `response=${quote(response)}`,
-  ];
+  const parts = [`username=${quote(opts.username)}`, `realm=${quote(challenge.realm)}`, `nonce=${quote(challenge.nonce)}`, `uri=${quote(opts.uri)}`, `algorithm=${algorithm}`, `response=${quote(response)}`];
   if (qop) parts.push(`qop=${qop}`, `nc=${nc}`, `cnonce=${quote(cnonce)}`);
   if (challenge.opaque !== undefined) parts.push(`opaque=${quote(challenge.opaque)}`);
   return `Digest ${parts.join(', ')}`;

@@ -49,9 +49,7 @@ export const httpParameters = z
     headers: headerLines().describe('One "Name: value" header per line'),
     skip_ssl_verification: boolean().nullish(),
     variable_name: prefix('http').describe('Prefix of the result variables'),
-    timeout: optionalNumber({ min: 0, max: MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${MAX_TIMEOUT_SECONDS} seconds` }).describe(
-      'Seconds; unset: 15 inline, 120 queued (QUEUED_ACTIONS_TIMEOUT_S)',
-    ),
+    timeout: optionalNumber({ min: 0, max: MAX_TIMEOUT_SECONDS, message: `must be between 0 and ${MAX_TIMEOUT_SECONDS} seconds` }).describe('Seconds; unset: 15 inline, 120 queued (QUEUED_ACTIONS_TIMEOUT_S)'),
     retry: group(
       z.object({
         enabled: boolean().nullish(),
@@ -114,9 +112,7 @@ export const httpRequest = defineAction({
         body = urlencodedBody((params.urlencoded ?? []).filter((r) => r.name).map((r) => [r.name!, r.value ?? '']));
         if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
       } else {
-        const parts = (params.multipart ?? [])
-          .filter((p) => p.name)
-          .map((p) => ({ name: p.name!, content: p.content ?? '', filename: p.filename, contentType: p['content-type'] }));
+        const parts = (params.multipart ?? []).filter((p) => p.name).map((p) => ({ name: p.name!, content: p.content ?? '', filename: p.filename, contentType: p['content-type'] }));
         const form = multipartBody(parts);
         body = form.body;
         // The boundary must match the body, so this one wins over a Content-Type given in headers.

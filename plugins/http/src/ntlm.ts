@@ -91,7 +91,7 @@ export function ntowfv2(password: string, user: string, domain: string): Buffer 
 
 /** MsvAvTimestamp from the target info, when the server sent one. */
 function avTimestamp(info: Buffer): Buffer | null {
-  for (let i = 0; i + 4 <= info.length; ) {
+  for (let i = 0; i + 4 <= info.length;) {
     const id = info.readUInt16LE(i);
     const len = info.readUInt16LE(i + 2);
     if (id === 0) break;

@@ -5,7 +5,10 @@ import { type Bounds, numeric, variableName, z } from '@capture/sdk';
 
 /** A number (JSON or text) within bounds; null, absent or `""` means "not set". */
 export function optionalNumber(bounds: Bounds) {
-  return z.union([numeric(bounds), z.literal('').transform(() => undefined)]).nullish().transform((v) => v ?? undefined);
+  return z
+    .union([numeric(bounds), z.literal('').transform(() => undefined)])
+    .nullish()
+    .transform((v) => v ?? undefined);
 }
 
 /**

@@ -34,13 +34,16 @@ function run(params: Record<string, unknown>, options: RunActionOptions = {}) {
 
 describe('http: modes', () => {
   it('text mode sends the content as is, with the given headers and no Content-Type of its own', async () => {
-    const r = await run({
-      url: `${server.url}/hook?x=$who$`,
-      method: 'PUT',
-      mode: 'text',
-      content: '<order id="$who$">ä</order>',
-      headers: 'X-One: 1\nX-Two:  two words \r\n\nx-one: again',
-    }, { vars: { who: '42' } });
+    const r = await run(
+      {
+        url: `${server.url}/hook?x=$who$`,
+        method: 'PUT',
+        mode: 'text',
+        content: '<order id="$who$">ä</order>',
+        headers: 'X-One: 1\nX-Two:  two words \r\n\nx-one: again',
+      },
+      { vars: { who: '42' } },
+    );
     expect(r.errors).toEqual([]);
     const [got] = server.received;
     expect(got.method).toBe('PUT');
@@ -91,16 +94,19 @@ describe('http: modes', () => {
   });
 
   it('urlencoded mode sends the pairs form-encoded', async () => {
-    await run({
-      url: server.url,
-      mode: 'urlencoded',
-      urlencoded: [
-        { name: 'a', value: '1' },
-        { name: 'b c', value: 'x y&z=é' },
-        { name: 'empty', value: '' },
-        { name: 'who', value: '$request.query.who$' },
-      ],
-    }, { request: { query: { who: 'ann' }, url: 'http://localhost:8084/t?who=ann' } });
+    await run(
+      {
+        url: server.url,
+        mode: 'urlencoded',
+        urlencoded: [
+          { name: 'a', value: '1' },
+          { name: 'b c', value: 'x y&z=é' },
+          { name: 'empty', value: '' },
+          { name: 'who', value: '$request.query.who$' },
+        ],
+      },
+      { request: { query: { who: 'ann' }, url: 'http://localhost:8084/t?who=ann' } },
+    );
     const [got] = server.received;
     expect(got.method).toBe('POST');
     expect(got.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -108,17 +114,20 @@ describe('http: modes', () => {
   });
 
   it('multipart mode sends fields and files, filename and content-type optional', async () => {
-    await run({
-      url: server.url,
-      mode: 'multipart',
-      multipart: [
-        { name: 'field', content: 'value $x$' },
-        { name: 'file', filename: 'a "b".txt', 'content-type': 'text/plain', content: 'line1\nline2' },
-        { name: 'bare', filename: 'raw.bin', content: null },
-        { name: 'typed', 'content-type': 'application/json', content: '{}' },
-        { name: '', content: 'skipped: no name' },
-      ],
-    }, { vars: { x: 'X' } });
+    await run(
+      {
+        url: server.url,
+        mode: 'multipart',
+        multipart: [
+          { name: 'field', content: 'value $x$' },
+          { name: 'file', filename: 'a "b".txt', 'content-type': 'text/plain', content: 'line1\nline2' },
+          { name: 'bare', filename: 'raw.bin', content: null },
+          { name: 'typed', 'content-type': 'application/json', content: '{}' },
+          { name: '', content: 'skipped: no name' },
+        ],
+      },
+      { vars: { x: 'X' } },
+    );
     const [got] = server.received;
     const m = /^multipart\/form-data; boundary=(.+)$/.exec(String(got.headers['content-type']));
     expect(m).not.toBeNull();

@@ -76,7 +76,9 @@ export async function startNtlmServer(users: Record<string, string>, domain = 'C
       const password = Object.entries(users).find(([u]) => u.toLowerCase() === user.toLowerCase())?.[1];
       if (password === undefined || nt.length < 48) return say(401, 'unknown user');
       const ntHash = Buffer.from(md4.arrayBuffer(Buffer.from(password, 'utf16le')));
-      const key = createHmac('md5', ntHash).update(Buffer.from(user.toUpperCase() + userDomain, 'utf16le')).digest();
+      const key = createHmac('md5', ntHash)
+        .update(Buffer.from(user.toUpperCase() + userDomain, 'utf16le'))
+        .digest();
       const proof = createHmac('md5', key).update(serverChallenge).update(nt.subarray(16)).digest();
       if (!proof.equals(nt.subarray(0, 16))) return say(401, 'bad proof');
       say(200, `hello ${userDomain}\\${user}: ${req.method} ${Buffer.concat(chunks).toString('utf8')}`);

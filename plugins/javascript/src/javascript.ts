@@ -22,9 +22,7 @@ function scriptRequest(request: CapturedRequest): Record<string, unknown> {
     const { content: _content, ...rest } = f;
     return rest;
   };
-  const files = Array.isArray(request.files)
-    ? request.files.map((f) => strip({ ...f }))
-    : Object.fromEntries(Object.entries(request.files ?? {}).map(([k, f]) => [k, strip({ ...f })]));
+  const files = Array.isArray(request.files) ? request.files.map((f) => strip({ ...f })) : Object.fromEntries(Object.entries(request.files ?? {}).map(([k, f]) => [k, strip({ ...f })]));
   return { ...request, files };
 }
 
@@ -96,10 +94,7 @@ export const javascript = defineAction({
     const held: RunResources = {};
     let result;
     try {
-      result = await poolFor(ctx.container).run(
-        { script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token), queued: ctx.queued },
-        hostCalls(ctx, held),
-      );
+      result = await poolFor(ctx.container).run({ script: params.script, variables: before, request: scriptRequest(ctx.request), timeoutMs, account: accountOf(ctx.token), queued: ctx.queued }, hostCalls(ctx, held));
     } finally {
       await held.nats?.close();
     }

@@ -74,7 +74,11 @@ function hdrs(nats: Nats | undefined, v: unknown): MsgHdrs | undefined {
 
 /** `host:port`, `nats://host:port`, `[v6]:port` or a bare host (port 4222). */
 export function parseServer(server: string): { host: string; port: number } {
-  const s = server.trim().replace(/^(nats|tcp):\/\//i, '').replace(/\/.*$/, '').replace(/^[^@]*@/, '');
+  const s = server
+    .trim()
+    .replace(/^(nats|tcp):\/\//i, '')
+    .replace(/\/.*$/, '')
+    .replace(/^[^@]*@/, '');
   const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(s) ?? /^([^:]+)(?::(\d+))?$/.exec(s);
   if (!m) throw new Error(`Invalid NATS server "${server}"`);
   const port = m[2] === undefined ? 4222 : Number(m[2]);
@@ -217,7 +221,10 @@ export class NatsSessions {
         if (max && s.sub.getProcessed() >= max) this.end(s);
       },
     });
-    void s.sub.closed.then(() => this.end(s), () => this.end(s));
+    void s.sub.closed.then(
+      () => this.end(s),
+      () => this.end(s),
+    );
     this.subs.set(id, s);
     return id;
   }

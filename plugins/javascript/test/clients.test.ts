@@ -118,13 +118,7 @@ describe('require("supabase") against a PostgREST server', () => {
     `;
     const r = await runAction(javascript, { script }, { services: services() });
     expect(r.errors).toEqual([]);
-    expect(r.output).toEqual([
-      '401 Invalid API key null',
-      '404 42P01 relation "public.nope" does not exist',
-      'PGRST116 null',
-      'null null',
-      '409 23505',
-    ]);
+    expect(r.output).toEqual(['401 Invalid API key null', '404 42P01 relation "public.nope" does not exist', 'PGRST116 null', 'null null', '409 23505']);
   });
 
   it('goes through the outbound policy: a refused address is an error, nothing reaches the server', async () => {

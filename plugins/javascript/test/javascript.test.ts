@@ -95,8 +95,7 @@ describe('javascript action', () => {
     const ok = await runAction(javascript, { script }, { services: { databases } });
     expect(ok.errors).toEqual([]);
     expect(ok.output).toEqual([
-      '{"result":[{"id":"example_db","params":{"email":"a@b.c"}}],"error":null,"rows":1,"time":0.5} ' +
-        '{"result":null,"error":"ERROR: relation \\"nonexisting\\" does not exist (SQLSTATE 42P01)","rows":0,"time":0}',
+      '{"result":[{"id":"example_db","params":{"email":"a@b.c"}}],"error":null,"rows":1,"time":0.5} ' + '{"result":null,"error":"ERROR: relation \\"nonexisting\\" does not exist (SQLSTATE 42P01)","rows":0,"time":0}',
     ]);
     expect(databases.calls).toEqual([
       { id: 'example_db', sql: 'select * from users where email = :email', params: { email: 'a@b.c' } },

@@ -28,7 +28,10 @@ export interface PostgrestServer {
 type Filter = (row: Row) => boolean;
 
 function parseList(v: string): string[] {
-  return v.replace(/^\(|\)$/g, '').split(',').map((x) => x.replace(/^"|"$/g, ''));
+  return v
+    .replace(/^\(|\)$/g, '')
+    .split(',')
+    .map((x) => x.replace(/^"|"$/g, ''));
 }
 
 function compare(a: unknown, b: string): number {

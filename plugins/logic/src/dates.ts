@@ -3,13 +3,29 @@
 import { UTC, offsetAt, offsetText, zoneAbbr, type Zone } from '@capture/sdk/time-zone';
 
 const UNITS: Record<string, string> = {
-  s: 'second', sec: 'second', secs: 'second', second: 'second', seconds: 'second',
-  min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
-  h: 'hour', hour: 'hour', hours: 'hour',
-  d: 'day', day: 'day', days: 'day',
-  w: 'week', week: 'week', weeks: 'week',
-  month: 'month', months: 'month',
-  y: 'year', year: 'year', years: 'year',
+  s: 'second',
+  sec: 'second',
+  secs: 'second',
+  second: 'second',
+  seconds: 'second',
+  min: 'minute',
+  mins: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  h: 'hour',
+  hour: 'hour',
+  hours: 'hour',
+  d: 'day',
+  day: 'day',
+  days: 'day',
+  w: 'week',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  y: 'year',
+  year: 'year',
+  years: 'year',
 };
 const RELATIVE = /([+-]?)\s*(\d+)\s*(seconds?|secs?|s|minutes?|mins?|hours?|h|days?|d|weeks?|w|months?|years?|y)\b(\s+ago)?/gi;
 const MS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 };
@@ -72,21 +88,56 @@ export function formatPhpDate(t: number, format: string, zone: Zone = UTC): stri
   const offset = offsetAt(zone, t);
   // The wall clock of the zone, read with the UTC getters.
   const d = new Date(t + offset * 60_000);
-  const Y = d.getUTCFullYear(), m = d.getUTCMonth(), j = d.getUTCDate(), w = d.getUTCDay();
-  const H = d.getUTCHours(), i = d.getUTCMinutes(), s = d.getUTCSeconds(), ms = d.getUTCMilliseconds();
+  const Y = d.getUTCFullYear(),
+    m = d.getUTCMonth(),
+    j = d.getUTCDate(),
+    w = d.getUTCDay();
+  const H = d.getUTCHours(),
+    i = d.getUTCMinutes(),
+    s = d.getUTCSeconds(),
+    ms = d.getUTCMilliseconds();
   const leap = (Y % 4 === 0 && Y % 100 !== 0) || Y % 400 === 0;
   const dayOfYear = Math.floor((Date.UTC(Y, m, j) - Date.UTC(Y, 0, 1)) / 86_400_000);
   const suffix = j % 10 === 1 && j !== 11 ? 'st' : j % 10 === 2 && j !== 12 ? 'nd' : j % 10 === 3 && j !== 13 ? 'rd' : 'th';
   const chars: Record<string, () => string> = {
-    d: () => pad(j), D: () => DAYS[w].slice(0, 3), j: () => String(j), l: () => DAYS[w], N: () => String(w || 7), S: () => suffix,
-    w: () => String(w), z: () => String(dayOfYear), W: () => pad(isoWeek(d).week), F: () => MONTHS[m], m: () => pad(m + 1),
-    M: () => MONTHS[m].slice(0, 3), n: () => String(m + 1), t: () => String(new Date(Date.UTC(Y, m + 1, 0)).getUTCDate()),
-    L: () => (leap ? '1' : '0'), o: () => String(isoWeek(d).year), Y: () => String(Y), y: () => pad(Y % 100),
-    a: () => (H < 12 ? 'am' : 'pm'), A: () => (H < 12 ? 'AM' : 'PM'), g: () => String(H % 12 || 12), G: () => String(H),
-    h: () => pad(H % 12 || 12), H: () => pad(H), i: () => pad(i), s: () => pad(s), u: () => pad(ms * 1000, 6), v: () => pad(ms, 3),
-    e: () => zone.name, T: () => zoneAbbr(zone, t), P: () => offsetText(offset, true), p: () => (offset ? offsetText(offset, true) : 'Z'),
-    O: () => offsetText(offset, false), Z: () => String(offset * 60), I: () => (isDst(zone, t, offset) ? '1' : '0'),
-    c: () => formatPhpDate(t, 'Y-m-d\\TH:i:sP', zone), r: () => formatPhpDate(t, 'D, d M Y H:i:s O', zone), U: () => String(Math.floor(t / 1000)),
+    d: () => pad(j),
+    D: () => DAYS[w].slice(0, 3),
+    j: () => String(j),
+    l: () => DAYS[w],
+    N: () => String(w || 7),
+    S: () => suffix,
+    w: () => String(w),
+    z: () => String(dayOfYear),
+    W: () => pad(isoWeek(d).week),
+    F: () => MONTHS[m],
+    m: () => pad(m + 1),
+    M: () => MONTHS[m].slice(0, 3),
+    n: () => String(m + 1),
+    t: () => String(new Date(Date.UTC(Y, m + 1, 0)).getUTCDate()),
+    L: () => (leap ? '1' : '0'),
+    o: () => String(isoWeek(d).year),
+    Y: () => String(Y),
+    y: () => pad(Y % 100),
+    a: () => (H < 12 ? 'am' : 'pm'),
+    A: () => (H < 12 ? 'AM' : 'PM'),
+    g: () => String(H % 12 || 12),
+    G: () => String(H),
+    h: () => pad(H % 12 || 12),
+    H: () => pad(H),
+    i: () => pad(i),
+    s: () => pad(s),
+    u: () => pad(ms * 1000, 6),
+    v: () => pad(ms, 3),
+    e: () => zone.name,
+    T: () => zoneAbbr(zone, t),
+    P: () => offsetText(offset, true),
+    p: () => (offset ? offsetText(offset, true) : 'Z'),
+    O: () => offsetText(offset, false),
+    Z: () => String(offset * 60),
+    I: () => (isDst(zone, t, offset) ? '1' : '0'),
+    c: () => formatPhpDate(t, 'Y-m-d\\TH:i:sP', zone),
+    r: () => formatPhpDate(t, 'D, d M Y H:i:s O', zone),
+    U: () => String(Math.floor(t / 1000)),
   };
   let out = '';
   for (let k = 0; k < format.length; k++) {
@@ -108,10 +159,15 @@ export const DATE_FORMATS = ['iso8601', 'mysql', 'unix', 'unixmicro', 'user'] as
 
 export function formatDate(t: number, format: (typeof DATE_FORMATS)[number], userFormat = '', zone: Zone = UTC): string {
   switch (format) {
-    case 'iso8601': return formatPhpDate(t, 'Y-m-d\\TH:i:sP', zone);
-    case 'mysql': return formatPhpDate(t, 'Y-m-d H:i:s', zone);
-    case 'unix': return String(Math.floor(t / 1000));
-    case 'unixmicro': return String(Math.floor(t) * 1000);
-    case 'user': return formatPhpDate(t, userFormat, zone);
+    case 'iso8601':
+      return formatPhpDate(t, 'Y-m-d\\TH:i:sP', zone);
+    case 'mysql':
+      return formatPhpDate(t, 'Y-m-d H:i:s', zone);
+    case 'unix':
+      return String(Math.floor(t / 1000));
+    case 'unixmicro':
+      return String(Math.floor(t) * 1000);
+    case 'user':
+      return formatPhpDate(t, userFormat, zone);
   }
 }

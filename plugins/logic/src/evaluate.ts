@@ -3,9 +3,15 @@ import { compare, type Operator, OPERATOR_LABELS, OPERATORS, UNARY_OPERATORS } f
 import { type ActionContext, z } from '@capture/sdk';
 
 export const conditionSchema = z.object({
-  input: z.string().nullish().transform((v) => v ?? ''),
+  input: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   operator: z.enum(OPERATORS),
-  value: z.string().nullish().transform((v) => v ?? ''),
+  value: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
 });
 export type Condition = z.output<typeof conditionSchema>;
 
@@ -35,10 +41,14 @@ function isNull(ctx: ActionContext, rawInput: unknown, input: string): boolean {
 
 function decide(ctx: ActionContext, c: Condition, rawInput: unknown): boolean {
   switch (c.operator) {
-    case 'ex': return exists(ctx, rawInput, c.input);
-    case 'null': return isNull(ctx, rawInput, c.input);
-    case 'nnull': return !isNull(ctx, rawInput, c.input);
-    default: return compare(c.operator as Operator, c.input, c.value);
+    case 'ex':
+      return exists(ctx, rawInput, c.input);
+    case 'null':
+      return isNull(ctx, rawInput, c.input);
+    case 'nnull':
+      return !isNull(ctx, rawInput, c.input);
+    default:
+      return compare(c.operator as Operator, c.input, c.value);
   }
 }
 

@@ -115,10 +115,23 @@ const FUNCTIONS: Record<string, (...args: Value[]) => Value> = {
 };
 // The docs' other spellings of the same functions.
 const ALIASES: Record<string, string> = {
-  arccos: 'acos', arcsin: 'asin', arctan: 'atan', arctg: 'atan', atn: 'atan',
-  arccosec: 'arccsc', arccotan: 'arccot', arcctg: 'arccot',
-  cosec: 'csc', cotan: 'cot', cotg: 'cot', ctg: 'cot', ctn: 'cot',
-  tg: 'tan', tn: 'tan', ln: 'log', lg: 'log10',
+  arccos: 'acos',
+  arcsin: 'asin',
+  arctan: 'atan',
+  arctg: 'atan',
+  atn: 'atan',
+  arccosec: 'arccsc',
+  arccotan: 'arccot',
+  arcctg: 'arccot',
+  cosec: 'csc',
+  cotan: 'cot',
+  cotg: 'cot',
+  ctg: 'cot',
+  ctn: 'cot',
+  tg: 'tan',
+  tn: 'tan',
+  ln: 'log',
+  lg: 'log10',
 };
 export const FUNCTION_NAMES = [...Object.keys(FUNCTIONS), ...Object.keys(ALIASES), 'if'].sort();
 
@@ -193,7 +206,10 @@ function evaluate(node: MathNode): Value {
 
 /** The docs' logical operators in mathjs spelling: && -> and, || -> or, prefix ! -> not. */
 function toMathjs(expr: string): string {
-  return expr.replace(/&&/g, ' and ').replace(/\|\|/g, ' or ').replace(/!(?!=)/g, ' not ');
+  return expr
+    .replace(/&&/g, ' and ')
+    .replace(/\|\|/g, ' or ')
+    .replace(/!(?!=)/g, ' not ');
 }
 
 function format(v: Value): string {

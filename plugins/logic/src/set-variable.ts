@@ -12,11 +12,21 @@ const ALPHABETS = {
 } as const;
 
 // The API documents these groups as `random.*.length`: accept one object or a list holding one.
-const one = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).min(1).transform((a) => a[0])]);
+const one = <T extends z.ZodType>(schema: T) =>
+  z.union([
+    schema,
+    z
+      .array(schema)
+      .min(1)
+      .transform((a) => a[0]),
+  ]);
 
 const randomSchema = z.object({
   length: integer({ min: 1, max: 10_000 }),
-  characters: z.array(z.enum(['lowercase', 'uppercase', 'digits', 'symbols', 'user'])).min(1).default(['lowercase', 'uppercase', 'digits']),
+  characters: z
+    .array(z.enum(['lowercase', 'uppercase', 'digits', 'symbols', 'user']))
+    .min(1)
+    .default(['lowercase', 'uppercase', 'digits']),
   alphabet: z.string().nullish(),
 });
 const dateSchema = z.object({
@@ -57,7 +67,10 @@ export const setVariable = defineAction({
   parameters: z
     .object({
       name: variableName(),
-      value: z.string().nullish().transform((v) => v ?? ''),
+      value: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
       mode: z
         .enum(['text', 'random', 'date', 'math'])
         .nullish()

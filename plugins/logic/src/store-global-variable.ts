@@ -7,7 +7,10 @@ export const storeGlobalVariable = defineAction({
   description: 'Saves (or overwrites) a global variable of the account, available to every URL and schedule.',
   parameters: z.object({
     name: variableName(),
-    value: z.string().nullish().transform((v) => v ?? ''),
+    value: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
   }),
   sets: ['<name> (global)'],
   untemplated: ['name'],

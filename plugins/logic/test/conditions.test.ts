@@ -3,30 +3,57 @@ import { runAction, validateParams } from '@capture/sdk/testing';
 import { condition } from '../src/condition.js';
 import { conditions } from '../src/conditions.js';
 
-const one = (input: string, operator: string, value = '', vars: Record<string, string> = {}) =>
-  runAction(condition, { input, operator, value, action: 'noop' }, { vars });
-const passed = async (input: string, operator: string, value = '', vars: Record<string, string> = {}) =>
-  (await one(input, operator, value, vars)).output.at(-1) === 'Condition passed';
+const one = (input: string, operator: string, value = '', vars: Record<string, string> = {}) => runAction(condition, { input, operator, value, action: 'noop' }, { vars });
+const passed = async (input: string, operator: string, value = '', vars: Record<string, string> = {}) => (await one(input, operator, value, vars)).output.at(-1) === 'Condition passed';
 
 describe('condition operators', () => {
   it.each([
-    ['abc', 'eq', 'abc', true], ['abc', 'eq', 'abd', false], ['', 'eq', '', true],
-    ['abc', 'neq', 'abd', true], ['abc', 'sw', 'ab', true], ['abc', 'ew', 'bc', true],
-    ['abc', 'ct', 'b', true], ['abc', 'nct', 'b', false],
-    ['250', 'gt', '100', true], ['9', 'gt', '10', false], ['b', 'gt', 'a', true],
-    ['10', 'gte', '10', true], ['1.5', 'lt', '2', true], ['2', 'lte', '1', false],
-    ['user_42', 'regex', '/^[a-z0-9_]{3,32}$/', true], ['UP', 'regex', '/^up$/i', true], ['x y', 'regex', '/^\\w+$/', false],
+    ['abc', 'eq', 'abc', true],
+    ['abc', 'eq', 'abd', false],
+    ['', 'eq', '', true],
+    ['abc', 'neq', 'abd', true],
+    ['abc', 'sw', 'ab', true],
+    ['abc', 'ew', 'bc', true],
+    ['abc', 'ct', 'b', true],
+    ['abc', 'nct', 'b', false],
+    ['250', 'gt', '100', true],
+    ['9', 'gt', '10', false],
+    ['b', 'gt', 'a', true],
+    ['10', 'gte', '10', true],
+    ['1.5', 'lt', '2', true],
+    ['2', 'lte', '1', false],
+    ['user_42', 'regex', '/^[a-z0-9_]{3,32}$/', true],
+    ['UP', 'regex', '/^up$/i', true],
+    ['x y', 'regex', '/^\\w+$/', false],
   ])('%s %s %s -> %s', async (input, op, value, want) => {
     expect(await passed(input as string, op as string, value as string)).toBe(want);
   });
 
   it.each([
-    ['true', 'true', true], ['1', 'true', true], ['no', 'true', false], ['false', 'false', true], ['0', 'false', true],
-    ['42', 'num', true], ['123.45', 'num', true], ['0x539', 'num', true], ['02471', 'num', true], ['0b10100111001', 'num', true], ['4a', 'num', false],
-    ['42', 'int', true], ['123.45', 'int', false], ['42', 'float', true], ['123.45', 'float', true], ['x', 'float', false],
-    ['{"a":1}', 'json', true], ['{a:1}', 'json', false], ['a@b.co', 'email', true], ['a@b', 'email', false],
-    ['webhook.site', 'domain', true], ['not a domain', 'domain', false],
-    ['https://webhook.site?value=xxx', 'url', true], ['webhook.site', 'url', false],
+    ['true', 'true', true],
+    ['1', 'true', true],
+    ['no', 'true', false],
+    ['false', 'false', true],
+    ['0', 'false', true],
+    ['42', 'num', true],
+    ['123.45', 'num', true],
+    ['0x539', 'num', true],
+    ['02471', 'num', true],
+    ['0b10100111001', 'num', true],
+    ['4a', 'num', false],
+    ['42', 'int', true],
+    ['123.45', 'int', false],
+    ['42', 'float', true],
+    ['123.45', 'float', true],
+    ['x', 'float', false],
+    ['{"a":1}', 'json', true],
+    ['{a:1}', 'json', false],
+    ['a@b.co', 'email', true],
+    ['a@b', 'email', false],
+    ['webhook.site', 'domain', true],
+    ['not a domain', 'domain', false],
+    ['https://webhook.site?value=xxx', 'url', true],
+    ['webhook.site', 'url', false],
   ])('%s %s -> %s', async (input, op, want) => {
     expect(await passed(input as string, op as string)).toBe(want);
   });
@@ -50,7 +77,18 @@ describe('condition operators', () => {
   });
 
   it('a JSON null extracted by Extract JSON is null', async () => {
-    const r = await runAction(conditions, { conditions: [{ input: '$j.a$', operator: 'null' }, { input: '$j.b$', operator: 'nnull' }], mode: 'all', action: 'noop' }, { vars: { 'j.a': '', 'j.b': '1' } });
+    const r = await runAction(
+      conditions,
+      {
+        conditions: [
+          { input: '$j.a$', operator: 'null' },
+          { input: '$j.b$', operator: 'nnull' },
+        ],
+        mode: 'all',
+        action: 'noop',
+      },
+      { vars: { 'j.a': '', 'j.b': '1' } },
+    );
     expect(r.output.at(-1)).toBe('Condition passed');
   });
 

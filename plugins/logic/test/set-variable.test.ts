@@ -114,7 +114,11 @@ describe('store_global_variable', () => {
   });
 
   it('a store that fails is an action error', async () => {
-    const r = await runAction(storeGlobalVariable, { name: 'n', value: 'v' }, { services: { globals: { get: async () => null, all: async () => ({}), set: async () => Promise.reject(new Error('read-only')), delete: async () => false } } });
+    const r = await runAction(
+      storeGlobalVariable,
+      { name: 'n', value: 'v' },
+      { services: { globals: { get: async () => null, all: async () => ({}), set: async () => Promise.reject(new Error('read-only')), delete: async () => false } } },
+    );
     expect(r.errors).toEqual(['read-only']);
   });
 });

@@ -8,7 +8,7 @@ export const microsoftDriveUpload = defineAction({
   title: 'OneDrive: Upload File',
   category: 'microsoft',
   description:
-    "Uploads content (as UTF-8 text; default: the request body as received) to a path in the OneDrive of a connected microsoft account, replacing a file already there. With variable_name, $<variable_name>$ holds the uploaded item as JSON ($<variable_name>.webUrl$, $<variable_name>.id$...).",
+    'Uploads content (as UTF-8 text; default: the request body as received) to a path in the OneDrive of a connected microsoft account, replacing a file already there. With variable_name, $<variable_name>$ holds the uploaded item as JSON ($<variable_name>.webUrl$, $<variable_name>.id$...).',
   parameters: z.object({
     provider_id: providerId(),
     path: z.string().trim().min(1, 'is required').describe('Path from the OneDrive root, e.g. Webhooks/$request.uuid$.json'),

@@ -128,9 +128,7 @@ describe('microsoft_drive_download', () => {
 
   it('a missing file is an action error', async () => {
     const r = await runAction(microsoftDriveDownload, { provider_id: '3', path: 'nope.txt' }, options());
-    expect(r.errors).toEqual([
-      'Microsoft Graph could not download nope.txt: The resource could not be found. (itemNotFound); check the path (relative to the OneDrive root), and the table or worksheet name',
-    ]);
+    expect(r.errors).toEqual(['Microsoft Graph could not download nope.txt: The resource could not be found. (itemNotFound); check the path (relative to the OneDrive root), and the table or worksheet name']);
     expect(r.vars.onedrive_file).toBeUndefined();
   });
 });
@@ -245,9 +243,7 @@ describe('the account', () => {
 
   it('a refused renewal is an action error', async () => {
     const r = await runAction(microsoftDriveDownload, { provider_id: '3', path: 'a.txt' }, options({ access_token: 'ms-old', ...OAUTH_APP, client_secret: 'wrong' }));
-    expect(r.errors).toEqual([
-      'Could not renew the Microsoft access token of Microsoft provider 3 (invalid_grant: AADSTS70000: The provided value for the refresh_token is not valid.); reconnect the account',
-    ]);
+    expect(r.errors).toEqual(['Could not renew the Microsoft access token of Microsoft provider 3 (invalid_grant: AADSTS70000: The provided value for the refresh_token is not valid.); reconnect the account']);
   });
 
   it('a missing provider or one of another type is an action error', async () => {

@@ -32,7 +32,10 @@ const BY_NAME: Record<string, () => string> = {
 };
 
 function iso(): string {
-  return faker.date.past({ years: 1 }).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return faker.date
+    .past({ years: 1 })
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 const FORMATS: Record<string, () => string> = {

@@ -3,10 +3,7 @@
 // its schema's type (`/pets/abc` does not match `{petId}` of type integer).
 import { resolveRef, type MockSpec, type Operation, type Schema } from './spec.js';
 
-export type Match =
-  | { kind: 'found'; operation: Operation; params: Record<string, string> }
-  | { kind: 'method_not_allowed'; template: string; allow: string[] }
-  | { kind: 'not_found' };
+export type Match = { kind: 'found'; operation: Operation; params: Record<string, string> } | { kind: 'method_not_allowed'; template: string; allow: string[] } | { kind: 'not_found' };
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -178,12 +178,34 @@ interface DomNode {
 
 const SKIP = new Set(['head', 'script', 'style', 'title', 'template', 'noscript', 'meta', 'link', 'iframe', 'object', 'svg', 'canvas', 'select', 'button']);
 const CONTAINERS = new Set([
-  'html', 'body', 'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'address', 'figure', 'figcaption',
-  'form', 'fieldset', 'legend', 'dl', 'dt', 'dd', 'center', 'details', 'summary', 'caption', 'li',
+  'html',
+  'body',
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'nav',
+  'aside',
+  'address',
+  'figure',
+  'figcaption',
+  'form',
+  'fieldset',
+  'legend',
+  'dl',
+  'dt',
+  'dd',
+  'center',
+  'details',
+  'summary',
+  'caption',
+  'li',
 ]);
 
-const textOf = (node: DomNode): string =>
-  node.type === 'text' ? (node.data ?? '') : node.type === 'tag' || node.type === 'root' ? (node.children ?? []).map(textOf).join('') : '';
+const textOf = (node: DomNode): string => (node.type === 'text' ? (node.data ?? '') : node.type === 'tag' || node.type === 'root' ? (node.children ?? []).map(textOf).join('') : '');
 
 function domBlocks(nodes: DomNode[], style: Style): Block[] {
   const out: Block[] = [];

@@ -20,10 +20,7 @@ const DOWNLOAD_TIMEOUT_MS = 15_000;
 
 const CONTENT_TYPES: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', tiff: 'image/tiff', heif: 'image/avif' };
 
-const dimension = () =>
-  z
-    .union([integer({ min: 1, max: MAX_DIMENSION, message: `must be a whole number of pixels from 1 to ${MAX_DIMENSION}` }), z.literal('').transform(() => undefined)])
-    .nullish();
+const dimension = () => z.union([integer({ min: 1, max: MAX_DIMENSION, message: `must be a whole number of pixels from 1 to ${MAX_DIMENSION}` }), z.literal('').transform(() => undefined)]).nullish();
 
 export const imageResize = defineAction({
   type: 'image_resize',
@@ -61,7 +58,7 @@ export const imageResize = defineAction({
     // EXIF orientations 5-8 are rotated a quarter turn: the image as shown is h x w.
     const turned = (meta.orientation ?? 1) >= 5;
     const w = turned ? meta.height : meta.width;
-    const h = turned ? meta.width : (animated ? (meta.pageHeight ?? meta.height) : meta.height);
+    const h = turned ? meta.width : animated ? (meta.pageHeight ?? meta.height) : meta.height;
     if (!w || !h) throw new Error(`The source (${from}) has no readable dimensions`);
     if (w * h > MAX_INPUT_PIXELS) throw new Error(`The source image is too large: ${w}x${h} pixels (at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels)`);
 

@@ -14,7 +14,6 @@ let documentModule: Promise<typeof Document> | undefined;
 /** Longest input accepted, in characters. */
 export const MAX_PDF_SOURCE = 2_000_000;
 
-
 export const pdfGenerate = defineAction({
   type: 'pdf_generate',
   title: 'Generate PDF',
@@ -51,7 +50,9 @@ export const pdfGenerate = defineAction({
     ctx.vars.set(`${name}.size`, bytes.length);
     ctx.vars.set(`${name}.pages`, pages);
     ctx.vars.set(`${name}.content_type`, 'application/pdf');
-    ctx.log(`PDF generated from ${params.mode === 'markdown' ? 'Markdown' : 'HTML'}: ${pages} page${pages === 1 ? '' : 's'} ${params.paper === 'a4' ? 'A4' : 'Letter'} ${params.orientation}, ${bytes.length} bytes, in $${name}$`);
+    ctx.log(
+      `PDF generated from ${params.mode === 'markdown' ? 'Markdown' : 'HTML'}: ${pages} page${pages === 1 ? '' : 's'} ${params.paper === 'a4' ? 'A4' : 'Letter'} ${params.orientation}, ${bytes.length} bytes, in $${name}$`,
+    );
     respondWith(ctx, params, headers, bytes, 'application/pdf');
   },
 });

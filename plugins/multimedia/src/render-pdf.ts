@@ -30,7 +30,21 @@ const MUTED_COLOR = '#555555';
 
 // Characters the standard fonts can show besides Latin-1 (WinAnsi's 0x80-0x9f range).
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const LOOKALIKES: Record<string, string> = { '\u00a0': ' ', '\u2002': ' ', '\u2003': ' ', '\u2009': ' ', '\u2212': '-', '\u2010': '-', '\u2011': '-', '\u2192': '->', '\u2190': '<-', '\u2264': '<=', '\u2265': '>=', '\u2713': 'v', '\u2022': '•' };
+const LOOKALIKES: Record<string, string> = {
+  '\u00a0': ' ',
+  '\u2002': ' ',
+  '\u2003': ' ',
+  '\u2009': ' ',
+  '\u2212': '-',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2192': '->',
+  '\u2190': '<-',
+  '\u2264': '<=',
+  '\u2265': '>=',
+  '\u2713': 'v',
+  '\u2022': '•',
+};
 
 /** Text the standard fonts can draw: tabs as spaces, lookalikes substituted, the rest "?". */
 export function printable(text: string): string {
@@ -45,8 +59,7 @@ export function printable(text: string): string {
   return out;
 }
 
-const fontOf = (r: Run) =>
-  r.code ? (r.bold ? 'Courier-Bold' : 'Courier') : r.bold && r.italic ? 'Helvetica-BoldOblique' : r.bold ? 'Helvetica-Bold' : r.italic ? 'Helvetica-Oblique' : 'Helvetica';
+const fontOf = (r: Run) => (r.code ? (r.bold ? 'Courier-Bold' : 'Courier') : r.bold && r.italic ? 'Helvetica-BoldOblique' : r.bold ? 'Helvetica-Bold' : r.italic ? 'Helvetica-Oblique' : 'Helvetica');
 
 // pdfkit takes a quarter of a second to import: loaded on the first PDF, not at start-up.
 const loadPdfkit = lazyImport(() => import('pdfkit').then((m): typeof PDFDocumentClass => m.default));
@@ -83,7 +96,10 @@ export async function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ by
     const x = left() + indent;
     const width = Math.max(40, right() - x);
     parts.forEach((r, i) => {
-      doc.font(fontOf(r)).fontSize(r.code ? size - 1 : size).fillColor(r.link ? LINK_COLOR : color);
+      doc
+        .font(fontOf(r))
+        .fontSize(r.code ? size - 1 : size)
+        .fillColor(r.link ? LINK_COLOR : color);
       const o = { continued: i < parts.length - 1, link: r.link ?? null, underline: !!r.link, lineGap: 2 };
       if (i === 0) doc.text(r.text, x, doc.y, { ...o, width });
       else doc.text(r.text, o);
@@ -98,7 +114,12 @@ export async function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ by
         const size = HEADING_SIZES[Math.min(6, Math.max(1, b.level)) - 1];
         if (!first) doc.moveDown(0.6);
         ensureRoom(size * 2.5);
-        runs(b.runs.map((r) => ({ ...r, bold: true })), indent, size, color);
+        runs(
+          b.runs.map((r) => ({ ...r, bold: true })),
+          indent,
+          size,
+          color,
+        );
         doc.moveDown(0.3);
         return;
       }
@@ -108,7 +129,10 @@ export async function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ by
         return;
       case 'code': {
         const x = left() + indent + 8;
-        doc.font('Courier').fontSize(BODY - 1.5).fillColor(color);
+        doc
+          .font('Courier')
+          .fontSize(BODY - 1.5)
+          .fillColor(color);
         doc.text(printable(b.text) || ' ', x, doc.y, { width: Math.max(40, right() - x), lineGap: 1 });
         doc.moveDown(0.5);
         return;
@@ -116,7 +140,14 @@ export async function renderPdf(blocks: Block[], opts: PdfOptions): Promise<{ by
       case 'hr': {
         ensureRoom(12);
         const y = doc.y + 4;
-        doc.save().moveTo(left() + indent, y).lineTo(right(), y).lineWidth(0.75).strokeColor('#999999').stroke().restore();
+        doc
+          .save()
+          .moveTo(left() + indent, y)
+          .lineTo(right(), y)
+          .lineWidth(0.75)
+          .strokeColor('#999999')
+          .stroke()
+          .restore();
         doc.y = y + 8;
         return;
       }

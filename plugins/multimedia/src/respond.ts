@@ -5,8 +5,6 @@
 import { type ActionContext, boolean, integer, z } from '@capture/sdk';
 import { headerLines, setResponseHeader } from '@capture/sdk/headers';
 
-
-
 /** The parameters that make an action answer the request with its file. */
 export const respondParameters = {
   respond: boolean().nullish().describe('Answer the request with the file (its Content-Type set)'),

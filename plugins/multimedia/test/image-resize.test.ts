@@ -135,8 +135,16 @@ describe('image_resize', () => {
   });
 
   it('keeps the frames of an animated GIF', async () => {
-    const frames = await Promise.all(['#f00', '#0f0', '#00f'].map((c) => sharp({ create: { width: 40, height: 20, channels: 3, background: c } }).png().toBuffer()));
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const frames = await Promise.all(
+      ['#f00', '#0f0', '#00f'].map((c) =>
+        sharp({ create: { width: 40, height: 20, channels: 3, background: c } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     const r = await runAction(imageResize, { source: gif.toString('base64'), width: 20 });
     expect(r.errors).toEqual([]);
     expect(await dims(r.vars.image!, true)).toEqual({ format: 'gif', width: 20, height: 10, pages: 3 });
@@ -150,9 +158,7 @@ describe('image_resize', () => {
   });
 
   it('refuses non-images, SVG and results beyond 10000 px', async () => {
-    expect((await runAction(imageResize, { source: 'just some words', width: 10 })).errors).toEqual([
-      'The source (the source text) is not an image: expected PNG, JPEG, WebP, GIF, TIFF or AVIF/HEIF data',
-    ]);
+    expect((await runAction(imageResize, { source: 'just some words', width: 10 })).errors).toEqual(['The source (the source text) is not an image: expected PNG, JPEG, WebP, GIF, TIFF or AVIF/HEIF data']);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>').toString('base64');
     expect((await runAction(imageResize, { source: svg, width: 10 })).errors).toEqual([expect.stringMatching(/^Cannot resize SVG images/)]);
     const tall = await runAction(imageResize, { source: png.toString('base64'), height: 9000 });

@@ -44,7 +44,9 @@ describe('multimedia actions end to end', () => {
 
     const imageToken = await s.token({ actions: true });
     await addAction(imageToken.uuid, 'image_resize', { source: '$request.content$', width: 64, height: 64, aspect_ratio: true, respond: true });
-    const upload = await sharp({ create: { width: 320, height: 160, channels: 3, background: '#cc3300' } }).png().toBuffer();
+    const upload = await sharp({ create: { width: 320, height: 160, channels: 3, background: '#cc3300' } })
+      .png()
+      .toBuffer();
     const img = await s.call('POST', `/${imageToken.uuid}`, { body: upload, headers: { 'Content-Type': 'image/png' } });
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
@@ -72,7 +74,9 @@ describe('multimedia actions end to end', () => {
     const imageToken = await s.token({ actions: true });
     await addAction(imageToken.uuid, 'image_resize', { source: '$request.content$', width: 32, variable_name: 'thumb' });
     await addAction(imageToken.uuid, 'modify_response', { content: '$thumb$', headers: 'Content-Type: $thumb.content_type$\nX-Size: $thumb.size$' });
-    const upload = await sharp({ create: { width: 128, height: 64, channels: 3, background: '#0033cc' } }).jpeg().toBuffer();
+    const upload = await sharp({ create: { width: 128, height: 64, channels: 3, background: '#0033cc' } })
+      .jpeg()
+      .toBuffer();
     const img = await s.call('POST', `/${imageToken.uuid}`, { body: upload, headers: { 'Content-Type': 'image/jpeg' } });
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/jpeg');

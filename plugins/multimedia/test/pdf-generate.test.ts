@@ -57,7 +57,24 @@ describe('pdf_generate', () => {
     expect(pdf.subarray(-6).toString()).toMatch(/%%EOF\s*$/);
     expect(mediaBoxes(pdf)).toEqual([[595.28, 841.89]]);
     const text = pdfText(pdf);
-    for (const s of ['Quarterly report', 'Revenue was ', 'up', 'costs ', 'down', 'table 1', 'the site', 'first point', 'second point', 'nested one', '1.', 'const total = 42;', '  indented();', 'a quoted remark', 'Item  |  Amount', 'Tea  |  3.50']) {
+    for (const s of [
+      'Quarterly report',
+      'Revenue was ',
+      'up',
+      'costs ',
+      'down',
+      'table 1',
+      'the site',
+      'first point',
+      'second point',
+      'nested one',
+      '1.',
+      'const total = 42;',
+      '  indented();',
+      'a quoted remark',
+      'Item  |  Amount',
+      'Tea  |  3.50',
+    ]) {
       expect(text).toContain(s);
     }
     expect(pdfLinks(pdf)).toEqual(['https://example.test/q?x=1&y=2']);
@@ -70,7 +87,7 @@ describe('pdf_generate', () => {
     expect(r.response.content).toBe('');
   });
 
-  it('renders HTML (the default mode) on Letter landscape, keeping unknown elements\' text', async () => {
+  it("renders HTML (the default mode) on Letter landscape, keeping unknown elements' text", async () => {
     const { r, pdf } = await generate({ content: HTML, paper: 'letter', orientation: 'landscape', variable_name: '$invoice$' });
     expect(r.vars['invoice.content_type']).toBe('application/pdf');
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -195,7 +212,17 @@ describe('document model', () => {
     expect(fromHtml('<div>  Hello\n  <b>big</b>   <i>world</i> <span>!</span></div><blockquote><p>q</p></blockquote><ul><li>a<ul><li>b</li></ul></li></ul><script>x()</script>')).toEqual([
       { type: 'paragraph', runs: [{ text: 'Hello ' }, { bold: true, text: 'big' }, { text: ' ' }, { italic: true, text: 'world' }, { text: ' !' }] },
       { type: 'quote', blocks: [{ type: 'paragraph', runs: [{ text: 'q' }] }] },
-      { type: 'list', ordered: false, start: 1, items: [[{ type: 'paragraph', runs: [{ text: 'a' }] }, { type: 'list', ordered: false, start: 1, items: [[{ type: 'paragraph', runs: [{ text: 'b' }] }]] }]] },
+      {
+        type: 'list',
+        ordered: false,
+        start: 1,
+        items: [
+          [
+            { type: 'paragraph', runs: [{ text: 'a' }] },
+            { type: 'list', ordered: false, start: 1, items: [[{ type: 'paragraph', runs: [{ text: 'b' }] }]] },
+          ],
+        ],
+      },
     ]);
   });
 });

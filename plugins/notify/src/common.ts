@@ -49,11 +49,7 @@ export interface UsableProvider<C extends z.ZodType, S extends z.ZodType> {
  * The provider `id` of the definition's type, its credentials and settings parsed by the
  * definition's schemas (defaults applied). Messages name fields, never values.
  */
-export async function useProvider<C extends z.ZodType, S extends z.ZodType>(
-  ctx: ActionContext<unknown>,
-  id: string,
-  def: ProviderDefinition<C, S>,
-): Promise<UsableProvider<C, S>> {
+export async function useProvider<C extends z.ZodType, S extends z.ZodType>(ctx: ActionContext<unknown>, id: string, def: ProviderDefinition<C, S>): Promise<UsableProvider<C, S>> {
   const p = await ctx.services.providers.get(id, def.type);
   const credentials = def.credentials.safeParse(p.credentials ?? {});
   if (!credentials.success) throw new Error(`${def.title} provider ${id} cannot be used: ${firstIssue('credentials', credentials.error)}`);

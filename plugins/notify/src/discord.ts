@@ -9,8 +9,7 @@ import { apiError, asObject, callApi, field, httpUrl, optionalUrl, useProvider }
 export const discordProvider = defineProvider({
   type: 'discord',
   title: 'Discord',
-  description:
-    'A Discord channel webhook (Channel settings > Integrations > Webhooks > Copy Webhook URL). Messages go to its channel with the username and avatar each action chooses.',
+  description: 'A Discord channel webhook (Channel settings > Integrations > Webhooks > Copy Webhook URL). Messages go to its channel with the username and avatar each action chooses.',
   credentials: z.object({
     webhook_url: httpUrl().describe('https://discord.com/api/webhooks/<id>/<token>'),
   }),
@@ -26,7 +25,7 @@ export const discordSendMessage = defineAction({
   title: 'Discord: Send Message',
   category: 'chat',
   description:
-    "Sends a message to the channel of a discord provider (a channel webhook) with an optional custom username and avatar. An embed shows embed_url as a link card (link), an image (image), or, for video, the URL is added to the message so Discord shows its player (webhooks cannot send video embeds).",
+    'Sends a message to the channel of a discord provider (a channel webhook) with an optional custom username and avatar. An embed shows embed_url as a link card (link), an image (image), or, for video, the URL is added to the message so Discord shows its player (webhooks cannot send video embeds).',
   parameters: z.object({
     provider_id: providerId(),
     content: z.string().describe('The message (up to 2000 characters, Discord Markdown)'),

@@ -10,8 +10,7 @@ export const HUBSPOT_API = 'https://api.hubapi.com';
 export const hubspotProvider = defineProvider({
   type: 'hubspot',
   title: 'HubSpot',
-  description:
-    'A HubSpot private app (Settings > Integrations > Private Apps) with the crm.objects.contacts.write scope; its access token authenticates the requests.',
+  description: 'A HubSpot private app (Settings > Integrations > Private Apps) with the crm.objects.contacts.write scope; its access token authenticates the requests.',
   credentials: z.object({
     access_token: z.string().trim().min(1, 'is required').describe('Private app access token (pat-...)'),
   }),
@@ -100,9 +99,7 @@ export function hubspotError(json: unknown): string | undefined {
   if (!obj) return undefined;
   const message = field(obj, 'message');
   const category = field(obj, 'category');
-  const details = Array.isArray(obj.errors)
-    ? obj.errors.map((e) => field(e, 'message')).filter((m): m is string => !!m && m !== message)
-    : [];
+  const details = Array.isArray(obj.errors) ? obj.errors.map((e) => field(e, 'message')).filter((m): m is string => !!m && m !== message) : [];
   const head = [category, message].filter(Boolean).join(': ');
   const text = [head, ...details].filter(Boolean).join('; ');
   const correlation = field(obj, 'correlationId');

@@ -99,13 +99,7 @@ async function postWebhook(ctx: ActionContext<unknown>, url: string, payload: Re
   ctx.log(`Slack message sent through the incoming webhook (${hostOf(url)})`);
 }
 
-async function postMessage(
-  ctx: ActionContext<unknown>,
-  params: Params,
-  payload: Record<string, unknown>,
-  token: string,
-  settings: z.output<NonNullable<typeof slackProvider.settings>>,
-): Promise<void> {
+async function postMessage(ctx: ActionContext<unknown>, params: Params, payload: Record<string, unknown>, token: string, settings: z.output<NonNullable<typeof slackProvider.settings>>): Promise<void> {
   const channel = payload.channel ?? params.channel ?? settings.channel;
   if (!channel) throw new Error("channel is required to post with a bot token (or set the provider's channel)");
   const body = { ...payload, channel };

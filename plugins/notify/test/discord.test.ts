@@ -44,8 +44,7 @@ function providers() {
   ]);
 }
 
-const run = (params: Record<string, unknown>) =>
-  runAction(discordSendMessage, params, { request: { content: 'ping' }, services: { http: fetchHttpClient, providers: providers() } });
+const run = (params: Record<string, unknown>) => runAction(discordSendMessage, params, { request: { content: 'ping' }, services: { http: fetchHttpClient, providers: providers() } });
 const last = () => s.received[s.received.length - 1]!;
 
 describe('discord_send_message', () => {

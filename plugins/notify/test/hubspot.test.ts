@@ -15,7 +15,11 @@ function hubspot(r: Received) {
   if (r.path !== '/crm/v3/objects/contacts') return err(404, 'OBJECT_NOT_FOUND', 'Resource not found');
   if (r.method !== 'POST') return err(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
   if (r.headers.authorization !== `Bearer ${TOKEN}`)
-    return err(401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview');
+    return err(
+      401,
+      'INVALID_AUTHENTICATION',
+      'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
+    );
   const body = jsonOf(r);
   if (r.headers['content-type'] !== 'application/json' || !body?.properties) return err(400, 'VALIDATION_ERROR', 'Invalid input JSON on line 1');
   const unknown = Object.keys(body.properties).filter((k) => !KNOWN.has(k));
@@ -69,10 +73,14 @@ describe('hubspot_create_contact', () => {
     const obj = await run({ provider_id: '3', properties: { email: 'b@example.com', phone: 5551234 } });
     expect(obj.errors).toEqual([]);
     expect(jsonOf(last())).toEqual({ properties: { email: 'b@example.com', phone: '5551234' } });
-    const text = await runAction(hubspotCreateContact, { provider_id: 3, properties: '$request.content$' }, {
-      request: { content: '{"email":"c@example.com","company":"Acme"}' },
-      services: { http: fetchHttpClient, providers: providers() },
-    });
+    const text = await runAction(
+      hubspotCreateContact,
+      { provider_id: 3, properties: '$request.content$' },
+      {
+        request: { content: '{"email":"c@example.com","company":"Acme"}' },
+        services: { http: fetchHttpClient, providers: providers() },
+      },
+    );
     expect(text.errors).toEqual([]);
     expect(jsonOf(last())).toEqual({ properties: { email: 'c@example.com', company: 'Acme' } });
   });
@@ -106,9 +114,13 @@ describe('hubspot_create_contact', () => {
 
   it('calls https://api.hubapi.com by default', async () => {
     const http = stubHttp(() => ({ status: 201, body: '{"id":"9"}' }));
-    const r = await runAction(hubspotCreateContact, { provider_id: 1, properties: { email: 'f@example.com' } }, {
-      services: { http, providers: memoryProviders([{ id: '1', type: 'hubspot', credentials: { access_token: TOKEN } }]) },
-    });
+    const r = await runAction(
+      hubspotCreateContact,
+      { provider_id: 1, properties: { email: 'f@example.com' } },
+      {
+        services: { http, providers: memoryProviders([{ id: '1', type: 'hubspot', credentials: { access_token: TOKEN } }]) },
+      },
+    );
     expect(r.errors).toEqual([]);
     expect(http.sent[0]).toMatchObject({ method: 'POST', url: 'https://api.hubapi.com/crm/v3/objects/contacts' });
   });

@@ -30,8 +30,7 @@ afterAll(async () => {
   await s.close();
 });
 
-const run = (params: Record<string, unknown>) =>
-  runAction(ntfy, params, { request: { content: 'disk full', method: 'PUT' }, services: { http: fetchHttpClient } });
+const run = (params: Record<string, unknown>) => runAction(ntfy, params, { request: { content: 'disk full', method: 'PUT' }, services: { http: fetchHttpClient } });
 const last = () => s.received[s.received.length - 1]!;
 
 describe('ntfy', () => {

@@ -27,8 +27,7 @@ function slack(r: Received) {
     const channel = CHANNELS[body.channel];
     if (!channel) return { json: { ok: false, error: 'channel_not_found' } };
     if (!body.text && !body.blocks) return { json: { ok: false, error: 'no_text' } };
-    if (body.blocks && !Array.isArray(body.blocks))
-      return { json: { ok: false, error: 'invalid_blocks_format', response_metadata: { messages: ['[ERROR] must provide an array [json-pointer:/blocks]'] } } };
+    if (body.blocks && !Array.isArray(body.blocks)) return { json: { ok: false, error: 'invalid_blocks_format', response_metadata: { messages: ['[ERROR] must provide an array [json-pointer:/blocks]'] } } };
     return { json: { ok: true, channel, ts: '1700000000.000100', message: { text: body.text, username: body.username } } };
   }
   return { status: 404, text: 'Not Found' };

@@ -12,10 +12,26 @@ function x(r: Received) {
   if (r.headers.authorization !== `Bearer ${TOKEN}`) return { status: 401, json: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } };
   const body = jsonOf(r);
   if (r.headers['content-type'] !== 'application/json' || !body)
-    return { status: 400, json: { errors: [{ message: 'Request body is not valid JSON' }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' } };
+    return {
+      status: 400,
+      json: {
+        errors: [{ message: 'Request body is not valid JSON' }],
+        title: 'Invalid Request',
+        detail: 'One or more parameters to your request was invalid.',
+        type: 'https://api.twitter.com/2/problems/invalid-request',
+      },
+    };
   if (body.text === 'too many') return { status: 429, headers: { 'Retry-After': '900' }, json: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 } };
   if ([...String(body.text)].length > 280)
-    return { status: 400, json: { errors: [{ parameters: { text: [body.text] }, message: 'Your Tweet text is too long.' }], title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request' } };
+    return {
+      status: 400,
+      json: {
+        errors: [{ parameters: { text: [body.text] }, message: 'Your Tweet text is too long.' }],
+        title: 'Invalid Request',
+        detail: 'One or more parameters to your request was invalid.',
+        type: 'https://api.twitter.com/2/problems/invalid-request',
+      },
+    };
   if (posted.has(body.text)) return { status: 403, json: { detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', title: 'Forbidden', status: 403 } };
   posted.add(body.text);
   return { status: 201, json: { data: { id: '1445880548472328192', text: body.text, edit_history_tweet_ids: ['1445880548472328192'] } } };
@@ -35,8 +51,7 @@ function providers(token = TOKEN) {
     { id: '3', type: 'hubspot', credentials: { access_token: 'pat' } },
   ]);
 }
-const run = (params: Record<string, unknown>, token?: string) =>
-  runAction(twitterTweet, params, { request: { content: 'v1.2.0' }, services: { http: fetchHttpClient, providers: providers(token) } });
+const run = (params: Record<string, unknown>, token?: string) => runAction(twitterTweet, params, { request: { content: 'v1.2.0' }, services: { http: fetchHttpClient, providers: providers(token) } });
 const last = () => s.received[s.received.length - 1]!;
 
 describe('twitter_tweet', () => {

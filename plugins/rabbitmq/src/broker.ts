@@ -16,8 +16,7 @@ const BUDGET_MARGIN_MS = 200;
 
 export const brokerParameters = {
   host: z.string().trim().min(1, 'is required').max(253),
-  port: optionalPort()
-    .describe('Default 5672, or 5671 with ssl'),
+  port: optionalPort().describe('Default 5672, or 5671 with ssl'),
   username: z.string().min(1, 'is required'),
   password: secret(z.string().min(1, 'is required')),
   vhost: optionalText().describe('Default /'),
@@ -67,7 +66,10 @@ export async function withBroker<T>(ctx: ActionContext<unknown>, params: BrokerP
       { servername: isIP(host) ? undefined : host, timeout: limitMs + 500 }, // the socket timeout is a backstop: the signal ends the wait first
     );
     // A connection that opens after the time is up is closed at once.
-    connecting.then((c) => void (aborted && c.close().catch(() => {})), () => {});
+    connecting.then(
+      (c) => void (aborted && c.close().catch(() => {})),
+      () => {},
+    );
     conn = await untilAborted(controller.signal, connecting);
     conn.on('error', () => {}); // reported through the operation that failed
     return await untilAborted(controller.signal, work({ conn, where, vhost }));
@@ -95,4 +97,3 @@ function describe(err: unknown, params: BrokerParams): string {
   else if (/^Expected ConnectionOpenOk; got <ConnectionClose/.test(message)) message = `The broker refused to open vhost "${vhost}" (it does not exist, or ${params.username} has no access to it)`;
   return message;
 }
-

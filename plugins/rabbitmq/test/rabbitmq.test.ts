@@ -49,7 +49,7 @@ describe('rabbitmq_publish and rabbitmq_get', () => {
     expect(msg && msg.properties).toMatchObject({ deliveryMode: 2, headers: { 'x-source': 'capture', 'x-attempt': 3 } });
   });
 
-  it("uses an existing queue as it is, whatever its arguments (x-message-ttl)", async () => {
+  it('uses an existing queue as it is, whatever its arguments (x-message-ttl)', async () => {
     const queue = newQueue();
     await withChannel((ch) => ch.assertQueue(queue, { durable: false, arguments: { 'x-message-ttl': 60_000 } }));
     const r = await runAction(rabbitmqPublish, { ...RABBIT, queue, message: 'kept' });

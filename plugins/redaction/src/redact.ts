@@ -10,7 +10,7 @@ export const redact = defineAction({
   description:
     'Masks header values, query and form fields, JSON fields (JSONPath) and text matching a pattern or a preset (bearer tokens, card numbers, e-mail addresses) in the request as it is stored, streamed and exported. The actions of this run still see the original values.',
   parameters: z.object({
-    rules: z.array(ActionRedactionRuleSchema).min(1).max(50).describe('Redaction rules, as in the token\'s `redaction.rules` (without actions_see_original)'),
+    rules: z.array(ActionRedactionRuleSchema).min(1).max(50).describe("Redaction rules, as in the token's `redaction.rules` (without actions_see_original)"),
     replacement: z.string().max(200).default(DEFAULT_REPLACEMENT).describe('Mask text of the rules that set none'),
   }),
   // Patterns and JSONPaths are taken as typed: `$...$` in them is not a variable.

@@ -30,8 +30,7 @@ export const sendEmailSmtp = defineAction({
     'Sends an e-mail with variable contents through your own mail provider. Encryption: ssl is TLS from the start (usually port 465), tls requires STARTTLS (usually port 587), none sends in the clear (port 25). Recipients are separated by commas. Some providers need an app password.',
   parameters: z.object({
     host: z.string().trim().min(1, 'is required').max(253),
-    port: optionalPort()
-      .describe('Default 465 for ssl, 587 for tls, 25 for none'),
+    port: optionalPort().describe('Default 465 for ssl, 587 for tls, 25 for none'),
     username: z.string().min(1, 'is required'),
     password: secret(z.string().min(1, 'is required')),
     encryption: z

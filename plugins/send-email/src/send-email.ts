@@ -44,8 +44,7 @@ export const sendEmail = defineAction({
   type: 'send_email',
   title: 'Send Email',
   category: 'email',
-  description:
-    "Sends an e-mail with variable contents through the service's mail relay. Sender is the name shown as the sender (an address there becomes the Reply-To). Recipients are separated by commas.",
+  description: "Sends an e-mail with variable contents through the service's mail relay. Sender is the name shown as the sender (an address there becomes the Reply-To). Recipients are separated by commas.",
   parameters: z.object({
     sender: optionalText(),
     recipient: z.string().trim().min(1, 'is required'),

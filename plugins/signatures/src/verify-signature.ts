@@ -7,7 +7,6 @@ import * as schemes from './schemes.js';
 
 const PRESETS = ['github', 'stripe', 'slack', 'shopify', 'standard_webhooks', 'twilio', 'generic'] as const;
 
-
 const optionalId = () =>
   z
     .union([z.string(), z.number().int()])
@@ -120,7 +119,7 @@ export const verifySignature = defineAction({
       ctx.error(err.message);
       return undefined;
     });
-    const verdict = key === undefined ? { valid: false, reason: 'the secret could not be read' } : unusable(key) ?? verify(ctx, params, key);
+    const verdict = key === undefined ? { valid: false, reason: 'the secret could not be read' } : (unusable(key) ?? verify(ctx, params, key));
     vars.set('signature.valid', String(verdict.valid));
     vars.set('signature.reason', verdict.reason);
     if (verdict.valid) return log(`Signature valid (${params.preset})`);

@@ -357,11 +357,7 @@ describe('Twilio: twilio', () => {
         params[name] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value, ...(r.next() < 0.5 ? [value] : [])];
       }
       // What Twilio signed: the URL as configured, with the default port, or normalised.
-      const signedUrl = r.pick([
-        url,
-        url.replace(`://${host}`, `://${host}:${scheme === 'https' ? 443 : 80}`),
-        new URL(url).toString(),
-      ]);
+      const signedUrl = r.pick([url, url.replace(`://${host}`, `://${host}:${scheme === 'https' ? 443 : 80}`), new URL(url).toString()]);
       let sig = twilio.getExpectedTwilioSignature(token, signedUrl, params);
       let sent = params;
       let key = token;

@@ -20,13 +20,10 @@ export const connectionParams = {
     .transform((v) => (v === null || v === undefined || String(v).trim() === '' ? undefined : String(v).trim()))
     .describe('An ssh_key provider: its private key authenticates (recommended)'),
   host: z.string().trim().min(1, 'is required').max(253),
-  port: optionalPort()
-    .describe('Default 22'),
+  port: optionalPort().describe('Default 22'),
   username: z.string().min(1, 'is required'),
   password: secret(optionalText()),
-  host_key: optionalText().describe(
-    "The server's host key fingerprint (SHA256:...) to require. Without it any host key is accepted and its fingerprint logged",
-  ),
+  host_key: optionalText().describe("The server's host key fingerprint (SHA256:...) to require. Without it any host key is accepted and its fingerprint logged"),
 };
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a value kept for its type (typeof) only
@@ -49,7 +46,10 @@ export function fingerprintOf(key: Buffer): string {
 }
 
 function normalizeFingerprint(text: string): string {
-  const bare = text.trim().replace(/^SHA256:/i, '').replace(/=+$/, '');
+  const bare = text
+    .trim()
+    .replace(/^SHA256:/i, '')
+    .replace(/=+$/, '');
   return 'SHA256:' + bare;
 }
 
@@ -73,8 +73,7 @@ async function credentials(ctx: ActionContext<ConnectionParams>, params: Connect
 type SshError = Error & { level?: string; code?: string | number };
 
 function connectError(e: SshError, where: string, methods: string, pinned: { expected?: string; got?: string }): Error {
-  if (pinned.expected && pinned.got && pinned.expected !== pinned.got)
-    return new Error(`Host key of ${where} is ${pinned.got}, not the expected ${pinned.expected}: connection refused`);
+  if (pinned.expected && pinned.got && pinned.expected !== pinned.got) return new Error(`Host key of ${where} is ${pinned.got}, not the expected ${pinned.expected}: connection refused`);
   if (e.level === 'client-authentication') return new Error(`Authentication failed for ${where} (tried ${methods})`);
   if (e.code === 'ECONNREFUSED') return new Error(`Connection refused by ${where}`);
   if (e.code === 'ETIMEDOUT' || e.level === 'client-timeout') return new Error(`Timed out connecting to ${where}`);
@@ -102,11 +101,7 @@ export async function withSsh<T>(ctx: ActionContext<ConnectionParams>, what: str
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   const onAbort = () =>
-    fail(
-      timeout.aborted
-        ? new Error(`SSH timed out after ${SSH_TIMEOUT_MS / 1000} s while ${phase} (${where})`)
-        : new Error(`SSH stopped while ${phase} (${where}): the actions' time budget was spent`),
-    );
+    fail(timeout.aborted ? new Error(`SSH timed out after ${SSH_TIMEOUT_MS / 1000} s while ${phase} (${where})`) : new Error(`SSH stopped while ${phase} (${where}): the actions' time budget was spent`));
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
 
@@ -160,7 +155,5 @@ export function hostKeyNote(ctx: ActionContext<ConnectionParams>, session: SshSe
 
 /** Opens the SFTP subsystem. */
 export function openSftp(session: SshSession): Promise<SFTPWrapper> {
-  return new Promise((resolve, reject) =>
-    session.client.sftp((err, sftp) => (err ? reject(new Error(`${session.where} refused SFTP: ${err.message}`)) : resolve(sftp))),
-  );
+  return new Promise((resolve, reject) => session.client.sftp((err, sftp) => (err ? reject(new Error(`${session.where} refused SFTP: ${err.message}`)) : resolve(sftp))));
 }

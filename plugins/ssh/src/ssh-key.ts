@@ -28,8 +28,7 @@ export async function generateEd25519(comment?: string): Promise<{ private: stri
 export const sshKey = defineProvider({
   type: SSH_KEY,
   title: 'SSH Key Pair',
-  description:
-    'A key pair for Run SSH Command, SFTP Upload and SFTP Download. Created without credentials, a new ed25519 pair is generated: add its public key to ~/.ssh/authorized_keys on your server.',
+  description: 'A key pair for Run SSH Command, SFTP Upload and SFTP Download. Created without credentials, a new ed25519 pair is generated: add its public key to ~/.ssh/authorized_keys on your server.',
   credentials: z.object({
     private_key: z.string().min(1, 'is required').describe('OpenSSH or PEM private key'),
     passphrase: z.string().optional().describe('When the private key is encrypted'),

@@ -83,7 +83,10 @@ export const sshRunCommand = defineAction({
     ctx.vars.set(`${name}.exit`, ran.code ?? '');
     const ended = ran.code !== undefined ? `exit code ${ran.code}` : ran.signal ? `killed by signal ${ran.signal}` : 'no exit code reported';
     ctx.log(`Ran the command on ${params.username}@${params.host}: ${ended}, ${size(ran.stdout.total)} of stdout, ${size(ran.stderr.total)} of stderr; ${note}`);
-    for (const [stream, c] of [['stdout', ran.stdout], ['stderr', ran.stderr]] as const)
+    for (const [stream, c] of [
+      ['stdout', ran.stdout],
+      ['stderr', ran.stderr],
+    ] as const)
       if (c.truncated) ctx.log(`${stream} was cut to its first ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB (${size(c.total)} received)`);
   },
 });

@@ -83,11 +83,7 @@ describe('plugin', () => {
 describe('ssh_run_command', () => {
   it('sets stdout, stderr and the exit code, connecting to the resolved address', async () => {
     const netStub = loopbackNet();
-    const r = await runAction(
-      sshRunCommand,
-      { ...conn(), command: 'echo hello $request.method$\nwarn careful\nexit 3' },
-      { services: { net: netStub } },
-    );
+    const r = await runAction(sshRunCommand, { ...conn(), command: 'echo hello $request.method$\nwarn careful\nexit 3' }, { services: { net: netStub } });
     expect(r.errors).toEqual([]);
     expect(r.vars).toMatchObject({ 'ssh.stdout': 'hello POST\n', 'ssh.stderr': 'careful\n', 'ssh.exit': '3' });
     expect(netStub.asked).toEqual(['ssh.example.test']);
@@ -119,20 +115,12 @@ describe('ssh_run_command', () => {
   });
 
   it('refuses a key that is not authorized', async () => {
-    const r = await runAction(
-      sshRunCommand,
-      { host: 'ssh.example.test', port: server.port, username: 'deploy', provider_id: '8', command: 'echo no' },
-      { services: { net: loopbackNet(), providers: providers() } },
-    );
+    const r = await runAction(sshRunCommand, { host: 'ssh.example.test', port: server.port, username: 'deploy', provider_id: '8', command: 'echo no' }, { services: { net: loopbackNet(), providers: providers() } });
     expect(r.errors).toEqual([`Authentication failed for deploy@ssh.example.test:${server.port} (tried publickey)`]);
   });
 
   it('refuses a provider of another type', async () => {
-    const r = await runAction(
-      sshRunCommand,
-      { host: 'ssh.example.test', port: server.port, username: 'deploy', provider_id: '9', command: 'echo no' },
-      { services: { net: loopbackNet(), providers: providers() } },
-    );
+    const r = await runAction(sshRunCommand, { host: 'ssh.example.test', port: server.port, username: 'deploy', provider_id: '9', command: 'echo no' }, { services: { net: loopbackNet(), providers: providers() } });
     expect(r.errors).toEqual(['Provider 9 is a aws account, not ssh_key']);
   });
 
@@ -169,9 +157,7 @@ describe('ssh_run_command', () => {
     expect(good.errors).toEqual([]);
     expect(good.output[0]).toContain(`host key ${server.fingerprint} (verified)`);
     const bad = await runAction(sshRunCommand, { ...conn(), host_key: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', command: 'echo x' }, { services: { net: loopbackNet() } });
-    expect(bad.errors).toEqual([
-      `Host key of alice@ssh.example.test:${server.port} is ${server.fingerprint}, not the expected SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA: connection refused`,
-    ]);
+    expect(bad.errors).toEqual([`Host key of alice@ssh.example.test:${server.port} is ${server.fingerprint}, not the expected SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA: connection refused`]);
   });
 
   it('cuts each stream at 1 MiB and says so', async () => {
@@ -241,11 +227,7 @@ describe('sftp_upload and sftp_download', () => {
   });
 
   it('uploads with a key from a provider', async () => {
-    const ok = await runAction(
-      sftpUpload,
-      { host: 'h.test', port: server.port, username: 'deploy', provider_id: '7', path: 'keyed.txt', content: 'keyed' },
-      { services: { net: loopbackNet(), providers: providers() } },
-    );
+    const ok = await runAction(sftpUpload, { host: 'h.test', port: server.port, username: 'deploy', provider_id: '7', path: 'keyed.txt', content: 'keyed' }, { services: { net: loopbackNet(), providers: providers() } });
     expect(ok.errors).toEqual([]);
     expect(fs.readFileSync(path.join(server.root, 'keyed.txt'), 'utf8')).toBe('keyed');
   });

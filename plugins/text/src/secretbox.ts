@@ -16,9 +16,7 @@ const OVERHEAD = 16;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 function deriveKey(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
 export async function encrypt(plaintext: string, password: string): Promise<string> {

@@ -10,8 +10,24 @@ export const textMap = defineAction({
     source: z.string(),
     operator: z.enum(VALUE_OPERATORS),
     variable_name: variableName(),
-    default: z.string().nullish().transform((v) => v ?? ''),
-    mappings: z.array(z.object({ from: z.string().nullish().transform((v) => v ?? ''), to: z.string().nullish().transform((v) => v ?? '') })).min(1),
+    default: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
+    mappings: z
+      .array(
+        z.object({
+          from: z
+            .string()
+            .nullish()
+            .transform((v) => v ?? ''),
+          to: z
+            .string()
+            .nullish()
+            .transform((v) => v ?? ''),
+        }),
+      )
+      .min(1),
   }),
   sets: ['<variable_name>'],
   untemplated: ['variable_name'],

@@ -8,7 +8,17 @@ export const textReplace = defineAction({
   parameters: z.object({
     source: z.string(),
     variable_name: variableName(),
-    replacements: z.array(z.object({ search: z.string().min(1), replace: z.string().nullish().transform((v) => v ?? '') })).min(1),
+    replacements: z
+      .array(
+        z.object({
+          search: z.string().min(1),
+          replace: z
+            .string()
+            .nullish()
+            .transform((v) => v ?? ''),
+        }),
+      )
+      .min(1),
   }),
   sets: ['<variable_name>'],
   untemplated: ['variable_name'],

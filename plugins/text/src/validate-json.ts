@@ -71,8 +71,7 @@ export const validateJson = defineAction({
   type: 'validate_json',
   title: 'Validate JSON',
   category: 'text',
-  description:
-    'Checks that the input is JSON and, optionally, that it matches a JSON Schema given inline or as a URL to download. Sets $validator.count$ and $validator.errors$; a failure is an action error.',
+  description: 'Checks that the input is JSON and, optionally, that it matches a JSON Schema given inline or as a URL to download. Sets $validator.count$ and $validator.errors$; a failure is an action error.',
   parameters: z.object({
     source: optionalText().describe('The JSON to check; default the request body'),
     schema: z

@@ -8,7 +8,14 @@ describe('text_replace', () => {
   it('replaces every pair in order, with variables in source, search and replacement', async () => {
     const r = await runAction(
       textReplace,
-      { source: 'Hello $who$, hello!', variable_name: 'out', replacements: [{ search: 'ello', replace: 'i' }, { search: '$from$', replace: '$to$' }] },
+      {
+        source: 'Hello $who$, hello!',
+        variable_name: 'out',
+        replacements: [
+          { search: 'ello', replace: 'i' },
+          { search: '$from$', replace: '$to$' },
+        ],
+      },
       { vars: { who: 'Bob', from: 'Bob', to: 'Ann' } },
     );
     expect(r.vars.out).toBe('Hi Ann, hi!');
@@ -44,7 +51,10 @@ describe('text_split', () => {
 });
 
 describe('text_map', () => {
-  const mappings = [{ from: 'John', to: '123' }, { from: 'Ann', to: '456' }];
+  const mappings = [
+    { from: 'John', to: '123' },
+    { from: 'Ann', to: '456' },
+  ];
 
   it('sets the "to" of the first matching mapping', async () => {
     const r = await runAction(textMap, { source: 'Big John', operator: 'ew', variable_name: '$user_id$', default: 'unknown', mappings });

@@ -27,10 +27,7 @@ describe('validate_json', () => {
     const r = await runAction(validateJson, { source: '{"firstName":[1,2],"age":"21"}', schema: JSON.stringify(person) });
     expect(r.vars['validator.count']).toBe('2');
     const errors = JSON.parse(r.vars['validator.errors']);
-    expect(errors).toEqual([
-      expect.objectContaining({ property: 'firstName', pointer: '/firstName', constraint: 'type', context: 1 }),
-      expect.objectContaining({ property: 'age', pointer: '/age', constraint: 'type' }),
-    ]);
+    expect(errors).toEqual([expect.objectContaining({ property: 'firstName', pointer: '/firstName', constraint: 'type', context: 1 }), expect.objectContaining({ property: 'age', pointer: '/age', constraint: 'type' })]);
     expect(r.errors[0]).toMatch(/does not match the JSON Schema: firstName must be string/);
   });
 

@@ -22,7 +22,8 @@ afterAll(async () => {
   await server.close();
 });
 
-const at = (script: string) => script.replaceAll('https://account-d.docusign.com', server.url).replaceAll('https://example.com', server.url).replaceAll('https://api.telegram.org', server.url).replaceAll('http://example.com', server.url);
+const at = (script: string) =>
+  script.replaceAll('https://account-d.docusign.com', server.url).replaceAll('https://example.com', server.url).replaceAll('https://api.telegram.org', server.url).replaceAll('http://example.com', server.url);
 
 describe('examples.markdown', () => {
   const hmacScript = `hmac = hmac(var('request.content'), 'sha256', 'secret');
@@ -102,11 +103,14 @@ echo('Got access token: ' + response_json['access_token'])`);
   });
 
   it('Convert a date: overwrites $mydate$ for later actions', async () => {
-    const r = await run(`input = var('$mydate$')
+    const r = await run(
+      `input = var('$mydate$')
 
 output = date_format(input, 'YYYY.MM.DD HH:mm')
 
-set('$mydate$', output)`, { vars: { mydate: '2021-07-26T16:23:50+03:00' } });
+set('$mydate$', output)`,
+      { vars: { mydate: '2021-07-26T16:23:50+03:00' } },
+    );
     expect(r.errors).toEqual([]);
     expect(r.vars.mydate).toBe('2021.07.26 16:23');
   });
@@ -307,13 +311,16 @@ respond("Successful request", 200)`;
 
   it('Send a x-www-form-urlencoded request', async () => {
     const before = server.received.length;
-    const r = await run(at(`content = query([
+    const r = await run(
+      at(`content = query([
     'country': 'Curaçao', 
     'population': 158665
 ])
 headers = ['Content-Type: application/x-www-form-urlencoded'];
 response = request('https://example.com', content, 'POST', headers);
-dump(response['status'], response['content'])`), { services: http });
+dump(response['status'], response['content'])`),
+      { services: http },
+    );
     expect(r.errors).toEqual([]);
     expect(r.output).toEqual(['200\n"ok"']);
     expect(server.received[before].body.toString()).toBe('country=Cura%C3%A7ao&population=158665');

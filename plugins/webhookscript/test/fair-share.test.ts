@@ -23,7 +23,8 @@ describe('sharing the event loop', () => {
   it("runs an account's scripts beyond maxRunsPerAccount one after another", async () => {
     const script = createScriptAction({ maxRunsPerAccount: 1 });
     const http = stubHttp(); // its requests show the order the runs worked in
-    const run = (name: string) => runAction(script, { script: `request("http://log.test/${name}-start")\nfor (i in 1..20000) { x = i }\nrequest("http://log.test/${name}-end")` }, { token: { user_id: 1 }, services: { http } });
+    const run = (name: string) =>
+      runAction(script, { script: `request("http://log.test/${name}-start")\nfor (i in 1..20000) { x = i }\nrequest("http://log.test/${name}-end")` }, { token: { user_id: 1 }, services: { http } });
     await Promise.all([run('a'), run('b')]);
     expect(http.sent.map((r) => r.url)).toEqual(['a-start', 'a-end', 'b-start', 'b-end'].map((p) => `http://log.test/${p}`));
   });

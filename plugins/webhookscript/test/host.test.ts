@@ -101,7 +101,12 @@ describe('the response and the chain', () => {
   });
 
   it('import() downloads code and runs it in the current scope', async () => {
-    expect(await output(`name = "world"\nresult = import('${'URL'}/lib.ws')\necho(result)`.replace('URL', () => server.url), { services: http })).toEqual(['HELLO WORLD']);
+    expect(
+      await output(
+        `name = "world"\nresult = import('${'URL'}/lib.ws')\necho(result)`.replace('URL', () => server.url),
+        { services: http },
+      ),
+    ).toEqual(['HELLO WORLD']);
     expect(await error(`import('${server.url}/missing')`, { services: http })).toBe(`Error at line 1:1: import(): could not download ${server.url}/missing: status 404`);
   });
 
@@ -123,7 +128,9 @@ describe('files', () => {
   });
 
   it('reads a file by id, bytes as bytes', async () => {
-    const r = await run("firstFile = array_get(files(), 0)\nfileContent = file_contents(firstFile['id'])\necho(fileContent)\necho(bin2hex(file_content('f-2')))\necho(base64_encode(file_content('img')))", { request: { files } });
+    const r = await run("firstFile = array_get(files(), 0)\nfileContent = file_contents(firstFile['id'])\necho(fileContent)\necho(bin2hex(file_content('f-2')))\necho(base64_encode(file_content('img')))", {
+      request: { files },
+    });
     expect(r.output).toEqual(['hello', '8950ff', Buffer.from([0x89, 0x50, 0xff]).toString('base64')]);
     expect(await error("file_content('nope')", { request: { files } })).toBe('Error at line 1:1: file_content(): there is no file "nope" in this request');
   });
@@ -131,15 +138,20 @@ describe('files', () => {
 
 describe('HTTP through ctx.services.http', () => {
   it('request() sends method, headers and body and gives content, status, headers and url', async () => {
-    const r = await run(`res = request('${server.url}/echo', '{"a":1}', 'PUT', ['Content-Type: application/json', 'X-Token: t'])
+    const r = await run(
+      `res = request('${server.url}/echo', '{"a":1}', 'PUT', ['Content-Type: application/json', 'X-Token: t'])
 sent = json_decode(res['content'])
-dump(res['status'], sent['method'], sent['headers']['x-token'], sent['body'], res['headers']['content-type'], res['url'])`, { services: http });
+dump(res['status'], sent['method'], sent['headers']['x-token'], sent['body'], res['headers']['content-type'], res['url'])`,
+      { services: http },
+    );
     expect(r.errors).toEqual([]);
     expect(r.output).toEqual([`200\n"PUT"\n"t"\n"{\\"a\\":1}"\n"application/json"\n"${server.url}/echo"`]);
   });
 
   it('request() GETs by default; a 404 is a status, not an error', async () => {
-    const r = await run(`res = request('${server.url}/json')\ndump(json_decode(res['content'])['value'], res['headers']['x-id'])\nmiss = request('${server.url}/missing')\ndump(miss['status'], miss['content'])`, { services: http });
+    const r = await run(`res = request('${server.url}/json')\ndump(json_decode(res['content'])['value'], res['headers']['x-id'])\nmiss = request('${server.url}/missing')\ndump(miss['status'], miss['content'])`, {
+      services: http,
+    });
     expect(r.output).toEqual(['42\n"7"', '404\n"nope"']);
   });
 
@@ -175,7 +187,9 @@ dump(d['method'], d['url'], d['body'], d['headers']['x-original'], d['headers'][
     );
     expect(r.errors).toEqual([]);
     expect(r.output[0]).toBe('"POST"\n"{\\"example\\": \\"json\\"}"\n"POST"\n"a+b=%C3%A7"\n"application/x-www-form-urlencoded"');
-    expect(r.output[1]).toMatch(/^--(-+WebhookScript\w+)\r\nContent-Disposition: form-data; name="value1"\r\n\r\nThis is a value\r\n--\1\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text\/plain\r\n\r\nhi\r\n--\1--\r\n$/);
+    expect(r.output[1]).toMatch(
+      /^--(-+WebhookScript\w+)\r\nContent-Disposition: form-data; name="value1"\r\n\r\nThis is a value\r\n--\1\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text\/plain\r\n\r\nhi\r\n--\1--\r\n$/,
+    );
     expect(r.output[2]).toBe('true');
     expect(r.output[3]).toBe('"PATCH"\n"/echo?q=1"\n"orig"\n"yes"\n"1"');
   });

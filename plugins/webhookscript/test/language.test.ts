@@ -180,7 +180,9 @@ for (price in prices) {
     results.push(sentence_template.format(price));
 }
 dump(results)`;
-    expect(await output(prices)).toEqual(['[0: "This costs 100 units of money!", 1: "This costs 200 units of money!", 2: "This costs 300 units of money!", 3: "This costs 600 units of money!", 4: "This costs 1200 units of money!"]']);
+    expect(await output(prices)).toEqual([
+      '[0: "This costs 100 units of money!", 1: "This costs 200 units of money!", 2: "This costs 300 units of money!", 3: "This costs 600 units of money!", 4: "This costs 1200 units of money!"]',
+    ]);
     expect(await output('for (k, v in ["a": 1, "b": 2]) { echo(k + "=" + v.to_string()) }')).toEqual(['a=1', 'b=2']);
   });
 

@@ -33,7 +33,14 @@ set('total', total)
 respond(json_encode(['total': total, 'method': var('request.method')], false), 201, ['Content-Type: application/json', 'X-Script: yes'])`,
     });
 
-    const hook = await s.call('POST', `/${token.uuid}`, { json: { items: [{ price: 2.5, qty: 2 }, { price: 10, qty: 1 }] } });
+    const hook = await s.call('POST', `/${token.uuid}`, {
+      json: {
+        items: [
+          { price: 2.5, qty: 2 },
+          { price: 10, qty: 1 },
+        ],
+      },
+    });
     expect(hook.status).toBe(201);
     expect(hook.headers.get('content-type')).toContain('application/json');
     expect(hook.headers.get('x-script')).toBe('yes');

@@ -117,8 +117,7 @@ function SignedIn({ me }: { me: Me }) {
       <h1 id="acct-title">{me.admin ? 'Administrator' : me.name}</h1>
       {me.admin ? (
         <p>
-          You are signed in with the server's <code>ADMIN_API_KEY</code>. The administrator manages users and their keys; tokens, providers and the
-          rest belong to users, so sign in with a user's key to use them.
+          You are signed in with the server's <code>ADMIN_API_KEY</code>. The administrator manages users and their keys; tokens, providers and the rest belong to users, so sign in with a user's key to use them.
         </p>
       ) : (
         <p>

@@ -132,7 +132,19 @@ function TypeList({ id, types }: { id: string; types: string[] }) {
   );
 }
 
-function DefaultPicker({ idBase, draft, expressions, onChange, keepLabel }: { idBase: string; draft: Pick<ColumnDraft, 'defaultMode' | 'defaultValue'>; expressions: string[]; onChange: (d: Pick<ColumnDraft, 'defaultMode' | 'defaultValue'>) => void; keepLabel?: string }) {
+function DefaultPicker({
+  idBase,
+  draft,
+  expressions,
+  onChange,
+  keepLabel,
+}: {
+  idBase: string;
+  draft: Pick<ColumnDraft, 'defaultMode' | 'defaultValue'>;
+  expressions: string[];
+  onChange: (d: Pick<ColumnDraft, 'defaultMode' | 'defaultValue'>) => void;
+  keepLabel?: string;
+}) {
   return (
     <div class="dbm-default">
       <select id={`${idBase}-mode`} aria-label="Default" value={draft.defaultMode} onChange={(e) => onChange({ ...draft, defaultMode: (e.currentTarget as HTMLSelectElement).value })}>
@@ -145,7 +157,9 @@ function DefaultPicker({ idBase, draft, expressions, onChange, keepLabel }: { id
           </option>
         ))}
       </select>
-      {draft.defaultMode === 'value' && <input id={`${idBase}-value`} type="text" aria-label="Default value" value={draft.defaultValue} onInput={(e) => onChange({ ...draft, defaultValue: (e.currentTarget as HTMLInputElement).value })} />}
+      {draft.defaultMode === 'value' && (
+        <input id={`${idBase}-value`} type="text" aria-label="Default value" value={draft.defaultValue} onInput={(e) => onChange({ ...draft, defaultValue: (e.currentTarget as HTMLInputElement).value })} />
+      )}
     </div>
   );
 }
@@ -194,7 +208,13 @@ function CreateTable({ db, types, expressions, onCreated }: { db: string; types:
                   <input id={`dbm-new-col-${i}-type`} type="text" list="dbm-types" aria-label={`Column ${i + 1} type`} value={c.type} onInput={(e) => set(i, { type: (e.currentTarget as HTMLInputElement).value })} />
                 </td>
                 <td data-label="Nullable">
-                  <input type="checkbox" aria-label={`Column ${i + 1} nullable`} checked={c.nullable && !c.primary_key} disabled={c.primary_key} onChange={(e) => set(i, { nullable: (e.currentTarget as HTMLInputElement).checked })} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Column ${i + 1} nullable`}
+                    checked={c.nullable && !c.primary_key}
+                    disabled={c.primary_key}
+                    onChange={(e) => set(i, { nullable: (e.currentTarget as HTMLInputElement).checked })}
+                  />
                 </td>
                 <td data-label="Default">
                   <DefaultPicker idBase={`dbm-new-col-${i}-default`} draft={c} expressions={expressions} onChange={(d) => set(i, d)} />
@@ -272,7 +292,13 @@ function TableStructure({ db, table, types, expressions, onChanged }: { db: stri
           <tbody>
             {table.columns.map((c) =>
               editing === c.name ? (
-                <EditColumn key={c.name} column={c} expressions={expressions} onCancel={() => setEditing(null)} onSave={(body) => act(() => call('PUT', `${path}/columns/${enc(c.name)}`, { json: body }), `Column ${c.name} changed`).then((ok) => ok && setEditing(null))} />
+                <EditColumn
+                  key={c.name}
+                  column={c}
+                  expressions={expressions}
+                  onCancel={() => setEditing(null)}
+                  onSave={(body) => act(() => call('PUT', `${path}/columns/${enc(c.name)}`, { json: body }), `Column ${c.name} changed`).then((ok) => ok && setEditing(null))}
+                />
               ) : (
                 <tr key={c.name}>
                   <td class="mono" data-label="Column">
@@ -319,7 +345,12 @@ function TableStructure({ db, table, types, expressions, onChanged }: { db: stri
         <button class="btn" type="button" aria-expanded={adding} onClick={() => setAdding(!adding)}>
           {adding ? 'Cancel new column' : 'Add a column'}
         </button>
-        <button class="btn" type="button" disabled={!keyChanged} onClick={() => void act(() => call('PUT', `${path}/primary-key`, { json: { columns: key } }), key.length ? `Primary key set to ${key.join(', ')}` : 'Primary key dropped')}>
+        <button
+          class="btn"
+          type="button"
+          disabled={!keyChanged}
+          onClick={() => void act(() => call('PUT', `${path}/primary-key`, { json: { columns: key } }), key.length ? `Primary key set to ${key.join(', ')}` : 'Primary key dropped')}
+        >
           {key.length ? `Save primary key (${key.join(', ')})` : 'Drop primary key'}
         </button>
         <form

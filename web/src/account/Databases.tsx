@@ -25,9 +25,8 @@ function DatabasesOff({ error }: { error: ApiError }) {
       <h1 id="db-off-title">Databases are off on this server</h1>
       <p>{error.message}.</p>
       <p class="hint">
-        They need a PostgreSQL server: the administrator sets <code>DATABASES_POSTGRES_URL</code> (for example{' '}
-        <code>postgres://postgres@127.0.0.1:5432/capture</code>, a role that may create roles and schemas) and restarts the service. Each database
-        then gets a schema and a login of its own there.
+        They need a PostgreSQL server: the administrator sets <code>DATABASES_POSTGRES_URL</code> (for example <code>postgres://postgres@127.0.0.1:5432/capture</code>, a role that may create roles and schemas) and
+        restarts the service. Each database then gets a schema and a login of its own there.
       </p>
     </section>
   );
@@ -141,7 +140,14 @@ function CreateDatabase() {
       <div class="field">
         <label for="db-new-name">Name</label>
         <div class="copy-row">
-          <input id="db-new-name" type="text" value={name} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id="db-new-name"
+            type="text"
+            value={name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined}
+            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          />
           <button class="btn primary" type="submit" disabled={busy}>
             {busy ? 'Creating…' : 'Create database'}
           </button>

@@ -159,10 +159,7 @@ function ErrorLogScreen() {
                       </>
                     ) : (
                       <>
-                        Schedule{' '}
-                        <a href={href({ view: 'schedules', schedule: String(e.schedule_id), logs: true })}>
-                          {e.schedule_name ?? `#${e.schedule_id}`}
-                        </a>
+                        Schedule <a href={href({ view: 'schedules', schedule: String(e.schedule_id), logs: true })}>{e.schedule_name ?? `#${e.schedule_id}`}</a>
                       </>
                     )}
                   </p>
@@ -173,10 +170,7 @@ function ErrorLogScreen() {
           </ul>
         )}
       </PageView>
-      {list.data && list.data.last_page > 1 && (
-        <Pager page={page} last={list.data.last_page} onPage={setPage} label="Pages" labels={['Newer', 'Older']} class="form-actions" statusClass="hint small" />
-      )}
+      {list.data && list.data.last_page > 1 && <Pager page={page} last={list.data.last_page} onPage={setPage} label="Pages" labels={['Newer', 'Older']} class="form-actions" statusClass="hint small" />}
     </section>
   );
 }
-

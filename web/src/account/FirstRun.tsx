@@ -72,8 +72,7 @@ npm start`;
         </li>
         <li>
           <p>
-            Then creates a user, either here (enter that key with <strong>API key</strong>, then open{' '}
-            <a href={href({ view: 'account', section: 'users' })}>Account → Users</a>) or with curl:
+            Then creates a user, either here (enter that key with <strong>API key</strong>, then open <a href={href({ view: 'account', section: 'users' })}>Account → Users</a>) or with curl:
           </p>
           <Command label="Copy the curl command" text={userCmd} />
           <p class="hint small">

@@ -57,7 +57,10 @@ function GroupItem({ group: g, onChanged }: { group: Group; onChanged: () => voi
   return (
     <li>
       <span>
-        <strong>{g.name}</strong> <span class="hint small">#{g.id} · created {formatTime(parseApiTime(g.created_at))}</span>
+        <strong>{g.name}</strong>{' '}
+        <span class="hint small">
+          #{g.id} · created {formatTime(parseApiTime(g.created_at))}
+        </span>
       </span>
       <div class="row-actions">
         <button class="btn small" type="button" onClick={() => setRenaming(true)} aria-label={`Rename ${g.name}`}>
@@ -114,7 +117,14 @@ function GroupForm({ group, onSaved, onCancel }: { group?: Group; onSaved: () =>
       <div class="field">
         <label for={`${F}-name`}>{group ? 'New name' : 'Name'}</label>
         <div class="copy-row">
-          <input id={`${F}-name`} type="text" value={name} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id={`${F}-name`}
+            type="text"
+            value={name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined}
+            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          />
           <button class="btn primary" type="submit">
             {group ? 'Save' : 'Create group'}
           </button>

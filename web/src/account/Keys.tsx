@@ -35,9 +35,7 @@ export function KeyList({ userId, owner, headingLevel = 2 }: { userId: number; o
 
   async function revoke(k: ApiKeyInfo) {
     const own = isThisBrowsers(k);
-    const question = own
-      ? `Revoke ${k.prefix}…? It is the key this browser signs in with: you will be signed out.`
-      : `Revoke ${k.prefix}…? Anything using it stops working at once.`;
+    const question = own ? `Revoke ${k.prefix}…? It is the key this browser signs in with: you will be signed out.` : `Revoke ${k.prefix}…? Anything using it stops working at once.`;
     if (!confirm(question)) return;
     setActionError(null);
     try {
@@ -90,8 +88,8 @@ export function Keys() {
           <section class="panel" aria-labelledby="adminkey-title">
             <h1 id="adminkey-title">API keys</h1>
             <p>
-              You are signed in as the <strong>administrator</strong>. Its key is the server's <code>ADMIN_API_KEY</code> setting: change it in the
-              server's environment and restart. Users' keys are created and revoked under <a href="#/account/users">Users</a>.
+              You are signed in as the <strong>administrator</strong>. Its key is the server's <code>ADMIN_API_KEY</code> setting: change it in the server's environment and restart. Users' keys are created and revoked
+              under <a href="#/account/users">Users</a>.
             </p>
           </section>
         ) : (

@@ -14,11 +14,7 @@ const fieldOf = (key: string, schema: ProviderType['credentials'], prefix: strin
 
 export function Providers() {
   return (
-    <Gate
-      title="Providers"
-      what="Providers are your connected accounts (Slack, AWS, an SSH key pair…). Actions use them by their ID, so no secret is written into a chain."
-      needs="user"
-    >
+    <Gate title="Providers" what="Providers are your connected accounts (Slack, AWS, an SSH key pair…). Actions use them by their ID, so no secret is written into a chain." needs="user">
       {() => <ProviderScreen />}
     </Gate>
   );
@@ -139,7 +135,14 @@ function EditProvider({ provider: p, kind, onSaved }: { provider: Provider; kind
     <form class="acct-subform" onSubmit={save} noValidate aria-label={`Edit ${p.name}`}>
       <div class="field">
         <label for={`${F}-name`}>Name</label>
-        <input id={`${F}-name`} type="text" value={name} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+        <input
+          id={`${F}-name`}
+          type="text"
+          value={name}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined}
+          onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+        />
         <FieldError form={F} field="name" errors={errors} />
       </div>
       {hasSettings && (
@@ -248,7 +251,15 @@ function ConnectForm({ types, onConnected }: { types: ProviderType[]; onConnecte
           <label for="connect-name">
             Name <span class="hint small">(optional)</span>
           </label>
-          <input id="connect-name" type="text" placeholder={kind?.title} value={name} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id="connect-name"
+            type="text"
+            placeholder={kind?.title}
+            value={name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined}
+            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          />
           <FieldError form={F} field="name" errors={errors} />
         </div>
       </div>
@@ -259,8 +270,7 @@ function ConnectForm({ types, onConnected }: { types: ProviderType[]; onConnecte
         <fieldset>
           <legend>Credentials</legend>
           <label class="check">
-            <input type="radio" name="connect-generate" checked={generate} onChange={() => setGenerate(true)} /> Generate them here (the private part never
-            leaves the server)
+            <input type="radio" name="connect-generate" checked={generate} onChange={() => setGenerate(true)} /> Generate them here (the private part never leaves the server)
           </label>
           <label class="check">
             <input type="radio" name="connect-generate" checked={!generate} onChange={() => setGenerate(false)} /> Enter my own

@@ -21,8 +21,7 @@ function TemplateScreen() {
     <section class="panel" aria-labelledby="tpl-title">
       <h1 id="tpl-title">Templates</h1>
       <p class="hint">
-        Save a chain as a template from a token's <strong>Actions</strong> tab, and use one there: included (it runs the template as it is now) or
-        copied into the chain.
+        Save a chain as a template from a token's <strong>Actions</strong> tab, and use one there: included (it runs the template as it is now) or copied into the chain.
       </p>
       <PageView list={list} loading="Loading templates" empty="No templates yet.">
         {(items) => (

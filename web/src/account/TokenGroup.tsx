@@ -42,7 +42,13 @@ function GroupPicker({ token, onSaved }: { token: TokenWithGroup; onSaved: (t: T
       <h2 id="token-group-title">Group</h2>
       <div class="field acct-narrow-field">
         <label for="token-group">This token's group</label>
-        <select id="token-group" disabled={!groups.data || saving} value={token.group_id ? String(token.group_id) : ''} onChange={(e) => void choose((e.currentTarget as HTMLSelectElement).value)} aria-describedby="token-group-hint">
+        <select
+          id="token-group"
+          disabled={!groups.data || saving}
+          value={token.group_id ? String(token.group_id) : ''}
+          onChange={(e) => void choose((e.currentTarget as HTMLSelectElement).value)}
+          aria-describedby="token-group-hint"
+        >
           <option value="">No group</option>
           {groups.data?.data.map((g) => (
             <option key={g.id} value={String(g.id)}>

@@ -42,9 +42,7 @@ export function TokenTemplates({ token, onChainChanged }: { token: Token; onChai
       <h2 id="token-tpl-title">Templates</h2>
       {!user ? (
         <>
-          <p class="hint">
-            Templates are reusable action lists that belong to a user. Sign in with a user's API key to save this chain as one or to use one here.
-          </p>
+          <p class="hint">Templates are reusable action lists that belong to a user. Sign in with a user's API key to save this chain as one or to use one here.</p>
           {session.state !== 'signed-in' && <SignInButton />}
         </>
       ) : (
@@ -120,7 +118,14 @@ function TemplateTools({ token, canInclude, onChainChanged }: { token: Token; ca
       for (const a of picked.actions) {
         const made = await call<{ uuid: string }>('POST', `/token/${enc(token.uuid)}/actions`, {
           token: token.uuid,
-          json: { type: a.type, name: a.name, parameters: a.parameters, disabled: a.disabled ?? false, condition: a.condition ? ids.get(a.condition) ?? null : null, condition_action: a.condition ? a.condition_action : null },
+          json: {
+            type: a.type,
+            name: a.name,
+            parameters: a.parameters,
+            disabled: a.disabled ?? false,
+            condition: a.condition ? (ids.get(a.condition) ?? null) : null,
+            condition_action: a.condition ? a.condition_action : null,
+          },
         });
         ids.set(a.uuid, made.uuid);
         done++;

@@ -107,8 +107,7 @@ function InviteUser({ onInvited }: { onInvited: (u: Invited) => void }) {
         <legend>User type</legend>
         {TYPES.map((t) => (
           <label class="check" key={t}>
-            <input type="radio" name="invite-type" value={t} checked={type === t} onChange={() => setType(t)} /> {USER_TYPE_NAMES[t]}{' '}
-            <span class="hint small">({TYPE_HELP[t]})</span>
+            <input type="radio" name="invite-type" value={t} checked={type === t} onChange={() => setType(t)} /> {USER_TYPE_NAMES[t]} <span class="hint small">({TYPE_HELP[t]})</span>
           </label>
         ))}
         <FieldError form={F} field="user_type_id" errors={f.errors} />
@@ -128,8 +127,7 @@ function InviteNotice({ invited, onDone }: { invited: Invited; onDone: () => voi
       ) : (
         <>
           <p>
-            No mail relay is configured (<code>SMTP_RELAY_URL</code>), so nothing was e-mailed: give <strong>{invited.name}</strong> this link. It works
-            once.
+            No mail relay is configured (<code>SMTP_RELAY_URL</code>), so nothing was e-mailed: give <strong>{invited.name}</strong> this link. It works once.
           </p>
           <CopyField id="invite-link" label="Invite link" value={invited.invite_url ?? ''} />
         </>
@@ -169,8 +167,7 @@ function CreateUser({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
         <Field form={F} id="user-email" field="email" label="E-mail" type="email" value={email} onInput={setEmail} errors={f.errors} />
       </div>
       <label class="check">
-        <input type="checkbox" checked={premium} onChange={(e) => setPremium((e.currentTarget as HTMLInputElement).checked)} /> Premium (aliases, passwords,
-        longer limits)
+        <input type="checkbox" checked={premium} onChange={(e) => setPremium((e.currentTarget as HTMLInputElement).checked)} /> Premium (aliases, passwords, longer limits)
       </label>
       <SubmitRow busy={f.busy} label="Create user" busyLabel="Creating…" message={f.message} />
     </form>
@@ -269,7 +266,12 @@ function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: Us
           {u.email}
         </td>
         <td data-label="User type">
-          <select aria-label={`User type of ${u.name}`} value={u.user_type_id} aria-describedby={error ? errId : undefined} onChange={(e) => void setType(Number((e.currentTarget as HTMLSelectElement).value) as UserTypeId)}>
+          <select
+            aria-label={`User type of ${u.name}`}
+            value={u.user_type_id}
+            aria-describedby={error ? errId : undefined}
+            onChange={(e) => void setType(Number((e.currentTarget as HTMLSelectElement).value) as UserTypeId)}
+          >
             {TYPES.map((t) => (
               <option key={t} value={t}>
                 {USER_TYPE_NAMES[t]}
@@ -278,9 +280,7 @@ function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: Us
           </select>
         </td>
         {me.admin && <td data-label="Team">#{u.team_id}</td>}
-        <td data-label="Groups">
-          {u.group_ids ? <span>Only {u.group_ids.length ? groupNames(u.group_ids, groups) : 'no group'}</span> : <span class="hint">All groups</span>}
-        </td>
+        <td data-label="Groups">{u.group_ids ? <span>Only {u.group_ids.length ? groupNames(u.group_ids, groups) : 'no group'}</span> : <span class="hint">All groups</span>}</td>
         <td data-label="Status">{u.invite_pending ? <span class="badge">invited</span> : formatDateTime(parseApiTime(u.created_at))}</td>
         <td>
           {me.admin && (
@@ -321,12 +321,10 @@ function MemberRow({ u, me, groups, onChanged, keysOpen, onToggleKeys }: { u: Us
             <fieldset>
               <legend>Remove {u.name}: their tokens and schedules…</legend>
               <label class="check">
-                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'team'} onChange={() => setTokens('team')} /> go to the team (
-                {me.admin ? 'an Administrator of it' : 'you'})
+                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'team'} onChange={() => setTokens('team')} /> go to the team ({me.admin ? 'an Administrator of it' : 'you'})
               </label>
               <label class="check">
-                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted (the tokens with
-                their requests)
+                <input type="radio" name={`tokens-${u.id}`} checked={tokens === 'delete'} onChange={() => setTokens('delete')} /> are deleted (the tokens with their requests)
               </label>
             </fieldset>
             <button class="btn danger small" type="button" onClick={() => void remove()}>
@@ -356,8 +354,7 @@ export function Users() {
           <section class="panel acct-gate" aria-labelledby="gate-title">
             <h1 id="gate-title">Team members</h1>
             <p>
-              <strong>Administrators only.</strong> You are a {me.user_type ?? 'member'} of team #{me.team_id}; an Administrator of your team manages
-              its users.
+              <strong>Administrators only.</strong> You are a {me.user_type ?? 'member'} of team #{me.team_id}; an Administrator of your team manages its users.
             </p>
           </section>
         )

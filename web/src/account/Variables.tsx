@@ -141,13 +141,31 @@ function VariableForm({ variable, onSaved, onCancel }: { variable?: GlobalVariab
       <div class="grid">
         <div class="field">
           <label for={`${F}-name`}>Name</label>
-          <input id={`${F}-name`} class="mono" type="text" spellcheck={false} value={name} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id={`${F}-name`}
+            class="mono"
+            type="text"
+            spellcheck={false}
+            value={name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? fieldErrorId(F, 'name') : undefined}
+            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          />
           <FieldError form={F} field="name" errors={errors} />
         </div>
       </div>
       <div class="field">
         <label for={`${F}-value`}>Value</label>
-        <textarea id={`${F}-value`} class="mono" rows={2} spellcheck={false} value={value} aria-invalid={errors.value ? true : undefined} aria-describedby={errors.value ? fieldErrorId(F, 'value') : undefined} onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)} />
+        <textarea
+          id={`${F}-value`}
+          class="mono"
+          rows={2}
+          spellcheck={false}
+          value={value}
+          aria-invalid={errors.value ? true : undefined}
+          aria-describedby={errors.value ? fieldErrorId(F, 'value') : undefined}
+          onInput={(e) => setValue((e.currentTarget as HTMLTextAreaElement).value)}
+        />
         <FieldError form={F} field="value" errors={errors} />
       </div>
       <div class="form-actions">

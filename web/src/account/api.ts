@@ -42,8 +42,6 @@ export interface User {
   updated_at: string;
 }
 
-
-
 export interface ApiKeyInfo {
   id: number;
   user_id: number;
@@ -167,11 +165,7 @@ export interface Group {
 }
 
 /** Who the stored key signs in as: nobody (no key), a key the server refuses, or a user/the administrator. */
-export type Session =
-  | { state: 'anonymous' }
-  | { state: 'checking' }
-  | { state: 'invalid'; message: string }
-  | { state: 'signed-in'; me: Me };
+export type Session = { state: 'anonymous' } | { state: 'checking' } | { state: 'invalid'; message: string } | { state: 'signed-in'; me: Me };
 
 let cached: { key: string; answer: Promise<Session> } | null = null;
 // Saving a key (even the same one again) asks the server anew.

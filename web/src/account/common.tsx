@@ -9,12 +9,7 @@ import { CopyButton, ErrorNotice, Spinner, announce } from '../ui';
 import { openApiKeyPanel, useSession, type Me, type NewApiKey } from './api';
 
 /** A list endpoint's page as it loads: its error, a spinner, the empty text, or the items. */
-export function PageView<T>(props: {
-  list: { data: Page<T> | null; error: ApiError | null };
-  loading: string;
-  empty: ComponentChildren;
-  children: (items: T[]) => ComponentChildren;
-}) {
+export function PageView<T>(props: { list: { data: Page<T> | null; error: ApiError | null }; loading: string; empty: ComponentChildren; children: (items: T[]) => ComponentChildren }) {
   const { list } = props;
   return (
     <>
@@ -90,8 +85,8 @@ export function Gate({ title, what, needs, children }: { title: string; what: st
         <h1 id="gate-title">{title}</h1>
         <p>{what}</p>
         <p>
-          <strong>Administrator only.</strong> You are signed in as {me.name}; this screen needs the server's <code>ADMIN_API_KEY</code>. Your own
-          keys are under <a href={href({ view: 'account', section: 'keys' })}>API keys</a>.
+          <strong>Administrator only.</strong> You are signed in as {me.name}; this screen needs the server's <code>ADMIN_API_KEY</code>. Your own keys are under{' '}
+          <a href={href({ view: 'account', section: 'keys' })}>API keys</a>.
         </p>
       </section>
     );
@@ -102,8 +97,7 @@ export function Gate({ title, what, needs, children }: { title: string; what: st
         <h1 id="gate-title">{title}</h1>
         <p>{what}</p>
         <p>
-          <strong>These belong to users, and the administrator is not one.</strong> Create a user under{' '}
-          <a href={href({ view: 'account', section: 'users' })}>Users</a>, then sign in with the key it is given.
+          <strong>These belong to users, and the administrator is not one.</strong> Create a user under <a href={href({ view: 'account', section: 'users' })}>Users</a>, then sign in with the key it is given.
         </p>
       </section>
     );

@@ -5,7 +5,20 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { ApiError, type CapturedRequest, type FieldErrors, type Token } from '../api';
 import { announce } from '../ui';
 import { AddAction } from './AddAction';
-import { actionTypes, globalVariables, providerTypes, providers as fetchProviders, queueProfiles as fetchQueueProfiles, recentRequests, testWorkflow, type ActionType, type Provider, type ProviderType, type QueueProfile, type TestRun } from './api';
+import {
+  actionTypes,
+  globalVariables,
+  providerTypes,
+  providers as fetchProviders,
+  queueProfiles as fetchQueueProfiles,
+  recentRequests,
+  testWorkflow,
+  type ActionType,
+  type Provider,
+  type ProviderType,
+  type QueueProfile,
+  type TestRun,
+} from './api';
 import { duplicate, fromText, move, newItem, remove, stepPath, toDocument, toText, type Item, type Model, type Step } from './model';
 import { explain, fieldsOf, humanize } from './schema';
 import { StepCard, errorTarget } from './StepCard';
@@ -184,7 +197,9 @@ export function ActionEditor({ token, text, onText, errors }: Props) {
             ))}
           </select>
         </div>
-        <p class="hint small ae-keys">Type <code>$</code> in a field for variables. Move a focused step with Alt+↑ / Alt+↓.</p>
+        <p class="hint small ae-keys">
+          Type <code>$</code> in a field for variables. Move a focused step with Alt+↑ / Alt+↓.
+        </p>
       </div>
       {(problems.length > 0 || errorsByKey.general.length > 0) && (
         <div class="notice error ae-problems" role="alert">

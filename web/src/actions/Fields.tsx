@@ -35,7 +35,15 @@ export function ParamFields({ fields, value, onChange, ctx, path = '' }: { field
   return (
     <>
       {fields.map((f) => (
-        <Field key={f.name} field={f} value={value[f.name]} onChange={(v) => onChange(without(value, f.name, v))} ctx={ctx} path={path ? `${path}.${f.name}` : f.name} sqlDatabase={f.name === 'statement' ? database : undefined} />
+        <Field
+          key={f.name}
+          field={f}
+          value={value[f.name]}
+          onChange={(v) => onChange(without(value, f.name, v))}
+          ctx={ctx}
+          path={path ? `${path}.${f.name}` : f.name}
+          sqlDatabase={f.name === 'statement' ? database : undefined}
+        />
       ))}
     </>
   );

@@ -200,9 +200,7 @@ export function StepCard({ item, index, count, type, earlier, errors, variables,
             {stepError('condition')}
           </div>
         )}
-        {type && ['url', 'method', 'headers', 'content'].every((n) => known.has(n)) && (
-          <HttpTools idBase={idBase} params={params} onChange={(p) => actions.change({ ...step, parameters: p })} />
-        )}
+        {type && ['url', 'method', 'headers', 'content'].every((n) => known.has(n)) && <HttpTools idBase={idBase} params={params} onChange={(p) => actions.change({ ...step, parameters: p })} />}
         {type && <ParamFields fields={fields} value={params} onChange={(p) => actions.change({ ...step, parameters: p })} ctx={ctx} />}
         {(step.queue === true || queueProfiles.length > 0 || errors.queue || errors.queue_profile) && (
           <QueueFields idBase={idBase} step={step} profiles={queueProfiles} errors={errors} queueable={type?.queueable !== false} change={actions.change} />
@@ -309,7 +307,14 @@ function HttpTools({ idBase, params, onChange }: { idBase: string; params: Recor
       {open && (
         <div id={id} class="ae-curl">
           <label for={`${id}-text`}>curl command</label>
-          <textarea id={`${id}-text`} class="mono" rows={4} value={text} placeholder="curl -X POST https://example.com -H 'Content-Type: application/json' -d '{}'" onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
+          <textarea
+            id={`${id}-text`}
+            class="mono"
+            rows={4}
+            value={text}
+            placeholder="curl -X POST https://example.com -H 'Content-Type: application/json' -d '{}'"
+            onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+          />
           <button
             type="button"
             class="btn small primary"

@@ -25,7 +25,7 @@ export function shellWords(text: string): string[] {
       i++;
     } else if (c === "'") {
       const end = text.indexOf("'", i + 1);
-      if (end === -1) throw new Error('A quote (\') is not closed');
+      if (end === -1) throw new Error("A quote (') is not closed");
       add(text.slice(i + 1, end));
       i = end + 1;
     } else if (c === '"') {

@@ -43,9 +43,7 @@ function where(scope: ErrorLogScope, filter: ErrorLogFilter = {}): { sql: string
 
 export function sqliteErrorLog(db: Database): ErrorLogRepo {
   const insert = db.prepare(`INSERT INTO error_log (${COLUMNS}) VALUES (@user_id, @source, @token_id, @request_id, @action_id, @action_type, @schedule_id, @schedule_name, @message, @read, @created_at)`);
-  const trim = db.prepare<[number | null, number | null, number]>(
-    `DELETE FROM error_log WHERE user_id IS ? AND id <= (SELECT id FROM error_log WHERE user_id IS ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
-  );
+  const trim = db.prepare<[number | null, number | null, number]>(`DELETE FROM error_log WHERE user_id IS ? AND id <= (SELECT id FROM error_log WHERE user_id IS ? ORDER BY id DESC LIMIT 1 OFFSET ?)`);
   const addAll = db.transaction((entries: Array<Omit<ErrorLogRecord, 'id'>>, keep: number) => {
     const accounts = new Set<number | null>();
     for (const e of entries) {
@@ -61,9 +59,7 @@ export function sqliteErrorLog(db: Database): ErrorLogRepo {
     async list(scope, filter, page, perPage) {
       const w = where(scope, filter);
       const total = (db.prepare(`SELECT count(*) AS n FROM error_log ${w.sql}`).get(...w.params) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT id, ${COLUMNS} FROM error_log ${w.sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
-        .all(...w.params, perPage, (Math.max(1, page) - 1) * perPage) as Row[];
+      const rows = db.prepare(`SELECT id, ${COLUMNS} FROM error_log ${w.sql} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...w.params, perPage, (Math.max(1, page) - 1) * perPage) as Row[];
       return { items: rows.map(toRecord), total };
     },
     async unread(scope) {

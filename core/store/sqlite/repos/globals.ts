@@ -8,9 +8,7 @@ export function sqliteGlobals(db: Database): GlobalVariableRepo {
     `INSERT INTO global_variables (owner, name, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (owner, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at RETURNING *`,
   );
-  const page = db.prepare<[string, string, number, number], GlobalVariableRecord>(
-    `SELECT * FROM global_variables WHERE owner = ? AND instr(lower(name), lower(?)) > 0 ORDER BY id LIMIT ? OFFSET ?`,
-  );
+  const page = db.prepare<[string, string, number, number], GlobalVariableRecord>(`SELECT * FROM global_variables WHERE owner = ? AND instr(lower(name), lower(?)) > 0 ORDER BY id LIMIT ? OFFSET ?`);
   const count = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM global_variables WHERE owner = ? AND instr(lower(name), lower(?)) > 0');
   const all = db.prepare<[string], { name: string; value: string }>('SELECT name, value FROM global_variables WHERE owner = ?');
   const del = db.prepare('DELETE FROM global_variables WHERE owner = ? AND id = ?');

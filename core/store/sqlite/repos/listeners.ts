@@ -3,9 +3,7 @@ import type { ListenerRepo, SetResponse } from '../../types.js';
 
 export function sqliteListeners(db: Database): ListenerRepo {
   const open = db.prepare('INSERT OR REPLACE INTO listeners (request_uuid, token_id, deadline, response) VALUES (?, ?, ?, NULL)');
-  const respond = db.prepare(
-    'UPDATE listeners SET response = ? WHERE token_id = ? AND request_uuid = ? AND response IS NULL AND deadline > ?',
-  );
+  const respond = db.prepare('UPDATE listeners SET response = ? WHERE token_id = ? AND request_uuid = ? AND response IS NULL AND deadline > ?');
   const poll = db.prepare<[string], { response: string | null }>('SELECT response FROM listeners WHERE request_uuid = ?');
   const close = db.prepare('DELETE FROM listeners WHERE request_uuid = ?');
   const sweep = db.prepare('DELETE FROM listeners WHERE deadline < ?');

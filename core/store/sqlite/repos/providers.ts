@@ -6,13 +6,9 @@ type Row = Omit<ProviderRecord, 'settings'> & { settings: string };
 const toRecord = (r: Row): ProviderRecord => ({ ...r, settings: JSON.parse(r.settings) as Record<string, unknown> });
 
 export function sqliteProviders(db: Database): ProviderRepo {
-  const insert = db.prepare(
-    'INSERT INTO providers (id, user_id, type, name, settings, secret, created_at, updated_at) VALUES (@id, @user_id, @type, @name, @settings, @secret, @created_at, @updated_at)',
-  );
+  const insert = db.prepare('INSERT INTO providers (id, user_id, type, name, settings, secret, created_at, updated_at) VALUES (@id, @user_id, @type, @name, @settings, @secret, @created_at, @updated_at)');
   const get = db.prepare<[number, string], Row>('SELECT * FROM providers WHERE user_id = ? AND id = ?');
-  const page = db.prepare<[number, string | null, string | null, number, number], Row>(
-    'SELECT * FROM providers WHERE user_id = ? AND (? IS NULL OR type = ?) ORDER BY created_at, id LIMIT ? OFFSET ?',
-  );
+  const page = db.prepare<[number, string | null, string | null, number, number], Row>('SELECT * FROM providers WHERE user_id = ? AND (? IS NULL OR type = ?) ORDER BY created_at, id LIMIT ? OFFSET ?');
   const count = db.prepare<[number, string | null, string | null], { n: number }>('SELECT count(*) AS n FROM providers WHERE user_id = ? AND (? IS NULL OR type = ?)');
   const update = db.prepare<[string | null, string | null, string | null, number, number, string], Row>(
     `UPDATE providers SET name = coalesce(?, name), settings = coalesce(?, settings), secret = coalesce(?, secret), updated_at = ?

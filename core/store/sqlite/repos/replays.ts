@@ -6,8 +6,27 @@ import type { ReplayPatch, ReplayRecord, ReplayRepo } from '../../types.js';
 type Row = Omit<ReplayRecord, 'ordered' | 'cancel_requested' | 'log' | 'limit'> & { ordered: number; cancel_requested: number; log: string; lim: number };
 
 const FIELDS = [
-  'user_id', 'mode', 'url', 'method', 'query', 'sorting', 'ordered', 'lim', 'status', 'cancel_requested', 'total', 'processed', 'ran',
-  'failed', 'skipped', 'log', 'error', 'created_at', 'updated_at', 'started_at', 'finished_at',
+  'user_id',
+  'mode',
+  'url',
+  'method',
+  'query',
+  'sorting',
+  'ordered',
+  'lim',
+  'status',
+  'cancel_requested',
+  'total',
+  'processed',
+  'ran',
+  'failed',
+  'skipped',
+  'log',
+  'error',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'finished_at',
 ] as const;
 
 function toRow(r: ReplayPatch): Record<string, unknown> {
@@ -29,9 +48,7 @@ function toRecord(r: Row): ReplayRecord {
 
 export function sqliteReplays(db: Database): ReplayRepo {
   const insert = db.prepare(`INSERT INTO replays (id, token_id, ${FIELDS.join(', ')}) VALUES (@id, @token_id, ${FIELDS.map((f) => '@' + f).join(', ')})`);
-  const trim = db.prepare<[string, string, number]>(
-    `DELETE FROM replays WHERE token_id = ? AND rowid NOT IN (SELECT rowid FROM replays WHERE token_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
-  );
+  const trim = db.prepare<[string, string, number]>(`DELETE FROM replays WHERE token_id = ? AND rowid NOT IN (SELECT rowid FROM replays WHERE token_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`);
   const get = db.prepare<[string, string], Row>('SELECT * FROM replays WHERE token_id = ? AND id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM replays WHERE id = ?');
   const list = db.prepare<[string, number], Row>('SELECT * FROM replays WHERE token_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?');

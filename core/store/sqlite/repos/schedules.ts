@@ -38,9 +38,7 @@ export function sqliteSchedules(db: Database): ScheduleRepo {
     `INSERT INTO schedule_logs (schedule_id, response_status, response_headers, response_body, time, error, tls_expires_at, tls_days_left, tls_alert, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
-  const trim = db.prepare(
-    `DELETE FROM schedule_logs WHERE schedule_id = ? AND id <= (SELECT id FROM schedule_logs WHERE schedule_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
-  );
+  const trim = db.prepare(`DELETE FROM schedule_logs WHERE schedule_id = ? AND id <= (SELECT id FROM schedule_logs WHERE schedule_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`);
   const logsAsc = db.prepare<[number, number, number], LogRow>('SELECT * FROM schedule_logs WHERE schedule_id = ? ORDER BY id ASC LIMIT ? OFFSET ?');
   const logsDesc = db.prepare<[number, number, number], LogRow>('SELECT * FROM schedule_logs WHERE schedule_id = ? ORDER BY id DESC LIMIT ? OFFSET ?');
   const logCount = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM schedule_logs WHERE schedule_id = ?');
@@ -52,7 +50,19 @@ export function sqliteSchedules(db: Database): ScheduleRepo {
      RETURNING *`,
   );
   const addAndTrim = db.transaction((e: NewScheduleLog, keep: number) => {
-    const row = addLog.get(e.schedule_id, e.response_status, JSON.stringify(e.response_headers), e.response_body, e.time, e.error, e.tls_expires_at ?? null, e.tls_days_left ?? null, e.tls_alert ?? null, e.created_at, e.updated_at)!;
+    const row = addLog.get(
+      e.schedule_id,
+      e.response_status,
+      JSON.stringify(e.response_headers),
+      e.response_body,
+      e.time,
+      e.error,
+      e.tls_expires_at ?? null,
+      e.tls_days_left ?? null,
+      e.tls_alert ?? null,
+      e.created_at,
+      e.updated_at,
+    )!;
     trim.run(e.schedule_id, e.schedule_id, keep);
     return row;
   });

@@ -6,9 +6,7 @@ type Row = Omit<TemplateRecord, 'variables' | 'actions'> & { variables: string; 
 const toRecord = (r: Row): TemplateRecord => ({ ...r, variables: JSON.parse(r.variables), actions: JSON.parse(r.actions) });
 
 export function sqliteTemplates(db: Database): TemplateRepo {
-  const insert = db.prepare<[number, string, string, string, number, number], Row>(
-    'INSERT INTO templates (user_id, name, variables, actions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
-  );
+  const insert = db.prepare<[number, string, string, string, number, number], Row>('INSERT INTO templates (user_id, name, variables, actions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *');
   const get = db.prepare<[number, number], Row>('SELECT * FROM templates WHERE user_id = ? AND id = ?');
   const page = db.prepare<[number, number, number], Row>('SELECT * FROM templates WHERE user_id = ? ORDER BY id LIMIT ? OFFSET ?');
   const count = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM templates WHERE user_id = ?');

@@ -5,9 +5,30 @@ import { AliasTaken, type TokenListOptions, type TokenPatch, type TokenRecord, t
 type Row = Record<string, unknown>;
 const BOOLEANS = ['redirect', 'actions', 'cors', 'premium'] as const;
 const COLUMNS = [
-  'uuid', 'user_id', 'alias', 'redirect', 'actions', 'cors', 'expiry', 'timeout', 'listen', 'premium',
-  'premium_expires_at', 'ip', 'user_agent', 'default_content', 'default_status', 'default_content_type',
-  'request_limit', 'description', 'group_id', 'password_hash', 'created_at', 'updated_at', 'expires_at', 'team_id',
+  'uuid',
+  'user_id',
+  'alias',
+  'redirect',
+  'actions',
+  'cors',
+  'expiry',
+  'timeout',
+  'listen',
+  'premium',
+  'premium_expires_at',
+  'ip',
+  'user_agent',
+  'default_content',
+  'default_status',
+  'default_content_type',
+  'request_limit',
+  'description',
+  'group_id',
+  'password_hash',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'team_id',
   'redaction',
 ] as const;
 
@@ -112,9 +133,7 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
     created_at: { asc: 'created_at ASC, rowid ASC', desc: 'created_at DESC, rowid DESC' },
     token_id: { asc: 'uuid ASC', desc: 'uuid DESC' },
   } as const;
-  const inactive = db.prepare<[number, number], { uuid: string }>(
-    `SELECT uuid FROM tokens WHERE (premium = 0 OR expiry = 'true') AND COALESCE(latest_request_at, created_at) < ? LIMIT ?`,
-  );
+  const inactive = db.prepare<[number, number], { uuid: string }>(`SELECT uuid FROM tokens WHERE (premium = 0 OR expiry = 'true') AND COALESCE(latest_request_at, created_at) < ? LIMIT ?`);
   const clearGroup = db.prepare('UPDATE tokens SET group_id = NULL WHERE group_id = ?');
   const updates = new Map<string, ReturnType<Database['prepare']>>();
 
@@ -176,8 +195,7 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
     async list(teamId, opts) {
       await requests.sync();
       const { where, args } = listWhere(teamId, opts);
-      const rows = db.prepare<unknown[], Row>(`SELECT * FROM tokens WHERE ${where} ORDER BY ${ORDER[opts.orderBy][opts.direction]} LIMIT ? OFFSET ?`)
-        .all(...args, opts.perPage, (opts.page - 1) * opts.perPage);
+      const rows = db.prepare<unknown[], Row>(`SELECT * FROM tokens WHERE ${where} ORDER BY ${ORDER[opts.orderBy][opts.direction]} LIMIT ? OFFSET ?`).all(...args, opts.perPage, (opts.page - 1) * opts.perPage);
       const total = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tokens WHERE ${where}`).get(...args)!.n;
       return { items: rows.map(withStats), total };
     },

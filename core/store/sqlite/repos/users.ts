@@ -2,8 +2,18 @@ import type { Database } from 'better-sqlite3';
 import type { ApiKeyRecord, UserPatch, UserRecord, UserRepo, UserTypeId } from '../../types.js';
 
 interface UserRow {
-  id: number; name: string; email: string; premium: number; team_id: number | null; user_type_id: number; role_id: number | null;
-  group_ids: string | null; invite_hash: string | null; invite_expires_at: number | null; created_at: number; updated_at: number;
+  id: number;
+  name: string;
+  email: string;
+  premium: number;
+  team_id: number | null;
+  user_type_id: number;
+  role_id: number | null;
+  group_ids: string | null;
+  invite_hash: string | null;
+  invite_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
 const toUser = (r: UserRow): UserRecord => ({
   id: r.id,
@@ -38,9 +48,7 @@ export function sqliteUsers(db: Database): UserRepo {
   const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ? COLLATE NOCASE ORDER BY id');
   const del = db.prepare('DELETE FROM users WHERE id = ?');
   const delKeys = db.prepare('DELETE FROM api_keys WHERE user_id = ?');
-  const useInvite = db.prepare<[number, string, number], UserRow>(
-    'UPDATE users SET invite_hash = NULL, invite_expires_at = NULL, updated_at = ? WHERE invite_hash = ? AND invite_expires_at > ? RETURNING *',
-  );
+  const useInvite = db.prepare<[number, string, number], UserRow>('UPDATE users SET invite_hash = NULL, invite_expires_at = NULL, updated_at = ? WHERE invite_hash = ? AND invite_expires_at > ? RETURNING *');
   const byInvite = db.prepare<[string], UserRow>('SELECT * FROM users WHERE invite_hash = ?');
   const addKey = db.prepare('INSERT INTO api_keys (user_id, hash, prefix, created_at) VALUES (?, ?, ?, ?)');
   const keys = db.prepare<[number], ApiKeyRecord>('SELECT * FROM api_keys WHERE user_id = ? ORDER BY id');
@@ -61,9 +69,17 @@ export function sqliteUsers(db: Database): UserRepo {
   return {
     async create(u) {
       const id = create({
-        name: u.name, email: u.email, premium: u.premium ? 1 : 0, team_id: u.team_id ?? null, user_type_id: u.user_type_id ?? 100,
-        role_id: u.role_id ?? null, group_ids: u.group_ids ? JSON.stringify(u.group_ids) : null, invite_hash: u.invite_hash ?? null, invite_expires_at: u.invite_expires_at ?? null,
-        created_at: u.created_at, updated_at: u.updated_at,
+        name: u.name,
+        email: u.email,
+        premium: u.premium ? 1 : 0,
+        team_id: u.team_id ?? null,
+        user_type_id: u.user_type_id ?? 100,
+        role_id: u.role_id ?? null,
+        group_ids: u.group_ids ? JSON.stringify(u.group_ids) : null,
+        invite_hash: u.invite_hash ?? null,
+        invite_expires_at: u.invite_expires_at ?? null,
+        created_at: u.created_at,
+        updated_at: u.updated_at,
       });
       return toUser(byId.get(id)!);
     },

@@ -5,8 +5,7 @@ import { absentValue, REQUEST_COLUMNS, type RequestColumn } from '../../request-
 import type { RequestRecord, RequestType } from '../../types.js';
 
 /** JSON text of a column; the common empty values skip the serializer (this is the capture hot path). */
-export const json = (v: unknown) =>
-  Array.isArray(v) && v.length === 0 ? '[]' : v !== null && typeof v === 'object' && isEmpty(v) ? '{}' : JSON.stringify(v);
+export const json = (v: unknown) => (Array.isArray(v) && v.length === 0 ? '[]' : v !== null && typeof v === 'object' && isEmpty(v) ? '{}' : JSON.stringify(v));
 function isEmpty(o: object): boolean {
   for (const _ in o) return false;
   return true;
@@ -46,9 +45,7 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
   const get = (c: RequestColumn) => `r[${JSON.stringify(c.field)}]`;
   const value = (c: RequestColumn) => (!c.json ? get(c) : nullable(c) ? `(${get(c)} === null ? null : json(${get(c)}))` : `json(${get(c)})`);
   const usual = (c: RequestColumn) =>
-    c.usually === 'NULL'
-      ? `(${[`${get(c)} == null`, ...(c.usuallyAlso ?? []).map((v) => `${get(c)} === ${JSON.stringify(v)}`)].join(' || ')})`
-      : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`;
+    c.usually === 'NULL' ? `(${[`${get(c)} == null`, ...(c.usuallyAlso ?? []).map((v) => `${get(c)} === ${JSON.stringify(v)}`)].join(' || ')})` : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`;
   // A tail column may be undefined on the record (an optional field): bound as NULL.
   const tailValue = (c: RequestColumn) => (c.json || !nullable(c) ? value(c) : `(${get(c)} ?? null)`);
   const body = tail.length

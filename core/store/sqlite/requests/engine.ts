@@ -15,7 +15,6 @@ import { inThreadReads, threadedReads, type RequestReads } from './readers/reade
 import { tokenLeftovers } from './readers/chunks.js';
 import { KEYED, planFilters, planList, planWalk, SEQ_OF_UUID, toRecord } from './readers/request-reads.js';
 
-
 type Row = Record<string, unknown>;
 
 /**
@@ -34,9 +33,9 @@ export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWri
   const byId = db.prepare<[{ t: string; u: string }], Row>(`SELECT * FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
   const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.token_id = ? ORDER BY k.sorting DESC, k.seq DESC LIMIT 1`);
   const delOne = db.prepare(`DELETE FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
-  const file = db.prepare<[{ t: string; u: string; f: string }], Buffer>(
-    `SELECT data FROM request_files WHERE request_uuid = @u AND file_id = @f AND EXISTS (SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t)`,
-  ).pluck();
+  const file = db
+    .prepare<[{ t: string; u: string; f: string }], Buffer>(`SELECT data FROM request_files WHERE request_uuid = @u AND file_id = @f AND EXISTS (SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t)`)
+    .pluck();
 
   return {
     insert(record, limit, files) {

@@ -54,4 +54,3 @@ export function requestTransfer(db: Database, writer: CaptureWriter): RequestTra
     },
   };
 }
-

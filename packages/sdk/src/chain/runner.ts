@@ -581,18 +581,7 @@ class ChainRun {
     const lines = this.lines;
     const output: string[] = new Array(lines.length);
     for (let i = 0; i < lines.length; i++) output[i] = `[${lines[i]!.order} ${lines[i]!.type}] ${lines[i]!.text}`;
-    const result: ChainResult = new RunResult(
-      finalResponse(this.response, this.token),
-      this.dontSave,
-      this.stopped,
-      output,
-      lines,
-      this.errors,
-      [...this.ran],
-      this.redactRules,
-      this.later,
-      this.scope,
-    );
+    const result: ChainResult = new RunResult(finalResponse(this.response, this.token), this.dontSave, this.stopped, output, lines, this.errors, [...this.ran], this.redactRules, this.later, this.scope);
     if (this.trace) result.trace = this.trace;
     return result;
   }
@@ -602,7 +591,12 @@ export async function runChain(input: ChainInput): Promise<ChainResult> {
   const { registry, services } = input;
   const budgetMs = input.budgetMs ?? DEFAULT_BUDGET_MS;
   const deadline = services.clock.now() + budgetMs;
-  const steps = inOrder(input.actions) ? input.actions : [...input.actions].map((a, i) => ({ a, i })).sort((x, y) => x.a.order - y.a.order || x.i - y.i).map((x) => x.a);
+  const steps = inOrder(input.actions)
+    ? input.actions
+    : [...input.actions]
+        .map((a, i) => ({ a, i }))
+        .sort((x, y) => x.a.order - y.a.order || x.i - y.i)
+        .map((x) => x.a);
   // Deferred plugin loading: a flag check once every plugin is in.
   if (registry.deferred) await registry.ready(steps.map((s) => s.type));
 

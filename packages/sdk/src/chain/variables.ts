@@ -6,8 +6,7 @@ import { deeperThan } from '../parse-limits.js';
 import type { CapturedFile, CapturedRequest, TokenInfo, Variables } from '../index.js';
 import { resolveWithModifiers, template as replaceVariables } from './templating.js';
 
-const str = (v: unknown): string =>
-  v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const str = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 const STORED_DATE = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
 
@@ -312,8 +311,7 @@ export class VariableScope implements Variables {
   }
 
   /** A name without modifiers: runtime, then request, then `global.x` or a global's own name. */
-  private readonly lookup = (name: string): string | undefined =>
-    this.runtime.get(name) ?? this.base.get(name) ?? (name.startsWith('global.') ? this.#global(name.slice(7)) : undefined) ?? this.#global(name);
+  private readonly lookup = (name: string): string | undefined => this.runtime.get(name) ?? this.base.get(name) ?? (name.startsWith('global.') ? this.#global(name.slice(7)) : undefined) ?? this.#global(name);
 
   private readonly jsonLookup = (name: string): string | undefined => this.jsonPath(name);
 

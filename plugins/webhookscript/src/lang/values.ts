@@ -9,7 +9,6 @@ export type Key = number | string;
 export type Value = null | boolean | number | string | WsArray | WsRegex | WsFunction;
 export type TypeName = 'null' | 'bool' | 'number' | 'string' | 'regex' | 'array' | 'function';
 
-
 export class WsArray {
   readonly map = new Map<Key, Value>();
   private next = 0;

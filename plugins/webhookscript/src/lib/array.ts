@@ -39,7 +39,9 @@ export function arrayLibrary(): Library {
   return {
     array_contains: (_c, a) => {
       const needle = arg(a, 1);
-      return arr(a, 0).values().some((v) => eq(v, needle));
+      return arr(a, 0)
+        .values()
+        .some((v) => eq(v, needle));
     },
     array_has: (_c, a) => arr(a, 0).has(normalise(arg(a, 1))),
     array_get: (_c, a) => {
@@ -74,7 +76,11 @@ export function arrayLibrary(): Library {
       for (const [k, v] of arr(a, 0).map) if (!other.some((o) => eq(o, v))) out.set(k, v);
       return out;
     },
-    array_join: (_c, a) => arr(a, 0).values().map(toText).join(a.length > 1 ? str(a, 1) : ''),
+    array_join: (_c, a) =>
+      arr(a, 0)
+        .values()
+        .map(toText)
+        .join(a.length > 1 ? str(a, 1) : ''),
     array_keys: (_c, a) => WsArray.list(arr(a, 0).keys()),
     array_values: (_c, a) => WsArray.list(arr(a, 0).values()),
     array_length: (_c, a) => arr(a, 0).size,
@@ -102,7 +108,9 @@ export function arrayLibrary(): Library {
     },
     array_number_of: (_c, a) => {
       const needle = arg(a, 1);
-      return arr(a, 0).values().filter((v) => eq(v, needle)).length;
+      return arr(a, 0)
+        .values()
+        .filter((v) => eq(v, needle)).length;
     },
     array_pop: (_c, a) => {
       const list = arr(a, 0);
@@ -174,7 +182,10 @@ export function arrayLibrary(): Library {
       entries.splice(start, count, ...insert);
       return WsArray.list(entries);
     },
-    array_sum: (_c, a) => arr(a, 0).values().reduce<number>((s, v) => s + (typeof v === 'number' ? v : Number(toText(v)) || 0), 0),
+    array_sum: (_c, a) =>
+      arr(a, 0)
+        .values()
+        .reduce<number>((s, v) => s + (typeof v === 'number' ? v : Number(toText(v)) || 0), 0),
     array_unique: (_c, a) => {
       const out = new WsArray();
       const seen: Value[] = [];

@@ -20,15 +20,15 @@ function interval(a: WsDate, b: WsDate) {
   let d = t.day - f.day;
   let m = t.month - f.month;
   let y = t.year - f.year;
-  if (micro < 0) (micro += 1_000_000), s--;
-  if (s < 0) (s += 60), i--;
-  if (i < 0) (i += 60), h--;
-  if (h < 0) (h += 24), d--;
+  if (micro < 0) ((micro += 1_000_000), s--);
+  if (s < 0) ((s += 60), i--);
+  if (i < 0) ((i += 60), h--);
+  if (h < 0) ((h += 24), d--);
   if (d < 0) {
     d += new Date(Date.UTC(t.year, t.month - 1, 0)).getUTCDate();
     m--;
   }
-  if (m < 0) (m += 12), y--;
+  if (m < 0) ((m += 12), y--);
   const days = Math.floor((to.ms - from.ms) / 86400000);
   return { y, m, d, h, i, s, micro, days, invert };
 }
@@ -36,9 +36,24 @@ function interval(a: WsDate, b: WsDate) {
 function formatInterval(iv: ReturnType<typeof interval>, fmt: string): string {
   const p2 = (n: number) => String(n).padStart(2, '0');
   const map: Record<string, string> = {
-    y: String(iv.y), Y: String(iv.y).padStart(4, '0'), m: String(iv.m), M: p2(iv.m), d: String(iv.d), D: p2(iv.d), a: String(iv.days),
-    h: String(iv.h), H: p2(iv.h), i: String(iv.i), I: p2(iv.i), s: String(iv.s), S: p2(iv.s), f: String(iv.micro), F: String(iv.micro).padStart(6, '0'),
-    R: iv.invert ? '-' : '+', r: iv.invert ? '-' : '', '%': '%',
+    y: String(iv.y),
+    Y: String(iv.y).padStart(4, '0'),
+    m: String(iv.m),
+    M: p2(iv.m),
+    d: String(iv.d),
+    D: p2(iv.d),
+    a: String(iv.days),
+    h: String(iv.h),
+    H: p2(iv.h),
+    i: String(iv.i),
+    I: p2(iv.i),
+    s: String(iv.s),
+    S: p2(iv.s),
+    f: String(iv.micro),
+    F: String(iv.micro).padStart(6, '0'),
+    R: iv.invert ? '-' : '+',
+    r: iv.invert ? '-' : '',
+    '%': '%',
   };
   return fmt.replace(/%(.)/g, (whole, c: string) => map[c] ?? whole);
 }
@@ -46,23 +61,38 @@ function formatInterval(iv: ReturnType<typeof interval>, fmt: string): string {
 const HUMAN: Record<string, { units: Record<string, [string, string]>; after: string; before: string; fromNow: string; ago: string }> = {
   en: {
     units: { year: ['year', 'years'], month: ['month', 'months'], week: ['week', 'weeks'], day: ['day', 'days'], hour: ['hour', 'hours'], minute: ['minute', 'minutes'], second: ['second', 'seconds'] },
-    after: '%s after', before: '%s before', fromNow: '%s from now', ago: '%s ago',
+    after: '%s after',
+    before: '%s before',
+    fromNow: '%s from now',
+    ago: '%s ago',
   },
   es: {
     units: { year: ['año', 'años'], month: ['mes', 'meses'], week: ['semana', 'semanas'], day: ['día', 'días'], hour: ['hora', 'horas'], minute: ['minuto', 'minutos'], second: ['segundo', 'segundos'] },
-    after: '%s después', before: '%s antes', fromNow: 'en %s', ago: 'hace %s',
+    after: '%s después',
+    before: '%s antes',
+    fromNow: 'en %s',
+    ago: 'hace %s',
   },
   de: {
     units: { year: ['Jahr', 'Jahre'], month: ['Monat', 'Monate'], week: ['Woche', 'Wochen'], day: ['Tag', 'Tage'], hour: ['Stunde', 'Stunden'], minute: ['Minute', 'Minuten'], second: ['Sekunde', 'Sekunden'] },
-    after: '%s später', before: '%s zuvor', fromNow: 'in %s', ago: 'vor %s',
+    after: '%s später',
+    before: '%s zuvor',
+    fromNow: 'in %s',
+    ago: 'vor %s',
   },
   fr: {
     units: { year: ['an', 'ans'], month: ['mois', 'mois'], week: ['semaine', 'semaines'], day: ['jour', 'jours'], hour: ['heure', 'heures'], minute: ['minute', 'minutes'], second: ['seconde', 'secondes'] },
-    after: '%s après', before: '%s avant', fromNow: 'dans %s', ago: 'il y a %s',
+    after: '%s après',
+    before: '%s avant',
+    fromNow: 'dans %s',
+    ago: 'il y a %s',
   },
   da: {
     units: { year: ['år', 'år'], month: ['måned', 'måneder'], week: ['uge', 'uger'], day: ['dag', 'dage'], hour: ['time', 'timer'], minute: ['minut', 'minutter'], second: ['sekund', 'sekunder'] },
-    after: '%s efter', before: '%s før', fromNow: 'om %s', ago: '%s siden',
+    after: '%s efter',
+    before: '%s før',
+    fromNow: 'om %s',
+    ago: '%s siden',
   },
 };
 
@@ -134,7 +164,11 @@ export function dateLibrary(host: Host): Library {
       return human(d1, d2, second === null, optStr(a, 2));
     },
     date_add: (_c, a) => {
-      const d = read(`${str(a, 0)} ${str(a, 1).trim().replace(/^(?=\d)/, '+')}`);
+      const d = read(
+        `${str(a, 0)} ${str(a, 1)
+          .trim()
+          .replace(/^(?=\d)/, '+')}`,
+      );
       return isoString(d);
     },
     is_date: (_c, a) => typeof arg(a, 0) === 'string' && parseDate(str(a, 0), UTC, nowMs()) !== null,

@@ -105,12 +105,16 @@ export function encodingLibrary(): Library {
     hmac: (_c, a) => {
       const name = nodeAlgo(str(a, 1));
       if (!name) fail(`The HMAC algorithm ${JSON.stringify(str(a, 1))} is not available here`);
-      return createHmac(name!, textBytes(str(a, 2))).update(textBytes(str(a, 0))).digest('hex');
+      return createHmac(name!, textBytes(str(a, 2)))
+        .update(textBytes(str(a, 0)))
+        .digest('hex');
     },
     digest: (_c, a) => {
       const name = nodeAlgo(str(a, 1));
       if (!name) return false;
-      return createHash(name).update(textBytes(str(a, 0))).digest('hex');
+      return createHash(name)
+        .update(textBytes(str(a, 0)))
+        .digest('hex');
     },
     sign: (_c, a) => {
       try {

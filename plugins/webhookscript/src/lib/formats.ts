@@ -10,14 +10,75 @@ import { arg, bool, str, type Host, type Library } from './host.js';
 
 // Latin-1 names for U+00A0..U+00FF, in order.
 const LATIN1 =
-  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'.split(' ');
+  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml'.split(
+    ' ',
+  );
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", euro: '€', hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', sbquo: '‚',
-  ldquo: '“', rdquo: '”', bdquo: '„', bull: '•', trade: '™', dagger: '†', Dagger: '‡', permil: '‰', lsaquo: '‹', rsaquo: '›', OElig: 'Œ',
-  oelig: 'œ', Scaron: 'Š', scaron: 'š', Yuml: 'Ÿ', fnof: 'ƒ', circ: 'ˆ', tilde: '˜', ensp: '\u2002', emsp: '\u2003', thinsp: '\u2009',
-  zwnj: '\u200c', zwj: '\u200d', lrm: '\u200e', rlm: '\u200f', larr: '←', uarr: '↑', rarr: '→', darr: '↓', harr: '↔', minus: '−',
-  infin: '∞', ne: '≠', le: '≤', ge: '≥', asymp: '≈', prime: '′', Prime: '″', oline: '‾', frasl: '⁄', hearts: '♥', spades: '♠',
-  clubs: '♣', diams: '♦', alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', pi: 'π', sigma: 'σ', omega: 'ω', mu: 'μ', Omega: 'Ω',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  euro: '€',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  sbquo: '‚',
+  ldquo: '“',
+  rdquo: '”',
+  bdquo: '„',
+  bull: '•',
+  trade: '™',
+  dagger: '†',
+  Dagger: '‡',
+  permil: '‰',
+  lsaquo: '‹',
+  rsaquo: '›',
+  OElig: 'Œ',
+  oelig: 'œ',
+  Scaron: 'Š',
+  scaron: 'š',
+  Yuml: 'Ÿ',
+  fnof: 'ƒ',
+  circ: 'ˆ',
+  tilde: '˜',
+  ensp: '\u2002',
+  emsp: '\u2003',
+  thinsp: '\u2009',
+  zwnj: '\u200c',
+  zwj: '\u200d',
+  lrm: '\u200e',
+  rlm: '\u200f',
+  larr: '←',
+  uarr: '↑',
+  rarr: '→',
+  darr: '↓',
+  harr: '↔',
+  minus: '−',
+  infin: '∞',
+  ne: '≠',
+  le: '≤',
+  ge: '≥',
+  asymp: '≈',
+  prime: '′',
+  Prime: '″',
+  oline: '‾',
+  frasl: '⁄',
+  hearts: '♥',
+  spades: '♠',
+  clubs: '♣',
+  diams: '♦',
+  alpha: 'α',
+  beta: 'β',
+  gamma: 'γ',
+  delta: 'δ',
+  pi: 'π',
+  sigma: 'σ',
+  omega: 'ω',
+  mu: 'μ',
+  Omega: 'Ω',
 };
 LATIN1.forEach((n, i) => (NAMED[n] = String.fromCharCode(0xa0 + i)));
 
@@ -138,7 +199,7 @@ function elementValue(el: Element): Value {
 }
 
 function nodeText(node: Node): string {
-  return (node.nodeType === 1 || node.nodeType === 9 ? node.textContent : node.nodeValue ?? node.textContent) ?? '';
+  return (node.nodeType === 1 || node.nodeType === 9 ? node.textContent : (node.nodeValue ?? node.textContent)) ?? '';
 }
 
 async function xpathQuery(a: Value[]): Promise<string[]> {
@@ -187,7 +248,10 @@ export function formatsLibrary(host: Host): Library {
       if (matches.length === 1) return fromJson(matches[0]);
       return WsArray.list(matches.map(fromJson));
     },
-    html_strip_tags: (_c, a) => str(a, 0).replace(/<!--[\s\S]*?-->/g, '').replace(/<\/?[A-Za-z!?][^>]*>/g, ''),
+    html_strip_tags: (_c, a) =>
+      str(a, 0)
+        .replace(/<!--[\s\S]*?-->/g, '')
+        .replace(/<\/?[A-Za-z!?][^>]*>/g, ''),
     html_to_text: async (_c, a) => {
       const text = withinLimits(str(a, 0), 'html', 'the HTML');
       return (await loadHtmlToText())(text, { wordwrap: false });

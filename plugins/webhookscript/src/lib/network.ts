@@ -95,18 +95,20 @@ async function send(host: Host, req: Outgoing): Promise<WsArray> {
   }
   const timeoutMs = Math.min(Math.max(0.001, req.timeoutS ?? DEFAULT_TIMEOUT_S), MAX_TIMEOUT_S) * 1000;
   const left = ctx.timeLeftMs();
-  if (left <= 0) throw new WsRuntimeError('the actions\' time budget is spent');
+  if (left <= 0) throw new WsRuntimeError("the actions' time budget is spent");
   const method = req.method.toUpperCase();
   try {
-    const res = await host.wait(ctx.services.http.request({
-      method,
-      url: req.url,
-      headers,
-      ...(req.body !== undefined && method !== 'GET' && method !== 'HEAD' ? { body: req.body } : {}),
-      timeoutMs: Math.max(1, Math.min(timeoutMs, left)),
-      signal: ctx.signal,
-      insecureTls: req.insecure,
-    }));
+    const res = await host.wait(
+      ctx.services.http.request({
+        method,
+        url: req.url,
+        headers,
+        ...(req.body !== undefined && method !== 'GET' && method !== 'HEAD' ? { body: req.body } : {}),
+        timeoutMs: Math.max(1, Math.min(timeoutMs, left)),
+        signal: ctx.signal,
+        insecureTls: req.insecure,
+      }),
+    );
     return responseArray(res.url ?? req.url, res.status, res.headers, bytesText(res.body));
   } catch (e) {
     if (ctx.signal.aborted) throw e;

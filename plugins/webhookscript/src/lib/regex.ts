@@ -54,10 +54,13 @@ export function regexLibrary(): Library {
   return {
     preg_match: (_c, a) => {
       const pattern = arg(a, 0);
-      const r = pattern instanceof WsRegex ? pattern : (() => {
-        const { pattern: p, flags } = parseDelimited(str(a, 0));
-        return new WsRegex(p, flags);
-      })();
+      const r =
+        pattern instanceof WsRegex
+          ? pattern
+          : (() => {
+              const { pattern: p, flags } = parseDelimited(str(a, 0));
+              return new WsRegex(p, flags);
+            })();
       const m = regexes.exec(r, str(a, 1));
       return m ? groups(m) : false;
     },

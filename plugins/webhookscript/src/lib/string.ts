@@ -149,7 +149,10 @@ export function stringLibrary(rx: Regexes): Library {
       const subject = str(a, 0);
       const search = arg(a, 1);
       if (search instanceof WsArray && a.length < 3) {
-        return strtr(subject, [...search.map].map(([k, v]) => [String(k), toText(v)]));
+        return strtr(
+          subject,
+          [...search.map].map(([k, v]) => [String(k), toText(v)]),
+        );
       }
       const replace = arg(a, 2);
       if (search instanceof WsRegex) return rx.replace(search, subject, jsReplacement(str(a, 2)), true);

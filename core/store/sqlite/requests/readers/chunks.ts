@@ -23,8 +23,7 @@ const MIN_CHUNK = 10;
 const MAX_CHUNK = 2_000;
 
 /** Rows in the next chunk, so that it takes about DELETE_CHUNK_MS. */
-const nextChunk = (rows: number, ms: number): number =>
-  Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((rows * DELETE_CHUNK_MS) / Math.max(ms, 0.1)), rows * 2));
+const nextChunk = (rows: number, ms: number): number => Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.round((rows * DELETE_CHUNK_MS) / Math.max(ms, 0.1)), rows * 2));
 
 /**
  * The share of the time a deletion may hold the write lock while captures are being committed.
@@ -146,18 +145,14 @@ export function readMatches(read: Database, plans: FilterPlans, cursor: MatchCur
     const { match, rows } = plans.driven;
     // A BigInt binds as an integer: FTS5 ignores a rowid bound that arrives as a float.
     const found = read
-      .prepare<unknown[], number>(
-        `SELECT request_text.rowid FROM ${DRIVEN} WHERE request_text MATCH ? AND request_text.rowid > ? AND ${rows.sql} ORDER BY request_text.rowid LIMIT ${READ_BATCH}`,
-      )
+      .prepare<unknown[], number>(`SELECT request_text.rowid FROM ${DRIVEN} WHERE request_text MATCH ? AND request_text.rowid > ? AND ${rows.sql} ORDER BY request_text.rowid LIMIT ${READ_BATCH}`)
       .pluck()
       .all(match, BigInt(cursor?.driven ? cursor.after : 0), ...rows.params);
     return { seqs: found, next: found.length < READ_BATCH ? null : { driven: true, after: found.at(-1)! } };
   }
   const from = cursor && !cursor.driven ? cursor : { sorting: Number.MIN_SAFE_INTEGER, seq: 0 };
   const found = read
-    .prepare<unknown[], { sorting: number; seq: number }>(
-      `SELECT k.sorting AS sorting, k.seq AS seq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.sorting, k.seq) > (?, ?) ORDER BY k.sorting, k.seq LIMIT ${READ_BATCH}`,
-    )
+    .prepare<unknown[], { sorting: number; seq: number }>(`SELECT k.sorting AS sorting, k.seq AS seq FROM ${fromFor(w)} WHERE ${w.sql} AND (k.sorting, k.seq) > (?, ?) ORDER BY k.sorting, k.seq LIMIT ${READ_BATCH}`)
     .all(...w.params, from.sorting, from.seq);
   const last = found.at(-1);
   return { seqs: found.map((f) => f.seq), next: last && found.length === READ_BATCH ? { driven: false, sorting: last.sorting, seq: last.seq } : null };
@@ -188,7 +183,12 @@ export function timedMatches(read: Database, plans: FilterPlans, cursor: MatchCu
 
 /** deleteMatches with the matches read on `read` (may be `write`) on this thread. */
 export const deleteMatching = (read: Database, write: Database, plans: FilterPlans, pause: ChunkPause): Promise<number> =>
-  deleteMatches(write, plans, matchSource(async (cursor) => timedMatches(read, plans, cursor)), pause);
+  deleteMatches(
+    write,
+    plans,
+    matchSource(async (cursor) => timedMatches(read, plans, cursor)),
+    pause,
+  );
 
 /**
  * Deletes the requests matching a planned filter. The matches come from `matches` (the search's
@@ -243,7 +243,7 @@ export async function deleteMatches(write: Database, plans: FilterPlans, matches
     // Reading the matches is the deletion's work too: the first chunk's pause makes up for it.
     let readMs = batch.readMs;
     const found = batch.seqs;
-    for (let i = 0; i < found.length; ) {
+    for (let i = 0; i < found.length;) {
       const seqs = found.slice(i, i + chunk);
       const done = await lockedChunk(write, () => step(seqs), pause, lock);
       if (!done) return finish();

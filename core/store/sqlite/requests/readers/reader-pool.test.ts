@@ -28,10 +28,30 @@ async function seed(): Promise<void> {
   const store = createSqliteStore(file, { writer: 'in-thread' });
   const now = Date.now();
   await store.tokens.create({
-    uuid: bigToken, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
-    premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
-    default_content_type: 'text/plain', request_limit: ROWS, description: null, group_id: null, password_hash: null,
-    created_at: now, updated_at: now, expires_at: null, team_id: null,
+    uuid: bigToken,
+    user_id: null,
+    alias: null,
+    redirect: false,
+    actions: false,
+    cors: false,
+    expiry: null,
+    timeout: 0,
+    listen: 0,
+    premium: false,
+    premium_expires_at: null,
+    ip: '127.0.0.1',
+    user_agent: 'test',
+    default_content: '',
+    default_status: 200,
+    default_content_type: 'text/plain',
+    request_limit: ROWS,
+    description: null,
+    group_id: null,
+    password_hash: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: null,
+    team_id: null,
   });
   const insert = store.db.prepare(`INSERT INTO requests (uuid, token_id, type, team_id, ip, hostname, method, user_agent, url, content_type,
     body, size, query, headers, form, files, output, errors, time, note, sorting, created_at, updated_at, extra)
@@ -89,10 +109,7 @@ describe('reader threads (file database, real service)', () => {
     const page = await server.call('GET', `/token/${bigToken}/requests?sorting=newest&per_page=2`, { key: ADMIN_KEY });
     expect(page.status).toBe(200);
     expect(page.data.total).toBe(ROWS);
-    expect(page.data.data.map((r: { content: string }) => r.content)).toEqual([
-      bodyOf(ROWS - 1),
-      bodyOf(ROWS - 2),
-    ]);
+    expect(page.data.data.map((r: { content: string }) => r.content)).toEqual([bodyOf(ROWS - 1), bodyOf(ROWS - 2)]);
     const traced = await server.call('GET', `/token/${bigToken}/requests?query=${encodeURIComponent('_exists_:headers.x-trace')}&per_page=1`, { key: ADMIN_KEY });
     expect(traced.data.total).toBe(ROWS / 50);
     // A bad search still fails as the API's 422, before any thread is asked.
@@ -159,7 +176,10 @@ describe.skipIf(process.platform !== 'linux')('reader thread priority (Linux: pe
   it('runs the reader threads at niceness 19 by default, or as configured, and leaves the event loop as it was', async () => {
     const d = mkdtempSync(join(tmpdir(), 'reader-pool-nice-'));
     try {
-      for (const [opts, want] of [[{}, 19], [{ readerNice: 7 }, 7]] as const) {
+      for (const [opts, want] of [
+        [{}, 19],
+        [{ readerNice: 7 }, 7],
+      ] as const) {
         const store = createSqliteStore(join(d, `n${want}.sqlite`), { writer: 'in-thread', ...opts });
         const before = threadNiceness().filter((n) => n === want).length;
         await store.requests.list(randomUUID(), { sorting: 'oldest', page: 1, perPage: 1 });
@@ -201,17 +221,61 @@ async function storeWith(rows: number, methodOf = (i: number) => (i % 2 ? 'POST'
   const token = randomUUID();
   const now = Date.now();
   await store.tokens.create({
-    uuid: token, user_id: null, alias: null, redirect: false, actions: false, cors: false, expiry: null, timeout: 0, listen: 0,
-    premium: false, premium_expires_at: null, ip: '127.0.0.1', user_agent: 'test', default_content: '', default_status: 200,
-    default_content_type: 'text/plain', request_limit: 10_000, description: null, group_id: null, password_hash: null,
-    created_at: now, updated_at: now, expires_at: null, team_id: null,
+    uuid: token,
+    user_id: null,
+    alias: null,
+    redirect: false,
+    actions: false,
+    cors: false,
+    expiry: null,
+    timeout: 0,
+    listen: 0,
+    premium: false,
+    premium_expires_at: null,
+    ip: '127.0.0.1',
+    user_agent: 'test',
+    default_content: '',
+    default_status: 200,
+    default_content_type: 'text/plain',
+    request_limit: 10_000,
+    description: null,
+    group_id: null,
+    password_hash: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: null,
+    team_id: null,
   });
   for (let i = 0; i < rows; i++) {
-    void store.requests.insert({
-      uuid: randomUUID(), token_id: token, type: 'web', team_id: null, ip: '10.0.0.1', hostname: 'h', method: methodOf(i), user_agent: 'a', url: 'http://h/',
-      content_type: 'text/plain', body: Buffer.from(`b${i}`), size: 2, query: null, headers: {}, form: null, files: [], custom_action_output: [],
-      custom_action_errors: [], time: 0, note: null, sorting: now * 1000 + i, created_at: now, updated_at: now, extra: {},
-    }, 10_000);
+    void store.requests.insert(
+      {
+        uuid: randomUUID(),
+        token_id: token,
+        type: 'web',
+        team_id: null,
+        ip: '10.0.0.1',
+        hostname: 'h',
+        method: methodOf(i),
+        user_agent: 'a',
+        url: 'http://h/',
+        content_type: 'text/plain',
+        body: Buffer.from(`b${i}`),
+        size: 2,
+        query: null,
+        headers: {},
+        form: null,
+        files: [],
+        custom_action_output: [],
+        custom_action_errors: [],
+        time: 0,
+        note: null,
+        sorting: now * 1000 + i,
+        created_at: now,
+        updated_at: now,
+        extra: {},
+      },
+      10_000,
+    );
   }
   await store.writer.sync();
   const cleanup = async () => {

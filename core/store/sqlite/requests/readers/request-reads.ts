@@ -12,8 +12,6 @@ import { searchIndexed } from '../search/search-tokens.js';
 
 type Row = Record<string, unknown>;
 
-
-
 /**
  * A token's requests, through its index (request_keys k: token_id, sorting, seq), in index
  * order. Reads call writer.sync() first, so that every acknowledged capture has its key.
@@ -144,8 +142,7 @@ export function planRowFilter(tokenId: string, f: RequestFilter): RowFilterPlan 
  * (~8 a page): counting a term's candidates reads a page per few hundred of them, not one each.
  * With `fields`, search_fields (method, query string) too.
  */
-export const denseFrom = (fields: boolean): string =>
-  `request_text CROSS JOIN search_rows s ON s.seq = request_text.rowid${fields ? ' CROSS JOIN search_fields sf ON sf.seq = s.seq' : ''}`;
+export const denseFrom = (fields: boolean): string => `request_text CROSS JOIN search_rows s ON s.seq = request_text.rowid${fields ? ' CROSS JOIN search_fields sf ON sf.seq = s.seq' : ''}`;
 
 /** A token's requests under a filter, as SQL over search_rows `s` (denseFrom), for a statement driven by the filter's driver. */
 export interface DenseFilterPlan extends RowFilterPlan {
@@ -250,7 +247,7 @@ function narrowMatch(db: Database, text: IndexedText): string {
       // A BigInt binds as an integer: FTS5 ignores a rowid bound that arrives as a float (JS numbers
       // bind as REAL), and the sample would read the whole list.
       const n = hits.get(matchText({ column: text.column, runs: [piece] }), BigInt(newest - NARROW_SAMPLE)) as number;
-      if (n < fewest) (fewest = n), (best = piece);
+      if (n < fewest) ((fewest = n), (best = piece));
     }
     return best;
   });
@@ -281,8 +278,7 @@ function listIn(db: Database, plan: ListPlan): ListResult {
   const dense = indexed ? plan.dense : null;
   // An exact match is counted from the index alone for plain bodies: narrowed, it would not be exact.
   const match = !indexed ? null : plan.text && !dense?.exact ? narrowMatch(db, plan.text) : plan.match;
-  const bound = (from: string, sql: string, params: unknown[]): number =>
-    (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${sql} LIMIT ?)`).get(...params, COUNT_BOUND + 1) as { n: number }).n;
+  const bound = (from: string, sql: string, params: unknown[]): number => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${sql} LIMIT ?)`).get(...params, COUNT_BOUND + 1) as { n: number }).n;
   let total: number;
   let totalCapped = false;
   // Counted up to the bound only: past it, the exact figure would cost a scan of every match.
@@ -291,12 +287,10 @@ function listIn(db: Database, plan: ListPlan): ListResult {
   else if (w.filtered) total = bound(fromFor(w), w.sql, w.params);
   // The token's counter (kept by the catch-up, deletions and trimming): exact once caught up.
   else total = (db.prepare('SELECT request_count FROM tokens WHERE uuid = ?').pluck().get(w.tokenId) as number | undefined) ?? 0;
-  if (w.filtered && total > COUNT_BOUND) (total = COUNT_BOUND), (totalCapped = true);
+  if (w.filtered && total > COUNT_BOUND) ((total = COUNT_BOUND), (totalCapped = true));
   let rows: Row[];
   if (match !== null && rw && total < SORT_CANDIDATES_BELOW) {
-    rows = db
-      .prepare(`SELECT r.* FROM ${DRIVEN} WHERE request_text MATCH ? AND ${rw.sql} ORDER BY r.sorting ${dir}, r.seq ${dir} LIMIT ? OFFSET ?`)
-      .all(match, ...rw.params, plan.limit, plan.offset) as Row[];
+    rows = db.prepare(`SELECT r.* FROM ${DRIVEN} WHERE request_text MATCH ? AND ${rw.sql} ORDER BY r.sorting ${dir}, r.seq ${dir} LIMIT ? OFFSET ?`).all(match, ...rw.params, plan.limit, plan.offset) as Row[];
   } else {
     // Deferred join: the page's seqs from the index (no row read unless the filter needs one),
     // then only those rows.
@@ -378,9 +372,9 @@ function walkRows(db: Database, w: FilterPlan, dir: 'ASC' | 'DESC', from: Key | 
   let sql = w.sql;
   const params = [...w.params];
   // Row-value bounds on the index key: both key tables are ordered by (token_id, sorting, seq).
-  if (from) (sql += ` AND (k.sorting, k.seq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`), params.push(...from);
-  if (to) (sql += ` AND (k.sorting, k.seq) ${dir === 'ASC' ? '<=' : '>='} (?, ?)`), params.push(...to);
-  if (extra) (sql += ` AND ${extra.sql}`), params.push(...extra.params);
+  if (from) ((sql += ` AND (k.sorting, k.seq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`), params.push(...from));
+  if (to) ((sql += ` AND (k.sorting, k.seq) ${dir === 'ASC' ? '<=' : '>='} (?, ?)`), params.push(...to));
+  if (extra) ((sql += ` AND ${extra.sql}`), params.push(...extra.params));
   return db
     .prepare(
       `SELECT r.* FROM (SELECT k.sorting AS sorting, k.seq AS seq FROM ${fromFor(w)} WHERE ${sql} ORDER BY k.sorting ${dir}, k.seq ${dir} LIMIT ?) p

@@ -44,9 +44,7 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   const addSearchFields = db.prepare(`INSERT INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
   // A token listed with requests already: filled FILL_ROWS at a time, newest first, from where the
   // last fill stopped. OR IGNORE: a request the catch-up indexed meanwhile (its text too) is skipped.
-  const nextFill = db.prepare<[], { token_id: string; fill_sorting: number; fill_seq: number }>(
-    'SELECT token_id, fill_sorting, fill_seq FROM search_tokens WHERE fill_sorting IS NOT NULL LIMIT 1',
-  );
+  const nextFill = db.prepare<[], { token_id: string; fill_sorting: number; fill_seq: number }>('SELECT token_id, fill_sorting, fill_seq FROM search_tokens WHERE fill_sorting IS NOT NULL LIMIT 1');
   const fillKeys = db.prepare<[string, number, number, number], { sorting: number; seq: number }>(
     'SELECT sorting, seq FROM request_keys WHERE token_id = ? AND (sorting, seq) < (?, ?) ORDER BY sorting DESC, seq DESC LIMIT ?',
   );

@@ -55,10 +55,19 @@ describe('searches driven by the trigram index', () => {
     for (const { q, dateFrom, dateTo } of cases) {
       const c = compileSql(parseQuery(q)!, 0);
       const dates = `${dateFrom != null ? ` AND created_at >= ${dateFrom}` : ''}${dateTo != null ? ` AND created_at <= ${dateTo}` : ''}`;
-      const want = db.prepare(`SELECT uuid FROM requests WHERE token_id = 't1'${dates} AND (${c.sql}) ORDER BY sorting DESC, seq DESC`).pluck().all(...c.params);
-      for (const [page, perPage] of [[1, 5000], [3, 7]] as const) {
+      const want = db
+        .prepare(`SELECT uuid FROM requests WHERE token_id = 't1'${dates} AND (${c.sql}) ORDER BY sorting DESC, seq DESC`)
+        .pluck()
+        .all(...c.params);
+      for (const [page, perPage] of [
+        [1, 5000],
+        [3, 7],
+      ] as const) {
         const got = await repo.list('t1', { query: parseQuery(q), dateFrom, dateTo, sorting: 'newest', page, perPage, now: 0 });
-        expect(got.items.map((r) => r.uuid), `${q} page ${page}`).toEqual(want.slice((page - 1) * perPage, page * perPage));
+        expect(
+          got.items.map((r) => r.uuid),
+          `${q} page ${page}`,
+        ).toEqual(want.slice((page - 1) * perPage, page * perPage));
         expect([got.total, got.totalCapped], q).toEqual([want.length, undefined]);
       }
     }
@@ -73,8 +82,10 @@ describe('searches driven by the trigram index', () => {
   it('count and list only what the rows match where the index folds or reads more', async () => {
     const db = new Database(':memory:');
     migrate(db);
-    db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
-      default_status, default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`).run();
+    db.prepare(
+      `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`,
+    ).run();
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time,
       note, sorting, created_at, updated_at, extra) VALUES (?, 't1', 'web', '10.0.0.1', 'POST', ?, ?, '{}', '{}', '[]', '[]', '[]', 0, NULL, ?, ?, ?, '{}')`);
     const bodies = ['plain key', '\u212Aey sign', 'payment FAILED', 'payment\u0000failed', 'ÉCOLE', 'école', 'invoice', 'inv\u0000oice', 'x'].map((b) => Buffer.from(b));
@@ -95,7 +106,13 @@ describe('searches driven by the trigram index', () => {
     for (const [q, want] of cases) {
       const c = compileSql(parseQuery(q)!, 0);
       // The same predicate over the rows alone (no index) agrees.
-      expect(db.prepare(`SELECT uuid FROM requests WHERE token_id = 't1' AND (${c.sql}) ORDER BY sorting`).pluck().all(...c.params), q).toEqual(want);
+      expect(
+        db
+          .prepare(`SELECT uuid FROM requests WHERE token_id = 't1' AND (${c.sql}) ORDER BY sorting`)
+          .pluck()
+          .all(...c.params),
+        q,
+      ).toEqual(want);
       const got = await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: 50, now: 0 });
       expect([got.items.map((r) => r.uuid), got.total, got.totalCapped], q).toEqual([want, want.length, undefined]);
     }
@@ -110,7 +127,7 @@ describe('searches driven by the trigram index', () => {
 
   // Why search_rows: a plain body's exact term is counted from the indexes alone. Bodies never
   // change in the service; one changed behind the index here shows that no row was read to count.
-  it('counts a plain body\'s exact term without reading its row', async () => {
+  it("counts a plain body's exact term without reading its row", async () => {
     const db = seeded();
     const repo = sqliteRequests(db);
     const list = (q: string) => repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: 5000, now: 0 });
@@ -122,9 +139,9 @@ describe('searches driven by the trigram index', () => {
     // The page reads the rows.
     expect(after.items.length).toBe(before.items.length - 1);
     // Not so for a body that is not plain, nor for a term the index cannot decide (a wildcard inside).
-    db.prepare("UPDATE search_rows SET plain = 0 WHERE seq = ?").run(seq);
+    db.prepare('UPDATE search_rows SET plain = 0 WHERE seq = ?').run(seq);
     expect((await list('"payment failed"')).total).toBe(before.total - 1);
-    db.prepare("UPDATE search_rows SET plain = 1 WHERE seq = ?").run(seq);
+    db.prepare('UPDATE search_rows SET plain = 1 WHERE seq = ?').run(seq);
     expect((await list('content:payment*failed')).total).toBe(before.total - 1);
     db.close();
   });

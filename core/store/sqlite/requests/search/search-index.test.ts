@@ -17,8 +17,10 @@ describe('migration 21 (search indexes)', () => {
     const db = new Database(':memory:');
     // Up to migration 20, as a database from before.
     migrateUpTo(db, 20);
-    db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
-      default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`).run();
+    db.prepare(
+      `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+      default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`,
+    ).run();
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
       VALUES (?, 't1', 'web', ?, ?, ?, 1, '{}', '[]', '[]', '[]', 0, ?, ?, ?, '{}')`);
     const n = COUNT_BOUND + 5;
@@ -58,8 +60,10 @@ describe('migration 21 (search indexes)', () => {
 function migratedTo(version: number): Database.Database {
   const db = new Database(':memory:');
   migrateUpTo(db, version);
-  db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
-    default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`).run();
+  db.prepare(
+    `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+    default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 100000, 0, 0)`,
+  ).run();
   return db;
 }
 
@@ -79,11 +83,30 @@ function storeRequests(db: Database.Database, from: number, to: number): void {
 
 describe('migration 22 (size, note, header and query-string indexes; purge)', () => {
   const QUERIES = [
-    'headers.user-agent:curl', 'headers.user-agent:CURL', 'headers.user-agent:curl/1*', 'headers.user-agent:"curl/12"', '_exists_:headers.x-trace',
-    'NOT _exists_:headers.x-trace', 'query.action:update', 'query.action:upd*', '_exists_:query.source', 'query.n:1.5', 'query.flag:true',
-    'query.q:"say \\"upd\\""', 'query.q:upd', 'size:[100 TO *]', 'size:[* TO 20]', '_exists_:note', 'NOT _exists_:note', 'note:flag*',
-    'method:PUT AND (failed OR query.action:create)', '(headers.user-agent:python OR _exists_:query.source) AND NOT content:paid',
-    '(method:PUT OR method:GET) AND NOT content:failed', 'method:put OR method:DELETE OR method:get', '(method:PUT OR method:P*) AND size:[* TO 30]', 'created_at:[1970-01-01 TO 1970-01-02] AND method:GET',
+    'headers.user-agent:curl',
+    'headers.user-agent:CURL',
+    'headers.user-agent:curl/1*',
+    'headers.user-agent:"curl/12"',
+    '_exists_:headers.x-trace',
+    'NOT _exists_:headers.x-trace',
+    'query.action:update',
+    'query.action:upd*',
+    '_exists_:query.source',
+    'query.n:1.5',
+    'query.flag:true',
+    'query.q:"say \\"upd\\""',
+    'query.q:upd',
+    'size:[100 TO *]',
+    'size:[* TO 20]',
+    '_exists_:note',
+    'NOT _exists_:note',
+    'note:flag*',
+    'method:PUT AND (failed OR query.action:create)',
+    '(headers.user-agent:python OR _exists_:query.source) AND NOT content:paid',
+    '(method:PUT OR method:GET) AND NOT content:failed',
+    'method:put OR method:DELETE OR method:get',
+    '(method:PUT OR method:P*) AND size:[* TO 30]',
+    'created_at:[1970-01-01 TO 1970-01-02] AND method:GET',
   ];
 
   it('indexes the requests stored before it, and every search keeps the unindexed results', async () => {
@@ -98,7 +121,10 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     const repo = sqliteRequests(db);
     const expected = (q: string) => {
       const c = compileSql(parseQuery(q)!, 0);
-      return (db.prepare(`SELECT uuid FROM requests WHERE token_id = 't1' AND (${c.sql}) ORDER BY sorting, seq`).pluck().all(...c.params) as string[]);
+      return db
+        .prepare(`SELECT uuid FROM requests WHERE token_id = 't1' AND (${c.sql}) ORDER BY sorting, seq`)
+        .pluck()
+        .all(...c.params) as string[];
     };
     const found = async (q: string) => (await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid);
     for (const q of QUERIES) {
@@ -129,8 +155,14 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     const repo = sqliteRequests(db);
     for (const q of QUERIES) {
       const c = compileSql(parseQuery(q)!, 0);
-      const want = db.prepare(`SELECT uuid FROM requests WHERE (${c.sql}) ORDER BY sorting, seq`).pluck().all(...c.params);
-      expect((await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid), q).toEqual(want);
+      const want = db
+        .prepare(`SELECT uuid FROM requests WHERE (${c.sql}) ORDER BY sorting, seq`)
+        .pluck()
+        .all(...c.params);
+      expect(
+        (await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid),
+        q,
+      ).toEqual(want);
     }
 
     const entries = () => db.prepare('SELECT count(*) FROM request_text').pluck().get() as number;
@@ -213,12 +245,14 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     db.close();
   });
 
-  it('migration 25: deleting or trimming a token outside the search index leaves the index alone, a listed token\'s entries are listed for the purge', async () => {
+  it("migration 25: deleting or trimming a token outside the search index leaves the index alone, a listed token's entries are listed for the purge", async () => {
     const db = migratedTo(24);
-    db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
-      default_content_type, request_limit, created_at, updated_at) VALUES ('t2', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 30, 0, 0)`).run();
+    db.prepare(
+      `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content, default_status,
+      default_content_type, request_limit, created_at, updated_at) VALUES ('t2', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 30, 0, 0)`,
+    ).run();
     migrate(db);
-    expect(db.prepare("SELECT token_id FROM search_tokens").pluck().all()).toEqual(['t1']);
+    expect(db.prepare('SELECT token_id FROM search_tokens').pluck().all()).toEqual(['t1']);
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
       VALUES (?, ?, 'web', ?, 4, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
     const add = (from: number, to: number) => {
@@ -229,14 +263,17 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     writer.catchUp();
     const count = (sql: string) => db.prepare(sql).pluck().get() as number;
     // t2 (request_limit 30) was trimmed to its newest 30; t1 keeps all 40, in both of its indexes.
-    expect(db.prepare("SELECT token_id, count(*) FROM requests GROUP BY token_id ORDER BY token_id").raw().all()).toEqual([['t1', 40], ['t2', 30]]);
+    expect(db.prepare('SELECT token_id, count(*) FROM requests GROUP BY token_id ORDER BY token_id').raw().all()).toEqual([
+      ['t1', 40],
+      ['t2', 30],
+    ]);
     expect(count("SELECT min(sorting) FROM requests WHERE token_id = 't2'")).toBe(10);
     expect([count('SELECT count(*) FROM search_keys'), count('SELECT count(*) FROM request_text')]).toEqual([40, 40]);
     expect(count('SELECT count(*) FROM request_text_stale')).toBe(0);
     // Deleting some of each: t1's search entries go and their text is listed for the purge; t2's
     // keys and ids go with its requests, as before.
-    db.exec("DELETE FROM requests WHERE sorting % 4 = 0");
-    const t1Deleted = db.prepare("SELECT seq FROM request_text_stale ORDER BY seq").pluck().all() as number[];
+    db.exec('DELETE FROM requests WHERE sorting % 4 = 0');
+    const t1Deleted = db.prepare('SELECT seq FROM request_text_stale ORDER BY seq').pluck().all() as number[];
     expect(t1Deleted.length).toBe(10);
     expect(count(`SELECT count(*) FROM requests WHERE seq IN (${t1Deleted.join(',')})`)).toBe(0);
     expect(count('SELECT count(*) FROM search_keys')).toBe(30);

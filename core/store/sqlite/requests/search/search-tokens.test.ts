@@ -23,12 +23,14 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const tmp = () => path.join(dir, `s-${++n}.sqlite`);
 
-const count = (db: Database.Database, sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
+const count = (db: Database.Database, sql: string, ...params: unknown[]) =>
+  db
+    .prepare(sql)
+    .pluck()
+    .get(...params) as number;
 const keysOf = (db: Database.Database, tk: string) => count(db, 'SELECT count(*) FROM search_keys WHERE token_id = ?', tk);
-const textOf = (db: Database.Database, tk: string) =>
-  count(db, 'SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid WHERE r.token_id = ?', tk);
-const listed = (db: Database.Database, tk: string) =>
-  db.prepare('SELECT fill_sorting IS NULL AS filled FROM search_tokens WHERE token_id = ?').get(tk) as { filled: number } | undefined;
+const textOf = (db: Database.Database, tk: string) => count(db, 'SELECT count(*) FROM request_text t JOIN requests r ON r.seq = t.rowid WHERE r.token_id = ?', tk);
+const listed = (db: Database.Database, tk: string) => db.prepare('SELECT fill_sorting IS NULL AS filled FROM search_tokens WHERE token_id = ?').get(tk) as { filled: number } | undefined;
 
 /**
  * search_rows and search_fields (migration 27) hold exactly the requests search_keys holds, with
@@ -81,7 +83,10 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
       const a = await store.requests.list(small.uuid, page);
       const b = await store.requests.list(big.uuid, page);
       expect(a.total, q).toBeGreaterThan(0);
-      expect(a.items.map((r) => r.body.toString()), q).toEqual(b.items.map((r) => r.body.toString()));
+      expect(
+        a.items.map((r) => r.body.toString()),
+        q,
+      ).toEqual(b.items.map((r) => r.body.toString()));
       expect(a.total, q).toBe(b.total);
     }
     // A deleted token leaves the list.
@@ -143,7 +148,10 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
       const a = await store.requests.deleteMany(twin.uuid, { query: parseQuery(q), now: 0 });
       const b = await store.requests.deleteMany(big.uuid, { query: parseQuery(q), now: 0 });
       expect(a, q).toBeGreaterThan(0);
-      expect((await bodies(big.uuid)).filter((body) => Number(body.split(' ')[1]) < rows), q).toEqual(await bodies(twin.uuid));
+      expect(
+        (await bodies(big.uuid)).filter((body) => Number(body.split(' ')[1]) < rows),
+        q,
+      ).toEqual(await bodies(twin.uuid));
       expect(b, q).toBeGreaterThanOrEqual(a);
     }
     expect(await bodies(other.uuid)).toEqual(otherBefore);
@@ -269,7 +277,7 @@ describe('SEARCH_INDEX_ABOVE and migration 23', () => {
     await again.close();
   });
 
-  it('keeps the search index of the tokens above 10,000 and drops the others\' from a database made before it', () => {
+  it("keeps the search index of the tokens above 10,000 and drops the others' from a database made before it", () => {
     const { db, token } = databaseAt(22);
     token.run('small', 10_000);
     token.run('big', 10_001);
@@ -328,7 +336,7 @@ describe('migration 27 (search_rows, search_fields)', () => {
     for (let i = 30; i < 40; i++) insert.run(`u${i}`, 'c', 'GET', Buffer.from('x\u0000y'), '{}', i);
     createBatchWriter(db).catchUp();
     expectDenseCopies(db);
-    expect(count(db, "SELECT count(*) FROM search_rows WHERE token_number = 3 AND plain = 0")).toBe(10);
+    expect(count(db, 'SELECT count(*) FROM search_rows WHERE token_number = 3 AND plain = 0')).toBe(10);
     db.exec("DELETE FROM requests WHERE token_id = 'a' OR seq % 4 = 0");
     expectDenseCopies(db);
     db.close();

@@ -19,12 +19,12 @@ export const DEFAULT_SEARCH_INDEX_ABOVE = 10_000;
  * Returns how many were listed now.
  */
 export function setSearchIndexAbove(db: Database, above: number): number {
-  return db.transaction(() => {
-    db.prepare('UPDATE search_settings SET above = ?').run(above);
-    return db
-      .prepare('INSERT OR IGNORE INTO search_tokens (token_id, fill_sorting, fill_seq) SELECT uuid, ?, ? FROM tokens WHERE request_limit > ?')
-      .run(FILL_FROM_TOP, FILL_FROM_TOP, above).changes;
-  }).immediate();
+  return db
+    .transaction(() => {
+      db.prepare('UPDATE search_settings SET above = ?').run(above);
+      return db.prepare('INSERT OR IGNORE INTO search_tokens (token_id, fill_sorting, fill_seq) SELECT uuid, ?, ? FROM tokens WHERE request_limit > ?').run(FILL_FROM_TOP, FILL_FROM_TOP, above).changes;
+    })
+    .immediate();
 }
 
 /** Whether the token's searches can use the search index: listed, and filled. */

@@ -12,7 +12,10 @@ describe('batch codec (captures to the writer thread)', () => {
       {
         row: toRow(sampleRequest('t2', { body: Buffer.alloc(0), url: 'http://x/é€😀?q=\u0000', note: 'lone \ud800 surrogate', headers: { 'x-a': ['ü', '"quoted"'] } })),
         limit: 0,
-        files: new Map([['f1', Buffer.from([0, 255, 1])], ['f2', new Uint8Array(0)]]),
+        files: new Map([
+          ['f1', Buffer.from([0, 255, 1])],
+          ['f2', new Uint8Array(0)],
+        ]),
       },
     ];
     const back = decodeBatch(structuredClone(encodeBatch(items)));
@@ -22,7 +25,10 @@ describe('batch codec (captures to the writer thread)', () => {
       expect(back[i]!.row.map((v) => (v instanceof Uint8Array ? [...v] : v))).toEqual(items[i]!.row.map((v) => (v instanceof Uint8Array ? [...v] : v)));
     }
     expect(back[0]!.files).toBeUndefined();
-    expect([...back[1]!.files!].map(([id, d]) => [id, [...d]])).toEqual([['f1', [0, 255, 1]], ['f2', []]]);
+    expect([...back[1]!.files!].map(([id, d]) => [id, [...d]])).toEqual([
+      ['f1', [0, 255, 1]],
+      ['f2', []],
+    ]);
   });
 
   it('encodes an empty batch, and refuses a value it cannot carry', () => {

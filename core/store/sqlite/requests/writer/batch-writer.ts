@@ -157,7 +157,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   /** Inserts `rows` (plain rows, in order) in statements of 32, 16, ... 1 rows; returns the last one's seq. */
   function insertPlain(rows: unknown[][]): number | bigint {
     let last: number | bigint = 0;
-    for (let i = 0; i < rows.length; ) {
+    for (let i = 0; i < rows.length;) {
       let n = PLAIN_RUN;
       while (n > rows.length - i) n >>= 1;
       const values: unknown[] = n === 1 ? rows[i]! : [];
@@ -172,9 +172,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
   const newest = db.prepare<[], number | null>('SELECT max(seq) FROM requests').pluck();
-  const pending = db.prepare<[number, number], { seq: number; token_id: string; uuid: string; created_at: number }>(
-    'SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?',
-  );
+  const pending = db.prepare<[number, number], { seq: number; token_id: string; uuid: string; created_at: number }>('SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?');
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
   const addKeys = db.prepare('INSERT INTO request_keys (token_id, sorting, seq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
   const search = searchIndexWrites(db);
@@ -242,11 +240,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       if (p.row.length === PLAIN_COLUMNS) plain.push(p.row);
       else {
         // The plain rows before this one keep their order; its own insert gives the latest seq.
-        if (plain.length) insertPlain(plain), (plain.length = 0);
+        if (plain.length) (insertPlain(plain), (plain.length = 0));
         last = insert.run(p.row).lastInsertRowid;
       }
       if (p.files) {
-        if (plain.length) (last = insertPlain(plain)), (plain.length = 0);
+        if (plain.length) ((last = insertPlain(plain)), (plain.length = 0));
         for (const [id, data] of p.files) insertFile.run(p.row[UUID], id, data);
       }
       staged.push(p);

@@ -105,7 +105,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
       if (!syncs.some((s) => s.need <= writer.caughtTo)) return;
       const waiting = syncs;
       syncs = [];
-      for (const s of waiting) (s.need <= writer.caughtTo ? s.resolve() : syncs.push(s));
+      for (const s of waiting) s.need <= writer.caughtTo ? s.resolve() : syncs.push(s);
     },
     observe: (rows, seconds) => self.onCatchUp?.(rows, seconds),
     yieldTo() {
@@ -124,7 +124,10 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     if (!batch.length) return;
     const observe = self.onCommit;
     const t0 = observe ? performance.now() : 0;
-    const outcomes = writer.commit(batch.map((q) => q.item), wait);
+    const outcomes = writer.commit(
+      batch.map((q) => q.item),
+      wait,
+    );
     const done = outcomes.length;
     if (done) {
       observe?.(done, (performance.now() - t0) / 1000);
@@ -225,7 +228,14 @@ export interface WorkerWriterOptions {
 export type WorkerCaptureWriter = CaptureWriter & { autocheckpoint(pages: number): void; crashForTesting(): void; readonly started: Promise<{ nice: number | null }> };
 
 export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCaptureWriter {
-  const worker = startThread('writer/writer-worker', { file: opts.file, synchronous: opts.synchronous, noAutocheckpoint: opts.noAutocheckpoint, nice: opts.nice ?? 0, walLimitBytes: opts.walLimitBytes, activity: opts.activity } satisfies WriterData);
+  const worker = startThread('writer/writer-worker', {
+    file: opts.file,
+    synchronous: opts.synchronous,
+    noAutocheckpoint: opts.noAutocheckpoint,
+    nice: opts.nice ?? 0,
+    walLimitBytes: opts.walLimitBytes,
+    activity: opts.activity,
+  } satisfies WriterData);
   worker.unref();
   let fallback: CaptureWriter | null = null;
   let stopping: Promise<void> | null = null;

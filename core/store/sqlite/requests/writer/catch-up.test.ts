@@ -45,8 +45,7 @@ function leftBehind(file: string, rows: Array<{ tokenId: string; body: string }>
   db.close();
 }
 
-const pendingCount = (db: Database.Database) =>
-  (db.prepare('SELECT count(*) AS n FROM requests WHERE seq > (SELECT seq FROM request_watermark)').get() as { n: number }).n;
+const pendingCount = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM requests WHERE seq > (SELECT seq FROM request_watermark)').get() as { n: number }).n;
 
 describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s writer)', (writer) => {
   const open = (file: string) => createSqliteStore(file, { writer });
@@ -107,7 +106,15 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     const file = tmp();
     const kept = sampleToken().uuid;
     const deleted = sampleToken().uuid;
-    leftBehind(file, [{ tokenId: kept, body: 'a' }, { tokenId: kept, body: 'b' }, { tokenId: deleted, body: 'x' }], [kept, deleted]);
+    leftBehind(
+      file,
+      [
+        { tokenId: kept, body: 'a' },
+        { tokenId: kept, body: 'b' },
+        { tokenId: deleted, body: 'x' },
+      ],
+      [kept, deleted],
+    );
     // The token goes while its capture is pending (as a deletion by another process would).
     const raw = new Database(file);
     raw.prepare('DELETE FROM tokens WHERE uuid = ?').run(deleted);
@@ -123,7 +130,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     await store.close();
   });
 
-  it('keeps counts exact when two writers (two processes) share the file and catch up each other\'s rows', async () => {
+  it("keeps counts exact when two writers (two processes) share the file and catch up each other's rows", async () => {
     const file = tmp();
     const a = open(file);
     const b = open(file);
@@ -131,9 +138,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     await a.tokens.create(t);
     for (let round = 0; round < 4; round++) {
       // Interleaved commits from both writers, each catching up over the same watermark.
-      await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).requests.insert(sampleRequest(t.uuid, { body: Buffer.from(`${round}-${i}`) }), 10_000)),
-      );
+      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).requests.insert(sampleRequest(t.uuid, { body: Buffer.from(`${round}-${i}`) }), 10_000)));
       await (round % 2 ? a : b).requests.list(t.uuid, page);
     }
     await a.requests.list(t.uuid, page);
@@ -231,7 +236,7 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
-  it('catches up in chunks of at most maxRows, counting, trimming to the capture\'s limit and indexing as in one', () => {
+  it("catches up in chunks of at most maxRows, counting, trimming to the capture's limit and indexing as in one", () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
     // Search-indexed tokens (above 10,000), so the chunks write their full-text entries too.
@@ -269,7 +274,10 @@ describe('batch writer catch-up', () => {
     const steps: number[] = [];
     while (writer.trimsDue) steps.push(writer.trim(true, 10)!);
     expect(steps).toEqual([10, 10, 2]);
-    expect([stats(a), stats(b)]).toEqual([{ n: 4, latest: items[29]!.row[0] }, { n: 4, latest: items[27]!.row[0] }]);
+    expect([stats(a), stats(b)]).toEqual([
+      { n: 4, latest: items[29]!.row[0] },
+      { n: 4, latest: items[27]!.row[0] },
+    ]);
     expect([keys(a), keys(b)]).toEqual([4, 4]);
     const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').pluck().all();
     expect(new Set(left)).toEqual(new Set([...items.filter((_, i) => i % 3).slice(-4), ...items.filter((_, i) => !(i % 3)).slice(-4)].map((i) => i.row[0])));
@@ -376,7 +384,11 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     const seen = (tokenId: string, i: { row: unknown[] }) => byUuid.get({ t: tokenId, u: uuidOf(i) }) !== undefined;
     const stored = (i: { row: unknown[] }) => db.prepare('SELECT count(*) FROM requests WHERE uuid = ?').pluck().get(uuidOf(i)) === 1;
     const listed = () => db.prepare('SELECT r.uuid FROM request_trimmed d JOIN requests r ON r.seq = d.seq ORDER BY d.seq').pluck().all();
-    const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
+    const count = (sql: string, ...p: unknown[]) =>
+      db
+        .prepare(sql)
+        .pluck()
+        .get(...p) as number;
     return { db, writer, seen, stored, listed, count };
   }
 
@@ -407,7 +419,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
-  it('deletes a search-indexed token\'s trimmed requests at once, and the next catch-up purges their full text', () => {
+  it("deletes a search-indexed token's trimmed requests at once, and the next catch-up purges their full text", () => {
     const a = sampleToken().uuid;
     // A token allowed 20,000 requests is search-indexed; its captures came with a limit of 3. A
     // search reads its full-text candidates' rows directly, so such rows are not left to the sweep.
@@ -454,7 +466,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
-  it('deletes a token\'s trimmed rows with the token, and takes them off the list', async () => {
+  it("deletes a token's trimmed rows with the token, and takes them off the list", async () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
     const { db, writer, stored, listed } = sweeping([a, b], 100);
@@ -486,15 +498,24 @@ describe('migration 13 (UUID index filled by the catch-up)', () => {
     const t = sampleToken();
     // The token as version 12 stored it: only the columns its table had (later migrations add more).
     const known = new Set((db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>).map((c) => c.name));
-    const tokenRow = Object.fromEntries(Object.entries(t).filter(([k]) => known.has(k)).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]));
-    db.prepare(`INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow).map((k) => '@' + k).join(', ')})`).run(tokenRow);
+    const tokenRow = Object.fromEntries(
+      Object.entries(t)
+        .filter(([k]) => known.has(k))
+        .map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]),
+    );
+    db.prepare(
+      `INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow)
+        .map((k) => '@' + k)
+        .join(', ')})`,
+    ).run(tokenRow);
     // As version 12's writer left them: two rows caught up (keyed, under the watermark), one pending.
     const caught = [sampleRequest(t.uuid), sampleRequest(t.uuid)];
     const pending = sampleRequest(t.uuid);
     // Version 12's columns only (later migrations add more).
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
       VALUES (@uuid, @token_id, @type, @body, @size, '{}', '[]', '[]', '[]', @time, @sorting, @created_at, @updated_at, '{}')`);
-    for (const r of [...caught, pending]) insert.run({ uuid: r.uuid, token_id: r.token_id, type: r.type, body: r.body, size: r.size, time: r.time, sorting: r.sorting, created_at: r.created_at, updated_at: r.updated_at });
+    for (const r of [...caught, pending])
+      insert.run({ uuid: r.uuid, token_id: r.token_id, type: r.type, body: r.body, size: r.size, time: r.time, sorting: r.sorting, created_at: r.created_at, updated_at: r.updated_at });
     db.exec(`INSERT INTO request_keys (tk, st, sq) SELECT token_id, sorting, seq FROM requests WHERE seq <= 2; UPDATE request_watermark SET seq = 2;
       UPDATE tokens SET request_count = 2`);
     db.prepare('INSERT INTO request_files VALUES (?, ?, ?)').run(caught[0]!.uuid, 'f', Buffer.from('file'));
@@ -551,13 +572,17 @@ describe('migration 12 (pending rows, no foreign key from requests to tokens)', 
 
     const store = createSqliteStore(file);
     const { items } = await store.requests.list(t.uuid, page);
-    expect(items.map((r) => [r.uuid, r.body[0]])).toEqual([['r1', 1], ['r2', 2], ['r3', 3]]);
+    expect(items.map((r) => [r.uuid, r.body[0]])).toEqual([
+      ['r1', 1],
+      ['r2', 2],
+      ['r3', 3],
+    ]);
     expect((await store.requests.getFile(t.uuid, 'r2', 'f'))?.toString()).toBe('file');
     const fresh = sampleRequest(t.uuid);
     await store.requests.insert(fresh, 100);
     const seq = (uuid: string) => (store.db.prepare('SELECT seq FROM requests WHERE uuid = ?').get(uuid) as { seq: number }).seq;
     expect(seq(fresh.uuid)).toBe(5);
-    const fk = store.db.prepare("SELECT \"table\" FROM pragma_foreign_key_list('requests')").all();
+    const fk = store.db.prepare('SELECT "table" FROM pragma_foreign_key_list(\'requests\')').all();
     expect(fk).toEqual([]);
     // Trimming goes by the keys the migration made: limit 3 keeps r3, the fresh one and the newest.
     const newest = sampleRequest(t.uuid);
@@ -581,8 +606,16 @@ describe('migration 28 (the HTTP version of web captures)', () => {
     }
     const t = sampleToken();
     const known = new Set((db.prepare('PRAGMA table_info(tokens)').all() as Array<{ name: string }>).map((c) => c.name));
-    const tokenRow = Object.fromEntries(Object.entries(t).filter(([k]) => known.has(k)).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : v]));
-    db.prepare(`INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow).map((k) => '@' + k).join(', ')})`).run(tokenRow);
+    const tokenRow = Object.fromEntries(
+      Object.entries(t)
+        .filter(([k]) => known.has(k))
+        .map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : v]),
+    );
+    db.prepare(
+      `INSERT INTO tokens (${Object.keys(tokenRow).join(', ')}) VALUES (${Object.keys(tokenRow)
+        .map((k) => '@' + k)
+        .join(', ')})`,
+    ).run(tokenRow);
     // Rows as version 27 stored them, left for the start-up catch-up.
     const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
       VALUES (?, ?, ?, X'', 0, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
@@ -592,7 +625,10 @@ describe('migration 28 (the HTTP version of web captures)', () => {
 
     const store = createSqliteStore(file);
     const { items } = await store.requests.list(t.uuid, page);
-    expect(items.map((r) => [r.uuid, r.httpVersion])).toEqual([['web-1', '1.1'], ['mail-1', undefined]]);
+    expect(items.map((r) => [r.uuid, r.httpVersion])).toEqual([
+      ['web-1', '1.1'],
+      ['mail-1', undefined],
+    ]);
     const found = async (q: string) => (await store.requests.list(t.uuid, { ...page, query: parseQuery(q) })).items.map((r) => r.uuid);
     expect(await found('http_version:1.1')).toEqual(['web-1']);
     expect(await found('NOT _exists_:http_version')).toEqual(['mail-1']);

@@ -60,8 +60,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // listed for the purge (which the sweep's trigger can no longer do once their search_keys rows
   // are gone), their dense rows and search keys deleted. Until the purge, a search driven by the
   // full-text index skips them as listed in request_trimmed (planRowFilter).
-  const TRIMMED_KEYS =
-    'FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)';
+  const TRIMMED_KEYS = 'FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)';
   const unsearchOldest = [
     db.prepare<{ t: string; n: number }>(`INSERT OR IGNORE INTO request_text_stale (seq) SELECT seq ${TRIMMED_KEYS}`),
     db.prepare<{ t: string; n: number }>(`DELETE FROM search_rows WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
@@ -69,9 +68,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     db.prepare<{ t: string; n: number }>(`DELETE ${TRIMMED_KEYS}`),
   ];
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
-  const newestOldest = db
-    .prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)')
-    .pluck();
+  const newestOldest = db.prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)').pluck();
   // The sweep of lowered tokens' rows: every listed row up to a seq, oldest first.
   const sweepUpTo = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)');
 

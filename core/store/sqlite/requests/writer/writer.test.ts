@@ -69,11 +69,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite capture writer (%s)', (w
     await store.tokens.create(kept);
     await store.tokens.create(gone);
     await store.tokens.delete(gone.uuid);
-    const results = await Promise.allSettled([
-      store.requests.insert(sampleRequest(kept.uuid), 100),
-      store.requests.insert(sampleRequest(gone.uuid), 100),
-      store.requests.insert(sampleRequest(kept.uuid), 100),
-    ]);
+    const results = await Promise.allSettled([store.requests.insert(sampleRequest(kept.uuid), 100), store.requests.insert(sampleRequest(gone.uuid), 100), store.requests.insert(sampleRequest(kept.uuid), 100)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const reason = (results[1] as PromiseRejectedResult).reason;
     expect(reason).toBeInstanceOf(NotFound);
@@ -317,9 +313,7 @@ describe('sqlite in-thread capture writer while another connection holds the wri
       let releasedAt = 0;
       void released.then(() => (releasedAt = performance.now()));
       const acked: number[] = [];
-      const captures = Array.from({ length: 200 }, (_, i) =>
-        store.requests.insert(sampleRequest(t.uuid, { sorting: 20 + i }), 10_000).then(() => acked.push(performance.now())),
-      );
+      const captures = Array.from({ length: 200 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { sorting: 20 + i }), 10_000).then(() => acked.push(performance.now())));
       // More arrive while the first ones wait: they join the queue behind them.
       await new Promise((r) => setTimeout(r, 100));
       captures.push(...Array.from({ length: 100 }, (_, i) => store.requests.insert(sampleRequest(t.uuid, { sorting: 220 + i }), 10_000).then(() => acked.push(performance.now()))));

@@ -35,7 +35,7 @@ const EN: Locale = {
 const require = createRequire(import.meta.url);
 const locales = new Map<string, Locale>([['en', EN]]);
 
-type Names = string[] | ((...a: unknown[]) => string) & { s?: string[]; f?: string[]; format?: string[]; standalone?: string[] };
+type Names = string[] | (((...a: unknown[]) => string) & { s?: string[]; f?: string[]; format?: string[]; standalone?: string[] });
 const names = (v: unknown, fallback: string[]): string[] => {
   if (Array.isArray(v)) return v as string[];
   const f = v as Names | undefined;
@@ -67,11 +67,25 @@ export function locale(name: string | null): Locale {
   const l: Locale = {
     name: key,
     months: names(raw.months, EN.months),
-    monthsShort: names(raw.monthsShort, names(raw.months, EN.months).map((m) => m.slice(0, 3))),
+    monthsShort: names(
+      raw.monthsShort,
+      names(raw.months, EN.months).map((m) => m.slice(0, 3)),
+    ),
     weekdays: names(raw.weekdays, EN.weekdays),
-    weekdaysShort: names(raw.weekdaysShort, names(raw.weekdays, EN.weekdays).map((d) => d.slice(0, 3))),
-    weekdaysMin: names(raw.weekdaysMin, names(raw.weekdays, EN.weekdays).map((d) => d.slice(0, 2))),
-    ordinal: ordinal ? (n, unit) => String(ordinal(n, unit)).replace(/^\[|\]$/g, '').replace(/\[|\]/g, '') : EN.ordinal,
+    weekdaysShort: names(
+      raw.weekdaysShort,
+      names(raw.weekdays, EN.weekdays).map((d) => d.slice(0, 3)),
+    ),
+    weekdaysMin: names(
+      raw.weekdaysMin,
+      names(raw.weekdays, EN.weekdays).map((d) => d.slice(0, 2)),
+    ),
+    ordinal: ordinal
+      ? (n, unit) =>
+          String(ordinal(n, unit))
+            .replace(/^\[|\]$/g, '')
+            .replace(/\[|\]/g, '')
+      : EN.ordinal,
     formats: { ...EN.formats, ...((raw.formats as Record<string, string>) ?? {}) },
     meridiem: meridiem ?? EN.meridiem,
   };

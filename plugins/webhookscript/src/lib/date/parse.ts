@@ -8,13 +8,30 @@ import { UTC, instantOf, parseZone, wallOf, type Wall, type WsDate, type Zone } 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const UNITS: Record<string, string> = {
-  sec: 'second', secs: 'second', second: 'second', seconds: 'second', min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
-  hour: 'hour', hours: 'hour', day: 'day', days: 'day', week: 'week', weeks: 'week', fortnight: 'fortnight', fortnights: 'fortnight',
-  month: 'month', months: 'month', year: 'year', years: 'year',
+  sec: 'second',
+  secs: 'second',
+  second: 'second',
+  seconds: 'second',
+  min: 'minute',
+  mins: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  hour: 'hour',
+  hours: 'hour',
+  day: 'day',
+  days: 'day',
+  week: 'week',
+  weeks: 'week',
+  fortnight: 'fortnight',
+  fortnights: 'fortnight',
+  month: 'month',
+  months: 'month',
+  year: 'year',
+  years: 'year',
 };
 const ORD: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, last: -1, next: 1, previous: -1, this: 0 };
 
-const monthIndex = (s: string) => MONTHS.findIndex((m) => m === s.toLowerCase() || m.slice(0, 3) === s.toLowerCase().slice(0, 3) && s.length >= 3);
+const monthIndex = (s: string) => MONTHS.findIndex((m) => m === s.toLowerCase() || (m.slice(0, 3) === s.toLowerCase().slice(0, 3) && s.length >= 3));
 const dayIndex = (s: string) => DAYS.findIndex((d) => d === s.toLowerCase() || (s.length >= 3 && d.startsWith(s.toLowerCase())));
 
 function fromWall(w: Wall, zone: Zone, micro = 0): WsDate {
@@ -225,7 +242,11 @@ export function parseWithFormat(text: string, format: string, zone: Zone, nowMs:
   let re = '';
   const tokens = /\[([^\]]*)\]|\\(.)|YYYY|YY|MMMM|MMM|MM|M|Do|DD|D|dddd|ddd|dd|HH|H|hh|h|kk|k|mm|m|ss|s|S{1,9}|A|a|X|x|ZZ|Z|./g;
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const names = (list: string[]) => list.map(esc).sort((a, b) => b.length - a.length).join('|');
+  const names = (list: string[]) =>
+    list
+      .map(esc)
+      .sort((a, b) => b.length - a.length)
+      .join('|');
   for (const m of format.matchAll(tokens)) {
     const tok = m[0];
     if (m[1] !== undefined) re += esc(m[1]);
@@ -236,18 +257,58 @@ export function parseWithFormat(text: string, format: string, zone: Zone, nowMs:
         re += `(${p})`;
       };
       switch (tok) {
-        case 'YYYY': group('[+-]?\\d{4,6}'); break;
-        case 'YY': group('\\d{2}'); break;
-        case 'MMMM': group(names([...loc.months, ...EN_LOCALE.months])); break;
-        case 'MMM': group(names([...loc.monthsShort, ...EN_LOCALE.monthsShort])); break;
-        case 'MM': case 'DD': case 'HH': case 'hh': case 'kk': case 'mm': case 'ss': group('\\d{2}'); break;
-        case 'M': case 'D': case 'H': case 'h': case 'k': case 'm': case 's': group('\\d{1,2}'); break;
-        case 'Do': group('\\d{1,2}(?:st|nd|rd|th|\\.)?'); break;
-        case 'dddd': case 'ddd': case 'dd': group('[^\\s\\d,.]+'); break;
-        case 'A': case 'a': group('[aApP]\\.?[mM]\\.?'); break;
-        case 'X': group('-?\\d+(?:\\.\\d+)?'); break;
-        case 'x': group('-?\\d+'); break;
-        case 'Z': case 'ZZ': group('Z|[+-]\\d{2}:?\\d{2}'); break;
+        case 'YYYY':
+          group('[+-]?\\d{4,6}');
+          break;
+        case 'YY':
+          group('\\d{2}');
+          break;
+        case 'MMMM':
+          group(names([...loc.months, ...EN_LOCALE.months]));
+          break;
+        case 'MMM':
+          group(names([...loc.monthsShort, ...EN_LOCALE.monthsShort]));
+          break;
+        case 'MM':
+        case 'DD':
+        case 'HH':
+        case 'hh':
+        case 'kk':
+        case 'mm':
+        case 'ss':
+          group('\\d{2}');
+          break;
+        case 'M':
+        case 'D':
+        case 'H':
+        case 'h':
+        case 'k':
+        case 'm':
+        case 's':
+          group('\\d{1,2}');
+          break;
+        case 'Do':
+          group('\\d{1,2}(?:st|nd|rd|th|\\.)?');
+          break;
+        case 'dddd':
+        case 'ddd':
+        case 'dd':
+          group('[^\\s\\d,.]+');
+          break;
+        case 'A':
+        case 'a':
+          group('[aApP]\\.?[mM]\\.?');
+          break;
+        case 'X':
+          group('-?\\d+(?:\\.\\d+)?');
+          break;
+        case 'x':
+          group('-?\\d+');
+          break;
+        case 'Z':
+        case 'ZZ':
+          group('Z|[+-]\\d{2}:?\\d{2}');
+          break;
         default:
           if (/^S+$/.test(tok)) group(`\\d{${tok.length}}`);
           else re += esc(tok);
@@ -282,7 +343,7 @@ export function parseWithFormat(text: string, format: string, zone: Zone, nowMs:
   const fracTok = order.find((t) => /^S+$/.test(t));
   const micro = fracTok ? Number(fields[fracTok].padEnd(6, '0').slice(0, 6)) : 0;
   if (!valid(year, month, day, hour, minute, second)) return null;
-  const z = fields.Z ?? fields.ZZ ? parseZone(fields.Z ?? fields.ZZ) : zone;
+  const z = (fields.Z ?? fields.ZZ) ? parseZone(fields.Z ?? fields.ZZ) : zone;
   return fromWall({ year, month, day, hour, minute, second, ms: Math.floor(micro / 1000) }, z, micro % 1000);
 }
 
