@@ -29,25 +29,30 @@ function connect(version: keyof typeof clients, url = server.url, opts: Record<s
   return s;
 }
 
+/**
+ * The next `event` on the socket, or a rejection after `ms`. A wait nobody awaits in the end (the
+ * loser of a race, one kept for a later step) times out after its test, or its file, ended: it is
+ * marked handled so that it cannot surface as an unhandled rejection in whatever runs then; an
+ * awaiting caller still gets the rejection.
+ */
 function next(socket: AnySocket, event: string, ms = 5000): Promise<any[]> {
-  return new Promise((resolve, reject) => {
+  const waiting = new Promise<any[]>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
     socket.once(event, (...args: any[]) => {
       clearTimeout(t);
       resolve(args);
     });
   });
+  waiting.catch(() => {});
+  return waiting;
 }
 
 /** Subscribes like Laravel Echo's private channel; resolves with `subscribed` or `subscription_error`. */
 async function subscribe(socket: AnySocket, channel: string, headers: Record<string, string> = {}) {
-  const subscribed = next(socket, 'subscribed').then((a) => ({ ok: true as const, channel: a[0] as string }));
-  const refused = next(socket, 'subscription_error').then((a) => ({ ok: false as const, channel: a[0] as string, status: a[1] as number }));
-  // The race's loser times out later, after its test (and maybe its file) ended: it must not
-  // surface then as an unhandled rejection in whatever test runs at that moment.
-  subscribed.catch(() => {});
-  refused.catch(() => {});
-  const done = Promise.race([subscribed, refused]);
+  const done = Promise.race([
+    next(socket, 'subscribed').then((a) => ({ ok: true as const, channel: a[0] as string })),
+    next(socket, 'subscription_error').then((a) => ({ ok: false as const, channel: a[0] as string, status: a[1] as number })),
+  ]);
   socket.emit('subscribe', { channel, auth: { headers } });
   return done;
 }
