@@ -1,6 +1,7 @@
 // Browser tests: Debian's Chromium driven by playwright-core, against a server that serves a page
 // freshly built from web/ (into a temporary directory, so a stale dist/ never decides a test).
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadModules, type ServiceModule } from '../../core/modules.js';
+import type { RequestRecord } from '../../core/store/types.js';
 import { REPO_ROOT } from '../../core/util/paths.js';
 import { webModule } from '../../core/web/module.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -196,3 +198,64 @@ export async function signIn(page: Page, key: string, who: RegExp): Promise<void
 
 /** The account area's navigation. */
 export const accountNav = (page: Page) => page.getByRole('navigation', { name: 'Account' });
+
+/**
+ * Stores an e-mail and a DNS capture on `token` through the store, shaped as the SMTP and DNS
+ * servers store them, for the screens that show those kinds; `text` and `html` are the message's.
+ */
+export async function storeMailAndDns(srv: TestServer, token: string, mail: { text: string; html: string }): Promise<{ email: string; dns: string }> {
+  const now = Date.now();
+  const base = {
+    token_id: token,
+    team_id: null,
+    user_agent: '',
+    query: null,
+    form: null,
+    files: [],
+    custom_action_output: [],
+    custom_action_errors: [],
+    time: 0,
+    note: null,
+    created_at: now,
+    updated_at: now,
+  } satisfies Partial<RequestRecord>;
+  const raw = Buffer.from(`From: ann@example.test\r\nTo: x@email.localhost\r\nSubject: Quarterly numbers\r\n\r\n${mail.text}\r\n`);
+  const ids = { email: randomUUID(), dns: randomUUID() };
+  await srv.services.store.requests.insert(
+    {
+      ...base,
+      uuid: ids.email,
+      type: 'email',
+      ip: '192.0.2.7',
+      hostname: 'email.localhost',
+      method: 'SMTP',
+      url: `mailto:${token}@email.localhost`,
+      content_type: 'message/rfc822',
+      body: raw,
+      size: raw.length,
+      headers: { from: ['ann@example.test'], subject: ['Quarterly numbers'] },
+      sorting: now * 1000 + 1,
+      extra: { sender: 'ann@example.test', subject: 'Quarterly numbers', destinations: [`${token}@email.localhost`], text_content: mail.text, html_content: mail.html },
+    },
+    10_000,
+  );
+  await srv.services.store.requests.insert(
+    {
+      ...base,
+      uuid: ids.dns,
+      type: 'dns',
+      ip: '192.0.2.8',
+      hostname: `probe.${token}.dns.localhost`,
+      method: 'DNS',
+      url: `dns:probe.${token}.dns.localhost?type=A`,
+      content_type: null,
+      body: Buffer.alloc(0),
+      size: 0,
+      headers: {},
+      sorting: now * 1000 + 2,
+      extra: { dns: { name: `probe.${token}.dns.localhost`, type: 'A', protocol: 'udp', subdomain: 'probe' } },
+    },
+    10_000,
+  );
+  return ids;
+}

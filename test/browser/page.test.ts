@@ -1,11 +1,10 @@
 // The live web page in a real browser: create a token, watch captures arrive, open one, search,
 // change the default response and see a capture honour it. Screenshots go to test/artifacts/.
-import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { schedulesStub } from './schedules-stub.js';
-import { builtPageAndBrowser, haveChromium, median, modulesWithPage, openPage, screenshot, servePage, unlabelled } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, median, modulesWithPage, openPage, screenshot, servePage, storeMailAndDns, unlabelled } from './helpers.js';
 
 /** Creates a schedule that calls the token through the page, runs it now, and reads its log. */
 /** Starts on the new-schedule form. */
@@ -281,51 +280,7 @@ describe.skipIf(!haveChromium)(
     });
 
     it('shows e-mail and DNS captures with their own fields', async () => {
-      const now = Date.now();
-      const base = { token_id: token, team_id: null, user_agent: '', query: null, form: null, files: [], custom_action_output: [], custom_action_errors: [], time: 0, note: null, created_at: now, updated_at: now };
-      const raw = Buffer.from('From: ann@example.test\r\nTo: x@email.localhost\r\nSubject: Quarterly numbers\r\n\r\nSee attached.\r\n');
-      await srv.services.store.requests.insert(
-        {
-          ...base,
-          uuid: randomUUID(),
-          type: 'email',
-          ip: '192.0.2.7',
-          hostname: 'email.localhost',
-          method: 'SMTP',
-          url: `mailto:${token}@email.localhost`,
-          content_type: 'message/rfc822',
-          body: raw,
-          size: raw.length,
-          headers: { from: ['ann@example.test'], subject: ['Quarterly numbers'] },
-          sorting: now * 1000 + 1,
-          extra: {
-            sender: 'ann@example.test',
-            subject: 'Quarterly numbers',
-            destinations: [`${token}@email.localhost`],
-            text_content: 'See attached.',
-            html_content: '<p>See <b>attached</b>.</p><script>parent.__pwned = 1</script>',
-          },
-        },
-        10_000,
-      );
-      await srv.services.store.requests.insert(
-        {
-          ...base,
-          uuid: randomUUID(),
-          type: 'dns',
-          ip: '192.0.2.8',
-          hostname: `probe.${token}.dns.localhost`,
-          method: 'DNS',
-          url: `dns:probe.${token}.dns.localhost?type=A`,
-          content_type: null,
-          body: Buffer.alloc(0),
-          size: 0,
-          headers: {},
-          sorting: now * 1000 + 2,
-          extra: { dns: { name: `probe.${token}.dns.localhost`, type: 'A', protocol: 'udp', subdomain: 'probe' } },
-        },
-        10_000,
-      );
+      await storeMailAndDns(srv, token, { text: 'See attached.', html: '<p>See <b>attached</b>.</p><script>parent.__pwned = 1</script>' });
       await page.reload();
       const mail = page.locator('.req-list a', { hasText: 'Quarterly numbers' });
       await mail.waitFor();

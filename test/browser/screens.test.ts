@@ -4,12 +4,10 @@
 // and phone width, light and dark, for someone without a key and for a user with one. No screen
 // logs a console error or has a request of the page's fail (4xx/5xx), none scrolls sideways at
 // 390 px, and each is saved as test/artifacts/screens-<who>-<device>-<scheme>-<screen>.png.
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestRecord } from '../../core/store/types.js';
 import type { TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, watchEverything } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, storeMailAndDns, watchEverything } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -46,66 +44,7 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
     });
     ids.form = await send('/signup', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ann+Example&email=ann%40example.test&plan=pro' });
     ids.binary = await send('/upload.bin', { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256)) });
-    const now = Date.now();
-    const base = {
-      token_id: token,
-      team_id: null,
-      user_agent: '',
-      query: null,
-      form: null,
-      files: [],
-      custom_action_output: [],
-      custom_action_errors: [],
-      time: 0,
-      note: null,
-      created_at: now,
-      updated_at: now,
-    } satisfies Partial<RequestRecord>;
-    const raw = Buffer.from('From: ann@example.test\r\nTo: x@email.localhost\r\nSubject: Quarterly numbers\r\n\r\nSee https://example.test/report now.\r\n');
-    ids.email = randomUUID();
-    ids.dns = randomUUID();
-    await srv.services.store.requests.insert(
-      {
-        ...base,
-        uuid: ids.email,
-        type: 'email',
-        ip: '192.0.2.7',
-        hostname: 'email.localhost',
-        method: 'SMTP',
-        url: `mailto:${token}@email.localhost`,
-        content_type: 'message/rfc822',
-        body: raw,
-        size: raw.length,
-        headers: { from: ['ann@example.test'], subject: ['Quarterly numbers'] },
-        sorting: now * 1000 + 1,
-        extra: {
-          sender: 'ann@example.test',
-          subject: 'Quarterly numbers',
-          destinations: [`${token}@email.localhost`],
-          text_content: 'See https://example.test/report now.',
-          html_content: '<p>See <b>the report</b>.</p>',
-        },
-      },
-      10_000,
-    );
-    await srv.services.store.requests.insert(
-      {
-        ...base,
-        uuid: ids.dns,
-        type: 'dns',
-        ip: '192.0.2.8',
-        hostname: `probe.${token}.dns.localhost`,
-        method: 'DNS',
-        url: `dns:probe.${token}.dns.localhost?type=A`,
-        content_type: null,
-        body: Buffer.alloc(0),
-        size: 0,
-        headers: {},
-        sorting: now * 1000 + 2,
-        extra: { dns: { name: `probe.${token}.dns.localhost`, type: 'A', protocol: 'udp', subdomain: 'probe' } },
-      },
-      10_000,
-    );
+    Object.assign(ids, await storeMailAndDns(srv, token, { text: 'See https://example.test/report now.', html: '<p>See <b>the report</b>.</p>' }));
     return ids;
   }
 
