@@ -51,6 +51,9 @@ describe.skipIf(!haveChromium)('queue profiles: settings and the action editor p
 
     await page.getByRole('button', { name: 'Edit CRM API' }).click();
     const edit = page.getByRole('form', { name: 'Edit queue profile CRM API' });
+    // The form takes the focus to its first field as it opens, before anything is typed into it.
+    await edit.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('qp-new-name');
     expect(await edit.getByLabel('Jobs per period').inputValue()).toBe('5');
     await edit.getByLabel('Jobs per period').fill('10');
     await edit.getByLabel('Initial delay (seconds)').fill('2');
@@ -62,6 +65,8 @@ describe.skipIf(!haveChromium)('queue profiles: settings and the action editor p
 
     // Bad input is refused at its field, nothing saved.
     await page.getByRole('button', { name: 'Edit CRM API' }).click();
+    await page.getByRole('form', { name: 'Edit queue profile CRM API' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('qp-new-name');
     await page.getByRole('form', { name: 'Edit queue profile CRM API' }).getByLabel('Period (seconds)').fill('0');
     await page.getByRole('button', { name: 'Save queue profile' }).click();
     await expect.poll(() => page.getByLabel('Period (seconds)').getAttribute('aria-invalid')).toBe('true');

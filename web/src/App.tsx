@@ -1,5 +1,5 @@
 // The page: a header with navigation and the API key, then the view the hash names.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Account, AccountLayout } from './account/Account';
 import { onOpenApiKeyPanel, useSession } from './account/api';
 import { FirstRun } from './account/FirstRun';
@@ -30,7 +30,7 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
     onClose();
   }, [saved, session.state]);
   // Opened by a screen that needs a key ("Enter an API key"): the field takes the focus.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focusInput) input.current?.focus();
   }, [focusInput]);
 

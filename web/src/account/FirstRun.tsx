@@ -1,7 +1,7 @@
 // The first-run screen: what an anonymous visitor can do without a key, what a key adds, and how
 // the administrator makes one (the exact commands). Shown on the start page until dismissed, and
 // always at #/welcome.
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { href } from '../route';
 import { CopyButton } from '../ui';
 import { openApiKeyPanel } from './api';
@@ -24,7 +24,7 @@ export function FirstRun({ onDismiss, focus = false }: { onDismiss: () => void; 
   const Sub = focus ? 'h2' : 'h3';
   const base = location.origin;
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focus) heading.current?.focus();
   }, [focus]);
   const startCmd = `export ADMIN_API_KEY=$(openssl rand -hex 24)

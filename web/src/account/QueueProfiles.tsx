@@ -1,7 +1,7 @@
 // Queue Profiles: throttling and ordering shared by a user's queued actions (the /queue-profiles
 // API): listed, created, edited and deleted here. A queued step picks one in the action editor;
 // deleting one leaves its steps plain queued.
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { call, type FieldErrors } from '../api';
 import { FieldError, announce, fieldErrorId } from '../ui';
 import { formErrors, formSummary } from './api';
@@ -110,8 +110,9 @@ function ProfileForm({ editing, onSaved, onCancel }: { editing: QueueProfile | n
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const F = 'qp-new';
-  // Keyed by the profile edited (ProfileScreen): a new one starts a fresh form.
-  useEffect(() => {
+  // Keyed by the profile edited (ProfileScreen): a new one starts a fresh form. The focus moves
+  // as the form is drawn, never after: typing that has begun cannot be sent to another field.
+  useLayoutEffect(() => {
     if (editing) document.getElementById(`${F}-name`)?.focus();
   }, []);
 

@@ -1,7 +1,7 @@
 // What the account screens share: the gate that explains who may use a screen (instead of letting
 // the API fail), the once-only display of a new API key, and a small loader hook.
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Page } from '../api';
 import { href } from '../route';
 import { settings } from '../settings';
@@ -108,7 +108,7 @@ export function Gate({ title, what, needs, children }: { title: string; what: st
 /** A key just created: shown once, with a copy button, focused so a screen reader reads it. */
 export function NewKeyNotice({ created, onDone }: { created: NewApiKey; onDone: () => void }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.focus(), [created.api_key]);
+  useLayoutEffect(() => box.current?.focus(), [created.api_key]);
   return (
     <div class="notice acct-newkey" role="region" aria-labelledby="newkey-title" tabIndex={-1} ref={box}>
       <h2 id="newkey-title">New API key for {created.owner}</h2>

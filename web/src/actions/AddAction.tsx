@@ -1,5 +1,5 @@
 // "Add action": every creatable action type, grouped by category, searchable, with descriptions.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ActionType } from './api';
 import { InlineMarkdown } from '../inline-markdown';
 import { humanize } from './schema';
@@ -10,7 +10,7 @@ export function AddAction({ types, onAdd }: { types: ActionType[]; onAdd: (type:
   const search = useRef<HTMLInputElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (open) search.current?.focus();
   }, [open]);
 
