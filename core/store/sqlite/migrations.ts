@@ -704,6 +704,30 @@ export const migrations: Migration[] = [
       ALTER TABLE schedule_logs ADD COLUMN tls_alert TEXT;
     `,
   },
+  {
+    // The sweep (requests/writer/trims.ts) deletes trimmed requests' rows oldest first. Their keys
+    // went when they were listed, and their list entries go by range after them: while it runs,
+    // request_sweep holds the newest seq it deletes, and the rows up to it take only their UUID
+    // entries and files with them (requests_unswept) rather than look up four tables each. Outside
+    // a sweep's transaction it is 0: a deletion any other way (the API, a token's deletion, a
+    // filter's matches) cleans up as before (requests_unkey).
+    version: 33,
+    up: `
+      CREATE TABLE request_sweep (id INTEGER PRIMARY KEY CHECK (id = 1), upto INTEGER NOT NULL);
+      INSERT INTO request_sweep (id, upto) VALUES (1, 0);
+      DROP TRIGGER requests_unkey;
+      CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+        DELETE FROM request_trimmed WHERE seq = OLD.seq;
+      END;
+      CREATE TRIGGER requests_unswept AFTER DELETE ON requests WHEN OLD.seq <= (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+      END;
+    `,
+  },
 ];
 
 /**

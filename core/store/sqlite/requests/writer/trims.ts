@@ -51,9 +51,26 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   );
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
   const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)');
-  // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
-  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
+  // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, the
+  // trigger requests_unswept deletes only their UUID entries and files (their keys went when they
+  // were listed, their search rows too: unsearchOldest), and their list entries go by range after
+  // (migration 33).
+  const sweepBound = db.prepare<[number, number], number | null>('SELECT max(seq) FROM (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)').pluck();
+  const sweepMark = db.prepare<[number]>('UPDATE request_sweep SET upto = ?');
+  const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
+  const unlist = db.prepare<[number]>('DELETE FROM request_trimmed WHERE seq <= ?');
+  /** Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. */
+  function sweepUpTo(upto: number, maxRows: number): number {
+    const bound = sweepBound.get(upto, maxRows);
+    if (!bound) return 0;
+    // Back to 0 before any other statement of the transaction: other deletions clean up per row.
+    sweepMark.run(bound);
+    const n = sweepRows.run(bound).changes;
+    unlist.run(bound);
+    sweepMark.run(0);
+    return n;
+  }
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
   // A lowered search-indexed token's trimmed requests leave its search index at once, by the same
   // key range as unkeyOldest (run before it), rather than with their rows: their full-text entries
@@ -69,8 +86,6 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   ];
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
   const newestOldest = db.prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)').pluck();
-  // The sweep of lowered tokens' rows: every listed row up to a seq, oldest first.
-  const sweepUpTo = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)');
 
   const overLimit = new Map<string, number>();
   /** Tokens of overLimit lowered (trimTo): their trimmed rows are left to sweepLowered. */
@@ -127,7 +142,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function sweep(maxRows: number): number {
     const over = trimmedCount.get()! - trimmedBacklog;
-    return over > 0 ? sweepOldest.run(Math.min(over, maxRows)).changes : 0;
+    return over > 0 ? sweepUpTo(Number.MAX_SAFE_INTEGER, Math.min(over, maxRows)) : 0;
   }
   function trimTo(tokenId: string, limit: number): void {
     overLimit.set(tokenId, Math.min(overLimit.get(tokenId) ?? limit, limit));
@@ -139,7 +154,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function sweepLowered(maxRows: number): number {
     if (!sweepTo) return 0;
-    const n = sweepUpTo.run(sweepTo, maxRows).changes;
+    const n = sweepUpTo(sweepTo, maxRows);
     if (n < maxRows) sweepTo = 0;
     return n;
   }
