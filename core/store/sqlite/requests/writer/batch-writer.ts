@@ -31,6 +31,9 @@ export interface WriteItem {
 /** The most plain rows one INSERT takes (its bound values: PLAIN_RUN x the plain row's columns). */
 const PLAIN_RUN = 32;
 
+/** The most rows the log of commits not caught up keeps (a bound on memory; past it, they are read back). */
+const MAX_LOGGED = 200_000;
+
 /** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
 const MAX_ALIVE = 100_000;
 
@@ -276,7 +279,16 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (rows) {
       log!.push({ to: stagedTo, rows });
       loggedRows += staged.length;
+      // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
+      if (loggedRows > MAX_LOGGED) unlog();
     }
+  }
+
+  /** The log no longer accounts for what is pending: unknown until a whole catch-up. */
+  function unlog(): void {
+    log = null;
+    logged.clear();
+    loggedRows = 0;
   }
 
   /** The log's first `n` commits, per token. */
