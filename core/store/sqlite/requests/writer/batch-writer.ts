@@ -221,8 +221,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   /** The log's rows per token, and all tokens together. */
   const logged = new Map<string, number>();
   let loggedRows = 0;
-  /** The log's commits the running catch-up took (dropped from it once committed). */
+  /** The log's commits the running catch-up took (dropped from it once committed), per token. */
   let taken = 0;
+  let tookTally: Map<string, Tally> | null = null;
   /** What the running transaction stored (no object per row: this is the capture hot path), and its last seq. */
   let staged: WriteItem[] = [];
   let stagedTo = 0;
@@ -354,7 +355,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       }
       whole = taken === log.length;
       if (taken) to = log[taken - 1]!.to;
-      touched = tallyOf(taken);
+      touched = tookTally = tallyOf(taken);
     } else {
       let rows: number;
       ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
@@ -403,9 +404,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return keys;
   });
 
-  /** Drops the log's first `n` commits (caught up). */
-  function forget(n: number): void {
-    for (const [tokenId, { added }] of tallyOf(n)) {
+  /** Drops the log's first `n` commits (caught up; `tally`: theirs, per token). */
+  function forget(n: number, tally: Map<string, Tally>): void {
+    for (const [tokenId, { added }] of tally) {
       const left = logged.get(tokenId)! - added;
       if (left > 0) logged.set(tokenId, left);
       else logged.delete(tokenId);
@@ -534,7 +535,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         log = [];
         logged.clear();
         loggedRows = 0;
-      } else if (log && taken) forget(taken);
+      } else if (log && taken) forget(taken, tookTally!);
       return n;
     },
   };
