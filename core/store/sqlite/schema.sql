@@ -253,8 +253,6 @@ CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sor
 
 CREATE INDEX templates_user ON templates(user_id, id);
 
-CREATE INDEX tokens_activity ON tokens(premium, latest_request_at);
-
 CREATE INDEX tokens_alias_nocase ON tokens (alias COLLATE NOCASE) WHERE alias IS NOT NULL;
 
 CREATE INDEX tokens_expires ON tokens(expires_at) WHERE expires_at IS NOT NULL;
