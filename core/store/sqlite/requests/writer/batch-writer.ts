@@ -34,6 +34,9 @@ const PLAIN_RUN = 32;
 /** The most rows the log of commits not caught up keeps (a bound on memory; past it, they are read back). */
 const MAX_LOGGED = 200_000;
 
+/** The most tokens one UPDATE of their counters takes (its bound values: 4 per token). */
+const TOKEN_RUN = 64;
+
 /** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
 const MAX_ALIVE = 100_000;
 
@@ -193,10 +196,47 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
   const addIds = db.prepare('INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
-  // One statement per token and catch-up: the bump returns the new count and the stored limit.
-  const bumpToken = db.prepare<[number, string, number, string], { n: number; request_limit: number }>(
-    'UPDATE tokens SET request_count = request_count + ?, latest_request_id = ?, latest_request_at = ? WHERE uuid = ? RETURNING request_count AS n, request_limit',
-  );
+  // The tokens' counters and latest request, up to TOKEN_RUN tokens a statement (a statement's
+  // call and its page reads are paid once a run, not once a token): each bumped token's row comes
+  // back with its new count and stored limit; a deleted token's none.
+  const bumpRuns = new Map<number, Statement>();
+  const bumpRun = (tokens: number) => {
+    let statement = bumpRuns.get(tokens);
+    if (!statement) {
+      const values = Array.from({ length: tokens }, () => '(?, ?, ?, ?)').join(', ');
+      statement = db
+        .prepare(
+          `UPDATE tokens SET request_count = request_count + v.column2, latest_request_id = v.column3, latest_request_at = v.column4
+           FROM (VALUES ${values}) AS v WHERE tokens.uuid = v.column1 RETURNING uuid, request_count, request_limit`,
+        )
+        .raw();
+      bumpRuns.set(tokens, statement);
+    }
+    return statement;
+  };
+  /** Bumps the tokens of `touched`; their limits go over to overLimit, a deleted token's rows go. */
+  function bumpTokens(touched: Map<string, Tally>): void {
+    const values: unknown[] = [];
+    let bumped = 0;
+    let left = touched.size;
+    for (const [tokenId, { added, latest, latestAt }] of touched) {
+      values.push(tokenId, added, latest, latestAt);
+      if (values.length < 4 * Math.min(TOKEN_RUN, left)) continue;
+      const n = values.length / 4;
+      for (const [uuid, count, stored] of bumpRun(n).all(values) as [string, number, number][]) {
+        bumped++;
+        // The limit its captures came with, or the token's now if lower (set since: trimTo).
+        const limit = Math.min(limits.get(uuid) ?? Number.MAX_SAFE_INTEGER, stored);
+        if (count > limit) overLimit.set(uuid, limit);
+      }
+      left -= n;
+      values.length = 0;
+    }
+    // Deleted after its captures were stored: they go with it.
+    if (bumped < touched.size) for (const tokenId of touched.keys()) if (tokenExists.get(tokenId) === undefined) dropOrphans.run(tokenId);
+    // A chunk's token may have rows in the next chunks, which trim to the same limit.
+    if (whole) for (const tokenId of touched.keys()) limits.delete(tokenId);
+  }
 
   /**
    * The request_limit each token's captures came with (the token as the capture saw it); a
@@ -389,16 +429,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.purge = lap();
     if (whole && search.filling) search.fillStep();
     parts.fill = lap();
-    for (const [tokenId, { added, latest, latestAt }] of touched) {
-      const bumped = bumpToken.get(added, latest, latestAt, tokenId);
-      // The limit its captures came with, or the token's now if lower (set since: trimTo).
-      const limit = Math.min(limits.get(tokenId) ?? Number.MAX_SAFE_INTEGER, bumped?.request_limit ?? Number.MAX_SAFE_INTEGER);
-      // A chunk's token may have rows in the next chunks, which trim to the same limit.
-      if (whole) limits.delete(tokenId);
-      // Deleted after its captures were stored: they go with it.
-      if (!bumped) dropOrphans.run(tokenId);
-      else if (bumped.n > limit) overLimit.set(tokenId, limit);
-    }
+    bumpTokens(touched);
     if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
     parts.trims = lap();
     return keys;
