@@ -5,7 +5,8 @@
 // see what a change to the writer saves (run it a few times; compare like with like).
 // Usage: npx tsx scripts/measure-write-cost.ts [plain|search|trim|minimal] [captures=60000]
 // BATCH (24): captures per commit; PER_CATCHUP (1200): captures per catch-up; TOKENS (100) receive
-// in turn. `search`: tokens above SEARCH_INDEX_ABOVE; `trim`: tokens at a request_limit of 100, filled
+// in turn. CHUNK: rows per catch-up step (default: one step takes every pending row; the event
+// loop's schedule steps by about CATCH_UP_CHUNK_MS, some hundreds of rows under load). `search`: tokens above SEARCH_INDEX_ABOVE; `trim`: tokens at a request_limit of 100, filled
 // first far enough for the sweep to run. STATEMENTS=1 also prints CPU per capture by statement
 // (each statement call timed: the figures then include that timing's cost).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +26,7 @@ const captures = Number(process.argv[3] ?? 60_000);
 const BATCH = Number(process.env.BATCH ?? 24);
 const PER_CATCHUP = Number(process.env.PER_CATCHUP ?? 1_200);
 const TOKENS = Number(process.env.TOKENS ?? 100);
+const CHUNK = Number(process.env.CHUNK ?? Number.MAX_SAFE_INTEGER);
 const dir = mkdtempSync(join(tmpdir(), 'measure-write-cost-'));
 const sorting = createSortingKeys();
 const body = Buffer.from(JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }));
@@ -147,7 +149,8 @@ if (mode === 'minimal') {
       if (since >= PER_CATCHUP) {
         since = 0;
         // As the event loop's schedule does: the catch-up leaves the trims to steps of their own.
-        writer.catchUp(false, Number.MAX_SAFE_INTEGER, true);
+        do writer.catchUp(false, CHUNK, true);
+        while (!writer.caughtUp);
         const c3 = cpu();
         while (writer.trimsDue) writer.trim(false);
         spent.catchUp += c3 - c2;
@@ -162,7 +165,7 @@ if (mode === 'minimal') {
   const total = spent.rows + spent.commit + spent.catchUp + spent.trim;
   console.log(
     `${mode}: rows ${perCapture(spent.rows)}, commit ${perCapture(spent.commit)}, catch-up ${perCapture(spent.catchUp)}, trims ${perCapture(spent.trim)}, ` +
-      `total ${perCapture(total)} µs per capture (batches of ${BATCH}, ${PER_CATCHUP} a catch-up, ${TOKENS} tokens)`,
+      `total ${perCapture(total)} µs per capture (batches of ${BATCH}, ${PER_CATCHUP} a catch-up${CHUNK < Number.MAX_SAFE_INTEGER ? ` in steps of ${CHUNK}` : ''}, ${TOKENS} tokens)`,
   );
   for (const [sql, us] of [...bySql].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${perCapture(us).padStart(7)}  ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
   await store.close();

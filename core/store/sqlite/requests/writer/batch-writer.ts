@@ -31,15 +31,23 @@ export interface WriteItem {
 /** The most plain rows one INSERT takes (its bound values: PLAIN_RUN x the plain row's columns). */
 const PLAIN_RUN = 32;
 
+/** The most rows the log of commits not caught up keeps (a bound on memory; past it, they are read back). */
+const MAX_LOGGED = 200_000;
+
 /** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
 const MAX_ALIVE = 100_000;
 
-/** Captures of one token not caught up yet: how many, the newest (UUID, created_at) and its seq. */
+/** Captures of one token not caught up yet: how many, the newest (UUID, created_at). */
 interface Tally {
   added: number;
   latest: string;
   latestAt: number;
-  seq: number;
+}
+
+/** One commit not caught up yet: its last seq, and per row its token, UUID and created_at, flat. */
+interface Committed {
+  to: number;
+  rows: unknown[];
 }
 
 /** Per item of a batch: null when committed, else why it was not. */
@@ -203,15 +211,19 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   let deletionsSeen = -1;
 
   /**
-   * What this writer committed since the last catch-up, per token (count, newest), up to seq
-   * `tallyTo`: the catch-up need not read those rows back. Trusted only when it accounts for every
-   * key the catch-up makes (a pending row deleted meanwhile, or written by another process, and the
-   * rows are read instead); unknown (null) until the first catch-up has read what was pending.
+   * What this writer committed and no catch-up took yet, oldest commit first: a catch-up, or a step
+   * of one, takes whole commits from the front and need not read those rows back. Trusted only when
+   * it accounts for every key the catch-up makes (a pending row deleted meanwhile, or written by
+   * another process, and the rows are read instead); unknown (null) until a catch-up has read every
+   * row that was pending.
    */
-  let tally: Map<string, Tally> | null = null;
-  let tallyTo = 0;
-  /** The rows in the tally, all tokens together. */
-  let talliedRows = 0;
+  let log: Committed[] | null = null;
+  /** The log's rows per token, and all tokens together. */
+  const logged = new Map<string, number>();
+  let loggedRows = 0;
+  /** The log's commits the running catch-up took (dropped from it once committed), per token. */
+  let taken = 0;
+  let tookTally: Map<string, Tally> | null = null;
   /** What the running transaction stored (no object per row: this is the capture hot path), and its last seq. */
   let staged: WriteItem[] = [];
   let stagedTo = 0;
@@ -255,23 +267,47 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return outcomes;
   });
 
-  /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the tally. */
+  /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the log. */
   function count(): void {
+    const rows: unknown[] | null = log && staged.length ? [] : null;
     for (const p of staged) {
       const tokenId = p.row[TOKEN] as string;
       limits.set(tokenId, p.limit);
-      if (!tally) continue;
-      const t = tally.get(tokenId);
-      if (t) {
-        t.added++;
-        t.latest = p.row[UUID] as string;
-        t.latestAt = p.row[CREATED_AT] as number;
-      } else tally.set(tokenId, { added: 1, latest: p.row[UUID] as string, latestAt: p.row[CREATED_AT] as number, seq: stagedTo });
+      if (!rows) continue;
+      rows.push(tokenId, p.row[UUID], p.row[CREATED_AT]);
+      logged.set(tokenId, (logged.get(tokenId) ?? 0) + 1);
     }
-    if (tally && staged.length) {
-      tallyTo = Math.max(tallyTo, stagedTo);
-      talliedRows += staged.length;
+    if (rows) {
+      log!.push({ to: stagedTo, rows });
+      loggedRows += staged.length;
+      // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
+      if (loggedRows > MAX_LOGGED) unlog();
     }
+  }
+
+  /** The log no longer accounts for what is pending: unknown until a whole catch-up. */
+  function unlog(): void {
+    log = null;
+    logged.clear();
+    loggedRows = 0;
+  }
+
+  /** The log's first `n` commits, per token. */
+  function tallyOf(n: number): Map<string, Tally> {
+    const out = new Map<string, Tally>();
+    for (let c = 0; c < n; c++) {
+      const rows = log![c]!.rows;
+      for (let i = 0; i < rows.length; i += 3) {
+        const tokenId = rows[i] as string;
+        const t = out.get(tokenId);
+        if (t) {
+          t.added++;
+          t.latest = rows[i + 1] as string;
+          t.latestAt = rows[i + 2] as number;
+        } else out.set(tokenId, { added: 1, latest: rows[i + 1] as string, latestAt: rows[i + 2] as number });
+      }
+    }
+    return out;
   }
 
   /** The pending rows up to seq `to` read back: per token, how many and the newest; and the last seq. */
@@ -288,8 +324,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         t.added++;
         t.latest = r.uuid;
         t.latestAt = r.created_at;
-        t.seq = r.seq;
-      } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at, seq: r.seq });
+      } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at });
     }
     return { touched: out, last, rows };
   }
@@ -303,16 +338,25 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     let t = performance.now();
     const lap = () => -t + (t = performance.now());
     const from = watermark.get()!.seq;
-    let touched = tally;
-    let to = tallyTo;
+    let touched: Map<string, Tally>;
+    let to = from;
     whole = true;
-    if (touched) {
-      let tallied = 0;
-      for (const t of touched.values()) tallied += t.added;
-      // Past maxRows, the tally (whole tokens) cannot say where a chunk ends: read the chunk's rows.
-      if (tallied > maxRows) touched = null;
-    }
-    if (!touched) {
+    taken = 0;
+    if (log) {
+      // The oldest commits, up to maxRows rows: one that goes past it is split, its rows having
+      // consecutive seqs (a gap would only make the keys differ from the log: then they are read).
+      let rows = 0;
+      while (taken < log.length && rows < maxRows) {
+        const c = log[taken]!;
+        const n = c.rows.length / 3;
+        const k = maxRows - rows;
+        if (n > k) log.splice(taken, 1, { to: c.to - (n - k), rows: c.rows.slice(0, 3 * k) }, { to: c.to, rows: c.rows.slice(3 * k) });
+        rows += log[taken++]!.rows.length / 3;
+      }
+      whole = taken === log.length;
+      if (taken) to = log[taken - 1]!.to;
+      touched = tookTally = tallyOf(taken);
+    } else {
       let rows: number;
       ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
       whole = rows < maxRows;
@@ -359,6 +403,17 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.trims = lap();
     return keys;
   });
+
+  /** Drops the log's first `n` commits (caught up; `tally`: theirs, per token). */
+  function forget(n: number, tally: Map<string, Tally>): void {
+    for (const [tokenId, { added }] of tally) {
+      const left = logged.get(tokenId)! - added;
+      if (left > 0) logged.set(tokenId, left);
+      else logged.delete(tokenId);
+      loggedRows -= added;
+    }
+    log!.splice(0, n);
+  }
 
   // IMMEDIATE: take the write lock up front (waiting through busy_timeout), so another connection
   // writing the same file can never make these transactions fail half-way with SQLITE_BUSY.
@@ -417,11 +472,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       return newest.get() ?? 0;
     },
     nonePendingFor(tokenId) {
-      if (!tally || tally.has(tokenId) || overLimit.has(tokenId)) return false;
-      // Every seq after the watermark is a row of the tally: none was committed by another
+      if (!log || logged.has(tokenId) || overLimit.has(tokenId)) return false;
+      // Every seq after the watermark is a row of the log: none was committed by another
       // connection (another process on the file, a writer thread that fell back) since. A gap in
       // the seqs only makes this say no.
-      return (newest.get() ?? 0) - caughtTo === talliedRows;
+      return (newest.get() ?? 0) - caughtTo === loggedRows;
     },
     fillWanted() {
       search.fillWanted();
@@ -474,11 +529,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false) {
       const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater)), wait);
       if (n === BUSY) return null;
-      // Caught up: from here on, the tally accounts for everything pending. Stopped short, it
-      // counts rows now caught up: unknown until a catch-up reads what is pending.
-      tally = whole ? new Map() : null;
-      talliedRows = 0;
-      if (!whole) tallyTo = 0;
+      // Caught up: from here on, the log accounts for everything pending. Stopped short, it
+      // drops the commits taken, or stays unknown until a catch-up reads what is pending.
+      if (whole) {
+        log = [];
+        logged.clear();
+        loggedRows = 0;
+      } else if (log && taken) forget(taken, tookTally!);
       return n;
     },
   };

@@ -259,6 +259,30 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it('counts each chunk from what it committed, a row gone before its chunk included', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    const first = Array.from({ length: 10 }, (_, i) => item(i % 2 ? a : b));
+    const second = Array.from({ length: 10 }, () => item(b));
+    writer.commit(first);
+    writer.commit(second);
+    // The first commit's rows, and half of the second's (a commit split between chunks).
+    expect(writer.catchUp(true, 15)).toBe(15);
+    expect(writer.caughtUp).toBe(false);
+    expect(stats(a)).toEqual({ n: 5, latest: first[9]!.row[0] });
+    expect(stats(b)).toEqual({ n: 10, latest: second[4]!.row[0] });
+    // Only b has rows pending: a read of a need not wait.
+    expect([writer.nonePendingFor(a), writer.nonePendingFor(b)]).toEqual([true, false]);
+    db.prepare('DELETE FROM requests WHERE uuid = ?').run(second[7]!.row[0]);
+    expect(writer.catchUp(true, 15)).toBe(4);
+    expect(writer.caughtUp).toBe(true);
+    expect(stats(b)).toEqual({ n: 14, latest: second[9]!.row[0] });
+    expect([keys(a), keys(b)]).toEqual([5, 14]);
+    expect(writer.nonePendingFor(b)).toBe(true);
+    db.close();
+  });
+
   it('leaves the trims to trim() when asked, which takes at most maxRows a step, oldest first', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
