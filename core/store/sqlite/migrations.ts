@@ -704,6 +704,18 @@ export const migrations: Migration[] = [
       ALTER TABLE schedule_logs ADD COLUMN tls_alert TEXT;
     `,
   },
+  {
+    // request_text merges 16 segments of a level at a time instead of 4 (automerge, FTS_AUTOMERGE
+    // in search/fts-writes.ts): each entry is rewritten about half as often, and indexing a capture
+    // costs a quarter less (FTS5 alone, 1,200-row transactions, 240,000 rows: 20 µs a row against
+    // 27). crisismerge (64, default 16) stays well above it, or a level reaching 16 segments would be
+    // merged whole at once inside one catch-up (145 ms against 56 at most per transaction).
+    version: 33,
+    up: `
+      INSERT INTO request_text (request_text, rank) VALUES ('automerge', 16);
+      INSERT INTO request_text (request_text, rank) VALUES ('crisismerge', 64);
+    `,
+  },
 ];
 
 /**
