@@ -35,6 +35,16 @@ export function groupLimit(caller: Caller): readonly number[] | undefined {
   return caller.kind === 'user' ? (caller.user.group_ids ?? undefined) : undefined;
 }
 
+/**
+ * The groups a list shows: the caller's limit, narrowed to `groupId` when one is asked for (none
+ * when it is outside the limit); undefined: every group and none.
+ */
+export function listedGroups(caller: Caller, groupId: number | undefined): readonly number[] | undefined {
+  const limit = groupLimit(caller);
+  if (groupId === undefined) return limit;
+  return limit && !limit.includes(groupId) ? [] : [groupId];
+}
+
 function inTeam(caller: Caller, token: TokenRecord): boolean {
   if (caller.kind !== 'user' || token.user_id === null) return false;
   return caller.user.id === token.user_id || (token.team_id !== null && caller.user.team_id === token.team_id);

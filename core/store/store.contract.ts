@@ -197,6 +197,8 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
       expect(await uuids({ search: b.uuid.slice(4, 14).toUpperCase() })).toEqual([b.uuid]);
       expect(await uuids({ groupIds: [2, 3] })).toEqual([b.uuid]);
       expect(await uuids({ groupIds: [] })).toEqual([]);
+      expect(await uuids({ groupIds: [1], search: 'shop_50%' })).toEqual([a.uuid]);
+      expect(await uuids({ groupIds: [2], search: 'shop_50%' })).toEqual([]);
       const page = await store.tokens.list(userId, { ...base, perPage: 1, groupIds: [1, 2] });
       expect(page.total).toBe(2);
     });

@@ -185,6 +185,21 @@ export async function unlabelled(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The header's entries shown off the brand's row (their text): empty when the header is one row,
+ * as it must be at 390 px.
+ */
+export async function headerOffRow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const middle = (e: Element) => {
+      const r = e.getBoundingClientRect();
+      return r.top + r.height / 2;
+    };
+    const brand = middle(document.querySelector('.topbar .brand')!);
+    return [...document.querySelectorAll('.topbar nav > *')].filter((e) => e.getBoundingClientRect().width > 0 && Math.abs(middle(e) - brand) > 4).map((e) => e.textContent ?? '');
+  });
+}
+
 /** Enters `key` in the header's API key panel and waits until the page knows who it is. */
 export async function signIn(page: Page, key: string, who: RegExp): Promise<void> {
   const field = page.getByRole('textbox', { name: 'API key', exact: true });

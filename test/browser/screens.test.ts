@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { builtPageAndBrowser, haveChromium, openPage, screenshot, servePage, storeMailAndDns, watchEverything } from './helpers.js';
+import { builtPageAndBrowser, haveChromium, headerOffRow, openPage, screenshot, servePage, storeMailAndDns, watchEverything } from './helpers.js';
 
 const shared = builtPageAndBrowser();
 
@@ -143,14 +143,7 @@ describe.skipIf(!haveChromium)('every screen, both widths, both schemes, with an
                 const wide = await page.evaluate(() => document.documentElement.scrollWidth);
                 if (wide > 390) problems.push(`${screen.name}: ${wide} px wide`);
                 // The header is one row: every entry shown sits at the height of the brand.
-                const offRow = await page.evaluate(() => {
-                  const middle = (e: Element) => {
-                    const r = e.getBoundingClientRect();
-                    return r.top + r.height / 2;
-                  };
-                  const brand = middle(document.querySelector('.topbar .brand')!);
-                  return [...document.querySelectorAll('.topbar nav > *')].filter((e) => e.getBoundingClientRect().width > 0 && Math.abs(middle(e) - brand) > 4).map((e) => e.textContent);
-                });
+                const offRow = await headerOffRow(page);
                 if (offRow.length) problems.push(`${screen.name}: header wraps (${offRow.join(', ')} on another row)`);
               }
             }

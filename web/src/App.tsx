@@ -79,6 +79,16 @@ function ApiKeyPanel({ onClose, focusInput }: { onClose: () => void; focusInput:
   );
 }
 
+/** A warning triangle in the text's colour, shown on phones only (the link's name says what it means). */
+function WarningIcon() {
+  return (
+    <svg class="phone-only" viewBox="0 0 16 16" width="11" height="11" aria-hidden="true" focusable="false">
+      <path d="M8 1.75 14.75 14H1.25Z" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round" />
+      <path d="M8 6.25v3.5M8 11.6v.15" stroke="currentColor" stroke-width="1.7" stroke-linecap="round" />
+    </svg>
+  );
+}
+
 /** The start page opens with the first-run screen for a browser with no key and no tokens yet. */
 function useFirstRun(key: string | null): [boolean, () => void] {
   const [dismissed, setDismissed] = useState(settings.firstRunDismissed());
@@ -135,10 +145,20 @@ export function App() {
               aria-label={unreadErrors > 0 ? `Errors, ${unreadErrors} unread` : 'Errors'}
               aria-current={route.view === 'account' && route.section === 'errors' ? 'page' : undefined}
             >
+              {/* The word at desktop width; on a phone the count's pill carries a warning sign instead. */}
               <span class="label sr-only-phone">Errors</span>
               {unreadErrors > 0 && (
                 <span class="count" aria-hidden="true">
-                  {unreadErrors}
+                  <WarningIcon />
+                  {/* 9+ on a phone, whose one-row header has room for two characters; the name has the number. */}
+                  {unreadErrors > 9 ? (
+                    <>
+                      <span class="wide-only">{unreadErrors > 99 ? '99+' : unreadErrors}</span>
+                      <span class="phone-only">9+</span>
+                    </>
+                  ) : (
+                    unreadErrors
+                  )}
                 </span>
               )}
             </a>
@@ -152,7 +172,7 @@ export function App() {
           <button type="button" class={`btn small${key ? ' ok' : ''}`} title={signedInAs ?? undefined} aria-expanded={keyOpen} aria-controls="apikey" onClick={() => setKeyOpen(!keyOpen)}>
             {/* "Key" on a phone, where the header has one row to share; the name stays "API key". */}
             <span class="sr-only-phone">API key</span>
-            <span class="apikey-narrow" aria-hidden="true">
+            <span class="phone-only" aria-hidden="true">
               Key
             </span>
             {key ? ' ✓' : ''}

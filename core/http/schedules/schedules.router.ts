@@ -2,7 +2,7 @@
 // Every endpoint needs a user API key; a user sees their team's schedules (another team's is a 404;
 // one outside the groups of a user limited to groups a 403: core/scheduler/access.ts).
 import Router from '@koa/router';
-import { groupLimit, type Caller } from '../../auth/access.js';
+import { listedGroups, type Caller } from '../../auth/access.js';
 import { ValidationError } from '../../errors.js';
 import { authorizeSchedule, checkScheduleGroup, teamMemberIds } from '../../scheduler/access.js';
 import { documentFromFields, normaliseScheduleDocument, ScheduleDocumentSchema, toApiFieldErrors, toYaml, type ScheduleDocument } from '../../scheduler/document.js';
@@ -99,9 +99,7 @@ export const scheduleRoutes = [
     handler: async (ctx, { services }) => {
       const { page, per_page, group_id } = ctx.input.query;
       const caller = ctx.state.caller as UserCaller;
-      const limit = groupLimit(caller);
-      const groupIds = group_id === undefined ? limit : limit && !limit.includes(group_id) ? [] : [group_id];
-      const found = await services.store.schedules.list({ userIds: await teamMemberIds(services.store, caller.user.team_id), groupIds }, page, per_page);
+      const found = await services.store.schedules.list({ userIds: await teamMemberIds(services.store, caller.user.team_id), groupIds: listedGroups(caller, group_id) }, page, per_page);
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), found.items.map(scheduleView), found.total, page, per_page);
     },
   }),

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { groupLimit } from '../../auth/access.js';
+import { listedGroups } from '../../auth/access.js';
 import { fromZod } from '../../errors.js';
 import { AliasBody, PasswordBody, TokenCreateSchema, TokenUpdateSchema, TokenView } from '../../tokens/tokens.schema.js';
 import { tokenView } from '../../tokens/service.js';
@@ -32,11 +32,11 @@ export const tokenRoutes = [
     response: { status: 200, schema: pageOf(TokenView) },
     handler: async (ctx, services) => {
       const caller = ctx.state.caller;
-      const { page, per_page, order_by, order_direction, query } = ctx.input.query;
+      const { page, per_page, order_by, order_direction, query, group_id } = ctx.input.query;
       // A user sees their team's tokens (every member's; only their groups' when limited to groups);
       // the administrator key owns none.
       const teamId = caller.kind === 'user' ? caller.user.team_id : -1;
-      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction, search: query || undefined, groupIds: groupLimit(caller) });
+      const result = await services.store.tokens.list(teamId, { page, perPage: per_page, orderBy: order_by, direction: order_direction, search: query || undefined, groupIds: listedGroups(caller, group_id) });
       return pageEnvelope(ctx, publicBaseUrl(ctx, services), result.items.map(tokenView), result.total, page, per_page);
     },
   }),

@@ -205,7 +205,28 @@ describe('GET /token', () => {
     expect((await s.call('GET', '/token?query=%25', { key: u.key })).data.total).toBe(0);
   });
 
-  it.each(['per_page=101', 'per_page=0', 'page=0', 'order_by=name', 'order_direction=up'])('refuses %s with 422', async (qs) => {
+  it('?group_id= keeps the tokens in that group, with ?query= too', async () => {
+    const u = await s.user(false);
+    const group = async (name: string) => (await s.call('POST', '/groups', { key: u.key, json: { name } })).data.id as number;
+    const [sales, ops] = [await group('Sales'), await group('Ops')];
+    const a = await s.token({ group_id: sales }, u.key);
+    const b = await s.token({ group_id: sales }, u.key);
+    await s.token({ group_id: ops }, u.key);
+    await s.token({}, u.key);
+    const uuids = async (qs: string) => {
+      const r = await s.call('GET', `/token?${qs}`, { key: u.key });
+      expect(r.status, r.text).toBe(200);
+      return { total: r.data.total, uuids: r.data.data.map((t: { uuid: string }) => t.uuid).sort() };
+    };
+    expect(await uuids(`group_id=${sales}`)).toEqual({ total: 2, uuids: [a.uuid, b.uuid].sort() });
+    expect(await uuids(`group_id=${sales}&query=${b.uuid.slice(0, 13)}`)).toEqual({ total: 1, uuids: [b.uuid] });
+    expect(await uuids(`group_id=${sales}&per_page=1`)).toMatchObject({ total: 2 });
+    expect((await uuids('')).total).toBe(4);
+    // Another account's group, or none by that number: an empty list, as on GET /schedules.
+    expect(await uuids('group_id=999999')).toEqual({ total: 0, uuids: [] });
+  });
+
+  it.each(['per_page=101', 'per_page=0', 'page=0', 'order_by=name', 'order_direction=up', 'group_id=0', 'group_id=x', 'group_id=1.5'])('refuses %s with 422', async (qs) => {
     expect((await s.call('GET', `/token?${qs}`, { key: pro.key })).status).toBe(422);
   });
 });

@@ -271,6 +271,8 @@ describe('members limited to groups', () => {
     const listed = await s.call('GET', '/token', { key: m.key });
     expect(listed.data.data.map((t: { uuid: string }) => t.uuid)).toEqual([inSales.uuid]);
     expect((await s.call('GET', `/token?query=${inOps.uuid}`, { key: m.key })).data.total).toBe(0);
+    expect((await s.call('GET', `/token?group_id=${ops}`, { key: m.key })).data.total).toBe(0);
+    expect((await s.call('GET', `/token?group_id=${sales}`, { key: m.key })).data.data.map((t: { uuid: string }) => t.uuid)).toEqual([inSales.uuid]);
     expect((await s.call('GET', '/groups', { key: m.key })).data.data.map((g: { name: string }) => g.name)).toEqual(['Sales']);
     // Reads and changes of a token outside the groups are refused, its requests too.
     for (const path of [`/token/${inOps.uuid}`, `/token/${inOps.uuid}/requests`, `/token/${loose.uuid}`, `/token/${inOps.uuid}/actions`]) {

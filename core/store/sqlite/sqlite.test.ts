@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStoreContract, sampleRequest, sampleToken } from '../store.contract.js';
 import { createSqliteStore } from './index.js';
+import { TOKEN_COLUMNS } from './token-columns.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-store-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -22,32 +23,7 @@ describe('sqlite token records', () => {
     const t = sampleToken({ expiry: 3600, cors: true });
     await store.tokens.create(t);
     const got = (await store.tokens.get(t.uuid))!;
-    expect(Object.keys(got)).toEqual([
-      'uuid',
-      'user_id',
-      'alias',
-      'redirect',
-      'actions',
-      'cors',
-      'expiry',
-      'timeout',
-      'listen',
-      'premium',
-      'premium_expires_at',
-      'ip',
-      'user_agent',
-      'default_content',
-      'default_status',
-      'default_content_type',
-      'request_limit',
-      'description',
-      'group_id',
-      'password_hash',
-      'created_at',
-      'updated_at',
-      'expires_at',
-      'team_id',
-    ]);
+    expect(Object.keys(got)).toEqual(TOKEN_COLUMNS.filter((c) => c !== 'redaction'));
     expect(got).toEqual(t);
     expect(got).toMatchObject({ expiry: 3600, cors: true, redirect: false });
     const redaction = { replacement: '*', rules: [{ kind: 'preset' as const, preset: 'card' as const, actions_see_original: true }] };

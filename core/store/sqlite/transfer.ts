@@ -5,18 +5,19 @@
 import type { Database } from 'better-sqlite3';
 import type { RequestWithFiles, TransferCheckpoint, TransferKind, TransferRecords, TransferRepo } from '../types.js';
 import type { RequestTransfer } from './requests/index.js';
+import { TOKEN_BOOLEAN_COLUMNS, TOKEN_COLUMNS, TOKEN_JSON_COLUMNS } from './token-columns.js';
 
 type Row = Record<string, unknown>;
 
 interface Table {
   table: string;
   /** The primary key's columns: the copy's order and what a write replaces on. */
-  key: string[];
-  columns: string[];
+  key: readonly string[];
+  columns: readonly string[];
   /** Columns holding JSON text (SQL NULL stays null). */
-  json?: string[];
+  json?: readonly string[];
   /** Columns holding 0/1 for a boolean. */
-  bool?: string[];
+  bool?: readonly string[];
   /** Rows that count (rate counters: the windows not expired yet). */
   live?: string;
 }
@@ -31,40 +32,7 @@ const TABLES: { [K in Exclude<TransferKind, 'requests'>]: Table } = {
   },
   api_keys: { table: 'api_keys', key: ['id'], columns: ['id', 'user_id', 'hash', 'prefix', 'created_at'] },
   groups: { table: 'groups', key: ['id'], columns: ['id', 'user_id', 'name', 'created_at', 'updated_at'] },
-  tokens: {
-    table: 'tokens',
-    key: ['uuid'],
-    // Not request_count and latest_request_*: the requests' catch-up keeps those.
-    columns: [
-      'uuid',
-      'user_id',
-      'alias',
-      'redirect',
-      'actions',
-      'cors',
-      'expiry',
-      'timeout',
-      'listen',
-      'premium',
-      'premium_expires_at',
-      'ip',
-      'user_agent',
-      'default_content',
-      'default_status',
-      'default_content_type',
-      'request_limit',
-      'description',
-      'group_id',
-      'password_hash',
-      'created_at',
-      'updated_at',
-      'expires_at',
-      'redaction',
-      'team_id',
-    ],
-    bool: ['redirect', 'actions', 'cors', 'premium'],
-    json: ['expiry', 'redaction'],
-  },
+  tokens: { table: 'tokens', key: ['uuid'], columns: TOKEN_COLUMNS, bool: TOKEN_BOOLEAN_COLUMNS, json: TOKEN_JSON_COLUMNS },
   workflows: { table: 'token_workflows', key: ['token_id'], columns: ['token_id', 'document', 'updated_at'], json: ['document'] },
   schedules: {
     table: 'schedules',

@@ -176,6 +176,8 @@ export interface Operations {
       order_direction?: "asc" | "desc";
       /** Only tokens whose ID or alias contains this text (ignoring case) */
       query?: string;
+      /** Only tokens in this group */
+      group_id?: number;
     };
     body: never;
     status: 200;

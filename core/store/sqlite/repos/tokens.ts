@@ -1,40 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { inThreadTokenRequests, type TokenRequests } from '../requests/index.js';
+import { TOKEN_BOOLEAN_COLUMNS, TOKEN_COLUMNS } from '../token-columns.js';
 import { AliasTaken, type TokenListOptions, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../../types.js';
 
 type Row = Record<string, unknown>;
-const BOOLEANS = ['redirect', 'actions', 'cors', 'premium'] as const;
-const COLUMNS = [
-  'uuid',
-  'user_id',
-  'alias',
-  'redirect',
-  'actions',
-  'cors',
-  'expiry',
-  'timeout',
-  'listen',
-  'premium',
-  'premium_expires_at',
-  'ip',
-  'user_agent',
-  'default_content',
-  'default_status',
-  'default_content_type',
-  'request_limit',
-  'description',
-  'group_id',
-  'password_hash',
-  'created_at',
-  'updated_at',
-  'expires_at',
-  'team_id',
-  'redaction',
-] as const;
 
 function toRow(t: Partial<TokenRecord>): Row {
   const row: Row = { ...t };
-  for (const b of BOOLEANS) if (b in t) row[b] = t[b] ? 1 : 0;
+  for (const b of TOKEN_BOOLEAN_COLUMNS) if (b in t) row[b] = t[b] ? 1 : 0;
   // expiry is an integer, a boolean (legacy) or null: kept as JSON text to round-trip all three.
   if ('expiry' in t) row.expiry = t.expiry === null || t.expiry === undefined ? null : JSON.stringify(t.expiry);
   // Redaction settings (rules) as JSON text; absent on records built before them.
@@ -43,7 +16,7 @@ function toRow(t: Partial<TokenRecord>): Row {
 }
 
 /**
- * The record, written out as one object literal in COLUMNS order: every token then has the same
+ * The record, written out as one object literal in TOKEN_COLUMNS order: every token then has the same
  * fast shape. Built by a loop of keyed stores and a `delete`, it was a dictionary, and the capture
  * path reads a token's fields on every capture (an action chain copied it: the bench's chain section).
  */
@@ -100,7 +73,7 @@ function isUniqueViolation(e: unknown): boolean {
  * token is listed for the search index by trigger tokens_search_raised, which the engine fills).
  */
 export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTokenRequests(db)): TokenRepo {
-  const insert = db.prepare(`INSERT INTO tokens (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`);
+  const insert = db.prepare(`INSERT INTO tokens (${TOKEN_COLUMNS.join(', ')}) VALUES (${TOKEN_COLUMNS.map((c) => '@' + c).join(', ')})`);
   const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
   const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
   // Served by tokens_alias_nocase (migration 15).
@@ -160,7 +133,7 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
       return r ? fromTokenRow(r) : null;
     },
     async update(uuid, patch: TokenPatch) {
-      const keys = Object.keys(patch).filter((k) => (COLUMNS as readonly string[]).includes(k) && k !== 'uuid' && k !== 'created_at');
+      const keys = Object.keys(patch).filter((k) => (TOKEN_COLUMNS as readonly string[]).includes(k) && k !== 'uuid' && k !== 'created_at');
       if (keys.length) {
         // One prepared statement per distinct set of columns; the set of columns is small and fixed.
         const sig = keys.sort().join(',');
