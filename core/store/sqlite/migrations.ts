@@ -716,6 +716,17 @@ export const migrations: Migration[] = [
       INSERT INTO request_text (request_text, rank) VALUES ('crisismerge', 64);
     `,
   },
+  {
+    // search_keys_type leaves out web captures, nearly every request: a web capture no longer writes
+    // that index's pages (each search-indexed token's, every catch-up). A search for another type
+    // names the index's WHERE (compile-sql.ts, SearchKey.common); type:web reads the token's keys in
+    // order, most of which match it.
+    version: 34,
+    up: `
+      DROP INDEX search_keys_type;
+      CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
+    `,
+  },
 ];
 
 /**

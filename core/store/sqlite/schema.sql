@@ -247,7 +247,7 @@ CREATE INDEX search_keys_note ON search_keys (token_id, has_note, sorting, seq) 
 
 CREATE INDEX search_keys_size ON search_keys (token_id, size);
 
-CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq);
+CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
 
 CREATE INDEX templates_user ON templates(user_id, id);
 
