@@ -239,9 +239,9 @@ CREATE INDEX search_keys_created ON search_keys (token_id, created_at);
 
 CREATE INDEX search_keys_ip ON search_keys (token_id, ip COLLATE NOCASE, sorting, seq);
 
-CREATE INDEX search_keys_method ON search_keys (token_id, method COLLATE NOCASE, sorting, seq);
+CREATE INDEX search_keys_method ON search_keys (token_id, method COLLATE NOCASE, sorting, seq) WHERE method <> 'POST';
 
-CREATE INDEX search_keys_method_created ON search_keys (token_id, method COLLATE NOCASE, created_at);
+CREATE INDEX search_keys_method_created ON search_keys (token_id, method COLLATE NOCASE, created_at) WHERE method <> 'POST';
 
 CREATE INDEX search_keys_note ON search_keys (token_id, has_note, sorting, seq) WHERE has_note IS NOT NULL;
 

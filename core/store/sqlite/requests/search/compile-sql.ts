@@ -189,7 +189,7 @@ const COMMON_VALUES = new Map(SEARCH_KEYS.flatMap((k): Array<[string, string]> =
  */
 function partialIndexTerm(key: string, column: string, values: string[]): string {
   const common = COMMON_VALUES.get(column);
-  if (common === undefined || values.some((v) => v.toLowerCase() === common)) return '';
+  if (common === undefined || values.some((v) => v.toLowerCase() === common.toLowerCase())) return '';
   return ` AND ${key} <> '${common}'`;
 }
 

@@ -17,7 +17,8 @@ export interface SearchKey {
 }
 
 export const SEARCH_KEYS: readonly SearchKey[] = [
-  { column: 'method', key: 'method' },
+  // search_keys_method and search_keys_method_created (migration 35): POST captures are not in them.
+  { column: 'method', key: 'method', common: 'POST' },
   // search_keys_type (migration 34): web captures, nearly all, are not in it.
   { column: 'type', key: 'type', common: 'web' },
   { column: 'ip', key: 'ip' },
