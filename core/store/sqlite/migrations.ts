@@ -705,12 +705,36 @@ export const migrations: Migration[] = [
     `,
   },
   {
+    // The sweep (requests/writer/trims.ts) deletes trimmed requests' rows oldest first. Their keys
+    // went when they were listed, and their list entries go by range after them: while it runs,
+    // request_sweep holds the newest seq it deletes, and the rows up to it take only their UUID
+    // entries and files with them (requests_unswept) rather than look up four tables each. Outside
+    // a sweep's transaction it is 0: a deletion any other way (the API, a token's deletion, a
+    // filter's matches) cleans up as before (requests_unkey).
+    version: 33,
+    up: `
+      CREATE TABLE request_sweep (id INTEGER PRIMARY KEY CHECK (id = 1), upto INTEGER NOT NULL);
+      INSERT INTO request_sweep (id, upto) VALUES (1, 0);
+      DROP TRIGGER requests_unkey;
+      CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+        DELETE FROM request_trimmed WHERE seq = OLD.seq;
+      END;
+      CREATE TRIGGER requests_unswept AFTER DELETE ON requests WHEN OLD.seq <= (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+      END;
+    `,
+  },
+  {
     // request_text merges 16 segments of a level at a time instead of 4 (automerge, FTS_AUTOMERGE
     // in search/fts-writes.ts): each entry is rewritten about half as often, and indexing a capture
     // costs a quarter less (FTS5 alone, 1,200-row transactions, 240,000 rows: 20 µs a row against
     // 27). crisismerge (64, default 16) stays well above it, or a level reaching 16 segments would be
     // merged whole at once inside one catch-up (145 ms against 56 at most per transaction).
-    version: 33,
+    version: 34,
     up: `
       INSERT INTO request_text (request_text, rank) VALUES ('automerge', 16);
       INSERT INTO request_text (request_text, rank) VALUES ('crisismerge', 64);
@@ -721,7 +745,7 @@ export const migrations: Migration[] = [
     // that index's pages (each search-indexed token's, every catch-up). A search for another type
     // names the index's WHERE (compile-sql.ts, SearchKey.common); type:web reads the token's keys in
     // order, most of which match it.
-    version: 34,
+    version: 35,
     up: `
       DROP INDEX search_keys_type;
       CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
@@ -729,9 +753,9 @@ export const migrations: Migration[] = [
   },
   {
     // The method indexes leave out POST, what webhooks nearly all send, as search_keys_type leaves
-    // out web (migration 34): a POST capture writes neither. method:POST reads the token's keys in
+    // out web (migration 35): a POST capture writes neither. method:POST reads the token's keys in
     // order, where POSTs are most of what it finds; any other method names the indexes' WHERE.
-    version: 35,
+    version: 36,
     up: `
       DROP INDEX search_keys_method;
       DROP INDEX search_keys_method_created;

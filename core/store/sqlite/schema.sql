@@ -113,6 +113,8 @@ CREATE TABLE request_keys (
         PRIMARY KEY (token_id, sorting, seq)
       ) WITHOUT ROWID;
 
+CREATE TABLE request_sweep (id INTEGER PRIMARY KEY CHECK (id = 1), upto INTEGER NOT NULL);
+
 CREATE VIRTUAL TABLE request_text USING fts5(txt, hdr, qs, tokenize = 'trigram', content = '', contentless_delete = 1);
 
 CREATE TABLE request_text_stale (seq INTEGER PRIMARY KEY);
@@ -269,7 +271,7 @@ CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
         UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END WHERE token_id = NEW.token_id AND sorting = NEW.sorting AND seq = NEW.seq;
       END;
 
-CREATE TRIGGER requests_unkey AFTER DELETE ON requests BEGIN
+CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
         DELETE FROM request_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
         DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
         DELETE FROM request_files WHERE request_uuid = OLD.uuid;
@@ -281,6 +283,11 @@ CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (
         DELETE FROM search_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
         DELETE FROM search_rows WHERE seq = OLD.seq;
         DELETE FROM search_fields WHERE seq = OLD.seq;
+      END;
+
+CREATE TRIGGER requests_unswept AFTER DELETE ON requests WHEN OLD.seq <= (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
       END;
 
 CREATE TRIGGER search_tokens_numbered AFTER INSERT ON search_tokens WHEN NEW.token_number IS NULL BEGIN

@@ -419,6 +419,30 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
+  it('sweeps UUID entries, files and list entries with the rows, and leaves deletions any other way their per-row cleanup (migration 33)', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stored, listed, count } = sweeping([a, b], 2);
+    const files = new Map([['f1', Buffer.from('file')]]);
+    const withFiles = (tokenId: string) => ({ ...item(tokenId, 2), files });
+    // a: 4 with files, kept 2; b: 3, kept 2. Trimmed: a's two oldest, b's oldest; past the backlog
+    // of 2, the oldest of them is swept with its UUID entry and files.
+    const first = [withFiles(a), item(b, 2), withFiles(a), item(b, 2), withFiles(a), item(b, 2), withFiles(a)];
+    writer.commit(first);
+    writer.catchUp();
+    expect(listed()).toEqual([first[1]!, first[2]!].map(uuidOf));
+    expect(stored(first[0]!)).toBe(false);
+    expect([count('SELECT count(*) FROM request_ids WHERE uuid = ?', uuidOf(first[0]!)), count('SELECT count(*) FROM request_files WHERE request_uuid = ?', uuidOf(first[0]!))]).toEqual([0, 0]);
+    expect([count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_trimmed')]).toEqual([3, 6, 2]);
+    expect(count('SELECT upto FROM request_sweep')).toBe(0);
+    // A listed row deleted another way (a token's deletion) takes its entries with it, keys of kept rows too.
+    db.prepare('DELETE FROM requests WHERE token_id = ?').run(a);
+    expect([count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_keys WHERE token_id = ?', a)]).toEqual([0, 0]);
+    expect(listed()).toEqual([first[1]!].map(uuidOf));
+    expect([count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_trimmed')]).toEqual([3, 1]);
+    db.close();
+  });
+
   it("deletes a search-indexed token's trimmed requests at once, and the next catch-up purges their full text", () => {
     const a = sampleToken().uuid;
     // A token allowed 20,000 requests is search-indexed; its captures came with a limit of 3. A

@@ -51,9 +51,26 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   );
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
   const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)');
-  // The sweep: the oldest listed rows (the trigger requests_unkey takes them off the list).
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
-  const sweepOldest = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed ORDER BY seq LIMIT ?)');
+  // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, the
+  // trigger requests_unswept deletes only their UUID entries and files (their keys went when they
+  // were listed, their search rows too: unsearchOldest), and their list entries go by range after
+  // (migration 33).
+  const sweepBound = db.prepare<[number, number], number | null>('SELECT max(seq) FROM (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)').pluck();
+  const sweepMark = db.prepare<[number]>('UPDATE request_sweep SET upto = ?');
+  const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
+  const unlist = db.prepare<[number]>('DELETE FROM request_trimmed WHERE seq <= ?');
+  /** Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. */
+  function sweepUpTo(upto: number, maxRows: number): number {
+    const bound = sweepBound.get(upto, maxRows);
+    if (!bound) return 0;
+    // Back to 0 before any other statement of the transaction: other deletions clean up per row.
+    sweepMark.run(bound);
+    const n = sweepRows.run(bound).changes;
+    unlist.run(bound);
+    sweepMark.run(0);
+    return n;
+  }
   const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
   // A lowered search-indexed token's trimmed requests leave its search index at once, by the same
   // key range as unkeyOldest (run before it), rather than with their rows: their full-text entries
@@ -67,10 +84,24 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     db.prepare<{ t: string; n: number }>(`DELETE FROM search_fields WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
     db.prepare<{ t: string; n: number }>(`DELETE ${TRIMMED_KEYS}`),
   ];
+  // A token's trim that is neither a lowering's nor a search-indexed token's (most: tokens held at
+  // their limit) runs in SQL for every such token of the step at once, by inserting (token, n)
+  // rows into a view of this connection's: its trigger lists the n oldest, unkeys them up to the
+  // newest of them (so that no listed row keeps a key) and drops the count, each token by ranges
+  // of the token index as above. One statement a step rather than three a token: each statement
+  // has a fixed cost (its call, its statement journal) that ~12 requests a token did not repay.
+  db.exec(`
+    CREATE TEMP VIEW IF NOT EXISTS trim_oldest (token_id, n) AS SELECT NULL, NULL;
+    CREATE TEMP TRIGGER IF NOT EXISTS trim_oldest_each INSTEAD OF INSERT ON trim_oldest BEGIN
+      INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT NEW.n;
+      DELETE FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (
+        SELECT sorting, seq FROM (SELECT sorting, seq FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT NEW.n) ORDER BY sorting DESC, seq DESC LIMIT 1);
+      UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
+    END;
+  `);
+  const trimPlain = db.prepare<[string]>('INSERT INTO temp.trim_oldest (token_id, n) SELECT key, value FROM json_each(?)');
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
   const newestOldest = db.prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)').pluck();
-  // The sweep of lowered tokens' rows: every listed row up to a seq, oldest first.
-  const sweepUpTo = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)');
 
   const overLimit = new Map<string, number>();
   /** Tokens of overLimit lowered (trimTo): their trimmed rows are left to sweepLowered. */
@@ -85,6 +116,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     let trimmed = 0;
     /** Rows listed for the sweep. */
     let listed = 0;
+    /** Plain tokens' trims (trimPlain): how many each. */
+    let plain: Record<string, number> | null = null;
     for (const [tokenId, limit] of overLimit) {
       const excess = (storedCount.get(tokenId) ?? limit) - limit;
       const take = Math.min(excess, maxRows - trimmed);
@@ -93,7 +126,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         const isSearched = searched.get(tokenId) !== undefined;
         const isLowered = lowered.has(tokenId);
         let n: number;
-        if (isSearched && !isLowered) {
+        if (!isSearched && !isLowered) {
+          (plain ??= {})[tokenId] = n = take;
+          listed += n;
+        } else if (isSearched && !isLowered) {
           // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unsearch).
           n = deleteOldest.run(oldest).changes;
         } else {
@@ -109,13 +145,14 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         }
         // The next catch-up purges their entries (it looks only while some are known to be listed).
         if (n && isSearched) textLeft();
-        if (n) dropCount.run(n, tokenId);
+        if (n && (isSearched || isLowered)) dropCount.run(n, tokenId);
         trimmed += n;
       }
       if (take < excess) break;
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
+    if (plain) trimPlain.run(JSON.stringify(plain));
     if (listed) sweep(listed);
     return trimmed;
   }
@@ -127,7 +164,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function sweep(maxRows: number): number {
     const over = trimmedCount.get()! - trimmedBacklog;
-    return over > 0 ? sweepOldest.run(Math.min(over, maxRows)).changes : 0;
+    return over > 0 ? sweepUpTo(Number.MAX_SAFE_INTEGER, Math.min(over, maxRows)) : 0;
   }
   function trimTo(tokenId: string, limit: number): void {
     overLimit.set(tokenId, Math.min(overLimit.get(tokenId) ?? limit, limit));
@@ -139,7 +176,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    */
   function sweepLowered(maxRows: number): number {
     if (!sweepTo) return 0;
-    const n = sweepUpTo.run(sweepTo, maxRows).changes;
+    const n = sweepUpTo(sweepTo, maxRows);
     if (n < maxRows) sweepTo = 0;
     return n;
   }
