@@ -241,15 +241,15 @@ CREATE INDEX search_keys_created ON search_keys (token_id, created_at);
 
 CREATE INDEX search_keys_ip ON search_keys (token_id, ip COLLATE NOCASE, sorting, seq);
 
-CREATE INDEX search_keys_method ON search_keys (token_id, method COLLATE NOCASE, sorting, seq);
+CREATE INDEX search_keys_method ON search_keys (token_id, method COLLATE NOCASE, sorting, seq) WHERE method <> 'POST';
 
-CREATE INDEX search_keys_method_created ON search_keys (token_id, method COLLATE NOCASE, created_at);
+CREATE INDEX search_keys_method_created ON search_keys (token_id, method COLLATE NOCASE, created_at) WHERE method <> 'POST';
 
 CREATE INDEX search_keys_note ON search_keys (token_id, has_note, sorting, seq) WHERE has_note IS NOT NULL;
 
 CREATE INDEX search_keys_size ON search_keys (token_id, size);
 
-CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq);
+CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
 
 CREATE INDEX templates_user ON templates(user_id, id);
 

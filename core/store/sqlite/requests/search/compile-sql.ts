@@ -6,7 +6,7 @@ import type { QueryNode } from '../../../query/ast.js';
 import { resolveField, type ColumnRef, type FieldSpec, type SqlSource } from '../../../query/fields.js';
 import { bareColumn, PlainSqlCompiler, type ColumnSource } from '../../../query/sql.js';
 import { matcherFor, type Matcher, type PatternPart } from '../../../query/values.js';
-import { keyColumns, type SearchKey } from './search-keys.js';
+import { keyColumns, SEARCH_KEYS, type SearchKey } from './search-keys.js';
 
 export interface SqlFragment {
   sql: string;
@@ -180,6 +180,19 @@ const phrases = (runs: string[]): string => runs.map((r) => `"${r.replace(/"/g, 
 /** Fields the search index's keys (search_keys) carry, by their requests column (search-keys.ts). */
 const KEY_COLUMNS = keyColumns();
 
+/** Each key whose index leaves out its common value (SearchKey.common), by its requests column. */
+const COMMON_VALUES = new Map(SEARCH_KEYS.flatMap((k): Array<[string, string]> => (k.common ? [[k.column, k.common]] : [])));
+
+/**
+ * The term that lets SQLite use a key's partial index (its WHERE, literally) when no value compared
+ * is the common one (ASCII case folded, as NOCASE does): such a row can never match. Else ''.
+ */
+function partialIndexTerm(key: string, column: string, values: string[]): string {
+  const common = COMMON_VALUES.get(column);
+  if (common === undefined || values.some((v) => v.toLowerCase() === common.toLowerCase())) return '';
+  return ` AND ${key} <> '${common}'`;
+}
+
 /** `_exists_` tests the token index answers, by their requests column. */
 const KEY_EXISTS = new Map([['note', '(k.has_note = 1)']]);
 
@@ -294,7 +307,8 @@ class SqlCompiler extends PlainSqlCompiler {
       values.push(text);
     }
     if (src === null) return null;
-    return `(${this.columnExpr(src)} COLLATE NOCASE IN (${values.map((v) => this.bind(v)).join(', ')}))`;
+    const key = this.columnExpr(src);
+    return `(${key} COLLATE NOCASE IN (${values.map((v) => this.bind(v)).join(', ')})${partialIndexTerm(key, src.column, values)})`;
   }
 
   /** The text a whole-value match without wildcards compares a token index column to, or null. */
@@ -309,7 +323,10 @@ class SqlCompiler extends PlainSqlCompiler {
     // A whole-value match without wildcards is an equality under NOCASE (ASCII case folding, as
     // LIKE does), which the token index's NOCASE indexes answer.
     const text = this.keyEquality(spec, m);
-    if (text !== null && spec.sql.kind === 'column') return `(${this.columnExpr(spec.sql)} = ${this.bind(text)} COLLATE NOCASE)`;
+    if (text !== null && spec.sql.kind === 'column') {
+      const key = this.columnExpr(spec.sql);
+      return `(${key} = ${this.bind(text)} COLLATE NOCASE${partialIndexTerm(key, spec.sql.column, [text])})`;
+    }
     // Bound in the order they appear in the SQL text.
     const candidates = this.textCandidates(spec, m.parts);
     const like = super.pattern(spec, m);

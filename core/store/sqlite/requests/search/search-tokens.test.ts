@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../query/index.js';
 import { sampleRequest, sampleToken } from '../../../store.contract.js';
 import { createBatchWriter } from '../writer/batch-writer.js';
+import { FTS_AUTOMERGE } from './fts-writes.js';
 import { FILL_ROWS } from './index-writes.js';
 import { createSqliteStore } from '../../index.js';
 import { migrate } from '../../migrations.js';
@@ -116,7 +117,7 @@ describe.each(['in-thread', 'worker'] as const)('search index per token (%s writ
     expect(found.total).toBe(45);
     expectDenseCopies(store.db);
     // The deletion turned automerge off for its own transactions only.
-    expect(count(store.db, "SELECT v FROM request_text_config WHERE k = 'automerge'")).toBe(4);
+    expect(count(store.db, "SELECT v FROM request_text_config WHERE k = 'automerge'")).toBe(FTS_AUTOMERGE);
     await store.close();
   });
 
