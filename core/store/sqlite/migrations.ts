@@ -753,7 +753,7 @@ export const migrations: Migration[] = [
   },
   {
     // The method indexes leave out POST, what webhooks nearly all send, as search_keys_type leaves
-    // out web (migration 35): a POST capture writes neither. method:POST reads the token's keys in
+    // out web (the migration before): a POST capture writes neither. method:POST reads the token's keys in
     // order, where POSTs are most of what it finds; any other method names the indexes' WHERE.
     version: 36,
     up: `

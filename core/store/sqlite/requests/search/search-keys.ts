@@ -17,9 +17,9 @@ export interface SearchKey {
 }
 
 export const SEARCH_KEYS: readonly SearchKey[] = [
-  // search_keys_method and search_keys_method_created (migration 36): POST captures are not in them.
+  // search_keys_method and search_keys_method_created (schema.sql): POST captures are not in them.
   { column: 'method', key: 'method', common: 'POST' },
-  // search_keys_type (migration 35): web captures, nearly all, are not in it.
+  // search_keys_type (schema.sql): web captures, nearly all, are not in it.
   { column: 'type', key: 'type', common: 'web' },
   { column: 'ip', key: 'ip' },
   { column: 'created_at', key: 'created_at' },

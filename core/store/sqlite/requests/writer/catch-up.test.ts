@@ -443,7 +443,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
-  it('sweeps UUID entries, files and list entries with the rows, and leaves deletions any other way their per-row cleanup (migration 33)', () => {
+  it('sweeps UUID entries, files and list entries with the rows, and leaves deletions any other way their per-row cleanup', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
     const { db, writer, stored, listed, count } = sweeping([a, b], 2);

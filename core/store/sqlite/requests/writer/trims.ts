@@ -55,7 +55,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, the
   // trigger requests_unswept deletes only their UUID entries and files (their keys went when they
   // were listed, their search rows too: unsearchOldest), and their list entries go by range after
-  // (migration 33).
+  // (request_sweep and the trigger in schema.sql).
   const sweepBound = db.prepare<[number, number], number | null>('SELECT max(seq) FROM (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)').pluck();
   const sweepMark = db.prepare<[number]>('UPDATE request_sweep SET upto = ?');
   const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
