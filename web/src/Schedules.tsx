@@ -147,7 +147,7 @@ function ScheduleList() {
                   </td>
                   <td>{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
                   <td>{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
-                  <td class="wrap">
+                  <td class="wrap url-cell">
                     <code>
                       {s.request_method} {s.request_url}
                     </code>
