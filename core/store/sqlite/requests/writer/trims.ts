@@ -85,18 +85,26 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     db.prepare<{ t: string; n: number }>(`DELETE ${TRIMMED_KEYS}`),
   ];
   // A token's trim that is neither a lowering's nor a search-indexed token's (most: tokens held at
-  // their limit) runs in SQL for every such token of the step at once, by inserting (token, n)
-  // rows into a view of this connection's: its trigger lists the n oldest, unkeys them up to the
-  // newest of them (so that no listed row keeps a key) and drops the count, each token by ranges
-  // of the token index as above. One statement a step rather than three a token: each statement
-  // has a fixed cost (its call, its statement journal) that ~12 requests a token did not repay.
+  // their limit) runs in SQL for every such token of the step at once, by inserting (token, n,
+  // upto) rows into a view of this connection's, upto being the n-th oldest key (or the newest, if
+  // fewer): its trigger lists the keys up to it, unkeys them and drops the count, each token by
+  // ranges of the token index as above. One statement a step rather than three a token: each
+  // statement has a fixed cost (its call, its statement journal) that ~12 requests a token did not
+  // repay. The bound is a value of the trigger's row, not a subquery of the DELETE: with no
+  // subquery, SQLite deletes the range in one pass, each key where the scan stands, rather than
+  // collecting the keys first and seeking each again (about a third of a trimmed request's cost).
   db.exec(`
+    CREATE TEMP VIEW IF NOT EXISTS trim_range (token_id, n, upto) AS SELECT NULL, NULL, NULL;
+    CREATE TEMP TRIGGER IF NOT EXISTS trim_range_each INSTEAD OF INSERT ON trim_range BEGIN
+      INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
+      DELETE FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
+      UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
+    END;
     CREATE TEMP VIEW IF NOT EXISTS trim_oldest (token_id, n) AS SELECT NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_oldest_each INSTEAD OF INSERT ON trim_oldest BEGIN
-      INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT NEW.n;
-      DELETE FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (
-        SELECT sorting, seq FROM (SELECT sorting, seq FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT NEW.n) ORDER BY sorting DESC, seq DESC LIMIT 1);
-      UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
+      INSERT INTO trim_range (token_id, n, upto) SELECT NEW.token_id, NEW.n, coalesce(
+        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
+        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting DESC, seq DESC LIMIT 1));
     END;
   `);
   const trimPlain = db.prepare<[string]>('INSERT INTO temp.trim_oldest (token_id, n) SELECT key, value FROM json_each(?)');
