@@ -7,7 +7,8 @@
 // BATCH (24): captures per commit; PER_CATCHUP (1200): captures per catch-up; TOKENS (100) receive
 // in turn. CHUNK: rows per catch-up step (default: one step takes every pending row; the event
 // loop's schedule steps by about CATCH_UP_CHUNK_MS, some hundreds of rows under load). `search`: tokens above SEARCH_INDEX_ABOVE; `trim`: tokens at a request_limit of 100, filled
-// first far enough for the sweep to run. STATEMENTS=1 also prints CPU per capture by statement
+// first far enough for the sweep to run; the trims run once a catch-up has caught up, as the schedule
+// runs them under load (TRIM_STEPS=1: after every step, as it ran them before). STATEMENTS=1 also prints CPU per capture by statement
 // (each statement call timed: the figures then include that timing's cost).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const BATCH = Number(process.env.BATCH ?? 24);
 const PER_CATCHUP = Number(process.env.PER_CATCHUP ?? 1_200);
 const TOKENS = Number(process.env.TOKENS ?? 100);
 const CHUNK = Number(process.env.CHUNK ?? Number.MAX_SAFE_INTEGER);
+const TRIM_STEPS = !!process.env.TRIM_STEPS;
 const dir = mkdtempSync(join(tmpdir(), 'measure-write-cost-'));
 const sorting = createSortingKeys();
 const body = Buffer.from(JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }));
@@ -148,13 +150,21 @@ if (mode === 'minimal') {
       since += BATCH;
       if (since >= PER_CATCHUP) {
         since = 0;
-        // As the event loop's schedule does: the catch-up leaves the trims to steps of their own.
-        do writer.catchUp(false, CHUNK, true);
-        while (!writer.caughtUp);
+        // As the event loop's schedule does: the catch-up leaves the trims to steps of their own,
+        // after each step with TRIM_STEPS=1, else once it has caught up.
+        let trimmed = 0;
+        do {
+          writer.catchUp(false, CHUNK, true);
+          if (TRIM_STEPS && !writer.caughtUp) {
+            const c = cpu();
+            while (writer.trimsDue) writer.trim(false);
+            trimmed += cpu() - c;
+          }
+        } while (!writer.caughtUp);
         const c3 = cpu();
         while (writer.trimsDue) writer.trim(false);
-        spent.catchUp += c3 - c2;
-        spent.trim += cpu() - c3;
+        spent.catchUp += c3 - c2 - trimmed;
+        spent.trim += cpu() - c3 + trimmed;
       }
     }
   };

@@ -101,6 +101,10 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
   let sweepRows = SWEEP_FIRST_ROWS;
   /** The last step was a sweep step: with captures behind, the next one catches up. */
   let swept = false;
+  /** When trims became due and were left for the catch-up's last step (0: none are due). */
+  let trimsSince = 0;
+  /** A read or a lowering asked since trims became due: they go at the next step. */
+  let trimsWanted = false;
   /** The next step, after this event-loop turn (chunked). */
   let nextStep: ReturnType<typeof setImmediate> | null = null;
   /** A next step is due: commits only count their captures meanwhile. */
@@ -138,7 +142,12 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     // CATCH_UP_CHUNK_MS, with the captures that came in meanwhile committed between them.
     const stepwise = chunked && !wait;
     try {
-      const trimming = stepwise && writer.trimsDue;
+      // Trims wait for the catch-up's last step (or a read, a lowering, CATCH_UP_MS at most): a trim
+      // step's cost is mostly per token it trims (its statements, its index pages written again),
+      // so trimming after every step of a catch-up paid it once a step rather than once a catch-up.
+      if (!writer.trimsDue) trimsSince = 0;
+      else trimsSince ||= performance.now();
+      const trimming = stepwise && writer.trimsDue && (writer.caughtUp || trimsWanted || wanted() || performance.now() - trimsSince >= CATCH_UP_MS);
       // A lowered token's trimmed rows (no read waits for them) between the catch-ups: a sweep step
       // unless a read waits for rows not caught up (this writer's or another connection's), or the
       // last step was one and captures came in.
@@ -169,7 +178,11 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
           behind = writer.caughtUp ? 0 : Math.max(1, behind - n);
         }
         // Rows caught up and trimmed: reads waiting for them may go.
-        if (!writer.trimsDue) progress();
+        if (!writer.trimsDue) {
+          trimsWanted = false;
+          trimsSince = 0;
+          progress();
+        }
         // More to do, or captures since the last catch-up that a read waits for.
         if (stepwise && (writer.trimsDue || writer.sweepDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
       }
@@ -194,7 +207,11 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
       if (behind >= CATCH_UP_ROWS) now();
       else later();
     },
-    now,
+    now(wait) {
+      // A read waiting (sync) or a lowering (trimTo): the trims due go first, not after the catch-up.
+      trimsWanted = true;
+      now(wait);
+    },
     get behind() {
       return behind;
     },
