@@ -10,6 +10,12 @@ describe('uuidv7', () => {
     expect(a.slice(0, 13)).toBe('018bcfe5-6800');
   });
 
+  it('carries the whole 48-bit millisecond time, high bits included', () => {
+    expect(uuidv7(0x123456789abc).replace(/-/g, '').slice(0, 12)).toBe('123456789abc');
+    expect(uuidv7(0xffffffffffff).slice(0, 13)).toBe('ffffffff-ffff');
+    expect(uuidv7(0).slice(0, 13)).toBe('00000000-0000');
+  });
+
   it('does not repeat', () => {
     const seen = new Set(Array.from({ length: 10_000 }, () => uuidv7(5)));
     expect(seen.size).toBe(10_000);

@@ -90,4 +90,3 @@ export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
 // Where the batch finds what it needs of a row besides inserting it.
 export const UUID = REQUEST_ROW.position('uuid');
 export const TOKEN = REQUEST_ROW.position('token_id');
-export const CREATED_AT = REQUEST_ROW.position('created_at');

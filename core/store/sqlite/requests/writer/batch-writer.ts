@@ -10,7 +10,7 @@
 // of each index and one of the tokens table per token in every commit: with many tokens receiving
 // at once, most of the WAL written.
 import type { Database, Statement } from 'better-sqlite3';
-import { CREATED_AT, insertSql, PLAIN_COLUMNS, TOKEN, UUID } from '../columns.js';
+import { insertSql, PLAIN_COLUMNS, TOKEN, UUID } from '../columns.js';
 import { noteCommit, type CaptureActivity } from '../capture-activity.js';
 import { searchIndexWrites } from '../search/index-writes.js';
 import { textPurge, TEXT_PURGE_MS } from '../search/text-purge.js';
@@ -34,23 +34,27 @@ const PLAIN_RUN = 32;
 /** The most rows the log of commits not caught up keeps (a bound on memory; past it, they are read back). */
 const MAX_LOGGED = 200_000;
 
-/** The most tokens one UPDATE of their counters takes (its bound values: 4 per token). */
+/** The most tokens one UPDATE of their counters takes (its bound values: 3 per token). */
 const TOKEN_RUN = 64;
 
 /** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
 const MAX_ALIVE = 100_000;
 
-/** Captures of one token not caught up yet: how many, the newest (UUID, created_at). */
+/** Captures of one token not caught up yet: how many, and the newest one's seq. */
 interface Tally {
   added: number;
-  latest: string;
-  latestAt: number;
+  latest: number;
 }
 
-/** One commit not caught up yet: its last seq, and per row its token, UUID and created_at, flat. */
+/**
+ * One commit not caught up yet: its last seq, and its rows' tokens in order (its rows have
+ * consecutive seqs, the last one `to`). Only the tokens, which the token cache's records already
+ * hold: a row's UUID or time kept here would live until the catch-up, long enough to be copied by
+ * every young-generation GC in between (the newest row's are read back by seq instead).
+ */
 interface Committed {
   to: number;
-  rows: unknown[];
+  tokens: string[];
 }
 
 /** Per item of a batch: null when committed, else why it was not. */
@@ -183,7 +187,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
   const newest = db.prepare<[], number | null>('SELECT max(seq) FROM requests').pluck();
-  const pending = db.prepare<[number, number], { seq: number; token_id: string; uuid: string; created_at: number }>('SELECT seq, token_id, uuid, created_at FROM requests WHERE seq > ? ORDER BY seq LIMIT ?');
+  const pending = db.prepare<[number, number], { seq: number; token_id: string }>('SELECT seq, token_id FROM requests WHERE seq > ? ORDER BY seq LIMIT ?');
   // In key order, so that consecutive inserts land on the same leaf page of request_keys.
   const addKeys = db.prepare('INSERT INTO request_keys (token_id, sorting, seq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
   const search = searchIndexWrites(db);
@@ -198,16 +202,18 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
   // The tokens' counters and latest request, up to TOKEN_RUN tokens a statement (a statement's
   // call and its page reads are paid once a run, not once a token): each bumped token's row comes
-  // back with its new count and stored limit; a deleted token's none.
+  // back with its new count and stored limit; a deleted token's none. The latest request is read
+  // by its seq from the rows the step just indexed (their pages in the cache); a row deleted
+  // meanwhile leaves the token's latest as it was.
   const bumpRuns = new Map<number, Statement>();
   const bumpRun = (tokens: number) => {
     let statement = bumpRuns.get(tokens);
     if (!statement) {
-      const values = Array.from({ length: tokens }, () => '(?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: tokens }, () => '(?, ?, ?)').join(', ');
       statement = db
         .prepare(
-          `UPDATE tokens SET request_count = request_count + v.column2, latest_request_id = v.column3, latest_request_at = v.column4
-           FROM (VALUES ${values}) AS v WHERE tokens.uuid = v.column1 RETURNING uuid, request_count, request_limit`,
+          `UPDATE tokens SET request_count = request_count + v.column2, latest_request_id = coalesce(r.uuid, latest_request_id), latest_request_at = coalesce(r.created_at, latest_request_at)
+           FROM (VALUES ${values}) AS v LEFT JOIN requests AS r ON r.seq = v.column3 WHERE tokens.uuid = v.column1 RETURNING tokens.uuid, request_count, request_limit`,
         )
         .raw();
       bumpRuns.set(tokens, statement);
@@ -219,10 +225,10 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     const values: unknown[] = [];
     let bumped = 0;
     let left = touched.size;
-    for (const [tokenId, { added, latest, latestAt }] of touched) {
-      values.push(tokenId, added, latest, latestAt);
-      if (values.length < 4 * Math.min(TOKEN_RUN, left)) continue;
-      const n = values.length / 4;
+    for (const [tokenId, { added, latest }] of touched) {
+      values.push(tokenId, added, latest);
+      if (values.length < 3 * Math.min(TOKEN_RUN, left)) continue;
+      const n = values.length / 3;
       for (const [uuid, count, stored] of bumpRun(n).all(values) as [string, number, number][]) {
         bumped++;
         // The limit its captures came with, or the token's now if lower (set since: trimTo).
@@ -309,16 +315,16 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
 
   /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the log. */
   function count(): void {
-    const rows: unknown[] | null = log && staged.length ? [] : null;
+    const tokens: string[] | null = log && staged.length ? [] : null;
     for (const p of staged) {
       const tokenId = p.row[TOKEN] as string;
       limits.set(tokenId, p.limit);
-      if (!rows) continue;
-      rows.push(tokenId, p.row[UUID], p.row[CREATED_AT]);
+      if (!tokens) continue;
+      tokens.push(tokenId);
       logged.set(tokenId, (logged.get(tokenId) ?? 0) + 1);
     }
-    if (rows) {
-      log!.push({ to: stagedTo, rows });
+    if (tokens) {
+      log!.push({ to: stagedTo, tokens });
       loggedRows += staged.length;
       // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
       if (loggedRows > MAX_LOGGED) unlog();
@@ -336,15 +342,14 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   function tallyOf(n: number): Map<string, Tally> {
     const out = new Map<string, Tally>();
     for (let c = 0; c < n; c++) {
-      const rows = log![c]!.rows;
-      for (let i = 0; i < rows.length; i += 3) {
-        const tokenId = rows[i] as string;
-        const t = out.get(tokenId);
+      const { to, tokens } = log![c]!;
+      const first = to - tokens.length + 1;
+      for (let i = 0; i < tokens.length; i++) {
+        const t = out.get(tokens[i]!);
         if (t) {
           t.added++;
-          t.latest = rows[i + 1] as string;
-          t.latestAt = rows[i + 2] as number;
-        } else out.set(tokenId, { added: 1, latest: rows[i + 1] as string, latestAt: rows[i + 2] as number });
+          t.latest = first + i;
+        } else out.set(tokens[i]!, { added: 1, latest: first + i });
       }
     }
     return out;
@@ -362,9 +367,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       const t = out.get(r.token_id);
       if (t) {
         t.added++;
-        t.latest = r.uuid;
-        t.latestAt = r.created_at;
-      } else out.set(r.token_id, { added: 1, latest: r.uuid, latestAt: r.created_at });
+        t.latest = r.seq;
+      } else out.set(r.token_id, { added: 1, latest: r.seq });
     }
     return { touched: out, last, rows };
   }
@@ -388,10 +392,10 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       let rows = 0;
       while (taken < log.length && rows < maxRows) {
         const c = log[taken]!;
-        const n = c.rows.length / 3;
+        const n = c.tokens.length;
         const k = maxRows - rows;
-        if (n > k) log.splice(taken, 1, { to: c.to - (n - k), rows: c.rows.slice(0, 3 * k) }, { to: c.to, rows: c.rows.slice(3 * k) });
-        rows += log[taken++]!.rows.length / 3;
+        if (n > k) log.splice(taken, 1, { to: c.to - (n - k), tokens: c.tokens.slice(0, k) }, { to: c.to, tokens: c.tokens.slice(k) });
+        rows += log[taken++]!.tokens.length;
       }
       whole = taken === log.length;
       if (taken) to = log[taken - 1]!.to;
