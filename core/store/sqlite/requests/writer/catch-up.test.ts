@@ -369,6 +369,24 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it('leaves the trims of a chunked catch-up to after its last step, a trim step per catch-up', async () => {
+    const a = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
+    const events: string[] = [];
+    const schedule = catchUpSchedule(writer, {
+      waits: false,
+      chunked: true,
+      observe: (rows) => events.push(rows ? `catch-up ${rows}${writer.trimsDue ? ', trims due' : ''}` : 'trim step'),
+    });
+    writer.commit(Array.from({ length: 200 }, () => item(a, 4)));
+    // On its timer (CATCH_UP_MS), not asked by a read: a first step of 128 rows, then the rest.
+    schedule.committed(200);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(events).toEqual(['catch-up 128, trims due', 'catch-up 72, trims due', 'trim step']);
+    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 0]);
+    db.close();
+  });
+
   it('rejects captures of a token another connection deleted since its last batch', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
