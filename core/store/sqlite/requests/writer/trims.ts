@@ -85,29 +85,48 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     db.prepare<{ t: string; n: number }>(`DELETE ${TRIMMED_KEYS}`),
   ];
   // A token's trim that is neither a lowering's nor a search-indexed token's (most: tokens held at
-  // their limit) runs in SQL for every such token of the step at once, by inserting (token, n,
-  // upto) rows into a view of this connection's, upto being the n-th oldest key (or the newest, if
-  // fewer): its trigger lists the keys up to it, unkeys them and drops the count, each token by
-  // ranges of the token index as above. One statement a step rather than three a token: each
-  // statement has a fixed cost (its call, its statement journal) that ~12 requests a token did not
-  // repay. The bound is a value of the trigger's row, not a subquery of the DELETE: with no
-  // subquery, SQLite deletes the range in one pass, each key where the scan stands, rather than
-  // collecting the keys first and seeking each again (about a third of a trimmed request's cost).
+  // their limit) runs in SQL for every such token of the step at once, in four statements a step
+  // rather than three a token (each statement has a fixed cost, its call and its statement
+  // journal, that ~12 requests a token did not repay), each token by ranges of the token index:
+  // - (token, n) rows inserted into a view of this connection's, whose trigger notes each token's
+  //   bound in a table of this connection's: its n-th oldest key (its newest, if it has fewer;
+  //   none, if it has none: then only its count drops);
+  // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
+  //   (the rows trimmed before lie below), rather than token by token, an insert among them each;
+  // - each token's keys up to its bound deleted and its count dropped, by a view's trigger again:
+  //   the bound a value of the trigger's row rather than a subquery of the DELETE, SQLite deletes
+  //   the range in one pass, each key where the scan stands, rather than collecting the keys first
+  //   and seeking each again;
+  // - the bounds cleared (before too: a step that failed left them).
   db.exec(`
-    CREATE TEMP VIEW IF NOT EXISTS trim_range (token_id, n, upto) AS SELECT NULL, NULL, NULL;
-    CREATE TEMP TRIGGER IF NOT EXISTS trim_range_each INSTEAD OF INSERT ON trim_range BEGIN
-      INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
-      DELETE FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
-      UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
-    END;
-    CREATE TEMP VIEW IF NOT EXISTS trim_oldest (token_id, n) AS SELECT NULL, NULL;
-    CREATE TEMP TRIGGER IF NOT EXISTS trim_oldest_each INSTEAD OF INSERT ON trim_oldest BEGIN
-      INSERT INTO trim_range (token_id, n, upto) SELECT NEW.token_id, NEW.n, coalesce(
+    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT NOT NULL, n INTEGER NOT NULL, upto TEXT);
+    CREATE TEMP VIEW IF NOT EXISTS trim_bound (token_id, n) AS SELECT NULL, NULL;
+    CREATE TEMP TRIGGER IF NOT EXISTS trim_bound_each INSTEAD OF INSERT ON trim_bound BEGIN
+      INSERT INTO trim_bounds (token_id, n, upto) SELECT NEW.token_id, NEW.n, coalesce(
         (SELECT json_array(sorting, seq) FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
         (SELECT json_array(sorting, seq) FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting DESC, seq DESC LIMIT 1));
     END;
+    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_id, n, upto) AS SELECT NULL, NULL, NULL;
+    CREATE TEMP TRIGGER IF NOT EXISTS trim_unkey_each INSTEAD OF INSERT ON trim_unkey BEGIN
+      DELETE FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
+      UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
+    END;
   `);
-  const trimPlain = db.prepare<[string]>('INSERT INTO temp.trim_oldest (token_id, n) SELECT key, value FROM json_each(?)');
+  const trimPlainSteps = [
+    db.prepare<[string]>('INSERT INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
+    db.prepare<[]>('INSERT INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_id = b.token_id AND (k.sorting, k.seq) <= (b.upto ->> 0, b.upto ->> 1) ORDER BY k.seq'),
+    db.prepare<[]>('INSERT INTO temp.trim_unkey (token_id, n, upto) SELECT token_id, n, upto FROM temp.trim_bounds'),
+    db.prepare<[]>('DELETE FROM temp.trim_bounds'),
+  ] as const;
+  /** Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. */
+  function trimPlain(counts: string): void {
+    const [bound, list, unkey, clear] = trimPlainSteps;
+    clear.run();
+    bound.run(counts);
+    list.run();
+    unkey.run();
+    clear.run();
+  }
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
   const newestOldest = db.prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)').pluck();
 
@@ -160,7 +179,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (plain) trimPlain.run(JSON.stringify(plain));
+    if (plain) trimPlain(JSON.stringify(plain));
     if (listed) sweep(listed);
     return trimmed;
   }
