@@ -130,6 +130,22 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     await store.close();
   });
 
+  it('trims at start-up a token a stopped process left over its limit between a catch-up and its trims', async () => {
+    const file = tmp();
+    const a = sampleToken().uuid;
+    const { db, writer: left } = writerOn(file, [a], 4);
+    left.commit(Array.from({ length: 10 }, () => ({ row: toRow(sampleRequest(a)), limit: 4 })));
+    expect(left.catchUp(true, Number.MAX_SAFE_INTEGER, true)).toBe(10);
+    // Stopped before its trims.
+    expect(left.trimsDue).toBe(true);
+    db.close();
+
+    const store = open(file);
+    expect((await store.requests.list(a, page)).items).toHaveLength(4);
+    expect(await store.tokens.stats(a)).toMatchObject({ requests: 4 });
+    await store.close();
+  });
+
   it("keeps counts exact when two writers (two processes) share the file and catch up each other's rows", async () => {
     const file = tmp();
     const a = open(file);

@@ -131,6 +131,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const newestOldest = db.prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)').pluck();
 
   const overLimit = new Map<string, number>();
+  // Tokens a stopped process left over their limit, between a catch-up and its trims (which wait for
+  // the catch-up's last step: catch-up-schedule.ts): this writer's first steps trim them, to their
+  // stored limit. Read once, when the writer starts.
+  for (const [tokenId, limit] of db.prepare<[], [string, number]>('SELECT uuid, request_limit FROM tokens WHERE request_count > request_limit').raw().all()) overLimit.set(tokenId, limit);
   /** Tokens of overLimit lowered (trimTo): their trimmed rows are left to sweepLowered. */
   const lowered = new Set<string>();
   /** The newest seq a lowering listed in request_trimmed and sweepLowered has not deleted yet (0: none). */
