@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addHistograms, countAbove, describeHistogram, histogramDelta, parseHistogram } from './scrape.js';
+import { addHistograms, countAbove, describeHistogram, histogramDelta, parseCounter, parseHistogram } from './scrape.js';
 
 const text = (n: number, fast: number, sum: number) => `# HELP h help
 # TYPE h histogram
@@ -47,5 +47,11 @@ describe('bench: histograms from /metrics', () => {
     ]);
     expect(parseHistogram('', 'h')).toEqual({ count: 0, sum: 0, buckets: [] });
     expect(describeHistogram(parseHistogram('', 'h'), 5, 0.015)).toBe('none');
+  });
+
+  it('reads an unlabelled counter, 0 when it is absent', () => {
+    const metrics = '# TYPE rows_total counter\nrows_total 1234\nrows_total_other 5\n';
+    expect(parseCounter(metrics, 'rows_total')).toBe(1234);
+    expect(parseCounter(metrics, 'missing_total')).toBe(0);
   });
 });

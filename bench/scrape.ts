@@ -58,8 +58,19 @@ export function describeHistogram(h: Histogram, windowS: number, slowS: number):
   return `${(h.count / windowS).toFixed(1)}/s, mean ${((h.sum / h.count) * 1000).toFixed(1)} ms, ${((h.sum / windowS) * 100).toFixed(1)}% of the time` + (slow === null ? '' : `, ${slow} over ${slowS * 1000} ms`);
 }
 
+/** The unlabelled counter `name` in a /metrics text (0 when absent). */
+export function parseCounter(text: string, name: string): number {
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
 /** Scrapes /metrics and returns the named histograms. */
 export async function scrapeHistograms(url: string, names: string[]): Promise<Record<string, Histogram>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await scrapeText(url);
   return Object.fromEntries(names.map((n) => [n, parseHistogram(text, n)]));
+}
+
+/** The service's /metrics text. */
+export async function scrapeText(url: string): Promise<string> {
+  return (await fetch(`${url}/metrics`)).text();
 }

@@ -36,6 +36,11 @@ import {
   type SectionResult,
 } from '../harness.js';
 import type { BareMetrics } from './bare.js';
+import { addHistograms, histogramDelta, parseCounter, parseHistogram, scrapeText, type Histogram } from '../scrape.js';
+
+/** The service's catch-up transactions and the rows they took: read around the plain windows. */
+const CATCH_UPS = 'capture_store_catchup_duration_seconds';
+const CATCH_UP_ROWS = 'capture_store_catchup_rows_total';
 
 /** The most a token keeps (`request_limit` tops out at 10000); older captures are trimmed. */
 const REQUEST_LIMIT = 10_000;
@@ -138,6 +143,8 @@ export const captureSection: Section = {
       const minimalRuns: Measurement[] = [];
       const searchRuns: Measurement[] = [];
       const trimRuns: Measurement[] = [];
+      const catchUps: Histogram[] = [];
+      let caughtRows = 0;
       // The CPU windows (search-indexed, at limit, minimal) run after the paired pair in even rounds
       // and before it in odd ones: a window's place in the round (what ran just before it, how long
       // the service sat idle) weighs on its figures alike on both sides.
@@ -157,7 +164,14 @@ export const captureSection: Section = {
         await quiet(svc.proc.pid!);
         if (previous) await quiet(previous.proc.pid!);
         bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
+        const before = await scrapeText(svc.url);
         captureRuns.push(await captureLoad(svc, tokens, windowS));
+        // The catch-ups of the window (and of its captures, to the quiet after it): how many rows
+        // a step takes under this load, which its cost per capture depends on (docs/storage.md).
+        await quiet(svc.proc.pid!);
+        const after = await scrapeText(svc.url);
+        catchUps.push(histogramDelta(parseHistogram(before, CATCH_UPS), parseHistogram(after, CATCH_UPS)));
+        caughtRows += parseCounter(after, CATCH_UP_ROWS) - parseCounter(before, CATCH_UP_ROWS);
         if (round % 2 === 0) await cpuWindows(round);
         if (previous) {
           await quiet(svc.proc.pid!);
@@ -208,6 +222,8 @@ export const captureSection: Section = {
       const searchVsPlain = plainCpu && searchM.serverCpuUsPerRequest !== null ? searchM.serverCpuUsPerRequest / plainCpu : null;
       const trimUs = plainCpu !== null && trimM.serverCpuUsPerRequest !== null ? trimM.serverCpuUsPerRequest - plainCpu : null;
       const vsPrevious = previousM && previousM.rps > 0 ? m.rps / previousM.rps : null;
+      const steps = addHistograms(catchUps);
+      const catchUp = { steps: steps.count, seconds: steps.sum, rows: caughtRows, rowsPerStep: steps.count ? caughtRows / steps.count : null };
       const previousRoundRatios = previousRuns.map((p, i) => (p.rps > 0 ? captureRuns[i]!.rps / p.rps : 0));
       const goals: Goal[] = [
         {
@@ -261,6 +277,7 @@ export const captureSection: Section = {
         minimal: { measurement: minimalM, cpuVsMinimal, minimalCpuVsBare },
         searchIndexed: { measurement: searchM, cpuVsPlain: searchVsPlain },
         atLimit: { measurement: trimM, addedCpuUs: trimUs, tokens: TRIM_TOKENS, requestLimit: TRIM_LIMIT },
+        catchUp,
         previousBuild: previousM ? { build: settings.previousBuild, measurement: previousM, ratio: vsPrevious, rounds: previousRoundRatios } : null,
       };
       return {
@@ -283,6 +300,7 @@ export const captureSection: Section = {
           `per round   service/minimal ${captureRuns.map((c, i) => ratioText(cpuOf(c) / cpuOf(minimalRuns[i]!))).join(' ')}; search/plain ${searchRuns.map((c, i) => ratioText(cpuOf(c) / cpuOf(captureRuns[i]!))).join(' ')}; trim µs ${trimRuns.map((c, i) => (cpuOf(c) - cpuOf(captureRuns[i]!)).toFixed(1)).join(' ')}`,
           `search-idx  ${fmt.int(searchM.rps)} req/s; threads ${fmt.threads(searchM)}`,
           `at limit    ${fmt.int(trimM.rps)} req/s; threads ${fmt.threads(trimM)}`,
+          `catch-ups   ${catchUp.steps ? `${fmt.int(catchUp.steps)} steps in the plain windows, ${fmt.int(catchUp.rowsPerStep!)} rows and ${((catchUp.seconds / catchUp.steps) * 1000).toFixed(1)} ms a step, ${((catchUp.seconds * 1e6) / Math.max(1, catchUp.rows)).toFixed(1)} µs a row` : 'none seen'}`,
           `latency     ${fmt.latency(m)}`,
           `server CPU  ${fmt.cpu(m)}` + (cpuRatio === null ? '' : `, ${cpuRatio.toFixed(1)}x bare's`) + `; load average ${m.loadavg1m.toFixed(2)} at start`,
           `threads     ${fmt.threads(m)}`,

@@ -30,6 +30,20 @@ describe('request location', () => {
     }
   });
 
+  it('answers a sender seen before from memory, the same as the first time', async () => {
+    const locator = createLocator(files!, silentLogger);
+    const first = await locator.locate('81.2.69.142');
+    const again = locator.locate('81.2.69.142');
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toEqual(first);
+    expect(locator.locate('127.0.0.1')).toBeNull();
+    expect(locator.locate('127.0.0.1')).toBeNull();
+    // Past the bound the memory starts over: every address still gets its own answer.
+    for (let i = 0; i < 5000; i++) locator.locate(`81.2.${i % 250}.${Math.floor(i / 250)}`);
+    expect(locator.locate('81.2.69.142')).toEqual(first);
+    expect(locator.locate('10.0.0.1')).toBeNull();
+  });
+
   it('reads the MaxMind GeoIP2 record shape too', () => {
     expect(locationOf({ country: { iso_code: 'DK', names: { en: 'Denmark' } }, subdivisions: [{ names: { en: 'Capital Region' } }], city: { names: { en: 'Copenhagen' } } })).toEqual({
       country: 'Denmark',

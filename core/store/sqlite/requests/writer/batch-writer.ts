@@ -204,7 +204,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   // call and its page reads are paid once a run, not once a token): each bumped token's row comes
   // back with its new count and stored limit; a deleted token's none. The latest request is read
   // by its seq from the rows the step just indexed (their pages in the cache); a row deleted
-  // meanwhile leaves the token's latest as it was.
+  // meanwhile, or not the token's, leaves the token's latest as it was.
   const bumpRuns = new Map<number, Statement>();
   const bumpRun = (tokens: number) => {
     let statement = bumpRuns.get(tokens);
@@ -213,7 +213,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       statement = db
         .prepare(
           `UPDATE tokens SET request_count = request_count + v.column2, latest_request_id = coalesce(r.uuid, latest_request_id), latest_request_at = coalesce(r.created_at, latest_request_at)
-           FROM (VALUES ${values}) AS v LEFT JOIN requests AS r ON r.seq = v.column3 WHERE tokens.uuid = v.column1 RETURNING tokens.uuid, request_count, request_limit`,
+           FROM (VALUES ${values}) AS v LEFT JOIN requests AS r ON r.seq = v.column3 AND r.token_id = v.column1 WHERE tokens.uuid = v.column1 RETURNING tokens.uuid, request_count, request_limit`,
         )
         .raw();
       bumpRuns.set(tokens, statement);

@@ -252,6 +252,28 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it("gives each token its newest request's UUID and time, from the log and from rows read back", () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer } = caughtUpWriter(tmp(), [a, b]);
+    const at = (tokenId: string, createdAt: number) => ({ row: toRow({ ...sampleRequest(tokenId), created_at: createdAt }), limit: 100 });
+    const latest = (uuid: string) => db.prepare('SELECT latest_request_id AS id, latest_request_at AS at FROM tokens WHERE uuid = ?').get(uuid);
+    const first = [at(a, 1_000), at(b, 2_000), at(a, 3_000), at(b, 4_000), at(b, 5_000)];
+    writer.commit(first.slice(0, 2));
+    writer.commit(first.slice(2));
+    expect(writer.catchUp()).toBe(5);
+    expect(latest(a)).toEqual({ id: first[2]!.row[0], at: 3_000 });
+    expect(latest(b)).toEqual({ id: first[4]!.row[0], at: 5_000 });
+    // Rows the log cannot account for (one deleted before its catch-up): read back, same answer.
+    const second = [at(a, 6_000), at(b, 7_000), at(a, 8_000)];
+    writer.commit(second);
+    db.prepare('DELETE FROM requests WHERE uuid = ?').run(second[2]!.row[0]);
+    expect(writer.catchUp()).toBe(2);
+    expect(latest(a)).toEqual({ id: second[0]!.row[0], at: 6_000 });
+    expect(latest(b)).toEqual({ id: second[1]!.row[0], at: 7_000 });
+    db.close();
+  });
+
   it("catches up in chunks of at most maxRows, counting, trimming to the capture's limit and indexing as in one", () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
