@@ -7,8 +7,9 @@
 // BATCH (24): captures per commit; PER_CATCHUP (1200): captures per catch-up; TOKENS (100) receive
 // in turn. CHUNK: rows per catch-up step (default: one step takes every pending row; the event
 // loop's schedule steps by about CATCH_UP_CHUNK_MS, some hundreds of rows under load). `search`: tokens above SEARCH_INDEX_ABOVE; `trim`: tokens at a request_limit of 100, filled
-// first far enough for the sweep to run; the trims run once a catch-up has caught up, as the schedule
-// runs them under load (TRIM_STEPS=1: after every step, as it ran them before). STATEMENTS=1 also prints CPU per capture by statement
+// first far enough for the sweep to run; the trims run as the schedule runs them under load, once a
+// catch-up has caught up or its steps took TRIM_ROWS_PER_TOKEN rows a token over its limit
+// (TRIM_STEPS=1: after every step, as it ran them before). STATEMENTS=1 also prints CPU per capture by statement
 // (each statement call timed: the figures then include that timing's cost).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import Database from 'better-sqlite3';
 import { sampleToken } from '../core/store/store.contract.js';
 import { toRow } from '../core/store/sqlite/requests/columns.js';
 import { createBatchWriter, type WriteItem } from '../core/store/sqlite/requests/writer/batch-writer.js';
+import { TRIM_ROWS_PER_TOKEN } from '../core/store/sqlite/requests/writer/catch-up-schedule.js';
 import { createSqliteStore } from '../core/store/sqlite/index.js';
 import type { RequestRecord } from '../core/store/types.js';
 import { createSortingKeys } from '../core/util/time.js';
@@ -151,14 +153,17 @@ if (mode === 'minimal') {
       if (since >= PER_CATCHUP) {
         since = 0;
         // As the event loop's schedule does: the catch-up leaves the trims to steps of their own,
-        // after each step with TRIM_STEPS=1, else once it has caught up.
+        // once it has caught up or its steps took TRIM_ROWS_PER_TOKEN rows a token waiting (after
+        // every step with TRIM_STEPS=1).
         let trimmed = 0;
+        let caughtSinceTrims = 0;
         do {
-          writer.catchUp(false, CHUNK, true);
-          if (TRIM_STEPS && !writer.caughtUp) {
+          caughtSinceTrims += writer.catchUp(false, CHUNK, true) ?? 0;
+          if (!writer.caughtUp && (TRIM_STEPS || caughtSinceTrims >= TRIM_ROWS_PER_TOKEN * writer.tokensOverLimit)) {
             const c = cpu();
             while (writer.trimsDue) writer.trim(false);
             trimmed += cpu() - c;
+            caughtSinceTrims = 0;
           }
         } while (!writer.caughtUp);
         const c3 = cpu();

@@ -90,6 +90,8 @@ export interface BatchWriter {
   trim(wait?: boolean, maxRows?: number): number | null;
   /** Whether tokens wait for trim(). */
   readonly trimsDue: boolean;
+  /** How many tokens wait for trim(). */
+  readonly tokensOverLimit: number;
   /**
    * A token's request_limit was set: it waits for trim() (trimsDue) down to `limit`, which takes
    * the trimmed requests out of every read and leaves their rows to sweep() (trims.ts).
@@ -548,6 +550,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     },
     get trimsDue() {
       return overLimit.size > 0;
+    },
+    get tokensOverLimit() {
+      return overLimit.size;
     },
     trimTo,
     get sweepDue() {

@@ -37,6 +37,11 @@ const CHUNK_MIN_ROWS = 64;
 const CHUNK_FIRST_ROWS = 128;
 /** A trim step's first size in requests (chunked), before its cost per request is measured. */
 const TRIM_FIRST_ROWS = 1_000;
+/**
+ * Rows caught up since the last trims, per token waiting for them, that make the trims due at the
+ * next step rather than after the catch-up's last (chunked).
+ */
+export const TRIM_ROWS_PER_TOKEN = 16;
 /** A sweep step's first size in rows (chunked: a lowered token's trimmed rows), likewise. */
 const SWEEP_FIRST_ROWS = 500;
 /** A chunk takes at least this share of the captures behind (1/n). */
@@ -103,6 +108,8 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
   let swept = false;
   /** When trims became due and were left for the catch-up's last step (0: none are due). */
   let trimsSince = 0;
+  /** Rows caught up since the last trim step (chunked). */
+  let caughtSinceTrims = 0;
   /** A read or a lowering asked since trims became due: they go at the next step. */
   let trimsWanted = false;
   /** The next step, after this event-loop turn (chunked). */
@@ -142,12 +149,14 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     // CATCH_UP_CHUNK_MS, with the captures that came in meanwhile committed between them.
     const stepwise = chunked && !wait;
     try {
-      // Trims wait for the catch-up's last step (or a read, a lowering, CATCH_UP_MS at most): a trim
-      // step's cost is mostly per token it trims (its statements, its index pages written again),
-      // so trimming after every step of a catch-up paid it once a step rather than once a catch-up.
+      // Trims wait for the catch-up's last step (or a read, a lowering, CATCH_UP_MS at most), unless
+      // the steps since the last trims took TRIM_ROWS_PER_TOKEN rows a token waiting: a trim step's
+      // cost is mostly per token it trims (its statements, its index pages written again), so
+      // trimming after every small step of a catch-up paid it once a step; left too long, each
+      // token's index range grows and splits pages that the trims then merge back.
       if (!writer.trimsDue) trimsSince = 0;
       else trimsSince ||= performance.now();
-      const trimming = stepwise && writer.trimsDue && (writer.caughtUp || trimsWanted || wanted() || performance.now() - trimsSince >= CATCH_UP_MS);
+      const trimming = stepwise && writer.trimsDue && (writer.caughtUp || trimsWanted || wanted() || performance.now() - trimsSince >= CATCH_UP_MS || caughtSinceTrims >= TRIM_ROWS_PER_TOKEN * writer.tokensOverLimit);
       // A lowered token's trimmed rows (no read waits for them) between the catch-ups: a sweep step
       // unless a read waits for rows not caught up (this writer's or another connection's), or the
       // last step was one and captures came in.
@@ -169,6 +178,7 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
         busySince = 0;
         observe(trimming || sweeping ? 0 : n, ms / 1000);
         if (trimming) {
+          caughtSinceTrims = 0;
           if (n >= trimRows || ms > CATCH_UP_CHUNK_MS) trimRows = aim(n, ms);
         } else if (sweeping) {
           if (n >= sweepRows || ms > CATCH_UP_CHUNK_MS) sweepRows = aim(n, ms);
@@ -176,6 +186,7 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
           // A chunk cut short sets the size; a whole catch-up only lowers it.
           if (stepwise && (writer.caughtUp ? n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS : n >= chunkRows)) chunkRows = aim(n, ms);
           behind = writer.caughtUp ? 0 : Math.max(1, behind - n);
+          caughtSinceTrims += n;
         }
         // Rows caught up and trimmed: reads waiting for them may go.
         if (!writer.trimsDue) {

@@ -407,21 +407,30 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
-  it('leaves the trims of a chunked catch-up to after its last step, a trim step per catch-up', async () => {
-    const a = sampleToken().uuid;
-    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
-    const events: string[] = [];
-    const schedule = catchUpSchedule(writer, {
-      waits: false,
-      chunked: true,
-      observe: (rows) => events.push(rows ? `catch-up ${rows}${writer.trimsDue ? ', trims due' : ''}` : 'trim step'),
-    });
-    writer.commit(Array.from({ length: 200 }, () => item(a, 4)));
-    // On its timer (CATCH_UP_MS), not asked by a read: a first step of 128 rows, then the rest.
-    schedule.committed(200);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(events).toEqual(['catch-up 128, trims due', 'catch-up 72, trims due', 'trim step']);
-    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 0]);
+  it("leaves a chunked catch-up's trims to after its last step, unless its steps took 16 rows a token waiting", async () => {
+    const tokens = Array.from({ length: 20 }, () => sampleToken().uuid);
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), tokens);
+    const run = async (perToken: number) => {
+      const events: string[] = [];
+      const schedule = catchUpSchedule(writer, {
+        waits: false,
+        chunked: true,
+        observe: (rows) => events.push(rows ? `catch-up ${rows}${writer.trimsDue ? ', trims due' : ''}` : 'trim step'),
+      });
+      const items = Array.from({ length: perToken * tokens.length }, (_, i) => item(tokens[i % tokens.length]!, 4));
+      writer.commit(items);
+      // On its timer (CATCH_UP_MS), not asked by a read: a first step of 128 rows, then the rest.
+      schedule.committed(items.length);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(tokens.map((t) => [stats(t).n, keys(t)])).toEqual(tokens.map(() => [4, 4]));
+      expect(pendingCount(db)).toBe(0);
+      return events;
+    };
+    // 128 rows for 20 tokens over their limit: under 16 a token, the trims wait.
+    expect(await run(10)).toEqual(['catch-up 128, trims due', 'catch-up 72, trims due', 'trim step']);
+    // A first step of 1,000 rows (a quarter of what waits) for 20 tokens: past 16 a token, the
+    // trims go next, before the catch-up's next step.
+    expect((await run(200)).slice(0, 3)).toEqual(['catch-up 1000, trims due', 'trim step', expect.stringMatching(/^catch-up /)]);
     db.close();
   });
 
