@@ -7,7 +7,7 @@ import { useApiKey } from './settings';
 import { formatDateTime, formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId, Pager, TableHead } from './ui';
-import { useSession } from './account/api';
+import { groupName, useGroups, useSession } from './account/api';
 
 export interface Schedule {
   id: number;
@@ -43,25 +43,6 @@ export interface ScheduleLog {
   tls_alert: string | null;
   created_at: string;
 }
-
-interface Group {
-  id: number;
-  name: string;
-}
-
-/** The groups the caller may put schedules in (theirs; a user limited to groups: those). */
-function useGroups(): Group[] {
-  const [groups, setGroups] = useState<Group[]>([]);
-  useEffect(() => {
-    call<Page<Group>>('GET', '/groups?per_page=100').then(
-      (p) => setGroups(p.data),
-      () => setGroups([]),
-    );
-  }, []);
-  return groups;
-}
-
-const groupName = (groups: Group[], id: number) => groups.find((g) => g.id === id)?.name ?? `Group #${id}`;
 
 const INTERVALS = ['1-minute', '5-minute', '10-minute', 'hourly', 'daily', 'weekly', 'monthly', 'cron'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
