@@ -103,6 +103,9 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     await p.getByRole('link', { name: 'Sales CRM check', exact: true }).waitFor();
     expect(await p.getByRole('link', { name: 'Ops status check', exact: true }).count()).toBe(0);
     await p.getByText(/The schedules in the groups you are limited to/).waitFor();
+    // At 390 px each schedule is a card: its last column (the actions) is in sight, not off to the right.
+    const logs = await p.getByRole('link', { name: 'Logs of Sales CRM check' }).boundingBox();
+    expect(logs!.x + logs!.width).toBeLessThanOrEqual(390);
     await shot(p, 'team-groups-04-member-schedules-390');
     // A new schedule of theirs goes in their group.
     await p.getByRole('link', { name: 'New schedule' }).click();

@@ -118,7 +118,7 @@ function ScheduleList() {
       {data && data.data.length === 0 && <p class="hint">{group ? 'No schedules in this group.' : 'No schedules yet.'}</p>}
       {data && data.data.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="cards-on-phone">
             <TableHead columns={['Name', 'Interval', 'Group', 'Request', 'Last run', 'Actions']} />
             <tbody>
               {data.data.map((s) => (
@@ -126,14 +126,14 @@ function ScheduleList() {
                   <td>
                     <a href={href({ view: 'schedules', schedule: String(s.id) })}>{s.name || `Schedule ${s.id}`}</a>
                   </td>
-                  <td>{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
-                  <td>{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
-                  <td class="wrap url-cell">
+                  <td data-label="Interval">{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
+                  <td data-label="Group">{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
+                  <td class="wrap url-cell" data-label="Request">
                     <code>
                       {s.request_method} {s.request_url}
                     </code>
                   </td>
-                  <td>
+                  <td data-label="Last run">
                     {s.last_run_at ? formatDateTime(parseApiTime(s.last_run_at)) : 'never'}
                     {s.last_status !== null && s.last_status !== undefined && <span class="badge spaced">{String(s.last_status)}</span>}
                   </td>
