@@ -1,7 +1,7 @@
 // Members limited to groups, on the page in Chromium: an Administrator picks a member's groups on
 // Team members (1440 px, then at 390 px), the member's page lists only the tokens and schedules in
-// them, a schedule's group is set on the Schedules screen and filters the list, and the Administrator
-// lifts the limit again.
+// them, the start page's tokens and the Schedules list filter by group, a schedule's group is set on
+// its screen, and the Administrator lifts the limit again.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, type TestServer } from '../helpers/server.js';
@@ -103,6 +103,9 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     await p.getByRole('link', { name: 'Sales CRM check', exact: true }).waitFor();
     expect(await p.getByRole('link', { name: 'Ops status check', exact: true }).count()).toBe(0);
     await p.getByText(/The schedules in the groups you are limited to/).waitFor();
+    // At 390 px each schedule is a card: its last column (the actions) is in sight, not off to the right.
+    const logs = await p.getByRole('link', { name: 'Logs of Sales CRM check' }).boundingBox();
+    expect(logs!.x + logs!.width).toBeLessThanOrEqual(390);
     await shot(p, 'team-groups-04-member-schedules-390');
     // A new schedule of theirs goes in their group.
     await p.getByRole('link', { name: 'New schedule' }).click();
@@ -115,6 +118,21 @@ describe.skipIf(!haveChromium)('members limited to groups on the page', { timeou
     expect(listed.data.data.map((s: { name: string }) => s.name)).toEqual(['Sales CRM check', 'Sales API check']);
     expect(memberErrors).toEqual([]);
     await context.close();
+  });
+
+  it("the start page's token list filters by group", async () => {
+    await page.goto(srv.url);
+    const mine = page.getByRole('region', { name: 'Your tokens' });
+    await mine.getByText('sales hook').waitFor();
+    await mine.getByText('ops hook').waitFor();
+    await mine.getByLabel('Group', { exact: true }).selectOption({ label: 'Ops' });
+    await expect.poll(() => mine.getByText('sales hook').count()).toBe(0);
+    await mine.getByText('ops hook').waitFor();
+    await shot(page, 'team-groups-04b-tokens-by-group-1440');
+    expect(await unlabelled(page)).toEqual([]);
+    await mine.getByLabel('Group', { exact: true }).selectOption({ label: 'All groups' });
+    await mine.getByText('sales hook').waitFor();
+    expect(errors).toEqual([]);
   });
 
   it('a schedule is moved to a group on its screen, the list filters by group, and the limit is lifted', async () => {

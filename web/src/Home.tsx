@@ -1,12 +1,12 @@
 // Start: create a token, open one by ID, alias or URL, or pick one of yours / one opened lately.
 import { useEffect, useState } from 'preact/hooks';
-import { call, type Page, type Token } from './api';
+import { call, enc, type Page, type Token } from './api';
 import { useApiKey } from './settings';
 import { formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { settings } from './settings';
-import { ErrorNotice } from './ui';
-import { useSession } from './account/api';
+import { ErrorNotice, Pager } from './ui';
+import { useGroups, useSession } from './account/api';
 
 /** A token from whatever the user pasted: a UUID anywhere in it, a capture URL, or an alias. */
 export function tokenFromInput(input: string): string | null {
@@ -31,8 +31,12 @@ export function Home() {
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState('');
   const [openError, setOpenError] = useState<string | null>(null);
-  const [mine, setMine] = useState<Token[] | null>(null);
+  const [mine, setMine] = useState<Page<Token> | null>(null);
   const [mineError, setMineError] = useState<unknown>(null);
+  const [page, setPage] = useState(1);
+  // A group's tokens only ('' all), as the Schedules list filters.
+  const [group, setGroup] = useState('');
+  const groups = useGroups(Boolean(key));
   const recent = settings.recent();
   const session = useSession();
   // A user limited to groups sees and makes tokens only in those: new ones go in the first.
@@ -42,10 +46,10 @@ export function Home() {
     setMine(null);
     setMineError(null);
     if (!key) return;
-    call<Page<Token>>('GET', '/token?per_page=20&order_direction=desc')
-      .then((p) => setMine(p.data))
+    call<Page<Token>>('GET', `/token?per_page=20&order_direction=desc&page=${page}${group ? `&group_id=${enc(group)}` : ''}`)
+      .then(setMine)
       .catch(setMineError);
-  }, [key]);
+  }, [key, page, group]);
 
   async function create() {
     setCreating(true);
@@ -112,9 +116,30 @@ export function Home() {
         <section class="panel" aria-labelledby="mine-title">
           <h2 id="mine-title">Your tokens</h2>
           {limitedTo && <p class="hint">Only the tokens in the groups you are limited to are listed.</p>}
+          {groups.length > 0 && (
+            <div class="field">
+              <label for="mine-group-filter">Group</label>
+              <select
+                id="mine-group-filter"
+                value={group}
+                onChange={(e) => {
+                  setGroup((e.currentTarget as HTMLSelectElement).value);
+                  setPage(1);
+                }}
+              >
+                <option value="">All groups</option>
+                {groups.map((g) => (
+                  <option key={g.id} value={String(g.id)}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <ErrorNotice error={mineError} />
-          {mine && mine.length === 0 && <p class="hint">You have no tokens yet.</p>}
-          {mine && mine.length > 0 && <TokenTable tokens={mine} />}
+          {mine && mine.data.length === 0 && <p class="hint">{group ? 'No tokens in this group.' : 'You have no tokens yet.'}</p>}
+          {mine && mine.data.length > 0 && <TokenTable tokens={mine.data} />}
+          {mine && mine.last_page > 1 && <Pager page={page} last={mine.last_page} onPage={setPage} label="Token pages" />}
         </section>
       )}
 

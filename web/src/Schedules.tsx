@@ -7,7 +7,7 @@ import { useApiKey } from './settings';
 import { formatDateTime, formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId, Pager, TableHead } from './ui';
-import { useSession } from './account/api';
+import { groupName, useGroups, useSession } from './account/api';
 
 export interface Schedule {
   id: number;
@@ -43,25 +43,6 @@ export interface ScheduleLog {
   tls_alert: string | null;
   created_at: string;
 }
-
-interface Group {
-  id: number;
-  name: string;
-}
-
-/** The groups the caller may put schedules in (theirs; a user limited to groups: those). */
-function useGroups(): Group[] {
-  const [groups, setGroups] = useState<Group[]>([]);
-  useEffect(() => {
-    call<Page<Group>>('GET', '/groups?per_page=100').then(
-      (p) => setGroups(p.data),
-      () => setGroups([]),
-    );
-  }, []);
-  return groups;
-}
-
-const groupName = (groups: Group[], id: number) => groups.find((g) => g.id === id)?.name ?? `Group #${id}`;
 
 const INTERVALS = ['1-minute', '5-minute', '10-minute', 'hourly', 'daily', 'weekly', 'monthly', 'cron'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -137,7 +118,7 @@ function ScheduleList() {
       {data && data.data.length === 0 && <p class="hint">{group ? 'No schedules in this group.' : 'No schedules yet.'}</p>}
       {data && data.data.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="cards-on-phone">
             <TableHead columns={['Name', 'Interval', 'Group', 'Request', 'Last run', 'Actions']} />
             <tbody>
               {data.data.map((s) => (
@@ -145,14 +126,14 @@ function ScheduleList() {
                   <td>
                     <a href={href({ view: 'schedules', schedule: String(s.id) })}>{s.name || `Schedule ${s.id}`}</a>
                   </td>
-                  <td>{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
-                  <td>{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
-                  <td class="wrap url-cell">
+                  <td data-label="Interval">{s.interval === 'cron' ? <code>{s.cron}</code> : s.interval}</td>
+                  <td data-label="Group">{s.group_id == null ? <span class="hint">none</span> : groupName(groups, s.group_id)}</td>
+                  <td class="wrap url-cell" data-label="Request">
                     <code>
                       {s.request_method} {s.request_url}
                     </code>
                   </td>
-                  <td>
+                  <td data-label="Last run">
                     {s.last_run_at ? formatDateTime(parseApiTime(s.last_run_at)) : 'never'}
                     {s.last_status !== null && s.last_status !== undefined && <span class="badge spaced">{String(s.last_status)}</span>}
                   </td>

@@ -196,7 +196,7 @@ function CreateTable({ db, types, expressions, onCreated }: { db: string; types:
         <input id="dbm-new-name" type="text" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
       </div>
       <div class="table-wrap">
-        <table class="dbm-grid acct-table">
+        <table class="dbm-grid acct-table cards-on-phone">
           <TableHead columns={['Column', 'Type', 'Nullable', 'Default', 'Primary key']} hidden="Remove" />
           <tbody>
             {columns.map((c, i) => (
@@ -287,7 +287,7 @@ function TableStructure({ db, table, types, expressions, onChanged }: { db: stri
       </div>
       <TypeList id="dbm-types-edit" types={types.filter((t) => !t.endsWith('serial'))} />
       <div class="table-wrap">
-        <table class="dbm-grid acct-table" aria-label={`Columns of ${table.name}`}>
+        <table class="dbm-grid acct-table cards-on-phone" aria-label={`Columns of ${table.name}`}>
           <TableHead columns={['Column', 'Type', 'Nullable', 'Default', 'Key']} hidden="Actions" />
           <tbody>
             {table.columns.map((c) =>

@@ -53,7 +53,7 @@ function DatabaseList() {
         <PageView list={list} loading="Loading databases" empty="No databases yet: create one below.">
           {(items) => (
             <div class="table-wrap">
-              <table class="acct-table">
+              <table class="acct-table cards-on-phone">
                 <TableHead columns={['Name', 'Tables', 'Size', 'Created']} hidden="Actions" />
                 <tbody>
                   {items.map((d) => (

@@ -387,7 +387,7 @@ function TeamAdmin({ me }: { me: Me }) {
         <PageView list={list} loading="Loading team members" empty="No users yet: invite the first one below.">
           {(users) => (
             <div class="table-wrap">
-              <table class="acct-table">
+              <table class="acct-table cards-on-phone">
                 <TableHead columns={['Name', 'E-mail', 'User type', me.admin && 'Team', 'Groups', 'Joined']} hidden="Actions" />
                 <tbody>
                   {users.map((u) => (

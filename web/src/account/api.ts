@@ -2,7 +2,7 @@
 // global variables and groups; who the stored API key signs in as; and a way for any screen to
 // open the API key panel (it lives in the page header, App.tsx).
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, type FieldErrors } from '../api';
+import { ApiError, call, type FieldErrors, type Page } from '../api';
 import { settings } from '../settings';
 
 export interface Me {
@@ -163,6 +163,27 @@ export interface Group {
   created_at: string;
   updated_at: string;
 }
+
+/**
+ * The groups the caller may use (theirs; a user limited to groups: those), for a list's group
+ * filter and an editor's group choice. Asked for only with `enabled` (an API key to ask with);
+ * empty until they arrive, and when they cannot be read.
+ */
+export function useGroups(enabled = true): Group[] {
+  const [groups, setGroups] = useState<Group[]>([]);
+  useEffect(() => {
+    setGroups([]);
+    if (!enabled) return;
+    call<Page<Group>>('GET', '/groups?per_page=100').then(
+      (p) => setGroups(p.data),
+      () => setGroups([]),
+    );
+  }, [enabled]);
+  return groups;
+}
+
+/** A group's name, or its number when the caller does not see the group. */
+export const groupName = (groups: Pick<Group, 'id' | 'name'>[], id: number) => groups.find((g) => g.id === id)?.name ?? `Group #${id}`;
 
 /** Who the stored key signs in as: nobody (no key), a key the server refuses, or a user/the administrator. */
 export type Session = { state: 'anonymous' } | { state: 'checking' } | { state: 'invalid'; message: string } | { state: 'signed-in'; me: Me };
