@@ -19,7 +19,7 @@ import { webModule } from '../core/web/module.js';
 import { fuzz, type FuzzOptions } from './fuzz/fuzzer.js';
 // @ts-expect-error plain JavaScript (a service process loads it with --import)
 import { guardLoopbackOnly } from './fuzz/loopback-only.mjs';
-import { apiAt, makeWorld, type Api } from './fuzz/world.js';
+import { apiAt, ensure, makeWorld, type Api } from './fuzz/world.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.js';
 
@@ -81,6 +81,23 @@ describe('route fuzzer', () => {
     await s?.close();
     unguard?.();
     if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('makes its scratch fixtures good again after a fuzzed request limited its user to groups', async () => {
+    const own = await startTestServer({ ...SETTINGS, DATA_DIR: path.join(root, 'ensure') });
+    try {
+      const api = apiAt(own.url, ADMIN_KEY);
+      const world = await makeWorld(api);
+      // What a fuzzed administrator's PUT /users/{id} may do: limit the fuzzer's user to a group,
+      // and its token gone too, so that the fixtures need a new one.
+      expect((await api.call('PUT', `/users/${world.ids.userId}`, { key: ADMIN_KEY, json: { group_ids: [Number(world.ids.ownGroup)] } })).status).toBe(200);
+      expect((await api.call('DELETE', `/token/${world.ids.ownToken}`, { key: ADMIN_KEY })).status).toBe(204);
+      await ensure(world);
+      expect((await api.call('GET', '/users/me', { key: world.userKey })).data.group_ids).toBeNull();
+      expect((await api.call('GET', `/token/${world.ids.ownToken}`, { key: world.userKey })).status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 
   it(
