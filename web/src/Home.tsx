@@ -7,6 +7,7 @@ import { href, navigate } from './route';
 import { settings } from './settings';
 import { ErrorNotice, Pager } from './ui';
 import { useGroups, useSession } from './account/api';
+import { GroupFilter } from './GroupFilter';
 
 /** A token from whatever the user pasted: a UUID anywhere in it, a capture URL, or an alias. */
 export function tokenFromInput(input: string): string | null {
@@ -116,26 +117,15 @@ export function Home() {
         <section class="panel" aria-labelledby="mine-title">
           <h2 id="mine-title">Your tokens</h2>
           {limitedTo && <p class="hint">Only the tokens in the groups you are limited to are listed.</p>}
-          {groups.length > 0 && (
-            <div class="field">
-              <label for="mine-group-filter">Group</label>
-              <select
-                id="mine-group-filter"
-                value={group}
-                onChange={(e) => {
-                  setGroup((e.currentTarget as HTMLSelectElement).value);
-                  setPage(1);
-                }}
-              >
-                <option value="">All groups</option>
-                {groups.map((g) => (
-                  <option key={g.id} value={String(g.id)}>
-                    {g.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
+          <GroupFilter
+            id="mine-group-filter"
+            groups={groups}
+            value={group}
+            onChange={(g) => {
+              setGroup(g);
+              setPage(1);
+            }}
+          />
           <ErrorNotice error={mineError} />
           {mine && mine.data.length === 0 && <p class="hint">{group ? 'No tokens in this group.' : 'You have no tokens yet.'}</p>}
           {mine && mine.data.length > 0 && <TokenTable tokens={mine.data} />}

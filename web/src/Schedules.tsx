@@ -8,6 +8,7 @@ import { formatDateTime, formatTime, parseApiTime } from './format';
 import { href, navigate } from './route';
 import { ErrorNotice, FieldError, NotAvailable, Spinner, announce, fieldErrorId, Pager, TableHead } from './ui';
 import { groupName, useGroups, useSession } from './account/api';
+import { GroupFilter } from './GroupFilter';
 
 export interface Schedule {
   id: number;
@@ -93,26 +94,15 @@ function ScheduleList() {
         {limited ? 'The schedules in the groups you are limited to' : 'Your team’s schedules'}
         {groups.length ? '; choose a group to see only its schedules' : ''}.
       </p>
-      {groups.length > 0 && (
-        <div class="field">
-          <label for="sched-group-filter">Group</label>
-          <select
-            id="sched-group-filter"
-            value={group}
-            onChange={(e) => {
-              setGroup((e.currentTarget as HTMLSelectElement).value);
-              setPage(1);
-            }}
-          >
-            <option value="">All groups</option>
-            {groups.map((g) => (
-              <option key={g.id} value={String(g.id)}>
-                {g.name}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
+      <GroupFilter
+        id="sched-group-filter"
+        groups={groups}
+        value={group}
+        onChange={(g) => {
+          setGroup(g);
+          setPage(1);
+        }}
+      />
       <ErrorNotice error={error} />
       {!data && !error && <Spinner label="Loading schedules" />}
       {data && data.data.length === 0 && <p class="hint">{group ? 'No schedules in this group.' : 'No schedules yet.'}</p>}
