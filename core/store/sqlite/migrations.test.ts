@@ -9,6 +9,7 @@ import { migrate } from './migrations.js';
 import { migrateUpTo } from './test/migrate-up-to.js';
 import { createSqliteStore } from './index.js';
 import { parseQuery } from '../query/index.js';
+import { sampleToken } from '../store.contract.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -99,6 +100,65 @@ describe("migration 31 (the index tables' columns named as the requests columns)
     expect((await list('big', 'method:DELETE')).items.map((r) => r.uuid)).toEqual(['big-new']);
     await store.tokens.delete('big');
     expect(store.db.prepare("SELECT count(*) FROM search_keys WHERE token_id = 'big'").pluck().get()).toBe(0);
+    await store.close();
+  });
+});
+
+describe('migration 38 (request_keys keyed by the token number)', () => {
+  it('upgrades a database of version 37: tokens numbered, keys rebuilt, reads, trims, captures and deletions still answer', async () => {
+    const file = path.join(dir, 'v37.sqlite');
+    const db = open(file);
+    migrateUpTo(db, 37);
+    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+    // Inserted in an order other than their UUIDs': the rebuilt keys must follow the numbers.
+    token.run('tok-c', 100);
+    token.run('tok-a', 100);
+    token.run('tok-b', 40);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time,
+      sorting, created_at, updated_at, extra) VALUES (?, ?, 'web', '10.0.0.1', ?, ?, 6, '{}', '{}', '[]', '[]', '[]', 0, ?, ?, ?, '{}')`);
+    for (let i = 0; i < 30; i++) for (const t of ['tok-a', 'tok-b', 'tok-c']) insert.run(`${t}-${i}`, t, i % 2 ? 'PUT' : 'GET', Buffer.from(`body ${i}`), i, 1000 + i, 1000 + i);
+    // As version 37's catch-up left them: every request keyed by its token's UUID and in the UUID index.
+    db.exec(`INSERT INTO request_keys (token_id, sorting, seq) SELECT token_id, sorting, seq FROM requests ORDER BY token_id, sorting, seq;
+      INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests ORDER BY uuid, seq;
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests);
+      UPDATE tokens SET request_count = 30`);
+    db.close();
+
+    const store = createSqliteStore(file);
+    const numbers = store.db.prepare('SELECT uuid, number FROM tokens ORDER BY number').raw().all();
+    expect(numbers).toEqual([
+      ['tok-c', 1],
+      ['tok-a', 2],
+      ['tok-b', 3],
+    ]);
+    expect(store.db.prepare('SELECT token_number, count(*) FROM request_keys GROUP BY token_number').raw().all()).toEqual([
+      [1, 30],
+      [2, 30],
+      [3, 30],
+    ]);
+    const list = (t: string, q?: string, sorting: 'oldest' | 'newest' = 'oldest') => store.requests.list(t, { query: q ? parseQuery(q) : undefined, sorting, page: 1, perPage: 100, now: 0 });
+    expect((await list('tok-a')).total).toBe(30);
+    expect((await list('tok-a')).items.map((r) => r.uuid).slice(0, 2)).toEqual(['tok-a-0', 'tok-a-1']);
+    expect((await list('tok-c', undefined, 'newest')).items[0]!.uuid).toBe('tok-c-29');
+    expect((await list('tok-b', 'method:PUT')).total).toBe(15);
+    expect((await store.requests.latest('tok-b'))?.uuid).toBe('tok-b-29');
+    // A new token gets the next number, never one given before (not even a deleted token's).
+    const created = sampleToken();
+    await store.tokens.create(created);
+    expect(store.db.prepare('SELECT number FROM tokens WHERE uuid = ?').pluck().get(created.uuid)).toBe(4);
+    // New captures are keyed by number, trimmed by it (tok-b's limit is 40), and a deletion takes its key.
+    const [first] = (await list('tok-b')).items;
+    for (let i = 0; i < 12; i++) await store.requests.insert({ ...first!, uuid: `tok-b-new-${i}`, sorting: 100 + i }, 40);
+    expect((await list('tok-b')).total).toBe(40);
+    expect((await list('tok-b')).items[0]!.uuid).toBe('tok-b-2');
+    expect(await store.requests.delete('tok-b', 'tok-b-new-11')).toBe(true);
+    expect((await list('tok-b', undefined, 'newest')).items[0]!.uuid).toBe('tok-b-new-10');
+    await store.tokens.delete('tok-c');
+    expect(store.db.prepare('SELECT count(*) FROM request_keys WHERE token_number = 1').pluck().get()).toBe(0);
+    const again = sampleToken();
+    await store.tokens.create(again);
+    expect(store.db.prepare('SELECT number FROM tokens WHERE uuid = ?').pluck().get(again.uuid)).toBe(5);
     await store.close();
   });
 });

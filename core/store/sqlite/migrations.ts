@@ -770,6 +770,44 @@ export const migrations: Migration[] = [
     version: 37,
     up: `DROP INDEX IF EXISTS tokens_activity;`,
   },
+  {
+    // request_keys is keyed by a token's number instead of its UUID (requests/token-number.ts): an
+    // entry of ~20 bytes instead of ~55, so that each catch-up step writes and splits fewer of its
+    // pages (the catch-up joins each row to its token for the number). The number is a column of
+    // tokens, given at insert from a counter that never goes back, so a deleted token's number is
+    // never reused; not the rowid, which VACUUM may renumber. Existing tokens are numbered in
+    // rowid order. request_keys is rebuilt in one pass, in key order: tokens by number, each
+    // token's keys in order (a token's deletion took its keys: none is left without its token).
+    // The trigger requests_unkey changes only in its request_keys line.
+    version: 38,
+    up: `
+      ALTER TABLE tokens ADD COLUMN number INTEGER;
+      UPDATE tokens SET number = rowid;
+      CREATE UNIQUE INDEX tokens_number ON tokens(number);
+      CREATE TABLE token_numbering (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
+      INSERT INTO token_numbering (id, last) SELECT 1, coalesce(max(number), 0) FROM tokens;
+      CREATE TRIGGER tokens_numbered AFTER INSERT ON tokens WHEN NEW.number IS NULL BEGIN
+        UPDATE token_numbering SET last = last + 1;
+        UPDATE tokens SET number = (SELECT last FROM token_numbering) WHERE rowid = NEW.rowid;
+      END;
+      CREATE TABLE request_keys_by_number (
+        token_number INTEGER NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (token_number, sorting, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO request_keys_by_number (token_number, sorting, seq)
+        SELECT t.number, k.sorting, k.seq FROM tokens t INDEXED BY tokens_number CROSS JOIN request_keys k ON k.token_id = t.uuid
+          ORDER BY t.number, k.sorting, k.seq;
+      DROP TRIGGER requests_unkey;
+      DROP TABLE request_keys;
+      ALTER TABLE request_keys_by_number RENAME TO request_keys;
+      CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+        DELETE FROM request_trimmed WHERE seq = OLD.seq;
+      END;
+    `,
+  },
 ];
 
 /**

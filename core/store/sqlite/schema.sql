@@ -108,9 +108,9 @@ CREATE TABLE "request_files" (
 
 CREATE TABLE request_ids (uuid TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (uuid, seq)) WITHOUT ROWID;
 
-CREATE TABLE request_keys (
-        token_id TEXT NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
-        PRIMARY KEY (token_id, sorting, seq)
+CREATE TABLE "request_keys" (
+        token_number INTEGER NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (token_number, sorting, seq)
       ) WITHOUT ROWID;
 
 CREATE TABLE request_sweep (id INTEGER PRIMARY KEY CHECK (id = 1), upto INTEGER NOT NULL);
@@ -176,6 +176,8 @@ CREATE TABLE templates (
 
 CREATE TABLE token_deletions (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
 
+CREATE TABLE token_numbering (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
+
 CREATE TABLE token_shares (
         token_id TEXT PRIMARY KEY REFERENCES tokens(uuid) ON DELETE CASCADE,
         hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL
@@ -195,7 +197,7 @@ CREATE TABLE tokens (
         request_limit INTEGER NOT NULL, description TEXT, group_id INTEGER, password_hash TEXT,
         created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER,
         request_count INTEGER NOT NULL DEFAULT 0, latest_request_id TEXT, latest_request_at INTEGER
-      , team_id INTEGER, redaction TEXT);
+      , team_id INTEGER, redaction TEXT, number INTEGER);
 
 CREATE TABLE transfer_checkpoints (
         kind TEXT PRIMARY KEY, source TEXT NOT NULL, cursor TEXT, copied INTEGER NOT NULL, done INTEGER NOT NULL
@@ -257,6 +259,8 @@ CREATE INDEX tokens_alias_nocase ON tokens (alias COLLATE NOCASE) WHERE alias IS
 
 CREATE INDEX tokens_expires ON tokens(expires_at) WHERE expires_at IS NOT NULL;
 
+CREATE UNIQUE INDEX tokens_number ON tokens(number);
+
 CREATE INDEX tokens_team ON tokens(team_id, created_at);
 
 CREATE INDEX tokens_user ON tokens(user_id, created_at);
@@ -270,7 +274,7 @@ CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
       END;
 
 CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
-        DELETE FROM request_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
         DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
         DELETE FROM request_files WHERE request_uuid = OLD.uuid;
         DELETE FROM request_trimmed WHERE seq = OLD.seq;
@@ -294,6 +298,11 @@ CREATE TRIGGER search_tokens_numbered AFTER INSERT ON search_tokens WHEN NEW.tok
 
 CREATE TRIGGER tokens_deleted AFTER DELETE ON tokens BEGIN
         UPDATE token_deletions SET n = n + 1 WHERE id = 1;
+      END;
+
+CREATE TRIGGER tokens_numbered AFTER INSERT ON tokens WHEN NEW.number IS NULL BEGIN
+        UPDATE token_numbering SET last = last + 1;
+        UPDATE tokens SET number = (SELECT last FROM token_numbering) WHERE rowid = NEW.rowid;
       END;
 
 CREATE TRIGGER tokens_search_gone AFTER DELETE ON tokens BEGIN

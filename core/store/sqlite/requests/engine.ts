@@ -13,6 +13,7 @@ import { json } from './columns.js';
 import { inThreadWriter, workerWriter, type CaptureWriter } from './writer/capture-writer.js';
 import { inThreadReads, threadedReads, type RequestReads } from './readers/reader-pool.js';
 import { tokenLeftovers } from './readers/chunks.js';
+import { tokenNumberOf } from './token-number.js';
 import { KEYED, planFilters, planList, planWalk, SEQ_OF_UUID, toRecord } from './readers/request-reads.js';
 
 type Row = Record<string, unknown>;
@@ -26,12 +27,12 @@ type Row = Record<string, unknown>;
  */
 export function sqliteRequests(db: Database, writer: CaptureWriter = inThreadWriter(db), reads: RequestReads = inThreadReads(db)): RequestRepo {
   const refreshStats = db.prepare(`UPDATE tokens SET
-      request_count = (SELECT count(*) FROM request_keys WHERE token_id = @t),
-      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1),
-      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
+      request_count = (SELECT count(*) FROM request_keys WHERE token_number = tokens.number),
+      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.token_number = tokens.number ORDER BY k.sorting DESC, k.seq DESC LIMIT 1),
+      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.token_number = tokens.number ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
     WHERE uuid = @t`);
   const byId = db.prepare<[{ t: string; u: string }], Row>(`SELECT * FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
-  const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.token_id = ? ORDER BY k.sorting DESC, k.seq DESC LIMIT 1`);
+  const latest = db.prepare<[string], Row>(`SELECT r.* FROM ${KEYED} WHERE k.token_number = ${tokenNumberOf('?')} ORDER BY k.sorting DESC, k.seq DESC LIMIT 1`);
   const delOne = db.prepare(`DELETE FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`);
   const file = db
     .prepare<[{ t: string; u: string; f: string }], Buffer>(`SELECT data FROM request_files WHERE request_uuid = @u AND file_id = @f AND EXISTS (SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t)`)

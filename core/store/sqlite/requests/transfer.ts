@@ -5,6 +5,7 @@ import type { Database } from 'better-sqlite3';
 import type { RequestWithFiles } from '../../types.js';
 import { SEQ_OF_UUID, toRecord as fromRequestRow } from './readers/request-reads.js';
 import type { CaptureWriter } from './writer/capture-writer.js';
+import { tokenNumberOf } from './token-number.js';
 
 type Row = Record<string, unknown>;
 
@@ -17,11 +18,20 @@ export interface RequestTransfer {
   write(items: RequestWithFiles[]): Promise<void>;
 }
 
-/** Requests by token, sorting key, insertion order (request_keys), with their files. */
+/**
+ * Requests by token UUID, sorting key, insertion order, with their files: the same order in any
+ * store, whatever numbers its tokens have (request_keys is in token number order: token-number.ts).
+ * A cursor is the last request's [token UUID, sorting, seq]: the rest of that token's, then the
+ * next tokens'. The rowid in the ORDER BY tells SQLite that each UUID is one token (a text primary
+ * key may hold NULLs), so each token's keys come in index order, unsorted.
+ */
 export function requestTransfer(db: Database, writer: CaptureWriter): RequestTransfer {
-  const KEYED = 'request_keys k CROSS JOIN requests r ON r.seq = k.seq';
-  const first = db.prepare<[number], Row>(`SELECT r.* FROM ${KEYED} ORDER BY k.token_id, k.sorting, k.seq LIMIT ?`);
-  const next = db.prepare<[string, number, number, number], Row>(`SELECT r.* FROM ${KEYED} WHERE (k.token_id, k.sorting, k.seq) > (?, ?, ?) ORDER BY k.token_id, k.sorting, k.seq LIMIT ?`);
+  const BY_TOKEN = 'tokens t CROSS JOIN request_keys k ON k.token_number = t.number CROSS JOIN requests r ON r.seq = k.seq';
+  const first = db.prepare<[number], Row>(`SELECT r.* FROM ${BY_TOKEN} ORDER BY t.uuid, t.rowid, k.sorting, k.seq LIMIT ?`);
+  const sameToken = db.prepare<[string, number, number, number], Row>(
+    `SELECT r.* FROM request_keys k CROSS JOIN requests r ON r.seq = k.seq WHERE k.token_number = ${tokenNumberOf('?')} AND (k.sorting, k.seq) > (?, ?) ORDER BY k.sorting, k.seq LIMIT ?`,
+  );
+  const nextTokens = db.prepare<[string, number], Row>(`SELECT r.* FROM ${BY_TOKEN} WHERE t.uuid > ? ORDER BY t.uuid, t.rowid, k.sorting, k.seq LIMIT ?`);
   const files = db.prepare<[string], { file_id: string; data: Buffer }>('SELECT file_id, data FROM request_files WHERE request_uuid = ? ORDER BY file_id');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM request_keys');
   const exists = db.prepare<[{ t: string; u: string }], number>(`SELECT 1 FROM requests WHERE seq IN (${SEQ_OF_UUID}) AND token_id = @t`).pluck();
@@ -36,7 +46,8 @@ export function requestTransfer(db: Database, writer: CaptureWriter): RequestTra
       if (cursor === null) rows = first.all(limit);
       else {
         const [tokenId, sorting, seq] = JSON.parse(cursor) as [string, number, number];
-        rows = next.all(tokenId, sorting, seq, limit);
+        rows = sameToken.all(tokenId, sorting, seq, limit);
+        if (rows.length < limit) rows.push(...nextTokens.all(tokenId, limit - rows.length));
       }
       const items: RequestWithFiles[] = rows.map((r) => ({
         request: fromRequestRow(r),

@@ -9,6 +9,7 @@ import type { Database } from 'better-sqlite3';
 import { commitWatch, giveWay, loopBusy, type CaptureActivity } from '../capture-activity.js';
 import { purgeStaleText } from '../search/fts-writes.js';
 import { isBusy, type NoWait } from '../no-wait.js';
+import { tokenNumberOf } from '../token-number.js';
 import { DRIVEN, fromFor, KEYED, pickFilter, type FilterPlans } from './request-reads.js';
 
 /**
@@ -206,8 +207,8 @@ export async function deleteMatches(write: Database, plans: FilterPlans, matches
   const delSeqs = write.prepare('DELETE FROM requests WHERE seq IN (SELECT value FROM json_each(?)) AND token_id = ?');
   const dropCount = write.prepare('UPDATE tokens SET request_count = max(request_count - ?, 0) WHERE uuid = ?');
   const refreshLatest = write.prepare(`UPDATE tokens SET
-      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1),
-      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.token_id = @t ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
+      latest_request_id = (SELECT r.uuid FROM ${KEYED} WHERE k.token_number = tokens.number ORDER BY k.sorting DESC, k.seq DESC LIMIT 1),
+      latest_request_at = (SELECT r.created_at FROM ${KEYED} WHERE k.token_number = tokens.number ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
     WHERE uuid = @t`);
   /**
    * Deletes `seqs` PART_ROWS at a time until DELETE_CHUNK_MS have passed: the chunk's size is a
@@ -262,7 +263,7 @@ export async function deleteMatches(write: Database, plans: FilterPlans, matches
  * is deleted with the few left; full-text entries are purged as in deleteMatching. Returns how many.
  */
 export async function deleteTokenRequests(db: Database, tokenId: string, pause: ChunkPause, lock: NoWait | null = null): Promise<number> {
-  const delChunk = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ? LIMIT ?)');
+  const delChunk = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_number = ${tokenNumberOf('?')} LIMIT ?)`);
   const step = (rows: number): number => {
     const n = delChunk.run(tokenId, rows).changes;
     if (n) purgeStaleText(db, n);
@@ -289,7 +290,7 @@ export async function deleteTokenRequests(db: Database, tokenId: string, pause: 
  * with them (trigger requests_unkey).
  */
 export function tokenLeftovers(db: Database): (tokenId: string) => void {
-  const indexed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
+  const indexed = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_number = ${tokenNumberOf('?')})`);
   const pending = db.prepare('DELETE FROM requests WHERE seq > (SELECT seq FROM request_watermark) AND token_id = ?');
   const trimmed = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed) AND token_id = ?');
   return (tokenId) => {

@@ -9,11 +9,12 @@ import { COUNT_BOUND } from '../../../query/limits.js';
 import { toRecord } from '../columns.js';
 import type { RequestCursor, RequestFilter, RequestListOptions, RequestRecord, RequestWalkOptions, RequestWalkPage } from '../../../types.js';
 import { searchIndexed } from '../search/search-tokens.js';
+import { tokenNumberOf } from '../token-number.js';
 
 type Row = Record<string, unknown>;
 
 /**
- * A token's requests, through its index (request_keys k: token_id, sorting, seq), in index
+ * A token's requests, through its index (request_keys k: token_number, sorting, seq), in index
  * order. Reads call writer.sync() first, so that every acknowledged capture has its key.
  * CROSS JOIN keeps request_keys the outer loop (SQLite's planner takes it as an order).
  */
@@ -54,7 +55,8 @@ export interface FilterPlan {
  * request_keys, reading each of the token's rows: the same requests either way.
  */
 export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode, indexed = true): FilterPlan {
-  const parts = ['k.token_id = ?'];
+  // search_keys by the token's UUID, request_keys by its number (token-number.ts).
+  const parts = [indexed ? 'k.token_id = ?' : `k.token_number = ${tokenNumberOf('?')}`];
   const params: unknown[] = [tokenId];
   let needsRow = false;
   const created = indexed ? 'k.created_at' : 'r.created_at';

@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { plainBody } from './fts-writes.js';
 import { searchKeyInsert } from './search-keys.js';
+import { tokenNumberOf } from '../token-number.js';
 
 /** Requests each catch-up adds to the search index of a token being filled (about 25 ms). */
 export const FILL_ROWS = 500;
@@ -46,7 +47,7 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   // last fill stopped. OR IGNORE: a request the catch-up indexed meanwhile (its text too) is skipped.
   const nextFill = db.prepare<[], { token_id: string; fill_sorting: number; fill_seq: number }>('SELECT token_id, fill_sorting, fill_seq FROM search_tokens WHERE fill_sorting IS NOT NULL LIMIT 1');
   const fillKeys = db.prepare<[string, number, number, number], { sorting: number; seq: number }>(
-    'SELECT sorting, seq FROM request_keys WHERE token_id = ? AND (sorting, seq) < (?, ?) ORDER BY sorting DESC, seq DESC LIMIT ?',
+    `SELECT sorting, seq FROM request_keys WHERE token_number = ${tokenNumberOf('?')} AND (sorting, seq) < (?, ?) ORDER BY sorting DESC, seq DESC LIMIT ?`,
   );
   const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values} FROM requests WHERE seq = ?`);
   const fillText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq = ?`);

@@ -1,7 +1,7 @@
 // The capture write path's group commit and catch-up transaction: ONE implementation, used on the main connection for
 // ':memory:' databases and on the writer worker's own connection for files (writer-worker.ts).
 // It imports nothing but types and the engine modules it runs (columns.ts, capture-activity.ts,
-// trims.ts, search/index-writes.ts, search/text-purge.ts, which import nothing else), so the
+// trims.ts, token-number.ts, search/index-writes.ts, search/text-purge.ts, which import nothing else), so the
 // worker can load it without the rest of the store. The schedule is catch-up-schedule.ts.
 //
 // A commit stores plain rows; catchUp() later gives the rows past the watermark their per-token
@@ -190,15 +190,18 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
   const newest = db.prepare<[], number | null>('SELECT max(seq) FROM requests').pluck();
   const pending = db.prepare<[number, number], { seq: number; token_id: string }>('SELECT seq, token_id FROM requests WHERE seq > ? ORDER BY seq LIMIT ?');
-  // In key order, so that consecutive inserts land on the same leaf page of request_keys.
-  const addKeys = db.prepare('INSERT INTO request_keys (token_id, sorting, seq) SELECT token_id, sorting, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY token_id, sorting, seq');
+  // In key order, so that consecutive inserts land on the same leaf page of request_keys. Keyed by
+  // the token's number (token-number.ts), looked up per row: a deleted token's rows get no key.
+  const addKeys = db.prepare(
+    'INSERT INTO request_keys (token_number, sorting, seq) SELECT t.number, r.sorting, r.seq FROM requests r CROSS JOIN tokens t ON t.uuid = r.token_id WHERE r.seq > ? AND r.seq <= ? ORDER BY t.number, r.sorting, r.seq',
+  );
   const search = searchIndexWrites(db);
   const text = textPurge(db, purgeMs);
   // Tokens a catch-up put over their limit, and their trimming (trims.ts).
   const trims = createTrims(db, trimmedBacklog, () => text.due());
   const { overLimit, trimOver, trimTo } = trims;
-  // Deleted after its captures were stored: they go with it.
-  const dropOrphans = db.prepare('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = ?)');
+  // Deleted after its captures were stored: they go with it (the step's rows of it, which got no key).
+  const dropOrphans = db.prepare<[number, number, string]>('DELETE FROM requests WHERE seq > ? AND seq <= ? AND token_id = ?');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
   const addIds = db.prepare('INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
@@ -223,7 +226,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return statement;
   };
   /** Bumps the tokens of `touched`; their limits go over to overLimit, a deleted token's rows go. */
-  function bumpTokens(touched: Map<string, Tally>): void {
+  function bumpTokens(touched: Map<string, Tally>, from: number, to: number): void {
     const values: unknown[] = [];
     let bumped = 0;
     let left = touched.size;
@@ -241,7 +244,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       values.length = 0;
     }
     // Deleted after its captures were stored: they go with it.
-    if (bumped < touched.size) for (const tokenId of touched.keys()) if (tokenExists.get(tokenId) === undefined) dropOrphans.run(tokenId);
+    if (bumped < touched.size) for (const tokenId of touched.keys()) if (tokenExists.get(tokenId) === undefined) dropOrphans.run(from, to, tokenId);
     // A chunk's token may have rows in the next chunks, which trim to the same limit.
     if (whole) for (const tokenId of touched.keys()) limits.delete(tokenId);
   }
@@ -435,7 +438,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.purge = lap();
     if (whole && search.filling) search.fillStep();
     parts.fill = lap();
-    bumpTokens(touched);
+    bumpTokens(touched, from, to);
     if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
     parts.trims = lap();
     return keys;

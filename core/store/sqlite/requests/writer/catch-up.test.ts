@@ -212,10 +212,11 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     // One more, deleted with the token before any catch-up could take it.
     const last = store.requests.insert(sampleRequest(t.uuid), 100);
     await last;
+    const number = store.db.prepare('SELECT number FROM tokens WHERE uuid = ?').pluck().get(t.uuid);
     expect(await store.tokens.delete(t.uuid)).toBe(true);
     const count = (sql: string, ...p: unknown[]) => (store.db.prepare(sql).get(...p) as { n: number }).n;
     expect(count('SELECT count(*) AS n FROM requests WHERE token_id = ?', t.uuid)).toBe(0);
-    expect(count('SELECT count(*) AS n FROM request_keys WHERE token_id = ?', t.uuid)).toBe(0);
+    expect(count('SELECT count(*) AS n FROM request_keys WHERE token_number = ?', number)).toBe(0);
     expect(count('SELECT count(*) AS n FROM request_files')).toBe(0);
     expect((await store.requests.list(other.uuid, page)).total).toBe(1);
     await store.close();
@@ -227,7 +228,7 @@ describe('batch writer catch-up', () => {
     const { db, writer } = writerOn(file, tokens, requestLimit);
     writer.catchUp();
     const stats = (uuid: string) => db.prepare('SELECT request_count AS n, latest_request_id AS latest FROM tokens WHERE uuid = ?').get(uuid) as { n: number; latest: string };
-    const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE token_id = ?').get(uuid) as { n: number }).n;
+    const keys = (uuid: string) => (db.prepare('SELECT count(*) AS n FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)').get(uuid) as { n: number }).n;
     return { db, writer, stats, keys };
   }
   const item = (tokenId: string, limit = 100) => ({ row: toRow(sampleRequest(tokenId)), limit });
@@ -494,7 +495,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect(trimmed.map(stored)).toEqual([true, true, true, true]);
     expect(trimmed.map((i, n) => seen(n % 2 ? b : a, i))).toEqual([false, false, false, false]);
     expect(first.slice(4).map((i, n) => seen(n % 2 ? b : a, i))).toEqual(Array(6).fill(true));
-    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_id = ?', a)]).toEqual([3, 3]);
+    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a)]).toEqual([3, 3]);
     expect(count('SELECT count(*) FROM request_ids')).toBe(10);
     // Four more for a: its four oldest go, eight are listed, and the sweep deletes the four oldest
     // listed rows (their UUID index entries with them), keeping the backlog of four.
@@ -526,7 +527,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect(count('SELECT upto FROM request_sweep')).toBe(0);
     // A listed row deleted another way (a token's deletion) takes its entries with it, keys of kept rows too.
     db.prepare('DELETE FROM requests WHERE token_id = ?').run(a);
-    expect([count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_keys WHERE token_id = ?', a)]).toEqual([0, 0]);
+    expect([count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a)]).toEqual([0, 0]);
     expect(listed()).toEqual([first[1]!].map(uuidOf));
     expect([count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_trimmed')]).toEqual([3, 1]);
     db.close();
@@ -563,7 +564,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect([writer.trimsDue, writer.sweepDue]).toEqual([false, true]);
     expect(items.map((i) => seen(a, i))).toEqual([...Array(6).fill(false), true, true]);
     expect(items.map(stored)).toEqual(Array(8).fill(true));
-    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_id = ?', a)]).toEqual([2, 2]);
+    expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a)]).toEqual([2, 2]);
     expect([count('SELECT count(*) FROM search_keys WHERE token_id = ?', a), count('SELECT count(*) FROM search_rows'), count('SELECT count(*) FROM request_text_stale')]).toEqual([2, 2, 6]);
     expect(listed()).toEqual(items.slice(0, 6).map(uuidOf));
     // The sweep, whatever the backlog (100), in steps: every listed row up to the lowering's newest.

@@ -2,6 +2,7 @@
 // deletes the rows of trimmed requests a page at a time (and all of a lowered token's: sweepLowered). Runs inside the writer's transactions
 // (batch-writer.ts): catch-up, or a trim step of its own.
 import type { Database } from 'better-sqlite3';
+import { tokenNumberOf } from '../token-number.js';
 
 /**
  * Rows of trimmed requests the sweep leaves listed (request_trimmed, migration 26): the newest
@@ -44,13 +45,12 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
-  const listOldest = db.prepare<{ t: string; n: number }>('INSERT INTO request_trimmed (seq) SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n');
+  const KEYS_OF_T = `request_keys WHERE token_number = ${tokenNumberOf('@t')}`;
+  const listOldest = db.prepare<{ t: string; n: number }>(`INSERT INTO request_trimmed (seq) SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n`);
   // The n oldest keys: those up to the n-th (the index's range, where they lie together).
-  const unkeyOldest = db.prepare<{ t: string; n: number }>(
-    'DELETE FROM request_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)',
-  );
+  const unkeyOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM ${KEYS_OF_T} AND (sorting, seq) <= (SELECT sorting, seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)`);
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
-  const deleteOldest = db.prepare<{ t: string; n: number }>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)');
+  const deleteOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM requests WHERE seq IN (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`);
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, the
   // trigger requests_unswept deletes only their UUID entries and files (their keys went when they
@@ -77,7 +77,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // listed for the purge (which the sweep's trigger can no longer do once their search_keys rows
   // are gone), their dense rows and search keys deleted. Until the purge, a search driven by the
   // full-text index skips them as listed in request_trimmed (planRowFilter).
-  const TRIMMED_KEYS = 'FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)';
+  const TRIMMED_KEYS = `FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)`;
   const unsearchOldest = [
     db.prepare<{ t: string; n: number }>(`INSERT OR IGNORE INTO request_text_stale (seq) SELECT seq ${TRIMMED_KEYS}`),
     db.prepare<{ t: string; n: number }>(`DELETE FROM search_rows WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
@@ -90,7 +90,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // journal, that ~12 requests a token did not repay), each token by ranges of the token index:
   // - (token, n) rows inserted into a view of this connection's, whose trigger notes each token's
   //   bound in a table of this connection's: its n-th oldest key (its newest, if it has fewer;
-  //   none, if it has none: then only its count drops);
+  //   none, if it has none: then only its count drops), and its number (request_keys' key);
   // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
   //   (the rows trimmed before lie below), rather than token by token, an insert among them each;
   // - each token's keys up to its bound deleted and its count dropped, by a view's trigger again:
@@ -99,23 +99,26 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   //   and seeking each again;
   // - the bounds cleared (before too: a step that failed left them).
   db.exec(`
-    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT NOT NULL, n INTEGER NOT NULL, upto TEXT);
+    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT NOT NULL, token_number INTEGER, n INTEGER NOT NULL, upto TEXT);
     CREATE TEMP VIEW IF NOT EXISTS trim_bound (token_id, n) AS SELECT NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_bound_each INSTEAD OF INSERT ON trim_bound BEGIN
-      INSERT INTO trim_bounds (token_id, n, upto) SELECT NEW.token_id, NEW.n, coalesce(
-        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
-        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_id = NEW.token_id ORDER BY sorting DESC, seq DESC LIMIT 1));
+      INSERT INTO trim_bounds (token_id, token_number, n, upto) SELECT NEW.token_id, t.number, NEW.n, coalesce(
+        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_number = t.number ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
+        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_number = t.number ORDER BY sorting DESC, seq DESC LIMIT 1))
+        FROM (SELECT ${tokenNumberOf('NEW.token_id')} AS number) t;
     END;
-    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_id, n, upto) AS SELECT NULL, NULL, NULL;
+    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_id, token_number, n, upto) AS SELECT NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_unkey_each INSTEAD OF INSERT ON trim_unkey BEGIN
-      DELETE FROM request_keys WHERE token_id = NEW.token_id AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
+      DELETE FROM request_keys WHERE token_number = NEW.token_number AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
       UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
     END;
   `);
   const trimPlainSteps = [
     db.prepare<[string]>('INSERT INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
-    db.prepare<[]>('INSERT INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_id = b.token_id AND (k.sorting, k.seq) <= (b.upto ->> 0, b.upto ->> 1) ORDER BY k.seq'),
-    db.prepare<[]>('INSERT INTO temp.trim_unkey (token_id, n, upto) SELECT token_id, n, upto FROM temp.trim_bounds'),
+    db.prepare<[]>(
+      'INSERT INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto ->> 0, b.upto ->> 1) ORDER BY k.seq',
+    ),
+    db.prepare<[]>('INSERT INTO temp.trim_unkey (token_id, token_number, n, upto) SELECT token_id, token_number, n, upto FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
   /** Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. */
@@ -128,7 +131,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     clear.run();
   }
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
-  const newestOldest = db.prepare<{ t: string; n: number }, number | null>('SELECT max(seq) FROM (SELECT seq FROM request_keys WHERE token_id = @t ORDER BY sorting, seq LIMIT @n)').pluck();
+  const newestOldest = db.prepare<{ t: string; n: number }, number | null>(`SELECT max(seq) FROM (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`).pluck();
 
   const overLimit = new Map<string, number>();
   // Tokens a stopped process left over their limit, between a catch-up and its trims (which wait for

@@ -229,7 +229,7 @@ describe('sqlite capture writer thread priority', () => {
 });
 
 describe('sqlite in-thread capture writer, reads of one token', () => {
-  const keys = (db: Database.Database, tk: string) => db.prepare('SELECT count(*) FROM request_keys WHERE token_id = ?').pluck().get(tk) as number;
+  const keys = (db: Database.Database, tk: string) => db.prepare('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)').pluck().get(tk) as number;
 
   it('do not force a catch-up for the captures of other tokens, and do for their own or when another connection stored rows', async () => {
     const file = tmp();
