@@ -777,7 +777,8 @@ export const migrations: Migration[] = [
     // tokens, given at insert from a counter that never goes back, so a deleted token's number is
     // never reused; not the rowid, which VACUUM may renumber. Existing tokens are numbered in
     // rowid order. request_keys is rebuilt in one pass, in key order: tokens by number, each
-    // token's keys in order (a token's deletion took its keys: none is left without its token).
+    // token's keys in order (a token's deletion took its keys: none is left without its token),
+    // unsorted (the rowid in the ORDER BY tells SQLite each number is one token's).
     // The trigger requests_unkey changes only in its request_keys line.
     version: 38,
     up: `
@@ -796,7 +797,7 @@ export const migrations: Migration[] = [
       ) WITHOUT ROWID;
       INSERT INTO request_keys_by_number (token_number, sorting, seq)
         SELECT t.number, k.sorting, k.seq FROM tokens t INDEXED BY tokens_number CROSS JOIN request_keys k ON k.token_id = t.uuid
-          ORDER BY t.number, k.sorting, k.seq;
+          ORDER BY t.number, t.rowid, k.sorting, k.seq;
       DROP TRIGGER requests_unkey;
       DROP TABLE request_keys;
       ALTER TABLE request_keys_by_number RENAME TO request_keys;
