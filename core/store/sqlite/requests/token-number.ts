@@ -1,4 +1,4 @@
-// request_keys is keyed by a token's number (tokens.number, migration 38), not its UUID: a key of
+// request_keys is keyed by a token's number (tokens.number, given by trigger at insert), not its UUID: a key of
 // ~20 bytes instead of ~55, so a catch-up step writes fewer pages of it and splits fewer. Reads are
 // given a token's UUID and look its number up once per statement; every request_keys entry is a
 // token's that exists (a token's deletion takes its keys first: chunks.ts, tokenLeftovers). Not
