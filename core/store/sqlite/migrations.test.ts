@@ -162,3 +162,44 @@ describe('migration 38 (request_keys keyed by the token number)', () => {
     await store.close();
   });
 });
+
+describe("migration 39 (one trigger deletes a request's UUID entry and files, the sweep's rows included)", () => {
+  it('upgrades a database of version 38: a swept row and a row deleted another way leave nothing behind', () => {
+    const file = path.join(dir, 'v38.sqlite');
+    const db = open(file);
+    migrateUpTo(db, 38);
+    db.prepare(
+      `INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at, request_count) VALUES ('t', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 2, 0, 0, 2)`,
+    ).run();
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, 't', 'web', x'00', 1, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    for (let i = 1; i <= 4; i++) insert.run(`r${i}`, i);
+    // As version 38's catch-up left them: r1 and r2 trimmed (keys gone, rows listed), every row
+    // in the UUID index, r1 and r3 with a file.
+    db.exec(`INSERT INTO request_keys (token_number, sorting, seq) SELECT (SELECT number FROM tokens WHERE uuid = token_id), sorting, seq FROM requests WHERE seq > 2;
+      INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests ORDER BY uuid, seq;
+      INSERT INTO request_files VALUES ('r1', 'f', x'01'), ('r3', 'f', x'03');
+      INSERT INTO request_trimmed (seq) VALUES (1), (2);
+      UPDATE request_watermark SET seq = 4`);
+    migrate(db);
+    const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'requests' ORDER BY name").pluck().all();
+    expect(names).toEqual(['requests_note_key', 'requests_unid', 'requests_unkey', 'requests_unsearch']);
+    const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+    const left = () => [count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_keys'), count('SELECT count(*) FROM request_trimmed')];
+    // The sweep's statements (requests/writer/trims.ts) on r1: its UUID entry and file go with it,
+    // its list entry by range; the keys of kept rows stay.
+    db.transaction(() => {
+      db.exec('UPDATE request_sweep SET upto = 1');
+      db.exec('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= 1)');
+      db.exec('DELETE FROM request_trimmed WHERE seq <= 1');
+      db.exec('UPDATE request_sweep SET upto = 0');
+    })();
+    expect(left()).toEqual([3, 1, 2, 1]);
+    // Deleted another way: a listed row takes its list entry, a kept one its key and file.
+    db.exec("DELETE FROM requests WHERE uuid IN ('r2', 'r3')");
+    expect(left()).toEqual([1, 0, 1, 0]);
+    expect(db.prepare('SELECT uuid FROM request_ids').pluck().all()).toEqual(['r4']);
+    db.close();
+  });
+});

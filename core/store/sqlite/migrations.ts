@@ -809,6 +809,25 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // A request's UUID entry and files go by one trigger for every deletion, the sweep's among
+    // them (requests_unid), rather than by requests_unkey outside a sweep and requests_unswept in
+    // one: a swept row runs one trigger condition that reads request_sweep instead of two.
+    // requests_unkey keeps what only a deletion outside a sweep does: the key and the list entry.
+    version: 39,
+    up: `
+      DROP TRIGGER requests_unswept;
+      DROP TRIGGER requests_unkey;
+      CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM request_trimmed WHERE seq = OLD.seq;
+      END;
+      CREATE TRIGGER requests_unid AFTER DELETE ON requests BEGIN
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+      END;
+    `,
+  },
 ];
 
 /**

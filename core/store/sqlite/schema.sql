@@ -273,10 +273,13 @@ CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
         UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END WHERE token_id = NEW.token_id AND sorting = NEW.sorting AND seq = NEW.seq;
       END;
 
-CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
-        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
+CREATE TRIGGER requests_unid AFTER DELETE ON requests BEGIN
         DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
         DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+      END;
+
+CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
         DELETE FROM request_trimmed WHERE seq = OLD.seq;
       END;
 
@@ -285,11 +288,6 @@ CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (
         DELETE FROM search_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
         DELETE FROM search_rows WHERE seq = OLD.seq;
         DELETE FROM search_fields WHERE seq = OLD.seq;
-      END;
-
-CREATE TRIGGER requests_unswept AFTER DELETE ON requests WHEN OLD.seq <= (SELECT upto FROM request_sweep) BEGIN
-        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
-        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
       END;
 
 CREATE TRIGGER search_tokens_numbered AFTER INSERT ON search_tokens WHEN NEW.token_number IS NULL BEGIN

@@ -287,7 +287,7 @@ export async function deleteTokenRequests(db: Database, tokenId: string, pause: 
  * token's own deletion, so that no capture lands between): those indexed since, those not caught up
  * yet (past the watermark), and the rows of trimmed requests the sweep has not reached (migration
  * 26). Requests do not cascade from tokens (migration 12); their keys, UUID entries and files go
- * with them (trigger requests_unkey).
+ * with them (triggers requests_unkey, requests_unid).
  */
 export function tokenLeftovers(db: Database): (tokenId: string) => void {
   const indexed = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_number = ${tokenNumberOf('?')})`);

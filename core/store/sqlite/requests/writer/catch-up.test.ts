@@ -193,7 +193,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     expect(await store.requests.delete(other.uuid, a.uuid)).toBe(false);
     expect(await store.requests.delete(t.uuid, a.uuid)).toBe(true);
     expect(await store.requests.get(t.uuid, a.uuid)).toBeNull();
-    // Its index entries and files went with it (trigger requests_unkey).
+    // Its index entries and files went with it (triggers requests_unkey, requests_unid).
     const count = (sql: string) => (store.db.prepare(sql).get() as { n: number }).n;
     expect([count('SELECT count(*) AS n FROM request_ids'), count('SELECT count(*) AS n FROM request_keys'), count('SELECT count(*) AS n FROM request_files')]).toEqual([1, 1, 0]);
     expect((await store.tokens.stats(t.uuid)).requests).toBe(1);

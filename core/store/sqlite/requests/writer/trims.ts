@@ -42,7 +42,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
   // away, a token's oldest rows were scattered among every other token's, a page written per
   // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
-  // entries with them, their full-text entries listed for the purge: trigger requests_unkey), as a
+  // entries with them, their full-text entries listed for the purge: the triggers on requests), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
   const KEYS_OF_T = `request_keys WHERE token_number = ${tokenNumberOf('@t')}`;
@@ -52,10 +52,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
   const deleteOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM requests WHERE seq IN (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`);
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
-  // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, the
-  // trigger requests_unswept deletes only their UUID entries and files (their keys went when they
-  // were listed, their search rows too: unsearchOldest), and their list entries go by range after
-  // (request_sweep and the trigger in schema.sql).
+  // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, only their
+  // UUID entries and files go with them (trigger requests_unid, as for any deletion; their keys went
+  // when they were listed, their search rows too: unsearchOldest), and their list entries go by
+  // range after (request_sweep and the triggers in schema.sql).
   const sweepBound = db.prepare<[number, number], number | null>('SELECT max(seq) FROM (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)').pluck();
   const sweepMark = db.prepare<[number]>('UPDATE request_sweep SET upto = ?');
   const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
@@ -164,7 +164,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
           (plain ??= {})[tokenId] = n = take;
           listed += n;
         } else if (isSearched && !isLowered) {
-          // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unsearch).
+          // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unid, requests_unsearch).
           n = deleteOldest.run(oldest).changes;
         } else {
           if (isLowered) sweepTo = Math.max(sweepTo, newestOldest.get(oldest) ?? 0);
