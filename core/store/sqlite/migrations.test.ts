@@ -82,7 +82,8 @@ describe("migration 31 (the index tables' columns named as the requests columns)
 
     const store = createSqliteStore(file);
     const columns = (table: string) => (store.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).join(' ');
-    expect(columns('search_keys')).toBe('token_id sorting seq method type ip created_at size has_note');
+    // Named as the requests columns; keyed by the token's number since migration 40.
+    expect(columns('search_keys')).toBe('token_number sorting seq method type ip created_at size has_note');
     expect(columns('search_tokens')).toBe('token_id fill_sorting fill_seq token_number');
     const list = (t: string, q?: string) => store.requests.list(t, { query: q ? parseQuery(q) : undefined, sorting: 'oldest', page: 1, perPage: 100, now: 0 });
     expect((await list('small')).total).toBe(28);
@@ -98,8 +99,9 @@ describe("migration 31 (the index tables' columns named as the requests columns)
     const [first] = (await list('big')).items;
     await store.requests.insert({ ...first!, uuid: 'big-new', sorting: 100, method: 'DELETE' }, 50_000);
     expect((await list('big', 'method:DELETE')).items.map((r) => r.uuid)).toEqual(['big-new']);
+    const bigNumber = store.db.prepare("SELECT number FROM tokens WHERE uuid = 'big'").pluck().get();
     await store.tokens.delete('big');
-    expect(store.db.prepare("SELECT count(*) FROM search_keys WHERE token_id = 'big'").pluck().get()).toBe(0);
+    expect(store.db.prepare('SELECT count(*) FROM search_keys WHERE token_number = ?').pluck().get(bigNumber)).toBe(0);
     await store.close();
   });
 });
@@ -201,5 +203,73 @@ describe("migration 39 (one trigger deletes a request's UUID entry and files, th
     expect(left()).toEqual([1, 0, 1, 0]);
     expect(db.prepare('SELECT uuid FROM request_ids').pluck().all()).toEqual(['r4']);
     db.close();
+  });
+});
+
+describe('migration 40 (search_keys keyed by the token number)', () => {
+  it('upgrades a database of version 39: search keys rebuilt by number, searches, notes, trims, captures and deletions still answer', async () => {
+    const file = path.join(dir, 'v39.sqlite');
+    const db = open(file);
+    migrateUpTo(db, 39);
+    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0)`);
+    // Above SEARCH_INDEX_ABOVE (10,000): listed in search_tokens. Inserted in an order other than
+    // their UUIDs': the rebuilt keys must follow the numbers. 'small' is not search-indexed.
+    token.run('big-c', 50_000);
+    token.run('small', 100);
+    token.run('big-a', 50_000);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, query, headers, files, output, errors, time,
+      sorting, created_at, updated_at, extra) VALUES (?, ?, 'web', ?, ?, ?, 6, '{}', '{}', '[]', '[]', '[]', 0, ?, ?, ?, '{}')`);
+    for (let i = 0; i < 30; i++) for (const t of ['big-a', 'small', 'big-c']) insert.run(`${t}-${i}`, t, `10.0.0.${i % 3}`, i % 2 ? 'PUT' : 'GET', Buffer.from(`body ${i}`), i, 1000 + i, 1000 + i);
+    // As version 39's catch-up left them: keys by number, the search index's keys by UUID.
+    db.exec(`INSERT INTO request_keys (token_number, sorting, seq) SELECT t.number, r.sorting, r.seq FROM requests r JOIN tokens t ON t.uuid = r.token_id ORDER BY 1, 2, 3;
+      INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests ORDER BY uuid, seq;
+      INSERT INTO search_keys (token_id, sorting, seq, method, type, ip, created_at, size, has_note)
+        SELECT token_id, sorting, seq, method, type, ip, created_at, size, CASE WHEN sorting = 7 THEN 1 END FROM requests WHERE token_id <> 'small';
+      INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE token_id <> 'small';
+      INSERT INTO search_rows (seq, token_number, plain) SELECT r.seq, t.token_number, 1 FROM requests r JOIN search_tokens t ON t.token_id = r.token_id;
+      INSERT INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE token_id <> 'small';
+      UPDATE requests SET note = 'seen' WHERE sorting = 7 AND token_id <> 'small';
+      UPDATE request_watermark SET seq = (SELECT max(seq) FROM requests);
+      UPDATE tokens SET request_count = 30`);
+    db.close();
+
+    const store = createSqliteStore(file);
+    const number = (uuid: string) => store.db.prepare('SELECT number FROM tokens WHERE uuid = ?').pluck().get(uuid) as number;
+    expect([number('big-c'), number('small'), number('big-a')]).toEqual([1, 2, 3]);
+    expect(store.db.prepare('SELECT token_number, count(*), count(has_note) FROM search_keys GROUP BY token_number').raw().all()).toEqual([
+      [1, 30, 1],
+      [3, 30, 1],
+    ]);
+    // The rebuilt table and its indexes are whole and consistent.
+    expect(store.db.prepare('PRAGMA integrity_check').pluck().get()).toBe('ok');
+    const list = (t: string, q?: string, sorting: 'oldest' | 'newest' = 'oldest') => store.requests.list(t, { query: q ? parseQuery(q) : undefined, sorting, page: 1, perPage: 100, now: 0 });
+    // Searches through the keys' indexes (method, ip, size, created_at, note) and the full text.
+    expect((await list('big-a', 'method:PUT')).total).toBe(15);
+    expect((await list('big-c', 'ip:10.0.0.1')).total).toBe(10);
+    expect((await list('big-a', 'size:[6 TO 6]')).total).toBe(30);
+    expect((await list('big-a', '_exists_:note')).items.map((r) => r.uuid)).toEqual(['big-a-7']);
+    expect((await list('big-c', '"body 7" AND method:PUT')).items.map((r) => r.uuid)).toEqual(['big-c-7']);
+    expect((await list('big-c', 'method:GET', 'newest')).items[0]!.uuid).toBe('big-c-28');
+    expect((await list('small', 'method:GET')).total).toBe(15);
+    // A note edit keeps the key's flag (requests_note_key).
+    await store.requests.update('big-a', 'big-a-3', { note: 'later' });
+    expect((await list('big-a', '_exists_:note')).items.map((r) => r.uuid)).toEqual(['big-a-3', 'big-a-7']);
+    // New captures get keys by number; a deletion takes its key (requests_unsearch).
+    const [first] = (await list('big-a')).items;
+    await store.requests.insert({ ...first!, uuid: 'big-a-new', sorting: 100, method: 'DELETE' }, 50_000);
+    expect((await list('big-a', 'method:DELETE')).items.map((r) => r.uuid)).toEqual(['big-a-new']);
+    expect(store.db.prepare('SELECT count(*) FROM search_keys WHERE token_number = ?').pluck().get(number('big-a'))).toBe(31);
+    expect(await store.requests.delete('big-a', 'big-a-new')).toBe(true);
+    expect((await list('big-a', 'method:DELETE')).total).toBe(0);
+    // A lowered limit trims the oldest, their search keys with them.
+    await store.tokens.update('big-c', { request_limit: 20 });
+    expect((await list('big-c', 'method:PUT')).total).toBe(10);
+    expect(store.db.prepare('SELECT count(*) FROM search_keys WHERE token_number = 1').pluck().get()).toBe(20);
+    // A token's deletion takes its search keys.
+    await store.tokens.delete('big-a');
+    expect(store.db.prepare('SELECT count(*) FROM search_keys WHERE token_number = 3').pluck().get()).toBe(0);
+    expect(store.db.prepare('SELECT count(*) FROM search_keys').pluck().get()).toBe(20);
+    await store.close();
   });
 });

@@ -828,6 +828,49 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // search_keys is keyed by the token's number too (requests/token-number.ts), as request_keys is:
+    // its key and each of its seven indexes' entries lose the 36-character UUID, so that a
+    // search-indexed capture writes and splits fewer of their pages. Rebuilt in one pass in key
+    // order as request_keys was (the rowid in the ORDER BY: each number is one token's, its keys
+    // stream unsorted); a key whose token is gone would have no number and is left out. The
+    // indexes are made again after the rows, each from a sort. The triggers requests_note_key and
+    // requests_unsearch change only in how they name the token.
+    version: 40,
+    up: `
+      CREATE TABLE search_keys_by_number (
+        token_number INTEGER NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
+        method TEXT, type TEXT, ip TEXT, created_at INTEGER, size INTEGER, has_note INTEGER,
+        PRIMARY KEY (token_number, sorting, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO search_keys_by_number (token_number, sorting, seq, method, type, ip, created_at, size, has_note)
+        SELECT t.number, k.sorting, k.seq, k.method, k.type, k.ip, k.created_at, k.size, k.has_note
+          FROM tokens t INDEXED BY tokens_number CROSS JOIN search_keys k ON k.token_id = t.uuid
+          ORDER BY t.number, t.rowid, k.sorting, k.seq;
+      DROP TRIGGER requests_note_key;
+      DROP TRIGGER requests_unsearch;
+      DROP TABLE search_keys;
+      ALTER TABLE search_keys_by_number RENAME TO search_keys;
+      CREATE INDEX search_keys_method ON search_keys (token_number, method COLLATE NOCASE, sorting, seq) WHERE method <> 'POST';
+      CREATE INDEX search_keys_type ON search_keys (token_number, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
+      CREATE INDEX search_keys_ip ON search_keys (token_number, ip COLLATE NOCASE, sorting, seq);
+      CREATE INDEX search_keys_created ON search_keys (token_number, created_at);
+      CREATE INDEX search_keys_method_created ON search_keys (token_number, method COLLATE NOCASE, created_at) WHERE method <> 'POST';
+      CREATE INDEX search_keys_size ON search_keys (token_number, size);
+      CREATE INDEX search_keys_note ON search_keys (token_number, has_note, sorting, seq) WHERE has_note IS NOT NULL;
+      CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
+        UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END
+          WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+      END;
+      CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (SELECT token_id FROM search_tokens) BEGIN
+        INSERT OR IGNORE INTO request_text_stale (seq)
+          SELECT OLD.seq FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM search_rows WHERE seq = OLD.seq;
+        DELETE FROM search_fields WHERE seq = OLD.seq;
+      END;
+    `,
+  },
 ];
 
 /**

@@ -153,9 +153,9 @@ CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER 
 CREATE TABLE search_fields (seq INTEGER PRIMARY KEY, method TEXT, query TEXT);
 
 CREATE TABLE "search_keys" (
-        token_id TEXT NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
+        token_number INTEGER NOT NULL, sorting INTEGER NOT NULL, seq INTEGER NOT NULL,
         method TEXT, type TEXT, ip TEXT, created_at INTEGER, size INTEGER, has_note INTEGER,
-        PRIMARY KEY (token_id, sorting, seq)
+        PRIMARY KEY (token_number, sorting, seq)
       ) WITHOUT ROWID;
 
 CREATE TABLE search_rows (seq INTEGER PRIMARY KEY, token_number INTEGER NOT NULL, plain INTEGER NOT NULL);
@@ -239,19 +239,19 @@ CREATE UNIQUE INDEX schedules_source ON schedules(source) WHERE source IS NOT NU
 
 CREATE INDEX schedules_user ON schedules(user_id, id);
 
-CREATE INDEX search_keys_created ON search_keys (token_id, created_at);
+CREATE INDEX search_keys_created ON search_keys (token_number, created_at);
 
-CREATE INDEX search_keys_ip ON search_keys (token_id, ip COLLATE NOCASE, sorting, seq);
+CREATE INDEX search_keys_ip ON search_keys (token_number, ip COLLATE NOCASE, sorting, seq);
 
-CREATE INDEX search_keys_method ON search_keys (token_id, method COLLATE NOCASE, sorting, seq) WHERE method <> 'POST';
+CREATE INDEX search_keys_method ON search_keys (token_number, method COLLATE NOCASE, sorting, seq) WHERE method <> 'POST';
 
-CREATE INDEX search_keys_method_created ON search_keys (token_id, method COLLATE NOCASE, created_at) WHERE method <> 'POST';
+CREATE INDEX search_keys_method_created ON search_keys (token_number, method COLLATE NOCASE, created_at) WHERE method <> 'POST';
 
-CREATE INDEX search_keys_note ON search_keys (token_id, has_note, sorting, seq) WHERE has_note IS NOT NULL;
+CREATE INDEX search_keys_note ON search_keys (token_number, has_note, sorting, seq) WHERE has_note IS NOT NULL;
 
-CREATE INDEX search_keys_size ON search_keys (token_id, size);
+CREATE INDEX search_keys_size ON search_keys (token_number, size);
 
-CREATE INDEX search_keys_type ON search_keys (token_id, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
+CREATE INDEX search_keys_type ON search_keys (token_number, type COLLATE NOCASE, sorting, seq) WHERE type <> 'web';
 
 CREATE INDEX templates_user ON templates(user_id, id);
 
@@ -270,7 +270,8 @@ CREATE UNIQUE INDEX users_invite ON users(invite_hash) WHERE invite_hash IS NOT 
 CREATE INDEX users_team ON users(team_id, id);
 
 CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
-        UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END WHERE token_id = NEW.token_id AND sorting = NEW.sorting AND seq = NEW.seq;
+        UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END
+          WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
       END;
 
 CREATE TRIGGER requests_unid AFTER DELETE ON requests BEGIN
@@ -284,8 +285,9 @@ CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT up
       END;
 
 CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (SELECT token_id FROM search_tokens) BEGIN
-        INSERT OR IGNORE INTO request_text_stale (seq) SELECT OLD.seq FROM search_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
-        DELETE FROM search_keys WHERE token_id = OLD.token_id AND sorting = OLD.sorting AND seq = OLD.seq;
+        INSERT OR IGNORE INTO request_text_stale (seq)
+          SELECT OLD.seq FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
+        DELETE FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
         DELETE FROM search_rows WHERE seq = OLD.seq;
         DELETE FROM search_fields WHERE seq = OLD.seq;
       END;

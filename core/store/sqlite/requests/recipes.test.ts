@@ -75,7 +75,10 @@ describe('recipe: a fast search field', () => {
     const db = new Database(':memory:');
     migrate(db);
     // Step 2: a migration adding the key column and its index (and filling it for listed tokens).
-    db.exec(`ALTER TABLE search_keys ADD COLUMN ${key.key} TEXT; CREATE INDEX search_keys_hostname ON search_keys (token_id, ${key.key} COLLATE NOCASE, sorting, seq)`);
+    db.exec(`ALTER TABLE search_keys ADD COLUMN ${key.key} TEXT; CREATE INDEX search_keys_hostname ON search_keys (token_number, ${key.key} COLLATE NOCASE, sorting, seq)`);
+    // The requests' token: search keys carry its number.
+    db.exec(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at) VALUES ('t1', 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', 50000, 0, 0)`);
     const codec = requestRowCodec();
     for (const host of ['a.example', 'b.example', 'a.example']) {
       const row = codec.toRow(sampleRequest('t1', { hostname: host }));
@@ -84,9 +87,9 @@ describe('recipe: a fast search field', () => {
     // Step 3: the catch-up's and the fill's INSERT come from the same list (index-writes.ts).
     const insert = searchKeyInsert(keys);
     expect(insert.columns).toContain('hostname');
-    db.exec(`INSERT INTO search_keys (${insert.columns}) SELECT ${insert.values} FROM requests`);
+    db.exec(`INSERT INTO search_keys (${insert.columns}) SELECT ${insert.values} FROM ${insert.from}`);
     const { sql, params } = plan('hostname:a.example', keys);
-    const found = db.prepare(`SELECT count(*) AS n FROM search_keys k WHERE k.token_id = 't1' AND ${sql}`).get(...params) as { n: number };
+    const found = db.prepare(`SELECT count(*) AS n FROM search_keys k WHERE k.token_number = (SELECT number FROM tokens WHERE uuid = 't1') AND ${sql}`).get(...params) as { n: number };
     expect(found.n).toBe(2);
     db.close();
   });

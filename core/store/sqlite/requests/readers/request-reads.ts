@@ -55,8 +55,8 @@ export interface FilterPlan {
  * request_keys, reading each of the token's rows: the same requests either way.
  */
 export function planFilter(tokenId: string, f: RequestFilter, driven?: QueryNode, indexed = true): FilterPlan {
-  // search_keys by the token's UUID, request_keys by its number (token-number.ts).
-  const parts = [indexed ? 'k.token_id = ?' : `k.token_number = ${tokenNumberOf('?')}`];
+  // Both key tables by the token's number (token-number.ts).
+  const parts = [`k.token_number = ${tokenNumberOf('?')}`];
   const params: unknown[] = [tokenId];
   let needsRow = false;
   const created = indexed ? 'k.created_at' : 'r.created_at';
@@ -412,7 +412,7 @@ const MAX_WALK_BLOCK = 262_144;
 function drivenWalk(db: Database, plan: WalkPlan, driven: NonNullable<FilterPlans['driven']>, want: number): Row[] {
   const { dir } = plan;
   const w = driven.keyed;
-  const past = `k.token_id = ? AND (k.sorting, k.seq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
+  const past = `k.token_number = ${tokenNumberOf('?')} AND (k.sorting, k.seq) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
   const order = `ORDER BY k.sorting ${dir}, k.seq ${dir}`;
   const span = db.prepare<unknown[], { lo: number | null; hi: number | null; n: number }>(
     `SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS n FROM (SELECT k.seq AS seq FROM search_keys k WHERE ${past} ${order} LIMIT ?)`,

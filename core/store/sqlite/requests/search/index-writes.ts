@@ -32,9 +32,10 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   // The search index (migration 23): only for the tokens in search_tokens, the few that need it.
   const searching = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM search_tokens)').pluck();
   const SEARCHED = 'token_id IN (SELECT token_id FROM search_tokens)';
+  // In key order (token number, sorting, seq), so that consecutive inserts land on the same leaf page.
   const addSearchKeys = db.prepare(
     `INSERT INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values}
-      FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED} ORDER BY token_id, sorting, seq`,
+      FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ? AND r.token_id IN (SELECT token_id FROM search_tokens) ORDER BY t.number, r.sorting, r.seq`,
   );
   // The full-text index: the body (content, bare words), the headers' and the query string's JSON text.
   const addText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
@@ -49,7 +50,7 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   const fillKeys = db.prepare<[string, number, number, number], { sorting: number; seq: number }>(
     `SELECT sorting, seq FROM request_keys WHERE token_number = ${tokenNumberOf('?')} AND (sorting, seq) < (?, ?) ORDER BY sorting DESC, seq DESC LIMIT ?`,
   );
-  const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values} FROM requests WHERE seq = ?`);
+  const fillKey = db.prepare(`INSERT OR IGNORE INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values} FROM ${KEYS.from} WHERE r.seq = ?`);
   const fillText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq = ?`);
   const fillRow = db.prepare(`INSERT INTO search_rows (seq, token_number, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq = ? AND t.token_id = r.token_id`);
   const fillFields = db.prepare('INSERT INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE seq = ?');

@@ -1,7 +1,8 @@
 // The request fields a search-indexed token's key table (search_keys) carries beside its key
-// (token_id, sorting, seq): a search on one of them reads the key instead of the request's row, through the
-// key's index. The catch-up's and the fill's INSERT (index-writes.ts) and the planner
-// (compile-sql.ts) are both built from this list; docs/storage.md has the recipe for adding one.
+// (token_number, sorting, seq: the token's number as request_keys has it, token-number.ts): a
+// search on one of them reads the key instead of the request's row, through the key's index. The
+// catch-up's and the fill's INSERT (index-writes.ts) and the planner (compile-sql.ts) are both
+// built from this list; docs/storage.md has the recipe for adding one.
 
 export interface SearchKey {
   /** The requests column (the field's column in core/store/query/fields.ts). */
@@ -27,13 +28,20 @@ export const SEARCH_KEYS: readonly SearchKey[] = [
 ];
 
 /** The has-a-note flag: kept by the trigger requests_note_key on note edits as well. */
-const NOTE_FLAG = { key: 'has_note', value: 'CASE WHEN length(note) > 0 THEN 1 END' };
+const NOTE_FLAG = { key: 'has_note', value: 'CASE WHEN length(r.note) > 0 THEN 1 END' };
 
-/** search_keys' columns, and the values a SELECT from requests gives them, in the same order. */
-export function searchKeyInsert(keys: readonly SearchKey[] = SEARCH_KEYS): { columns: string; values: string } {
+/** Where the values of searchKeyInsert come from: each request `r` joined to its token `t` for its number. */
+const SEARCH_KEY_SOURCE = 'requests r CROSS JOIN tokens t ON t.uuid = r.token_id';
+
+/**
+ * search_keys' columns, and the values a SELECT FROM SEARCH_KEY_SOURCE gives them, in the same
+ * order. A request whose token is gone gets no key (the join finds none).
+ */
+export function searchKeyInsert(keys: readonly SearchKey[] = SEARCH_KEYS): { columns: string; values: string; from: string } {
   return {
-    columns: ['token_id', 'sorting', 'seq', ...keys.map((k) => k.key), NOTE_FLAG.key].join(', '),
-    values: ['token_id', 'sorting', 'seq', ...keys.map((k) => k.column), NOTE_FLAG.value].join(', '),
+    columns: ['token_number', 'sorting', 'seq', ...keys.map((k) => k.key), NOTE_FLAG.key].join(', '),
+    values: ['t.number', 'r.sorting', 'r.seq', ...keys.map((k) => `r.${k.column}`), NOTE_FLAG.value].join(', '),
+    from: SEARCH_KEY_SOURCE,
   };
 }
 

@@ -543,7 +543,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     writer.catchUp();
     expect([stored(items[0]!), stored(items[1]!), stored(items[2]!)]).toEqual([false, false, true]);
     expect(listed()).toEqual([]);
-    expect([count('SELECT count(*) FROM search_keys WHERE token_id = ?', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
+    expect([count('SELECT count(*) FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 2]);
     // The purge had found nothing listed before: the trim wakes it for the next catch-up.
     writer.catchUp();
     expect([count('SELECT count(*) FROM request_text'), count('SELECT count(*) FROM request_text_stale')]).toEqual([3, 0]);
@@ -565,7 +565,11 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect(items.map((i) => seen(a, i))).toEqual([...Array(6).fill(false), true, true]);
     expect(items.map(stored)).toEqual(Array(8).fill(true));
     expect([count('SELECT request_count FROM tokens WHERE uuid = ?', a), count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a)]).toEqual([2, 2]);
-    expect([count('SELECT count(*) FROM search_keys WHERE token_id = ?', a), count('SELECT count(*) FROM search_rows'), count('SELECT count(*) FROM request_text_stale')]).toEqual([2, 2, 6]);
+    expect([
+      count('SELECT count(*) FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a),
+      count('SELECT count(*) FROM search_rows'),
+      count('SELECT count(*) FROM request_text_stale'),
+    ]).toEqual([2, 2, 6]);
     expect(listed()).toEqual(items.slice(0, 6).map(uuidOf));
     // The sweep, whatever the backlog (100), in steps: every listed row up to the lowering's newest.
     expect(writer.sweep(true, 4)).toBe(4);

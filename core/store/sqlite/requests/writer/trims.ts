@@ -77,7 +77,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // listed for the purge (which the sweep's trigger can no longer do once their search_keys rows
   // are gone), their dense rows and search keys deleted. Until the purge, a search driven by the
   // full-text index skips them as listed in request_trimmed (planRowFilter).
-  const TRIMMED_KEYS = `FROM search_keys WHERE token_id = @t AND (sorting, seq) <= (SELECT sorting, seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)`;
+  const TRIMMED_KEYS = `FROM search_keys WHERE token_number = ${tokenNumberOf('@t')} AND (sorting, seq) <= (SELECT sorting, seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)`;
   const unsearchOldest = [
     db.prepare<{ t: string; n: number }>(`INSERT OR IGNORE INTO request_text_stale (seq) SELECT seq ${TRIMMED_KEYS}`),
     db.prepare<{ t: string; n: number }>(`DELETE FROM search_rows WHERE seq IN (SELECT seq ${TRIMMED_KEYS})`),
