@@ -229,13 +229,7 @@ export function createCaptureHandler(s: CaptureServices) {
       const now = clock.now();
       if (!token || isExpired(token, now)) throw new NotFound('Token not found');
 
-      if (token.timeout > 0) {
-        const window = now - (now % 60_000);
-        const limit = timeoutRateLimit(token.timeout);
-        if ((await store.counters.hit(`capture-timeout:${token.uuid}`, window, 120_000)) > limit) {
-          throw new TooManyRequests(`This URL has a timeout of ${token.timeout}s and takes at most ${limit} requests a minute`, (window + 60_000 - now) / 1000);
-        }
-      }
+      if (token.timeout > 0) await limitTimeoutRate(token, now);
 
       const headers = headersOf(req);
       const declaredLength = headers['content-length']?.[0];
@@ -245,10 +239,7 @@ export function createCaptureHandler(s: CaptureServices) {
       let coding: Decoding | null = null;
       try {
         // Only a body sent with Content-Encoding takes the extra step.
-        if (headers['content-encoding']) {
-          const newSink = store.bodyFiles && (() => store.bodyFiles!.sink());
-          coding = await decodeReceived(received, headers['content-encoding'], config.MAX_BODY_BYTES, newSink);
-        }
+        if (headers['content-encoding']) coding = await decodeReceived(received, headers['content-encoding'], config.MAX_BODY_BYTES, store.bodyFiles && (() => store.bodyFiles!.sink()));
         const body = coding?.body ?? received;
         const contentType = headers['content-type']?.[0] ?? null;
         // A filed body is parsed from its file (multipart: streamed, not read back whole).
@@ -265,26 +256,16 @@ export function createCaptureHandler(s: CaptureServices) {
         const record = recordOf(req, sub, token, now, rawUrl, search, headers, body, form, ip, extra);
         if (coding?.sent) record.sentBody = coding.sent;
 
-        let response: CapturedResponse = {
+        const initial: CapturedResponse = {
           status: pathStatus(path, afterRef) ?? token.default_status,
           content: token.default_content,
           contentType: token.default_content_type,
           headers: {},
         };
-        // Open before the capture is stored, so that it is never listed without its wait (listen.ts).
-        const listening = token.listen > 0 ? await listenFor(store, clock, token.uuid, record.uuid, token.listen) : null;
-        try {
-          let stored: boolean;
-          ({ response, stored } = await s.pipeline.process(token, record, form.data ?? NO_FILES, response, started));
-          // Not listening (most captures): no await, which would cost a turn of the microtask queue.
-          const set = listening ? await listening.response() : undefined;
-          if (set) {
-            response = responseFromSet(set, response.contentType);
-            if (stored) await keepSetResponse(record, response);
-          } else if (listening) s.logger.info('capture: no response was set in time; answered as usual', { request: record.uuid, token: token.uuid, listen: token.listen });
-        } finally {
-          if (listening) await listening.close();
-        }
+        const files = form.data ?? NO_FILES;
+        // The steps of the rare cases are functions of their own: every variable of this function
+        // is memory allocated with each capture's frame.
+        const response = token.listen > 0 ? await processListened(token, record, files, initial, started) : (await s.pipeline.process(token, record, files, initial, started)).response;
         if (token.timeout > 0) await sleep(token.timeout * 1000);
         answer(req, res, started, token, record, response);
       } finally {
@@ -294,6 +275,34 @@ export function createCaptureHandler(s: CaptureServices) {
       }
     } catch (err) {
       failed(req, res, err, started, sub);
+    }
+  }
+
+  /** Refuses a capture past its token's rate (`timeoutRateLimit`, counted across processes). */
+  async function limitTimeoutRate(token: TokenRecord, now: number): Promise<void> {
+    const window = now - (now % 60_000);
+    const limit = timeoutRateLimit(token.timeout);
+    if ((await store.counters.hit(`capture-timeout:${token.uuid}`, window, 120_000)) > limit) {
+      throw new TooManyRequests(`This URL has a timeout of ${token.timeout}s and takes at most ${limit} requests a minute`, (window + 60_000 - now) / 1000);
+    }
+  }
+
+  /** Processes a capture of a token that listens (listen.ts): answered as set for it in time, else as usual. */
+  async function processListened(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, initial: CapturedResponse, started: number): Promise<CapturedResponse> {
+    // Open before the capture is stored, so that it is never listed without its wait (listen.ts).
+    const listening = await listenFor(store, clock, token.uuid, record.uuid, token.listen);
+    try {
+      const { response, stored } = await s.pipeline.process(token, record, files, initial, started);
+      const set = await listening.response();
+      if (!set) {
+        s.logger.info('capture: no response was set in time; answered as usual', { request: record.uuid, token: token.uuid, listen: token.listen });
+        return response;
+      }
+      const answer = responseFromSet(set, response.contentType);
+      if (stored) await keepSetResponse(record, answer);
+      return answer;
+    } finally {
+      await listening.close();
     }
   }
 
