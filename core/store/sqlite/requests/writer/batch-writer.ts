@@ -331,6 +331,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
       if (loggedRows > MAX_LOGGED) unlog();
     }
+    // Let go of the rows now, not at the next commit: rows held meanwhile (bodies, their settled
+    // captures) are copied by every young-generation GC until then.
+    staged = [];
   }
 
   /** The log no longer accounts for what is pending: unknown until a whole catch-up. */
