@@ -2,7 +2,11 @@
 // and then only up to the first address that is not one.
 import type { IncomingMessage } from 'node:http';
 
-const normalise = (ip: string) => ip.trim().replace(/^::ffff:/, '');
+// Module constants, not literals in the functions: a regular expression literal is a new object
+// each time it is evaluated (here: on every capture).
+const MAPPED_IPV4 = /^::ffff:/;
+
+const normalise = (ip: string) => ip.trim().replace(MAPPED_IPV4, '');
 
 /** Whether the direct peer is one of the trusted proxies. */
 export function isTrustedPeer(req: IncomingMessage, trustedProxies: string[]): boolean {

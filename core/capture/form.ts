@@ -114,17 +114,23 @@ function parseMultipart(contentType: string, body: Buffer | string): Promise<Par
   });
 }
 
-const isMultipart = (contentType: string) => /^multipart\/form-data/i.test(contentType);
+// Module constants, not literals in the functions: a regular expression literal is a new object
+// each time it is evaluated (here: on every capture with a body).
+const URLENCODED = /^application\/x-www-form-urlencoded/i;
+const MULTIPART = /^multipart\/form-data/i;
+const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i;
+
+const isMultipart = (contentType: string) => MULTIPART.test(contentType);
 
 /** Content types whose body is parsed into form fields. */
 export function isFormType(contentType: string | null): boolean {
-  return !!contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(contentType);
+  return !!contentType && FORM_TYPE.test(contentType);
 }
 
 /** Synchronous but for multipart bodies, so that most captures do not wait a turn for nothing. */
 export function parseForm(contentType: string | null, body: Buffer): ParsedForm | Promise<ParsedForm> {
   if (!contentType || body.length === 0) return NONE;
-  if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+  if (URLENCODED.test(contentType)) {
     const fields: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) addField(fields, k, v);
     return { fields, files: [] };

@@ -55,6 +55,32 @@ const NO_FILES: ReadonlyMap<string, Buffer> = new Map();
 const COLON = 0x3a;
 
 /**
+ * A port at the end of a Host header. A module constant: a regular expression literal is a new
+ * object each time it is evaluated.
+ */
+const PORT = /:\d+$/;
+
+/** Names longer than this are lower-cased each time, not kept (clients choose the names). */
+const LONGEST_KEPT_NAME = 64;
+const MAX_KEPT_NAMES = 1000;
+/**
+ * Header names as sent -> lower-cased. The same few names come with every capture: each
+ * toLowerCase() is a new string, and a new string as a property name is looked up among the
+ * engine's names again; a kept one is neither.
+ */
+const lowerNames = new Map<string, string>();
+
+function lowerName(name: string): string {
+  if (name.length > LONGEST_KEPT_NAME) return name.toLowerCase();
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    if (lowerNames.size >= MAX_KEPT_NAMES) lowerNames.clear();
+    lowerNames.set(name, (lower = name.toLowerCase()));
+  }
+  return lower;
+}
+
+/**
  * The request's headers by lower-case name, in the order sent. HTTP/2's pseudo-headers are its
  * request line, not headers; `:authority` is kept as the Host header it stands for (RFC 9113
  * §8.3.1), first, as an HTTP/1.1 client sends it.
@@ -64,15 +90,25 @@ function headersOf(req: IncomingMessage): Record<string, string[]> {
   let authority: string | undefined;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
+    const name = lowerName(raw[i]!);
     if (name.charCodeAt(0) === COLON) {
       if (name === ':authority') authority = raw[i + 1];
       continue;
     }
-    (out[name] ??= []).push(raw[i + 1]!);
+    // A one-value literal for a name's first value: an empty array that is pushed to gets room
+    // for 17 (most names are sent once).
+    const values = out[name];
+    if (values) values.push(raw[i + 1]!);
+    else out[name] = [raw[i + 1]!];
   }
   if (authority !== undefined && !out.host) out = { host: [authority], ...out };
   return out;
+}
+
+/** Whether `o` has a key (no array of them built). */
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 function httpVersionOf(req: IncomingMessage): HttpVersion {
@@ -92,12 +128,16 @@ function readLimited(req: IncomingMessage, declaredLength: string | undefined, l
   const declared = Number(declaredLength);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // Most bodies arrive in one chunk: an array (room for 17 once pushed to) only from a second one.
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let size = 0;
-    const fail = (err: unknown) => {
-      sink?.discard();
-      reject(err);
-    };
+    const fail = sink
+      ? (err: unknown) => {
+          sink.discard();
+          reject(err);
+        }
+      : reject;
     // The file cannot take the body (a full disk): answered now, the rest of the body unread.
     sink?.failed((err) => {
       req.removeAllListeners('data');
@@ -116,11 +156,12 @@ function readLimited(req: IncomingMessage, declaredLength: string | undefined, l
           req.pause();
           sink.drained(() => req.resume());
         }
-      } else chunks.push(chunk);
+      } else if (!first) first = chunk;
+      else (chunks ??= [first]).push(chunk);
     });
     req.on('end', () => {
       if (sink) sink.end().then(resolve, fail);
-      else resolve({ buffer: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+      else resolve({ buffer: chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0)) });
     });
     req.on('error', fail);
   });
@@ -162,87 +203,127 @@ export function createCaptureHandler(s: CaptureServices) {
   const locator = databases ? createLocator(databases, s.logger) : null;
   const log = captureLog(config, s.logger);
 
+  /**
+   * One capture, answered here whatever happens. One async frame from the first byte to the answer:
+   * on this hot path each async function, promise and await is memory allocated per capture.
+   */
   async function capture(req: IncomingMessage, res: ServerResponse, started: number, sub: SubdomainCapture | undefined): Promise<void> {
-    const rawUrl = req.url ?? '/';
-    if (rawUrl.length > config.MAX_QUERY_LENGTH) throw new HttpError(414, `URL longer than ${config.MAX_QUERY_LENGTH} characters`);
-    const q = rawUrl.indexOf('?');
-    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const search = q < 0 ? '' : rawUrl.slice(q + 1);
-    // `/{token}[/{status}][/...]`, read without splitting the whole path; on a subdomain capture
-    // the token is the Host's first label and the whole path is `[/{status}][/...]`.
-    const afterRef = sub ? 0 : path.indexOf('/', 1);
-    let ref = sub ? sub.ref : afterRef < 0 ? path.slice(1) : path.slice(1, afterRef);
-    if (ref.includes('%')) {
-      try {
-        ref = decodeURIComponent(ref);
-      } catch {
-        throw new NotFound('Token not found');
-      }
-    }
-    const token = s.tokens?.peek(ref) ?? (await (s.tokens ?? store.tokens).resolve(ref));
-    const now = clock.now();
-    if (!token || isExpired(token, now)) throw new NotFound('Token not found');
-
-    if (token.timeout > 0) {
-      const window = now - (now % 60_000);
-      const limit = timeoutRateLimit(token.timeout);
-      if ((await store.counters.hit(`capture-timeout:${token.uuid}`, window, 120_000)) > limit) {
-        throw new TooManyRequests(`This URL has a timeout of ${token.timeout}s and takes at most ${limit} requests a minute`, (window + 60_000 - now) / 1000);
-      }
-    }
-
-    const headers = headersOf(req);
-    const declaredLength = headers['content-length']?.[0];
-    // A body declared small enough never needs the file sink (most captures: no extra work).
-    const sink = store.bodyFiles && !(Number(declaredLength) <= store.bodyFiles.threshold) ? store.bodyFiles.sink() : undefined;
-    const received = await readLimited(req, declaredLength, config.MAX_BODY_BYTES, sink);
-    let coding: Decoding | null = null;
     try {
-      // Only a body sent with Content-Encoding takes the extra step.
-      if (headers['content-encoding']) {
-        const newSink = store.bodyFiles && (() => store.bodyFiles!.sink());
-        coding = await decodeReceived(received, headers['content-encoding'], config.MAX_BODY_BYTES, newSink);
+      const rawUrl = req.url ?? '/';
+      if (rawUrl.length > config.MAX_QUERY_LENGTH) throw new HttpError(414, `URL longer than ${config.MAX_QUERY_LENGTH} characters`);
+      const q = rawUrl.indexOf('?');
+      const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+      const search = q < 0 ? '' : rawUrl.slice(q + 1);
+      // `/{token}[/{status}][/...]`, read without splitting the whole path; on a subdomain capture
+      // the token is the Host's first label and the whole path is `[/{status}][/...]`.
+      const afterRef = sub ? 0 : path.indexOf('/', 1);
+      let ref = sub ? sub.ref : afterRef < 0 ? path.slice(1) : path.slice(1, afterRef);
+      if (ref.includes('%')) {
+        try {
+          ref = decodeURIComponent(ref);
+        } catch {
+          throw new NotFound('Token not found');
+        }
       }
-      await captureBody(req, res, started, sub, token, now, rawUrl, path, search, afterRef, headers, coding?.body ?? received, coding);
-    } finally {
-      // Stored captures moved the file into the store; what is left here was never stored.
-      if ('file' in received) await rm(received.file, { force: true });
-      if (coding && coding.body !== received && 'file' in coding.body) await rm(coding.body.file, { force: true });
+      const token = s.tokens?.peek(ref) ?? (await (s.tokens ?? store.tokens).resolve(ref));
+      const now = clock.now();
+      if (!token || isExpired(token, now)) throw new NotFound('Token not found');
+
+      if (token.timeout > 0) await limitTimeoutRate(token, now);
+
+      const headers = headersOf(req);
+      const declaredLength = headers['content-length']?.[0];
+      // A body declared small enough never needs the file sink (most captures: no extra work).
+      const sink = store.bodyFiles && !(Number(declaredLength) <= store.bodyFiles.threshold) ? store.bodyFiles.sink() : undefined;
+      const received = await readLimited(req, declaredLength, config.MAX_BODY_BYTES, sink);
+      let coding: Decoding | null = null;
+      try {
+        // Only a body sent with Content-Encoding takes the extra step.
+        if (headers['content-encoding']) coding = await decodeReceived(received, headers['content-encoding'], config.MAX_BODY_BYTES, store.bodyFiles && (() => store.bodyFiles!.sink()));
+        const body = coding?.body ?? received;
+        const contentType = headers['content-type']?.[0] ?? null;
+        // A filed body is parsed from its file (multipart: streamed, not read back whole).
+        const parsed = 'file' in body ? parseFormFile(contentType, body.file, body.size) : parseForm(contentType, body.buffer);
+        const form: ParsedForm & { read?: Buffer } = parsed instanceof Promise ? await parsed : parsed;
+        const extra: Record<string, unknown> = coding ? { ...coding.fields } : {};
+        const ip = clientIp(req, config.TRUSTED_PROXIES);
+        if (locator) {
+          // Loopback and private senders: null at once. The first public one waits for the files once.
+          const found = locator.locate(ip);
+          const location = found instanceof Promise ? await found : found;
+          if (location) Object.assign(extra, location);
+        }
+        const record = recordOf(req, sub, token, now, rawUrl, search, headers, body, form, ip, extra);
+        if (coding?.sent) record.sentBody = coding.sent;
+
+        const initial: CapturedResponse = {
+          status: pathStatus(path, afterRef) ?? token.default_status,
+          content: token.default_content,
+          contentType: token.default_content_type,
+          headers: {},
+        };
+        const files = form.data ?? NO_FILES;
+        // The steps of the rare cases are functions of their own: every variable of this function
+        // is memory allocated with each capture's frame.
+        const response = token.listen > 0 ? await processListened(token, record, files, initial, started) : (await s.pipeline.process(token, record, files, initial, started)).response;
+        if (token.timeout > 0) await sleep(token.timeout * 1000);
+        answer(req, res, started, token, record, response);
+      } finally {
+        // Stored captures moved the file into the store; what is left here was never stored.
+        if ('file' in received) await rm(received.file, { force: true });
+        if (coding && coding.body !== received && 'file' in coding.body) await rm(coding.body.file, { force: true });
+      }
+    } catch (err) {
+      failed(req, res, err, started, sub);
     }
   }
 
-  async function captureBody(
+  /** Refuses a capture past its token's rate (`timeoutRateLimit`, counted across processes). */
+  async function limitTimeoutRate(token: TokenRecord, now: number): Promise<void> {
+    const window = now - (now % 60_000);
+    const limit = timeoutRateLimit(token.timeout);
+    if ((await store.counters.hit(`capture-timeout:${token.uuid}`, window, 120_000)) > limit) {
+      throw new TooManyRequests(`This URL has a timeout of ${token.timeout}s and takes at most ${limit} requests a minute`, (window + 60_000 - now) / 1000);
+    }
+  }
+
+  /** Processes a capture of a token that listens (listen.ts): answered as set for it in time, else as usual. */
+  async function processListened(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, initial: CapturedResponse, started: number): Promise<CapturedResponse> {
+    // Open before the capture is stored, so that it is never listed without its wait (listen.ts).
+    const listening = await listenFor(store, clock, token.uuid, record.uuid, token.listen);
+    try {
+      const { response, stored } = await s.pipeline.process(token, record, files, initial, started);
+      const set = await listening.response();
+      if (!set) {
+        s.logger.info('capture: no response was set in time; answered as usual', { request: record.uuid, token: token.uuid, listen: token.listen });
+        return response;
+      }
+      const answer = responseFromSet(set, response.contentType);
+      if (stored) await keepSetResponse(record, answer);
+      return answer;
+    } finally {
+      await listening.close();
+    }
+  }
+
+  /** The capture's record, as stored: `received` is the body as decoded, `form` what was parsed of it. */
+  function recordOf(
     req: IncomingMessage,
-    res: ServerResponse,
-    started: number,
     sub: SubdomainCapture | undefined,
     token: TokenRecord,
     now: number,
     rawUrl: string,
-    path: string,
     search: string,
-    afterRef: number,
     headers: Record<string, string[]>,
     received: Received,
-    coding: Decoding | null,
-  ): Promise<void> {
-    const contentType = headers['content-type']?.[0] ?? null;
+    form: ParsedForm & { read?: Buffer },
+    ip: string,
+    extra: Record<string, unknown>,
+  ): RequestRecord {
     const filed = 'file' in received;
-    // A filed body is parsed from its file (multipart: streamed, not read back whole).
-    const parsed = filed ? parseFormFile(contentType, received.file, received.size) : parseForm(contentType, received.buffer);
-    const form: ParsedForm & { read?: Buffer } = parsed instanceof Promise ? await parsed : parsed;
     const body = filed ? Buffer.alloc(0) : received.buffer;
     const host = sub ? sub.host : (headers.host?.[0] ?? '');
     const base = sub ? `${sub.scheme}://${host}` : (config.baseUrl ?? `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`);
-    const files = form.data ?? NO_FILES;
-    const extra: Record<string, unknown> = coding ? { ...coding.fields } : {};
-    const ip = clientIp(req, config.TRUSTED_PROXIES);
-    if (locator) {
-      // Loopback and private senders: null at once. The first public one waits for the files once.
-      const found = locator.locate(ip);
-      const location = found instanceof Promise ? await found : found;
-      if (location) Object.assign(extra, location);
-    }
     const record: RequestRecord = {
       uuid: uuidv7(now),
       token_id: token.uuid,
@@ -250,11 +331,11 @@ export function createCaptureHandler(s: CaptureServices) {
       // From the (cached) token: no lookup per capture.
       team_id: token.team_id ?? null,
       ip,
-      hostname: host.replace(/:\d+$/, ''),
+      hostname: host.replace(PORT, ''),
       method: req.method ?? 'GET',
       user_agent: headers['user-agent']?.[0] ?? '',
       url: base + rawUrl,
-      content_type: contentType,
+      content_type: headers['content-type']?.[0] ?? null,
       body,
       size: filed ? received.size : body.length,
       query: queryOf(search, extra),
@@ -273,39 +354,21 @@ export function createCaptureHandler(s: CaptureServices) {
     };
     // The record reads the file when something needs the bytes (actions, realtime); the store moves it.
     if (filed) attachBodyFile(record, received.file, form.read);
-    if (coding?.sent) record.sentBody = coding.sent;
+    return record;
+  }
 
-    let response: CapturedResponse = {
-      status: pathStatus(path, afterRef) ?? token.default_status,
-      content: token.default_content,
-      contentType: token.default_content_type,
-      headers: {},
-    };
-
-    // Open before the capture is stored, so that it is never listed without its wait (listen.ts).
-    const listening = token.listen > 0 ? await listenFor(store, clock, token.uuid, record.uuid, token.listen) : null;
-    try {
-      let stored: boolean;
-      ({ response, stored } = await s.pipeline.process(token, record, files, response, started));
-      // Not listening (most captures): no await, which would cost a turn of the microtask queue.
-      const set = listening ? await listening.response() : undefined;
-      if (set) {
-        response = responseFromSet(set, response.contentType);
-        if (stored) await keepSetResponse(record, response);
-      } else if (listening) s.logger.info('capture: no response was set in time; answered as usual', { request: record.uuid, token: token.uuid, listen: token.listen });
-    } finally {
-      if (listening) await listening.close();
-    }
-    if (token.timeout > 0) await sleep(token.timeout * 1000);
-
-    // The one exit for what actions, scripts and settings put in the answer: whatever a stored or
-    // computed header holds, it is made sendable here rather than failing the answer with a 500.
+  /**
+   * The one exit for what actions, scripts and settings put in the answer: whatever a stored or
+   * computed header holds, it is made sendable here rather than failing the answer with a 500.
+   */
+  function answer(req: IncomingMessage, res: ServerResponse, started: number, token: TokenRecord, record: RequestRecord, response: CapturedResponse): void {
     const out: Record<string, string> = {
       'Content-Type': headerSafe(response.contentType),
       'X-Request-Id': record.uuid,
       'X-Token-Id': token.uuid,
-      ...sendableHeaders(response.headers),
     };
+    // Most answers have no header of their own: no copy of none (the capture hot path).
+    if (hasKeys(response.headers)) Object.assign(out, sendableHeaders(response.headers));
     if (token.cors) Object.assign(out, corsHeaders(req));
     send(req, res, response.status, out, response.content);
     s.metrics?.captureAnswered((performance.now() - started) / 1000);
@@ -333,7 +396,6 @@ export function createCaptureHandler(s: CaptureServices) {
   }
   /** `sub`: the token named by the Host header (capture by subdomain), else the path names it. */
   return function handle(req: IncomingMessage, res: ServerResponse, sub?: SubdomainCapture): Promise<void> {
-    const started = performance.now();
-    return capture(req, res, started, sub).catch((err: unknown) => failed(req, res, err, started, sub));
+    return capture(req, res, performance.now(), sub);
   };
 }

@@ -35,6 +35,9 @@ export interface SentResponse {
   source: 'stored' | 'default';
 }
 
+/** A module constant: a regular expression literal is a new object each time it is evaluated (every capture). */
+const STATUS = /^[1-5]\d\d$/;
+
 /**
  * The status a capture URL asks for: `/{token}/201` or `/{token}/201/...`, where `afterRef` is the
  * index of the slash after the token (or -1; 0 on a subdomain capture, whose path starts after
@@ -43,7 +46,7 @@ export interface SentResponse {
 export function pathStatus(path: string, afterRef: number): number | null {
   const end = afterRef + 4;
   const segment = afterRef >= 0 && (path.length === end || path[end] === '/') ? path.slice(afterRef + 1, end) : '';
-  return /^[1-5]\d\d$/.test(segment) ? Number(segment) : null;
+  return STATUS.test(segment) ? Number(segment) : null;
 }
 
 /** Keeps an answer that is not the token's default with the request (before it is stored). */

@@ -32,7 +32,10 @@ export function createRealtimeModule(opts: RealtimeOptions = {}): ServiceModule 
       const waiters = createRequestWaiters({ store, bus, now: () => clock.now(), onError: (err) => log.error('request wait lookup failed', { err }) });
       ctx.provide(WAITERS, waiters satisfies RequestWaiters);
 
-      pipeline.captured.push((token, record) => bus.publish({ type: 'request.created', tokenId: token.uuid, request: record }));
+      // Nobody watching the token (most captures): no event built for nobody.
+      pipeline.captured.push((token, record) => {
+        if (bus.watches(token.uuid)) bus.publish({ type: 'request.created', tokenId: token.uuid, request: record });
+      });
       tokens.updateHooks.push((token) => bus.publish({ type: 'token.updated', tokenId: token.uuid, token }));
       tokens.deleteHooks.push(async (token) => bus.publish({ type: 'token.deleted', tokenId: token.uuid }));
 

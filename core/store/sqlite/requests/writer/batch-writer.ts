@@ -177,9 +177,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     for (let i = 0; i < rows.length;) {
       let n = PLAIN_RUN;
       while (n > rows.length - i) n >>= 1;
-      const values: unknown[] = n === 1 ? rows[i]! : [];
-      if (n > 1) for (let j = i; j < i + n; j++) for (const v of rows[j]!) values.push(v);
-      last = plainRun(n).run(values).lastInsertRowid;
+      // Each row an argument of its own (the statement binds arrays' values in order): no array of
+      // all their values built per run.
+      last = plainRun(n).run(...(n === rows.length ? rows : rows.slice(i, i + n))).lastInsertRowid;
       i += n;
     }
     return last;
@@ -334,6 +334,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
       if (loggedRows > MAX_LOGGED) unlog();
     }
+    // Let go of the rows now, not at the next commit: rows held meanwhile (bodies, their settled
+    // captures) are copied by every young-generation GC until then.
+    staged = [];
   }
 
   /** The log no longer accounts for what is pending: unknown until a whole catch-up. */

@@ -58,8 +58,11 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+/** A capture waiting for the in-thread writer's commit: its row and how to settle it, one object. */
+type Queued = WriteItem & Pick<Pending, 'resolve' | 'reject'>;
+
 /** `space`: told of a failed write, which it answers with InsufficientStorage when space ran out. */
-function settle(p: Pending, o: WriteOutcome | WireOutcome, space: SpaceWatch | undefined): void {
+function settle(p: Pick<Pending, 'resolve' | 'reject'>, o: WriteOutcome | WireOutcome, space: SpaceWatch | undefined): void {
   if (o === null) return p.resolve();
   if (o.gone) return p.reject(new NotFound('Token not found'));
   const error = 'error' in o ? o.error : Object.assign(new Error(o.message), o.code ? { code: o.code } : {});
@@ -81,7 +84,7 @@ function settle(p: Pending, o: WriteOutcome | WireOutcome, space: SpaceWatch | u
 export function inThreadWriter(db: Database, activity?: CaptureActivity, space?: SpaceWatch): CaptureWriter {
   const writer = createBatchWriter(db, { activity });
   /** Captures not committed yet, oldest first, each with its row. */
-  let queue: Array<{ p: Pending; item: WriteItem }> = [];
+  let queue: Queued[] = [];
   /** A flush is due: after this event-loop turn, or after the lock retry's delay. */
   let due: { cancel(): void } | null = null;
   /** When the queue's head first found the lock taken (0: it did not). */
@@ -124,10 +127,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     if (!batch.length) return;
     const observe = self.onCommit;
     const t0 = observe ? performance.now() : 0;
-    const outcomes = writer.commit(
-      batch.map((q) => q.item),
-      wait,
-    );
+    const outcomes = writer.commit(batch, wait);
     const done = outcomes.length;
     if (done) {
       observe?.(done, (performance.now() - t0) / 1000);
@@ -136,7 +136,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     if (done < batch.length) lockTaken(batch.slice(done));
     else busySince = 0;
     if (space && outcomes.includes(null)) space.succeeded();
-    for (let i = 0; i < done; i++) settle(batch[i]!.p, outcomes[i]!, space);
+    for (let i = 0; i < done; i++) settle(batch[i]!, outcomes[i]!, space);
   }
   /** `waiting` could not take the write lock: ahead of anything queued since, tried again shortly. */
   function lockTaken(waiting: typeof queue): void {
@@ -145,7 +145,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     if (t - busySince >= writer.busyTimeoutMs) {
       busySince = 0;
       const error = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-      for (const q of waiting) q.p.reject(error);
+      for (const q of waiting) q.reject(error);
     } else queue = waiting.concat(queue);
     if (queue.length) {
       const timer = setTimeout(flush, LOCK_RETRY_MS);
@@ -159,13 +159,13 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     onCatchUp: null,
     write(record, limit, files) {
       return new Promise<void>((resolve, reject) => {
-        let item: WriteItem;
+        let row: unknown[];
         try {
-          item = { row: toRow(record), limit, files };
+          row = toRow(record);
         } catch (e) {
           return reject(e);
         }
-        queue.push({ p: { record, limit, files, resolve, reject }, item });
+        queue.push({ row, limit, files, resolve, reject });
         if (!due) {
           const immediate = setImmediate(flush);
           due = { cancel: () => clearImmediate(immediate) };
