@@ -265,7 +265,17 @@ export function createCaptureHandler(s: CaptureServices) {
         const files = form.data ?? NO_FILES;
         // The steps of the rare cases are functions of their own: every variable of this function
         // is memory allocated with each capture's frame.
-        const response = token.listen > 0 ? await processListened(token, record, files, initial, started) : (await s.pipeline.process(token, record, files, initial, started)).response;
+        let response = initial;
+        if (token.listen > 0) response = await processListened(token, record, files, initial, started);
+        else if (s.pipeline.runsActions(token)) response = (await s.pipeline.process(token, record, files, initial, started)).response;
+        else {
+          // The pipeline's work without actions, with this frame's await as the commit's only continuation.
+          const commit = s.pipeline.store(token, record, files, started);
+          if (commit) {
+            await commit;
+            s.pipeline.committed(token, record);
+          }
+        }
         if (token.timeout > 0) await sleep(token.timeout * 1000);
         answer(req, res, started, token, record, response);
       } finally {

@@ -54,6 +54,16 @@ export interface CapturePipeline {
    * for the request's `time`.
    */
   process(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number): Promise<{ response: CapturedResponse; stored: boolean }>;
+  /** Whether process() runs Custom Actions for `token`; without them, store() and committed() may do its work. */
+  runsActions(token: TokenRecord): boolean;
+  /**
+   * process() for a token without actions, in fewer allocations (the HTTP hot path): stores the
+   * capture and returns its commit, or null when it is not stored. Once the commit resolves, the
+   * caller must call committed(): its own await is then the only continuation.
+   */
+  store(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, started: number): Promise<void> | null;
+  /** Tells the listeners about a capture that store() committed. */
+  committed(token: TokenRecord, record: RequestRecord): void;
 }
 
 export function createCapturePipeline(store: Store, onHookError: (err: unknown) => void = () => {}): CapturePipeline {
@@ -68,16 +78,22 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     }
   }
   /**
-   * Stores the capture unless told not to (or the token keeps none), then tells the hooks. Redaction
+   * Stores the capture unless told not to (or the token keeps none): the commit, or null. Redaction
    * runs first, so the store, the realtime channels and every read after see only masked values.
    */
-  function save(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean, phase: RedactionPhase, more?: CompiledRule[]) {
+  function insert(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, started: number, dontSave: boolean, phase: RedactionPhase, more?: CompiledRule[]): Promise<void> | null {
     record.time = (performance.now() - started) / 1000;
-    if (dontSave || token.request_limit <= 0) return Promise.resolve({ response, stored: false });
+    if (dontSave || token.request_limit <= 0) return null;
     if (token.redaction || more) files = redact(token, record, files, phase, more);
     // The bytes as sent of a decoded body are stored as a file of the request (content-encoding.ts).
     if (record.sentBody) files = new Map(files).set(SENT_BODY_FILE_ID, record.sentBody);
-    return store.requests.insert(record, token.request_limit, files.size ? files : undefined).then(() => {
+    return store.requests.insert(record, token.request_limit, files.size ? files : undefined);
+  }
+  /** Stores the capture (see insert), then tells the hooks. */
+  function save(token: TokenRecord, record: RequestRecord, files: ReadonlyMap<string, Buffer>, response: CapturedResponse, started: number, dontSave: boolean, phase: RedactionPhase, more?: CompiledRule[]) {
+    const commit = insert(token, record, files, started, dontSave, phase, more);
+    if (!commit) return Promise.resolve({ response, stored: false });
+    return commit.then(() => {
       tellHooks(token, record);
       return { response, stored: true };
     });
@@ -102,10 +118,13 @@ export function createCapturePipeline(store: Store, onHookError: (err: unknown) 
     actions: null,
     captured: [],
     process(token, record, files, response, started) {
-      if (token.actions && pipeline.actions) return withActions(token, record, files, response, started);
+      if (pipeline.runsActions(token)) return withActions(token, record, files, response, started);
       // No actions (most captures): no extra async frame on the hot path.
       return save(token, record, files, response, started, false, 'all');
     },
+    runsActions: (token) => !!(token.actions && pipeline.actions),
+    store: (token, record, files, started) => insert(token, record, files, started, false, 'all'),
+    committed: tellHooks,
   };
   return pipeline;
 }

@@ -45,7 +45,7 @@ export interface SampleResult {
 
 export interface SampleServiceDeps {
   clock: Pick<Clock, 'now'>;
-  pipeline: CapturePipeline;
+  pipeline: Pick<CapturePipeline, 'actions' | 'captured' | 'process'>;
   sortingKey: () => number;
   /** A token's captures are refused past this size (MAX_BODY_BYTES), as over HTTP. */
   maxBodyBytes: number;
