@@ -61,6 +61,16 @@ interface Pending {
 /** A capture waiting for the in-thread writer's commit: its row and how to settle it, one object. */
 type Queued = WriteItem & Pick<Pending, 'resolve' | 'reject'>;
 
+/**
+ * The settle functions of the promise last made with `keepSettlers`: one shared executor, so a
+ * write (once per capture) allocates no closure of its own. Read them right after `new Promise`.
+ */
+const settlers: Pick<Pending, 'resolve' | 'reject'> = { resolve: () => {}, reject: () => {} };
+function keepSettlers(resolve: () => void, reject: (e: unknown) => void): void {
+  settlers.resolve = resolve;
+  settlers.reject = reject;
+}
+
 /** `space`: told of a failed write, which it answers with InsufficientStorage when space ran out. */
 function settle(p: Pick<Pending, 'resolve' | 'reject'>, o: WriteOutcome | WireOutcome, space: SpaceWatch | undefined): void {
   if (o === null) return p.resolve();
@@ -158,19 +168,19 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     onCommit: null,
     onCatchUp: null,
     write(record, limit, files) {
-      return new Promise<void>((resolve, reject) => {
-        let row: unknown[];
-        try {
-          row = toRow(record);
-        } catch (e) {
-          return reject(e);
-        }
-        queue.push({ row, limit, files, resolve, reject });
-        if (!due) {
-          const immediate = setImmediate(flush);
-          due = { cancel: () => clearImmediate(immediate) };
-        }
-      });
+      let row: unknown[];
+      try {
+        row = toRow(record);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      const written = new Promise<void>(keepSettlers);
+      queue.push({ row, limit, files, resolve: settlers.resolve, reject: settlers.reject });
+      if (!due) {
+        const immediate = setImmediate(flush);
+        due = { cancel: () => clearImmediate(immediate) };
+      }
+      return written;
     },
     sync(tokenId) {
       flush();
@@ -343,9 +353,9 @@ export function workerWriter(db: Database, opts: WorkerWriterOptions): WorkerCap
     write(record, limit, files) {
       if (fallback) return fallback.write(record, limit, files);
       if (stopping) return Promise.reject(new Error('The store is closed'));
-      return new Promise<void>((resolve, reject) => {
-        if (queue.push({ record, limit, files, resolve, reject }) === 1) setImmediate(post);
-      });
+      const written = new Promise<void>(keepSettlers);
+      if (queue.push({ record, limit, files, resolve: settlers.resolve, reject: settlers.reject }) === 1) setImmediate(post);
+      return written;
     },
     sync() {
       if (fallback) return fallback.sync();
