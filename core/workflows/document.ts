@@ -37,6 +37,9 @@ export const StepSchema = z.object({
   queue_profile: z.string().uuid().nullable().optional().describe("ID of a Queue Profile of the token's owner (queued steps only)"),
 });
 
+/** The most steps a token's chain holds, however they came (a document, or actions added one by one). */
+export const MAX_STEPS = 100;
+
 export const TokenActionsDocumentSchema = z.object({
   apiVersion: z.literal(API_VERSION),
   kind: z.literal('TokenActions'),
@@ -45,7 +48,7 @@ export const TokenActionsDocumentSchema = z.object({
     name: z.string().max(200).optional(),
     description: z.string().max(2000).optional(),
   }),
-  spec: z.object({ steps: z.array(StepSchema).max(100) }),
+  spec: z.object({ steps: z.array(StepSchema).max(MAX_STEPS) }),
 });
 
 export type Step = z.infer<typeof StepSchema> & { id: string };

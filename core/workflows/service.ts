@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ActionRegistry } from '../actions/registry.js';
 import type { ParameterSecrets } from '../actions/secret-params.js';
-import { NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
+import { Conflict, NotFound, ValidationError, fromZod, type FieldErrors } from '../errors.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { Clock } from '../util/time.js';
 import { throwFieldErrors } from './kernel.js';
-import { emptyDocument, normaliseDocument, type Step, type TokenActionsDocument } from './document.js';
+import { emptyDocument, MAX_STEPS, normaliseDocument, type Step, type TokenActionsDocument } from './document.js';
 import { createStepsCache, type StepsCache } from './steps-cache.js';
 
 /** An action as the actions API shows it. */
@@ -217,6 +217,8 @@ export class WorkflowService {
     await this.loaded([body.type]);
     const params = this.registry.validate(body.type, this.secrets.resolve(body.type, body.parameters));
     const steps = await this.steps(token);
+    // The chain's document (GET /token/{id}/workflow) could not hold one more.
+    if (steps.length >= MAX_STEPS) throw new Conflict(`This token already has ${MAX_STEPS} actions, the most a chain holds: delete one first`);
     const step: Step = {
       id: randomUUID(),
       type: body.type,

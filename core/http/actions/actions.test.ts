@@ -45,6 +45,19 @@ describe('actions API', () => {
     expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toEqual([]);
   });
 
+  it('keeps a chain within the most steps its document holds: the action past them is refused with 409', async () => {
+    const t = await s.token({ actions: true }, owner.key);
+    const doc = { apiVersion: 'capture/v1', kind: 'TokenActions', metadata: { token: t.uuid }, spec: { steps: Array.from({ length: 100 }, (_, i) => split(`${i},x`)) } };
+    expect((await s.call('PUT', `/token/${t.uuid}/workflow`, { key: owner.key, json: doc })).status).toBe(200);
+    const past = await s.call('POST', `/token/${t.uuid}/actions`, { key: owner.key, json: split('one,more') });
+    expect(past.status).toBe(409);
+    expect(past.data.message).toMatch(/100 actions/);
+    expect((await s.call('GET', `/token/${t.uuid}/actions`, { key: owner.key })).data.data).toHaveLength(100);
+    const exported = await s.call('GET', `/token/${t.uuid}/workflow?format=json`, { key: owner.key });
+    expect(exported.status).toBe(200);
+    expect(exported.data.spec.steps).toHaveLength(100);
+  });
+
   it("needs the token owner's key", async () => {
     const t = await s.token({ actions: true }, owner.key);
     expect((await s.call('GET', `/token/${t.uuid}/actions`)).status).toBe(401);
