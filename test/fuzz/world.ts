@@ -121,7 +121,7 @@ async function mustUpload(api: Api, token: string, key: string, text: string): P
 }
 
 async function action(api: Api, token: string, key: string, text: string): Promise<string> {
-  return String((await must(api, 'POST', `/token/${token}/actions`, { key, json: { type: 'log', parameters: { text } } })).id);
+  return String((await must(api, 'POST', `/token/${token}/actions`, { key, json: { type: 'log', parameters: { text } } })).uuid);
 }
 
 export async function makeWorld(api: Api): Promise<World> {
@@ -217,7 +217,10 @@ export async function ensure(w: World): Promise<void> {
     const r = (await upload(api, ids.ownToken, key, 'scratch')) ?? (await ownToken(), await mustUpload(api, ids.ownToken, key, 'scratch'));
     Object.assign(ids, { ownRequest: r.uuid, ownFile: r.file });
   }
-  if (!ids.ownAction || !(await api.call('GET', `/token/${ids.ownToken}/actions`, { key })).text.includes(`"id":${ids.ownAction},`)) ids.ownAction = await action(api, ids.ownToken, key, 'scratch');
+  // Gone: another of the token's actions serves, else a new one (a new one each time would grow
+  // the chain to its limit, where adding one is refused).
+  const actions: Array<{ uuid?: string }> = (await api.call('GET', `/token/${ids.ownToken}/actions`, { key })).data?.data ?? [];
+  if (!ids.ownAction || !actions.some((a) => a.uuid === ids.ownAction)) ids.ownAction = actions[0]?.uuid ?? (await action(api, ids.ownToken, key, 'scratch'));
   if (!ids.ownSchedule || (await gone(`/schedules/${ids.ownSchedule}`, key)))
     ids.ownSchedule = String((await must(api, 'POST', '/schedules', { key, json: { interval: 'monthly', request_url: 'http://127.0.0.1:9/' } })).id);
   if (!ids.ownGlobal || (await gone(`/global-variables/${ids.ownGlobal}`, key)))
