@@ -6,7 +6,21 @@ import type { IncomingMessage } from 'node:http';
 // each time it is evaluated (here: on every capture).
 const MAPPED_IPV4 = /^::ffff:/;
 
-const normalise = (ip: string) => ip.trim().replace(MAPPED_IPV4, '');
+const SPACE = 0x20;
+const DEL = 0x7f;
+const COLON = 0x3a;
+
+/** Printable ASCII holds none of the whitespace trim() removes (that is at or below SPACE, or beyond DEL). */
+const printable = (c: number) => c > SPACE && c < DEL;
+
+/**
+ * The address without surrounding whitespace or the IPv4-mapped prefix. Most peers have neither:
+ * they are returned as they are, without a trim and a pattern run per capture.
+ */
+function normalise(ip: string): string {
+  const plain = ip.length > 0 && printable(ip.charCodeAt(0)) && printable(ip.charCodeAt(ip.length - 1)) && ip.charCodeAt(0) !== COLON;
+  return plain ? ip : ip.trim().replace(MAPPED_IPV4, '');
+}
 
 /** Whether the direct peer is one of the trusted proxies. */
 export function isTrustedPeer(req: IncomingMessage, trustedProxies: string[]): boolean {

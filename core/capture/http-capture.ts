@@ -105,6 +105,19 @@ function headersOf(req: IncomingMessage): Record<string, string[]> {
   return out;
 }
 
+/** The last content type made sendable, and what it became: most answers send their token's, again and again. */
+let lastType = '';
+let lastSendableType = '';
+
+/** headerSafe() of a content type, remembered for the next answer with the same one. */
+function sendableType(type: string): string {
+  if (type !== lastType) {
+    lastSendableType = headerSafe(type);
+    lastType = type;
+  }
+  return lastSendableType;
+}
+
 /** Whether `o` has a key (no array of them built). */
 function hasKeys(o: object): boolean {
   for (const _ in o) return true;
@@ -372,15 +385,19 @@ export function createCaptureHandler(s: CaptureServices) {
    * computed header holds, it is made sendable here rather than failing the answer with a 500.
    */
   function answer(req: IncomingMessage, res: ServerResponse, started: number, token: TokenRecord, record: RequestRecord, response: CapturedResponse): void {
-    const out: Record<string, string> = {
-      'Content-Type': headerSafe(response.contentType),
-      'X-Request-Id': record.uuid,
-      'X-Token-Id': token.uuid,
-    };
-    // Most answers have no header of their own: no copy of none (the capture hot path).
-    if (hasKeys(response.headers)) Object.assign(out, sendableHeaders(response.headers));
-    if (token.cors) Object.assign(out, corsHeaders(req));
-    send(req, res, response.status, out, response.content);
+    const contentType = sendableType(response.contentType);
+    if (!token.cors && !hasKeys(response.headers)) {
+      // Most answers have no header of their own: the head as a flat list, which writeHead takes
+      // as it is (no object built, then walked key by key). The same headers as below, in order.
+      const body = response.content;
+      res.writeHead(response.status, ['Content-Type', contentType, 'X-Request-Id', record.uuid, 'X-Token-Id', token.uuid, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)]);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } else {
+      const out: Record<string, string> = { 'Content-Type': contentType, 'X-Request-Id': record.uuid, 'X-Token-Id': token.uuid };
+      if (hasKeys(response.headers)) Object.assign(out, sendableHeaders(response.headers));
+      if (token.cors) Object.assign(out, corsHeaders(req));
+      send(req, res, response.status, out, response.content);
+    }
     s.metrics?.captureAnswered((performance.now() - started) / 1000);
     log?.({ request: record.uuid, token: token.uuid, method: record.method, status: response.status, size: record.size, ms: performance.now() - started });
   }

@@ -46,7 +46,8 @@ const STATUS = /^[1-5]\d\d$/;
 export function pathStatus(path: string, afterRef: number): number | null {
   const end = afterRef + 4;
   const segment = afterRef >= 0 && (path.length === end || path[end] === '/') ? path.slice(afterRef + 1, end) : '';
-  return STATUS.test(segment) ? Number(segment) : null;
+  // Most capture URLs have no status segment: no pattern run on an empty one.
+  return segment !== '' && STATUS.test(segment) ? Number(segment) : null;
 }
 
 /** Keeps an answer that is not the token's default with the request (before it is stored). */
