@@ -80,14 +80,16 @@ export function createApp(services: HttpServices, opts: AppOptions) {
       if (sub) return void capture(req, res, sub);
     }
     const url = req.url ?? '/';
-    // The first path segment is url[1, end).
+    // The first path segment is url[1, end), read no further than one character past the longest
+    // reserved segment: a segment that long is none of them (a token's UUID: 36 characters).
+    const last = Math.min(url.length, LONGEST_RESERVED + 2);
     let end = 1;
-    while (end < url.length) {
+    while (end < last) {
       const c = url.charCodeAt(end);
       if (c === SLASH || c === QUESTION || c === HASH) break;
       end++;
     }
-    // A token's UUID (36 characters) is longer than any reserved segment: no lower-casing, no lookup.
+    // Longer than any reserved segment: no lower-casing, no lookup.
     const reserved = end === 1 || (end - 1 <= LONGEST_RESERVED && RESERVED_SEGMENTS.has(url.slice(1, end).toLowerCase()));
     if (reserved) void api(req, res);
     else void capture(req, res);
