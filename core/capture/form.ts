@@ -127,15 +127,22 @@ export function isFormType(contentType: string | null): boolean {
   return !!contentType && FORM_TYPE.test(contentType);
 }
 
+/**
+ * The last content type found to be no form type. Captures to a URL mostly come with the same one
+ * (`application/json`), which is then told by a string comparison instead of two patterns.
+ */
+let lastNoForm = '';
+
 /** Synchronous but for multipart bodies, so that most captures do not wait a turn for nothing. */
 export function parseForm(contentType: string | null, body: Buffer): ParsedForm | Promise<ParsedForm> {
-  if (!contentType || body.length === 0) return NONE;
+  if (!contentType || body.length === 0 || contentType === lastNoForm) return NONE;
   if (URLENCODED.test(contentType)) {
     const fields: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) addField(fields, k, v);
     return { fields, files: [] };
   }
   if (isMultipart(contentType)) return parseMultipart(contentType, body);
+  lastNoForm = contentType;
   return NONE;
 }
 

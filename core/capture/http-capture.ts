@@ -133,12 +133,11 @@ function httpVersionOf(req: IncomingMessage): HttpVersion {
 type Received = { buffer: Buffer } | { file: string; size: number };
 
 /**
- * The body, up to `limit` bytes. `declaredLength` is the Content-Length header, taken from the
- * capture's own header map like every header it reads. With `sink`, bytes past its threshold go to
+ * The body, up to `limit` bytes. `declared` is the Content-Length header as a number (NaN without
+ * one), taken from the capture's own header map like every header it reads. With `sink`, bytes past its threshold go to
  * a file as they arrive instead of being held.
  */
-function readLimited(req: IncomingMessage, declaredLength: string | undefined, limit: number, sink?: BodySink): Promise<Received> {
-  const declared = Number(declaredLength);
+function readLimited(req: IncomingMessage, declared: number, limit: number, sink?: BodySink): Promise<Received> {
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLarge(`Body larger than ${limit} bytes`));
   return new Promise((resolve, reject) => {
     // Most bodies arrive in one chunk: an array (room for 17 once pushed to) only from a second one.
@@ -245,9 +244,10 @@ export function createCaptureHandler(s: CaptureServices) {
       if (token.timeout > 0) await limitTimeoutRate(token, now);
 
       const headers = headersOf(req);
-      const declaredLength = headers['content-length']?.[0];
+      // NaN without the header (or with one that is no number).
+      const declaredLength = Number(headers['content-length']?.[0]);
       // A body declared small enough never needs the file sink (most captures: no extra work).
-      const sink = store.bodyFiles && !(Number(declaredLength) <= store.bodyFiles.threshold) ? store.bodyFiles.sink() : undefined;
+      const sink = store.bodyFiles && !(declaredLength <= store.bodyFiles.threshold) ? store.bodyFiles.sink() : undefined;
       const received = await readLimited(req, declaredLength, config.MAX_BODY_BYTES, sink);
       let coding: Decoding | null = null;
       try {
