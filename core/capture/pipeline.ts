@@ -7,6 +7,8 @@ import type { RequestRecord, Store, TokenRecord } from '../store/types.js';
 import { uuidv7 } from '../util/uuid.js';
 import { rememberResponse } from './sent-response.js';
 import { SENT_BODY_FILE_ID } from './content-encoding.js';
+// Imported: the global `performance` is a lazy accessor, a getter call on every read.
+import { performance } from 'node:perf_hooks';
 
 /** The answer a capture gets: the same shape actions build (the SDK's ResponseDraft). */
 export type CapturedResponse = ResponseDraft;
