@@ -24,8 +24,9 @@ import { queryOf } from './query.js';
 import { listenFor, responseFromSet } from './listen.js';
 import { pathStatus, rememberResponse } from './sent-response.js';
 import type { TokenCache } from './token-cache.js';
-// Imported: the global `performance` is a lazy accessor, a getter call on every read.
+// Imported: the globals `performance` and `Buffer` are accessors, a getter call on every read.
 import { performance } from 'node:perf_hooks';
+import { Buffer } from 'node:buffer';
 
 export interface CaptureServices {
   config: Config;
