@@ -79,9 +79,12 @@ export interface BatchWriter {
    * it took; with `wait` false, null when another connection holds the write lock. With `maxRows`,
    * only the oldest maxRows pending rows (caughtUp tells whether that was all). With `trimLater`,
    * the tokens it puts over their limit are left to trim() (trimsDue), and so is any left by an
-   * earlier one; without, they are trimmed in its transaction.
+   * earlier one; without, they are trimmed in its transaction. With `trimLater`, a catch-up that
+   * takes every pending row still trims up to `lastTrims` requests in its transaction (lastCatchUp
+   * says how many): the trims' pages of each token's index and of `tokens` are those it has just
+   * written, written once rather than again by a trim() of their own.
    */
-  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean): number | null;
+  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean, lastTrims?: number): number | null;
   /**
    * Trims tokens a catch-up left over their request_limit (trimsDue), at most `maxRows` requests,
    * oldest first, in a transaction of its own. Returns how many it deleted; with `wait` false,
@@ -145,6 +148,8 @@ export interface CatchUpParts {
   /** Filling a token's search index (search_tokens.fill_sorting). */
   fill: number;
   trims: number;
+  /** Requests the catch-up trimmed in its transaction. */
+  trimmed: number;
 }
 
 export interface BatchWriterOptions {
@@ -381,12 +386,14 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return { touched: out, last, rows };
   }
 
-  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0 };
+  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0, trimmed: 0 };
   /** Whether the running (last) catch-up takes every pending row. */
   let whole = true;
   /** The watermark as the last catch-up left it (0: none yet). */
   let caughtTo = 0;
-  const catchUp = db.transaction((maxRows: number, trimLater: boolean): number => {
+  /** The catch-up's trims in its transaction: all of them, or with trimLater up to lastTrims once it took every pending row. */
+  const trimsOf = (trimLater: boolean, lastTrims: number) => (parts.trimmed = !trimLater ? trimOver(Number.MAX_SAFE_INTEGER) : whole && lastTrims > 0 ? trimOver(lastTrims) : 0);
+  const catchUp = db.transaction((maxRows: number, trimLater: boolean, lastTrims: number): number => {
     let t = performance.now();
     const lap = () => -t + (t = performance.now());
     const from = watermark.get()!.seq;
@@ -413,14 +420,14 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
       whole = rows < maxRows;
     }
-    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = 0;
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = parts.trimmed = 0;
     if (to <= from) {
       caughtTo = Math.max(caughtTo, from);
       if (whole && text.purging) text.purge();
       parts.purge = lap();
       if (whole && search.filling) search.fillStep();
       parts.fill = lap();
-      if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+      trimsOf(trimLater, lastTrims);
       parts.trims = lap();
       return 0;
     }
@@ -442,7 +449,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (whole && search.filling) search.fillStep();
     parts.fill = lap();
     bumpTokens(touched, from, to);
-    if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+    trimsOf(trimLater, lastTrims);
     parts.trims = lap();
     return keys;
   });
@@ -479,7 +486,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const trimTx = db.transaction((maxRows: number): number => {
     const t0 = performance.now();
     parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = 0;
-    const n = trimOver(maxRows);
+    const n = (parts.trimmed = trimOver(maxRows));
     parts.trims = performance.now() - t0;
     return n;
   }).immediate;
@@ -572,8 +579,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
       return n === BUSY ? null : n;
     },
-    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false) {
-      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater)), wait);
+    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false, lastTrims = 0) {
+      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater, lastTrims)), wait);
       if (n === BUSY) return null;
       // Caught up: from here on, the log accounts for everything pending. Stopped short, it
       // drops the commits taken, or stays unknown until a catch-up reads what is pending.

@@ -370,7 +370,7 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
-  it('runs a chunked catch-up and its trims as steps, committing the captures that came in before each next one', async () => {
+  it('runs a chunked catch-up as steps, committing the captures that came in before each next one, its last step trimming', async () => {
     const a = sampleToken().uuid;
     const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
     const events: string[] = [];
@@ -390,25 +390,25 @@ describe('batch writer catch-up', () => {
       progress: () => events.push('progress'),
       caught: () => events.push('caught'),
     });
-    writer.commit(Array.from({ length: 10 }, () => item(a, 4)));
-    schedule.committed(10);
+    writer.commit(Array.from({ length: 200 }, () => item(a, 4)));
+    schedule.committed(200);
     schedule.now();
-    // The catch-up, trims due; the next step only after this event-loop turn.
-    expect(events).toEqual(['catch-up 10']);
-    expect(stats(a).n).toBe(10);
+    // A first step of 128 rows, trims due; the next step only after this event-loop turn.
+    expect(events).toEqual(['catch-up 128']);
+    expect(stats(a).n).toBe(128);
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
-    // The trim step (0 rows caught up), after the capture that came in; that one waits for the next catch-up.
-    expect(events).toEqual(['catch-up 10', 'commit', 'step 0', 'progress', 'caught']);
-    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 1]);
-    expect(schedule.behind).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // After the capture that came in, the trim step (0 rows caught up: the first step took past 16
+    // rows a token), then the last step: it takes the rest with that capture and trims in its
+    // transaction (no trim step of its own).
+    expect(events).toEqual(['catch-up 128', 'commit', 'step 0', 'progress', 'step 73', 'progress', 'caught']);
     expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 0]);
+    expect(schedule.behind).toBe(0);
     db.close();
   });
 
-  it("leaves a chunked catch-up's trims to after its last step, unless its steps took 16 rows a token waiting", async () => {
+  it("leaves a chunked catch-up's trims to its last step, unless its steps took 16 rows a token waiting", async () => {
     const tokens = Array.from({ length: 20 }, () => sampleToken().uuid);
     const { db, writer, stats, keys } = caughtUpWriter(tmp(), tokens);
     const run = async (perToken: number) => {
@@ -427,8 +427,9 @@ describe('batch writer catch-up', () => {
       expect(pendingCount(db)).toBe(0);
       return events;
     };
-    // 128 rows for 20 tokens over their limit: under 16 a token, the trims wait.
-    expect(await run(10)).toEqual(['catch-up 128, trims due', 'catch-up 72, trims due', 'trim step']);
+    // 128 rows for 20 tokens over their limit: under 16 a token, the trims wait for the last step,
+    // which trims in its transaction.
+    expect(await run(10)).toEqual(['catch-up 128, trims due', 'catch-up 72']);
     // A first step of 1,000 rows (a quarter of what waits) for 20 tokens: past 16 a token, the
     // trims go next, before the catch-up's next step.
     expect((await run(200)).slice(0, 3)).toEqual(['catch-up 1000, trims due', 'trim step', expect.stringMatching(/^catch-up /)]);
