@@ -147,6 +147,7 @@ export interface CatchUpParts {
   purge: number;
   /** Filling a token's search index (search_tokens.fill_sorting). */
   fill: number;
+  /** The trims in the catch-up's transaction (the tokens' counters, bumped before them, are in no part). */
   trims: number;
   /** Requests the catch-up trimmed in its transaction. */
   trimmed: number;
@@ -449,6 +450,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (whole && search.filling) search.fillStep();
     parts.fill = lap();
     bumpTokens(touched, from, to);
+    lap();
     trimsOf(trimLater, lastTrims);
     parts.trims = lap();
     return keys;
