@@ -90,3 +90,4 @@ export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
 // Where the batch finds what it needs of a row besides inserting it.
 export const UUID = REQUEST_ROW.position('uuid');
 export const TOKEN = REQUEST_ROW.position('token_id');
+export const SORTING = REQUEST_ROW.position('sorting');
