@@ -253,6 +253,32 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it("keys the rows from the writer's own values as from the rows, and from the rows when a token went meanwhile", () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const c = sampleToken().uuid;
+    const { db, writer, keys } = caughtUpWriter(tmp(), [a, b, c]);
+    const allKeys = () => db.prepare('SELECT token_number, sorting, seq FROM request_keys ORDER BY token_number, sorting, seq').raw().all();
+    const fromRows = () => db.prepare('SELECT t.number, r.sorting, r.seq FROM requests r JOIN tokens t ON t.uuid = r.token_id ORDER BY t.number, r.sorting, r.seq').raw().all();
+    // Sorting keys out of seq order within a token (given, not from the clock), across commits.
+    const sorted = (tokenId: string, sorting: number) => ({ row: toRow({ ...sampleRequest(tokenId), sorting }), limit: 100 });
+    writer.commit([sorted(a, 5_000), sorted(b, 1_000), sorted(a, 4_000), sorted(a, 4_000)]);
+    writer.commit([sorted(b, 900), sorted(a, 6_000), sorted(c, 1)]);
+    expect(writer.catchUp()).toBe(7);
+    expect(allKeys()).toEqual(fromRows());
+    // A token deleted between its rows' commit and their catch-up: its rows get no key and go.
+    writer.commit([sorted(a, 7_000), sorted(c, 2), sorted(b, 2_000)]);
+    const number = db.prepare('SELECT number FROM tokens WHERE uuid = ?').pluck().get(c);
+    db.prepare('DELETE FROM request_keys WHERE token_number = ?').run(number);
+    db.prepare('DELETE FROM requests WHERE token_id = ? AND seq <= (SELECT seq FROM request_watermark)').run(c);
+    db.prepare('DELETE FROM tokens WHERE uuid = ?').run(c);
+    expect(writer.catchUp()).toBe(2);
+    expect(allKeys()).toEqual(fromRows());
+    expect([keys(a), keys(b)]).toEqual([5, 3]);
+    expect(db.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(c)).toBe(0);
+    db.close();
+  });
+
   it("gives each token its newest request's UUID and time, from the log and from rows read back", () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
