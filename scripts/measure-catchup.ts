@@ -101,9 +101,9 @@ const timed = {
   get trimsDue() {
     return writer.trimsDue;
   },
-  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean) {
+  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean, lastTrims?: number) {
     const t = performance.now();
-    const n = writer.catchUp(wait, maxRows, trimLater);
+    const n = writer.catchUp(wait, maxRows, trimLater, lastTrims);
     if (n) log.push({ ...writer.lastCatchUp, wall: performance.now() - t, at: t });
     return n;
   },

@@ -9,7 +9,8 @@
 // loop's schedule steps by about CATCH_UP_CHUNK_MS, some hundreds of rows under load). `search`: tokens above SEARCH_INDEX_ABOVE; `trim`: tokens at a request_limit of 100, filled
 // first far enough for the sweep to run; the trims run as the schedule runs them under load, once a
 // catch-up has caught up or its steps took TRIM_ROWS_PER_TOKEN rows a token over its limit
-// (TRIM_STEPS=1: after every step, as it ran them before). STATEMENTS=1 also prints CPU per capture by statement
+// (TRIM_STEPS=1: after every step, as it ran them before); the step that catches up trims in its
+// transaction, up to LAST_TRIMS requests (default: all; 0: none, each trim a step of its own). STATEMENTS=1 also prints CPU per capture by statement
 // (each statement call timed: the figures then include that timing's cost).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ const PER_CATCHUP = Number(process.env.PER_CATCHUP ?? 1_200);
 const TOKENS = Number(process.env.TOKENS ?? 100);
 const CHUNK = Number(process.env.CHUNK ?? Number.MAX_SAFE_INTEGER);
 const TRIM_STEPS = !!process.env.TRIM_STEPS;
+const LAST_TRIMS = Number(process.env.LAST_TRIMS ?? Number.MAX_SAFE_INTEGER);
 const dir = mkdtempSync(join(tmpdir(), 'measure-write-cost-'));
 const sorting = createSortingKeys();
 const body = Buffer.from(JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }));
@@ -158,7 +160,10 @@ if (mode === 'minimal') {
         let trimmed = 0;
         let caughtSinceTrims = 0;
         do {
-          caughtSinceTrims += writer.catchUp(false, CHUNK, true) ?? 0;
+          const t = cpu();
+          caughtSinceTrims += writer.catchUp(false, CHUNK, true, LAST_TRIMS) ?? 0;
+          // The trims of the step that caught up, in its transaction (their share of its CPU time, by wall time).
+          trimmed += Math.min(cpu() - t, writer.lastCatchUp.trims * 1000);
           if (!writer.caughtUp && (TRIM_STEPS || caughtSinceTrims >= TRIM_ROWS_PER_TOKEN * writer.tokensOverLimit)) {
             const c = cpu();
             while (writer.trimsDue) writer.trim(false);

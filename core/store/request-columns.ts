@@ -23,9 +23,10 @@ export interface RequestColumn {
   /**
    * A column most captures leave at its default: the SQLite writer leaves it out of their row and
    * the INSERT writes this SQL instead, sparing a bound value per capture. The record's value must
-   * then be null or undefined ('NULL'), an empty array ("'[]'") or an empty object ("'{}'").
+   * then be null or undefined ('NULL'), an empty array ("'[]'"), an empty object ("'{}'") or, for
+   * a text column, the text quoted (no quote inside).
    */
-  readonly usually?: 'NULL' | "'[]'" | "'{}'";
+  readonly usually?: 'NULL' | "'[]'" | "'{}'" | `'${string}'`;
   /** Values besides null stored as NULL too (usually 'NULL'): `absent` reads them back. */
   readonly usuallyAlso?: readonly string[];
 }
@@ -33,11 +34,11 @@ export interface RequestColumn {
 /**
  * The columns in the SQLite INSERT's order: every column without `usually` first (each capture binds
  * them), then those with it. team_id is among the first: every capture of a team's token has one.
+ * type is among the others: nearly every capture is a web one.
  */
 export const REQUEST_COLUMNS: readonly RequestColumn[] = [
   { name: 'uuid', field: 'uuid', sql: 'TEXT NOT NULL' },
   { name: 'token_id', field: 'token_id', sql: 'TEXT NOT NULL' },
-  { name: 'type', field: 'type', sql: 'TEXT NOT NULL' },
   { name: 'ip', field: 'ip', sql: 'TEXT', absent: '' },
   { name: 'hostname', field: 'hostname', sql: 'TEXT', absent: '' },
   { name: 'method', field: 'method', sql: 'TEXT', absent: '' },
@@ -53,6 +54,7 @@ export const REQUEST_COLUMNS: readonly RequestColumn[] = [
   { name: 'created_at', field: 'created_at', sql: 'INTEGER NOT NULL' },
   { name: 'updated_at', field: 'updated_at', sql: 'INTEGER NOT NULL' },
   { name: 'team_id', field: 'team_id', sql: 'INTEGER' },
+  { name: 'type', field: 'type', sql: 'TEXT NOT NULL', usually: "'web'" },
   { name: 'form', field: 'form', sql: 'TEXT', json: true, usually: 'NULL' },
   { name: 'files', field: 'files', sql: 'TEXT NOT NULL', json: true, absent: [], usually: "'[]'" },
   { name: 'output', field: 'custom_action_output', sql: 'TEXT NOT NULL', json: true, absent: [], usually: "'[]'" },

@@ -45,7 +45,13 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
   const get = (c: RequestColumn) => `r[${JSON.stringify(c.field)}]`;
   const value = (c: RequestColumn) => (!c.json ? get(c) : nullable(c) ? `(${get(c)} === null ? null : json(${get(c)}))` : `json(${get(c)})`);
   const usual = (c: RequestColumn) =>
-    c.usually === 'NULL' ? `(${[`${get(c)} == null`, ...(c.usuallyAlso ?? []).map((v) => `${get(c)} === ${JSON.stringify(v)}`)].join(' || ')})` : c.usually === "'[]'" ? `${get(c)}.length === 0` : `isEmpty(${get(c)})`;
+    c.usually === 'NULL'
+      ? `(${[`${get(c)} == null`, ...(c.usuallyAlso ?? []).map((v) => `${get(c)} === ${JSON.stringify(v)}`)].join(' || ')})`
+      : c.usually === "'[]'"
+        ? `${get(c)}.length === 0`
+        : c.usually === "'{}'"
+          ? `isEmpty(${get(c)})`
+          : `${get(c)} === ${JSON.stringify(c.usually!.slice(1, -1))}`;
   // A tail column may be undefined on the record (an optional field): bound as NULL.
   const tailValue = (c: RequestColumn) => (c.json || !nullable(c) ? value(c) : `(${get(c)} ?? null)`);
   const body = tail.length
@@ -90,3 +96,4 @@ export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
 // Where the batch finds what it needs of a row besides inserting it.
 export const UUID = REQUEST_ROW.position('uuid');
 export const TOKEN = REQUEST_ROW.position('token_id');
+export const SORTING = REQUEST_ROW.position('sorting');

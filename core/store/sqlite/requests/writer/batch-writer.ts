@@ -10,7 +10,7 @@
 // of each index and one of the tokens table per token in every commit: with many tokens receiving
 // at once, most of the WAL written.
 import type { Database, Statement } from 'better-sqlite3';
-import { insertSql, PLAIN_COLUMNS, TOKEN, UUID } from '../columns.js';
+import { insertSql, PLAIN_COLUMNS, SORTING, TOKEN, UUID } from '../columns.js';
 import { noteCommit, type CaptureActivity } from '../capture-activity.js';
 import { searchIndexWrites } from '../search/index-writes.js';
 import { textPurge, TEXT_PURGE_MS } from '../search/text-purge.js';
@@ -34,6 +34,9 @@ const PLAIN_RUN = 32;
 /** The most rows the log of commits not caught up keeps (a bound on memory; past it, they are read back). */
 const MAX_LOGGED = 200_000;
 
+/** The most keys one INSERT of request_keys from the writer's values takes (its bound values: 3 per key). */
+const KEY_RUN = 32;
+
 /** The most tokens one UPDATE of their counters takes (its bound values: 3 per token). */
 const TOKEN_RUN = 64;
 
@@ -47,14 +50,18 @@ interface Tally {
 }
 
 /**
- * One commit not caught up yet: its last seq, and its rows' tokens in order (its rows have
- * consecutive seqs, the last one `to`). Only the tokens, which the token cache's records already
- * hold: a row's UUID or time kept here would live until the catch-up, long enough to be copied by
- * every young-generation GC in between (the newest row's are read back by seq instead).
+ * One commit not caught up yet: its last seq, and its rows' tokens and sorting keys in order (its
+ * rows have consecutive seqs, the last one `to`). Only the tokens, which the token cache's records
+ * already hold, and the keys in one typed array: a row's UUID or time kept here would live until
+ * the catch-up, long enough to be copied by every young-generation GC in between (the newest row's
+ * are read back by seq instead).
  */
 interface Committed {
   to: number;
   tokens: string[];
+  sortings: Float64Array;
+  /** token_deletions.n as the commit saw it: while it still is, every token of its rows exists. */
+  deletions: number;
 }
 
 /** Per item of a batch: null when committed, else why it was not. */
@@ -79,9 +86,12 @@ export interface BatchWriter {
    * it took; with `wait` false, null when another connection holds the write lock. With `maxRows`,
    * only the oldest maxRows pending rows (caughtUp tells whether that was all). With `trimLater`,
    * the tokens it puts over their limit are left to trim() (trimsDue), and so is any left by an
-   * earlier one; without, they are trimmed in its transaction.
+   * earlier one; without, they are trimmed in its transaction. With `trimLater`, a catch-up that
+   * takes every pending row still trims up to `lastTrims` requests in its transaction (lastCatchUp
+   * says how many): the trims' pages of each token's index and of `tokens` are those it has just
+   * written, written once rather than again by a trim() of their own.
    */
-  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean): number | null;
+  catchUp(wait?: boolean, maxRows?: number, trimLater?: boolean, lastTrims?: number): number | null;
   /**
    * Trims tokens a catch-up left over their request_limit (trimsDue), at most `maxRows` requests,
    * oldest first, in a transaction of its own. Returns how many it deleted; with `wait` false,
@@ -144,7 +154,10 @@ export interface CatchUpParts {
   purge: number;
   /** Filling a token's search index (search_tokens.fill_sorting). */
   fill: number;
+  /** The trims in the catch-up's transaction (the tokens' counters, bumped before them, are in no part). */
   trims: number;
+  /** Requests the catch-up trimmed in its transaction. */
+  trimmed: number;
 }
 
 export interface BatchWriterOptions {
@@ -171,30 +184,47 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (!statement) insertPlainRuns.set(rows, (statement = db.prepare(insertSql(true, rows))));
     return statement;
   };
+  /**
+   * A statement's values, flat, each passed as an argument of its own: better-sqlite3 binds an
+   * argument at once, but reads an array argument's values one by one through V8's generic
+   * property lookup, which cost more than the binding (0.3-0.4 µs a row of 18 values).
+   */
+  const runValues: unknown[] = [];
   /** Inserts `rows` (plain rows, in order) in statements of 32, 16, ... 1 rows; returns the last one's seq. */
   function insertPlain(rows: unknown[][]): number | bigint {
     let last: number | bigint = 0;
     for (let i = 0; i < rows.length;) {
       let n = PLAIN_RUN;
       while (n > rows.length - i) n >>= 1;
-      // Each row an argument of its own (the statement binds arrays' values in order): no array of
-      // all their values built per run.
-      last = plainRun(n).run(...(n === rows.length ? rows : rows.slice(i, i + n))).lastInsertRowid;
+      for (let r = i; r < i + n; r++) for (const value of rows[r]!) runValues.push(value);
+      last = plainRun(n).run(...runValues).lastInsertRowid;
+      // Not kept past the statement: rows held meanwhile are copied by every young-generation GC.
+      runValues.length = 0;
       i += n;
     }
     return last;
   }
   const insertFile = db.prepare('INSERT INTO request_files (request_uuid, file_id, data) VALUES (?, ?, ?)');
-  const tokenExists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE uuid = ?').pluck();
+  // A token's number (token-number.ts): undefined when the token does not exist.
+  const tokenNumber = db.prepare<[string], number | null>('SELECT number FROM tokens WHERE uuid = ?').pluck();
   const deletions = db.prepare<[], number>('SELECT n FROM token_deletions').pluck();
   const watermark = db.prepare<[], { seq: number }>('SELECT seq FROM request_watermark');
   const newest = db.prepare<[], number | null>('SELECT max(seq) FROM requests').pluck();
   const pending = db.prepare<[number, number], { seq: number; token_id: string }>('SELECT seq, token_id FROM requests WHERE seq > ? ORDER BY seq LIMIT ?');
   // In key order, so that consecutive inserts land on the same leaf page of request_keys. Keyed by
   // the token's number (token-number.ts), looked up per row: a deleted token's rows get no key.
+  // OR FAIL: a statement that changes many pages would otherwise copy each into a statement
+  // journal first, to roll back alone; here any failure rolls the whole catch-up back anyway.
   const addKeys = db.prepare(
-    'INSERT INTO request_keys (token_number, sorting, seq) SELECT t.number, r.sorting, r.seq FROM requests r CROSS JOIN tokens t ON t.uuid = r.token_id WHERE r.seq > ? AND r.seq <= ? ORDER BY t.number, r.sorting, r.seq',
+    'INSERT OR FAIL INTO request_keys (token_number, sorting, seq) SELECT t.number, r.sorting, r.seq FROM requests r CROSS JOIN tokens t ON t.uuid = r.token_id WHERE r.seq > ? AND r.seq <= ? ORDER BY t.number, r.sorting, r.seq',
   );
+  // The same keys from the values the writer holds (loggedKeys), KEY_RUN keys a statement.
+  const keyRuns = new Map<number, Statement>();
+  const keyRun = (keys: number) => {
+    let statement = keyRuns.get(keys);
+    if (!statement) keyRuns.set(keys, (statement = db.prepare(`INSERT OR FAIL INTO request_keys (token_number, sorting, seq) VALUES ${Array(keys).fill('(?, ?, ?)').join(', ')}`)));
+    return statement;
+  };
   const search = searchIndexWrites(db);
   const text = textPurge(db, purgeMs);
   // Tokens a catch-up put over their limit, and their trimming (trims.ts).
@@ -202,8 +232,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const { overLimit, trimOver, trimTo } = trims;
   // Deleted after its captures were stored: they go with it (the step's rows of it, which got no key).
   const dropOrphans = db.prepare<[number, number, string]>('DELETE FROM requests WHERE seq > ? AND seq <= ? AND token_id = ?');
-  // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append.
-  const addIds = db.prepare('INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
+  // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append. OR FAIL as addKeys.
+  const addIds = db.prepare('INSERT OR FAIL INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
   const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
   // The tokens' counters and latest request, up to TOKEN_RUN tokens a statement (a statement's
   // call and its page reads are paid once a run, not once a token): each bumped token's row comes
@@ -234,7 +264,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       values.push(tokenId, added, latest);
       if (values.length < 3 * Math.min(TOKEN_RUN, left)) continue;
       const n = values.length / 3;
-      for (const [uuid, count, stored] of bumpRun(n).all(values) as [string, number, number][]) {
+      for (const [uuid, count, stored] of bumpRun(n).all(...values) as [string, number, number][]) {
         bumped++;
         // The limit its captures came with, or the token's now if lower (set since: trimTo).
         const limit = Math.min(limits.get(uuid) ?? Number.MAX_SAFE_INTEGER, stored);
@@ -244,7 +274,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       values.length = 0;
     }
     // Deleted after its captures were stored: they go with it.
-    if (bumped < touched.size) for (const tokenId of touched.keys()) if (tokenExists.get(tokenId) === undefined) dropOrphans.run(from, to, tokenId);
+    if (bumped < touched.size) for (const tokenId of touched.keys()) if (tokenNumber.get(tokenId) === undefined) dropOrphans.run(from, to, tokenId);
     // A chunk's token may have rows in the next chunks, which trim to the same limit.
     if (whole) for (const tokenId of touched.keys()) limits.delete(tokenId);
   }
@@ -255,10 +285,10 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
    */
   const limits = new Map<string, number>();
   /**
-   * Tokens known to exist as of `deletionsSeen` (token_deletions.n): valid across batches until a
-   * token is deleted, by this connection or another.
+   * Tokens known to exist as of `deletionsSeen` (token_deletions.n), with their numbers: valid
+   * across batches until a token is deleted, by this connection or another.
    */
-  const alive = new Set<string>();
+  const alive = new Map<string, number | null>();
   let deletionsSeen = -1;
 
   /**
@@ -293,18 +323,19 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     for (const p of batch) {
       const tokenId = p.row[TOKEN] as string;
       if (!alive.has(tokenId)) {
+        const number = tokenNumber.get(tokenId);
         // The token was deleted while this capture was on its way.
-        if (tokenExists.get(tokenId) === undefined) {
+        if (number === undefined) {
           outcomes.push({ gone: true });
           continue;
         }
-        alive.add(tokenId);
+        alive.set(tokenId, number);
       }
       if (p.row.length === PLAIN_COLUMNS) plain.push(p.row);
       else {
         // The plain rows before this one keep their order; its own insert gives the latest seq.
         if (plain.length) (insertPlain(plain), (plain.length = 0));
-        last = insert.run(p.row).lastInsertRowid;
+        last = insert.run(...p.row).lastInsertRowid;
       }
       if (p.files) {
         if (plain.length) ((last = insertPlain(plain)), (plain.length = 0));
@@ -321,15 +352,18 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the log. */
   function count(): void {
     const tokens: string[] | null = log && staged.length ? [] : null;
-    for (const p of staged) {
+    const sortings = tokens ? new Float64Array(staged.length) : null;
+    for (let i = 0; i < staged.length; i++) {
+      const p = staged[i]!;
       const tokenId = p.row[TOKEN] as string;
       limits.set(tokenId, p.limit);
       if (!tokens) continue;
       tokens.push(tokenId);
+      sortings![i] = p.row[SORTING] as number;
       logged.set(tokenId, (logged.get(tokenId) ?? 0) + 1);
     }
     if (tokens) {
-      log!.push({ to: stagedTo, tokens });
+      log!.push({ to: stagedTo, tokens, sortings: sortings!, deletions: deletionsSeen });
       loggedRows += staged.length;
       // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
       if (loggedRows > MAX_LOGGED) unlog();
@@ -381,12 +415,68 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return { touched: out, last, rows };
   }
 
-  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0 };
+  /**
+   * The keys of the log's first `n` commits, from the values the writer holds, in key order: token
+   * number, sorting, seq, flat. Their rows are the seqs after `from`, of which `stored` are in the
+   * table. Null when the log cannot vouch for them: a token deleted since the oldest of them was
+   * committed (its rows get no key), another connection's rows among them (the commits do not tile
+   * the range), one of them deleted (fewer stored), a token's number not known.
+   */
+  function loggedKeys(from: number, n: number, stored: number): number[] | null {
+    const commits = log!;
+    if (deletions.get() !== commits[0]!.deletions) return null;
+    let at = from;
+    let rows = 0;
+    for (let c = 0; c < n; c++) {
+      const { to: last, tokens } = commits[c]!;
+      if (last - tokens.length !== at) return null;
+      at = last;
+      rows += tokens.length;
+    }
+    if (stored !== rows) return null;
+    // Per token number: sorting and seq of each of its rows, in seq order.
+    const byToken = new Map<number, number[]>();
+    for (let c = 0; c < n; c++) {
+      const { to: last, tokens, sortings } = commits[c]!;
+      const first = last - tokens.length + 1;
+      for (let i = 0; i < tokens.length; i++) {
+        const number = alive.get(tokens[i]!);
+        if (number == null) return null;
+        let pairs = byToken.get(number);
+        if (!pairs) byToken.set(number, (pairs = []));
+        pairs.push(sortings[i]!, first + i);
+      }
+    }
+    // In key order when each token's sorting keys grow with its seqs, as the clock gives them
+    // (time.ts, createSortingKeys); any order stores the same keys, on pages visited less in turn.
+    const keys: number[] = [];
+    for (const number of [...byToken.keys()].sort((x, y) => x - y)) {
+      const pairs = byToken.get(number)!;
+      for (let i = 0; i < pairs.length; i += 2) keys.push(number, pairs[i]!, pairs[i + 1]!);
+    }
+    return keys;
+  }
+
+  /** Inserts `keys` (loggedKeys) by runs of KEY_RUN, 16, ... 1 keys; returns how many. */
+  function insertKeys(keys: number[]): number {
+    const total = keys.length / 3;
+    for (let i = 0; i < total;) {
+      let n = KEY_RUN;
+      while (n > total - i) n >>= 1;
+      keyRun(n).run(...(n === total ? keys : keys.slice(3 * i, 3 * (i + n))));
+      i += n;
+    }
+    return total;
+  }
+
+  const parts: CatchUpParts = { rows: 0, keys: 0, ids: 0, text: 0, purge: 0, fill: 0, trims: 0, trimmed: 0 };
   /** Whether the running (last) catch-up takes every pending row. */
   let whole = true;
   /** The watermark as the last catch-up left it (0: none yet). */
   let caughtTo = 0;
-  const catchUp = db.transaction((maxRows: number, trimLater: boolean): number => {
+  /** The catch-up's trims in its transaction: all of them, or with trimLater up to lastTrims once it took every pending row. */
+  const trimsOf = (trimLater: boolean, lastTrims: number) => (parts.trimmed = !trimLater ? trimOver(Number.MAX_SAFE_INTEGER) : whole && lastTrims > 0 ? trimOver(lastTrims) : 0);
+  const catchUp = db.transaction((maxRows: number, trimLater: boolean, lastTrims: number): number => {
     let t = performance.now();
     const lap = () => -t + (t = performance.now());
     const from = watermark.get()!.seq;
@@ -402,7 +492,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         const c = log[taken]!;
         const n = c.tokens.length;
         const k = maxRows - rows;
-        if (n > k) log.splice(taken, 1, { to: c.to - (n - k), tokens: c.tokens.slice(0, k) }, { to: c.to, tokens: c.tokens.slice(k) });
+        if (n > k) log.splice(taken, 1, { ...c, to: c.to - (n - k), tokens: c.tokens.slice(0, k), sortings: c.sortings.subarray(0, k) }, { ...c, tokens: c.tokens.slice(k), sortings: c.sortings.subarray(k) });
         rows += log[taken++]!.tokens.length;
       }
       whole = taken === log.length;
@@ -413,25 +503,27 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       ({ touched, last: to, rows } = readPending(from, Number.MAX_SAFE_INTEGER, maxRows));
       whole = rows < maxRows;
     }
-    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = 0;
+    parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = parts.trimmed = 0;
     if (to <= from) {
       caughtTo = Math.max(caughtTo, from);
       if (whole && text.purging) text.purge();
       parts.purge = lap();
       if (whole && search.filling) search.fillStep();
       parts.fill = lap();
-      if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+      trimsOf(trimLater, lastTrims);
       parts.trims = lap();
       return 0;
     }
-    const keys = addKeys.run(from, to).changes;
+    // The UUID index first: how many rows it took tells loggedKeys whether every row of the log is there.
+    const stored = addIds.run(from, to).changes;
+    parts.ids = lap();
+    const known = log && taken ? loggedKeys(from, taken, stored) : null;
+    const keys = known ? insertKeys(known) : addKeys.run(from, to).changes;
     let expected = 0;
     for (const t of touched.values()) expected += t.added;
     if (keys !== expected) touched = readPending(from, to).touched;
     parts.rows = keys;
     parts.keys = lap();
-    addIds.run(from, to);
-    parts.ids = lap();
     search.addRange(from, to);
     setWatermark.run(to);
     caughtTo = to;
@@ -442,7 +534,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (whole && search.filling) search.fillStep();
     parts.fill = lap();
     bumpTokens(touched, from, to);
-    if (!trimLater) trimOver(Number.MAX_SAFE_INTEGER);
+    lap();
+    trimsOf(trimLater, lastTrims);
     parts.trims = lap();
     return keys;
   });
@@ -479,7 +572,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const trimTx = db.transaction((maxRows: number): number => {
     const t0 = performance.now();
     parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = 0;
-    const n = trimOver(maxRows);
+    const n = (parts.trimmed = trimOver(maxRows));
     parts.trims = performance.now() - t0;
     return n;
   }).immediate;
@@ -572,8 +665,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
       return n === BUSY ? null : n;
     },
-    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false) {
-      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater)), wait);
+    catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false, lastTrims = 0) {
+      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater, lastTrims)), wait);
       if (n === BUSY) return null;
       // Caught up: from here on, the log accounts for everything pending. Stopped short, it
       // drops the commits taken, or stays unknown until a catch-up reads what is pending.

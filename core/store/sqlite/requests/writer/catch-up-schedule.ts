@@ -166,9 +166,13 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
       // token's index pages, its counters, a text index segment) that small chunks pay too often to
       // keep up with a steady 8,000 captures/s.
       const max = stepwise ? Math.max(chunkRows, Math.ceil(behind / CHUNK_BACKLOG_SHARE)) : Number.MAX_SAFE_INTEGER;
+      // A catch-up step that takes every row behind also trims, in its transaction, as many
+      // requests as the rest of its CATCH_UP_CHUNK_MS allows (the trims would be the next step's):
+      // the pages of the tokens' index and counters it has just written are written once.
+      const lastTrims = stepwise && !trimming && !sweeping && behind < max ? Math.floor(trimRows * Math.max(0, 1 - behind / chunkRows)) : 0;
       const t0 = performance.now();
-      const n = trimming ? writer.trim(false, trimRows) : sweeping ? writer.sweep(false, sweepRows) : writer.catchUp(wait, max, stepwise);
-      const ms = performance.now() - t0;
+      const n = trimming ? writer.trim(false, trimRows) : sweeping ? writer.sweep(false, sweepRows) : writer.catchUp(wait, max, stepwise, lastTrims);
+      let ms = performance.now() - t0;
       if (n === null) {
         const t = performance.now();
         busySince ||= t;
@@ -183,6 +187,12 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
         } else if (sweeping) {
           if (n >= sweepRows || ms > CATCH_UP_CHUNK_MS) sweepRows = aim(n, ms);
         } else {
+          const { trimmed, trims: trimsMs } = writer.lastCatchUp;
+          if (trimmed) {
+            caughtSinceTrims = 0;
+            if (trimmed >= lastTrims || trimsMs > CATCH_UP_CHUNK_MS) trimRows = aim(trimmed, trimsMs);
+            ms -= trimsMs;
+          }
           // A chunk cut short sets the size; a whole catch-up only lowers it.
           if (stepwise && (writer.caughtUp ? n >= CHUNK_MIN_ROWS && ms > CATCH_UP_CHUNK_MS : n >= chunkRows)) chunkRows = aim(n, ms);
           behind = writer.caughtUp ? 0 : Math.max(1, behind - n);

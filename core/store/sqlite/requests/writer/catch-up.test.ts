@@ -253,6 +253,32 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it("keys the rows from the writer's own values as from the rows, and from the rows when a token went meanwhile", () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const c = sampleToken().uuid;
+    const { db, writer, keys } = caughtUpWriter(tmp(), [a, b, c]);
+    const allKeys = () => db.prepare('SELECT token_number, sorting, seq FROM request_keys ORDER BY token_number, sorting, seq').raw().all();
+    const fromRows = () => db.prepare('SELECT t.number, r.sorting, r.seq FROM requests r JOIN tokens t ON t.uuid = r.token_id ORDER BY t.number, r.sorting, r.seq').raw().all();
+    // Sorting keys out of seq order within a token (given, not from the clock), across commits.
+    const sorted = (tokenId: string, sorting: number) => ({ row: toRow({ ...sampleRequest(tokenId), sorting }), limit: 100 });
+    writer.commit([sorted(a, 5_000), sorted(b, 1_000), sorted(a, 4_000), sorted(a, 4_000)]);
+    writer.commit([sorted(b, 900), sorted(a, 6_000), sorted(c, 1)]);
+    expect(writer.catchUp()).toBe(7);
+    expect(allKeys()).toEqual(fromRows());
+    // A token deleted between its rows' commit and their catch-up: its rows get no key and go.
+    writer.commit([sorted(a, 7_000), sorted(c, 2), sorted(b, 2_000)]);
+    const number = db.prepare('SELECT number FROM tokens WHERE uuid = ?').pluck().get(c);
+    db.prepare('DELETE FROM request_keys WHERE token_number = ?').run(number);
+    db.prepare('DELETE FROM requests WHERE token_id = ? AND seq <= (SELECT seq FROM request_watermark)').run(c);
+    db.prepare('DELETE FROM tokens WHERE uuid = ?').run(c);
+    expect(writer.catchUp()).toBe(2);
+    expect(allKeys()).toEqual(fromRows());
+    expect([keys(a), keys(b)]).toEqual([5, 3]);
+    expect(db.prepare('SELECT count(*) FROM requests WHERE token_id = ?').pluck().get(c)).toBe(0);
+    db.close();
+  });
+
   it("gives each token its newest request's UUID and time, from the log and from rows read back", () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
@@ -370,7 +396,7 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
-  it('runs a chunked catch-up and its trims as steps, committing the captures that came in before each next one', async () => {
+  it('runs a chunked catch-up as steps, committing the captures that came in before each next one, its last step trimming', async () => {
     const a = sampleToken().uuid;
     const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a]);
     const events: string[] = [];
@@ -390,25 +416,25 @@ describe('batch writer catch-up', () => {
       progress: () => events.push('progress'),
       caught: () => events.push('caught'),
     });
-    writer.commit(Array.from({ length: 10 }, () => item(a, 4)));
-    schedule.committed(10);
+    writer.commit(Array.from({ length: 200 }, () => item(a, 4)));
+    schedule.committed(200);
     schedule.now();
-    // The catch-up, trims due; the next step only after this event-loop turn.
-    expect(events).toEqual(['catch-up 10']);
-    expect(stats(a).n).toBe(10);
+    // A first step of 128 rows, trims due; the next step only after this event-loop turn.
+    expect(events).toEqual(['catch-up 128']);
+    expect(stats(a).n).toBe(128);
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
-    // The trim step (0 rows caught up), after the capture that came in; that one waits for the next catch-up.
-    expect(events).toEqual(['catch-up 10', 'commit', 'step 0', 'progress', 'caught']);
-    expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 1]);
-    expect(schedule.behind).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // After the capture that came in, the trim step (0 rows caught up: the first step took past 16
+    // rows a token), then the last step: it takes the rest with that capture and trims in its
+    // transaction (no trim step of its own).
+    expect(events).toEqual(['catch-up 128', 'commit', 'step 0', 'progress', 'step 73', 'progress', 'caught']);
     expect([stats(a).n, keys(a), pendingCount(db)]).toEqual([4, 4, 0]);
+    expect(schedule.behind).toBe(0);
     db.close();
   });
 
-  it("leaves a chunked catch-up's trims to after its last step, unless its steps took 16 rows a token waiting", async () => {
+  it("leaves a chunked catch-up's trims to its last step, unless its steps took 16 rows a token waiting", async () => {
     const tokens = Array.from({ length: 20 }, () => sampleToken().uuid);
     const { db, writer, stats, keys } = caughtUpWriter(tmp(), tokens);
     const run = async (perToken: number) => {
@@ -427,8 +453,9 @@ describe('batch writer catch-up', () => {
       expect(pendingCount(db)).toBe(0);
       return events;
     };
-    // 128 rows for 20 tokens over their limit: under 16 a token, the trims wait.
-    expect(await run(10)).toEqual(['catch-up 128, trims due', 'catch-up 72, trims due', 'trim step']);
+    // 128 rows for 20 tokens over their limit: under 16 a token, the trims wait for the last step,
+    // which trims in its transaction.
+    expect(await run(10)).toEqual(['catch-up 128, trims due', 'catch-up 72']);
     // A first step of 1,000 rows (a quarter of what waits) for 20 tokens: past 16 a token, the
     // trims go next, before the catch-up's next step.
     expect((await run(200)).slice(0, 3)).toEqual(['catch-up 1000, trims due', 'trim step', expect.stringMatching(/^catch-up /)]);

@@ -49,7 +49,6 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const listOldest = db.prepare<{ t: string; n: number }>(`INSERT INTO request_trimmed (seq) SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n`);
   // The n oldest keys: those up to the n-th (the index's range, where they lie together).
   const unkeyOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM ${KEYS_OF_T} AND (sorting, seq) <= (SELECT sorting, seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)`);
-  const searched = db.prepare<[string], number>('SELECT 1 FROM search_tokens WHERE token_id = ?').pluck();
   const deleteOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM requests WHERE seq IN (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`);
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
   // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, only their
@@ -71,7 +70,11 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     sweepMark.run(0);
     return n;
   }
-  const storedCount = db.prepare<[string], number>('SELECT request_count FROM tokens WHERE uuid = ?').pluck();
+  // The over-limit tokens' stored counts (none: deleted) and whether each is search-indexed, read
+  // in one statement a step rather than two a token.
+  const countsAndSearched = db
+    .prepare<[string], [string, number | null, number]>('SELECT j.value, t.request_count, EXISTS (SELECT 1 FROM search_tokens s WHERE s.token_id = j.value) FROM json_each(?) j LEFT JOIN tokens t ON t.uuid = j.value')
+    .raw();
   // A lowered search-indexed token's trimmed requests leave its search index at once, by the same
   // key range as unkeyOldest (run before it), rather than with their rows: their full-text entries
   // listed for the purge (which the sweep's trigger can no longer do once their search_keys rows
@@ -147,17 +150,21 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
    */
   function trimOver(maxRows: number): number {
+    if (!overLimit.size) return 0;
     let trimmed = 0;
     /** Rows listed for the sweep. */
     let listed = 0;
     /** Plain tokens' trims (trimPlain): how many each. */
     let plain: Record<string, number> | null = null;
+    const stored = new Map<string, [count: number | null, searched: number]>();
+    for (const [tokenId, count, searched] of countsAndSearched.all(JSON.stringify([...overLimit.keys()]))) stored.set(tokenId, [count, searched]);
     for (const [tokenId, limit] of overLimit) {
-      const excess = (storedCount.get(tokenId) ?? limit) - limit;
+      const [count, searched] = stored.get(tokenId)!;
+      const excess = (count ?? limit) - limit;
       const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
         const oldest = { t: tokenId, n: take };
-        const isSearched = searched.get(tokenId) !== undefined;
+        const isSearched = searched === 1;
         const isLowered = lowered.has(tokenId);
         let n: number;
         if (!isSearched && !isLowered) {
