@@ -18,8 +18,12 @@ const SEARCH_ROW_COLUMNS = `r.seq, t.token_number, ${plainBody('r.body')}`;
 const TEXT_COLUMNS = 'seq, CAST(body AS TEXT), headers, query';
 
 export interface SearchIndexWrites {
-  /** Indexes the requests with seq in (from, to] of the listed tokens. */
-  addRange(from: number, to: number): void;
+  /**
+   * Indexes the requests with seq in (from, to] of the listed tokens. `tokens`, when given, are
+   * the tokens of every one of those requests, none left out (the writer's log of its commits):
+   * the requests are then not each looked up in search_tokens.
+   */
+  addRange(from: number, to: number, tokens?: Iterable<string>): void;
   /** Adds FILL_ROWS requests of the first token waiting for its fill. */
   fillStep(): void;
   /** Whether a token waits for its fill. */
@@ -31,19 +35,29 @@ export interface SearchIndexWrites {
 export function searchIndexWrites(db: Database): SearchIndexWrites {
   // The search index (migration 23): only for the tokens in search_tokens, the few that need it.
   const searching = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM search_tokens)').pluck();
+  const listed = db.prepare<[], string>('SELECT token_id FROM search_tokens').pluck();
   const SEARCHED = 'token_id IN (SELECT token_id FROM search_tokens)';
+  // The catch-up's inserts are OR FAIL, as its plain keys' (batch-writer.ts): a statement journal
+  // is needless, any failure rolling the whole catch-up back.
   // In key order (token number, sorting, seq), so that consecutive inserts land on the same leaf page.
-  const addSearchKeys = db.prepare(
-    `INSERT INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values}
-      FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ? AND r.token_id IN (SELECT token_id FROM search_tokens) ORDER BY t.number, r.sorting, r.seq`,
-  );
+  // Each `...Listed` statement checks every request's token in search_tokens; its `...All` twin
+  // takes every request of the range, for when the writer knows all their tokens are listed.
+  const keysSql = (where: string) =>
+    `INSERT OR FAIL INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values}
+      FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ?${where} ORDER BY t.number, r.sorting, r.seq`;
+  const addSearchKeysListed = db.prepare(keysSql(' AND r.token_id IN (SELECT token_id FROM search_tokens)'));
+  const addSearchKeysAll = db.prepare(keysSql(''));
   // The full-text index: the body (content, bare words), the headers' and the query string's JSON text.
-  const addText = db.prepare(`INSERT INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
+  const textSql = (where: string) => `INSERT OR FAIL INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq > ? AND seq <= ?${where}`;
+  const addTextListed = db.prepare(textSql(` AND ${SEARCHED}`));
+  const addTextAll = db.prepare(textSql(''));
   // What a search checks of a candidate without its row (migration 27): token number, plain body; method, query string.
   const addSearchRows = db.prepare(
-    `INSERT INTO search_rows (seq, token_number, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq > ? AND r.seq <= ? AND t.token_id = r.token_id ORDER BY r.seq`,
+    `INSERT OR FAIL INTO search_rows (seq, token_number, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq > ? AND r.seq <= ? AND t.token_id = r.token_id ORDER BY r.seq`,
   );
-  const addSearchFields = db.prepare(`INSERT INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE seq > ? AND seq <= ? AND ${SEARCHED}`);
+  const fieldsSql = (where: string) => `INSERT OR FAIL INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE seq > ? AND seq <= ?${where}`;
+  const addSearchFieldsListed = db.prepare(fieldsSql(` AND ${SEARCHED}`));
+  const addSearchFieldsAll = db.prepare(fieldsSql(''));
   // A token listed with requests already: filled FILL_ROWS at a time, newest first, from where the
   // last fill stopped. OR IGNORE: a request the catch-up indexed meanwhile (its text too) is skipped.
   const nextFill = db.prepare<[], { token_id: string; fill_sorting: number; fill_seq: number }>('SELECT token_id, fill_sorting, fill_seq FROM search_tokens WHERE fill_sorting IS NOT NULL LIMIT 1');
@@ -69,12 +83,26 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
     filling = nextFill.get() !== undefined;
   }
   return {
-    addRange(from, to) {
-      if (!searching.get()) return;
-      addSearchKeys.run(from, to);
-      addText.run(from, to);
+    addRange(from, to, tokens) {
+      let all = false;
+      if (tokens) {
+        // The listed tokens are few; most catch-ups have either none of them or only them.
+        const searched = new Set(listed.all());
+        let some = false;
+        all = true;
+        for (const tokenId of tokens) {
+          if (searched.has(tokenId)) some = true;
+          else all = false;
+        }
+        if (!some) return;
+      } else if (!searching.get()) return;
+      (all ? addSearchKeysAll : addSearchKeysListed).run(from, to);
       addSearchRows.run(from, to);
-      addSearchFields.run(from, to);
+      (all ? addSearchFieldsAll : addSearchFieldsListed).run(from, to);
+      // Last: FTS5 writes out the text it holds (a segment, its merges) at the next statement that
+      // opens a savepoint (some inserts do, even OR FAIL), inside that statement's journal; with
+      // none after it, the catch-up's UPDATEs being OR FAIL, it does so at the commit.
+      (all ? addTextAll : addTextListed).run(from, to);
     },
     fillStep,
     get filling() {

@@ -234,7 +234,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const dropOrphans = db.prepare<[number, number, string]>('DELETE FROM requests WHERE seq > ? AND seq <= ? AND token_id = ?');
   // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append. OR FAIL as addKeys.
   const addIds = db.prepare('INSERT OR FAIL INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
-  const setWatermark = db.prepare('UPDATE request_watermark SET seq = ?');
+  // OR FAIL, as the statements after the search index's inserts (search/index-writes.ts): a
+  // statement journal would make FTS5 write out the catch-up's text inside it, each page copied.
+  const setWatermark = db.prepare('UPDATE OR FAIL request_watermark SET seq = ?');
   // The tokens' counters and latest request, up to TOKEN_RUN tokens a statement (a statement's
   // call and its page reads are paid once a run, not once a token): each bumped token's row comes
   // back with its new count and stored limit; a deleted token's none. The latest request is read
@@ -247,7 +249,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       const values = Array.from({ length: tokens }, () => '(?, ?, ?)').join(', ');
       statement = db
         .prepare(
-          `UPDATE tokens SET request_count = request_count + v.column2, latest_request_id = coalesce(r.uuid, latest_request_id), latest_request_at = coalesce(r.created_at, latest_request_at)
+          `UPDATE OR FAIL tokens SET request_count = request_count + v.column2, latest_request_id = coalesce(r.uuid, latest_request_id), latest_request_at = coalesce(r.created_at, latest_request_at)
            FROM (VALUES ${values}) AS v LEFT JOIN requests AS r ON r.seq = v.column3 AND r.token_id = v.column1 WHERE tokens.uuid = v.column1 RETURNING tokens.uuid, request_count, request_limit`,
         )
         .raw();
@@ -524,7 +526,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     if (keys !== expected) touched = readPending(from, to).touched;
     parts.rows = keys;
     parts.keys = lap();
-    search.addRange(from, to);
+    // The log's tokens are every row's when it vouched for the keys (known).
+    search.addRange(from, to, known ? touched.keys() : undefined);
     setWatermark.run(to);
     caughtTo = to;
     parts.text = lap();

@@ -279,6 +279,39 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it("indexes for search the listed tokens' rows alone, whether the log's commits hold none of them, only them or both", () => {
+    const plain = sampleToken().uuid;
+    const searched = sampleToken({ request_limit: 100_000 }).uuid;
+    const { db, writer } = caughtUpWriter(tmp(), [plain]);
+    void sqliteTokens(db).create(sampleToken({ uuid: searched, request_limit: 100_000 }));
+    expect(db.prepare('SELECT token_id FROM search_tokens').pluck().all()).toEqual([searched]);
+    writer.catchUp();
+    const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+    const tables = ['search_keys', 'search_rows', 'search_fields', 'request_text'];
+    // Every table of the search index holds exactly the searched token's requests.
+    const indexed = () => {
+      const own = `SELECT seq FROM requests WHERE token_id = '${searched}'`;
+      return tables.map((t) => {
+        const seq = t === 'request_text' ? 'rowid' : 'seq';
+        return [count(`SELECT count(*) FROM ${t}`), count(`SELECT count(*) FROM ${t} WHERE ${seq} NOT IN (${own})`)];
+      });
+    };
+    const rows = (n: number) => tables.map(() => [n, 0]);
+    writer.commit([item(plain), item(plain)]);
+    expect(writer.catchUp()).toBe(2);
+    expect(indexed()).toEqual(rows(0));
+    writer.commit([item(searched), item(searched)]);
+    writer.commit([item(searched)]);
+    expect(writer.catchUp()).toBe(3);
+    expect(indexed()).toEqual(rows(3));
+    writer.commit([item(plain), item(searched), item(plain)]);
+    writer.commit([item(searched)]);
+    expect(writer.catchUp()).toBe(4);
+    expect(indexed()).toEqual(rows(5));
+    expect(count(`SELECT count(*) FROM request_keys`)).toBe(9);
+    db.close();
+  });
+
   it("gives each token its newest request's UUID and time, from the log and from rows read back", () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
