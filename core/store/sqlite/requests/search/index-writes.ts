@@ -2,7 +2,7 @@
 // catch-up adds each new request's keys, full text and search rows (addRange), and fills a token
 // listed with requests already FILL_ROWS at a time (fillStep). Runs inside the writer's catch-up
 // transaction (writer/batch-writer.ts); imports nothing the writer thread cannot load.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { plainBody } from './fts-writes.js';
 import { searchKeyInsert } from './search-keys.js';
 import { tokenNumberOf } from '../token-number.js';
@@ -12,6 +12,10 @@ export const FILL_ROWS = 500;
 
 /** What search_keys holds of a request, from its row (search-keys.ts). */
 const KEYS = searchKeyInsert();
+/** The same, the token's number bound (`v`, a row of VALUES (number, seq)) and its request read by seq. */
+const BOUND_KEYS = searchKeyInsert(undefined, 'v.column1');
+/** The most keys one INSERT of search_keys from the writer's keys takes (its bound values: 2 per key). */
+const KEY_RUN = 32;
 /** What search_rows holds of a request `r` of a listed token `t`: its seq, the token's number, whether its body is plain. */
 const SEARCH_ROW_COLUMNS = `r.seq, t.token_number, ${plainBody('r.body')}`;
 /** What request_text holds of a request: its body as text, its headers' and its query string's JSON. */
@@ -19,11 +23,13 @@ const TEXT_COLUMNS = 'seq, CAST(body AS TEXT), headers, query';
 
 export interface SearchIndexWrites {
   /**
-   * Indexes the requests with seq in (from, to] of the listed tokens. `tokens`, when given, are
-   * the tokens of every one of those requests, none left out (the writer's log of its commits):
-   * the requests are then not each looked up in search_tokens.
+   * Indexes the requests with seq in (from, to] of the listed tokens. `known.tokens`, when given, are
+   * the tokens of every one of those requests, none left out, and `keys` their keys (token number,
+   * sorting, seq, flat, in key order), every one of them stored (the writer's log of its commits,
+   * batch-writer.ts loggedKeys): the requests are then not each looked up in search_tokens, nor
+   * their tokens in tokens.
    */
-  addRange(from: number, to: number, tokens?: Iterable<string>): void;
+  addRange(from: number, to: number, known?: { tokens: Iterable<string>; keys: readonly number[] }): void;
   /** Adds FILL_ROWS requests of the first token waiting for its fill. */
   fillStep(): void;
   /** Whether a token waits for its fill. */
@@ -41,12 +47,36 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   // is needless, any failure rolling the whole catch-up back.
   // In key order (token number, sorting, seq), so that consecutive inserts land on the same leaf page.
   // Each `...Listed` statement checks every request's token in search_tokens; its `...All` twin
-  // takes every request of the range, for when the writer knows all their tokens are listed.
-  const keysSql = (where: string) =>
+  // takes every request of the range, for when the writer knows all their tokens are listed. The
+  // keys' twin takes the writer's keys instead (boundKeyRun): no token looked up, no sort.
+  const addSearchKeysListed = db.prepare(
     `INSERT OR FAIL INTO search_keys (${KEYS.columns}) SELECT ${KEYS.values}
-      FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ?${where} ORDER BY t.number, r.sorting, r.seq`;
-  const addSearchKeysListed = db.prepare(keysSql(' AND r.token_id IN (SELECT token_id FROM search_tokens)'));
-  const addSearchKeysAll = db.prepare(keysSql(''));
+      FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ? AND r.token_id IN (SELECT token_id FROM search_tokens) ORDER BY t.number, r.sorting, r.seq`,
+  );
+  // KEY_RUN keys a statement, each a (token number, seq) pair, its request read by seq.
+  const boundKeyRuns = new Map<number, Statement>();
+  const boundKeyRun = (keys: number) => {
+    let statement = boundKeyRuns.get(keys);
+    if (!statement) {
+      const values = Array(keys).fill('(?, ?)').join(', ');
+      statement = db.prepare(`INSERT OR FAIL INTO search_keys (${BOUND_KEYS.columns}) SELECT ${BOUND_KEYS.values} FROM (VALUES ${values}) AS v CROSS JOIN requests r ON r.seq = v.column2`);
+      boundKeyRuns.set(keys, statement);
+    }
+    return statement;
+  };
+  const pairs: number[] = [];
+  /** Inserts the search keys of `keys` (token number, sorting, seq, flat) by runs of KEY_RUN, 16, ... 1. */
+  function addBoundKeys(keys: readonly number[]): void {
+    const total = keys.length / 3;
+    for (let i = 0; i < total;) {
+      let n = KEY_RUN;
+      while (n > total - i) n >>= 1;
+      for (let k = 3 * i; k < 3 * (i + n); k += 3) pairs.push(keys[k]!, keys[k + 2]!);
+      boundKeyRun(n).run(...pairs);
+      pairs.length = 0;
+      i += n;
+    }
+  }
   // The full-text index: the body (content, bare words), the headers' and the query string's JSON text.
   const textSql = (where: string) => `INSERT OR FAIL INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE seq > ? AND seq <= ?${where}`;
   const addTextListed = db.prepare(textSql(` AND ${SEARCHED}`));
@@ -83,20 +113,21 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
     filling = nextFill.get() !== undefined;
   }
   return {
-    addRange(from, to, tokens) {
+    addRange(from, to, known) {
       let all = false;
-      if (tokens) {
+      if (known) {
         // The listed tokens are few; most catch-ups have either none of them or only them.
         const searched = new Set(listed.all());
         let some = false;
         all = true;
-        for (const tokenId of tokens) {
+        for (const tokenId of known.tokens) {
           if (searched.has(tokenId)) some = true;
           else all = false;
         }
         if (!some) return;
       } else if (!searching.get()) return;
-      (all ? addSearchKeysAll : addSearchKeysListed).run(from, to);
+      if (all) addBoundKeys(known!.keys);
+      else addSearchKeysListed.run(from, to);
       addSearchRows.run(from, to);
       (all ? addSearchFieldsAll : addSearchFieldsListed).run(from, to);
       // Last: FTS5 writes out the text it holds (a segment, its merges) at the next statement that

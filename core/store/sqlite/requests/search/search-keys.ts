@@ -35,12 +35,13 @@ const SEARCH_KEY_SOURCE = 'requests r CROSS JOIN tokens t ON t.uuid = r.token_id
 
 /**
  * search_keys' columns, and the values a SELECT FROM SEARCH_KEY_SOURCE gives them, in the same
- * order. A request whose token is gone gets no key (the join finds none).
+ * order. A request whose token is gone gets no key (the join finds none). `tokenNumber`: the
+ * token's number from elsewhere than the join (the values then need only the request `r`).
  */
-export function searchKeyInsert(keys: readonly SearchKey[] = SEARCH_KEYS): { columns: string; values: string; from: string } {
+export function searchKeyInsert(keys: readonly SearchKey[] = SEARCH_KEYS, tokenNumber = 't.number'): { columns: string; values: string; from: string } {
   return {
     columns: ['token_number', 'sorting', 'seq', ...keys.map((k) => k.key), NOTE_FLAG.key].join(', '),
-    values: ['t.number', 'r.sorting', 'r.seq', ...keys.map((k) => `r.${k.column}`), NOTE_FLAG.value].join(', '),
+    values: [tokenNumber, 'r.sorting', 'r.seq', ...keys.map((k) => `r.${k.column}`), NOTE_FLAG.value].join(', '),
     from: SEARCH_KEY_SOURCE,
   };
 }

@@ -527,7 +527,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.rows = keys;
     parts.keys = lap();
     // The log's tokens are every row's when it vouched for the keys (known).
-    search.addRange(from, to, known ? touched.keys() : undefined);
+    search.addRange(from, to, known ? { tokens: touched.keys(), keys: known } : undefined);
     setWatermark.run(to);
     caughtTo = to;
     parts.text = lap();

@@ -15,6 +15,7 @@ import { migrate, migrations } from '../../migrations.js';
 import { parseQuery } from '../../../query/index.js';
 import { SEQ_OF_UUID } from '../readers/request-reads.js';
 import { sqliteTokens } from '../../repos/tokens.js';
+import { searchKeyInsert } from '../search/search-keys.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-catch-up-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -309,6 +310,15 @@ describe('batch writer catch-up', () => {
     expect(writer.catchUp()).toBe(4);
     expect(indexed()).toEqual(rows(5));
     expect(count(`SELECT count(*) FROM request_keys`)).toBe(9);
+    // Keys from the log, several statements' runs of them: the same keys as from the rows.
+    const methods = ['POST', 'GET', 'PUT'];
+    writer.commit(Array.from({ length: 37 }, (_, i) => ({ row: toRow({ ...sampleRequest(searched), method: methods[i % 3]!, note: i % 5 ? null : 'n' }), limit: 100 })));
+    expect(writer.catchUp()).toBe(37);
+    expect(indexed()).toEqual(rows(42));
+    const k = searchKeyInsert();
+    expect(db.prepare(`SELECT * FROM search_keys ORDER BY token_number, sorting, seq`).raw().all()).toEqual(
+      db.prepare(`SELECT ${k.values} FROM ${k.from} WHERE r.token_id = ? ORDER BY t.number, r.sorting, r.seq`).raw().all(searched),
+    );
     db.close();
   });
 
