@@ -2,10 +2,11 @@
 // catch-up adds each new request's keys, full text and search rows (addRange), and fills a token
 // listed with requests already FILL_ROWS at a time (fillStep). Runs inside the writer's catch-up
 // transaction (writer/batch-writer.ts); imports nothing the writer thread cannot load.
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { plainBody } from './fts-writes.js';
 import { searchKeyInsert } from './search-keys.js';
 import { tokenNumberOf } from '../token-number.js';
+import { nextRun, rowPlaceholders, statementsByRun } from '../statement-runs.js';
 
 /** Requests each catch-up adds to the search index of a token being filled (about 25 ms). */
 export const FILL_ROWS = 500;
@@ -54,23 +55,16 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
       FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ? AND r.token_id IN (SELECT token_id FROM search_tokens) ORDER BY t.number, r.sorting, r.seq`,
   );
   // KEY_RUN keys a statement, each a (token number, seq) pair, its request read by seq.
-  const boundKeyRuns = new Map<number, Statement>();
-  const boundKeyRun = (keys: number) => {
-    let statement = boundKeyRuns.get(keys);
-    if (!statement) {
-      const values = Array(keys).fill('(?, ?)').join(', ');
-      statement = db.prepare(`INSERT OR FAIL INTO search_keys (${BOUND_KEYS.columns}) SELECT ${BOUND_KEYS.values} FROM (VALUES ${values}) AS v CROSS JOIN requests r ON r.seq = v.column2`);
-      boundKeyRuns.set(keys, statement);
-    }
-    return statement;
-  };
+  const boundKeyRun = statementsByRun(
+    db,
+    (keys) => `INSERT OR FAIL INTO search_keys (${BOUND_KEYS.columns}) SELECT ${BOUND_KEYS.values} FROM (VALUES ${rowPlaceholders(keys, 2)}) AS v CROSS JOIN requests r ON r.seq = v.column2`,
+  );
   const pairs: number[] = [];
   /** Inserts the search keys of `keys` (token number, sorting, seq, flat) by runs of KEY_RUN, 16, ... 1. */
   function addBoundKeys(keys: readonly number[]): void {
     const total = keys.length / 3;
     for (let i = 0; i < total;) {
-      let n = KEY_RUN;
-      while (n > total - i) n >>= 1;
+      const n = nextRun(total - i, KEY_RUN);
       for (let k = 3 * i; k < 3 * (i + n); k += 3) pairs.push(keys[k]!, keys[k + 2]!);
       boundKeyRun(n).run(...pairs);
       pairs.length = 0;

@@ -9,13 +9,14 @@
 // token's counters and latest request, trimming. Done per capture, that bookkeeping dirtied a page
 // of each index and one of the tokens table per token in every commit: with many tokens receiving
 // at once, most of the WAL written.
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { insertSql, PLAIN_COLUMNS, SORTING, TOKEN, UUID } from '../columns.js';
 import { noteCommit, type CaptureActivity } from '../capture-activity.js';
 import { searchIndexWrites } from '../search/index-writes.js';
 import { textPurge, TEXT_PURGE_MS } from '../search/text-purge.js';
 import { createTrims, TRIMMED_BACKLOG } from './trims.js';
 import { isBusy, noWait } from '../no-wait.js';
+import { nextRun, rowPlaceholders, statementsByRun } from '../statement-runs.js';
 
 /**
  * One capture to store: its `requests` row (columns.ts, toRow: the INSERT's parameters, JSON columns already
@@ -178,12 +179,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const insert = db.prepare(insertSql(false));
   // Plain rows (most captures) go in by runs, up to PLAIN_RUN rows a statement: a statement's
   // fixed cost (its call, the AUTOINCREMENT counter read and written back) is paid once a run.
-  const insertPlainRuns = new Map<number, Statement>();
-  const plainRun = (rows: number) => {
-    let statement = insertPlainRuns.get(rows);
-    if (!statement) insertPlainRuns.set(rows, (statement = db.prepare(insertSql(true, rows))));
-    return statement;
-  };
+  const plainRun = statementsByRun(db, (rows) => insertSql(true, rows));
   /**
    * A statement's values, flat, each passed as an argument of its own: better-sqlite3 binds an
    * argument at once, but reads an array argument's values one by one through V8's generic
@@ -194,8 +190,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   function insertPlain(rows: unknown[][]): number | bigint {
     let last: number | bigint = 0;
     for (let i = 0; i < rows.length;) {
-      let n = PLAIN_RUN;
-      while (n > rows.length - i) n >>= 1;
+      const n = nextRun(rows.length - i, PLAIN_RUN);
       for (let r = i; r < i + n; r++) for (const value of rows[r]!) runValues.push(value);
       last = plainRun(n).run(...runValues).lastInsertRowid;
       // Not kept past the statement: rows held meanwhile are copied by every young-generation GC.
@@ -219,12 +214,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     'INSERT OR FAIL INTO request_keys (token_number, sorting, seq) SELECT t.number, r.sorting, r.seq FROM requests r CROSS JOIN tokens t ON t.uuid = r.token_id WHERE r.seq > ? AND r.seq <= ? ORDER BY t.number, r.sorting, r.seq',
   );
   // The same keys from the values the writer holds (loggedKeys), KEY_RUN keys a statement.
-  const keyRuns = new Map<number, Statement>();
-  const keyRun = (keys: number) => {
-    let statement = keyRuns.get(keys);
-    if (!statement) keyRuns.set(keys, (statement = db.prepare(`INSERT OR FAIL INTO request_keys (token_number, sorting, seq) VALUES ${Array(keys).fill('(?, ?, ?)').join(', ')}`)));
-    return statement;
-  };
+  const keyRun = statementsByRun(db, (keys) => `INSERT OR FAIL INTO request_keys (token_number, sorting, seq) VALUES ${rowPlaceholders(keys, 3)}`);
   const search = searchIndexWrites(db);
   const text = textPurge(db, purgeMs);
   // Tokens a catch-up put over their limit, and their trimming (trims.ts).
@@ -242,21 +232,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   // back with its new count and stored limit; a deleted token's none. The latest request is read
   // by its seq from the rows the step just indexed (their pages in the cache); a row deleted
   // meanwhile, or not the token's, leaves the token's latest as it was.
-  const bumpRuns = new Map<number, Statement>();
-  const bumpRun = (tokens: number) => {
-    let statement = bumpRuns.get(tokens);
-    if (!statement) {
-      const values = Array.from({ length: tokens }, () => '(?, ?, ?)').join(', ');
-      statement = db
-        .prepare(
-          `UPDATE OR FAIL tokens SET request_count = request_count + v.column2, latest_request_id = coalesce(r.uuid, latest_request_id), latest_request_at = coalesce(r.created_at, latest_request_at)
-           FROM (VALUES ${values}) AS v LEFT JOIN requests AS r ON r.seq = v.column3 AND r.token_id = v.column1 WHERE tokens.uuid = v.column1 RETURNING tokens.uuid, request_count, request_limit`,
-        )
-        .raw();
-      bumpRuns.set(tokens, statement);
-    }
-    return statement;
-  };
+  const bumpRun = statementsByRun(
+    db,
+    (tokens) =>
+      `UPDATE OR FAIL tokens SET request_count = request_count + v.column2, latest_request_id = coalesce(r.uuid, latest_request_id), latest_request_at = coalesce(r.created_at, latest_request_at)
+       FROM (VALUES ${rowPlaceholders(tokens, 3)}) AS v LEFT JOIN requests AS r ON r.seq = v.column3 AND r.token_id = v.column1 WHERE tokens.uuid = v.column1 RETURNING tokens.uuid, request_count, request_limit`,
+    { raw: true },
+  );
   /** Bumps the tokens of `touched`; their limits go over to overLimit, a deleted token's rows go. */
   function bumpTokens(touched: Map<string, Tally>, from: number, to: number): void {
     const values: unknown[] = [];
@@ -463,8 +445,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   function insertKeys(keys: number[]): number {
     const total = keys.length / 3;
     for (let i = 0; i < total;) {
-      let n = KEY_RUN;
-      while (n > total - i) n >>= 1;
+      const n = nextRun(total - i, KEY_RUN);
       keyRun(n).run(...(n === total ? keys : keys.slice(3 * i, 3 * (i + n))));
       i += n;
     }
