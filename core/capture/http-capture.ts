@@ -205,10 +205,13 @@ function corsHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 /** Answers; `headers` is the caller's own object and gets Content-Length. */
-function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+/** `headers` by name, or as a flat list (name, value, ...), which writeHead takes as it is: no object walked key by key. */
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string> | string[], body: string | Buffer): void {
   // A string body stays a string: node:http then sends it in the same write as the head, where a
   // Buffer takes a second chunk (writev).
-  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (Array.isArray(headers)) headers.push('Content-Length', length);
+  else headers['Content-Length'] = length;
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -401,11 +404,8 @@ export function createCaptureHandler(s: CaptureServices) {
   function answer(req: IncomingMessage, res: ServerResponse, started: number, token: TokenRecord, record: RequestRecord, response: CapturedResponse): void {
     const contentType = sendableType(response.contentType);
     if (!token.cors && !hasKeys(response.headers)) {
-      // Most answers have no header of their own: the head as a flat list, which writeHead takes
-      // as it is (no object built, then walked key by key). The same headers as below, in order.
-      const body = response.content;
-      res.writeHead(response.status, ['Content-Type', contentType, 'X-Request-Id', record.uuid, 'X-Token-Id', token.uuid, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)]);
-      res.end(req.method === 'HEAD' ? undefined : body);
+      // Most answers have no header of their own: the head as a flat list. The same headers as below, in order.
+      send(req, res, response.status, ['Content-Type', contentType, 'X-Request-Id', record.uuid, 'X-Token-Id', token.uuid], response.content);
     } else {
       const out: Record<string, string> = { 'Content-Type': contentType, 'X-Request-Id': record.uuid, 'X-Token-Id': token.uuid };
       if (hasKeys(response.headers)) Object.assign(out, sendableHeaders(response.headers));
