@@ -23,7 +23,7 @@ export interface RequestRowCodec {
    */
   toRow(r: RequestRecord): unknown[];
   /** The INSERT for a full row or a plain one (toRow's two forms); with `rows`, that many rows of that form. */
-  insertSql(plain: boolean, rows?: number): string;
+  insertSql(plain: boolean, rows?: number, orFail?: boolean): string;
   /** How many values a plain row has. */
   readonly plainColumns: number;
   /** Where a column's value is in a row. */
@@ -63,11 +63,11 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
   return {
     columns,
     toRow,
-    insertSql(plain, rows = 1) {
+    insertSql(plain, rows = 1, orFail = false) {
       const values = Array(plain ? plainColumns : columns.length).fill('?');
       if (plain && tail.length) values.push(tailSql);
       const tuple = `(${values.join(', ')})`;
-      return `INSERT INTO requests (${names.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+      return `INSERT${orFail ? ' OR FAIL' : ''} INTO requests (${names.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
     },
     plainColumns,
     position(name) {
@@ -91,7 +91,7 @@ export function requestRowCodec(columns: readonly RequestColumn[] = REQUEST_COLU
 export const REQUEST_ROW = requestRowCodec();
 export const toRow = REQUEST_ROW.toRow;
 export const toRecord = REQUEST_ROW.toRecord;
-export const insertSql = (plain: boolean, rows?: number) => REQUEST_ROW.insertSql(plain, rows);
+export const insertSql = (plain: boolean, rows?: number, orFail?: boolean) => REQUEST_ROW.insertSql(plain, rows, orFail);
 export const PLAIN_COLUMNS = REQUEST_ROW.plainColumns;
 // Where the batch finds what it needs of a row besides inserting it.
 export const UUID = REQUEST_ROW.position('uuid');

@@ -66,8 +66,12 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
     for (let i = 0; i < total;) {
       const n = nextRun(total - i, KEY_RUN);
       for (let k = 3 * i; k < 3 * (i + n); k += 3) pairs.push(keys[k]!, keys[k + 2]!);
-      boundKeyRun(n).run(...pairs);
-      pairs.length = 0;
+      try {
+        boundKeyRun(n).run(...pairs);
+      } finally {
+        // A failed statement's values must not go to the next one too.
+        pairs.length = 0;
+      }
       i += n;
     }
   }

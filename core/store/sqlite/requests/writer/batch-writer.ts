@@ -179,7 +179,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const insert = db.prepare(insertSql(false));
   // Plain rows (most captures) go in by runs, up to PLAIN_RUN rows a statement: a statement's
   // fixed cost (its call, the AUTOINCREMENT counter read and written back) is paid once a run.
-  const plainRun = statementsByRun(db, (rows) => insertSql(true, rows));
+  // OR FAIL: a statement of several rows that may stop half-way otherwise copies every page it
+  // changes into a statement journal, to roll back alone, in blocks whose malloc makes glibc
+  // consolidate its small free chunks each time (1 µs a capture, measured); a failed statement
+  // fails the whole transaction anyway, which commit() then retries capture by capture.
+  const plainRun = statementsByRun(db, (rows) => insertSql(true, rows, true));
   /**
    * A statement's values, flat, each passed as an argument of its own: better-sqlite3 binds an
    * argument at once, but reads an array argument's values one by one through V8's generic
@@ -192,9 +196,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     for (let i = 0; i < rows.length;) {
       const n = nextRun(rows.length - i, PLAIN_RUN);
       for (let r = i; r < i + n; r++) for (const value of rows[r]!) runValues.push(value);
-      last = plainRun(n).run(...runValues).lastInsertRowid;
-      // Not kept past the statement: rows held meanwhile are copied by every young-generation GC.
-      runValues.length = 0;
+      try {
+        last = plainRun(n).run(...runValues).lastInsertRowid;
+      } finally {
+        // Not kept past the statement (rows held meanwhile are copied by every young-generation
+        // GC), nor past a failed one: the next statement would get its values too.
+        runValues.length = 0;
+      }
       i += n;
     }
     return last;

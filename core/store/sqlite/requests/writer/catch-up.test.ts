@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRequest, sampleToken } from '../../../store.contract.js';
-import { toRow } from '../columns.js';
+import { PLAIN_COLUMNS, REQUEST_ROW, toRow } from '../columns.js';
 import { createBatchWriter } from './batch-writer.js';
 import { catchUpSchedule } from './catch-up-schedule.js';
 import { createSqliteStore } from '../../index.js';
@@ -515,6 +515,21 @@ describe('batch writer catch-up', () => {
     other.prepare('DELETE FROM tokens WHERE uuid = ?').run(a);
     other.close();
     expect(writer.commit([item(b), item(a), item(b)])).toEqual([null, { gone: true }, null]);
+    db.close();
+  });
+
+  it('stores every good capture of a batch once when one of them fails (the rows go in by runs)', () => {
+    const a = sampleToken().uuid;
+    const { db, writer } = caughtUpWriter(tmp(), [a]);
+    const items = Array.from({ length: 5 }, () => item(a));
+    expect(items.every((i) => i.row.length === PLAIN_COLUMNS)).toBe(true);
+    // A row SQLite refuses (NOT NULL), in the middle of one run: the rows before it in the run
+    // must not stay twice, nor those after it be lost.
+    const bad = { ...items[2]!, row: items[2]!.row.map((v, i) => (i === REQUEST_ROW.position('headers') ? null : v)) };
+    const outcomes = writer.commit([items[0]!, items[1]!, bad, items[3]!, items[4]!]);
+    expect(outcomes.map((o) => o === null)).toEqual([true, true, false, true, true]);
+    const stored = db.prepare('SELECT uuid FROM requests ORDER BY seq').pluck().all();
+    expect(stored).toEqual([0, 1, 3, 4].map((i) => items[i]!.row[0]));
     db.close();
   });
 
