@@ -84,7 +84,46 @@ const MAX_KEPT_NAMES = 1000;
  */
 const lowerNames = new Map<string, string>();
 
+/**
+ * The lower-case name of a header most requests send, when written as clients write it (`Host`
+ * or `host`), else undefined. A received name is a new string with each request: a Map lookup
+ * hashes it first, where comparing it with a few literals of its length does not, and the literal
+ * returned is a property name the engine already knows.
+ */
+function commonName(name: string): string | undefined {
+  switch (name.length) {
+    case 4:
+      if (name === 'Host' || name === 'host') return 'host';
+      break;
+    case 6:
+      if (name === 'Accept' || name === 'accept') return 'accept';
+      if (name === 'Cookie' || name === 'cookie') return 'cookie';
+      if (name === 'Origin' || name === 'origin') return 'origin';
+      break;
+    case 10:
+      if (name === 'User-Agent' || name === 'user-agent') return 'user-agent';
+      if (name === 'Connection' || name === 'connection') return 'connection';
+      break;
+    case 12:
+      if (name === 'Content-Type' || name === 'content-type') return 'content-type';
+      break;
+    case 13:
+      if (name === 'Authorization' || name === 'authorization') return 'authorization';
+      break;
+    case 14:
+      if (name === 'Content-Length' || name === 'content-length') return 'content-length';
+      break;
+    case 15:
+      if (name === 'Accept-Encoding' || name === 'accept-encoding') return 'accept-encoding';
+      if (name === 'X-Forwarded-For' || name === 'x-forwarded-for') return 'x-forwarded-for';
+      break;
+  }
+  return undefined;
+}
+
 function lowerName(name: string): string {
+  const common = commonName(name);
+  if (common !== undefined) return common;
   if (name.length > LONGEST_KEPT_NAME) return name.toLowerCase();
   let lower = lowerNames.get(name);
   if (lower === undefined) {
