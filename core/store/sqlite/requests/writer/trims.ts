@@ -101,27 +101,34 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   //   the range in one pass, each key where the scan stands, rather than collecting the keys first
   //   and seeking each again;
   // - the bounds cleared (before too: a step that failed left them).
+  // No scalar SQL function in these statements (json_each, a table, is read, not called), no NOT
+  // NULL to check, the inserts OR FAIL: a statement that writes several rows and may stop half-way
+  // (any function may fail) copies every page it changes into a statement journal first, here each
+  // trimmed token's leaf of the token index and its row of tokens; a step that fails rolls back
+  // whole anyway. The bound's two parts (sorting, seq) are read by two subqueries for that reason.
+  const nthOldest = (column: string) => `coalesce(
+        (SELECT ${column} FROM request_keys WHERE token_number = t.number ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
+        (SELECT ${column} FROM request_keys WHERE token_number = t.number ORDER BY sorting DESC, seq DESC LIMIT 1))`;
   db.exec(`
-    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT NOT NULL, token_number INTEGER, n INTEGER NOT NULL, upto TEXT);
+    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT, token_number INTEGER, n INTEGER, upto_sorting INTEGER, upto_seq INTEGER);
     CREATE TEMP VIEW IF NOT EXISTS trim_bound (token_id, n) AS SELECT NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_bound_each INSTEAD OF INSERT ON trim_bound BEGIN
-      INSERT INTO trim_bounds (token_id, token_number, n, upto) SELECT NEW.token_id, t.number, NEW.n, coalesce(
-        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_number = t.number ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
-        (SELECT json_array(sorting, seq) FROM request_keys WHERE token_number = t.number ORDER BY sorting DESC, seq DESC LIMIT 1))
+      INSERT INTO trim_bounds (token_id, token_number, n, upto_sorting, upto_seq)
+        SELECT NEW.token_id, t.number, NEW.n, ${nthOldest('sorting')}, ${nthOldest('seq')}
         FROM (SELECT ${tokenNumberOf('NEW.token_id')} AS number) t;
     END;
-    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_id, token_number, n, upto) AS SELECT NULL, NULL, NULL, NULL;
+    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) AS SELECT NULL, NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_unkey_each INSTEAD OF INSERT ON trim_unkey BEGIN
-      DELETE FROM request_keys WHERE token_number = NEW.token_number AND (sorting, seq) <= (NEW.upto ->> 0, NEW.upto ->> 1);
+      DELETE FROM request_keys WHERE token_number = NEW.token_number AND (sorting, seq) <= (NEW.upto_sorting, NEW.upto_seq);
       UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
     END;
   `);
   const trimPlainSteps = [
-    db.prepare<[string]>('INSERT INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
+    db.prepare<[string]>('INSERT OR FAIL INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
     db.prepare<[]>(
-      'INSERT INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto ->> 0, b.upto ->> 1) ORDER BY k.seq',
+      'INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq) ORDER BY k.seq',
     ),
-    db.prepare<[]>('INSERT INTO temp.trim_unkey (token_id, token_number, n, upto) SELECT token_id, token_number, n, upto FROM temp.trim_bounds'),
+    db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) SELECT token_id, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
   /** Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. */
