@@ -254,20 +254,13 @@ function lengthOf(body: string | Buffer): string {
 }
 
 /**
- * Answers with `head` as a flat list (name, value, ...) that holds Content-Length already
- * (lengthOf): writeHead takes it as it is, no object walked key by key, no list grown.
- * A string body stays a string: node:http then sends it in the same write as the head, where a
- * Buffer takes a second chunk (writev).
+ * Answers: `head` by name, or as a flat list (name, value, ...), which writeHead takes as it is (no
+ * object walked key by key); either holds Content-Length already (lengthOf). A string body stays a
+ * string: node:http then sends it in the same write as the head, where a Buffer takes a second
+ * chunk (writev).
  */
-function sendHead(req: IncomingMessage, res: ServerResponse, status: number, head: string[], body: string | Buffer): void {
+function send(req: IncomingMessage, res: ServerResponse, status: number, head: Record<string, string> | string[], body: string | Buffer): void {
   res.writeHead(status, head);
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** Answers; `headers` is the caller's own object and gets Content-Length. */
-function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
-  headers['Content-Length'] = lengthOf(body);
-  res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
@@ -277,7 +270,8 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
   // The body may not have been read: do not keep the connection for a half-read request. (HTTP/2
   // has no such header: its stream ends with the answer, and the rest of the body is dropped.)
   if (!req.complete && req.httpVersionMajor < 2) r.headers.Connection = 'close';
-  send(req, res, r.status, { 'Content-Type': 'application/json', ...r.headers }, JSON.stringify(r.body));
+  const body = JSON.stringify(r.body);
+  send(req, res, r.status, { 'Content-Type': 'application/json', ...r.headers, 'Content-Length': lengthOf(body) }, body);
 }
 
 export function createCaptureHandler(s: CaptureServices) {
@@ -461,11 +455,13 @@ export function createCaptureHandler(s: CaptureServices) {
     if (!token.cors && !hasKeys(response.headers)) {
       // Most answers have no header of their own: the head as a flat list. The same headers as below, in order.
       const body = response.content;
-      sendHead(req, res, response.status, ['Content-Type', contentType, 'X-Request-Id', record.uuid, 'X-Token-Id', token.uuid, 'Content-Length', lengthOf(body)], body);
+      send(req, res, response.status, ['Content-Type', contentType, 'X-Request-Id', record.uuid, 'X-Token-Id', token.uuid, 'Content-Length', lengthOf(body)], body);
     } else {
       const out: Record<string, string> = { 'Content-Type': contentType, 'X-Request-Id': record.uuid, 'X-Token-Id': token.uuid };
       if (hasKeys(response.headers)) Object.assign(out, sendableHeaders(response.headers));
       if (token.cors) Object.assign(out, corsHeaders(req));
+      // Last: a stored header of that name does not decide it.
+      out['Content-Length'] = lengthOf(response.content);
       send(req, res, response.status, out, response.content);
     }
     s.metrics?.captureAnswered((performance.now() - started) / 1000);
