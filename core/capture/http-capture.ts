@@ -95,35 +95,28 @@ const lowerNames = new Map<string, string>();
  * returned is a property name the engine already knows.
  */
 function commonName(name: string): string | undefined {
-  switch (name.length) {
-    case 4:
-      if (name === 'Host' || name === 'host') return 'host';
-      break;
-    case 6:
-      if (name === 'Accept' || name === 'accept') return 'accept';
-      if (name === 'Cookie' || name === 'cookie') return 'cookie';
-      if (name === 'Origin' || name === 'origin') return 'origin';
-      break;
-    case 10:
-      if (name === 'User-Agent' || name === 'user-agent') return 'user-agent';
-      if (name === 'Connection' || name === 'connection') return 'connection';
-      break;
-    case 12:
-      if (name === 'Content-Type' || name === 'content-type') return 'content-type';
-      break;
-    case 13:
-      if (name === 'Authorization' || name === 'authorization') return 'authorization';
-      break;
-    case 14:
-      if (name === 'Content-Length' || name === 'content-length') return 'content-length';
-      break;
-    case 15:
-      if (name === 'Accept-Encoding' || name === 'accept-encoding') return 'accept-encoding';
-      if (name === 'X-Forwarded-For' || name === 'x-forwarded-for') return 'x-forwarded-for';
-      break;
-  }
+  const candidates = COMMON_NAMES_BY_LENGTH[name.length];
+  if (candidates) for (const [sent, lower] of candidates) if (name === sent || name === lower) return lower;
   return undefined;
 }
+
+/** Headers most requests send, as clients write them and in lower case (literals: known to the engine). */
+const COMMON_NAMES: ReadonlyArray<readonly [string, string]> = [
+  ['Host', 'host'],
+  ['Accept', 'accept'],
+  ['Cookie', 'cookie'],
+  ['Origin', 'origin'],
+  ['User-Agent', 'user-agent'],
+  ['Connection', 'connection'],
+  ['Content-Type', 'content-type'],
+  ['Authorization', 'authorization'],
+  ['Content-Length', 'content-length'],
+  ['Accept-Encoding', 'accept-encoding'],
+  ['X-Forwarded-For', 'x-forwarded-for'],
+];
+/** COMMON_NAMES by length: a name is compared only with those of its own length. */
+const COMMON_NAMES_BY_LENGTH: Array<Array<readonly [string, string]> | undefined> = [];
+for (const pair of COMMON_NAMES) (COMMON_NAMES_BY_LENGTH[pair[0].length] ??= []).push(pair);
 
 function lowerName(name: string): string {
   const common = commonName(name);
