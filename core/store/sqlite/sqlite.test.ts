@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStoreContract, sampleRequest, sampleToken } from '../store.contract.js';
 import { createSqliteStore } from './index.js';
+import { startCheckpointer } from './checkpointer.js';
 import { TOKEN_COLUMNS } from './token-columns.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-store-'));
@@ -50,6 +51,35 @@ describe('sqlite file store', () => {
     const again = createSqliteStore(file);
     expect((await again.tokens.stats(t.uuid)).requests).toBe(500);
     await again.close();
+  });
+
+  it('starts the WAL over in the same file under steady commits, rather than cutting it and growing it again', async () => {
+    const file = path.join(dir, 'wal-restart.sqlite');
+    const limit = 2 * 1024 * 1024;
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`journal_size_limit = ${limit}`);
+    db.exec('CREATE TABLE t (data BLOB)');
+    const insert = db.prepare('INSERT INTO t (data) VALUES (?)');
+    // A PASSIVE checkpoint every 100 ms, the worker started past 256 KB of WAL.
+    const checkpointer = startCheckpointer(db, file, 100, undefined, limit, 256 * 1024);
+    const walSize = () => fs.statSync(file + '-wal', { throwIfNoEntry: false })?.size ?? 0;
+    // A small commit every ms or so for 4 s (a page of WAL each, several times the bound in all):
+    // commits come in while each checkpoint runs, so SQLite never finds the WAL copied back whole.
+    const sizes: number[] = [];
+    const started = Date.now();
+    let commits = 0;
+    while (Date.now() - started < 4000) {
+      insert.run(Buffer.alloc(1024, commits++ % 256));
+      await new Promise((r) => setTimeout(r, 1));
+      if (Date.now() - started > 1000) sizes.push(walSize());
+    }
+    await checkpointer.stop();
+    // Never cut to nothing, never past the bound: started over, at the start of the same file.
+    expect(commits * 4096).toBeGreaterThan(3 * limit);
+    expect(Math.min(...sizes)).toBeGreaterThan(0);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(limit);
+    db.close();
   });
 
   for (const writer of ['in-thread', 'worker'] as const) {
