@@ -618,6 +618,31 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
+  it("deletes a trim step's rows at once when they are all the rows of their range, and lists them when kept rows lie among them", () => {
+    const [a, b, c, d] = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+    const { db, writer, seen, stored, listed, count } = sweeping([a, b, c, d], 10_000);
+    const files = new Map([['f1', Buffer.from('file')]]);
+    // 40 each for a, b and c in turn, 10 kept each: the 90 oldest rows, alone in their seqs, go at once.
+    const first = Array.from({ length: 120 }, (_, i) => ({ ...item([a, b, c][i % 3]!, 10), ...(i % 2 ? { files } : {}) }));
+    writer.commit(first);
+    writer.catchUp();
+    expect(listed()).toEqual([]);
+    expect([first[0]!, first[89]!, first[90]!].map(stored)).toEqual([false, false, true]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([30, 30, 30]);
+    expect(count('SELECT count(*) FROM request_files')).toBe(15);
+    expect(first.slice(90).every((i, n) => seen([a, b, c][n % 3]!, i))).toBe(true);
+    expect(count('SELECT sum(request_count) FROM tokens WHERE uuid IN (?, ?, ?)', a, b, c)).toBe(30);
+    // 30 more each, d's kept captures among them: the 90 trimmed are listed for the sweep.
+    const second = Array.from({ length: 120 }, (_, i) => item([a, b, c, d][i % 4]!, i % 4 === 3 ? 1000 : 10));
+    writer.commit(second);
+    writer.catchUp();
+    expect(listed()).toHaveLength(90);
+    expect(first.slice(90).every(stored)).toBe(true);
+    expect(first.slice(90).some((i, n) => seen([a, b, c][n % 3]!, i))).toBe(false);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_keys')]).toEqual([150, 60]);
+    db.close();
+  });
+
   it('sweeps rows alone in their range by ranges and rows among kept ones one by one, leaving nothing of either behind', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;

@@ -11,6 +11,12 @@ import { tokenNumberOf } from '../token-number.js';
  */
 export const TRIMMED_BACKLOG = 10_000;
 
+/**
+ * The fewest rows a trim step deletes at once rather than listing them (trimPlain): fewer save less
+ * than the eight statements deleteAlone runs cost, and share few pages.
+ */
+const ALONE_MIN_ROWS = 64;
+
 export interface Trims {
   /**
    * Tokens a catch-up left over their request_limit, with that limit (as their captures saw it):
@@ -55,12 +61,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // keys and list entries are left alone (their keys went when they were listed, their search rows
   // too: unsearchOldest) and their list entries go by range after (trigger requests_gone and the
   // views it inserts into, schema.sql). Their UUID entries and files go with them (requests_gone),
-  // unless the listed rows are all the rows left in their seq range: the sweep then deletes the
-  // rows by that range, their UUID entries by the range of their UUIDs (UUIDv7, time-ordered: the
-  // oldest lie together) and their files if there are any, each in one statement, and
-  // request_sweep.ids_upto holds the seq too, so that the rows' trigger does nothing (in-process,
-  // about 0.5 µs a swept row less). Listed rows are always rows still stored: a row deleted any
-  // other way takes its list entry with it.
+  // unless they are all the rows left in their seq range: deleteAlone.
   // The first listed seq up to a seq, and the n-th (none: fewer are listed, then counted).
   const sweepEnds = db
     .prepare<{ upto: number; n: number }, [number | null, number | null]>(
@@ -71,7 +72,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const sweepMark = db.prepare<[number, number]>('UPDATE request_sweep SET upto = ?, ids_upto = ?');
   const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
   const unlist = db.prepare<[number]>('DELETE FROM request_trimmed WHERE seq <= ?');
-  const storedIn = db.prepare<[number, number], number>('SELECT count(*) FROM requests WHERE seq BETWEEN ? AND ?').pluck();
+  // Rows of a seq range, at most `limit` read.
+  const storedIn = db.prepare<[number, number, number], number>('SELECT count(*) FROM (SELECT 1 FROM requests WHERE seq BETWEEN ? AND ? LIMIT ?)').pluck();
   const uuidOf = db.prepare<[number], string>('SELECT uuid FROM requests WHERE seq = ?').pluck();
   // At most `limit` UUID entries of the UUID range read: only a range not much wider than the rows'
   // is deleted that way (UUIDs out of seq order, rows copied from another store or from a skewed
@@ -82,38 +84,46 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const unidRest = db.prepare<[number, number]>('DELETE FROM request_ids WHERE (uuid, seq) IN (SELECT uuid, seq FROM requests WHERE seq BETWEEN ? AND ?)');
   const anyFiles = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM request_files)').pluck();
   const unfileRange = db.prepare<[number, number]>('DELETE FROM request_files WHERE request_uuid IN (SELECT uuid FROM requests WHERE seq BETWEEN ? AND ?)');
-  const sweepSeqs = db.prepare<[number, number]>('DELETE FROM requests WHERE seq BETWEEN ? AND ?');
+  const deleteSeqs = db.prepare<[number, number]>('DELETE FROM requests WHERE seq BETWEEN ? AND ?');
   /**
-   * The UUID range of the rows from seq `from` to `bound` when all of them are listed: from the
-   * millisecond of the first one's UUID to the end of the last one's (UUIDv7 begins with it), where
-   * the others' lie unless their clock went back; null when the range holds many more entries.
+   * Deletes the `count` rows of trimmed requests from seq `from` to `to` (their keys and list
+   * entries gone, or left to the caller) if they are the only rows of that range (every token
+   * trimming at the same pace), and returns true: the rows by that range, their UUID entries by the
+   * range of their UUIDs, from the millisecond of the first one's to the end of the last one's
+   * (UUIDv7 begins with it, so the oldest lie together; those of rows whose clock went back, by
+   * their rows), and their files if there are any, each in one statement, while
+   * request_sweep.ids_upto holds `to` too, so that the rows' trigger does nothing (in-process, about
+   * 0.5 µs a row less). Returns false, deleting nothing, if other rows lie among them or their UUID
+   * range holds many more entries than theirs.
    */
-  function idRange(from: number, bound: number, listed: number): [string, string] | null {
-    if (storedIn.get(from, bound) !== listed) return null;
+  function deleteAlone(from: number, to: number, count: number): boolean {
+    // Seqs are unique: as many rows as the range has seqs are all of it.
+    if (to - from + 1 !== count && storedIn.get(from, to, count + 1) !== count) return false;
     const first = uuidOf.get(from)!.slice(0, 13);
-    const last = `${uuidOf.get(bound)!.slice(0, 13)}~`;
-    const limit = 2 * listed + 64;
-    return idsIn.get(first, last, limit)! < limit ? [first, last] : null;
+    const last = `${uuidOf.get(to)!.slice(0, 13)}~`;
+    const limit = 2 * count + 64;
+    if (idsIn.get(first, last, limit)! >= limit) return false;
+    // Back to 0 before any other statement of the transaction: other deletions clean up per row.
+    sweepMark.run(to, to);
+    if (anyFiles.get()) unfileRange.run(from, to);
+    if (unidRange.run(first, last, from, to).changes < count) unidRest.run(from, to);
+    deleteSeqs.run(from, to);
+    sweepMark.run(0, 0);
+    return true;
   }
   /** Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. */
   function sweepUpTo(upto: number, maxRows: number): number {
     const [from, nth] = sweepEnds.get({ upto, n: maxRows })!;
     if (from === null) return 0;
     const [bound, listed] = nth !== null ? [nth, maxRows] : (sweepTail.get(upto)! as [number, number]);
-    const ids = idRange(from, bound, listed);
-    let n: number;
-    // Back to 0 before any other statement of the transaction: other deletions clean up per row.
-    if (ids) {
-      sweepMark.run(bound, bound);
-      if (anyFiles.get()) unfileRange.run(from, bound);
-      if (unidRange.run(ids[0], ids[1], from, bound).changes < listed) unidRest.run(from, bound);
-      n = sweepSeqs.run(from, bound).changes;
-    } else {
+    // Listed rows are rows still stored: a row deleted any other way takes its list entry with it.
+    let n = listed;
+    if (!deleteAlone(from, bound, listed)) {
       sweepMark.run(bound, 0);
       n = sweepRows.run(bound).changes;
+      sweepMark.run(0, 0);
     }
     unlist.run(bound);
-    sweepMark.run(0, 0);
     return n;
   }
   // The over-limit tokens' stored counts (none: deleted) and whether each is search-indexed, read
@@ -169,22 +179,29 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
     END;
   `);
+  const TRIMMED = 'FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq)';
   const trimPlainSteps = [
     db.prepare<[string]>('INSERT OR FAIL INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
-    db.prepare<[]>(
-      'INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq) ORDER BY k.seq',
-    ),
+    db.prepare<[], [number, number | null, number | null]>(`SELECT count(*), min(k.seq), max(k.seq) ${TRIMMED}`).raw(),
+    db.prepare<[]>(`INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq ${TRIMMED} ORDER BY k.seq`),
     db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) SELECT token_id, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
-  /** Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. */
-  function trimPlain(counts: string): void {
-    const [bound, list, unkey, clear] = trimPlainSteps;
+  /**
+   * Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. Their
+   * rows are deleted at once when they are at least ALONE_MIN_ROWS and all the rows of their seq
+   * range (deleteAlone): no row a page would keep lies among them, the list's purpose. Otherwise
+   * they are listed for the sweep. Returns how many it listed.
+   */
+  function trimPlain(counts: string): number {
+    const [bound, range, list, unkey, clear] = trimPlainSteps;
     clear.run();
     bound.run(counts);
-    list.run();
+    const [n, from, to] = range.get()!;
+    const listed = n && !(n >= ALONE_MIN_ROWS && from !== null && to !== null && deleteAlone(from, to, n)) ? list.run().changes : 0;
     unkey.run();
     clear.run();
+    return listed;
   }
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
   const newestOldest = db.prepare<{ t: string; n: number }, number | null>(`SELECT max(seq) FROM (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`).pluck();
@@ -222,7 +239,6 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         let n: number;
         if (!isSearched && !isLowered) {
           (plain ??= {})[tokenId] = n = take;
-          listed += n;
         } else if (isSearched && !isLowered) {
           // Their keys, UUID entries and search rows go with them (trigger requests_gone).
           n = deleteOldest.run(oldest).changes;
@@ -246,7 +262,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (plain) trimPlain(JSON.stringify(plain));
+    if (plain) listed += trimPlain(JSON.stringify(plain));
     if (listed) sweep(listed);
     return trimmed;
   }
