@@ -47,7 +47,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // Trimming: each token's oldest keys go (the token index by range, where they lie together) and
   // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
   // away, a token's oldest rows were scattered among every other token's, a page written per
-  // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
+  // trimmed request (unless a step's rows are all the rows of their seq range: deleteAlone, in
+  // trimPlain). A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: the triggers on requests), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
@@ -88,28 +89,30 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   /**
    * Deletes the `count` rows of trimmed requests from seq `from` to `to` (their keys and list
    * entries gone, or left to the caller) if they are the only rows of that range (every token
-   * trimming at the same pace), and returns true: the rows by that range, their UUID entries by the
+   * trimming at the same pace), and returns how many it deleted: the rows by that range, their UUID entries by the
    * range of their UUIDs, from the millisecond of the first one's to the end of the last one's
    * (UUIDv7 begins with it, so the oldest lie together; those of rows whose clock went back, by
    * their rows), and their files if there are any, each in one statement, while
    * request_sweep.ids_upto holds `to` too, so that the rows' trigger does nothing (in-process, about
-   * 0.5 µs a row less). Returns false, deleting nothing, if other rows lie among them or their UUID
+   * 0.5 µs a row less). Returns null, deleting nothing, if other rows lie among them or their UUID
    * range holds many more entries than theirs.
    */
-  function deleteAlone(from: number, to: number, count: number): boolean {
+  function deleteAlone(from: number, to: number, count: number): number | null {
     // Seqs are unique: as many rows as the range has seqs are all of it.
-    if (to - from + 1 !== count && storedIn.get(from, to, count + 1) !== count) return false;
-    const first = uuidOf.get(from)!.slice(0, 13);
-    const last = `${uuidOf.get(to)!.slice(0, 13)}~`;
+    if (to - from + 1 !== count && storedIn.get(from, to, count + 1) !== count) return null;
+    const [firstId, lastId] = [uuidOf.get(from), uuidOf.get(to)];
+    if (firstId === undefined || lastId === undefined) return null;
+    const first = firstId.slice(0, 13);
+    const last = `${lastId.slice(0, 13)}~`;
     const limit = 2 * count + 64;
-    if (idsIn.get(first, last, limit)! >= limit) return false;
+    if (idsIn.get(first, last, limit)! >= limit) return null;
     // Back to 0 before any other statement of the transaction: other deletions clean up per row.
     sweepMark.run(to, to);
     if (anyFiles.get()) unfileRange.run(from, to);
     if (unidRange.run(first, last, from, to).changes < count) unidRest.run(from, to);
-    deleteSeqs.run(from, to);
+    const n = deleteSeqs.run(from, to).changes;
     sweepMark.run(0, 0);
-    return true;
+    return n;
   }
   /** Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. */
   function sweepUpTo(upto: number, maxRows: number): number {
@@ -117,8 +120,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     if (from === null) return 0;
     const [bound, listed] = nth !== null ? [nth, maxRows] : (sweepTail.get(upto)! as [number, number]);
     // Listed rows are rows still stored: a row deleted any other way takes its list entry with it.
-    let n = listed;
-    if (!deleteAlone(from, bound, listed)) {
+    let n = deleteAlone(from, bound, listed);
+    if (n === null) {
       sweepMark.run(bound, 0);
       n = sweepRows.run(bound).changes;
       sweepMark.run(0, 0);
@@ -152,6 +155,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   //   none, if it has none: then only its count drops), and its number (request_keys' key);
   // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
   //   (the rows trimmed before lie below), rather than token by token, an insert among them each;
+  //   (or, when they are alone in their seq range, their rows deleted at once: deleteAlone);
   // - each token's keys up to its bound deleted and its count dropped, by a view's trigger again:
   //   the bound a value of the trigger's row rather than a subquery of the DELETE, SQLite deletes
   //   the range in one pass, each key where the scan stands, rather than collecting the keys first
@@ -198,7 +202,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     clear.run();
     bound.run(counts);
     const [n, from, to] = range.get()!;
-    const listed = n && !(n >= ALONE_MIN_ROWS && from !== null && to !== null && deleteAlone(from, to, n)) ? list.run().changes : 0;
+    const listed = n && !(n >= ALONE_MIN_ROWS && from !== null && to !== null && deleteAlone(from, to, n) !== null) ? list.run().changes : 0;
     unkey.run();
     clear.run();
     return listed;
