@@ -89,10 +89,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   /**
    * Deletes the `count` rows of trimmed requests from seq `from` to `to` (their keys and list
    * entries gone, or left to the caller) if they are the only rows of that range (every token
-   * trimming at the same pace), and returns how many it deleted: the rows by that range, their UUID entries by the
-   * range of their UUIDs, from the millisecond of the first one's to the end of the last one's
-   * (UUIDv7 begins with it, so the oldest lie together; those of rows whose clock went back, by
-   * their rows), and their files if there are any, each in one statement, while
+   * trimming at the same pace), and returns how many it deleted: the rows by that range, their UUID
+   * entries by the range of their UUIDs, from the millisecond of the first one's to the end of the
+   * last one's (UUIDv7 begins with it, so the oldest lie together; those of rows whose clock went
+   * back, by their rows), and their files if there are any, each in one statement, while
    * request_sweep.ids_upto holds `to` too, so that the rows' trigger does nothing (in-process, about
    * 0.5 µs a row less). Returns null, deleting nothing, if other rows lie among them or their UUID
    * range holds many more entries than theirs.
@@ -154,8 +154,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   //   bound in a table of this connection's: its n-th oldest key (its newest, if it has fewer;
   //   none, if it has none: then only its count drops), and its number (request_keys' key);
   // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
-  //   (the rows trimmed before lie below), rather than token by token, an insert among them each;
-  //   (or, when they are alone in their seq range, their rows deleted at once: deleteAlone);
+  //   (the rows trimmed before lie below), rather than token by token, an insert among them each
+  //   (or, at least ALONE_MIN_ROWS alone in their seq range, their rows deleted at once instead);
   // - each token's keys up to its bound deleted and its count dropped, by a view's trigger again:
   //   the bound a value of the trigger's row rather than a subquery of the DELETE, SQLite deletes
   //   the range in one pass, each key where the scan stands, rather than collecting the keys first
