@@ -98,8 +98,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    * range holds many more entries than theirs.
    */
   function deleteAlone(from: number, to: number, count: number): number | null {
-    // Seqs are unique: as many rows as the range has seqs are all of it.
-    if (to - from + 1 !== count && storedIn.get(from, to, count + 1) !== count) return null;
+    // Seqs are unique: as many rows as the range has seqs are all of it. Past twice as many seqs,
+    // the range is taken to hold kept rows (rather than gaps, rows deleted another way) unread.
+    const seqs = to - from + 1;
+    if (seqs !== count && (seqs > 2 * count || storedIn.get(from, to, count + 1) !== count)) return null;
     const [firstId, lastId] = [uuidOf.get(from), uuidOf.get(to)];
     if (firstId === undefined || lastId === undefined) return null;
     const first = firstId.slice(0, 13);
