@@ -643,6 +643,22 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
+  it("deletes a trim step's rows at once with the rows a step cut short listed among them", () => {
+    const tokens = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+    const { db, writer, listed, count } = sweeping(tokens, 10_000);
+    // 60 each in turn, 10 kept each: 200 to trim, left to trim steps of 100 (the first two tokens'
+    // oldest, among the others' rows: listed), then the rest (the others' oldest, the listed rows
+    // among them but the first two tokens' oldest, below them: deleted with them).
+    writer.commit(Array.from({ length: 240 }, (_, i) => item(tokens[i % 4]!, 10)));
+    writer.catchUp(true, Number.MAX_SAFE_INTEGER, true, 0);
+    expect(writer.trim(true, 100)).toBe(100);
+    expect(listed()).toHaveLength(100);
+    expect(writer.trim(true)).toBe(100);
+    expect(db.prepare('SELECT seq FROM request_trimmed').pluck().all()).toEqual([1, 2]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([42, 42, 40]);
+    db.close();
+  });
+
   it('sweeps rows alone in their range by ranges and rows among kept ones one by one, leaving nothing of either behind', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;

@@ -193,18 +193,26 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) SELECT token_id, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
+  const listedIn = db.prepare<[number, number], number>('SELECT count(*) FROM request_trimmed WHERE seq BETWEEN ? AND ?').pluck();
+  const unlistIn = db.prepare<[number, number]>('DELETE FROM request_trimmed WHERE seq BETWEEN ? AND ?');
   /**
    * Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. Their
-   * rows are deleted at once when they are at least ALONE_MIN_ROWS and all the rows of their seq
-   * range (deleteAlone): no row a page would keep lies among them, the list's purpose. Otherwise
-   * they are listed for the sweep. Returns how many it listed.
+   * rows are deleted at once when they are at least ALONE_MIN_ROWS and, with rows listed before
+   * (a trim cut short by its step's budget leaves some among them), all the rows of their seq range
+   * (deleteAlone): no row a page would keep lies among them, the list's purpose. Otherwise they are
+   * listed for the sweep. Returns how many it listed.
    */
   function trimPlain(counts: string): number {
     const [bound, range, list, unkey, clear] = trimPlainSteps;
     clear.run();
     bound.run(counts);
     const [n, from, to] = range.get()!;
-    const listed = n && !(n >= ALONE_MIN_ROWS && from !== null && to !== null && deleteAlone(from, to, n) !== null) ? list.run().changes : 0;
+    let listed = 0;
+    if (n >= ALONE_MIN_ROWS && from !== null && to !== null) {
+      const among = listedIn.get(from, to)!;
+      if (deleteAlone(from, to, n + among) === null) listed = list.run().changes;
+      else if (among) unlistIn.run(from, to);
+    } else if (n) listed = list.run().changes;
     unkey.run();
     clear.run();
     return listed;
