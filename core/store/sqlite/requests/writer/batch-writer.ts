@@ -44,10 +44,11 @@ const TOKEN_RUN = 64;
 /** Tokens the writer remembers as existing (a bound on memory; past it, they are looked up again). */
 const MAX_ALIVE = 100_000;
 
-/** Captures of one token not caught up yet: how many, and the newest one's seq. */
+/** Captures of one token not caught up yet: how many, the newest one's seq, and the request_limit it came with (when known). */
 interface Tally {
   added: number;
   latest: number;
+  limit?: number;
 }
 
 /**
@@ -61,6 +62,8 @@ interface Committed {
   to: number;
   tokens: string[];
   sortings: Float64Array;
+  /** Each row's request_limit as its capture saw its token. */
+  limits: Float64Array;
   /** token_deletions.n as the commit saw it: while it still is, every token of its rows exists. */
   deletions: number;
 }
@@ -259,7 +262,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       for (const [uuid, count, stored] of bumpRun(n).all(...values) as [string, number, number][]) {
         bumped++;
         // The limit its captures came with, or the token's now if lower (set since: trimTo).
-        const limit = Math.min(limits.get(uuid) ?? Number.MAX_SAFE_INTEGER, stored);
+        const limit = Math.min(touched.get(uuid)?.limit ?? limits.get(uuid) ?? Number.MAX_SAFE_INTEGER, stored);
         if (count > limit) overLimit.set(uuid, limit);
       }
       left -= n;
@@ -272,8 +275,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   }
 
   /**
-   * The request_limit each token's captures came with (the token as the capture saw it); a
-   * catch-up after a restart, which has none, uses the token's stored limit.
+   * The request_limit each token's captures came with (the token as the capture saw it) while the
+   * log does not keep it (unknown); a catch-up after a restart, which has none, uses the token's
+   * stored limit.
    */
   const limits = new Map<string, number>();
   /**
@@ -291,8 +295,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
    * row that was pending.
    */
   let log: Committed[] | null = null;
-  /** The log's rows per token, and all tokens together. */
-  const logged = new Map<string, number>();
+  /** The log's rows. */
   let loggedRows = 0;
   /** The log's commits the running catch-up took (dropped from it once committed), per token. */
   let taken = 0;
@@ -341,49 +344,62 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return outcomes;
   });
 
-  /** Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the limits and the log. */
+  /**
+   * Adds what a committed transaction stored (`staged`, up to seq `stagedTo`) to the log, or while
+   * the log is unknown, its limits to `limits`. No Map is touched per capture while there is a
+   * log: the catch-up tallies the rows per token anyway (tallyOf).
+   */
   function count(): void {
-    const tokens: string[] | null = log && staged.length ? [] : null;
-    const sortings = tokens ? new Float64Array(staged.length) : null;
+    if (!staged.length) return;
+    if (!log) {
+      for (const p of staged) limits.set(p.row[TOKEN] as string, p.limit);
+      staged = [];
+      return;
+    }
+    const tokens: string[] = [];
+    const sortings = new Float64Array(staged.length);
+    const rowLimits = new Float64Array(staged.length);
     for (let i = 0; i < staged.length; i++) {
       const p = staged[i]!;
-      const tokenId = p.row[TOKEN] as string;
-      limits.set(tokenId, p.limit);
-      if (!tokens) continue;
-      tokens.push(tokenId);
-      sortings![i] = p.row[SORTING] as number;
-      logged.set(tokenId, (logged.get(tokenId) ?? 0) + 1);
+      tokens.push(p.row[TOKEN] as string);
+      sortings[i] = p.row[SORTING] as number;
+      rowLimits[i] = p.limit;
     }
-    if (tokens) {
-      log!.push({ to: stagedTo, tokens, sortings: sortings!, deletions: deletionsSeen });
-      loggedRows += staged.length;
-      // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
-      if (loggedRows > MAX_LOGGED) unlog();
-    }
+    log.push({ to: stagedTo, tokens, sortings, limits: rowLimits, deletions: deletionsSeen });
+    loggedRows += staged.length;
     // Let go of the rows now, not at the next commit: rows held meanwhile (bodies, their settled
     // captures) are copied by every young-generation GC until then.
     staged = [];
+    // Catch-ups failing for long (the write lock held elsewhere): the rows are read back instead.
+    if (loggedRows > MAX_LOGGED) unlog();
   }
 
-  /** The log no longer accounts for what is pending: unknown until a whole catch-up. */
+  /** The log no longer accounts for what is pending: unknown until a whole catch-up (its limits kept). */
   function unlog(): void {
+    for (const { tokens, limits: rowLimits } of log ?? []) for (let i = 0; i < tokens.length; i++) limits.set(tokens[i]!, rowLimits[i]!);
     log = null;
-    logged.clear();
     loggedRows = 0;
+  }
+
+  /** Whether a row of the log is `tokenId`'s (reads ask: a scan, rather than a count per capture). */
+  function logs(tokenId: string): boolean {
+    for (const c of log!) if (c.tokens.includes(tokenId)) return true;
+    return false;
   }
 
   /** The log's first `n` commits, per token. */
   function tallyOf(n: number): Map<string, Tally> {
     const out = new Map<string, Tally>();
     for (let c = 0; c < n; c++) {
-      const { to, tokens } = log![c]!;
+      const { to, tokens, limits: rowLimits } = log![c]!;
       const first = to - tokens.length + 1;
       for (let i = 0; i < tokens.length; i++) {
         const t = out.get(tokens[i]!);
         if (t) {
           t.added++;
           t.latest = first + i;
-        } else out.set(tokens[i]!, { added: 1, latest: first + i });
+          t.limit = rowLimits[i]!;
+        } else out.set(tokens[i]!, { added: 1, latest: first + i, limit: rowLimits[i]! });
       }
     }
     return out;
@@ -483,7 +499,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
         const c = log[taken]!;
         const n = c.tokens.length;
         const k = maxRows - rows;
-        if (n > k) log.splice(taken, 1, { ...c, to: c.to - (n - k), tokens: c.tokens.slice(0, k), sortings: c.sortings.subarray(0, k) }, { ...c, tokens: c.tokens.slice(k), sortings: c.sortings.subarray(k) });
+        if (n > k)
+          log.splice(
+            taken,
+            1,
+            { ...c, to: c.to - (n - k), tokens: c.tokens.slice(0, k), sortings: c.sortings.subarray(0, k), limits: c.limits.subarray(0, k) },
+            { ...c, tokens: c.tokens.slice(k), sortings: c.sortings.subarray(k), limits: c.limits.subarray(k) },
+          );
         rows += log[taken++]!.tokens.length;
       }
       whole = taken === log.length;
@@ -512,7 +534,12 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     const keys = known ? insertKeys(known) : addKeys.run(from, to).changes;
     let expected = 0;
     for (const t of touched.values()) expected += t.added;
-    if (keys !== expected) touched = readPending(from, to).touched;
+    if (keys !== expected) {
+      // Read back: the limits the log kept go with them.
+      const read = readPending(from, to).touched;
+      for (const [tokenId, t] of read) t.limit = touched.get(tokenId)?.limit;
+      touched = read;
+    }
     parts.rows = keys;
     parts.keys = lap();
     // The log's tokens are every row's when it vouched for the keys (known).
@@ -534,12 +561,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
 
   /** Drops the log's first `n` commits (caught up; `tally`: theirs, per token). */
   function forget(n: number, tally: Map<string, Tally>): void {
-    for (const [tokenId, { added }] of tally) {
-      const left = logged.get(tokenId)! - added;
-      if (left > 0) logged.set(tokenId, left);
-      else logged.delete(tokenId);
-      loggedRows -= added;
-    }
+    for (const { added } of tally.values()) loggedRows -= added;
     log!.splice(0, n);
   }
 
@@ -600,7 +622,7 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       return newest.get() ?? 0;
     },
     nonePendingFor(tokenId) {
-      if (!log || logged.has(tokenId) || overLimit.has(tokenId)) return false;
+      if (!log || overLimit.has(tokenId) || logs(tokenId)) return false;
       // Every seq after the watermark is a row of the log: none was committed by another
       // connection (another process on the file, a writer thread that fell back) since. A gap in
       // the seqs only makes this say no.
@@ -664,7 +686,6 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       // drops the commits taken, or stays unknown until a catch-up reads what is pending.
       if (whole) {
         log = [];
-        logged.clear();
         loggedRows = 0;
       } else if (log && taken) forget(taken, tookTally!);
       return n;

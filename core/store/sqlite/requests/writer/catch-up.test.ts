@@ -545,6 +545,25 @@ describe('batch writer catch-up', () => {
     expect(left.map((r) => r.uuid)).toEqual(items.slice(3).map((i) => i.row[0]));
     db.close();
   });
+
+  it('trims to the limit the captures came with whether it knows them from its commits, in steps or not', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const c = sampleToken().uuid;
+    // Tokens stored with a limit of 100: the captures' limits differ and decide.
+    const { db, writer } = writerOn(tmp(), [a, b, c], 100);
+    const keys = (uuid: string) => db.prepare('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)').pluck().get(uuid);
+    // Before any catch-up the writer cannot vouch for what is pending: the rows are read back.
+    writer.commit(Array.from({ length: 6 }, () => item(a, 2)));
+    writer.catchUp();
+    expect(keys(a)).toBe(2);
+    // From its own commits, the newest capture's limit counting, taken in steps of 3 rows.
+    writer.commit([...Array.from({ length: 5 }, () => item(b, 4)), item(b, 3), ...Array.from({ length: 4 }, () => item(c, 1))]);
+    while (writer.catchUp(true, 3) && !writer.caughtUp);
+    writer.trim();
+    expect([keys(b), keys(c)]).toEqual([3, 1]);
+    db.close();
+  });
 });
 
 describe('trimmed rows and their sweep (migration 26)', () => {
