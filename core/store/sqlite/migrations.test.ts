@@ -184,7 +184,7 @@ describe("migration 39 (one trigger deletes a request's UUID entry and files, th
       INSERT INTO request_files VALUES ('r1', 'f', x'01'), ('r3', 'f', x'03');
       INSERT INTO request_trimmed (seq) VALUES (1), (2);
       UPDATE request_watermark SET seq = 4`);
-    migrate(db);
+    migrateUpTo(db, 39);
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'requests' ORDER BY name").pluck().all();
     expect(names).toEqual(['requests_note_key', 'requests_unid', 'requests_unkey', 'requests_unsearch']);
     const count = (sql: string) => db.prepare(sql).pluck().get() as number;
@@ -271,5 +271,66 @@ describe('migration 40 (search_keys keyed by the token number)', () => {
     expect(store.db.prepare('SELECT count(*) FROM search_keys WHERE token_number = 3').pluck().get()).toBe(0);
     expect(store.db.prepare('SELECT count(*) FROM search_keys').pluck().get()).toBe(20);
     await store.close();
+  });
+});
+
+describe('migration 41 (one trigger on requests; a sweep of rows alone in their range deletes their UUID entries itself)', () => {
+  it('upgrades a database of version 40: swept rows, rows deleted another way and search-indexed ones leave nothing behind', () => {
+    const file = path.join(dir, 'v40.sqlite');
+    const db = open(file);
+    migrateUpTo(db, 40);
+    const token = db.prepare(`INSERT INTO tokens (uuid, redirect, actions, cors, timeout, listen, premium, ip, user_agent, default_content,
+      default_status, default_content_type, request_limit, created_at, updated_at, request_count) VALUES (?, 0, 0, 0, 0, 0, 0, '', '', '', 200, 'text/plain', ?, 0, 0, ?)`);
+    token.run('t', 4, 4);
+    // Above SEARCH_INDEX_ABOVE: listed in search_tokens.
+    token.run('big', 50_000, 1);
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, ?, 'web', x'00', 1, '{}', '[]', '[]', '[]', 0, ?, 0, 0, '{}')`);
+    for (let i = 1; i <= 6; i++) insert.run(`r${i}`, 't', i);
+    insert.run('s1', 'big', 7);
+    // As version 40's catch-up left them: r1, r2 and r4 trimmed (keys gone, rows listed), r3 kept
+    // among them; every row in the UUID index; r1, r3 and r4 with a file; s1 in the search index.
+    db.exec(`INSERT INTO request_keys (token_number, sorting, seq) SELECT (SELECT number FROM tokens WHERE uuid = token_id), sorting, seq FROM requests WHERE seq NOT IN (1, 2, 4);
+      INSERT INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests ORDER BY uuid, seq;
+      INSERT INTO request_files VALUES ('r1', 'f', x'01'), ('r3', 'f', x'03'), ('r4', 'f', x'04');
+      INSERT INTO request_trimmed (seq) VALUES (1), (2), (4);
+      INSERT INTO search_keys (token_number, sorting, seq) SELECT number, 7, 7 FROM tokens WHERE uuid = 'big';
+      INSERT INTO search_rows (seq, token_number, plain) SELECT 7, token_number, 1 FROM search_tokens WHERE token_id = 'big';
+      INSERT INTO search_fields (seq, method, query) VALUES (7, 'POST', NULL);
+      UPDATE request_watermark SET seq = 7`);
+    migrate(db);
+    const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'requests' ORDER BY name").pluck().all();
+    expect(names).toEqual(['requests_gone', 'requests_note_key']);
+    expect(db.prepare('SELECT upto, ids_upto FROM request_sweep').raw().get()).toEqual([0, 0]);
+    const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+    const left = () => [count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_keys'), count('SELECT count(*) FROM request_trimmed')];
+    expect(left()).toEqual([7, 3, 4, 3]);
+    // A sweep of r1 and r2, the only rows of their range (requests/writer/trims.ts): their UUID
+    // entries by range and their files by the sweep, the rows' trigger leaving them alone.
+    db.transaction(() => {
+      db.exec('UPDATE request_sweep SET upto = 2, ids_upto = 2');
+      db.exec('DELETE FROM request_files WHERE request_uuid IN (SELECT uuid FROM requests WHERE seq BETWEEN 1 AND 2)');
+      db.exec("DELETE FROM request_ids WHERE uuid BETWEEN 'r1' AND 'r2~' AND seq BETWEEN 1 AND 2");
+      db.exec('DELETE FROM requests WHERE seq BETWEEN 1 AND 2');
+      db.exec('DELETE FROM request_trimmed WHERE seq <= 2');
+      db.exec('UPDATE request_sweep SET upto = 0, ids_upto = 0');
+    })();
+    expect(left()).toEqual([5, 2, 4, 1]);
+    // A sweep of r4, r3 kept among it: the row takes its UUID entry and file, its list entry by range.
+    db.transaction(() => {
+      db.exec('UPDATE request_sweep SET upto = 4');
+      db.exec('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= 4)');
+      db.exec('DELETE FROM request_trimmed WHERE seq <= 4');
+      db.exec('UPDATE request_sweep SET upto = 0');
+    })();
+    expect(left()).toEqual([4, 1, 4, 0]);
+    // Deleted another way: a kept row takes its key, UUID entry and file; a search-indexed one its
+    // search rows too, its full-text entry listed for the purge.
+    db.exec("DELETE FROM requests WHERE uuid IN ('r3', 'r5', 's1')");
+    expect(left()).toEqual([1, 0, 1, 0]);
+    expect(db.prepare('SELECT uuid FROM request_ids').pluck().all()).toEqual(['r6']);
+    expect([count('SELECT count(*) FROM search_keys'), count('SELECT count(*) FROM search_rows'), count('SELECT count(*) FROM search_fields')]).toEqual([0, 0, 0]);
+    expect(db.prepare('SELECT seq FROM request_text_stale').pluck().all()).toEqual([7]);
+    db.close();
   });
 });

@@ -871,6 +871,45 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    // One trigger on requests instead of three: every trigger on a table runs a program per deleted
+    // row, even when its WHEN is false, and the sweep's rows (requests/writer/trims.ts) paid for
+    // three, two of them reading a table for their WHEN. requests_gone does what requests_unid did
+    // and hands the rest to two views' INSTEAD OF triggers, each with the WHEN its trigger had:
+    // request_unkey (the key and the list entry: requests_unkey) and, from it, request_unsearch (a
+    // search-indexed request's search rows: requests_unsearch). They are inserted into by VALUES,
+    // not by a SELECT with a WHERE, which would build an ephemeral table per row. A sweep whose
+    // rows are the only rows of their seq range (every token trimming at the same pace) deletes
+    // their UUID entries and files itself, by range, and sets request_sweep.ids_upto to the same
+    // seq as upto: its rows then run requests_gone's WHEN only. Any other sweep leaves ids_upto at
+    // 0 and its rows take their UUID entries and files with them as before.
+    version: 41,
+    up: `
+      ALTER TABLE request_sweep ADD COLUMN ids_upto INTEGER NOT NULL DEFAULT 0;
+      DROP TRIGGER requests_unid;
+      DROP TRIGGER requests_unkey;
+      DROP TRIGGER requests_unsearch;
+      CREATE VIEW request_unsearch (seq, token_id, sorting) AS SELECT NULL, NULL, NULL WHERE 0;
+      CREATE TRIGGER request_unsearch_each INSTEAD OF INSERT ON request_unsearch WHEN NEW.token_id IN (SELECT token_id FROM search_tokens) BEGIN
+        INSERT OR IGNORE INTO request_text_stale (seq)
+          SELECT NEW.seq FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+        DELETE FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+        DELETE FROM search_rows WHERE seq = NEW.seq;
+        DELETE FROM search_fields WHERE seq = NEW.seq;
+      END;
+      CREATE VIEW request_unkey (seq, token_id, sorting) AS SELECT NULL, NULL, NULL WHERE 0;
+      CREATE TRIGGER request_unkey_each INSTEAD OF INSERT ON request_unkey WHEN NEW.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+        DELETE FROM request_trimmed WHERE seq = NEW.seq;
+        INSERT INTO request_unsearch (seq, token_id, sorting) VALUES (NEW.seq, NEW.token_id, NEW.sorting);
+      END;
+      CREATE TRIGGER requests_gone AFTER DELETE ON requests WHEN OLD.seq > (SELECT ids_upto FROM request_sweep) BEGIN
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+        INSERT INTO request_unkey (seq, token_id, sorting) VALUES (OLD.seq, OLD.token_id, OLD.sorting);
+      END;
+    `,
+  },
 ];
 
 /**

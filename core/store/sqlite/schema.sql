@@ -113,7 +113,7 @@ CREATE TABLE "request_keys" (
         PRIMARY KEY (token_number, sorting, seq)
       ) WITHOUT ROWID;
 
-CREATE TABLE request_sweep (id INTEGER PRIMARY KEY CHECK (id = 1), upto INTEGER NOT NULL);
+CREATE TABLE request_sweep (id INTEGER PRIMARY KEY CHECK (id = 1), upto INTEGER NOT NULL, ids_upto INTEGER NOT NULL DEFAULT 0);
 
 CREATE VIRTUAL TABLE request_text USING fts5(txt, hdr, qs, tokenize = 'trigram', content = '', contentless_delete = 1);
 
@@ -269,27 +269,33 @@ CREATE UNIQUE INDEX users_invite ON users(invite_hash) WHERE invite_hash IS NOT 
 
 CREATE INDEX users_team ON users(team_id, id);
 
+CREATE VIEW request_unkey (seq, token_id, sorting) AS SELECT NULL, NULL, NULL WHERE 0;
+
+CREATE VIEW request_unsearch (seq, token_id, sorting) AS SELECT NULL, NULL, NULL WHERE 0;
+
+CREATE TRIGGER request_unkey_each INSTEAD OF INSERT ON request_unkey WHEN NEW.seq > (SELECT upto FROM request_sweep) BEGIN
+        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+        DELETE FROM request_trimmed WHERE seq = NEW.seq;
+        INSERT INTO request_unsearch (seq, token_id, sorting) VALUES (NEW.seq, NEW.token_id, NEW.sorting);
+      END;
+
+CREATE TRIGGER request_unsearch_each INSTEAD OF INSERT ON request_unsearch WHEN NEW.token_id IN (SELECT token_id FROM search_tokens) BEGIN
+        INSERT OR IGNORE INTO request_text_stale (seq)
+          SELECT NEW.seq FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+        DELETE FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
+        DELETE FROM search_rows WHERE seq = NEW.seq;
+        DELETE FROM search_fields WHERE seq = NEW.seq;
+      END;
+
+CREATE TRIGGER requests_gone AFTER DELETE ON requests WHEN OLD.seq > (SELECT ids_upto FROM request_sweep) BEGIN
+        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
+        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
+        INSERT INTO request_unkey (seq, token_id, sorting) VALUES (OLD.seq, OLD.token_id, OLD.sorting);
+      END;
+
 CREATE TRIGGER requests_note_key AFTER UPDATE OF note ON requests BEGIN
         UPDATE search_keys SET has_note = CASE WHEN length(NEW.note) > 0 THEN 1 END
           WHERE token_number = (SELECT number FROM tokens WHERE uuid = NEW.token_id) AND sorting = NEW.sorting AND seq = NEW.seq;
-      END;
-
-CREATE TRIGGER requests_unid AFTER DELETE ON requests BEGIN
-        DELETE FROM request_ids WHERE uuid = OLD.uuid AND seq = OLD.seq;
-        DELETE FROM request_files WHERE request_uuid = OLD.uuid;
-      END;
-
-CREATE TRIGGER requests_unkey AFTER DELETE ON requests WHEN OLD.seq > (SELECT upto FROM request_sweep) BEGIN
-        DELETE FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
-        DELETE FROM request_trimmed WHERE seq = OLD.seq;
-      END;
-
-CREATE TRIGGER requests_unsearch AFTER DELETE ON requests WHEN OLD.token_id IN (SELECT token_id FROM search_tokens) BEGIN
-        INSERT OR IGNORE INTO request_text_stale (seq)
-          SELECT OLD.seq FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
-        DELETE FROM search_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = OLD.token_id) AND sorting = OLD.sorting AND seq = OLD.seq;
-        DELETE FROM search_rows WHERE seq = OLD.seq;
-        DELETE FROM search_fields WHERE seq = OLD.seq;
       END;
 
 CREATE TRIGGER search_tokens_numbered AFTER INSERT ON search_tokens WHEN NEW.token_number IS NULL BEGIN

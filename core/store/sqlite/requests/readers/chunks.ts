@@ -200,7 +200,7 @@ export const deleteMatching = (read: Database, write: Database, plans: FilterPla
  */
 export async function deleteMatches(write: Database, plans: FilterPlans, matches: MatchSource, pause: ChunkPause, lock: NoWait | null = null): Promise<number> {
   const tokenId = plans.indexed.tokenId;
-  // Their keys go with them (trigger requests_unkey), which lists a search-indexed request's
+  // Their keys go with them (trigger requests_gone), which lists a search-indexed request's
   // full-text entry for the purge (migration 24); each chunk purges as many listed entries as it
   // deleted requests (with FTS5's merges off, about 10 µs each: fts-writes.ts), here rather than in
   // the catch-up.
@@ -287,7 +287,7 @@ export async function deleteTokenRequests(db: Database, tokenId: string, pause: 
  * token's own deletion, so that no capture lands between): those indexed since, those not caught up
  * yet (past the watermark), and the rows of trimmed requests the sweep has not reached (migration
  * 26). Requests do not cascade from tokens (migration 12); their keys, UUID entries and files go
- * with them (triggers requests_unkey, requests_unid).
+ * with them (trigger requests_gone).
  */
 export function tokenLeftovers(db: Database): (tokenId: string) => void {
   const indexed = db.prepare(`DELETE FROM requests WHERE seq IN (SELECT seq FROM request_keys WHERE token_number = ${tokenNumberOf('?')})`);

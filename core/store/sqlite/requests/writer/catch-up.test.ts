@@ -194,7 +194,7 @@ describe.each(['in-thread', 'worker'] as const)('sqlite deferred catch-up (%s wr
     expect(await store.requests.delete(other.uuid, a.uuid)).toBe(false);
     expect(await store.requests.delete(t.uuid, a.uuid)).toBe(true);
     expect(await store.requests.get(t.uuid, a.uuid)).toBeNull();
-    // Its index entries and files went with it (triggers requests_unkey, requests_unid).
+    // Its index entries and files went with it (trigger requests_gone).
     const count = (sql: string) => (store.db.prepare(sql).get() as { n: number }).n;
     expect([count('SELECT count(*) AS n FROM request_ids'), count('SELECT count(*) AS n FROM request_keys'), count('SELECT count(*) AS n FROM request_files')]).toEqual([1, 1, 0]);
     expect((await store.tokens.stats(t.uuid)).requests).toBe(1);
@@ -634,6 +634,88 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect([count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a)]).toEqual([0, 0]);
     expect(listed()).toEqual([first[1]!].map(uuidOf));
     expect([count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_trimmed')]).toEqual([3, 1]);
+    db.close();
+  });
+
+  it("deletes a trim step's rows at once when they are all the rows of their range, and lists them when kept rows lie among them", () => {
+    const [a, b, c, d] = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+    const { db, writer, seen, stored, listed, count } = sweeping([a, b, c, d], 10_000);
+    const files = new Map([['f1', Buffer.from('file')]]);
+    // 40 each for a, b and c in turn, 10 kept each: the 90 oldest rows, alone in their seqs, go at once.
+    const first = Array.from({ length: 120 }, (_, i) => ({ ...item([a, b, c][i % 3]!, 10), ...(i % 2 ? { files } : {}) }));
+    writer.commit(first);
+    writer.catchUp();
+    expect(listed()).toEqual([]);
+    expect([first[0]!, first[89]!, first[90]!].map(stored)).toEqual([false, false, true]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([30, 30, 30]);
+    expect(count('SELECT count(*) FROM request_files')).toBe(15);
+    expect(first.slice(90).every((i, n) => seen([a, b, c][n % 3]!, i))).toBe(true);
+    expect(count('SELECT sum(request_count) FROM tokens WHERE uuid IN (?, ?, ?)', a, b, c)).toBe(30);
+    // 30 more each, d's kept captures among them: the 90 trimmed are listed for the sweep.
+    const second = Array.from({ length: 120 }, (_, i) => item([a, b, c, d][i % 4]!, i % 4 === 3 ? 1000 : 10));
+    writer.commit(second);
+    writer.catchUp();
+    expect(listed()).toHaveLength(90);
+    expect(first.slice(90).every(stored)).toBe(true);
+    expect(first.slice(90).some((i, n) => seen([a, b, c][n % 3]!, i))).toBe(false);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_keys')]).toEqual([150, 60]);
+    db.close();
+  });
+
+  it("deletes a trim step's rows at once with the rows a step cut short listed among them", () => {
+    const tokens = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+    const { db, writer, listed, count } = sweeping(tokens, 10_000);
+    // 60 each in turn, 10 kept each: 200 to trim, left to trim steps of 100 (the first two tokens'
+    // oldest, among the others' rows: listed), then the rest (the others' oldest, the listed rows
+    // among them but the first two tokens' oldest, below them: deleted with them).
+    writer.commit(Array.from({ length: 240 }, (_, i) => item(tokens[i % 4]!, 10)));
+    writer.catchUp(true, Number.MAX_SAFE_INTEGER, true, 0);
+    expect(writer.trim(true, 100)).toBe(100);
+    expect(listed()).toHaveLength(100);
+    expect(writer.trim(true)).toBe(100);
+    expect(db.prepare('SELECT seq FROM request_trimmed').pluck().all()).toEqual([1, 2]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([42, 42, 40]);
+    db.close();
+  });
+
+  it('sweeps rows alone in their range by ranges and rows among kept ones one by one, leaving nothing of either behind', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stored, listed, count } = sweeping([a, b], 0);
+    const files = new Map([['f1', Buffer.from('file')]]);
+    // UUIDv7-like IDs by millisecond, given out of seq order: the range of the first and last swept
+    // rows' milliseconds can miss another's, and other rows' can widen it past theirs.
+    let serial = 0;
+    const at = (ms: number, tokenId: string, limit: number, withFiles = false) => ({
+      row: toRow(sampleRequest(tokenId, { uuid: `${ms.toString(16).padStart(8, '0')}-0000-7000-8000-${String(++serial).padStart(12, '0')}` })),
+      limit,
+      ...(withFiles ? { files } : {}),
+    });
+    const left = () => [count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_files'), count('SELECT count(*) FROM request_trimmed')];
+    // a keeps 1 of 4, its 3 oldest alone in their seq range: swept by ranges, the middle one's UUID
+    // entry apart (it lies outside the range).
+    const alone = [at(10, a, 1, true), at(90, a, 1), at(11, a, 1, true), at(12, a, 1)];
+    writer.commit(alone);
+    writer.catchUp();
+    expect(alone.map(stored)).toEqual([false, false, false, true]);
+    expect(listed()).toEqual([]);
+    expect(left()).toEqual([1, 1, 0, 0]);
+    // b's 100 kept rows, stored after a's next ones, lie in the UUID range of a's next trimmed rows
+    // (ms 12 to 80): too wide, a's rows go one by one.
+    const wide = [at(20, a, 1, true), at(80, a, 1), at(81, a, 1)];
+    writer.commit(wide);
+    writer.commit(Array.from({ length: 100 }, (_, i) => at(30 + (i % 40), b, 1000)));
+    writer.catchUp();
+    expect([...wide, alone[3]!].map(stored)).toEqual([false, false, true, false]);
+    expect(left()).toEqual([101, 101, 0, 0]);
+    // a's trimmed rows among b's kept ones: one by one, b's untouched.
+    const among = [at(200, a, 1, true), at(201, b, 1000), at(202, a, 1, true), at(203, b, 1000), at(204, a, 1)];
+    writer.commit(among);
+    writer.catchUp();
+    expect([...among, wide[2]!].map(stored)).toEqual([false, true, false, true, true, false]);
+    expect(left()).toEqual([103, 103, 0, 0]);
+    expect(count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', b)).toBe(102);
+    expect(db.prepare('SELECT upto, ids_upto FROM request_sweep').raw().get()).toEqual([0, 0]);
     db.close();
   });
 

@@ -11,6 +11,12 @@ import { tokenNumberOf } from '../token-number.js';
  */
 export const TRIMMED_BACKLOG = 10_000;
 
+/**
+ * The fewest rows a trim step deletes at once rather than listing them (trimPlain): fewer save less
+ * than the eight statements deleteAlone runs cost, and share few pages.
+ */
+const ALONE_MIN_ROWS = 64;
+
 export interface Trims {
   /**
    * Tokens a catch-up left over their request_limit, with that limit (as their captures saw it):
@@ -41,7 +47,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // Trimming: each token's oldest keys go (the token index by range, where they lie together) and
   // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
   // away, a token's oldest rows were scattered among every other token's, a page written per
-  // trimmed request. A search-indexed token's rows go at once (their keys, search_keys rows and UUID
+  // trimmed request (unless a step's rows are all the rows of their seq range: deleteAlone, in
+  // trimPlain). A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: the triggers on requests), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
@@ -51,23 +58,77 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const unkeyOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM ${KEYS_OF_T} AND (sorting, seq) <= (SELECT sorting, seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT 1 OFFSET @n - 1)`);
   const deleteOldest = db.prepare<{ t: string; n: number }>(`DELETE FROM requests WHERE seq IN (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`);
   const trimmedCount = db.prepare<[], number>('SELECT count(*) FROM request_trimmed').pluck();
-  // The sweep: the oldest listed rows, up to a seq. While request_sweep holds that seq, only their
-  // UUID entries and files go with them (trigger requests_unid, as for any deletion; their keys went
-  // when they were listed, their search rows too: unsearchOldest), and their list entries go by
-  // range after (request_sweep and the triggers in schema.sql).
-  const sweepBound = db.prepare<[number, number], number | null>('SELECT max(seq) FROM (SELECT seq FROM request_trimmed WHERE seq <= ? ORDER BY seq LIMIT ?)').pluck();
-  const sweepMark = db.prepare<[number]>('UPDATE request_sweep SET upto = ?');
+  // The sweep: the oldest listed rows, up to a seq. While request_sweep.upto holds that seq, their
+  // keys and list entries are left alone (their keys went when they were listed, their search rows
+  // too: unsearchOldest) and their list entries go by range after (trigger requests_gone and the
+  // views it inserts into, schema.sql). Their UUID entries and files go with them (requests_gone),
+  // unless they are all the rows left in their seq range: deleteAlone.
+  // The first listed seq up to a seq, and the n-th (none: fewer are listed, then counted).
+  const sweepEnds = db
+    .prepare<{ upto: number; n: number }, [number | null, number | null]>(
+      'SELECT (SELECT seq FROM request_trimmed WHERE seq <= @upto ORDER BY seq LIMIT 1), (SELECT seq FROM request_trimmed WHERE seq <= @upto ORDER BY seq LIMIT 1 OFFSET @n - 1)',
+    )
+    .raw();
+  const sweepTail = db.prepare<[number], [number | null, number]>('SELECT max(seq), count(*) FROM request_trimmed WHERE seq <= ?').raw();
+  const sweepMark = db.prepare<[number, number]>('UPDATE request_sweep SET upto = ?, ids_upto = ?');
   const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
   const unlist = db.prepare<[number]>('DELETE FROM request_trimmed WHERE seq <= ?');
+  // Rows of a seq range, at most `limit` read.
+  const storedIn = db.prepare<[number, number, number], number>('SELECT count(*) FROM (SELECT 1 FROM requests WHERE seq BETWEEN ? AND ? LIMIT ?)').pluck();
+  const uuidOf = db.prepare<[number], string>('SELECT uuid FROM requests WHERE seq = ?').pluck();
+  // At most `limit` UUID entries of the UUID range read: only a range not much wider than the rows'
+  // is deleted that way (UUIDs out of seq order, rows copied from another store or from a skewed
+  // clock, can make it span most of the index).
+  const idsIn = db.prepare<[string, string, number], number>('SELECT count(*) FROM (SELECT 1 FROM request_ids WHERE uuid BETWEEN ? AND ? LIMIT ?)').pluck();
+  const unidRange = db.prepare<[string, string, number, number]>('DELETE FROM request_ids WHERE uuid BETWEEN ? AND ? AND seq BETWEEN ? AND ?');
+  // The UUID entries of rows whose UUIDs lay outside the range (only ever a few).
+  const unidRest = db.prepare<[number, number]>('DELETE FROM request_ids WHERE (uuid, seq) IN (SELECT uuid, seq FROM requests WHERE seq BETWEEN ? AND ?)');
+  const anyFiles = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM request_files)').pluck();
+  const unfileRange = db.prepare<[number, number]>('DELETE FROM request_files WHERE request_uuid IN (SELECT uuid FROM requests WHERE seq BETWEEN ? AND ?)');
+  const deleteSeqs = db.prepare<[number, number]>('DELETE FROM requests WHERE seq BETWEEN ? AND ?');
+  /**
+   * Deletes the `count` rows of trimmed requests from seq `from` to `to` (their keys and list
+   * entries gone, or left to the caller) if they are the only rows of that range (every token
+   * trimming at the same pace), and returns how many it deleted: the rows by that range, their UUID
+   * entries by the range of their UUIDs, from the millisecond of the first one's to the end of the
+   * last one's (UUIDv7 begins with it, so the oldest lie together; those of rows whose clock went
+   * back, by their rows), and their files if there are any, each in one statement, while
+   * request_sweep.ids_upto holds `to` too, so that the rows' trigger does nothing (in-process, about
+   * 0.5 µs a row less). Returns null, deleting nothing, if other rows lie among them or their UUID
+   * range holds many more entries than theirs.
+   */
+  function deleteAlone(from: number, to: number, count: number): number | null {
+    // Seqs are unique: as many rows as the range has seqs are all of it. Past twice as many seqs,
+    // the range is taken to hold kept rows (rather than gaps, rows deleted another way) unread.
+    const seqs = to - from + 1;
+    if (seqs !== count && (seqs > 2 * count || storedIn.get(from, to, count + 1) !== count)) return null;
+    const [firstId, lastId] = [uuidOf.get(from), uuidOf.get(to)];
+    if (firstId === undefined || lastId === undefined) return null;
+    const first = firstId.slice(0, 13);
+    const last = `${lastId.slice(0, 13)}~`;
+    const limit = 2 * count + 64;
+    if (idsIn.get(first, last, limit)! >= limit) return null;
+    // Back to 0 before any other statement of the transaction: other deletions clean up per row.
+    sweepMark.run(to, to);
+    if (anyFiles.get()) unfileRange.run(from, to);
+    if (unidRange.run(first, last, from, to).changes < count) unidRest.run(from, to);
+    const n = deleteSeqs.run(from, to).changes;
+    sweepMark.run(0, 0);
+    return n;
+  }
   /** Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. */
   function sweepUpTo(upto: number, maxRows: number): number {
-    const bound = sweepBound.get(upto, maxRows);
-    if (!bound) return 0;
-    // Back to 0 before any other statement of the transaction: other deletions clean up per row.
-    sweepMark.run(bound);
-    const n = sweepRows.run(bound).changes;
+    const [from, nth] = sweepEnds.get({ upto, n: maxRows })!;
+    if (from === null) return 0;
+    const [bound, listed] = nth !== null ? [nth, maxRows] : (sweepTail.get(upto)! as [number, number]);
+    // Listed rows are rows still stored: a row deleted any other way takes its list entry with it.
+    let n = deleteAlone(from, bound, listed);
+    if (n === null) {
+      sweepMark.run(bound, 0);
+      n = sweepRows.run(bound).changes;
+      sweepMark.run(0, 0);
+    }
     unlist.run(bound);
-    sweepMark.run(0);
     return n;
   }
   // The over-limit tokens' stored counts (none: deleted) and whether each is search-indexed, read
@@ -95,7 +156,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   //   bound in a table of this connection's: its n-th oldest key (its newest, if it has fewer;
   //   none, if it has none: then only its count drops), and its number (request_keys' key);
   // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
-  //   (the rows trimmed before lie below), rather than token by token, an insert among them each;
+  //   (the rows trimmed before lie below), rather than token by token, an insert among them each
+  //   (or, at least ALONE_MIN_ROWS alone in their seq range, their rows deleted at once instead);
   // - each token's keys up to its bound deleted and its count dropped, by a view's trigger again:
   //   the bound a value of the trigger's row rather than a subquery of the DELETE, SQLite deletes
   //   the range in one pass, each key where the scan stands, rather than collecting the keys first
@@ -123,22 +185,37 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
     END;
   `);
+  const TRIMMED = 'FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq)';
   const trimPlainSteps = [
     db.prepare<[string]>('INSERT OR FAIL INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
-    db.prepare<[]>(
-      'INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq) ORDER BY k.seq',
-    ),
+    db.prepare<[], [number, number | null, number | null]>(`SELECT count(*), min(k.seq), max(k.seq) ${TRIMMED}`).raw(),
+    db.prepare<[]>(`INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq ${TRIMMED} ORDER BY k.seq`),
     db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) SELECT token_id, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
-  /** Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. */
-  function trimPlain(counts: string): void {
-    const [bound, list, unkey, clear] = trimPlainSteps;
+  const listedIn = db.prepare<[number, number], number>('SELECT count(*) FROM request_trimmed WHERE seq BETWEEN ? AND ?').pluck();
+  const unlistIn = db.prepare<[number, number]>('DELETE FROM request_trimmed WHERE seq BETWEEN ? AND ?');
+  /**
+   * Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. Their
+   * rows are deleted at once when they are at least ALONE_MIN_ROWS and, with rows listed before
+   * (a trim cut short by its step's budget leaves some among them), all the rows of their seq range
+   * (deleteAlone): no row a page would keep lies among them, the list's purpose. Otherwise they are
+   * listed for the sweep. Returns how many it listed.
+   */
+  function trimPlain(counts: string): number {
+    const [bound, range, list, unkey, clear] = trimPlainSteps;
     clear.run();
     bound.run(counts);
-    list.run();
+    const [n, from, to] = range.get()!;
+    let listed = 0;
+    if (n >= ALONE_MIN_ROWS && from !== null && to !== null) {
+      const among = listedIn.get(from, to)!;
+      if (deleteAlone(from, to, n + among) === null) listed = list.run().changes;
+      else if (among) unlistIn.run(from, to);
+    } else if (n) listed = list.run().changes;
     unkey.run();
     clear.run();
+    return listed;
   }
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
   const newestOldest = db.prepare<{ t: string; n: number }, number | null>(`SELECT max(seq) FROM (SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n)`).pluck();
@@ -176,9 +253,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         let n: number;
         if (!isSearched && !isLowered) {
           (plain ??= {})[tokenId] = n = take;
-          listed += n;
         } else if (isSearched && !isLowered) {
-          // Their keys, UUID entries and search rows go with them (triggers requests_unkey, requests_unid, requests_unsearch).
+          // Their keys, UUID entries and search rows go with them (trigger requests_gone).
           n = deleteOldest.run(oldest).changes;
         } else {
           if (isLowered) sweepTo = Math.max(sweepTo, newestOldest.get(oldest) ?? 0);
@@ -200,7 +276,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (plain) trimPlain(JSON.stringify(plain));
+    if (plain) listed += trimPlain(JSON.stringify(plain));
     if (listed) sweep(listed);
     return trimmed;
   }
