@@ -1,11 +1,10 @@
 // Composition root: read the configuration, check what a person can get wrong, start the servers,
 // say where everything is, shut down cleanly on a signal.
 import type { Config } from './config.js';
-import { holdYoungGeneration, scavengeOnThisThread } from './lifecycle/young-generation.js';
+import { holdYoungGeneration } from './lifecycle/young-generation.js';
 
 // Before the rest of the service is loaded: see young-generation.ts.
 const releaseYoungGeneration = holdYoungGeneration();
-scavengeOnThisThread();
 
 async function main(): Promise<void> {
   // Imported here rather than above: ESM loads and compiles a static import graph before running

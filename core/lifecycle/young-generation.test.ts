@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { availableParallelism } from 'node:os';
-import { growthFactorGiven, scavengeGiven } from './young-generation.js';
+import { growthFactorGiven } from './young-generation.js';
 
 const MODULE = fileURLToPath(new URL('./young-generation.ts', import.meta.url));
 
@@ -56,51 +55,5 @@ describe('holding the young generation during start-up', () => {
     expect(growthFactorGiven([], '--max-old-space-size=512 --semi_space_growth_factor=3')).toBe(true);
     expect(growthFactorGiven(['--max-semi-space-size=8'], '--enable-source-maps')).toBe(false);
     expect(growthFactorGiven([], '')).toBe(false);
-  });
-
-  it('sees a scavenging flag in node flags, in either spelling', () => {
-    expect(scavengeGiven(['--parallel-scavenge'], '')).toBe(true);
-    expect(scavengeGiven(['--no_parallel_scavenge'], '')).toBe(true);
-    expect(scavengeGiven(['--parallel-scavenge-task-trace'], '')).toBe(false);
-    expect(scavengeGiven([], '--max-old-space-size=512')).toBe(false);
-  });
-});
-
-// Young-generation collections with objects surviving each one (as captures in flight do), and the
-// CPU ticks of the process's other threads meanwhile (/proc: Linux).
-const SCAVENGING_CHILD = (onThisThread: boolean) => `
-import fs from 'node:fs';
-const { scavengeOnThisThread } = await import(${JSON.stringify(MODULE)});
-if (${onThisThread}) scavengeOnThisThread();
-const otherTicks = () => {
-  let ticks = 0;
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    if (Number(tid) === process.pid) continue;
-    const stat = fs.readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks;
-};
-const before = otherTicks();
-let kept = [];
-for (let round = 0; round < 400; round++) {
-  for (let i = 0; i < 20_000; i++) kept.push({ i, text: 'x' + i });
-  if (kept.length > 100_000) kept = [];
-}
-console.log(JSON.stringify({ other: otherTicks() - before }));
-`;
-
-async function otherThreadTicks(onThisThread: boolean): Promise<number> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCAVENGING_CHILD(onThisThread)], { env: { PATH: process.env.PATH } });
-  return (JSON.parse(stdout) as { other: number }).other;
-}
-
-describe.runIf(process.platform === 'linux' && availableParallelism() >= 2)('scavenging on the event loop thread (needs Linux /proc and 2 cores)', () => {
-  it('leaves V8 helper threads out of young-generation collections', async () => {
-    const helped = await otherThreadTicks(false);
-    const alone = await otherThreadTicks(true);
-    // Without it, V8's helper threads take part in every scavenge of a large young generation.
-    expect(alone).toBeLessThan(helped / 2);
   });
 });
