@@ -16,6 +16,12 @@ const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 db.pragma('journal_size_limit = ' + workerData.walLimitBytes);
 const checkpoint = (mode) => { try { db.pragma('wal_checkpoint(' + mode + ')'); } catch {} };
+// A checkpoint that holds writers back (RESTART, TRUNCATE): it waits a few ms at most for them.
+const holdingWriters = (mode) => {
+  db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
+  checkpoint(mode);
+  db.pragma('busy_timeout = 5000');
+};
 const walSize = () => { try { return fs.statSync(workerData.file + '-wal').size; } catch { return 0; } };
 // A frame in the WAL: a page and its header.
 const frameBytes = db.pragma('page_size', { simple: true }) + 24;
@@ -46,15 +52,11 @@ const tick = () => {
   // Under steady commits SQLite never starts the WAL over by itself: a writer does so only when it
   // finds every frame copied back, and frames come in while a PASSIVE checkpoint copies. The WAL
   // would grow to its bound and be cut to nothing, and the file system allocate every block of it
-  // again (5-8% of a capture's CPU under load, measured). Past half the bound, right after a
+  // again (about 2% of a capture's CPU under load, measured). Past half the bound, right after a
   // PASSIVE checkpoint that copied every frame, a RESTART one copies what came since and has the
   // next writer start the WAL over, at the start of the same file: its blocks are written again,
-  // not allocated. It holds writers back while it runs (a few ms at most, as below).
-  if (complete && frames * frameBytes > workerData.restartBytes && walSize() <= workerData.walLimitBytes) {
-    db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
-    checkpoint('RESTART');
-    db.pragma('busy_timeout = 5000');
-  }
+  // not allocated.
+  if (complete && frames * frameBytes > workerData.restartBytes && walSize() <= workerData.walLimitBytes) holdingWriters('RESTART');
   // A reader on an old snapshot keeps SQLite from starting the WAL over, and so do commits that
   // keep coming while a checkpoint runs: it grows. Past the limit (a stat every checkEveryMs),
   // the parent stops starting reads, and once a PASSIVE checkpoint (which never holds writers
@@ -63,11 +65,7 @@ const tick = () => {
   // to copy, waiting a few ms at most. Tried again every overEveryMs.
   if (walSize() > workerData.walLimitBytes) {
     setOver(true);
-    if (complete) {
-      db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
-      checkpoint('TRUNCATE');
-      db.pragma('busy_timeout = 5000');
-    }
+    if (complete) holdingWriters('TRUNCATE');
   }
   setOver(walSize() > workerData.walLimitBytes);
   timer = setTimeout(tick, over ? workerData.overEveryMs : workerData.checkEveryMs);
