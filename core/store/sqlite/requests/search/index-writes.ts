@@ -3,7 +3,7 @@
 // listed with requests already FILL_ROWS at a time (fillStep). Runs inside the writer's catch-up
 // transaction (writer/batch-writer.ts); imports nothing the writer thread cannot load.
 import type { Database } from 'better-sqlite3';
-import { plainBody } from './fts-writes.js';
+import { headerText, plainBody } from './fts-writes.js';
 import { searchKeyInsert } from './search-keys.js';
 import { tokenNumberOf } from '../token-number.js';
 import { nextRun, rowPlaceholders, statementsByRun } from '../statement-runs.js';
@@ -19,8 +19,8 @@ const BOUND_KEYS = searchKeyInsert(undefined, 'v.column1');
 const KEY_RUN = 32;
 /** What search_rows holds of a request `r` of a listed token `t`: its seq, the token's number, whether its body is plain. */
 const SEARCH_ROW_COLUMNS = `r.seq, t.token_number, ${plainBody('r.body')}`;
-/** What request_text holds of a request: its body as text, its headers' and its query string's JSON. */
-const TEXT_COLUMNS = 'seq, CAST(body AS TEXT), headers, query';
+/** What request_text holds of a request: its body as text, its headers' names and values (headerText), its query string's JSON. */
+const TEXT_COLUMNS = `seq, CAST(body AS TEXT), ${headerText('headers')}, query`;
 
 export interface SearchIndexWrites {
   /**

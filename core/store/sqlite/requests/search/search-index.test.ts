@@ -11,6 +11,7 @@ import { deleteTokenRequests } from '../readers/chunks.js';
 import { migrate, migrations } from '../../migrations.js';
 import { migrateUpTo } from '../../test/migrate-up-to.js';
 import { sqliteRequests } from '../engine.js';
+import { headerText } from './fts-writes.js';
 
 describe('migration 21 (search indexes)', () => {
   it('indexes the requests stored before it, and searches find them', async () => {
@@ -305,6 +306,95 @@ describe('migration 22 (size, note, header and query-string indexes; purge)', ()
     expect(chunks).toEqual([16, 10, 10, 10, 4]);
     expect(db.prepare("SELECT count(*) FROM requests WHERE method = 'PUT'").pluck().get()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM request_text_stale').pluck().get()).toBe(0);
+    db.close();
+  });
+});
+
+describe('the headers full text (headerText)', () => {
+  /** Header values with JSON's own punctuation, escapes and repeated headers, in turn. */
+  const VALUES = ['plain-value/1.0', 'a":["b', 'ends":[', 'x"],"y', 'ends"],', 'q","r', 'back\\slash\\', 'brace}]', '{"json":["in",1]}', 'ünï-côde'];
+  const headersOf = (i: number): Record<string, string[]> => ({
+    'user-agent': [VALUES[i % VALUES.length]!],
+    ...(i % 4 === 0 ? { 'x-multi': ['first-one', VALUES[(i + 3) % VALUES.length]!] } : {}),
+    ...(i % 5 === 0 ? { 'x-empty': [] } : {}),
+    ...(i % 3 === 0 ? { 'x-last': ['tail-value'] } : {}),
+  });
+  const QUERIES = [
+    ...VALUES.map((v) => `headers.user-agent:"${v.replace(/[\\"]/g, '\\$&')}"`),
+    'headers.user-agent:plain*',
+    'headers.user-agent:*slash*',
+    'headers.user-agent:*json*',
+    'headers.user-agent:*côde',
+    'headers.x-multi:first*',
+    'headers.x-multi:"x\\"],\\"y"',
+    'headers.x-last:tail-value',
+    '_exists_:headers.x-multi',
+    '_exists_:headers.x-last',
+    '_exists_:headers.x-empty',
+    'NOT _exists_:headers.x-last',
+  ];
+
+  it('holds names and values without the JSON around them, and header searches find what they found in the JSON', async () => {
+    const db = migratedTo(migrations.length + 100);
+    const n = 400;
+    const insert = db.prepare(`INSERT INTO requests (uuid, token_id, type, ip, method, body, size, headers, files, output, errors, time, sorting, created_at, updated_at, extra)
+      VALUES (?, 't1', 'web', '10.0.0.1', 'POST', ?, 4, ?, '[]', '[]', '[]', 0, ?, ?, ?, '{}')`);
+    db.transaction(() => {
+      for (let i = 0; i < n; i++) insert.run(`u${i}`, Buffer.from(`body ${i}`), JSON.stringify(headersOf(i)), i, 1000 + i, 1000 + i);
+    })();
+    createBatchWriter(db).catchUp();
+    // Half the entries as an earlier version indexed them: the headers' JSON text itself.
+    db.transaction(() => {
+      for (let seq = 1; seq <= n; seq += 2) {
+        db.prepare('DELETE FROM request_text WHERE rowid = ?').run(seq);
+        db.prepare('INSERT INTO request_text (rowid, txt, hdr, qs) SELECT seq, CAST(body AS TEXT), headers, query FROM requests WHERE seq = ?').run(seq);
+      }
+    })();
+    const phrase = (text: string) =>
+      db
+        .prepare(`SELECT count(*) FROM request_text WHERE request_text MATCH ?`)
+        .pluck()
+        .get(`hdr : ("${text.replace(/"/g, '""')}")`);
+    // Only the JSON-indexed half holds the syntax between a name and its value.
+    expect(phrase('t":["')).toBe(n / 2);
+    expect(phrase('"user-agent"')).toBe(n);
+
+    const repo = sqliteRequests(db);
+    for (const q of QUERIES) {
+      const c = compileSql(parseQuery(q)!, 0);
+      const want = db
+        .prepare(`SELECT uuid FROM requests WHERE (${c.sql}) ORDER BY sorting, seq`)
+        .pluck()
+        .all(...c.params);
+      expect(want.length, q).toBeGreaterThan(0);
+      expect(
+        (await repo.list('t1', { query: parseQuery(q), sorting: 'oldest', page: 1, perPage: n, now: 0 })).items.map((r) => r.uuid),
+        q,
+      ).toEqual(want);
+    }
+    db.close();
+  });
+
+  it('keeps every quoted name a search looks for and every run of a value it matches by', () => {
+    const db = new Database(':memory:');
+    const text = db.prepare<[string], string>(`SELECT ${headerText('?')}`).pluck();
+    expect(text.get('{"host":["127.0.0.1:3000"],"content-type":["application/json"]}')).toBe('"host"127.0.0.1:3000"content-type"application/json"');
+    // Random headers over an alphabet of JSON's punctuation: what indexedRuns (compile-sql.ts) looks
+    // for is a quoted name of SEGMENT characters or a value's run of 3 or more characters with no
+    // quote, backslash or control character.
+    const alphabet = ['a', 'b', 'X', '-', '1', '"', '\\', ':', '[', ']', ',', '{', '}', '\n', 'é'];
+    let seed = 7;
+    const rnd = (k: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % k);
+    const str = () => Array.from({ length: rnd(8) }, () => alphabet[rnd(alphabet.length)]).join('');
+    for (let i = 0; i < 20_000; i++) {
+      const headers: Record<string, string[]> = {};
+      for (let k = rnd(4); k > 0; k--) headers[str()] = Array.from({ length: rnd(3) }, str);
+      const t = text.get(JSON.stringify(headers))!;
+      for (const [name, values] of Object.entries(headers)) {
+        if (/^[A-Za-z0-9_-]+$/.test(name)) expect(t, JSON.stringify(headers)).toContain(`"${name}"`);
+        for (const run of values.flatMap((v) => v.split(/["\\\u0000-\u001f]/))) if ([...run].length >= 3) expect(t, JSON.stringify(headers)).toContain(run);
+      }
+    }
     db.close();
   });
 });
