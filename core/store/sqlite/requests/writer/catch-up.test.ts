@@ -546,6 +546,24 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  it('trims a token whose count runs ahead of its keys to its newest key, beside one trimmed by its n-th oldest', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    writer.commit([...Array.from({ length: 4 }, () => item(a, 4)), ...Array.from({ length: 4 }, () => item(b, 4))]);
+    writer.catchUp();
+    // a's count says 10 while it has 4 keys: the next capture makes it 11, 7 to trim, 5 keys to trim them by.
+    db.prepare('UPDATE tokens SET request_count = 10 WHERE uuid = ?').run(a);
+    const bItems = Array.from({ length: 2 }, () => item(b, 4));
+    writer.commit([item(a, 4), ...bItems]);
+    writer.catchUp();
+    const rowsOf = (uuid: string) => db.prepare('SELECT uuid FROM requests WHERE token_id = ? ORDER BY seq').pluck().all(uuid);
+    expect([stats(a).n, keys(a), rowsOf(a)]).toEqual([4, 0, []]);
+    expect([stats(b).n, keys(b), rowsOf(b).slice(2)]).toEqual([4, 4, bItems.map((i) => i.row[0])]);
+    expect(db.prepare('SELECT count(*) FROM request_ids').pluck().get()).toBe(4);
+    db.close();
+  });
+
   it('trims to the limit the captures came with whether it knows them from its commits, in steps or not', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
