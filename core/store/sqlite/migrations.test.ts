@@ -9,7 +9,7 @@ import { migrate } from './migrations.js';
 import { migrateUpTo } from './test/migrate-up-to.js';
 import { createSqliteStore } from './index.js';
 import { parseQuery } from '../query/index.js';
-import { sampleRequest, sampleToken } from '../store.contract.js';
+import { sampleToken } from '../store.contract.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -332,27 +332,5 @@ describe('migration 41 (one trigger on requests; a sweep of rows alone in their 
     expect([count('SELECT count(*) FROM search_keys'), count('SELECT count(*) FROM search_rows'), count('SELECT count(*) FROM search_fields')]).toEqual([0, 0, 0]);
     expect(db.prepare('SELECT seq FROM request_text_stale').pluck().all()).toEqual([7]);
     db.close();
-  });
-});
-
-describe('migration 42 (the full-text index merges 32 segments a level)', () => {
-  it('upgrades a database of version 41: automerge 32, crisismerge 128, and captures still indexed and found', async () => {
-    const file = path.join(dir, 'm42.sqlite');
-    const db = open(file);
-    migrateUpTo(db, 41);
-    const config = () => Object.fromEntries(db.prepare("SELECT k, v FROM request_text_config WHERE k IN ('automerge', 'crisismerge')").raw().all() as Array<[string, number]>);
-    expect(config()).toEqual({ automerge: 16, crisismerge: 64 });
-    migrate(db);
-    expect(config()).toEqual({ automerge: 32, crisismerge: 128 });
-    db.close();
-
-    const store = createSqliteStore(file, { writer: 'in-thread' });
-    const token = sampleToken({ request_limit: 100_000 });
-    await store.tokens.create(token);
-    const now = Date.now();
-    for (let i = 0; i < 3; i++) await store.requests.insert(sampleRequest(token.uuid, { body: Buffer.from(`merged ${i}`) }), token.request_limit);
-    const found = await store.requests.list(token.uuid, { query: parseQuery('merged'), sorting: 'oldest', page: 1, perPage: 10, now });
-    expect(found.total).toBe(3);
-    await store.close();
   });
 });

@@ -910,17 +910,6 @@ export const migrations: Migration[] = [
       END;
     `,
   },
-  {
-    // request_text merges 32 segments of a level at a time (automerge, FTS_AUTOMERGE in
-    // search/fts-writes.ts; 16 before): the index has fewer levels, so each entry is rewritten fewer
-    // times. crisismerge (128; 64 before) stays as far above it as before, so that no catch-up step
-    // merges a whole level at once.
-    version: 42,
-    up: `
-      INSERT INTO request_text (request_text, rank) VALUES ('automerge', 32);
-      INSERT INTO request_text (request_text, rank) VALUES ('crisismerge', 128);
-    `,
-  },
 ];
 
 /**

@@ -1,6 +1,6 @@
 // Deleting request_text (FTS5) entries without FTS5's automatic merges, and the entries of deleted
 // requests (listed in request_text_stale, migration 24). After every write
-// transaction FTS5 merges segments in proportion to what the transaction wrote (automerge, 32:
+// transaction FTS5 merges segments in proportion to what the transaction wrote (automerge, 16:
 // FTS_AUTOMERGE), and for deletions that is nearly all the cost: 0.27 ms an entry and ~150 KB of WAL per
 // ten, against about 10 µs with merges off (200,000 indexed requests, measured). Deletions switch
 // automerge off for their own transaction and back on before it commits, so captures' inserts
@@ -32,7 +32,7 @@ export const plainBody = (body: string): string => `(length(CAST(${body} AS TEXT
 export const headerText = (headers: string): string => `rtrim(ltrim(replace(replace(${headers}, '":["', '"'), '"],"', '"'), '{'), ']}')`;
 
 /** The table's automerge (set by a migration; FTS5's default is 4), which it keeps outside deletions. */
-export const FTS_AUTOMERGE = 32;
+export const FTS_AUTOMERGE = 16;
 
 const statements = new WeakMap<Database, { off: Statement; on: Statement }>();
 
