@@ -358,7 +358,17 @@ export interface LoadOptions {
   requests?: autocannon.Request[];
   /** The server's process: its CPU time over the run is reported (Linux /proc only). */
   serverPid?: number;
+  /**
+   * Counts in the server's CPU time the work the run's requests left for later (the service's
+   * catch-up, trims and WAL checkpoints, deferred up to CATCH_UP_MS): after the run, waits
+   * SETTLE_MS, then until the server is quiet, and reads its CPU time there. Without it a window
+   * leaves up to its last 200 ms of catch-ups out, or to whichever window comes next.
+   */
+  settle?: boolean;
 }
+
+/** Longer than the service's catch-up delay (200 ms): its deferred work has started by then. */
+const SETTLE_MS = 400;
 
 export interface Measurement {
   /** Completed responses per second over the run. */
@@ -507,10 +517,14 @@ export async function load(opts: LoadOptions): Promise<Measurement> {
   const statusCodes: Record<string, number> = {};
   for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count;
   const completed = r.requests.total;
-  const cpu1 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
-  const threads1 = opts.serverPid ? threadCpuMs(opts.serverPid) : null;
   const self = process.cpuUsage(self0);
   const wallMs = performance.now() - wall0;
+  if (opts.settle && opts.serverPid) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await quiet(opts.serverPid, 5000, 200);
+  }
+  const cpu1 = opts.serverPid ? processCpuMs(opts.serverPid) : null;
+  const threads1 = opts.serverPid ? threadCpuMs(opts.serverPid) : null;
   const cpuMs = cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null;
   let serverThreads: Measurement['serverThreads'] = null;
   if (threads0 && threads1 && completed > 0) {

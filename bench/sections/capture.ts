@@ -127,13 +127,15 @@ export const captureSection: Section = {
           seconds,
           headers,
           serverPid: target.proc.pid,
+          settle: true,
           requests: pool.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
         });
 
-      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
+      // Every window's CPU includes the work its captures left for later (settle).
+      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body, settle: true };
       runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
       // The minimal server takes any first path segment as a token: the same URLs as the service.
-      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
+      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, settle: true, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
       runErrors.push(...(await warmUp('minimal server warm-up', { url: minimal.url, path: `/${tokens[0]}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
       const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
       ctx.log(`capture: measuring ${settings.rounds} x ${windowS} s, each after ${windowS} s of bare node:http, ${settings.connections} connections, ${poolSize} tokens round-robin`);
