@@ -171,6 +171,8 @@ if (mode === 'minimal') {
             caughtSinceTrims = 0;
           }
         } while (!writer.caughtUp);
+        // Requests the steps deferred to the search index, in steps of CHUNK as well (search/index-writes.ts defer).
+        while (writer.indexDue) writer.index(false, CHUNK);
         const c3 = cpu();
         while (writer.trimsDue) writer.trim(false);
         spent.catchUp += c3 - c2 - trimmed;

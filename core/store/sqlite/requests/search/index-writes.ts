@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { plainBody } from './fts-writes.js';
 import { searchKeyInsert } from './search-keys.js';
+import { FILL_FROM_TOP } from './search-tokens.js';
 import { tokenNumberOf } from '../token-number.js';
 import { nextRun, rowPlaceholders, statementsByRun } from '../statement-runs.js';
 
@@ -31,6 +32,26 @@ export interface SearchIndexWrites {
    * their tokens in tokens.
    */
   addRange(from: number, to: number, known?: { tokens: Iterable<string>; keys: readonly number[] }): void;
+  /**
+   * Leaves the requests with seq in (from, to] of the listed tokens to addPending, token by token,
+   * rather than indexing them now (`known` as for addRange). A chunked catch-up takes the pending
+   * rows oldest first, a few hundred at a time, each of them from nearly every token receiving:
+   * indexed in the same step, each token's pages of search_keys and its indexes were written in
+   * every step. Pending, each token's are written once, in the step that indexes that token.
+   */
+  defer(from: number, to: number, known?: { tokens: Iterable<string>; keys: readonly number[] }): void;
+  /** The oldest request deferred and not indexed yet (0: none). Reads wait for it (batch-writer.ts caughtTo). */
+  readonly pendingFrom: number;
+  /**
+   * Indexes deferred requests, whole tokens at a time (oldest first within a token), until at least
+   * `maxRows` were taken (a token with more than maxRows pending takes maxRows); returns how many.
+   */
+  addPending(maxRows: number): number;
+  /**
+   * What defer and addPending did in a transaction takes effect once it commits: told after each
+   * transaction that may have called them, `committed` whether it did (else it is forgotten).
+   */
+  settle(committed: boolean): void;
   /** Adds FILL_ROWS requests of the first token waiting for its fill. */
   fillStep(): void;
   /** Whether a token waits for its fill. */
@@ -97,6 +118,60 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   const fillRow = db.prepare(`INSERT INTO search_rows (seq, token_number, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.seq = ? AND t.token_id = r.token_id`);
   const fillFields = db.prepare('INSERT INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE seq = ?');
   const setFill = db.prepare('UPDATE search_tokens SET fill_sorting = ?, fill_seq = ? WHERE token_id = ?');
+  // Deferred requests (defer, addPending): per token number, their (sorting, seq) pairs, oldest first.
+  // What a transaction defers or indexes is staged, and applied once it commits (settle).
+  const pending = new Map<number, number[]>();
+  let pendingFrom = 0;
+  /** Keys deferred by the running transaction (token number, sorting, seq, flat), and the tokens it indexed: how many pairs each. */
+  let stagedKeys: number[] = [];
+  let stagedTaken = new Map<number, number>();
+  // The listed tokens' numbers in tokens (the keys' and search_keys' token_number; search_tokens numbers them otherwise).
+  const listedNumbers = db.prepare<[], number>('SELECT t.number FROM search_tokens s CROSS JOIN tokens t ON t.uuid = s.token_id').pluck();
+  const pendingKeys = db
+    .prepare<[number, number], [number, number, number]>(
+      `SELECT t.number, r.sorting, r.seq FROM ${KEYS.from} WHERE r.seq > ? AND r.seq <= ? AND r.token_id IN (SELECT token_id FROM search_tokens) ORDER BY t.number, r.sorting, r.seq`,
+    )
+    .raw();
+  // The deferred requests' rows by seq (a JSON array of seqs, ascending), each statement as its addRange twin.
+  const SEQS = 'seq IN (SELECT value FROM json_each(?))';
+  const addPendingRows = db.prepare<[string]>(
+    `INSERT OR FAIL INTO search_rows (seq, token_number, plain) SELECT ${SEARCH_ROW_COLUMNS} FROM requests r CROSS JOIN search_tokens t WHERE r.${SEQS} AND t.token_id = r.token_id ORDER BY r.seq`,
+  );
+  const addPendingFields = db.prepare<[string]>(`INSERT OR FAIL INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE ${SEQS} ORDER BY seq`);
+  const addPendingText = db.prepare<[string]>(`INSERT OR FAIL INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE ${SEQS} ORDER BY seq`);
+  /** Stages the keys (token number, sorting, seq, flat, by token) of listed tokens as deferred. */
+  function keep(keys: readonly number[], listedOnly: boolean): void {
+    const numbers = listedOnly ? new Set(listedNumbers.all()) : null;
+    for (let k = 0; k < keys.length; k += 3) if (!numbers || numbers.has(keys[k]!)) stagedKeys.push(keys[k]!, keys[k + 1]!, keys[k + 2]!);
+  }
+  /** Applies what the transaction that just committed staged (`committed`), or drops it. */
+  function settle(committed: boolean): void {
+    if (committed) {
+      for (const [number, taken] of stagedTaken) {
+        const pairs = pending.get(number)!;
+        if (taken < pairs.length) pairs.splice(0, taken);
+        else pending.delete(number);
+      }
+      for (let k = 0; k < stagedKeys.length; k += 3) {
+        let pairs = pending.get(stagedKeys[k]!);
+        if (!pairs) pending.set(stagedKeys[k]!, (pairs = []));
+        pairs.push(stagedKeys[k + 1]!, stagedKeys[k + 2]!);
+      }
+      pendingFrom = 0;
+      for (const pairs of pending.values()) for (let i = 1; i < pairs.length; i += 2) if (!pendingFrom || pairs[i]! < pendingFrom) pendingFrom = pairs[i]!;
+    }
+    stagedKeys = [];
+    stagedTaken = new Map();
+  }
+  // A process that stopped with requests deferred left their tokens' newest keys without search
+  // keys: those tokens are filled again from their newest request (OR IGNORE: what was indexed
+  // stays), their searches reading rows meanwhile. A token's deferred requests are indexed in one
+  // step, oldest first, so its newest key tells.
+  db.prepare(
+    `UPDATE search_tokens SET fill_sorting = ${FILL_FROM_TOP}, fill_seq = ${FILL_FROM_TOP} WHERE fill_sorting IS NULL
+      AND (SELECT seq FROM request_keys k WHERE k.token_number = ${tokenNumberOf('search_tokens.token_id')} ORDER BY k.sorting DESC, k.seq DESC LIMIT 1)
+        IS NOT (SELECT seq FROM search_keys s WHERE s.token_number = ${tokenNumberOf('search_tokens.token_id')} ORDER BY s.sorting DESC, s.seq DESC LIMIT 1)`,
+  ).run();
   /** Whether a token waits for its fill (unknown at first: yes). */
   let filling = true;
   function fillStep(): void {
@@ -133,6 +208,39 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
       // none after it, the catch-up's UPDATEs being OR FAIL, it does so at the commit.
       (all ? addTextAll : addTextListed).run(from, to);
     },
+    defer(from, to, known) {
+      if (known) {
+        const searched = new Set(listed.all());
+        let some = false;
+        for (const tokenId of known.tokens) if (searched.has(tokenId)) some = true;
+        if (some) keep(known.keys, true);
+      } else if (searching.get()) keep(pendingKeys.all(from, to).flat(), false);
+    },
+    get pendingFrom() {
+      return pendingFrom;
+    },
+    addPending(maxRows) {
+      const keys: number[] = [];
+      const seqs: number[] = [];
+      for (const [number, pairs] of pending) {
+        const take = Math.min(pairs.length, Math.max(2, 2 * (maxRows - seqs.length)));
+        for (let i = 0; i < take; i += 2) {
+          keys.push(number, pairs[i]!, pairs[i + 1]!);
+          seqs.push(pairs[i + 1]!);
+        }
+        stagedTaken.set(number, take);
+        if (seqs.length >= maxRows) break;
+      }
+      if (!seqs.length) return 0;
+      addBoundKeys(keys);
+      const inOrder = JSON.stringify(seqs.sort((a, b) => a - b));
+      addPendingRows.run(inOrder);
+      addPendingFields.run(inOrder);
+      // Last, as in addRange.
+      addPendingText.run(inOrder);
+      return seqs.length;
+    },
+    settle,
     fillStep,
     get filling() {
       return filling;

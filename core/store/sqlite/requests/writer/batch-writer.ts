@@ -121,6 +121,17 @@ export interface BatchWriter {
   sweep(wait?: boolean, maxRows?: number): number | null;
   /** Whether the last catch-up took every pending row (false: maxRows stopped it short). */
   readonly caughtUp: boolean;
+  /**
+   * Whether requests of search-indexed tokens wait for index() (a chunked catch-up's steps defer
+   * them: search/index-writes.ts defer). They are not caught up (caughtTo) until then.
+   */
+  readonly indexDue: boolean;
+  /**
+   * Indexes deferred requests, whole tokens at a time, at least `maxRows` (indexDue), in a
+   * transaction of its own. Returns how many; with `wait` false, null when another connection
+   * holds the write lock.
+   */
+  index(wait?: boolean, maxRows?: number): number | null;
   /** The connection's busy_timeout (ms): how long a waiting transaction waits for the lock. */
   readonly busyTimeoutMs: number;
   /** Where the last catch-up's time went (diagnostics: scripts/measure-catchup.ts). */
@@ -520,11 +531,13 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       whole = rows < maxRows;
     }
     parts.rows = parts.keys = parts.ids = parts.text = parts.purge = parts.fill = parts.trims = parts.trimmed = 0;
+    // A catch-up that is not chunked (wait, or no maxRows) indexes what chunked ones deferred first.
+    if (maxRows === Number.MAX_SAFE_INTEGER && search.pendingFrom) search.addPending(Number.MAX_SAFE_INTEGER);
     if (to <= from) {
       caughtTo = Math.max(caughtTo, from);
       if (whole && text.purging) text.purge();
       parts.purge = lap();
-      if (whole && search.filling) search.fillStep();
+      if (whole && search.filling && !search.pendingFrom) search.fillStep();
       parts.fill = lap();
       trimsOf(trimLater, lastTrims);
       parts.trims = lap();
@@ -545,15 +558,20 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     }
     parts.rows = keys;
     parts.keys = lap();
-    // The log's tokens are every row's when it vouched for the keys (known).
-    search.addRange(from, to, known ? { tokens: touched.keys(), keys: known } : undefined);
+    // The log's tokens are every row's when it vouched for the keys (known). A chunked catch-up's
+    // steps leave the search index to index steps (search.defer, indexPending): it takes each
+    // token's deferred requests at once. Once some are deferred, later ones are too, so that a
+    // token's newest request is indexed last (search.defer).
+    const deferSearch = trimLater && (!whole || search.pendingFrom > 0);
+    (deferSearch ? search.defer : search.addRange)(from, to, known ? { tokens: touched.keys(), keys: known } : undefined);
     setWatermark.run(to);
     caughtTo = to;
     parts.text = lap();
     // Once per catch-up (its last chunk).
     if (whole) text.purge();
     parts.purge = lap();
-    if (whole && search.filling) search.fillStep();
+    // Not while requests wait for index steps: a fill's requests (OR IGNORE) would make theirs fail.
+    if (whole && search.filling && !deferSearch && !search.pendingFrom) search.fillStep();
     parts.fill = lap();
     bumpTokens(touched, from, to);
     lap();
@@ -594,6 +612,16 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     return n;
   }).immediate;
   const sweepTx = db.transaction((maxRows: number): number => trims.sweepLowered(maxRows)).immediate;
+  const indexTx = db.transaction((maxRows: number): number => search.addPending(maxRows)).immediate;
+  /** `tx()`, with what it deferred to the search index or indexed of it applied once it committed (search.settle). */
+  function settlingSearch<T>(tx: () => T | typeof BUSY): T | typeof BUSY {
+    let result: T | typeof BUSY = BUSY;
+    try {
+      return (result = tx());
+    } finally {
+      search.settle(result !== BUSY);
+    }
+  }
 
   // Not waiting: busy_timeout 0 for the attempt only (the connection's other users keep theirs).
   const withoutWaiting = noWait(db);
@@ -619,13 +647,14 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       return text.purging;
     },
     get caughtTo() {
-      return caughtTo;
+      // Requests waiting for an index step are not caught up: a search would miss them.
+      return search.pendingFrom ? Math.min(caughtTo, search.pendingFrom - 1) : caughtTo;
     },
     newestSeq() {
       return newest.get() ?? 0;
     },
     nonePendingFor(tokenId) {
-      if (!log || overLimit.has(tokenId) || logs(tokenId)) return false;
+      if (!log || overLimit.has(tokenId) || logs(tokenId) || search.pendingFrom) return false;
       // Every seq after the watermark is a row of the log: none was committed by another
       // connection (another process on the file, a writer thread that fell back) since. A gap in
       // the seqs only makes this say no.
@@ -682,8 +711,15 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
       const n = attempt(() => keepingOverLimit(() => trimTx(maxRows)), wait);
       return n === BUSY ? null : n;
     },
+    get indexDue() {
+      return search.pendingFrom > 0;
+    },
+    index(wait = true, maxRows = Number.MAX_SAFE_INTEGER) {
+      const n = settlingSearch(() => attempt(() => indexTx(maxRows), wait));
+      return n === BUSY ? null : n;
+    },
     catchUp(wait = true, maxRows = Number.MAX_SAFE_INTEGER, trimLater = false, lastTrims = 0) {
-      const n = attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater, lastTrims)), wait);
+      const n = settlingSearch(() => attempt(() => keepingOverLimit(() => catchUpTx(maxRows, trimLater, lastTrims)), wait));
       if (n === BUSY) return null;
       // Caught up: from here on, the log accounts for everything pending. Stopped short, it
       // drops the commits taken, or stays unknown until a catch-up reads what is pending.

@@ -184,7 +184,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
     },
     sync(tokenId) {
       flush();
-      if (!catchUp.behind && !writer.trimsDue) return Promise.resolve();
+      if (!catchUp.behind && !writer.trimsDue && !writer.indexDue) return Promise.resolve();
       // A read of one token while others take captures: no catch-up forced for theirs.
       if (tokenId !== undefined && writer.nonePendingFor(tokenId)) return Promise.resolve();
       return new Promise<void>((resolve) => {

@@ -44,6 +44,8 @@ const TRIM_FIRST_ROWS = 1_000;
 export const TRIM_ROWS_PER_TOKEN = 16;
 /** A sweep step's first size in rows (chunked: a lowered token's trimmed rows), likewise. */
 const SWEEP_FIRST_ROWS = 500;
+/** An index step's first size in requests (chunked: requests deferred to the search index), likewise. */
+const INDEX_FIRST_ROWS = 500;
 /** A chunk takes at least this share of the captures behind (1/n). */
 const CHUNK_BACKLOG_SHARE = 4;
 
@@ -104,6 +106,8 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
   let trimRows = TRIM_FIRST_ROWS;
   /** Rows per sweep step (chunked): likewise. */
   let sweepRows = SWEEP_FIRST_ROWS;
+  /** Requests per index step (chunked): likewise. */
+  let indexRows = INDEX_FIRST_ROWS;
   /** The last step was a sweep step: with captures behind, the next one catches up. */
   let swept = false;
   /** When trims became due and were left for the catch-up's last step (0: none are due). */
@@ -162,6 +166,9 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
       // last step was one and captures came in.
       const sweeping = stepwise && !trimming && writer.sweepDue && !wanted() && !(behind > 0 && swept);
       swept = sweeping;
+      // Requests the catch-up's steps deferred to the search index, once they took every row: each
+      // index step takes whole tokens' requests (batch-writer.ts index).
+      const indexing = stepwise && !trimming && !sweeping && writer.indexDue && writer.caughtUp;
       // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
       // token's index pages, its counters, a text index segment) that small chunks pay too often to
       // keep up with a steady 8,000 captures/s.
@@ -169,9 +176,9 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
       // A catch-up step that takes every row behind also trims, in its transaction, as many
       // requests as the rest of its CATCH_UP_CHUNK_MS allows (the trims would be the next step's):
       // the pages of the tokens' index and counters it has just written are written once.
-      const lastTrims = stepwise && !trimming && !sweeping && behind < max ? Math.floor(trimRows * Math.max(0, 1 - behind / chunkRows)) : 0;
+      const lastTrims = stepwise && !trimming && !sweeping && !indexing && behind < max ? Math.floor(trimRows * Math.max(0, 1 - behind / chunkRows)) : 0;
       const t0 = performance.now();
-      const n = trimming ? writer.trim(false, trimRows) : sweeping ? writer.sweep(false, sweepRows) : writer.catchUp(wait, max, stepwise, lastTrims);
+      const n = trimming ? writer.trim(false, trimRows) : sweeping ? writer.sweep(false, sweepRows) : indexing ? writer.index(false, indexRows) : writer.catchUp(wait, max, stepwise, lastTrims);
       let ms = performance.now() - t0;
       if (n === null) {
         const t = performance.now();
@@ -180,12 +187,14 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
         later();
       } else {
         busySince = 0;
-        observe(trimming || sweeping ? 0 : n, ms / 1000);
+        observe(trimming || sweeping || indexing ? 0 : n, ms / 1000);
         if (trimming) {
           caughtSinceTrims = 0;
           if (n >= trimRows || ms > CATCH_UP_CHUNK_MS) trimRows = aim(n, ms);
         } else if (sweeping) {
           if (n >= sweepRows || ms > CATCH_UP_CHUNK_MS) sweepRows = aim(n, ms);
+        } else if (indexing) {
+          if (n >= indexRows || ms > CATCH_UP_CHUNK_MS) indexRows = aim(n, ms);
         } else {
           const { trimmed, trims: trimsMs } = writer.lastCatchUp;
           if (trimmed) {
@@ -205,7 +214,7 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
           progress();
         }
         // More to do, or captures since the last catch-up that a read waits for.
-        if (stepwise && (writer.trimsDue || writer.sweepDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
+        if (stepwise && (writer.trimsDue || writer.sweepDue || writer.indexDue || !writer.caughtUp || (behind > 0 && wanted()))) return follow();
       }
     } catch {
       later();
@@ -213,7 +222,7 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
     busySince = 0;
     // A token's search index to fill, entries to purge, or captures committed while the steps
     // ran: a step per catch-up, and one every FOLLOW_UP_MS (fill, purge) or CATCH_UP_MS meanwhile.
-    if (writer.filling || writer.purging) later(FOLLOW_UP_MS);
+    if (writer.filling || writer.purging || writer.indexDue) later(FOLLOW_UP_MS);
     else if (behind > 0) later();
     caught();
   }

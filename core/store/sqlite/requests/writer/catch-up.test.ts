@@ -10,6 +10,7 @@ import { sampleRequest, sampleToken } from '../../../store.contract.js';
 import { PLAIN_COLUMNS, REQUEST_ROW, toRow } from '../columns.js';
 import { createBatchWriter } from './batch-writer.js';
 import { catchUpSchedule } from './catch-up-schedule.js';
+import { inThreadWriter } from './capture-writer.js';
 import { createSqliteStore } from '../../index.js';
 import { migrate, migrations } from '../../migrations.js';
 import { parseQuery } from '../../../query/index.js';
@@ -367,6 +368,132 @@ describe('batch writer catch-up', () => {
     db.close();
   });
 
+  describe("a chunked catch-up's search index, deferred to index steps", () => {
+    const tables = ['search_keys', 'search_rows', 'search_fields', 'request_text'];
+    /** Search-indexed tokens a (200 captures) and b (100), and a plain one (50), caught up in steps of 64 rows. */
+    function deferred() {
+      const [a, b, plain] = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+      // The plain token first: the search-indexed ones' numbers in tokens (the keys') then differ
+      // from those search_tokens gives them (search_rows').
+      const w = caughtUpWriter(tmp(), [plain]);
+      for (const uuid of [a, b]) void sqliteTokens(w.db).create(sampleToken({ uuid, request_limit: 100_000 }));
+      const items = Array.from({ length: 350 }, (_, i) => item(i % 7 === 6 ? plain : i % 3 ? a : b, 100_000));
+      w.writer.commit(items);
+      while (!(w.writer.catchUp(false, 64, true) !== null && w.writer.caughtUp));
+      const count = (table: string) => w.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+      const newest = w.writer.newestSeq();
+      return { ...w, a, b, plain, count, newest };
+    }
+    const k = searchKeyInsert();
+    /** search_keys as the rows of the listed tokens give them (the catch-up's own statement). */
+    const expectedKeys = (db: Database.Database) => db.prepare(`SELECT ${k.values} FROM ${k.from} WHERE r.token_id IN (SELECT token_id FROM search_tokens) ORDER BY t.number, r.sorting, r.seq`).raw().all();
+
+    it('indexes each token at once in index steps, the reads waiting for them', () => {
+      const { db, writer, count, newest } = deferred();
+      // Caught up but for the search index: a read does not go past the deferred requests yet.
+      expect(writer.indexDue).toBe(true);
+      expect(tables.map(count)).toEqual([0, 0, 0, 0]);
+      expect(writer.caughtTo).toBeLessThan(newest);
+      // At least maxRows a step, whole tokens (one split when it has more than is left).
+      const steps: number[] = [];
+      while (writer.indexDue) steps.push(writer.index(false, 120)!);
+      expect(steps.reduce((x, y) => x + y, 0)).toBe(300);
+      expect(steps.every((n) => n >= 60)).toBe(true);
+      expect(tables.map(count)).toEqual([300, 300, 300, 300]);
+      expect(db.prepare('SELECT * FROM search_keys ORDER BY token_number, sorting, seq').raw().all()).toEqual(expectedKeys(db));
+      expect(writer.caughtTo).toBe(newest);
+      db.close();
+    });
+
+    it('runs as steps of the schedule once the catch-up steps took every row', async () => {
+      const [a, b] = [sampleToken().uuid, sampleToken().uuid];
+      const { db, writer } = caughtUpWriter(tmp(), [a, b], 100_000);
+      const events: string[] = [];
+      let caught = 0;
+      const schedule = catchUpSchedule(writer, {
+        waits: false,
+        chunked: true,
+        observe: (rows) => events.push(writer.indexDue ? `deferred ${rows}` : `step ${rows}`),
+        caught: () => caught++,
+      });
+      writer.commit(Array.from({ length: 600 }, (_, i) => item(i % 2 ? a : b, 100_000)));
+      schedule.committed(600);
+      schedule.now();
+      for (let i = 0; i < 20 && !caught; i++) await new Promise((r) => setImmediate(r));
+      // Steps of 128 rows then a quarter of the rest at least, the search index deferred; then the
+      // index steps (0 rows caught up), the last one leaving nothing deferred.
+      const rows = events.map((e) => Number(e.split(' ')[1]));
+      const firstIndexStep = rows.indexOf(0);
+      expect(events[0]).toBe('deferred 150');
+      expect(rows.slice(0, firstIndexStep).reduce((x, y) => x + y, 0)).toBe(600);
+      expect(rows.slice(firstIndexStep).every((n) => n === 0)).toBe(true);
+      expect(events.at(-1)).toBe('step 0');
+      expect([caught, writer.indexDue, writer.caughtTo]).toEqual([1, false, writer.newestSeq()]);
+      expect(tables.map((t) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get())).toEqual([600, 600, 600, 600]);
+      db.close();
+    });
+
+    it('makes a read that comes between the last catch-up step and the index steps wait for them', async () => {
+      const a = sampleToken().uuid;
+      const { db } = caughtUpWriter(tmp(), [a], 100_000);
+      const captures = inThreadWriter(db);
+      await Promise.all(Array.from({ length: 600 }, () => captures.write(sampleRequest(a), 100_000)));
+      const indexed = () => db.prepare('SELECT count(*) FROM search_keys').pluck().get();
+      let caughtUp = 0;
+      let seen: unknown;
+      const read = new Promise<void>((resolve) => {
+        captures.onCatchUp = (rows) => {
+          caughtUp += rows;
+          // Right after the step that took the last row, before the schedule's next step.
+          if (caughtUp === 600 && rows) setImmediate(() => void captures.sync(a).then(() => resolve(void (seen = indexed()))));
+        };
+      });
+      void captures.sync();
+      await read;
+      expect(seen).toBe(600);
+      await captures.close();
+      db.close();
+    });
+
+    it('keeps what a failed index step took for the next one', () => {
+      const { db, writer, count } = deferred();
+      db.exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.search_fields BEGIN SELECT RAISE(ABORT, 'refused'); END");
+      expect(() => writer.index(false, 1000)).toThrow(/refused/);
+      expect([writer.indexDue, ...tables.map(count)]).toEqual([true, 0, 0, 0, 0]);
+      db.exec('DROP TRIGGER temp.refuse');
+      expect(writer.index(false, 1000)).toBe(300);
+      expect([writer.indexDue, ...tables.map(count)]).toEqual([false, 300, 300, 300, 300]);
+      db.close();
+    });
+
+    it('is indexed by a catch-up that is not chunked, before its own rows', () => {
+      const { db, writer, a, count, newest } = deferred();
+      writer.commit([item(a, 100_000)]);
+      expect(writer.catchUp()).toBe(1);
+      expect([writer.indexDue, ...tables.map(count)]).toEqual([false, 301, 301, 301, 301]);
+      expect(writer.caughtTo).toBe(newest + 1);
+      db.close();
+    });
+
+    it('is filled again, from the newest request, by the next writer when a process stopped before its index steps', () => {
+      const { db } = deferred();
+      const file = db.name;
+      db.close();
+      const again = new Database(file);
+      const writer = createBatchWriter(again);
+      const filling = () => again.prepare('SELECT count(*) FROM search_tokens WHERE fill_sorting IS NOT NULL').pluck().get();
+      expect(filling()).toBe(2);
+      while (writer.filling) writer.catchUp();
+      expect(filling()).toBe(0);
+      expect(tables.map((t) => again.prepare(`SELECT count(*) FROM ${t}`).pluck().get())).toEqual([300, 300, 300, 300]);
+      expect(again.prepare('SELECT * FROM search_keys ORDER BY token_number, sorting, seq').raw().all()).toEqual(expectedKeys(again));
+      // A writer started on an index with nothing deferred leaves it as it is.
+      createBatchWriter(again);
+      expect(filling()).toBe(0);
+      again.close();
+    });
+  });
+
   it('counts each chunk from what it committed, a row gone before its chunk included', () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;
@@ -543,6 +670,24 @@ describe('batch writer catch-up', () => {
     expect(keys(a)).toBe(4);
     const left = db.prepare('SELECT uuid FROM requests ORDER BY seq').all() as Array<{ uuid: string }>;
     expect(left.map((r) => r.uuid)).toEqual(items.slice(3).map((i) => i.row[0]));
+    db.close();
+  });
+
+  it('trims a token whose count runs ahead of its keys to its newest key, beside one trimmed by its n-th oldest', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const { db, writer, stats, keys } = caughtUpWriter(tmp(), [a, b]);
+    writer.commit([...Array.from({ length: 4 }, () => item(a, 4)), ...Array.from({ length: 4 }, () => item(b, 4))]);
+    writer.catchUp();
+    // a's count says 10 while it has 4 keys: the next capture makes it 11, 7 to trim, 5 keys to trim them by.
+    db.prepare('UPDATE tokens SET request_count = 10 WHERE uuid = ?').run(a);
+    const bItems = Array.from({ length: 2 }, () => item(b, 4));
+    writer.commit([item(a, 4), ...bItems]);
+    writer.catchUp();
+    const rowsOf = (uuid: string) => db.prepare('SELECT uuid FROM requests WHERE token_id = ? ORDER BY seq').pluck().all(uuid);
+    expect([stats(a).n, keys(a), rowsOf(a)]).toEqual([4, 0, []]);
+    expect([stats(b).n, keys(b), rowsOf(b).slice(2)]).toEqual([4, 4, bItems.map((i) => i.row[0])]);
+    expect(db.prepare('SELECT count(*) FROM request_ids').pluck().get()).toBe(4);
     db.close();
   });
 

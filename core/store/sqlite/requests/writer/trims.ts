@@ -79,7 +79,9 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // At most `limit` UUID entries of the UUID range read: only a range not much wider than the rows'
   // is deleted that way (UUIDs out of seq order, rows copied from another store or from a skewed
   // clock, can make it span most of the index).
-  const idsIn = db.prepare<[string, string, number], number>('SELECT count(*) FROM (SELECT 1 FROM request_ids WHERE uuid BETWEEN ? AND ? LIMIT ?)').pluck();
+  // Read as the limit-th UUID from the range's first: a walk of the index that neither compares
+  // each entry's key nor counts it (a quarter of counting the range's cost, in-process).
+  const idsOver = db.prepare<[string, number, string], number | null>('SELECT (SELECT uuid FROM request_ids WHERE uuid >= ? ORDER BY uuid LIMIT 1 OFFSET ?) <= ?').pluck();
   const unidRange = db.prepare<[string, string, number, number]>('DELETE FROM request_ids WHERE uuid BETWEEN ? AND ? AND seq BETWEEN ? AND ?');
   // The UUID entries of rows whose UUIDs lay outside the range (only ever a few).
   const unidRest = db.prepare<[number, number]>('DELETE FROM request_ids WHERE (uuid, seq) IN (SELECT uuid, seq FROM requests WHERE seq BETWEEN ? AND ?)');
@@ -107,7 +109,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     const first = firstId.slice(0, 13);
     const last = `${lastId.slice(0, 13)}~`;
     const limit = 2 * count + 64;
-    if (idsIn.get(first, last, limit)! >= limit) return null;
+    if (idsOver.get(first, limit - 1, last)) return null;
     // Back to 0 before any other statement of the transaction: other deletions clean up per row.
     sweepMark.run(to, to);
     if (anyFiles.get()) unfileRange.run(from, to);
@@ -153,8 +155,12 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // rather than three a token (each statement has a fixed cost, its call and its statement
   // journal, that ~12 requests a token did not repay), each token by ranges of the token index:
   // - (token, n) rows inserted into a view of this connection's, whose trigger notes each token's
-  //   bound in a table of this connection's: its n-th oldest key (its newest, if it has fewer;
-  //   none, if it has none: then only its count drops), and its number (request_keys' key);
+  //   bound in a table of this connection's: its n-th oldest key, read by one walk of its index
+  //   range (a join on the token's row, both parts of the key at once), with its number
+  //   (request_keys' key) and its row of tokens (its count then dropped by rowid). A token with
+  //   fewer keys gets none there, which the range's count tells (fewer than the step trims): a
+  //   statement of its own then gives it its newest (none, if it has none: then only its count
+  //   drops), so that the common step runs no statement for it;
   // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
   //   (the rows trimmed before lie below), rather than token by token, an insert among them each
   //   (or, at least ALONE_MIN_ROWS alone in their seq range, their rows deleted at once instead);
@@ -167,30 +173,37 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // NULL to check, the inserts OR FAIL: a statement that writes several rows and may stop half-way
   // (any function may fail) copies every page it changes into a statement journal first, here each
   // trimmed token's leaf of the token index and its row of tokens; a step that fails rolls back
-  // whole anyway. The bound's two parts (sorting, seq) are read by two subqueries for that reason.
-  const nthOldest = (column: string) => `coalesce(
-        (SELECT ${column} FROM request_keys WHERE token_number = t.number ORDER BY sorting, seq LIMIT 1 OFFSET NEW.n - 1),
-        (SELECT ${column} FROM request_keys WHERE token_number = t.number ORDER BY sorting DESC, seq DESC LIMIT 1))`;
+  // whole anyway.
+  // The newest key's column, the bound of a token with fewer keys than it trims (a rare path).
+  const newest = (column: string) => `(SELECT ${column} FROM request_keys WHERE token_number = t.number ORDER BY sorting DESC, seq DESC LIMIT 1)`;
   db.exec(`
-    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT, token_number INTEGER, n INTEGER, upto_sorting INTEGER, upto_seq INTEGER);
+    CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT, token_rowid INTEGER, token_number INTEGER, n INTEGER, upto_sorting INTEGER, upto_seq INTEGER);
     CREATE TEMP VIEW IF NOT EXISTS trim_bound (token_id, n) AS SELECT NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_bound_each INSTEAD OF INSERT ON trim_bound BEGIN
-      INSERT INTO trim_bounds (token_id, token_number, n, upto_sorting, upto_seq)
-        SELECT NEW.token_id, t.number, NEW.n, ${nthOldest('sorting')}, ${nthOldest('seq')}
-        FROM (SELECT ${tokenNumberOf('NEW.token_id')} AS number) t;
+      INSERT INTO trim_bounds (token_id, token_rowid, token_number, n, upto_sorting, upto_seq)
+        SELECT NEW.token_id, t.rowid, t.number, NEW.n, k.sorting, k.seq
+        FROM tokens t CROSS JOIN request_keys k ON k.token_number = t.number
+        WHERE t.uuid = NEW.token_id ORDER BY k.sorting, k.seq LIMIT 1 OFFSET NEW.n - 1;
     END;
-    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) AS SELECT NULL, NULL, NULL, NULL, NULL;
+    CREATE TEMP VIEW IF NOT EXISTS trim_unkey (token_rowid, token_number, n, upto_sorting, upto_seq) AS SELECT NULL, NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_unkey_each INSTEAD OF INSERT ON trim_unkey BEGIN
       DELETE FROM request_keys WHERE token_number = NEW.token_number AND (sorting, seq) <= (NEW.upto_sorting, NEW.upto_seq);
-      UPDATE tokens SET request_count = request_count - NEW.n WHERE uuid = NEW.token_id;
+      UPDATE tokens SET request_count = request_count - NEW.n WHERE rowid = NEW.token_rowid;
     END;
   `);
+  // Tokens with fewer keys than they trim (or none, or deleted meanwhile), which the trigger left
+  // without a bound: their newest key (none: only their count drops).
+  const boundRest = db.prepare<[string]>(
+    `INSERT OR FAIL INTO temp.trim_bounds (token_id, token_rowid, token_number, n, upto_sorting, upto_seq)
+     SELECT j.key, t.rowid, t.number, j.value, ${newest('sorting')}, ${newest('seq')}
+     FROM json_each(?) j LEFT JOIN tokens t ON t.uuid = j.key WHERE j.key NOT IN (SELECT token_id FROM temp.trim_bounds)`,
+  );
   const TRIMMED = 'FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq)';
   const trimPlainSteps = [
     db.prepare<[string]>('INSERT OR FAIL INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
     db.prepare<[], [number, number | null, number | null]>(`SELECT count(*), min(k.seq), max(k.seq) ${TRIMMED}`).raw(),
     db.prepare<[]>(`INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq ${TRIMMED} ORDER BY k.seq`),
-    db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_id, token_number, n, upto_sorting, upto_seq) SELECT token_id, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
+    db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_rowid, token_number, n, upto_sorting, upto_seq) SELECT token_rowid, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
   const listedIn = db.prepare<[number, number], number>('SELECT count(*) FROM request_trimmed WHERE seq BETWEEN ? AND ?').pluck();
@@ -202,11 +215,16 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    * (deleteAlone): no row a page would keep lies among them, the list's purpose. Otherwise they are
    * listed for the sweep. Returns how many it listed.
    */
-  function trimPlain(counts: string): number {
+  function trimPlain(counts: string, total: number): number {
     const [bound, range, list, unkey, clear] = trimPlainSteps;
     clear.run();
     bound.run(counts);
-    const [n, from, to] = range.get()!;
+    let [n, from, to] = range.get()!;
+    // Fewer keys up to the bounds than requests to trim: some token had fewer keys than it trims.
+    if (n < total) {
+      boundRest.run(counts);
+      [n, from, to] = range.get()!;
+    }
     let listed = 0;
     if (n >= ALONE_MIN_ROWS && from !== null && to !== null) {
       const among = listedIn.get(from, to)!;
@@ -240,6 +258,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     let listed = 0;
     /** Plain tokens' trims (trimPlain): how many each. */
     let plain: Record<string, number> | null = null;
+    let plainRows = 0;
     const stored = new Map<string, [count: number | null, searched: number]>();
     for (const [tokenId, count, searched] of countsAndSearched.all(JSON.stringify([...overLimit.keys()]))) stored.set(tokenId, [count, searched]);
     for (const [tokenId, limit] of overLimit) {
@@ -253,6 +272,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         let n: number;
         if (!isSearched && !isLowered) {
           (plain ??= {})[tokenId] = n = take;
+          plainRows += take;
         } else if (isSearched && !isLowered) {
           // Their keys, UUID entries and search rows go with them (trigger requests_gone).
           n = deleteOldest.run(oldest).changes;
@@ -276,7 +296,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (plain) listed += trimPlain(JSON.stringify(plain));
+    if (plain) listed += trimPlain(JSON.stringify(plain), plainRows);
     if (listed) sweep(listed);
     return trimmed;
   }
