@@ -12,8 +12,11 @@ export interface RequestColumn {
   readonly doc?: string;
   /** Its SQLite declaration after the name, as in CREATE TABLE or ALTER TABLE ... ADD COLUMN. */
   readonly sql: string;
-  /** Stored as JSON text in SQLite (a null record value stays NULL). */
-  readonly json?: boolean;
+  /**
+   * Stored as JSON text in SQLite (a null record value stays NULL). 'lists': an object of string
+   * lists (headers), which the SQLite writer serializes without JSON.stringify, to the same text.
+   */
+  readonly json?: boolean | 'lists';
   /**
    * What a record gets when the stored value is NULL or missing (an older document, a row written
    * before the column had a value); without it, null. A function decides by the request's type;
@@ -48,7 +51,7 @@ export const REQUEST_COLUMNS: readonly RequestColumn[] = [
   { name: 'body', field: 'body', sql: 'BLOB NOT NULL' },
   { name: 'size', field: 'size', sql: 'INTEGER NOT NULL' },
   { name: 'query', field: 'query', sql: 'TEXT', json: true },
-  { name: 'headers', field: 'headers', sql: 'TEXT NOT NULL', json: true, absent: {} },
+  { name: 'headers', field: 'headers', sql: 'TEXT NOT NULL', json: 'lists', absent: {} },
   { name: 'time', field: 'time', sql: 'REAL NOT NULL' },
   { name: 'sorting', field: 'sorting', sql: 'INTEGER NOT NULL' },
   { name: 'created_at', field: 'created_at', sql: 'INTEGER NOT NULL' },

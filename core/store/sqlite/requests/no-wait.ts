@@ -16,21 +16,20 @@ export interface NoWait {
 
 export function noWait(db: Database): NoWait {
   const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 0;
-  const zero = db.prepare('PRAGMA busy_timeout = 0');
-  const restore = db.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-  // SQLite sets busy_timeout when the PRAGMA is prepared, and the first run of the prepared
-  // statement only reads it back; later runs prepare it again, which sets it. Unprimed, the first
-  // attempt that found the lock taken waited the whole busy_timeout on the event loop.
-  zero.run();
-  restore.run();
+  // SQLite sets busy_timeout while it prepares the PRAGMA, and a PRAGMA runs only once per
+  // preparation: a prepared statement's later runs prepare it again (and read the value back),
+  // while exec prepares, steps and finalizes it with no statement object (in-process, 0.8 µs the
+  // pair against 1.45, once per commit).
+  const zero = 'PRAGMA busy_timeout = 0';
+  const restore = `PRAGMA busy_timeout = ${busyTimeoutMs}`;
   return {
     busyTimeoutMs,
     run(fn) {
-      zero.run();
+      db.exec(zero);
       try {
         return fn();
       } finally {
-        restore.run();
+        db.exec(restore);
       }
     },
   };

@@ -50,6 +50,13 @@ function withBuffers<P extends { items: RequestRecord[] }>(page: P): P {
 /** Reader threads at most: one serves while another runs a long deletion or search. */
 export const READER_THREADS = 2;
 
+/**
+ * A reader's young generation (V8, MB): what a job builds is one page of requests or a batch of
+ * matches, sent on at once. Unbounded, a worker's grows as the main thread's may (to 32 MB) and
+ * keeps it as RSS.
+ */
+export const READER_YOUNG_GENERATION_MB = 3;
+
 interface Thread {
   worker: Worker;
   /** The job it runs, if any (one at a time). */
@@ -79,7 +86,9 @@ export function readerPool(
   let closing: Promise<void> | null = null;
 
   function start(): Thread {
-    const worker = startThread('readers/reader-worker', { file, walLimitBytes: opts.walLimitBytes, nice: opts.nice, activity: opts.activity } satisfies ReaderData);
+    const worker = startThread('readers/reader-worker', { file, walLimitBytes: opts.walLimitBytes, nice: opts.nice, activity: opts.activity } satisfies ReaderData, {
+      maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB,
+    });
     worker.unref();
     const t: Thread = { worker, job: null };
     worker.on('message', (m: FromReader) => {

@@ -244,8 +244,11 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
   const { overLimit, trimOver, trimTo } = trims;
   // Deleted after its captures were stored: they go with it (the step's rows of it, which got no key).
   const dropOrphans = db.prepare<[number, number, string]>('DELETE FROM requests WHERE seq > ? AND seq <= ? AND token_id = ?');
-  // The UUID index (reads by UUID), in UUID order: new UUIDs (v7, time-ordered) append. OR FAIL as addKeys.
-  const addIds = db.prepare('INSERT OR FAIL INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ? ORDER BY uuid, seq');
+  // The UUID index (reads by UUID), in seq order: new UUIDs (v7, time-ordered) land at its end
+  // all the same, only those of one millisecond out of order among themselves, and an index's
+  // pages split alike either way (no append fast path as a rowid table's), so sorting them first
+  // only cost (in-process, 0.10-0.17 µs a row, the same pages). OR FAIL as addKeys.
+  const addIds = db.prepare('INSERT OR FAIL INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq > ? AND seq <= ?');
   // OR FAIL, as the statements after the search index's inserts (search/index-writes.ts): a
   // statement journal would make FTS5 write out the catch-up's text inside it, each page copied.
   const setWatermark = db.prepare('UPDATE OR FAIL request_watermark SET seq = ?');
