@@ -419,7 +419,7 @@ describe('batch writer catch-up', () => {
       writer.commit(Array.from({ length: 600 }, (_, i) => item(i % 2 ? a : b, 100_000)));
       schedule.committed(600);
       schedule.now();
-      for (let i = 0; i < 20 && !caught; i++) await new Promise((r) => setImmediate(r));
+      for (let i = 0; i < 200 && !caught; i++) await new Promise((r) => setImmediate(r));
       // Steps of 128 rows then a quarter of the rest at least, the search index deferred; then the
       // index steps (0 rows caught up), the last one leaving nothing deferred.
       const rows = events.map((e) => Number(e.split(' ')[1]));
