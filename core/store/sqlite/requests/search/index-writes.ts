@@ -123,8 +123,8 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   const pending = new Map<number, number[]>();
   let pendingFrom = 0;
   /** Keys deferred by the running transaction (token number, sorting, seq, flat), and the tokens it indexed: how many pairs each. */
-  let stagedKeys: number[] = [];
-  let stagedTaken = new Map<number, number>();
+  const stagedKeys: number[] = [];
+  const stagedTaken = new Map<number, number>();
   // The listed tokens' numbers in tokens (the keys' and search_keys' token_number; search_tokens numbers them otherwise).
   const listedNumbers = db.prepare<[], number>('SELECT t.number FROM search_tokens s CROSS JOIN tokens t ON t.uuid = s.token_id').pluck();
   const pendingKeys = db
@@ -139,6 +139,17 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   );
   const addPendingFields = db.prepare<[string]>(`INSERT OR FAIL INTO search_fields (seq, method, query) SELECT seq, method, query FROM requests WHERE ${SEQS} ORDER BY seq`);
   const addPendingText = db.prepare<[string]>(`INSERT OR FAIL INTO request_text (rowid, txt, hdr, qs) SELECT ${TEXT_COLUMNS} FROM requests WHERE ${SEQS} ORDER BY seq`);
+  /** Whether some of `tokens`, and whether all of them, are listed (the listed tokens are few; most catch-ups have either none of them or only them). */
+  function listedAmong(tokens: Iterable<string>): { some: boolean; all: boolean } {
+    const searched = new Set(listed.all());
+    let some = false;
+    let all = true;
+    for (const tokenId of tokens) {
+      if (searched.has(tokenId)) some = true;
+      else all = false;
+    }
+    return { some, all };
+  }
   /** Stages the keys (token number, sorting, seq, flat, by token) of listed tokens as deferred. */
   function keep(keys: readonly number[], listedOnly: boolean): void {
     const numbers = listedOnly ? new Set(listedNumbers.all()) : null;
@@ -146,6 +157,8 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
   }
   /** Applies what the transaction that just committed staged (`committed`), or drops it. */
   function settle(committed: boolean): void {
+    // Most transactions (every one without search-indexed tokens) staged nothing.
+    if (!stagedKeys.length && !stagedTaken.size) return;
     if (committed) {
       for (const [number, taken] of stagedTaken) {
         const pairs = pending.get(number)!;
@@ -160,8 +173,8 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
       pendingFrom = 0;
       for (const pairs of pending.values()) for (let i = 1; i < pairs.length; i += 2) if (!pendingFrom || pairs[i]! < pendingFrom) pendingFrom = pairs[i]!;
     }
-    stagedKeys = [];
-    stagedTaken = new Map();
+    stagedKeys.length = 0;
+    stagedTaken.clear();
   }
   // A process that stopped with requests deferred left their tokens' newest keys without search
   // keys: those tokens are filled again from their newest request (OR IGNORE: what was indexed
@@ -189,15 +202,9 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
     addRange(from, to, known) {
       let all = false;
       if (known) {
-        // The listed tokens are few; most catch-ups have either none of them or only them.
-        const searched = new Set(listed.all());
-        let some = false;
-        all = true;
-        for (const tokenId of known.tokens) {
-          if (searched.has(tokenId)) some = true;
-          else all = false;
-        }
-        if (!some) return;
+        const among = listedAmong(known.tokens);
+        if (!among.some) return;
+        all = among.all;
       } else if (!searching.get()) return;
       if (all) addBoundKeys(known!.keys);
       else addSearchKeysListed.run(from, to);
@@ -210,10 +217,7 @@ export function searchIndexWrites(db: Database): SearchIndexWrites {
     },
     defer(from, to, known) {
       if (known) {
-        const searched = new Set(listed.all());
-        let some = false;
-        for (const tokenId of known.tokens) if (searched.has(tokenId)) some = true;
-        if (some) keep(known.keys, true);
+        if (listedAmong(known.tokens).some) keep(known.keys, true);
       } else if (searching.get()) keep(pendingKeys.all(from, to).flat(), false);
     },
     get pendingFrom() {

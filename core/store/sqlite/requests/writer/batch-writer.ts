@@ -559,8 +559,8 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     parts.rows = keys;
     parts.keys = lap();
     // The log's tokens are every row's when it vouched for the keys (known). A chunked catch-up's
-    // steps leave the search index to index steps (search.defer, indexPending): it takes each
-    // token's deferred requests at once. Once some are deferred, later ones are too, so that a
+    // steps leave the search index to index steps (search.defer, index()): each takes whole
+    // tokens' deferred requests at once. Once some are deferred, later ones are too, so that a
     // token's newest request is indexed last (search.defer).
     const deferSearch = trimLater && (!whole || search.pendingFrom > 0);
     (deferSearch ? search.defer : search.addRange)(from, to, known ? { tokens: touched.keys(), keys: known } : undefined);
