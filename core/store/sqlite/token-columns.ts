@@ -1,10 +1,10 @@
 // The tokens table's columns that hold a token's record, one list for the token repository
 // (repos/tokens.ts), the store copy (transfer.ts) and the tests: a new token field is a line here
-// plus a migration (docs/storage.md), and fromTokenRow in repos/tokens.ts. Not request_count and
+// plus a migration (docs/storage.md), and fromTokenValues in repos/tokens.ts. Not request_count and
 // latest_request_*: the requests' catch-up keeps those.
 import type { TokenRecord } from '../types.js';
 
-/** In the order of a record read back (fromTokenRow), redaction last: it is left out without rules. */
+/** In the order of a record read back (fromTokenValues), redaction last: it is left out without rules. */
 export const TOKEN_COLUMNS = [
   'uuid',
   'user_id',

@@ -16,46 +16,74 @@ function toRow(t: Partial<TokenRecord>): Row {
 }
 
 /**
- * The record, written out as one object literal in TOKEN_COLUMNS order: every token then has the same
- * fast shape. Built by a loop of keyed stores and a `delete`, it was a dictionary, and the capture
- * path reads a token's fields on every capture (an action chain copied it: the bench's chain section).
+ * The record from its TOKEN_COLUMNS values in that order: a raw row, no object per row built by the
+ * driver (a token is read on every capture that misses the token cache). Written out as one object
+ * literal in that order, so every token has the same fast shape (built by keyed stores and a
+ * `delete`, it was a dictionary, and the capture path reads a token's fields on every capture).
  */
-export function fromTokenRow(r: Row): TokenRecord {
+export function fromTokenValues(values: unknown[]): TokenRecord {
+  const [
+    uuid,
+    user_id,
+    alias,
+    redirect,
+    actions,
+    cors,
+    expiry,
+    timeout,
+    listen,
+    premium,
+    premium_expires_at,
+    ip,
+    user_agent,
+    default_content,
+    default_status,
+    default_content_type,
+    request_limit,
+    description,
+    group_id,
+    password_hash,
+    created_at,
+    updated_at,
+    expires_at,
+    team_id,
+    redaction,
+  ] = values;
   const t: TokenRecord = {
-    uuid: r.uuid as string,
-    user_id: r.user_id as number | null,
-    alias: r.alias as string | null,
-    redirect: !!r.redirect,
-    actions: !!r.actions,
-    cors: !!r.cors,
+    uuid: uuid as string,
+    user_id: user_id as number | null,
+    alias: alias as string | null,
+    redirect: !!redirect,
+    actions: !!actions,
+    cors: !!cors,
     // expiry is an integer, a boolean (legacy) or null, kept as JSON text (toRow).
-    expiry: r.expiry === null ? null : JSON.parse(String(r.expiry)),
-    timeout: r.timeout as number,
-    listen: r.listen as number,
-    premium: !!r.premium,
-    premium_expires_at: r.premium_expires_at as number | null,
-    ip: r.ip as string,
-    user_agent: r.user_agent as string,
-    default_content: r.default_content as string,
-    default_status: r.default_status as number,
-    default_content_type: r.default_content_type as string,
-    request_limit: r.request_limit as number,
-    description: r.description as string | null,
-    group_id: r.group_id as number | null,
-    password_hash: r.password_hash as string | null,
-    created_at: r.created_at as number,
-    updated_at: r.updated_at as number,
-    expires_at: r.expires_at as number | null,
-    team_id: r.team_id as number | null,
+    expiry: expiry === null ? null : JSON.parse(String(expiry)),
+    timeout: timeout as number,
+    listen: listen as number,
+    premium: !!premium,
+    premium_expires_at: premium_expires_at as number | null,
+    ip: ip as string,
+    user_agent: user_agent as string,
+    default_content: default_content as string,
+    default_status: default_status as number,
+    default_content_type: default_content_type as string,
+    request_limit: request_limit as number,
+    description: description as string | null,
+    group_id: group_id as number | null,
+    password_hash: password_hash as string | null,
+    created_at: created_at as number,
+    updated_at: updated_at as number,
+    expires_at: expires_at as number | null,
+    team_id: team_id as number | null,
   };
   // Absent rather than null without rules, like records built before them.
-  if (r.redaction != null) t.redaction = JSON.parse(String(r.redaction));
+  if (redaction != null) t.redaction = JSON.parse(String(redaction));
   return t;
 }
 
 function withStats(r: Row): TokenWithStats {
   return {
-    ...fromTokenRow(r),
+    ...fromTokenValues(TOKEN_COLUMNS.map((c) => r[c])),
     requests: Number(r.request_count),
     latest_request_id: (r.latest_request_id as string | null) ?? null,
     latest_request_at: (r.latest_request_at as number | null) ?? null,
@@ -74,10 +102,13 @@ function isUniqueViolation(e: unknown): boolean {
  */
 export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTokenRequests(db)): TokenRepo {
   const insert = db.prepare(`INSERT INTO tokens (${TOKEN_COLUMNS.join(', ')}) VALUES (${TOKEN_COLUMNS.map((c) => '@' + c).join(', ')})`);
-  const byId = db.prepare<[string], Row>('SELECT * FROM tokens WHERE uuid = ?');
-  const byAlias = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ?');
+  // A record's columns, read as values (fromTokenValues).
+  const record = (where: string) => db.prepare<[string], unknown[]>(`SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE ${where}`).raw(true);
+  const byId = record('uuid = ?');
+  const byAlias = record('alias = ?');
   // Served by tokens_alias_nocase (migration 15).
-  const byAliasNoCase = db.prepare<[string], Row>('SELECT * FROM tokens WHERE alias = ? COLLATE NOCASE ORDER BY alias LIMIT 1');
+  const byAliasNoCase = record('alias = ? COLLATE NOCASE ORDER BY alias LIMIT 1');
+  const statsOf = db.prepare<[string], Row>('SELECT request_count, latest_request_id, latest_request_at FROM tokens WHERE uuid = ?');
   const del = db.prepare('DELETE FROM tokens WHERE uuid = ?');
   // Requests do not cascade from tokens: the engine deletes those left with the token.
   const deleteToken = db.transaction((uuid: string) => {
@@ -122,15 +153,15 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
     },
     async get(uuid) {
       const r = byId.get(uuid);
-      return r ? fromTokenRow(r) : null;
+      return r ? fromTokenValues(r) : null;
     },
     async resolve(idOrAlias) {
       const r = byId.get(idOrAlias) ?? byAlias.get(idOrAlias);
-      return r ? fromTokenRow(r) : null;
+      return r ? fromTokenValues(r) : null;
     },
     async resolveIgnoringCase(idOrAlias) {
       const r = byId.get(idOrAlias.toLowerCase()) ?? byAliasNoCase.get(idOrAlias);
-      return r ? fromTokenRow(r) : null;
+      return r ? fromTokenValues(r) : null;
     },
     async update(uuid, patch: TokenPatch) {
       const keys = Object.keys(patch).filter((k) => (TOKEN_COLUMNS as readonly string[]).includes(k) && k !== 'uuid' && k !== 'created_at');
@@ -154,7 +185,7 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
         }
       }
       const r = byId.get(uuid);
-      return r ? fromTokenRow(r) : null;
+      return r ? fromTokenValues(r) : null;
     },
     async delete(uuid) {
       // Its requests go with it (their files cascade from them); a capture stored after this has
@@ -177,10 +208,9 @@ export function sqliteTokens(db: Database, requests: TokenRequests = inThreadTok
     },
     async stats(uuid) {
       await requests.sync(uuid);
-      const r = byId.get(uuid);
+      const r = statsOf.get(uuid);
       if (!r) return { requests: 0, latest_request_id: null, latest_request_at: null };
-      const s = withStats(r);
-      return { requests: s.requests, latest_request_id: s.latest_request_id, latest_request_at: s.latest_request_at };
+      return { requests: Number(r.request_count), latest_request_id: (r.latest_request_id as string | null) ?? null, latest_request_at: (r.latest_request_at as number | null) ?? null };
     },
     async expired(now, limit) {
       return expired.all(now, limit).map((r) => r.uuid);
