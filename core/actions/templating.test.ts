@@ -133,6 +133,11 @@ describe('request variables', () => {
     expect(requestVariables(testRequest({ url: `http://h/${token.uuid}?a=1` }), token).get('request.path')).toBe('/');
   });
 
+  it('a URL with an escape that does not decode keeps its path (no error)', () => {
+    expect(requestVariables(testRequest({ url: `http://h/${token.uuid}/a%E0%A4%A?a=1` }), token).get('request.path')).toBe('/a%E0%A4%A');
+    expect(requestVariables(testRequest({ url: 'http://h/%E0%A4%A/b' }), token).get('request.path')).toBe('/%E0%A4%A/b');
+  });
+
   it('e-mail captures get the e-mail variables and no web ones', () => {
     const mail = requestVariables(testRequest({ type: 'email', sender: 'a@b.c', destinations: ['x@y', 'z@y'], checks: { spf: true } }), token);
     expect(mail.get('request.sender')).toBe('a@b.c');

@@ -69,8 +69,15 @@ function findSubPath(url: string, token: Pick<TokenInfo, 'uuid' | 'alias'>): str
   const pathname = pathnameOf(url);
   if (pathname === null) return '/';
   const segments = pathname.split('/');
-  const first = decodeURIComponent(segments[1] ?? '');
-  if (first === token.uuid || (token.alias && first === token.alias)) return '/' + segments.slice(2).join('/');
+  const first = segments[1] ?? '';
+  // A stored URL may hold any escape a sender typed: one that does not decode names no token.
+  let decoded = first;
+  try {
+    decoded = decodeURIComponent(first);
+  } catch {
+    // kept as sent
+  }
+  if (decoded === token.uuid || (token.alias && decoded === token.alias)) return '/' + segments.slice(2).join('/');
   return pathname || '/';
 }
 
