@@ -38,11 +38,12 @@ export function createTokenCache(store: Store, clock: Clock, ttlMs = 1000): Toke
   /** The entry last found or stored in each slot: only ever one the map holds too. */
   const slots: (Entry | undefined)[] = new Array(SLOTS).fill(undefined);
   const fresh = (ref: string, now: number): Entry | undefined => {
-    const slot = slots[slotOf(ref)];
+    const i = slotOf(ref);
+    const slot = slots[i];
     if (slot && slot.ref === ref && slot.until > now) return slot;
     const hit = entries.get(ref);
     if (!hit || hit.until <= now) return undefined;
-    slots[slotOf(ref)] = hit;
+    slots[i] = hit;
     return hit;
   };
   return {

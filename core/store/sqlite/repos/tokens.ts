@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { inThreadTokenRequests, type TokenRequests } from '../requests/index.js';
-import { TOKEN_BOOLEAN_COLUMNS, TOKEN_COLUMNS } from '../token-columns.js';
+import { TOKEN_BOOLEAN_COLUMNS, TOKEN_COLUMNS, type TokenColumn } from '../token-columns.js';
 import { AliasTaken, type TokenListOptions, type TokenPatch, type TokenRecord, type TokenRepo, type TokenWithStats } from '../../types.js';
 
 type Row = Record<string, unknown>;
@@ -15,69 +15,45 @@ function toRow(t: Partial<TokenRecord>): Row {
   return row;
 }
 
+/** Each record column's place in a raw row (TOKEN_COLUMNS order). */
+const AT = Object.fromEntries(TOKEN_COLUMNS.map((column, i) => [column, i])) as Record<TokenColumn, number>;
+
 /**
- * The record from its TOKEN_COLUMNS values in that order: a raw row, no object per row built by the
- * driver (a token is read on every capture that misses the token cache). Written out as one object
- * literal in that order, so every token has the same fast shape (built by keyed stores and a
+ * The record from a raw row of TOKEN_COLUMNS (each value found by its column's place, AT): no object
+ * per row built by the driver, and a token is read on every capture that misses the token cache.
+ * Written out as one object literal, so every token has the same fast shape (built by keyed stores and a
  * `delete`, it was a dictionary, and the capture path reads a token's fields on every capture).
  */
 export function fromTokenValues(values: unknown[]): TokenRecord {
-  const [
-    uuid,
-    user_id,
-    alias,
-    redirect,
-    actions,
-    cors,
-    expiry,
-    timeout,
-    listen,
-    premium,
-    premium_expires_at,
-    ip,
-    user_agent,
-    default_content,
-    default_status,
-    default_content_type,
-    request_limit,
-    description,
-    group_id,
-    password_hash,
-    created_at,
-    updated_at,
-    expires_at,
-    team_id,
-    redaction,
-  ] = values;
   const t: TokenRecord = {
-    uuid: uuid as string,
-    user_id: user_id as number | null,
-    alias: alias as string | null,
-    redirect: !!redirect,
-    actions: !!actions,
-    cors: !!cors,
+    uuid: values[AT.uuid] as string,
+    user_id: values[AT.user_id] as number | null,
+    alias: values[AT.alias] as string | null,
+    redirect: !!values[AT.redirect],
+    actions: !!values[AT.actions],
+    cors: !!values[AT.cors],
     // expiry is an integer, a boolean (legacy) or null, kept as JSON text (toRow).
-    expiry: expiry === null ? null : JSON.parse(String(expiry)),
-    timeout: timeout as number,
-    listen: listen as number,
-    premium: !!premium,
-    premium_expires_at: premium_expires_at as number | null,
-    ip: ip as string,
-    user_agent: user_agent as string,
-    default_content: default_content as string,
-    default_status: default_status as number,
-    default_content_type: default_content_type as string,
-    request_limit: request_limit as number,
-    description: description as string | null,
-    group_id: group_id as number | null,
-    password_hash: password_hash as string | null,
-    created_at: created_at as number,
-    updated_at: updated_at as number,
-    expires_at: expires_at as number | null,
-    team_id: team_id as number | null,
+    expiry: values[AT.expiry] === null ? null : JSON.parse(String(values[AT.expiry])),
+    timeout: values[AT.timeout] as number,
+    listen: values[AT.listen] as number,
+    premium: !!values[AT.premium],
+    premium_expires_at: values[AT.premium_expires_at] as number | null,
+    ip: values[AT.ip] as string,
+    user_agent: values[AT.user_agent] as string,
+    default_content: values[AT.default_content] as string,
+    default_status: values[AT.default_status] as number,
+    default_content_type: values[AT.default_content_type] as string,
+    request_limit: values[AT.request_limit] as number,
+    description: values[AT.description] as string | null,
+    group_id: values[AT.group_id] as number | null,
+    password_hash: values[AT.password_hash] as string | null,
+    created_at: values[AT.created_at] as number,
+    updated_at: values[AT.updated_at] as number,
+    expires_at: values[AT.expires_at] as number | null,
+    team_id: values[AT.team_id] as number | null,
   };
   // Absent rather than null without rules, like records built before them.
-  if (redaction != null) t.redaction = JSON.parse(String(redaction));
+  if (values[AT.redaction] != null) t.redaction = JSON.parse(String(values[AT.redaction]));
   return t;
 }
 
