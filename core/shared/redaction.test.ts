@@ -192,6 +192,16 @@ describe('regex and preset rules', () => {
     expect(out.entries[0]!.count).toBe(2);
   });
 
+  it('card leaves the digits of a UUID alone, and a number glued to a word', () => {
+    // Its dash-joined digits `4-3009-4100-8620-987128` hold a run that passes the Luhn check.
+    const url = 'http://127.0.0.1:8084/9f408ac4-3009-4100-8620-987128ef9a1c/path';
+    const r = req({ url, body: Buffer.from('id 9f408ac4-3009-4100-8620-987128ef9a1c, ref x4111111111111111, card 4111111111111111.') });
+    const out = redactRequest(r, new Map(), rules({ kind: 'preset', preset: 'card' }));
+    expect(r.url).toBe(url);
+    expect(r.body.toString()).toBe('id 9f408ac4-3009-4100-8620-987128ef9a1c, ref x4111111111111111, card [REDACTED].');
+    expect(out.entries[0]!.count).toBe(1);
+  });
+
   it('email masks addresses', () => {
     const r = req({ body: Buffer.from('to ann.lee+x@mail.example.com, not @handle') });
     redactRequest(r, new Map(), rules({ kind: 'preset', preset: 'email' }));

@@ -134,8 +134,9 @@ export function luhnValid(digits: string): boolean {
 }
 
 const BEARER = /\b(Bearer)([ \t]+)([A-Za-z0-9\-._~+/]+=*)/gi;
-// 13 to 19 digits, optionally grouped by single spaces or dashes; not part of a longer number.
-const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g;
+// 13 to 19 digits, optionally grouped by single spaces or dashes, standing on their own: not part
+// of a longer number or word, nor a run of a UUID's dash-joined digits (a token's URL holds one).
+const CARD = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g;
 // `%40` too: an address percent-encoded inside a URL or a body (the local part already takes `%` and `+`).
 const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 
