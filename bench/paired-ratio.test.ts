@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRatios, fmtSpread, roundRatio, spread } from './paired-ratio.js';
+import { compareRatios, fmtSpread, roundRatio, roundsInterval, spread } from './paired-ratio.js';
 
 describe('paired-round ratios', () => {
   it('gives the median and range of what was measured, skipping rounds without a figure', () => {
@@ -28,5 +28,21 @@ describe('paired-round ratios', () => {
   it('prints a median with its range', () => {
     expect(fmtSpread(spread([0.41, 0.6, 0.52]))).toBe('0.52x (0.41-0.60x)');
     expect(fmtSpread(spread([]))).toBe('n/a');
+  });
+
+  it('gives the interval another run of as many rounds could put a figure in', () => {
+    const rounds = [10, 12, 9, 30, 11, 10, 13, 8, 12, 11];
+    const mean = (picks: number[]) => picks.reduce((a, i) => a + rounds[i]!, 0) / picks.length;
+    const interval = roundsInterval(rounds.length, mean)!;
+    const all = mean(rounds.map((_, i) => i));
+    expect(interval.low).toBeLessThan(all);
+    expect(interval.high).toBeGreaterThan(all);
+    // The outlying round widens it upwards; the same rounds give the same interval.
+    expect(interval.high - all).toBeGreaterThan(all - interval.low);
+    expect(roundsInterval(rounds.length, mean)).toEqual(interval);
+    // Rounds that agree leave nothing to doubt.
+    expect(roundsInterval(5, () => 1.5)).toEqual({ low: 1.5, high: 1.5 });
+    expect(roundsInterval(2, mean)).toBeNull();
+    expect(roundsInterval(5, () => NaN)).toBeNull();
   });
 });

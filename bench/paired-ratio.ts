@@ -55,3 +55,42 @@ export function compareRatios(tested: number[], reference: number[], tolerance: 
 
 /** `0.52x (0.41-0.60x)`: a median and its range. */
 export const fmtSpread = (s: Spread, unit = 'x'): string => (s.rounds === 0 ? 'n/a' : `${s.median.toFixed(2)}${unit} (${s.min.toFixed(2)}-${s.max.toFixed(2)}${unit})`);
+
+/** A 95% interval: where the middle 95 of 100 resampled figures fell. */
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/** A small seeded generator (mulberry32): the same rounds give the same interval in every report. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * How far another run of as many rounds could put a figure made from rounds: `figure` computed
+ * over `draws` resamplings of the round numbers 0..rounds-1 (with replacement, a bootstrap), and
+ * the middle 95% of its values. Null with fewer than 3 rounds or no finite figure. A goal whose
+ * bound lies inside the interval is not decided by the run, whichever way its figure fell.
+ */
+export function roundsInterval(rounds: number, figure: (picks: number[]) => number, draws = 2000): Interval | null {
+  if (rounds < 3) return null;
+  const random = seededRandom(rounds);
+  const values: number[] = [];
+  for (let d = 0; d < draws; d++) {
+    const picks = Array.from({ length: rounds }, () => Math.floor(random() * rounds));
+    const v = figure(picks);
+    if (Number.isFinite(v)) values.push(v);
+  }
+  if (values.length === 0) return null;
+  values.sort((a, b) => a - b);
+  const at = (q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+  return { low: at(0.025), high: at(0.975) };
+}

@@ -37,6 +37,7 @@ import {
 } from '../harness.js';
 import type { BareMetrics } from './bare.js';
 import { addHistograms, histogramDelta, parseCounter, parseHistogram, scrapeText, type Histogram } from '../scrape.js';
+import { roundsInterval, type Interval } from '../paired-ratio.js';
 
 /** The service's catch-up transactions and the rows they took: read around the plain windows. */
 const CATCH_UPS = 'capture_store_catchup_duration_seconds';
@@ -223,6 +224,13 @@ export const captureSection: Section = {
       const plainCpu = m.serverCpuUsPerRequest;
       const searchVsPlain = plainCpu && searchM.serverCpuUsPerRequest !== null ? searchM.serverCpuUsPerRequest / plainCpu : null;
       const trimUs = plainCpu !== null && trimM.serverCpuUsPerRequest !== null ? trimM.serverCpuUsPerRequest - plainCpu : null;
+      // Each figure again over resampled rounds: whether the run decides its goal (paired-ratio.ts).
+      const rounds = captureRuns.length;
+      const intervals = {
+        cpuVsMinimal: roundsInterval(rounds, (picks) => cpuOver(captureRuns, picks) / cpuOver(minimalRuns, picks)),
+        searchVsPlain: roundsInterval(rounds, (picks) => cpuOver(searchRuns, picks) / cpuOver(captureRuns, picks)),
+        trimUs: roundsInterval(rounds, (picks) => cpuOver(trimRuns, picks) - cpuOver(captureRuns, picks)),
+      };
       const vsPrevious = previousM && previousM.rps > 0 ? m.rps / previousM.rps : null;
       const steps = addHistograms(catchUps);
       const catchUp = { steps: steps.count, seconds: steps.sum, rows: caughtRows, rowsPerStep: steps.count ? caughtRows / steps.count : null };
@@ -276,9 +284,9 @@ export const captureSection: Section = {
         lost,
         storedButUnanswered: unanswered,
         maxStoredPerToken: maxPerToken,
-        minimal: { measurement: minimalM, cpuVsMinimal, minimalCpuVsBare },
-        searchIndexed: { measurement: searchM, cpuVsPlain: searchVsPlain },
-        atLimit: { measurement: trimM, addedCpuUs: trimUs, tokens: TRIM_TOKENS, requestLimit: TRIM_LIMIT },
+        minimal: { measurement: minimalM, cpuVsMinimal, cpuVsMinimalInterval: intervals.cpuVsMinimal, minimalCpuVsBare },
+        searchIndexed: { measurement: searchM, cpuVsPlain: searchVsPlain, cpuVsPlainInterval: intervals.searchVsPlain },
+        atLimit: { measurement: trimM, addedCpuUs: trimUs, addedCpuUsInterval: intervals.trimUs, tokens: TRIM_TOKENS, requestLimit: TRIM_LIMIT },
         catchUp,
         previousBuild: previousM ? { build: settings.previousBuild, measurement: previousM, ratio: vsPrevious, rounds: previousRoundRatios } : null,
       };
@@ -299,6 +307,7 @@ export const captureSection: Section = {
             (cpuVsMinimal === null ? '' : `; the service's CPU per capture ${cpuVsMinimal.toFixed(2)}x the minimal server's`),
           `CPU/capture bare ${us(bareCpu)}, minimal ${us(minimalCpu)}, service ${us(plainCpu)} (plain token), ${us(searchM.serverCpuUsPerRequest)} (search-indexed), ${us(trimM.serverCpuUsPerRequest)} (at its request_limit)`,
           `CPU ratios  service/minimal ${ratioText(cpuVsMinimal)} (goal <= ${GOALS.maxCpuVsMinimal}x); search-indexed/plain ${ratioText(searchVsPlain)} (goal < ${GOALS.maxSearchVsPlain}x); trimming adds ${trimUs === null ? 'n/a' : trimUs.toFixed(1) + ' µs'} (goal < ${GOALS.maxTrimUs} µs)`,
+          `95% range   service/minimal ${intervalText(intervals.cpuVsMinimal, 2, 'x')}; search-indexed/plain ${intervalText(intervals.searchVsPlain, 2, 'x')}; trimming ${intervalText(intervals.trimUs, 1, ' µs')} (rounds resampled: a goal whose bound falls inside is not decided by this run)`,
           `per round   service/minimal ${captureRuns.map((c, i) => ratioText(cpuOf(c) / cpuOf(minimalRuns[i]!))).join(' ')}; search/plain ${searchRuns.map((c, i) => ratioText(cpuOf(c) / cpuOf(captureRuns[i]!))).join(' ')}; trim µs ${trimRuns.map((c, i) => (cpuOf(c) - cpuOf(captureRuns[i]!)).toFixed(1)).join(' ')}`,
           `search-idx  ${fmt.int(searchM.rps)} req/s; threads ${fmt.threads(searchM)}`,
           `at limit    ${fmt.int(trimM.rps)} req/s; threads ${fmt.threads(trimM)}`,
@@ -323,3 +332,14 @@ export const captureSection: Section = {
 const us = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} µs`);
 const ratioText = (v: number | null) => (v === null || !Number.isFinite(v) ? 'n/a' : `${v.toFixed(2)}x`);
 const cpuOf = (m: Measurement) => m.serverCpuUsPerRequest ?? NaN;
+/** CPU per request over the picked rounds' windows (a round picked twice counts twice), as mergeMeasurements weighs them. */
+function cpuOver(runs: Measurement[], picks: number[]): number {
+  let cpu = 0;
+  let completed = 0;
+  for (const i of picks) {
+    cpu += cpuOf(runs[i]!) * runs[i]!.completed;
+    completed += runs[i]!.completed;
+  }
+  return completed > 0 ? cpu / completed : NaN;
+}
+const intervalText = (i: Interval | null, digits: number, unit: string) => (i === null ? 'n/a' : `${i.low.toFixed(digits)} to ${i.high.toFixed(digits)}${unit}`);
