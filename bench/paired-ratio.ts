@@ -75,10 +75,11 @@ function seededRandom(seed: number): () => number {
 }
 
 /**
- * How far another run of as many rounds could put a figure made from rounds: `figure` computed
- * over `draws` resamplings of the round numbers 0..rounds-1 (with replacement, a bootstrap), and
- * the middle 95% of its values. Null with fewer than 3 rounds or no finite figure. A goal whose
- * bound lies inside the interval is not decided by the run, whichever way its figure fell.
+ * How much a figure made from rounds is left open by those rounds: `figure` computed over `draws`
+ * resamplings of the round numbers 0..rounds-1 (with replacement, a bootstrap), and the middle 95%
+ * of its values. Null with fewer than 3 rounds or no finite figure. A goal whose bound lies inside
+ * the interval is not decided by the run, whichever way its figure fell; rounds that drift together
+ * (a machine slow for minutes) leave more open than this says.
  */
 export function roundsInterval(rounds: number, figure: (picks: number[]) => number, draws = 2000): Interval | null {
   if (rounds < 3) return null;
