@@ -62,8 +62,8 @@ const ISOLATE_EACH_FILE = process.env.VITEST_ISOLATE === '1';
 /**
  * Unit and integration files run in at least two workers. Vitest's default is one fewer than the
  * cores, one on a 2-core machine, and these files wait on sockets, child processes and real peers
- * more than they compute: two workers took `npm test` from 292 s to 167 s there. The slow tier keeps
- * the default, its files measuring time under load.
+ * more than they compute, and two workers take `npm test` about 40% less time there (figures in
+ * bench/RESULTS.md). The slow tier keeps the default, its files measuring time under load.
  */
 const SHARED_TIER_WORKERS = Math.max(2, os.availableParallelism() - 1);
 

@@ -1,6 +1,7 @@
 // The WAL under steady commits: checkpointed off the main thread, started over in the same file,
 // kept within its bound. These wait on the checkpointer thread keeping pace with the commits, so
-// they run in the slow tier, one file at a time (another test file's load would hold it back).
+// they run in the slow tier: the unit and integration tiers run two files at once, whose load held
+// the checkpointer back past the bound.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
