@@ -147,6 +147,59 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     expect(rows[3]!.url).toBe(`http://${t.uuid}.${DOMAIN}/sub`);
   });
 
+  it('node:http2: a capture gets the head it gets over HTTP/1.1, its body, and no trailers', async () => {
+    const t = await srv.token({ default_status: 202, default_content: 'héllo', default_content_type: 'text/plain; charset=utf-8' });
+    const session = http2.connect(srv.url);
+    try {
+      const answer = (method: string) =>
+        new Promise<{ head: http2.IncomingHttpHeaders; body: string; trailers: boolean }>((resolve, reject) => {
+          const req = session.request({ ':method': method, ':path': `/${t.uuid}` });
+          let head: http2.IncomingHttpHeaders = {};
+          let trailers = false;
+          let body = '';
+          req.on('response', (h) => (head = h));
+          req.on('trailers', () => (trailers = true));
+          req.setEncoding('utf8');
+          req.on('data', (c: string) => (body += c));
+          req.on('end', () => resolve({ head, body, trailers }));
+          req.on('error', reject);
+          req.end();
+        });
+      const get = await answer('GET');
+      const [row] = await stored(srv, t.uuid);
+      expect(get.head).toMatchObject({
+        ':status': 202,
+        'content-type': 'text/plain; charset=utf-8',
+        'x-request-id': row!.uuid,
+        'x-token-id': t.uuid,
+        'content-length': String(Buffer.byteLength('héllo')),
+      });
+      expect(typeof get.head.date).toBe('string');
+      expect(get.body).toBe('héllo');
+      expect(get.trailers).toBe(false);
+      // HEAD: the same head, no body.
+      const head = await answer('HEAD');
+      expect(head.head).toMatchObject({ ':status': 202, 'content-length': String(Buffer.byteLength('héllo')) });
+      expect(head.body).toBe('');
+      // An empty default body: length 0, the stream ended with the head's frames.
+      const empty = await srv.token({});
+      const none = await new Promise<{ status: number; length: string | undefined; body: number }>((resolve, reject) => {
+        const req = session.request({ ':method': 'POST', ':path': `/${empty.uuid}` });
+        let status = 0;
+        let length: string | undefined;
+        let body = 0;
+        req.on('response', (h) => ((status = Number(h[':status'])), (length = h['content-length'] as string | undefined)));
+        req.on('data', (c: Buffer) => (body += c.length));
+        req.on('end', () => resolve({ status, length, body }));
+        req.on('error', reject);
+        req.end('{}');
+      });
+      expect(none).toEqual({ status: 200, length: '0', body: 0 });
+    } finally {
+      session.close();
+    }
+  });
+
   it('node:http2: the API answers (token, request list) as over HTTP/1.1', async () => {
     const t = await srv.token();
     const r = await h2(srv.url, { ':path': `/token/${t.uuid}`, accept: 'application/json' });

@@ -2,6 +2,7 @@
 // It runs on plain node:http (not Koa): this is the hot path, and it needs nothing Koa offers.
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
 import type { Config } from '../config.js';
 import { HttpError, NotFound, PayloadTooLarge, TooManyRequests } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -253,8 +254,24 @@ function lengthOf(body: string | Buffer): string {
  * chunk (writev).
  */
 function send(req: IncomingMessage, res: ServerResponse, status: number, head: Record<string, string> | string[], body: string | Buffer): void {
-  res.writeHead(status, head);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.httpVersionMajor === 2 && Array.isArray(head)) respondHttp2(res as unknown as Http2ServerResponse, status, head);
+  else res.writeHead(status, head);
+  // An empty body is no chunk: over HTTP/2 a chunk, even empty, is a DATA frame of its own.
+  res.end(req.method === 'HEAD' || body.length === 0 ? undefined : body);
+}
+
+/**
+ * The head of an HTTP/2 answer, given to its stream as one header object. node:http2's
+ * compatibility layer would check and lower-case each name again, and ask the stream to wait for
+ * trailers, which costs an empty frame after the body (the layer sends trailers whether or not
+ * any were set). The names here are the capture's own: lower-cased, they need no other check.
+ */
+function respondHttp2(res: Http2ServerResponse, status: number, head: string[]): void {
+  const headers: OutgoingHttpHeaders = { ':status': status };
+  for (let i = 0; i < head.length; i += 2) headers[lowerName(head[i]!)] = head[i + 1];
+  // What the layer's writeHead keeps too: read by whoever looks at the answer after it went.
+  res.statusCode = status;
+  res.stream.respond(headers);
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, logger: Logger): void {
