@@ -6,7 +6,8 @@
 // connection tracking, `close*Connections` and socket.io's attachment work as without HTTP/2.
 // HTTP/2 requests come through node:http2's compatibility API, which has the members the handlers
 // use (method, url, rawHeaders, headers, socket, writeHead, end...); the handlers leave out what
-// HTTP/2 forbids (connection-specific headers).
+// HTTP/2 forbids (connection-specific headers). A capture's usual answer skips the layer's
+// writeHead and goes to the stream itself (core/capture/http-capture.ts).
 import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
