@@ -56,6 +56,15 @@ function recordCaptures(srv: TestServer): RequestRecord[] {
   return seen;
 }
 
+/** Captures the server counted as refused or failed, whatever their status. */
+async function failedCaptures(srv: TestServer): Promise<number> {
+  const { body } = await srv.metrics.scrape();
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('capture_captures_total{') && line.includes('outcome="rejected"'))
+    .reduce((n, line) => n + Number(line.split(' ').at(-1)), 0);
+}
+
 async function stored(srv: TestServer, token: string): Promise<Array<Record<string, any>>> {
   const r = await srv.call('GET', `/token/${token}/requests?sorting=oldest&per_page=50`);
   expect(r.status).toBe(200);
@@ -318,10 +327,12 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
       stream.on('error', () => {});
       stream.end('cancelled');
       await expect.poll(async () => (await stored(srv, t.uuid)).length, { timeout: 5000 }).toBe(1);
+      const failedBefore = await failedCaptures(srv);
       stream.close(http2.constants.NGHTTP2_CANCEL);
       // The answer, a second later, goes to a closed stream: nothing fails.
       await new Promise((r) => setTimeout(r, 1300));
       expect((await h2(srv.url, { ':path': '/healthz' }, undefined, session)).status).toBe(200);
+      expect(await failedCaptures(srv)).toBe(failedBefore);
     } finally {
       session.close();
     }

@@ -267,11 +267,14 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, head: R
  * any were set). The names here are the capture's own: lower-cased, they need no other check.
  */
 function respondHttp2(res: Http2ServerResponse, status: number, head: string[]): void {
+  const stream = res.stream;
+  // A stream the client reset takes no answer (nor does the layer's writeHead send one then).
+  if (stream.destroyed || stream.closed) return;
   const headers: OutgoingHttpHeaders = { ':status': status };
   for (let i = 0; i < head.length; i += 2) headers[lowerName(head[i]!)] = head[i + 1];
   // What the layer's writeHead keeps too: read by whoever looks at the answer after it went.
   res.statusCode = status;
-  res.stream.respond(headers);
+  stream.respond(headers);
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, logger: Logger): void {
