@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP2_PREFACE } from '../core/http/preface.js';
 import type { RequestRecord } from '../core/store/types.js';
+import { sampleSum } from './helpers/metrics.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const run = promisify(execFile);
@@ -24,6 +25,8 @@ interface H2Answer {
   headers: http2.IncomingHttpHeaders;
   body: Buffer;
   text: string;
+  /** Whether the stream ended with a trailers frame. */
+  trailers: boolean;
 }
 
 /** One request on an HTTP/2 session to `base` (a new session unless one is given). */
@@ -35,11 +38,13 @@ async function h2(base: string, headers: http2.OutgoingHttpHeaders, body?: strin
       const req = client.request(headers);
       const chunks: Buffer[] = [];
       let head: http2.IncomingHttpHeaders = {};
+      let trailers = false;
       req.on('response', (h) => (head = h));
+      req.on('trailers', () => (trailers = true));
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const buf = Buffer.concat(chunks);
-        resolve({ status: Number(head[':status']), headers: head, body: buf, text: buf.toString('utf8') });
+        resolve({ status: Number(head[':status']), headers: head, body: buf, text: buf.toString('utf8'), trailers });
       });
       req.on('error', reject);
       req.end(body);
@@ -58,11 +63,7 @@ function recordCaptures(srv: TestServer): RequestRecord[] {
 
 /** Captures the server counted as refused or failed, whatever their status. */
 async function failedCaptures(srv: TestServer): Promise<number> {
-  const { body } = await srv.metrics.scrape();
-  return body
-    .split('\n')
-    .filter((line) => line.startsWith('capture_captures_total{') && line.includes('outcome="rejected"'))
-    .reduce((n, line) => n + Number(line.split(' ').at(-1)), 0);
+  return sampleSum((await srv.metrics.scrape()).body, 'capture_captures_total', { outcome: 'rejected' });
 }
 
 async function stored(srv: TestServer, token: string): Promise<Array<Record<string, any>>> {
@@ -160,50 +161,26 @@ describe('cleartext HTTP/2 with prior knowledge (h2c)', () => {
     const t = await srv.token({ default_status: 202, default_content: 'héllo', default_content_type: 'text/plain; charset=utf-8' });
     const session = http2.connect(srv.url);
     try {
-      const answer = (method: string) =>
-        new Promise<{ head: http2.IncomingHttpHeaders; body: string; trailers: boolean }>((resolve, reject) => {
-          const req = session.request({ ':method': method, ':path': `/${t.uuid}` });
-          let head: http2.IncomingHttpHeaders = {};
-          let trailers = false;
-          let body = '';
-          req.on('response', (h) => (head = h));
-          req.on('trailers', () => (trailers = true));
-          req.setEncoding('utf8');
-          req.on('data', (c: string) => (body += c));
-          req.on('end', () => resolve({ head, body, trailers }));
-          req.on('error', reject);
-          req.end();
-        });
-      const get = await answer('GET');
+      const get = await h2(srv.url, { ':path': `/${t.uuid}` }, undefined, session);
       const [row] = await stored(srv, t.uuid);
-      expect(get.head).toMatchObject({
+      expect(get.headers).toMatchObject({
         ':status': 202,
         'content-type': 'text/plain; charset=utf-8',
         'x-request-id': row!.uuid,
         'x-token-id': t.uuid,
         'content-length': String(Buffer.byteLength('héllo')),
       });
-      expect(typeof get.head.date).toBe('string');
-      expect(get.body).toBe('héllo');
+      expect(typeof get.headers.date).toBe('string');
+      expect(get.text).toBe('héllo');
       expect(get.trailers).toBe(false);
       // HEAD: the same head, no body.
-      const head = await answer('HEAD');
-      expect(head.head).toMatchObject({ ':status': 202, 'content-length': String(Buffer.byteLength('héllo')) });
-      expect(head.body).toBe('');
+      const head = await h2(srv.url, { ':method': 'HEAD', ':path': `/${t.uuid}` }, undefined, session);
+      expect(head.headers).toMatchObject({ ':status': 202, 'content-length': String(Buffer.byteLength('héllo')) });
+      expect(head.text).toBe('');
       // An empty default body: length 0, the stream ended with the head's frames.
       const empty = await srv.token({});
-      const none = await new Promise<{ status: number; length: string | undefined; body: number }>((resolve, reject) => {
-        const req = session.request({ ':method': 'POST', ':path': `/${empty.uuid}` });
-        let status = 0;
-        let length: string | undefined;
-        let body = 0;
-        req.on('response', (h) => ((status = Number(h[':status'])), (length = h['content-length'] as string | undefined)));
-        req.on('data', (c: Buffer) => (body += c.length));
-        req.on('end', () => resolve({ status, length, body }));
-        req.on('error', reject);
-        req.end('{}');
-      });
-      expect(none).toEqual({ status: 200, length: '0', body: 0 });
+      const none = await h2(srv.url, { ':method': 'POST', ':path': `/${empty.uuid}` }, '{}', session);
+      expect([none.status, none.headers['content-length'], none.body.length, none.trailers]).toEqual([200, '0', 0, false]);
     } finally {
       session.close();
     }
