@@ -43,6 +43,5 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8084) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM: stop accepting, finish in-flight captures (SHUTDOWN_GRACE_MS), flush, exit 0.
 STOPSIGNAL SIGTERM
-# --max-semi-space-size=8: a smaller young generation under load (idle RSS no longer depends
-# on it: see scripts/start.mjs).
-CMD ["node", "--max-semi-space-size=8", "dist/core/main.js"]
+# The node flags `npm start` gives the service (core/lifecycle/node-flags.ts says why).
+CMD ["node", "--max-semi-space-size=8", "--single-threaded-gc", "dist/core/main.js"]

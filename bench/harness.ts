@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { missingServiceFlags } from '../core/lifecycle/node-flags.js';
 
 /** The repository root (this file runs as dist/bench/harness.js). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -286,14 +287,17 @@ export function serviceEnv(port: number, dataDir: string, extraEnv: Record<strin
   };
 }
 
-/** The real service (`node dist/core/main.js` of `root`, this checkout by default) on a fresh SQLite data directory. */
+/**
+ * The real service (`node dist/core/main.js` of `root`, this checkout by default) on a fresh SQLite
+ * data directory, with the node flags `npm start` gives it (those `nodeArgs` do not set otherwise).
+ */
 export async function startService(extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], root = ROOT): Promise<Service> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
   const env = serviceEnv(port, dataDir, extraEnv);
   let child: Child;
   try {
-    child = await startChild({ script: path.join(root, 'dist/core/main.js'), env, nodeArgs, readyPath: '/healthz', port, cwd: root });
+    child = await startChild({ script: path.join(root, 'dist/core/main.js'), env, nodeArgs: [...missingServiceFlags(nodeArgs, ''), ...nodeArgs], readyPath: '/healthz', port, cwd: root });
   } catch (e) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw e;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SERVICE_NODE_FLAGS } from '../core/lifecycle/node-flags.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -78,6 +79,11 @@ describe('Dockerfile', () => {
     expect(text).toMatch(/DATA_DIR=\/data/);
     expect(text).toMatch(/VOLUME \["\/data"\]/);
     expect(text).toMatch(/^EXPOSE 8084 2525 5300\/udp 5300\/tcp$/m);
+  });
+
+  it('runs the service with the node flags npm start gives it', () => {
+    const cmd = lines.filter((l) => l.startsWith('CMD ')).at(-1)!;
+    expect(JSON.parse(cmd.slice(4))).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/core/main.js']);
   });
 
   it('copies only folders that exist', () => {
