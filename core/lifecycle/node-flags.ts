@@ -8,7 +8,10 @@
 //   short-lived (a capture's record and buffers): a scavenge keeps ~200 KB and takes ~1.3 ms either
 //   way, and the helpers' hand-offs cost more CPU than they save. On 2 cores under capture load,
 //   8 to 9% less CPU per capture, paired (figures in bench/RESULTS.md).
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--single-threaded-gc'];
+/** The semi-space size past which the young generation does not grow, unless node was given its own. */
+export const MAX_SEMI_SPACE_MB = 8;
+
+export const SERVICE_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${MAX_SEMI_SPACE_MB}`, '--single-threaded-gc'];
 
 /** A flag's name without its value, dashes for underscores (`--max_semi_space_size=4` -> `--max-semi-space-size`). */
 const flagName = (arg: string): string => arg.split('=')[0]!.replace(/_/g, '-');

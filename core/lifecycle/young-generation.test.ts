@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { growthFactorGiven, MAX_SEMI_SPACE_MB, maxSemiSpaceGiven } from './young-generation.js';
+import { MAX_SEMI_SPACE_MB } from './node-flags.js';
+import { growthFactorGiven, maxSemiSpaceGiven } from './young-generation.js';
 
 const MODULE = fileURLToPath(new URL('./young-generation.ts', import.meta.url));
 

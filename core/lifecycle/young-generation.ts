@@ -4,19 +4,17 @@
 // each time as much has survived scavenges as it holds (1 -> 16 MB semi-spaces, 32 MB committed) and
 // gives it back only in a GC while little is being allocated, which an idle service seldom runs: the
 // idle service kept about 20 MB it needed only while starting (figures in bench/RESULTS.md). Growth comes back, with V8's default factor, once start-up
-// is over, so capture bursts grow it, but only up to MAX_SEMI_SPACE_MB, what `npm start` and the
-// image give node (--max-semi-space-size=8, node-flags.ts): a plain `node dist/core/main.js` kept 16 MB more after a
-// burst of captures (the big token's RSS in the bench).
+// is over, so capture bursts grow it, but only up to MAX_SEMI_SPACE_MB (node-flags.ts), what `npm start` and the
+// image give node (--max-semi-space-size=8): a plain `node dist/core/main.js` kept
+// 16 MB more after a burst of captures (the big token's RSS in the bench).
 import v8 from 'node:v8';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { flagGiven } from './node-flags.js';
+import { flagGiven, MAX_SEMI_SPACE_MB } from './node-flags.js';
 
 const GROWTH_FLAG = '--semi-space-growth-factor';
 const MAX_SEMI_FLAG = '--max-semi-space-size';
 /** V8's default (flag-definitions.h). */
 const DEFAULT_GROWTH_FACTOR = 2;
-/** The semi-space size past which the young generation does not grow, unless node was given its own. */
-export const MAX_SEMI_SPACE_MB = 8;
 
 /** Whether the process was started with its own growth factor (node flag or NODE_OPTIONS): then it is left alone. */
 export function growthFactorGiven(execArgv: string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
