@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Measurement } from './harness.js';
 import { CORPUS_SIZE, corpusEntry, designedShare, earlyRange, TIMED_QUERIES } from './search-corpus.js';
 import { secondsUntilUnder } from './sections/memory.js';
-import { readStallGoals } from './sections/readstall.js';
+import { bracketedRatio, readStallGoals } from './sections/readstall.js';
 import { summarizeTimes } from './sections/search.js';
 
 describe('bench search corpus', () => {
@@ -54,10 +54,20 @@ describe('bench goal evaluation', () => {
   const m = (rps: number, p99: number) => ({ rps, latencyMs: { p50: 1, p90: 2, p99, p99_9: p99, avg: 1, max: p99 } }) as Measurement;
 
   it('passes readstall only when the loaded p99 and the throughput ratio both hold', () => {
-    expect(readStallGoals(m(10_000, 5), m(9_200, 12)).map((g) => g.pass)).toEqual([true, true]);
-    expect(readStallGoals(m(10_000, 5), m(8_900, 12)).map((g) => g.pass)).toEqual([true, false]);
-    expect(readStallGoals(m(10_000, 5), m(9_500, 25)).map((g) => g.pass)).toEqual([false, true]);
-    expect(readStallGoals(m(0, 5), m(0, 5))[1]!.pass).toBe(false);
+    expect(readStallGoals(m(10_000, 5), m(9_200, 12), 0.92).map((g) => g.pass)).toEqual([true, true]);
+    expect(readStallGoals(m(10_000, 5), m(8_900, 12), 0.89).map((g) => g.pass)).toEqual([true, false]);
+    expect(readStallGoals(m(10_000, 5), m(9_500, 25), 0.95).map((g) => g.pass)).toEqual([false, true]);
+    expect(readStallGoals(m(0, 5), m(0, 5), 0)[1]!.pass).toBe(false);
+  });
+
+  it('compares each loaded window with the alone windows on either side, weighed by its length', () => {
+    const w = (rps: number, durationS = 20) => ({ rps, durationS });
+    // The machine slowed from 20,000 to 16,000 captures/s alone across a loaded window at 16,200.
+    expect(bracketedRatio([w(20_000), w(16_000)], [w(16_200, 100)])).toBeCloseTo(0.9, 5);
+    // A long window weighs more: 100 s at 0.8x and 20 s at 1.0x.
+    expect(bracketedRatio([w(10_000), w(10_000), w(10_000)], [w(8_000, 100), w(10_000, 20)])).toBeCloseTo((800_000 + 200_000) / 1_200_000, 5);
+    expect(bracketedRatio([w(0), w(0)], [w(10, 10)])).toBe(0);
+    expect(() => bracketedRatio([w(1)], [w(1)])).toThrow(/alone windows/);
   });
 
   it('finds when memory first went under a limit', () => {
