@@ -2,14 +2,14 @@
 // commit), compared with the bare baseline, and a check that every answered capture was stored.
 //
 // The ratio is measured in paired rounds: the measured run is split into BENCH_ROUNDS windows,
-// each right after an equal window of a bare node:http server started for the pairing. On a
+// each in a round with an equal window of a bare node:http server started for the pairing. On a
 // shared 2-core machine the speed drifts by tens of percent within a minute; compared with one
 // bare run made before it, the same build scored anywhere from 0.44x to 0.63x. Paired windows see
 // the same machine. Before each bare window the service is let finish the work it deferred (its
 // catch-up and WAL checkpoint, at most a few hundred ms of the window before), which would
 // otherwise run during the bare window and slow the baseline. The ratio to the standalone
 // baseline section is reported beside it. With BENCH_PREVIOUS_BUILD set, the previous build's
-// service is measured in the same rounds too, right after this build's window, and the run reports
+// service is measured in the same rounds too, next to this build's window, and the run reports
 // this build's throughput as a ratio to it.
 //
 // CPU per capture is compared with a minimal capture server (bench/minimal-capture-server.ts:
@@ -31,6 +31,7 @@ import {
   warmUp,
   type BenchContext,
   type Goal,
+  type LoadOptions,
   type Measurement,
   type Section,
   type SectionResult,
@@ -121,25 +122,26 @@ export const captureSection: Section = {
         runErrors.push(...(await warmUp('previous build warm-up', { url: previous.url, path: `/${previousWarm}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
         for (let i = 0; i < poolSize; i++) previousTokens.push(await previous.createToken({ request_limit: REQUEST_LIMIT }));
       }
-      const captureLoad = (target: typeof svc, pool: string[], seconds: number) =>
-        load({
-          url: target.url,
-          connections: settings.connections,
-          seconds,
-          headers,
-          serverPid: target.proc.pid,
-          settle: true,
-          requests: pool.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
-        });
+      const captureLoad = (target: typeof svc, pool: string[], seconds: number): LoadOptions => ({
+        url: target.url,
+        connections: settings.connections,
+        seconds,
+        headers,
+        serverPid: target.proc.pid,
+        requests: pool.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
+      });
+      /** A measured window: its CPU time includes the work its captures left for later (settle). */
+      const measured = (opts: LoadOptions) => load({ ...opts, settle: true });
 
-      // Every window's CPU includes the work its captures left for later (settle).
-      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body, settle: true };
+      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
       runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
       // The minimal server takes any first path segment as a token: the same URLs as the service.
-      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, settle: true, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
+      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
       runErrors.push(...(await warmUp('minimal server warm-up', { url: minimal.url, path: `/${tokens[0]}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
       const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
-      ctx.log(`capture: measuring ${settings.rounds} x ${windowS} s, each after ${windowS} s of bare node:http, ${settings.connections} connections, ${poolSize} tokens round-robin`);
+      ctx.log(
+        `capture: measuring ${settings.rounds} rounds of ${windowS}-s windows (search-indexed, at limit, plain, ${previous ? 'previous build, ' : ''}minimal, bare node:http; reversed in odd rounds), ${settings.connections} connections, ${poolSize} tokens round-robin`,
+      );
       const captureRuns: Measurement[] = [];
       const bareRuns: Measurement[] = [];
       const previousRuns: Measurement[] = [];
@@ -148,37 +150,38 @@ export const captureSection: Section = {
       const trimRuns: Measurement[] = [];
       const catchUps: Histogram[] = [];
       let caughtRows = 0;
-      // The CPU windows (search-indexed, at limit, minimal) run after the paired pair in even rounds
-      // and before it in odd ones: a window's place in the round (what ran just before it, how long
-      // the service sat idle) weighs on its figures alike on both sides.
-      const cpuWindows = async (round: number) => {
-        const windows = [
-          async () => searchRuns.push(await captureLoad(svc, searchTokens, windowS)),
-          async () => trimRuns.push(await captureLoad(svc, trimTokens, windowS)),
-          async () => minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid })),
-        ];
-        for (const w of round % 2 ? windows.reverse() : windows) {
+      // Each round runs every window once, in this order in even rounds and in the reverse order in
+      // odd ones, so that drift within a round weighs alike on both sides of each comparison over
+      // two rounds. The plain window, which every CPU figure is compared with, stands between the
+      // windows of the two goals decided by the smallest margins: tokens at their limit (trimming
+      // adds a few µs to ~40) and the minimal server. Two and three windows apart (the order
+      // before), a run's rounds gave trimming figures from -10 to +32 µs; adjacent, -4 to +9.
+      // The previous build's window lies next to this build's, and bare node:http's (the throughput
+      // pairing) two windows from it.
+      const windows: Array<() => Promise<void>> = [
+        async () => void searchRuns.push(await measured(captureLoad(svc, searchTokens, windowS))),
+        async () => void trimRuns.push(await measured(captureLoad(svc, trimTokens, windowS))),
+        async () => {
+          const before = await scrapeText(svc.url);
+          captureRuns.push(await measured(captureLoad(svc, tokens, windowS)));
+          // The catch-ups of the window (and of its captures, to the quiet after it): how many rows
+          // a step takes under this load, which its cost per capture depends on (docs/storage.md).
           await quiet(svc.proc.pid!);
-          await w();
-        }
-      };
+          const after = await scrapeText(svc.url);
+          catchUps.push(histogramDelta(parseHistogram(before, CATCH_UPS), parseHistogram(after, CATCH_UPS)));
+          caughtRows += parseCounter(after, CATCH_UP_ROWS) - parseCounter(before, CATCH_UP_ROWS);
+        },
+        ...(previous ? [async () => void previousRuns.push(await measured(captureLoad(previous, previousTokens, windowS)))] : []),
+        async () => void minimalRuns.push(await measured({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid })),
+        async () => void bareRuns.push(await measured({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid })),
+      ];
+      // Every server quiet before each window, not only the service: a window shares the two cores
+      // with whatever another server still does.
+      const servers = [svc, paired, minimal, ...(previous ? [previous] : [])];
       for (let round = 0; round < settings.rounds; round++) {
-        if (round % 2) await cpuWindows(round);
-        await quiet(svc.proc.pid!);
-        if (previous) await quiet(previous.proc.pid!);
-        bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid }));
-        const before = await scrapeText(svc.url);
-        captureRuns.push(await captureLoad(svc, tokens, windowS));
-        // The catch-ups of the window (and of its captures, to the quiet after it): how many rows
-        // a step takes under this load, which its cost per capture depends on (docs/storage.md).
-        await quiet(svc.proc.pid!);
-        const after = await scrapeText(svc.url);
-        catchUps.push(histogramDelta(parseHistogram(before, CATCH_UPS), parseHistogram(after, CATCH_UPS)));
-        caughtRows += parseCounter(after, CATCH_UP_ROWS) - parseCounter(before, CATCH_UP_ROWS);
-        if (round % 2 === 0) await cpuWindows(round);
-        if (previous) {
-          await quiet(svc.proc.pid!);
-          previousRuns.push(await captureLoad(previous, previousTokens, windowS));
+        for (const w of round % 2 ? [...windows].reverse() : windows) {
+          for (const server of servers) await quiet(server.proc.pid!);
+          await w();
         }
       }
       const m = mergeMeasurements(captureRuns);
