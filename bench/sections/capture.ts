@@ -155,7 +155,7 @@ export const captureSection: Section = {
       // two rounds. The plain window, which every CPU figure is compared with, stands between the
       // windows of the two goals decided by the smallest margins: tokens at their limit (trimming
       // adds a few µs to ~40) and the minimal server. Two and three windows apart (the order
-      // before), a run's rounds gave trimming figures from -10 to +32 µs; adjacent, -4 to +9.
+      // before), a run's rounds gave trimming figures from -10 to +32 µs; adjacent, -6 to +11.
       // The previous build's window lies next to this build's, and bare node:http's (the throughput
       // pairing) two windows from it.
       const windows: Array<() => Promise<void>> = [
