@@ -5,9 +5,9 @@
 // each in a round with an equal window of a bare node:http server started for the pairing. On a
 // shared 2-core machine the speed drifts by tens of percent within a minute; compared with one
 // bare run made before it, the same build scored anywhere from 0.44x to 0.63x. Paired windows see
-// the same machine. Before each bare window the service is let finish the work it deferred (its
-// catch-up and WAL checkpoint, at most a few hundred ms of the window before), which would
-// otherwise run during the bare window and slow the baseline. The ratio to the standalone
+// the same machine. Before each window every server is let finish the work it deferred (the
+// service's catch-up and WAL checkpoint, at most a few hundred ms of the window before), which
+// would otherwise run during the next window and slow it. The ratio to the standalone
 // baseline section is reported beside it. With BENCH_PREVIOUS_BUILD set, the previous build's
 // service is measured in the same rounds too, next to this build's window, and the run reports
 // this build's throughput as a ratio to it.
@@ -128,15 +128,15 @@ export const captureSection: Section = {
         seconds,
         headers,
         serverPid: target.proc.pid,
+        settle: true,
         requests: pool.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })),
       });
-      /** A measured window: its CPU time includes the work its captures left for later (settle). */
-      const measured = (opts: LoadOptions) => load({ ...opts, settle: true });
 
-      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body };
+      // Every window's CPU includes the work its captures left for later (settle).
+      const bareLoad = { url: paired.url, path: '/', connections: settings.connections, body: settings.body, settle: true };
       runErrors.push(...(await warmUp('paired bare warm-up', { ...bareLoad, seconds: settings.warmupSeconds })));
       // The minimal server takes any first path segment as a token: the same URLs as the service.
-      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
+      const minimalLoad = () => ({ url: minimal.url, connections: settings.connections, headers, settle: true, requests: tokens.map((uuid) => ({ method: 'POST', path: `/${uuid}`, headers, body: settings.body })) });
       runErrors.push(...(await warmUp('minimal server warm-up', { url: minimal.url, path: `/${tokens[0]}`, connections: settings.connections, body: settings.body, headers, seconds: settings.warmupSeconds })));
       const windowS = Math.max(1, Math.round(settings.seconds / settings.rounds));
       ctx.log(
@@ -159,11 +159,11 @@ export const captureSection: Section = {
       // The previous build's window lies next to this build's, and bare node:http's (the throughput
       // pairing) two windows from it.
       const windows: Array<() => Promise<void>> = [
-        async () => void searchRuns.push(await measured(captureLoad(svc, searchTokens, windowS))),
-        async () => void trimRuns.push(await measured(captureLoad(svc, trimTokens, windowS))),
+        async () => void searchRuns.push(await load(captureLoad(svc, searchTokens, windowS))),
+        async () => void trimRuns.push(await load(captureLoad(svc, trimTokens, windowS))),
         async () => {
           const before = await scrapeText(svc.url);
-          captureRuns.push(await measured(captureLoad(svc, tokens, windowS)));
+          captureRuns.push(await load(captureLoad(svc, tokens, windowS)));
           // The catch-ups of the window (and of its captures, to the quiet after it): how many rows
           // a step takes under this load, which its cost per capture depends on (docs/storage.md).
           await quiet(svc.proc.pid!);
@@ -171,9 +171,9 @@ export const captureSection: Section = {
           catchUps.push(histogramDelta(parseHistogram(before, CATCH_UPS), parseHistogram(after, CATCH_UPS)));
           caughtRows += parseCounter(after, CATCH_UP_ROWS) - parseCounter(before, CATCH_UP_ROWS);
         },
-        ...(previous ? [async () => void previousRuns.push(await measured(captureLoad(previous, previousTokens, windowS)))] : []),
-        async () => void minimalRuns.push(await measured({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid })),
-        async () => void bareRuns.push(await measured({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid })),
+        ...(previous ? [async () => void previousRuns.push(await load(captureLoad(previous, previousTokens, windowS)))] : []),
+        async () => void minimalRuns.push(await load({ ...minimalLoad(), seconds: windowS, serverPid: minimal.proc.pid })),
+        async () => void bareRuns.push(await load({ ...bareLoad, seconds: windowS, serverPid: paired.proc.pid })),
       ];
       // Every server quiet before each window, not only the service: a window shares the two cores
       // with whatever another server still does.
