@@ -10,7 +10,10 @@
 // first far enough for the sweep to run; the trims run as the schedule runs them under load, once a
 // catch-up has caught up or its steps took TRIM_ROWS_PER_TOKEN rows a token over its limit
 // (TRIM_STEPS=1: after every step, as it ran them before); the step that catches up trims in its
-// transaction, up to LAST_TRIMS requests (default: all; 0: none, each trim a step of its own). STATEMENTS=1 also prints CPU per capture by statement
+// transaction, up to LAST_TRIMS requests (default: all; 0: none, each trim a step of its own), the
+// trim steps up to TRIM_MAX each (default: all; the schedule's aim, about CATCH_UP_CHUNK_MS, cuts
+// them short under load). SHUFFLE=1 takes each batch's tokens in another order, as captures that
+// arrive out of turn come (the bench's load), rather than in turn. STATEMENTS=1 also prints CPU per capture by statement
 // (each statement call timed: the figures then include that timing's cost).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,16 @@ const TOKENS = Number(process.env.TOKENS ?? 100);
 const CHUNK = Number(process.env.CHUNK ?? Number.MAX_SAFE_INTEGER);
 const TRIM_STEPS = !!process.env.TRIM_STEPS;
 const LAST_TRIMS = Number(process.env.LAST_TRIMS ?? Number.MAX_SAFE_INTEGER);
+const TRIM_MAX = Number(process.env.TRIM_MAX ?? Number.MAX_SAFE_INTEGER);
+const SHUFFLE = !!process.env.SHUFFLE;
+/** A seeded generator (mulberry32): the same shuffles run after run. */
+let seed = 42;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const dir = mkdtempSync(join(tmpdir(), 'measure-write-cost-'));
 const sorting = createSortingKeys();
 const body = Buffer.from(JSON.stringify({ event: 'order.created', id: 123456, amount: 19.99, currency: 'EUR', customer: { id: 'cus_42' } }));
@@ -141,11 +154,14 @@ if (mode === 'minimal') {
   const run = (n: number) => {
     for (let i = 0; i < n; i += BATCH) {
       const c0 = cpu();
-      const items: WriteItem[] = [];
-      for (let j = 0; j < BATCH; j++) {
-        const t = tokens[k++ % TOKENS]!;
-        items.push({ row: toRow(record(t.uuid)), limit: t.request_limit });
-      }
+      const batch = Array.from({ length: BATCH }, () => tokens[k++ % TOKENS]!);
+      // As captures that arrive out of turn come: each batch's tokens in another order.
+      if (SHUFFLE)
+        for (let j = batch.length - 1; j > 0; j--) {
+          const r = Math.floor(random() * (j + 1));
+          [batch[j], batch[r]] = [batch[r]!, batch[j]!];
+        }
+      const items: WriteItem[] = batch.map((t) => ({ row: toRow(record(t.uuid)), limit: t.request_limit }));
       const c1 = cpu();
       writer.commit(items, false);
       const c2 = cpu();
@@ -166,7 +182,7 @@ if (mode === 'minimal') {
           trimmed += Math.min(cpu() - t, writer.lastCatchUp.trims * 1000);
           if (!writer.caughtUp && (TRIM_STEPS || caughtSinceTrims >= TRIM_ROWS_PER_TOKEN * writer.tokensOverLimit)) {
             const c = cpu();
-            while (writer.trimsDue) writer.trim(false);
+            while (writer.trimsDue) writer.trim(false, TRIM_MAX);
             trimmed += cpu() - c;
             caughtSinceTrims = 0;
           }
@@ -174,7 +190,7 @@ if (mode === 'minimal') {
         // Requests the steps deferred to the search index, in steps of CHUNK as well (search/index-writes.ts defer).
         while (writer.indexDue) writer.index(false, CHUNK);
         const c3 = cpu();
-        while (writer.trimsDue) writer.trim(false);
+        while (writer.trimsDue) writer.trim(false, TRIM_MAX);
         spent.catchUp += c3 - c2 - trimmed;
         spent.trim += cpu() - c3 + trimmed;
       }

@@ -782,7 +782,7 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
-  it("deletes a trim step's rows at once when they are all the rows of their range, and lists them when kept rows lie among them", () => {
+  it("deletes a trim step's rows at once when they are most of the rows of their range, and lists them when many kept rows lie among them", () => {
     const [a, b, c, d] = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
     const { db, writer, seen, stored, listed, count } = sweeping([a, b, c, d], 10_000);
     const files = new Map([['f1', Buffer.from('file')]]);
@@ -796,30 +796,83 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     expect(count('SELECT count(*) FROM request_files')).toBe(15);
     expect(first.slice(90).every((i, n) => seen([a, b, c][n % 3]!, i))).toBe(true);
     expect(count('SELECT sum(request_count) FROM tokens WHERE uuid IN (?, ?, ?)', a, b, c)).toBe(30);
-    // 30 more each, d's kept captures among them: the 90 trimmed are listed for the sweep.
-    const second = Array.from({ length: 120 }, (_, i) => item([a, b, c, d][i % 4]!, i % 4 === 3 ? 1000 : 10));
+    // 30 more each, c's with a limit of 25 (c trims at another pace): the 75 trimmed go at once, c's
+    // kept captures among them stay.
+    const second = Array.from({ length: 90 }, (_, i) => ({ ...item([a, b, c][i % 3]!, i % 3 === 2 ? 25 : 10), ...(i % 3 === 2 ? { files } : {}) }));
     writer.commit(second);
     writer.catchUp();
-    expect(listed()).toHaveLength(90);
-    expect(first.slice(90).every(stored)).toBe(true);
-    expect(first.slice(90).some((i, n) => seen([a, b, c][n % 3]!, i))).toBe(false);
-    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_keys')]).toEqual([150, 60]);
+    expect(listed()).toEqual([]);
+    expect(first.slice(90).some(stored)).toBe(false);
+    const secondOfC = second.filter((_, i) => i % 3 === 2);
+    expect([secondOfC.slice(0, 5).some(stored), secondOfC.slice(5).every((i) => stored(i) && seen(c, i))]).toEqual([false, true]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([45, 45, 45]);
+    expect(count('SELECT count(*) FROM request_files')).toBe(25);
+    // 20 more each for a and b, every other capture d's: c's and d's kept captures lie among the 40
+    // trimmed, which are listed for the sweep.
+    const third = Array.from({ length: 80 }, (_, i) => (i % 2 ? item(d, 1000) : item([a, b][(i / 2) % 2]!, 10)));
+    writer.commit(third);
+    writer.catchUp();
+    expect(listed()).toHaveLength(40);
+    const keptOfAB = second.slice(60).filter((_, i) => i % 3 !== 2);
+    expect(keptOfAB.every(stored)).toBe(true);
+    expect(keptOfAB.some((i, n) => seen([a, b][n % 2]!, i))).toBe(false);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_keys')]).toEqual([125, 85]);
     db.close();
   });
 
-  it("deletes a trim step's rows at once with the rows a step cut short listed among them", () => {
+  it("cuts a trim step short by an equal share of every token's excess, whose rows go at once", () => {
     const tokens = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
     const { db, writer, listed, count } = sweeping(tokens, 10_000);
-    // 60 each in turn, 10 kept each: 200 to trim, left to trim steps of 100 (the first two tokens'
-    // oldest, among the others' rows: listed), then the rest (the others' oldest, the listed rows
-    // among them but the first two tokens' oldest, below them: deleted with them).
-    writer.commit(Array.from({ length: 240 }, (_, i) => item(tokens[i % 4]!, 10)));
+    // 60 each in turn, 10 kept each: 200 to trim, left to trim steps of 100: the oldest 25 of each
+    // (the oldest 100 rows), then the rest.
+    const items = Array.from({ length: 240 }, (_, i) => item(tokens[i % 4]!, 10));
+    writer.commit(items);
     writer.catchUp(true, Number.MAX_SAFE_INTEGER, true, 0);
     expect(writer.trim(true, 100)).toBe(100);
-    expect(listed()).toHaveLength(100);
+    expect(listed()).toEqual([]);
+    expect(db.prepare('SELECT min(seq) FROM requests').pluck().get()).toBe(101);
+    expect(count('SELECT min(request_count) FROM tokens')).toBe(35);
     expect(writer.trim(true)).toBe(100);
-    expect(db.prepare('SELECT seq FROM request_trimmed').pluck().all()).toEqual([1, 2]);
-    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([42, 42, 40]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys'), count('SELECT count(*) FROM request_trimmed')]).toEqual([40, 40, 40, 0]);
+    db.close();
+  });
+
+  it("deletes a trim step's rows at once among the kept requests of a token the step before trimmed", () => {
+    const [a, b, c, d] = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+    const { db, writer, seen, stored, listed, count } = sweeping([a, b, c, d], 10_000);
+    // 40 each in turn, 10 kept each; then 30 more each for b, c and d only: their 90 oldest, a's 10
+    // kept requests among them (a trimmed by the step before, not by this one), go at once.
+    const first = Array.from({ length: 160 }, (_, i) => item([a, b, c, d][i % 4]!, 10));
+    writer.commit(first);
+    writer.catchUp();
+    expect([listed(), count('SELECT count(*) FROM requests')]).toEqual([[], 40]);
+    const second = Array.from({ length: 90 }, (_, i) => item([b, c, d][i % 3]!, 10));
+    writer.commit(second);
+    writer.catchUp();
+    expect(listed()).toEqual([]);
+    const keptOfA = first.slice(120).filter((_, i) => i % 4 === 0);
+    expect(keptOfA.every((i) => stored(i) && seen(a, i))).toBe(true);
+    expect(second.slice(60).every((i, n) => seen([b, c, d][n % 3]!, i))).toBe(true);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([40, 40, 40]);
+    db.close();
+  });
+
+  it("deletes a trim step's rows at once with the rows a lowering listed among them", () => {
+    const [a, b, e] = [sampleToken().uuid, sampleToken().uuid, sampleToken().uuid];
+    const { db, writer, listed, count } = sweeping([a, b, e], 10_000);
+    // 50 each in turn, a and b keeping 10; e's limit lowered to 10 before the trims: its oldest 40
+    // listed for its own sweep, then a's and b's oldest 40, among which they lie but the newest.
+    const items = Array.from({ length: 150 }, (_, i) => item([a, b, e][i % 3]!, i % 3 === 2 ? 1000 : 10));
+    writer.commit(items);
+    writer.catchUp(true, Number.MAX_SAFE_INTEGER, true, 0);
+    writer.trimTo(e, 10);
+    expect(writer.trim(true, 40)).toBe(40);
+    expect(listed()).toHaveLength(40);
+    expect(writer.trim(true)).toBe(80);
+    expect(listed()).toEqual([uuidOf(items[119]!)]);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_keys')]).toEqual([31, 31, 30]);
+    expect(writer.sweep(true)).toBe(1);
+    expect([count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_trimmed')]).toEqual([30, 30, 0]);
     db.close();
   });
 

@@ -17,6 +17,12 @@ export const TRIMMED_BACKLOG = 10_000;
  */
 const ALONE_MIN_ROWS = 64;
 
+/**
+ * Trimmed rows are deleted by their seq range (deleteAlone) when at most one kept row lies among
+ * every KEPT_SHARE of them: dense enough that a page written holds several.
+ */
+const KEPT_SHARE = 4;
+
 export interface Trims {
   /**
    * Tokens a catch-up left over their request_limit, with that limit (as their captures saw it):
@@ -47,8 +53,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // Trimming: each token's oldest keys go (the token index by range, where they lie together) and
   // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
   // away, a token's oldest rows were scattered among every other token's, a page written per
-  // trimmed request (unless a step's rows are all the rows of their seq range: deleteAlone, in
-  // trimPlain). A search-indexed token's rows go at once (their keys, search_keys rows and UUID
+  // trimmed request (unless a step's rows are most of the rows of their seq range, the rest kept
+  // requests of the tokens trimmed: deleteAlone, in trimPlain). A search-indexed token's rows go at once (their keys, search_keys rows and UUID
   // entries with them, their full-text entries listed for the purge: the triggers on requests), as a
   // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
@@ -73,8 +79,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const sweepMark = db.prepare<[number, number]>('UPDATE request_sweep SET upto = ?, ids_upto = ?');
   const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
   const unlist = db.prepare<[number]>('DELETE FROM request_trimmed WHERE seq <= ?');
-  // Rows of a seq range, at most `limit` read.
-  const storedIn = db.prepare<[number, number, number], number>('SELECT count(*) FROM (SELECT 1 FROM requests WHERE seq BETWEEN ? AND ? LIMIT ?)').pluck();
+  // Rows of a seq range.
+  const storedIn = db.prepare<[number, number], number>('SELECT count(*) FROM requests WHERE seq BETWEEN ? AND ?').pluck();
   const uuidOf = db.prepare<[number], string>('SELECT uuid FROM requests WHERE seq = ?').pluck();
   // At most `limit` UUID entries of the UUID range read: only a range not much wider than the rows'
   // is deleted that way (UUIDs out of seq order, rows copied from another store or from a skewed
@@ -82,39 +88,49 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // Read as the limit-th UUID from the range's first: a walk of the index that neither compares
   // each entry's key nor counts it (a quarter of counting the range's cost, in-process).
   const idsOver = db.prepare<[string, number, string], number | null>('SELECT (SELECT uuid FROM request_ids WHERE uuid >= ? ORDER BY uuid LIMIT 1 OFFSET ?) <= ?').pluck();
+  // The kept rows' seqs (a JSON array) are skipped; their UUID entries, which a range of UUIDs
+  // takes as well (the statement deletes as it reads: skipping them would make it read all first),
+  // are put back.
+  const NOT_KEPT = 'seq NOT IN (SELECT value FROM json_each(@kept))';
   const unidRange = db.prepare<[string, string, number, number]>('DELETE FROM request_ids WHERE uuid BETWEEN ? AND ? AND seq BETWEEN ? AND ?');
+  const reidKept = db.prepare<[string]>('INSERT OR IGNORE INTO request_ids (uuid, seq) SELECT uuid, seq FROM requests WHERE seq IN (SELECT value FROM json_each(?))');
   // The UUID entries of rows whose UUIDs lay outside the range (only ever a few).
-  const unidRest = db.prepare<[number, number]>('DELETE FROM request_ids WHERE (uuid, seq) IN (SELECT uuid, seq FROM requests WHERE seq BETWEEN ? AND ?)');
+  const unidRest = db.prepare<{ from: number; to: number; kept: string }>(`DELETE FROM request_ids WHERE (uuid, seq) IN (SELECT uuid, seq FROM requests WHERE seq BETWEEN @from AND @to AND ${NOT_KEPT})`);
   const anyFiles = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM request_files)').pluck();
-  const unfileRange = db.prepare<[number, number]>('DELETE FROM request_files WHERE request_uuid IN (SELECT uuid FROM requests WHERE seq BETWEEN ? AND ?)');
-  const deleteSeqs = db.prepare<[number, number]>('DELETE FROM requests WHERE seq BETWEEN ? AND ?');
+  const unfileRange = db.prepare<{ from: number; to: number; kept: string }>(`DELETE FROM request_files WHERE request_uuid IN (SELECT uuid FROM requests WHERE seq BETWEEN @from AND @to AND ${NOT_KEPT})`);
+  const deleteSeqs = db.prepare<{ from: number; to: number; kept: string }>(`DELETE FROM requests WHERE seq BETWEEN @from AND @to AND ${NOT_KEPT}`);
   /**
    * Deletes the `count` rows of trimmed requests from seq `from` to `to` (their keys and list
-   * entries gone, or left to the caller) if they are the only rows of that range (every token
-   * trimming at the same pace), and returns how many it deleted: the rows by that range, their UUID
-   * entries by the range of their UUIDs, from the millisecond of the first one's to the end of the
-   * last one's (UUIDv7 begins with it, so the oldest lie together; those of rows whose clock went
-   * back, by their rows), and their files if there are any, each in one statement, while
-   * request_sweep.ids_upto holds `to` too, so that the rows' trigger does nothing (in-process, about
-   * 0.5 µs a row less). Returns null, deleting nothing, if other rows lie among them or their UUID
-   * range holds many more entries than theirs.
+   * entries gone, or left to the caller) if they and the `kept` rows (seqs: candidates, a few kept
+   * requests of the trimmed tokens) are all the rows of that range, and returns how many it
+   * deleted: the rows by that range, their UUID entries by the range of their UUIDs, from the
+   * millisecond of the first one's to the end of the last one's (UUIDv7 begins with it, so the
+   * oldest lie together; those of rows whose clock went back, by their rows), and their files if
+   * there are any, each in one statement that skips the kept rows, while request_sweep.ids_upto
+   * holds `to` too, so that the rows' trigger does nothing (in-process, about 0.5 µs a row less).
+   * Returns null, deleting nothing, if other rows lie among them, more kept rows than a
+   * KEPT_SHARE-th of `count`, or their UUID range holds many more entries than theirs.
    */
-  function deleteAlone(from: number, to: number, count: number): number | null {
+  function deleteAlone(from: number, to: number, count: number, kept: number[] = []): number | null {
     // Seqs are unique: as many rows as the range has seqs are all of it. Past twice as many seqs,
-    // the range is taken to hold kept rows (rather than gaps, rows deleted another way) unread.
+    // the range is taken to hold other rows (rather than gaps, rows deleted another way) unread.
     const seqs = to - from + 1;
-    if (seqs !== count && (seqs > 2 * count || storedIn.get(from, to, count + 1) !== count)) return null;
+    const rows = count + kept.length;
+    if (kept.length > count / KEPT_SHARE || (seqs !== rows && (seqs > 2 * rows || storedIn.get(from, to) !== rows))) return null;
     const [firstId, lastId] = [uuidOf.get(from), uuidOf.get(to)];
     if (firstId === undefined || lastId === undefined) return null;
     const first = firstId.slice(0, 13);
     const last = `${lastId.slice(0, 13)}~`;
-    const limit = 2 * count + 64;
+    const limit = 2 * rows + 64;
     if (idsOver.get(first, limit - 1, last)) return null;
+    const range = { from, to, kept: JSON.stringify(kept) };
     // Back to 0 before any other statement of the transaction: other deletions clean up per row.
     sweepMark.run(to, to);
-    if (anyFiles.get()) unfileRange.run(from, to);
-    if (unidRange.run(first, last, from, to).changes < count) unidRest.run(from, to);
-    const n = deleteSeqs.run(from, to).changes;
+    if (anyFiles.get()) unfileRange.run(range);
+    let unid = unidRange.run(first, last, from, to).changes;
+    if (kept.length) unid -= reidKept.run(range.kept).changes;
+    if (unid < count) unidRest.run(range);
+    const n = deleteSeqs.run(range).changes;
     sweepMark.run(0, 0);
     return n;
   }
@@ -163,12 +179,12 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   //   drops), so that the common step runs no statement for it;
   // - every token's keys up to its bound listed in request_trimmed in seq order, which appends
   //   (the rows trimmed before lie below), rather than token by token, an insert among them each
-  //   (or, at least ALONE_MIN_ROWS alone in their seq range, their rows deleted at once instead);
+  //   (or, at least ALONE_MIN_ROWS with few kept rows among them, their rows deleted at once);
   // - each token's keys up to its bound deleted and its count dropped, by a view's trigger again:
   //   the bound a value of the trigger's row rather than a subquery of the DELETE, SQLite deletes
   //   the range in one pass, each key where the scan stands, rather than collecting the keys first
   //   and seeking each again;
-  // - the bounds cleared (before too: a step that failed left them).
+  // - the bounds kept until the next step (keptAmong reads them then), which clears them.
   // No scalar SQL function in these statements (json_each, a table, is read, not called), no NOT
   // NULL to check, the inserts OR FAIL: a statement that writes several rows and may stop half-way
   // (any function may fail) copies every page it changes into a statement journal first, here each
@@ -178,6 +194,7 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const newest = (column: string) => `(SELECT ${column} FROM request_keys WHERE token_number = t.number ORDER BY sorting DESC, seq DESC LIMIT 1)`;
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS trim_bounds (token_id TEXT, token_rowid INTEGER, token_number INTEGER, n INTEGER, upto_sorting INTEGER, upto_seq INTEGER);
+    CREATE TEMP TABLE IF NOT EXISTS trim_previous (token_number INTEGER, upto_sorting INTEGER, upto_seq INTEGER);
     CREATE TEMP VIEW IF NOT EXISTS trim_bound (token_id, n) AS SELECT NULL, NULL;
     CREATE TEMP TRIGGER IF NOT EXISTS trim_bound_each INSTEAD OF INSERT ON trim_bound BEGIN
       INSERT INTO trim_bounds (token_id, token_rowid, token_number, n, upto_sorting, upto_seq)
@@ -201,38 +218,56 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const TRIMMED = 'FROM temp.trim_bounds b CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) <= (b.upto_sorting, b.upto_seq)';
   const trimPlainSteps = [
     db.prepare<[string]>('INSERT OR FAIL INTO temp.trim_bound (token_id, n) SELECT key, value FROM json_each(?)'),
-    db.prepare<[], [number, number | null, number | null]>(`SELECT count(*), min(k.seq), max(k.seq) ${TRIMMED}`).raw(),
+    db.prepare<[], [number, number | null, number | null, number | null]>(`SELECT count(*), min(k.seq), max(k.seq), max(k.sorting) ${TRIMMED}`).raw(),
     db.prepare<[]>(`INSERT OR FAIL INTO request_trimmed (seq) SELECT k.seq ${TRIMMED} ORDER BY k.seq`),
     db.prepare<[]>('INSERT OR FAIL INTO temp.trim_unkey (token_rowid, token_number, n, upto_sorting, upto_seq) SELECT token_rowid, token_number, n, upto_sorting, upto_seq FROM temp.trim_bounds'),
     db.prepare<[]>('DELETE FROM temp.trim_bounds'),
   ] as const;
+  // The previous step's bounds kept for keptAmong, the step's own cleared.
+  const keepPrevious = [
+    db.prepare<[]>('DELETE FROM temp.trim_previous'),
+    db.prepare<[]>('INSERT OR FAIL INTO temp.trim_previous (token_number, upto_sorting, upto_seq) SELECT token_number, upto_sorting, upto_seq FROM temp.trim_bounds WHERE token_number IS NOT NULL'),
+  ] as const;
   const listedIn = db.prepare<[number, number], number>('SELECT count(*) FROM request_trimmed WHERE seq BETWEEN ? AND ?').pluck();
+  // Kept requests among the trimmed rows, of the tokens this step trims (after their bound) or the
+  // previous step trimmed (any they still have: those it cut short with its budget, their newest
+  // kept ones among the rest's oldest), up to the newest trimmed's sorting (those that came in
+  // meanwhile, or answered out of order), each token's read from its bound. Candidates, none of
+  // them trimmed: deleteAlone counts the range's rows.
+  const keptAmong = db
+    .prepare<{ from: number; to: number; sorting: number }, number>(
+      `SELECT k.seq FROM (SELECT token_number, upto_sorting, upto_seq FROM temp.trim_bounds
+         UNION ALL SELECT token_number, upto_sorting, upto_seq FROM temp.trim_previous WHERE token_number NOT IN (SELECT token_number FROM temp.trim_bounds WHERE token_number IS NOT NULL)) b
+       CROSS JOIN request_keys k ON k.token_number = b.token_number AND (k.sorting, k.seq) > (b.upto_sorting, b.upto_seq) AND k.sorting <= @sorting WHERE k.seq BETWEEN @from AND @to`,
+    )
+    .pluck();
   const unlistIn = db.prepare<[number, number]>('DELETE FROM request_trimmed WHERE seq BETWEEN ? AND ?');
   /**
    * Trims each token of `counts` (a JSON object: token -> requests) by its oldest requests. Their
    * rows are deleted at once when they are at least ALONE_MIN_ROWS and, with rows listed before
-   * (a trim cut short by its step's budget leaves some among them), all the rows of their seq range
-   * (deleteAlone): no row a page would keep lies among them, the list's purpose. Otherwise they are
+   * (a lowering's, say) and a few kept requests of the tokens trimmed (keptAmong) among them, all
+   * the rows of their seq range (deleteAlone): pages written hold several. Otherwise they are
    * listed for the sweep. Returns how many it listed.
    */
   function trimPlain(counts: string, total: number): number {
     const [bound, range, list, unkey, clear] = trimPlainSteps;
+    for (const statement of keepPrevious) statement.run();
     clear.run();
     bound.run(counts);
-    let [n, from, to] = range.get()!;
+    let [n, from, to, sorting] = range.get()!;
     // Fewer keys up to the bounds than requests to trim: some token had fewer keys than it trims.
     if (n < total) {
       boundRest.run(counts);
-      [n, from, to] = range.get()!;
+      [n, from, to, sorting] = range.get()!;
     }
     let listed = 0;
     if (n >= ALONE_MIN_ROWS && from !== null && to !== null) {
       const among = listedIn.get(from, to)!;
-      if (deleteAlone(from, to, n + among) === null) listed = list.run().changes;
+      const kept = to - from + 1 === n + among ? [] : keptAmong.all({ from, to, sorting: sorting! });
+      if (deleteAlone(from, to, n + among, kept) === null) listed = list.run().changes;
       else if (among) unlistIn.run(from, to);
     } else if (n) listed = list.run().changes;
     unkey.run();
-    clear.run();
     return listed;
   }
   // The newest row of the n oldest keys (a lowering's, for sweepLowered), read before they go.
@@ -249,31 +284,36 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   let sweepTo = 0;
   /**
    * Trims tokens of overLimit, at most maxRows requests in all (a token it stops inside stays
-   * listed). Only the oldest go, so the latest request is unchanged: no need to recount.
+   * listed). Only the oldest go, so the latest request is unchanged: no need to recount. Tokens
+   * held at their limit (trimPlain) each trim the same share of their excess when maxRows is short
+   * of it all: rather than some trimming all and others nothing, whose rows lie among theirs, the
+   * step's rows are the oldest of every such token, together in their seq range (deleteAlone).
    */
   function trimOver(maxRows: number): number {
     if (!overLimit.size) return 0;
     let trimmed = 0;
     /** Rows listed for the sweep. */
     let listed = 0;
-    /** Plain tokens' trims (trimPlain): how many each. */
-    let plain: Record<string, number> | null = null;
-    let plainRows = 0;
+    /** Plain tokens' excess (trimPlain), in all and each. */
+    let plainExcess = 0;
+    const plain = new Map<string, number>();
     const stored = new Map<string, [count: number | null, searched: number]>();
     for (const [tokenId, count, searched] of countsAndSearched.all(JSON.stringify([...overLimit.keys()]))) stored.set(tokenId, [count, searched]);
     for (const [tokenId, limit] of overLimit) {
       const [count, searched] = stored.get(tokenId)!;
       const excess = (count ?? limit) - limit;
+      const isSearched = searched === 1;
+      const isLowered = lowered.has(tokenId);
+      if (excess > 0 && !isSearched && !isLowered) {
+        plain.set(tokenId, excess);
+        plainExcess += excess;
+        continue;
+      }
       const take = Math.min(excess, maxRows - trimmed);
       if (take > 0) {
         const oldest = { t: tokenId, n: take };
-        const isSearched = searched === 1;
-        const isLowered = lowered.has(tokenId);
         let n: number;
-        if (!isSearched && !isLowered) {
-          (plain ??= {})[tokenId] = n = take;
-          plainRows += take;
-        } else if (isSearched && !isLowered) {
+        if (isSearched && !isLowered) {
           // Their keys, UUID entries and search rows go with them (trigger requests_gone).
           n = deleteOldest.run(oldest).changes;
         } else {
@@ -292,11 +332,28 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
         if (n && (isSearched || isLowered)) dropCount.run(n, tokenId);
         trimmed += n;
       }
-      if (take < excess) break;
+      if (take < excess) continue;
       overLimit.delete(tokenId);
       lowered.delete(tokenId);
     }
-    if (plain) listed += trimPlain(JSON.stringify(plain), plainRows);
+    const budget = maxRows - trimmed;
+    if (plainExcess && budget > 0) {
+      // Each its share, rounded down, and one more for the first ones while the budget lasts.
+      const share = Math.min(1, budget / plainExcess);
+      const takes: Record<string, number> = {};
+      let rows = 0;
+      for (const [tokenId, excess] of plain) rows += takes[tokenId] = Math.floor(excess * share);
+      for (const [tokenId, excess] of plain) {
+        if (rows < budget && takes[tokenId]! < excess) {
+          takes[tokenId]!++;
+          rows++;
+        }
+        if (takes[tokenId] === excess) overLimit.delete(tokenId);
+        else if (!takes[tokenId]) delete takes[tokenId];
+      }
+      listed += trimPlain(JSON.stringify(takes), rows);
+      trimmed += rows;
+    }
     if (listed) sweep(listed);
     return trimmed;
   }
