@@ -143,6 +143,8 @@ export interface BatchWriter {
   readonly filling: boolean;
   /** The watermark the last catch-up left (0: none yet): every row up to it is caught up. */
   readonly caughtTo: number;
+  /** The rows the catch-ups took (0: none yet), their requests waiting for an index step or not. */
+  readonly takenTo: number;
   /** The newest row's seq, whoever committed it (a read waits for the rows up to it: sync). */
   newestSeq(): number;
   /**
@@ -649,6 +651,9 @@ export function createBatchWriter(db: Database, { purgeMs = TEXT_PURGE_MS, activ
     get caughtTo() {
       // Requests waiting for an index step are not caught up: a search would miss them.
       return search.pendingFrom ? Math.min(caughtTo, search.pendingFrom - 1) : caughtTo;
+    },
+    get takenTo() {
+      return caughtTo;
     },
     newestSeq() {
       return newest.get() ?? 0;

@@ -127,6 +127,7 @@ export function inThreadWriter(db: Database, activity?: CaptureActivity, space?:
       return true;
     },
     wanted: () => syncs.some((s) => s.need > writer.caughtTo),
+    indexWanted: () => syncs.some((s) => s.need > writer.caughtTo && s.need <= writer.takenTo),
   });
 
   function commitQueued(wait: boolean): void {

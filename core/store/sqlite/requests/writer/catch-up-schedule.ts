@@ -95,10 +95,15 @@ export interface CatchUpScheduleOptions {
   yieldTo?: () => boolean;
   /** Whether a read waits for captures past writer.caughtTo (chunked: the steps go on for it). */
   wanted?: () => boolean;
+  /**
+   * Whether a read waits for captures the catch-ups took (writer.takenTo) whose search index waits
+   * for an index step (chunked: the index steps go first).
+   */
+  indexWanted?: () => boolean;
 }
 
 export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOptions = {}): CatchUpSchedule {
-  const { caught = () => {}, waits = true, chunked = false, progress = () => {}, observe = () => {}, yieldTo = () => false, wanted = () => false } = opts;
+  const { caught = () => {}, waits = true, chunked = false, progress = () => {}, observe = () => {}, yieldTo = () => false, wanted = () => false, indexWanted = () => false } = opts;
   let behind = 0;
   /** Rows per chunk (chunked): what took about CATCH_UP_CHUNK_MS the last time. */
   let chunkRows = CHUNK_FIRST_ROWS;
@@ -166,9 +171,11 @@ export function catchUpSchedule(writer: BatchWriter, opts: CatchUpScheduleOption
       // last step was one and captures came in.
       const sweeping = stepwise && !trimming && writer.sweepDue && !wanted() && !(behind > 0 && swept);
       swept = sweeping;
-      // Requests the catch-up's steps deferred to the search index, once they took every row: each
-      // index step takes whole tokens' requests (batch-writer.ts index).
-      const indexing = stepwise && !trimming && !sweeping && writer.indexDue && writer.caughtUp;
+      // Requests the catch-up's steps deferred to the search index, once they took every row or a
+      // read waits for them (under a steady stream of captures the steps may not take every row for
+      // a long while, and the read waited that long): each index step takes whole tokens' requests
+      // (batch-writer.ts index).
+      const indexing = stepwise && !trimming && !sweeping && writer.indexDue && (writer.caughtUp || indexWanted());
       // A chunk also takes a quarter of the backlog at least: a transaction has a fixed cost (each
       // token's index pages, its counters, a text index segment) that small chunks pay too often to
       // keep up with a steady 8,000 captures/s.

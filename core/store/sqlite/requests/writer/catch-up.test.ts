@@ -433,6 +433,30 @@ describe('batch writer catch-up', () => {
       db.close();
     });
 
+    it('runs an index step before the catch-up steps took every row when a read waits for their requests', async () => {
+      const [a, b] = [sampleToken().uuid, sampleToken().uuid];
+      const { db, writer } = caughtUpWriter(tmp(), [a, b], 100_000);
+      const events: string[] = [];
+      let caught = 0;
+      // A read waiting for the first 100 rows, which the first step (150 rows) takes.
+      const waitsFor = () => 100 > writer.caughtTo && 100 <= writer.takenTo;
+      const schedule = catchUpSchedule(writer, {
+        waits: false,
+        chunked: true,
+        observe: (rows) => events.push(`${rows ? 'step' : 'index'} ${writer.caughtTo}`),
+        caught: () => caught++,
+        indexWanted: waitsFor,
+      });
+      writer.commit(Array.from({ length: 600 }, (_, i) => item(i % 2 ? a : b, 100_000)));
+      schedule.committed(600);
+      schedule.now();
+      for (let i = 0; i < 200 && !caught; i++) await new Promise((r) => setImmediate(r));
+      // The index step right after the first catch-up step: its rows caught up, search index and all.
+      expect(events.slice(0, 2)).toEqual(['step 0', 'index 150']);
+      expect([caught, writer.indexDue, writer.caughtTo]).toEqual([1, false, writer.newestSeq()]);
+      db.close();
+    });
+
     it('makes a read that comes between the last catch-up step and the index steps wait for them', async () => {
       const a = sampleToken().uuid;
       const { db } = caughtUpWriter(tmp(), [a], 100_000);
