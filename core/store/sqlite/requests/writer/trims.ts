@@ -23,6 +23,9 @@ const ALONE_MIN_ROWS = 64;
  */
 const KEPT_SHARE = 4;
 
+/** A trim step cut short by its budget takes the rest as well when it is at most 1/REMAINDER_SHARE of that budget. */
+const REMAINDER_SHARE = 4;
+
 export interface Trims {
   /**
    * Tokens a catch-up left over their request_limit, with that limit (as their captures saw it):
@@ -288,6 +291,8 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    * held at their limit (trimPlain) each trim the same share of their excess when maxRows is short
    * of it all: rather than some trimming all and others nothing, whose rows lie among theirs, the
    * step's rows are the oldest of every such token, together in their seq range (deleteAlone).
+   * Each step costs a few statements per token it trims, so a remainder of at most a
+   * REMAINDER_SHARE-th of maxRows is trimmed with the rest rather than left to a step of its own.
    */
   function trimOver(maxRows: number): number {
     if (!overLimit.size) return 0;
@@ -337,9 +342,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
       lowered.delete(tokenId);
     }
     const budget = maxRows - trimmed;
+    const all = plainExcess <= budget * (1 + 1 / REMAINDER_SHARE);
     if (plainExcess && budget > 0) {
       // Each its share, rounded down, and one more for the first ones while the budget lasts.
-      const share = Math.min(1, budget / plainExcess);
+      const share = all ? 1 : budget / plainExcess;
       const takes: Record<string, number> = {};
       let rows = 0;
       for (const [tokenId, excess] of plain) rows += takes[tokenId] = Math.floor(excess * share);
