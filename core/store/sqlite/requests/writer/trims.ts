@@ -57,9 +57,10 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   // their requests' rows are listed in request_trimmed (migration 26) for the sweep: deleted right
   // away, a token's oldest rows were scattered among every other token's, a page written per
   // trimmed request (unless a step's rows are most of the rows of their seq range, the rest kept
-  // requests of the tokens trimmed: deleteAlone, in trimPlain). A search-indexed token's rows go at once (their keys, search_keys rows and UUID
-  // entries with them, their full-text entries listed for the purge: the triggers on requests), as a
-  // search reads its full-text candidates' rows directly (DRIVEN), not through the keys.
+  // requests of the tokens trimmed: deleteAlone, in trimPlain). A search-indexed token's rows go at
+  // once (their keys, search_keys rows and UUID entries with them, their full-text entries listed
+  // for the purge: the triggers on requests), as a search reads its full-text candidates' rows
+  // directly (DRIVEN), not through the keys.
   // Each a statement per token, the rows chosen in SQL: nothing per request crosses into JavaScript.
   const KEYS_OF_T = `request_keys WHERE token_number = ${tokenNumberOf('@t')}`;
   const listOldest = db.prepare<{ t: string; n: number }>(`INSERT INTO request_trimmed (seq) SELECT seq FROM ${KEYS_OF_T} ORDER BY sorting, seq LIMIT @n`);
