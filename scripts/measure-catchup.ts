@@ -214,9 +214,10 @@ row(
   'trimwall',
   trims.map((l) => l.wall),
 );
-console.log(
-  `trimmed ${log.reduce((a, l) => a + l.trimmed, 0) + trims.reduce((a, l) => a + l.rows, 0)} requests; catch-ups and trim steps ${(((log.reduce((a, l) => a + l.wall, 0) + trims.reduce((a, l) => a + l.wall, 0)) * 1000) / sent).toFixed(2)} us a capture`,
-);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const trimmedAll = sum(log.map((l) => l.trimmed)) + sum(trims.map((l) => l.rows));
+const usACapture = ((sum(log.map((l) => l.wall)) + sum(trims.map((l) => l.wall))) * 1000) / sent;
+console.log(`trimmed ${trimmedAll} requests; catch-ups and trim steps ${usACapture.toFixed(2)} us a capture`);
 row('commit', commits);
 row('loopgap', loopGaps);
 // PERIODS=<s>: the catch-ups' cost a row over each period of the run, to see it change as the tokens fill and trim.
