@@ -993,6 +993,66 @@ describe('trimmed rows and their sweep (migration 26)', () => {
     db.close();
   });
 
+  it('sweeps the runs of listed rows that other rows lie between by their ranges, and the rows of short runs one by one', () => {
+    const a = sampleToken().uuid;
+    const b = sampleToken().uuid;
+    const c = sampleToken().uuid;
+    const { db, writer, stored, listed, count } = sweeping([a, b, c], 100);
+    // Rows the sweep deletes one by one, each running the cleanup trigger's body (by range, its
+    // condition is false): counted by a trigger of this connection's with the same condition.
+    db.exec(`CREATE TEMP TABLE one_by_one (seq INTEGER);
+      CREATE TEMP TRIGGER one_by_one_each AFTER DELETE ON main.requests WHEN OLD.seq > (SELECT ids_upto FROM request_sweep) BEGIN INSERT INTO one_by_one VALUES (OLD.seq); END;`);
+    const oneByOne = () => count('SELECT count(*) FROM temp.one_by_one');
+    const left = () => [count('SELECT count(*) FROM requests'), count('SELECT count(*) FROM request_ids'), count('SELECT count(*) FROM request_trimmed')];
+    // a: runs of 100 and 80 with b's kept rows between them, then a run of 10 after c's (deleted
+    // meanwhile: a gap, not rows); c's rows gone another way leave gaps among b's.
+    const runs = [Array.from({ length: 100 }, () => item(a, 1000)), Array.from({ length: 80 }, () => item(a, 1000)), Array.from({ length: 10 }, () => item(a, 1000))];
+    const between = Array.from({ length: 20 }, () => item(b, 1000));
+    const gone = Array.from({ length: 300 }, () => item(c, 1000));
+    const newest = Array.from({ length: 5 }, () => item(a, 1000));
+    writer.commit(runs[0]!);
+    writer.commit(between);
+    writer.commit(runs[1]!);
+    writer.commit(gone);
+    writer.commit(runs[2]!);
+    writer.commit(between.slice(0, 1).map(() => item(b, 1000)));
+    writer.commit(newest);
+    writer.catchUp();
+    db.prepare('DELETE FROM requests WHERE token_id = ?').run(c);
+    writer.trimTo(a, 5);
+    expect(writer.trim()).toBe(190);
+    expect(listed()).toHaveLength(190);
+    expect(oneByOne()).toBe(300);
+    // Budget for 150 rows: the first run by its range, then 50 of the second (alone but for the gap
+    // c's rows left) by theirs.
+    expect(writer.sweep(true, 150)).toBe(150);
+    expect(oneByOne()).toBe(300);
+    expect([...runs[0]!, ...runs[1]!.slice(0, 50)].some(stored)).toBe(false);
+    expect([...runs[1]!.slice(50), ...runs[2]!, ...between, ...newest].every(stored)).toBe(true);
+    // The rest: 30 of the second run and c's gap before the third, alone by their range (fewer
+    // seqs listed than half the range's: read to tell gaps from rows); then nothing is left.
+    expect(writer.sweep(true, 1000)).toBe(40);
+    expect(oneByOne()).toBe(300);
+    expect(writer.sweepDue).toBe(false);
+    expect([...runs[1]!, ...runs[2]!].some(stored)).toBe(false);
+    expect([...between, ...newest].every(stored)).toBe(true);
+    expect(left()).toEqual([26, 26, 0]);
+    // A run shorter than ALONE_MIN_ROWS between other rows: one by one.
+    const short = Array.from({ length: 10 }, () => item(a, 1000));
+    writer.commit(short);
+    writer.commit([item(b, 1000)]);
+    writer.commit(Array.from({ length: 10 }, () => item(a, 1000)));
+    writer.catchUp();
+    writer.trimTo(a, 5);
+    expect(writer.trim()).toBe(20);
+    expect(writer.sweep(true, 1000)).toBe(20);
+    expect(oneByOne()).toBe(320);
+    expect(left()).toEqual([27, 27, 0]);
+    expect(db.prepare('SELECT upto, ids_upto FROM request_sweep').raw().get()).toEqual([0, 0]);
+    expect(count('SELECT count(*) FROM request_keys WHERE token_number = (SELECT number FROM tokens WHERE uuid = ?)', a)).toBe(5);
+    db.close();
+  });
+
   it("deletes a token's trimmed rows with the token, and takes them off the list", async () => {
     const a = sampleToken().uuid;
     const b = sampleToken().uuid;

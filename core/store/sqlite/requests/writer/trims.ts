@@ -23,6 +23,12 @@ const ALONE_MIN_ROWS = 64;
  */
 const KEPT_SHARE = 4;
 
+/**
+ * Runs of listed rows alone in their seq range that one sweep step deletes by range when the rows
+ * it takes are not all alone (other rows lie among them): beyond, the rest go one by one.
+ */
+const SWEEP_RUNS = 8;
+
 /** A trim step cut short by its budget takes the rest as well when it is at most 1/REMAINDER_SHARE of that budget. */
 const REMAINDER_SHARE = 4;
 
@@ -83,6 +89,12 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
   const sweepMark = db.prepare<[number, number]>('UPDATE request_sweep SET upto = ?, ids_upto = ?');
   const sweepRows = db.prepare<[number]>('DELETE FROM requests WHERE seq IN (SELECT seq FROM request_trimmed WHERE seq <= ?)');
   const unlist = db.prepare<[number]>('DELETE FROM request_trimmed WHERE seq <= ?');
+  // The first stored row of a seq range that is not listed (where a run of listed rows ends), and
+  // the newest listed row before a seq and how many are listed from another up to it.
+  const firstUnlisted = db
+    .prepare<[number, number], number>('SELECT r.seq FROM requests r WHERE r.seq BETWEEN ? AND ? AND NOT EXISTS (SELECT 1 FROM request_trimmed t WHERE t.seq = r.seq) ORDER BY r.seq LIMIT 1')
+    .pluck();
+  const listedBefore = db.prepare<[number, number], [number | null, number]>('SELECT max(seq), count(*) FROM request_trimmed WHERE seq >= ? AND seq < ?').raw();
   // Rows of a seq range.
   const storedIn = db.prepare<[number, number], number>('SELECT count(*) FROM requests WHERE seq BETWEEN ? AND ?').pluck();
   const uuidOf = db.prepare<[number], string>('SELECT uuid FROM requests WHERE seq = ?').pluck();
@@ -113,14 +125,15 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
    * there are any, each in one statement that skips the kept rows, while request_sweep.ids_upto
    * holds `to` too, so that the rows' trigger does nothing (in-process, about 0.5 µs a row less).
    * Returns null, deleting nothing, if other rows lie among them, more kept rows than a
-   * KEPT_SHARE-th of `count`, or their UUID range holds many more entries than theirs.
+   * KEPT_SHARE-th of `count`, or their UUID range holds many more entries than theirs. `alone`:
+   * the caller found no other row in the range.
    */
-  function deleteAlone(from: number, to: number, count: number, kept: number[] = []): number | null {
+  function deleteAlone(from: number, to: number, count: number, kept: number[] = [], alone = false): number | null {
     // Seqs are unique: as many rows as the range has seqs are all of it. Past twice as many seqs,
     // the range is taken to hold other rows (rather than gaps, rows deleted another way) unread.
     const seqs = to - from + 1;
     const rows = count + kept.length;
-    if (kept.length > count / KEPT_SHARE || (seqs !== rows && (seqs > 2 * rows || storedIn.get(from, to) !== rows))) return null;
+    if (kept.length > count / KEPT_SHARE || (!alone && seqs !== rows && (seqs > 2 * rows || storedIn.get(from, to) !== rows))) return null;
     const [firstId, lastId] = [uuidOf.get(from), uuidOf.get(to)];
     if (firstId === undefined || lastId === undefined) return null;
     const first = firstId.slice(0, 13);
@@ -138,20 +151,44 @@ export function createTrims(db: Database, trimmedBacklog: number, textLeft: () =
     sweepMark.run(0, 0);
     return n;
   }
-  /** Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. */
+  /**
+   * Deletes the oldest listed rows up to seq `upto`, at most `maxRows`; returns how many. Rows that
+   * other rows lie among (those of other tokens stored meanwhile, or kept requests) are deleted
+   * by the runs of them alone in their seq range, at least ALONE_MIN_ROWS each and up to
+   * SWEEP_RUNS of them a step, and the rest one by one.
+   */
   function sweepUpTo(upto: number, maxRows: number): number {
-    const [from, nth] = sweepEnds.get({ upto, n: maxRows })!;
-    if (from === null) return 0;
-    const [bound, listed] = nth !== null ? [nth, maxRows] : (sweepTail.get(upto)! as [number, number]);
-    // Listed rows are rows still stored: a row deleted any other way takes its list entry with it.
-    let n = deleteAlone(from, bound, listed);
-    if (n === null) {
-      sweepMark.run(bound, 0);
-      n = sweepRows.run(bound).changes;
-      sweepMark.run(0, 0);
+    let swept = 0;
+    for (let runs = 0; swept < maxRows; runs++) {
+      const [from, nth] = sweepEnds.get({ upto, n: maxRows - swept })!;
+      if (from === null) break;
+      const [bound, listed] = nth !== null ? [nth, maxRows - swept] : (sweepTail.get(upto)! as [number, number]);
+      // Listed rows are rows still stored: a row deleted any other way takes its list entry with it.
+      let n = deleteAlone(from, bound, listed);
+      if (n === null && runs < SWEEP_RUNS) {
+        const other = firstUnlisted.get(from, bound);
+        if (other === undefined) n = deleteAlone(from, bound, listed, [], true);
+        else {
+          // The run before the first other row, alone by its range; the rest at the next run.
+          const [head, headCount] = listedBefore.get(from, other)!;
+          const inHead = head !== null && headCount >= ALONE_MIN_ROWS ? deleteAlone(from, head, headCount, [], true) : null;
+          if (inHead !== null) {
+            unlist.run(head!);
+            swept += inHead;
+            continue;
+          }
+        }
+      }
+      if (n === null) {
+        sweepMark.run(bound, 0);
+        n = sweepRows.run(bound).changes;
+        sweepMark.run(0, 0);
+      }
+      unlist.run(bound);
+      swept += n;
+      if (nth === null) break;
     }
-    unlist.run(bound);
-    return n;
+    return swept;
   }
   // The over-limit tokens' stored counts (none: deleted) and whether each is search-indexed, read
   // in one statement a step rather than two a token.
